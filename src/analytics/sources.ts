@@ -1,0 +1,74 @@
+/**
+ * Channel vocabulary. A *source* is a value a caller may name in a filter; a *channel* is a raw
+ * `adv_source` value stored on a row. Some sources stand for several channels.
+ */
+export const META_FAMILY = ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads'] as const;
+
+/** Accepted by every source filter, in the order the error message lists them. */
+export const BASE_SOURCES = [
+  'meta',
+  'facebook',
+  'instagram',
+  'google',
+  'tiktok',
+  'pinterest',
+  'snapchat',
+  'microsoft',
+  'bing',
+  'openai',
+  'outbrain',
+  'taboola',
+  'organic',
+  'audience_network',
+  'messenger',
+  'threads',
+  'whatsapp',
+  'email',
+] as const;
+
+/** Pixel-side filters (events, sessions, conversions, report) also take the creator channel. */
+export const PIXEL_SOURCES = [...BASE_SOURCES, 'creator'] as const;
+
+/** Sources that are not ad platforms: they have no ad rows and no spend. */
+export const NON_AD_SOURCES = new Set(['organic', 'email', 'creator', 'influencer']);
+
+export const AD_PLATFORMS = BASE_SOURCES.filter((s) => !NON_AD_SOURCES.has(s));
+
+/** Untagged traffic is stored with an empty adv_source and reported as `organic`. */
+export const ORGANIC_CHANNELS = ['', 'organic'] as const;
+
+/** The raw channel values a source stands for. */
+export function channelsOf(source: string): string[] {
+  switch (source) {
+    case 'meta':
+      return [...META_FAMILY];
+    case 'microsoft':
+    case 'bing':
+      return ['microsoft', 'bing'];
+    case 'creator':
+      return ['creator', 'influencer'];
+    case 'organic':
+      return [...ORGANIC_CHANNELS];
+    default:
+      return [source];
+  }
+}
+
+export function channelsOfAll(sources: readonly string[]): string[] {
+  return [...new Set(sources.flatMap(channelsOf))];
+}
+
+export class UnknownSourceError extends Error {
+  constructor(value: string, accepted: readonly string[]) {
+    super(`Unknown source: ${value}. Accepted sources: ${accepted.join(', ')}`);
+  }
+}
+
+/** Splits a comma-separated filter, trimming blanks; throws on a value outside `accepted`. */
+export function parseSourceList(raw: string, accepted: readonly string[]): string[] {
+  const values = [...new Set(raw.split(',').map((v) => v.trim()).filter(Boolean))];
+  for (const value of values) {
+    if (!accepted.includes(value)) throw new UnknownSourceError(value, accepted);
+  }
+  return values;
+}

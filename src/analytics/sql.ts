@@ -1,0 +1,47 @@
+import type { QueryParams } from '../store/clickhouse.ts';
+import { formatTimestampMs } from '../http/dates.ts';
+
+/** Collects WHERE clauses and their bound values; no value ever enters the SQL text. */
+export class Conditions {
+  readonly clauses: string[] = [];
+  readonly params: QueryParams = {};
+
+  add(clause: string, params: QueryParams = {}): this {
+    this.clauses.push(clause);
+    Object.assign(this.params, params);
+    return this;
+  }
+
+  /** Adds the clause only when `value` is defined. */
+  addIf<V>(value: V | undefined | null, clause: string, params: (v: V) => QueryParams): this {
+    return value === undefined || value === null ? this : this.add(clause, params(value));
+  }
+
+  sql(): string {
+    return this.clauses.length ? this.clauses.join('\n  AND ') : '1';
+  }
+}
+
+/** Binds a millisecond timestamp to a `{name:DateTime64(3, 'UTC')}` placeholder. */
+export function timestampParam(ms: number): string {
+  return formatTimestampMs(ms);
+}
+
+/**
+ * Turns an event-name pattern into a LIKE pattern: `*` matches any run of characters and every
+ * other character is literal (so `_` and `%` are escaped). Null when the pattern has no `*`.
+ */
+export function likePattern(pattern: string): string | null {
+  if (!pattern.includes('*')) return null;
+  return pattern.replace(/[\\%_]/g, (c) => `\\${c}`).replace(/\*/g, '%');
+}
+
+/** Adds an exact or wildcard name condition on `column`. */
+export function addNameFilter(where: Conditions, column: string, pattern: string | undefined): void {
+  if (pattern === undefined) return;
+  const like = likePattern(pattern);
+  if (like === null) where.add(`${column} = {name:String}`, { name: pattern });
+  else where.add(`${column} LIKE {name:String}`, { name: like });
+}
+
+export const TIMESTAMP_OUT = (column: string) => `toString(toDateTime(${column}, 'UTC'))`;

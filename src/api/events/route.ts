@@ -1,0 +1,28 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { dataRoute } from '../../http/data-route.ts';
+import { rangeInfo, slicePage } from '../../http/paging.ts';
+import { listEvents } from '../../analytics/queries/events/list-events.ts';
+import { resolveRange } from '../params.ts';
+import { pixelChannels } from '../scope.ts';
+import { parseEventsQuery } from './schema.ts';
+
+export const eventsRoute: FastifyPluginAsync = async (app) => {
+  dataRoute(app, '/events', async (request) => {
+    const query = parseEventsQuery(request.query);
+    const range = resolveRange(query);
+    const auth = request.auth!;
+    const channels = pixelChannels(auth.visibility, query.source);
+    const page = { limit: query.limit, offset: query.offset };
+    const rows = await listEvents(app.stores.ch, {
+      storeId: auth.workspaceId,
+      range,
+      page,
+      name: query.name,
+      sessionId: query.session_id,
+      visitorId: query.visitor_id,
+      channels,
+    });
+    const { data, pagination } = slicePage(rows, page);
+    return { data, pagination: { ...pagination, ...rangeInfo(range) } };
+  });
+};

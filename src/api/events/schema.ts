@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { PIXEL_SOURCES } from '../../analytics/sources.ts';
+import {
+  DATE_ALIASES,
+  PAGE_ALIASES,
+  dateShape,
+  idParam,
+  normalizeQuery,
+  pagingShape,
+  parseQuery,
+  sourceListParam,
+  text,
+} from '../params.ts';
+
+export const eventsQuerySchema = z.object({
+  ...dateShape,
+  ...pagingShape,
+  name: text('Invalid name parameter').optional(),
+  session_id: idParam('session_id'),
+  visitor_id: idParam('visitor_id'),
+  source: sourceListParam(PIXEL_SOURCES),
+});
+
+export function parseEventsQuery(raw: unknown) {
+  const query = normalizeQuery(raw, {
+    aliases: { ...DATE_ALIASES, ...PAGE_ALIASES, event_name: 'name', sources: 'source' },
+    lists: ['source', 'sources'],
+  });
+  return parseQuery(eventsQuerySchema, query);
+}

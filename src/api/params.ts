@@ -1,0 +1,100 @@
+import { z } from 'zod';
+import { badRequest } from '../http/errors.ts';
+import { DAY_MS, parseBound, startOfUtcDay } from '../http/dates.ts';
+import { DEFAULT_LIMIT, MAX_LIMIT, type Page, type Range } from '../http/paging.ts';
+import { parseSourceList } from '../analytics/sources.ts';
+
+/**
+ * Shared query-parameter fragments of the data API. Every fragment carries the contract's
+ * error message, so a bad value of any shape (array, garbage, huge) gets that message.
+ */
+
+export type RawQuery = Record<string, unknown>;
+
+/** Longest value any text parameter takes; longer input is refused before it reaches SQL. */
+const MAX_TEXT = 2000;
+
+/**
+ * Copies alias values to their canonical names (the canonical name wins when both are given)
+ * and joins repeated list parameters with commas.
+ */
+export function normalizeQuery(
+  raw: unknown,
+  options: { aliases?: Record<string, string>; lists?: readonly string[] } = {},
+): RawQuery {
+  const query: RawQuery = { ...(raw as RawQuery) };
+  for (const [alias, canonical] of Object.entries(options.aliases ?? {})) {
+    if (query[canonical] === undefined && query[alias] !== undefined) query[canonical] = query[alias];
+  }
+  for (const list of options.lists ?? []) {
+    const value = query[list];
+    if (Array.isArray(value)) query[list] = value.join(',');
+  }
+  return query;
+}
+
+export const DATE_ALIASES = { from: 'start_date', to: 'end_date' } as const;
+export const PAGE_ALIASES = { page: 'offset', page_size: 'limit' } as const;
+
+export const text = (message: string) => z.string({ error: message }).max(MAX_TEXT, { error: message });
+
+const INTEGER = /^\d+$/;
+
+export const limitParam = z
+  .string({ error: 'limit must be a positive integer' })
+  .regex(INTEGER, { error: 'limit must be a positive integer' })
+  .transform((v) => Math.min(Number(v), MAX_LIMIT))
+  .refine((v) => v > 0, { error: 'limit must be a positive integer' })
+  .optional()
+  .transform((v) => v ?? DEFAULT_LIMIT);
+
+export const offsetParam = z
+  .string({ error: 'offset must be a non-negative integer' })
+  .regex(INTEGER, { error: 'offset must be a non-negative integer' })
+  .transform((v) => Math.min(Number(v), Number.MAX_SAFE_INTEGER))
+  .optional()
+  .transform((v) => v ?? 0);
+
+const UINT64_MAX = 18446744073709551615n;
+
+/** A UInt64 identifier filter; returned as bigint for binding. */
+export const idParam = (name: string) =>
+  z
+    .string({ error: `${name} must be numeric` })
+    .regex(INTEGER, { error: `${name} must be numeric` })
+    .refine((v) => v.length <= 20 && BigInt(v) <= UINT64_MAX, { error: `${name} must be numeric` })
+    .transform((v) => BigInt(v))
+    .optional();
+
+const DATE_MESSAGE = 'Invalid start_date or end_date parameter';
+export const dateParam = z.string({ error: DATE_MESSAGE }).max(40, { error: DATE_MESSAGE }).optional();
+
+export const sourceListParam = (accepted: readonly string[]) =>
+  z
+    .string({ error: 'Invalid source parameter' })
+    .max(MAX_TEXT, { error: 'Invalid source parameter' })
+    .transform((v) => parseSourceList(v, accepted))
+    .optional();
+
+export const pagingShape = { limit: limitParam, offset: offsetParam };
+export const dateShape = { start_date: dateParam, end_date: dateParam };
+
+/** Resolves the date range: defaults to the last 7 days through the end of today (UTC). */
+export function resolveRange(input: { start_date?: string; end_date?: string }, now = Date.now()): Range {
+  const today = startOfUtcDay(now);
+  const startMs = input.start_date === undefined ? today - 7 * DAY_MS : parseBound(input.start_date, 'start');
+  const endMs = input.end_date === undefined ? today + DAY_MS - 1 : parseBound(input.end_date, 'end');
+  if (startMs === null || endMs === null) throw badRequest(DATE_MESSAGE);
+  if (startMs > endMs) throw badRequest('start_date must be before end_date');
+  return { startMs, endMs };
+}
+
+export function parseQuery<S extends z.ZodType>(schema: S, query: RawQuery): z.output<S> {
+  const result = schema.safeParse(query);
+  if (!result.success) throw badRequest(result.error.issues[0]?.message ?? 'Invalid parameter');
+  return result.data;
+}
+
+export function pageOf(input: { limit: number; offset: number }): Page {
+  return { limit: input.limit, offset: input.offset };
+}

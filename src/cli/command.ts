@@ -1,0 +1,35 @@
+import type { Logger } from 'pino';
+import type { Config } from '../config.ts';
+import type { Stores } from '../store/index.ts';
+
+/** What every CLI command gets, whether it runs in the CLI process or inside the server. */
+export interface CommandContext {
+  config: Config;
+  stores: Stores;
+  logger: Logger;
+  /** Human-readable progress for long work; goes to the CLI's stderr. */
+  progress(message: string): void;
+}
+
+export interface CommandArgs {
+  options: Record<string, string | boolean | undefined>;
+  positionals: string[];
+}
+
+export type Command = (ctx: CommandContext, args: CommandArgs) => Promise<unknown>;
+
+/** A usage error: printed as JSON on stderr with a non-zero exit. */
+export class CommandError extends Error {}
+
+export function requireOption(args: CommandArgs, name: string): string {
+  const value = args.options[name];
+  if (typeof value !== 'string' || value === '') throw new CommandError(`--${name} is required`);
+  return value;
+}
+
+export function workspaceOption(args: CommandArgs): number {
+  const raw = requireOption(args, 'workspace');
+  const id = Number(raw);
+  if (!Number.isInteger(id) || id <= 0) throw new CommandError('--workspace must be a workspace id');
+  return id;
+}

@@ -1,0 +1,10 @@
+import type { Command } from '../command.ts';
+import { createKeyCommand, createWorkspaceCommand, revokeKeyCommand, setSettingsCommand } from './workspace.ts';
+
+/** Every command by its words (`workspace create`), except `start`, which serves. */
+export const commands: Record<string, Command> = {
+  'workspace create': createWorkspaceCommand,
+  'key create': createKeyCommand,
+  'key revoke': revokeKeyCommand,
+  'settings set': setSettingsCommand,
+};

@@ -1,0 +1,62 @@
+import { createWorkspace, findWorkspace, updateSettings } from '../../store/app/workspaces.ts';
+import { createApiKey, revokeApiKey } from '../../store/app/api-keys.ts';
+import { isValidScope } from '../../analytics/permissions.ts';
+import { parseSettingValue } from '../../store/app/settings.ts';
+import { CommandError, requireOption, workspaceOption, type Command, type CommandContext } from '../command.ts';
+
+export async function requireWorkspace(ctx: CommandContext, id: number) {
+  const workspace = await findWorkspace(ctx.stores.db, id);
+  if (!workspace) throw new CommandError(`Workspace ${id} not found`);
+  return workspace;
+}
+
+export const createWorkspaceCommand: Command = async (ctx, args) => {
+  const name = requireOption(args, 'name');
+  const currency = String(args.options.currency ?? 'USD').toUpperCase();
+  if (!/^[A-Z]{3}$/.test(currency)) throw new CommandError('--currency must be a three-letter code');
+  const timezone = String(args.options.timezone ?? 'UTC');
+  if (!Intl.supportedValuesOf('timeZone').includes(timezone) && timezone !== 'UTC') {
+    throw new CommandError(`Unknown time zone: ${timezone}`);
+  }
+  const workspace = await createWorkspace(ctx.stores.db, { name, currency, timezone });
+  const key = await createApiKey(ctx.stores.db, workspace.id, ['admin:admin']);
+  return { workspace_id: workspace.id, ...key, pixel_id: workspace.pixelId };
+};
+
+export const createKeyCommand: Command = async (ctx, args) => {
+  const workspaceId = workspaceOption(args);
+  await requireWorkspace(ctx, workspaceId);
+  const scopes = requireOption(args, 'scopes').split(',').map((s) => s.trim()).filter(Boolean);
+  const invalid = scopes.filter((s) => !isValidScope(s));
+  if (scopes.length === 0 || invalid.length) throw new CommandError(`Invalid scopes: ${invalid.join(', ') || '(none)'}`);
+  return createApiKey(ctx.stores.db, workspaceId, scopes);
+};
+
+export const revokeKeyCommand: Command = async (ctx, args) => {
+  const revoked = await revokeApiKey(ctx.stores.db, requireOption(args, 'api-key'));
+  if (!revoked) throw new CommandError('No active key matches --api-key');
+  return { revoked: true };
+};
+
+export const setSettingsCommand: Command = async (ctx, args) => {
+  const workspaceId = workspaceOption(args);
+  await requireWorkspace(ctx, workspaceId);
+  const changes: Record<string, unknown> = {};
+  for (const pair of args.positionals) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) throw new CommandError(`Expected key=value, got: ${pair}`);
+    const key = pair.slice(0, eq);
+    try {
+      changes[key] = parseSettingValue(key, pair.slice(eq + 1));
+    } catch (error) {
+      throw new CommandError((error as Error).message);
+    }
+  }
+  try {
+    return await updateSettings(ctx.stores.db, workspaceId, changes);
+  } catch (error) {
+    const issues = (error as { issues?: { path: string[]; message: string }[] }).issues;
+    if (issues) throw new CommandError(issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+    throw error;
+  }
+};

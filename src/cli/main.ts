@@ -1,0 +1,79 @@
+import { loadConfig } from '../config.ts';
+import { createLogger } from '../log.ts';
+import { openStores } from '../store/index.ts';
+import { adminToken, runningServer } from './runtime-files.ts';
+import { runCommand, type CommandOutcome } from './run-command.ts';
+import { start } from './start.ts';
+
+/**
+ * `npm run --silent cli -- <command>`: one JSON document on stdout; errors as JSON on stderr
+ * with a non-zero exit. Goes through the running server when there is one on the data dir.
+ */
+async function viaServer(port: number, token: string, argv: string[]): Promise<CommandOutcome> {
+  const response = await fetch(`http://127.0.0.1:${port}/admin/cli`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify({ argv }),
+  });
+  if (!response.ok || !response.body) return { error: { message: `Server answered ${response.status}` } };
+  let outcome: CommandOutcome = { error: { message: 'Server closed the connection' } };
+  let pending = '';
+  const decoder = new TextDecoder();
+  for await (const chunk of response.body) {
+    pending += decoder.decode(chunk, { stream: true });
+    const lines = pending.split('\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines.filter(Boolean)) {
+      const message = JSON.parse(line);
+      if ('progress' in message) process.stderr.write(`${message.progress}\n`);
+      else outcome = message;
+    }
+  }
+  return outcome;
+}
+
+async function inProcess(argv: string[]): Promise<CommandOutcome> {
+  const config = loadConfig();
+  const logger = createLogger(config.logLevel);
+  const stores = await openStores(config, logger);
+  try {
+    return await runCommand(
+      { config, stores, logger, progress: (message) => process.stderr.write(`${message}\n`) },
+      argv,
+    );
+  } finally {
+    await stores.close();
+  }
+}
+
+/** File arguments are resolved here: the server may run in another directory. */
+function absolutePaths(argv: string[]): string[] {
+  return argv.map((arg, i) => (argv[i - 1] === '--file' ? new URL(arg, `file://${process.cwd()}/`).pathname : arg));
+}
+
+async function main(argv: string[]): Promise<number> {
+  if (argv[0] === 'start') {
+    await start(loadConfig());
+    return -1;
+  }
+  const config = loadConfig();
+  const server = runningServer(config.dataDir);
+  const args = absolutePaths(argv);
+  const outcome = server ? await viaServer(server.port, adminToken(config.dataDir), args) : await inProcess(args);
+  if ('error' in outcome) {
+    process.stderr.write(`${JSON.stringify(outcome)}\n`);
+    return 1;
+  }
+  process.stdout.write(`${JSON.stringify(outcome.result, null, 2)}\n`);
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code >= 0) process.exit(code);
+  },
+  (error) => {
+    process.stderr.write(`${JSON.stringify({ error: { message: (error as Error).message } })}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,41 @@
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { Config } from '../config.ts';
+import type { Stores } from '../store/index.ts';
+import type { RateLimits } from './rate-limit.ts';
+import { HttpError, installErrorHandler, sendError } from './errors.ts';
+import { registerRoutes } from './routes.ts';
+
+export interface AppDeps {
+  config: Config;
+  stores: Stores;
+  limits: RateLimits;
+  logger: Logger;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+    stores: Stores;
+    limits: RateLimits;
+  }
+}
+
+/** Builds the whole HTTP surface; never listens (the CLI's `start` does). */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: deps.logger as unknown as FastifyBaseLogger,
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: 1024 * 1024,
+    trustProxy: true,
+    routerOptions: { maxParamLength: 200 },
+  });
+  app.decorate('config', deps.config);
+  app.decorate('stores', deps.stores);
+  app.decorate('limits', deps.limits);
+  app.decorateRequest('auth', null);
+  installErrorHandler(app);
+  app.setNotFoundHandler((_request, reply) => sendError(reply, new HttpError(404, 'Not found')));
+  await registerRoutes(app);
+  return app;
+}

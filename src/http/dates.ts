@@ -1,0 +1,60 @@
+/** UTC date handling for the data API: `YYYY-MM-DD` days and `YYYY-MM-DD HH:MM:SS` timestamps. */
+
+const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})(\.\d{1,6})?(Z|[+-]\d{2}:?\d{2})?$/;
+const MIN_YEAR = 1970;
+const MAX_YEAR = 2299;
+export const DAY_MS = 86_400_000;
+
+function validDay(year: number, month: number, day: number): boolean {
+  if (year < MIN_YEAR || year > MAX_YEAR || month < 1 || month > 12 || day < 1) return false;
+  return day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+/**
+ * Parses a range bound. A bare day means its first millisecond (`start`) or its last (`end`);
+ * a full timestamp is used as given. Returns epoch milliseconds, or null when invalid.
+ */
+export function parseBound(value: string, bound: 'start' | 'end'): number | null {
+  const day = DAY.exec(value);
+  if (day) {
+    const [y, m, d] = [Number(day[1]), Number(day[2]), Number(day[3])];
+    if (!validDay(y, m, d)) return null;
+    const start = Date.UTC(y, m - 1, d);
+    return bound === 'start' ? start : start + DAY_MS - 1;
+  }
+  const ts = TIMESTAMP.exec(value);
+  if (!ts) return null;
+  const [y, m, d, hh, mm, ss] = ts.slice(1, 7).map(Number);
+  if (!validDay(y, m, d) || hh > 23 || mm > 59 || ss > 59) return null;
+  const fraction = ts[7] ? Math.floor(Number(ts[7]) * 1000) : 0;
+  let ms = Date.UTC(y, m - 1, d, hh, mm, ss) + fraction;
+  const zone = ts[8];
+  if (zone && zone !== 'Z') {
+    const sign = zone[0] === '-' ? -1 : 1;
+    const digits = zone.slice(1).replace(':', '');
+    const offsetHours = Number(digits.slice(0, 2));
+    const offsetMinutes = Number(digits.slice(2));
+    if (offsetHours > 23 || offsetMinutes > 59) return null;
+    ms -= sign * (offsetHours * 60 + offsetMinutes) * 60_000;
+  }
+  return ms;
+}
+
+export function startOfUtcDay(ms: number): number {
+  return ms - (((ms % DAY_MS) + DAY_MS) % DAY_MS);
+}
+
+/** `YYYY-MM-DD HH:MM:SS` (seconds precision, as shown in pagination). */
+export function formatTimestamp(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
+}
+
+/** `YYYY-MM-DD HH:MM:SS.mmm`, the form bound to DateTime64(3) parameters. */
+export function formatTimestampMs(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 23).replace('T', ' ');
+}
+
+export function formatDay(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}

@@ -1,0 +1,71 @@
+import type { AppDatabase } from '../app-db.ts';
+import { hashSecret, newToken, secretMatches } from './secrets.ts';
+
+export interface ApiKeyRecord {
+  id: number;
+  workspaceId: number;
+  scopes: string[];
+  secretHash: string;
+}
+
+export interface IssuedKey {
+  api_key: string;
+  client_secret: string;
+  scopes: string[];
+}
+
+export async function createApiKey(db: AppDatabase, workspaceId: number, scopes: string[]): Promise<IssuedKey> {
+  const apiKey = newToken('sl');
+  const clientSecret = newToken('slsec');
+  await db
+    .insertInto('api_keys')
+    .values({
+      workspace_id: workspaceId,
+      key_hash: hashSecret(apiKey),
+      key_prefix: apiKey.slice(0, 10),
+      secret_hash: hashSecret(clientSecret),
+      scopes: JSON.stringify(scopes),
+      created_at: new Date().toISOString(),
+      revoked_at: null,
+    })
+    .execute();
+  return { api_key: apiKey, client_secret: clientSecret, scopes };
+}
+
+/** Looks up an active key by its clear value; revoked keys are not found. */
+export async function findActiveKey(db: AppDatabase, apiKey: string): Promise<ApiKeyRecord | undefined> {
+  const row = await db
+    .selectFrom('api_keys')
+    .select(['id', 'workspace_id', 'scopes', 'secret_hash'])
+    .where('key_hash', '=', hashSecret(apiKey))
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  return {
+    id: Number(row.id),
+    workspaceId: Number(row.workspace_id),
+    scopes: JSON.parse(row.scopes) as string[],
+    secretHash: row.secret_hash,
+  };
+}
+
+export type KeyCheck =
+  | { ok: true; key: ApiKeyRecord }
+  | { ok: false; reason: 'unknown_key' | 'wrong_secret' };
+
+export async function verifyCredentials(db: AppDatabase, apiKey: string, clientSecret: string): Promise<KeyCheck> {
+  const key = await findActiveKey(db, apiKey);
+  if (!key) return { ok: false, reason: 'unknown_key' };
+  if (!secretMatches(clientSecret, key.secretHash)) return { ok: false, reason: 'wrong_secret' };
+  return { ok: true, key };
+}
+
+export async function revokeApiKey(db: AppDatabase, apiKey: string): Promise<boolean> {
+  const result = await db
+    .updateTable('api_keys')
+    .set({ revoked_at: new Date().toISOString() })
+    .where('key_hash', '=', hashSecret(apiKey))
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}

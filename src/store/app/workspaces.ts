@@ -1,0 +1,91 @@
+import crypto from 'node:crypto';
+import type { AppDatabase } from '../app-db.ts';
+import { DEFAULT_SETTINGS, workspaceSettingsSchema, type WorkspaceSettings } from './settings.ts';
+
+export interface Workspace {
+  id: number;
+  name: string;
+  currency: string;
+  timezone: string;
+  pixelId: string;
+  createdAt: string;
+}
+
+type WorkspaceRow = {
+  id: number;
+  name: string;
+  currency: string;
+  timezone: string;
+  pixel_id: string;
+  created_at: string;
+};
+
+function toWorkspace(row: WorkspaceRow): Workspace {
+  return {
+    id: Number(row.id),
+    name: row.name,
+    currency: row.currency,
+    timezone: row.timezone,
+    pixelId: row.pixel_id,
+    createdAt: row.created_at,
+  };
+}
+
+const COLUMNS = ['id', 'name', 'currency', 'timezone', 'pixel_id', 'created_at'] as const;
+
+export async function createWorkspace(
+  db: AppDatabase,
+  input: { name: string; currency: string; timezone: string },
+): Promise<Workspace> {
+  const settings: WorkspaceSettings = { ...DEFAULT_SETTINGS, currency: input.currency, timezone: input.timezone };
+  const row = await db
+    .insertInto('workspaces')
+    .values({
+      name: input.name,
+      currency: input.currency,
+      timezone: input.timezone,
+      pixel_id: `px_${crypto.randomBytes(12).toString('base64url')}`,
+      settings: JSON.stringify(settings),
+      created_at: new Date().toISOString(),
+    })
+    .returning(COLUMNS)
+    .executeTakeFirstOrThrow();
+  return toWorkspace(row);
+}
+
+export async function findWorkspace(db: AppDatabase, id: number): Promise<Workspace | undefined> {
+  const row = await db.selectFrom('workspaces').select(COLUMNS).where('id', '=', id).executeTakeFirst();
+  return row && toWorkspace(row);
+}
+
+export async function findWorkspaceByPixelId(db: AppDatabase, pixelId: string): Promise<Workspace | undefined> {
+  const row = await db.selectFrom('workspaces').select(COLUMNS).where('pixel_id', '=', pixelId).executeTakeFirst();
+  return row && toWorkspace(row);
+}
+
+export async function listWorkspaces(db: AppDatabase): Promise<Workspace[]> {
+  const rows = await db.selectFrom('workspaces').select(COLUMNS).orderBy('id').execute();
+  return rows.map(toWorkspace);
+}
+
+export async function getSettings(db: AppDatabase, workspaceId: number): Promise<WorkspaceSettings> {
+  const row = await db.selectFrom('workspaces').select('settings').where('id', '=', workspaceId).executeTakeFirst();
+  if (!row) throw new Error(`Workspace ${workspaceId} not found`);
+  return workspaceSettingsSchema.parse(JSON.parse(row.settings));
+}
+
+/** Merges `changes` into the stored settings; invalid values are rejected as a whole. */
+export async function updateSettings(
+  db: AppDatabase,
+  workspaceId: number,
+  changes: Record<string, unknown>,
+): Promise<WorkspaceSettings> {
+  const current = await getSettings(db, workspaceId);
+  const next = workspaceSettingsSchema.parse({ ...current, ...changes });
+  await db
+    .updateTable('workspaces')
+    .set({ settings: JSON.stringify(next), currency: next.currency, timezone: next.timezone })
+    .where('id', '=', workspaceId)
+    .execute();
+  return next;
+}

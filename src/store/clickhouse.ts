@@ -1,0 +1,146 @@
+import { Readable } from 'node:stream';
+import type { Logger } from 'pino';
+
+/** Values bound server-side to `{name:Type}` placeholders. 64-bit ids travel as bigint. */
+export type QueryParams = Record<string, string | number | bigint | boolean | ReadonlyArray<string | number | bigint>>;
+
+export interface InsertOptions {
+  /** Makes a retried insert of the same batch a no-op (used by the collector's write-ahead log). */
+  dedupToken?: string;
+}
+
+/**
+ * The one door to the analytics store. ClickHouse SQL runs unchanged on both transports:
+ * embedded chDB (default) and a ClickHouse server (`CLICKHOUSE_URL`).
+ */
+export interface Clickhouse {
+  readonly kind: 'chdb' | 'server';
+  query<T>(name: string, sql: string, params?: QueryParams): Promise<T[]>;
+  exec(sql: string, params?: QueryParams): Promise<void>;
+  /** Inserts newline-delimited JSON rows; the source may be a buffer or a stream of chunks. */
+  insertNdjson(
+    table: string,
+    rows: string | Buffer | AsyncIterable<Buffer | string>,
+    options?: InsertOptions,
+  ): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const ANALYTICS_DATABASE = 'storelens';
+
+/**
+ * Output columns are named like table columns but carry wire formats (`toString(store_id) AS
+ * store_id`); WHERE and ORDER BY must still see the columns.
+ */
+const QUERY_SETTINGS = { prefer_column_name_to_alias: 1 } as const;
+
+const INSERT_SETTINGS = {
+  date_time_input_format: 'best_effort',
+  input_format_skip_unknown_fields: 1,
+} as const;
+
+function parseEachRow<T>(text: string): T[] {
+  const rows: T[] = [];
+  let start = 0;
+  while (start < text.length) {
+    let end = text.indexOf('\n', start);
+    if (end === -1) end = text.length;
+    if (end > start) rows.push(JSON.parse(text.slice(start, end)) as T);
+    start = end + 1;
+  }
+  return rows;
+}
+
+/** clickhouse-js wants JSON rows as objects: split the byte stream into lines and parse each. */
+async function* ndjsonObjects(source: AsyncIterable<Buffer | string> | Iterable<Buffer | string>) {
+  let pending = '';
+  for await (const chunk of source) {
+    pending += chunk.toString();
+    const lines = pending.split('\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines) if (line.trim()) yield JSON.parse(line);
+  }
+  if (pending.trim()) yield JSON.parse(pending);
+}
+
+async function openChdb(dataDir: string, logger: Logger): Promise<Clickhouse> {
+  const { Session } = await import('chdb');
+  const session = new Session(dataDir);
+  await session.queryAsync(`CREATE DATABASE IF NOT EXISTS ${ANALYTICS_DATABASE}`);
+  await session.queryAsync(`USE ${ANALYTICS_DATABASE}`);
+  for (const [name, value] of Object.entries(QUERY_SETTINGS)) await session.queryAsync(`SET ${name} = ${value}`);
+  return {
+    kind: 'chdb',
+    async query<T>(name: string, sql: string, params: QueryParams = {}) {
+      const started = performance.now();
+      const result = await session.queryBindAsync(sql, params, { format: 'JSONEachRow' });
+      const rows = parseEachRow<T>(result.text());
+      logger.debug({ query: name, ms: Math.round(performance.now() - started), rows: rows.length }, 'clickhouse query');
+      logger.trace({ query: name, sql }, 'clickhouse sql');
+      return rows;
+    },
+    async exec(sql, params = {}) {
+      await session.queryBindAsync(sql, params, { format: 'JSONEachRow' });
+    },
+    async insertNdjson(table, rows, options = {}) {
+      const settings: Record<string, string | number> = { ...INSERT_SETTINGS };
+      if (options.dedupToken) settings.insert_deduplication_token = options.dedupToken;
+      if (typeof rows === 'string' || Buffer.isBuffer(rows)) {
+        if (rows.length === 0) return;
+        await session.insert({ table, values: rows, format: 'JSONEachRow', settings });
+      } else {
+        await session.insert({ table, values: rows, format: 'JSONEachRow', settings });
+      }
+    },
+    async close() {
+      session.close();
+    },
+  };
+}
+
+async function openServer(url: string, logger: Logger): Promise<Clickhouse> {
+  const { createClient } = await import('@clickhouse/client');
+  const bootstrap = createClient({ url });
+  await bootstrap.command({ query: `CREATE DATABASE IF NOT EXISTS ${ANALYTICS_DATABASE}` });
+  await bootstrap.close();
+  const client = createClient({ url, database: ANALYTICS_DATABASE });
+  return {
+    kind: 'server',
+    async query<T>(name: string, sql: string, params: QueryParams = {}) {
+      const started = performance.now();
+      const result = await client.query({
+        query: sql,
+        query_params: params,
+        format: 'JSONEachRow',
+        clickhouse_settings: QUERY_SETTINGS,
+      });
+      const rows = await result.json<T>();
+      logger.debug({ query: name, ms: Math.round(performance.now() - started), rows: rows.length }, 'clickhouse query');
+      return rows;
+    },
+    async exec(sql, params = {}) {
+      await client.command({ query: sql, query_params: params, clickhouse_settings: QUERY_SETTINGS });
+    },
+    async insertNdjson(table, rows, options = {}) {
+      const settings: Record<string, string | number> = { ...INSERT_SETTINGS };
+      if (options.dedupToken) settings.insert_deduplication_token = options.dedupToken;
+      const source = typeof rows === 'string' || Buffer.isBuffer(rows) ? [rows] : rows;
+      await client.insert({
+        table,
+        values: Readable.from(ndjsonObjects(source), { objectMode: true }),
+        format: 'JSONEachRow',
+        clickhouse_settings: settings,
+      });
+    },
+    async close() {
+      await client.close();
+    },
+  };
+}
+
+export async function openClickhouse(
+  options: { url: string | null; dataDir: string },
+  logger: Logger,
+): Promise<Clickhouse> {
+  return options.url ? openServer(options.url, logger) : openChdb(options.dataDir, logger);
+}

@@ -1,0 +1,12 @@
+import * as initial from './0001_initial.ts';
+
+export interface AnalyticsMigration {
+  id: number;
+  name: string;
+  statements: string[];
+}
+
+/** Applied in order; an applied migration is never edited, a change is a new entry. */
+export const analyticsMigrations: AnalyticsMigration[] = [
+  { id: 1, name: 'initial', statements: initial.statements },
+];

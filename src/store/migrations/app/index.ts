@@ -1,0 +1,7 @@
+import type { Migration } from 'kysely';
+import * as initial from './0001_initial.ts';
+
+/** Keyed by name; Kysely applies them in name order. */
+export const appMigrations: Record<string, Migration> = {
+  '0001_initial': initial,
+};

@@ -1,0 +1,67 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { loadConfig, type Config } from '../src/config.ts';
+import { createLogger } from '../src/log.ts';
+import { openStores, type Stores } from '../src/store/index.ts';
+import { buildApp } from '../src/http/app.ts';
+import { createRateLimits } from '../src/http/rate-limit.ts';
+import { createWorkspace } from '../src/store/app/workspaces.ts';
+import { createApiKey } from '../src/store/app/api-keys.ts';
+
+export interface TestApp {
+  app: FastifyInstance;
+  stores: Stores;
+  config: Config;
+  close(): Promise<void>;
+}
+
+/**
+ * A fresh app on a fresh temp data dir with real embedded stores (chDB + SQLite). Node's test
+ * runner gives each file its own process, and chDB allows one data dir per process, so call
+ * this once per file. Environment variables are ignored: tests decide their own config.
+ */
+export async function startTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'storelens-test-'));
+  const config = loadConfig({}, { dataDir, demo: false, rate: { perSecond: 0, burst: 0, daily: 0 }, ...overrides });
+  const logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
+  const stores = await openStores(config, logger);
+  const limits = await createRateLimits(config.rate, config.redisUrl);
+  const app = await buildApp({ config, stores, limits, logger });
+  await app.ready();
+  return {
+    app,
+    stores,
+    config,
+    async close() {
+      await app.close();
+      await limits.close();
+      await stores.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface TestWorkspace {
+  id: number;
+  pixelId: string;
+  /** Data-API headers of an admin key. */
+  headers: Record<string, string>;
+  /** Data-API headers of a new key with these scopes. */
+  keyHeaders(scopes: string[]): Promise<Record<string, string>>;
+}
+
+export async function createTestWorkspace(stores: Stores, name = 'Test shop', currency = 'USD'): Promise<TestWorkspace> {
+  const workspace = await createWorkspace(stores.db, { name, currency, timezone: 'UTC' });
+  const keyHeaders = async (scopes: string[]) => {
+    const key = await createApiKey(stores.db, workspace.id, scopes);
+    return { 'x-api-key': key.api_key, 'client-secret': key.client_secret };
+  };
+  return { id: workspace.id, pixelId: workspace.pixelId, headers: await keyHeaders(['admin:admin']), keyHeaders };
+}
+
+/** Inserts fixture rows (objects with the table's column names) into an analytics table. */
+export async function insertRows(stores: Stores, table: string, rows: object[]): Promise<void> {
+  await stores.ch.insertNdjson(table, rows.map((row) => JSON.stringify(row)).join('\n'));
+}
