@@ -1,0 +1,61 @@
+/**
+ * What `import --kind K` accepts: one entry per kind, naming the row schema (src/collect/rows.ts),
+ * the analytics table and how a valid row becomes a table row. A new kind is one entry here.
+ */
+import type { z } from 'zod';
+import { adRow, conversionRow, eventRow, expenseRow, orderRow, productRow } from '../rows.ts';
+
+export interface ImportTarget {
+  /** The workspace from `--workspace`; a `store_id` in the row is ignored. */
+  storeId: number;
+  /** One value per import run, larger than any earlier run's: the newest import wins on replacing tables. */
+  version: number;
+}
+
+export interface ImportKind<S extends z.ZodType = z.ZodType> {
+  kind: string;
+  table: string;
+  schema: S;
+  toRow(row: z.output<S>, target: ImportTarget): Record<string, unknown>;
+}
+
+/** Keeps each entry's `toRow` typed by its own schema. */
+export function defineKind<S extends z.ZodType>(kind: ImportKind<S>): ImportKind {
+  return kind as unknown as ImportKind;
+}
+
+export const importKinds: ImportKind[] = [
+  defineKind({ kind: 'events', table: 'events', schema: eventRow, toRow: (row, t) => ({ store_id: t.storeId, ...row }) }),
+  defineKind({
+    kind: 'conversions',
+    table: 'conversions',
+    schema: conversionRow,
+    toRow: (row, t) => ({ store_id: t.storeId, ...row }),
+  }),
+  defineKind({
+    kind: 'orders',
+    table: 'orders',
+    schema: orderRow,
+    toRow: (row, t) => ({ store_id: t.storeId, ...row, version: t.version }),
+  }),
+  defineKind({ kind: 'ads', table: 'ads', schema: adRow, toRow: (row, t) => ({ store_id: t.storeId, ...row, version: t.version }) }),
+  defineKind({
+    kind: 'products',
+    table: 'products',
+    schema: productRow,
+    toRow: (row, t) => ({ store_id: t.storeId, ...row, version: t.version }),
+  }),
+  defineKind({ kind: 'expenses', table: 'expenses', schema: expenseRow, toRow: (row, t) => ({ store_id: t.storeId, ...row }) }),
+];
+
+export function findImportKind(kind: string): ImportKind | undefined {
+  return importKinds.find((k) => k.kind === kind);
+}
+
+let lastVersion = 0;
+
+/** Microseconds since the epoch, strictly increasing within the process (fits a double exactly). */
+export function newImportVersion(): number {
+  lastVersion = Math.max(Date.now() * 1000, lastVersion + 1);
+  return lastVersion;
+}
