@@ -15,6 +15,50 @@ export interface Config {
   countryHeader: string;
   /** Public base URL, used for signed URLs and printed curl lines. */
   publicUrl: string | null;
+  /** Storefront try-on API (docs/try-on.md). */
+  tryon: TryOnConfig;
+}
+
+export interface TryOnConfig {
+  /** `local`: files under <data dir>/tryon behind URLs signed by the service; `s3`: a bucket. */
+  storage: 'local' | 's3';
+  s3: { bucket: string; region: string; endpoint: string | null; accessKeyId: string | null; secretAccessKey: string | null; forcePathStyle: boolean };
+  /** `compositor`: local sharp compositor; `http`: an image-editing provider at providerUrl. */
+  generator: 'compositor' | 'http';
+  providerUrl: string | null;
+  providerToken: string | null;
+  /** HMAC key for signed storage and media URLs; generated in the data dir when empty. */
+  signingSecret: string | null;
+  /** Worker poll interval in ms; 0 = no background loop (tests drive the worker). */
+  workerIntervalMs: number;
+  /** Sweeper interval in ms; 0 = no background loop. */
+  sweepIntervalMs: number;
+}
+
+function tryOnFromEnv(env: NodeJS.ProcessEnv): TryOnConfig {
+  const storage = env.STORELENS_TRYON_STORAGE || 'local';
+  if (storage !== 'local' && storage !== 's3') throw new Error('STORELENS_TRYON_STORAGE must be local or s3');
+  const generator = env.STORELENS_TRYON_GENERATOR || 'compositor';
+  if (generator !== 'compositor' && generator !== 'http') throw new Error('STORELENS_TRYON_GENERATOR must be compositor or http');
+  if (storage === 's3' && !env.STORELENS_TRYON_S3_BUCKET) throw new Error('STORELENS_TRYON_S3_BUCKET is required for s3 storage');
+  if (generator === 'http' && !env.STORELENS_TRYON_PROVIDER_URL) throw new Error('STORELENS_TRYON_PROVIDER_URL is required for the http generator');
+  return {
+    storage,
+    s3: {
+      bucket: env.STORELENS_TRYON_S3_BUCKET || '',
+      region: env.STORELENS_TRYON_S3_REGION || 'us-east-1',
+      endpoint: env.STORELENS_TRYON_S3_ENDPOINT || null,
+      accessKeyId: env.STORELENS_TRYON_S3_ACCESS_KEY_ID || null,
+      secretAccessKey: env.STORELENS_TRYON_S3_SECRET_ACCESS_KEY || null,
+      forcePathStyle: env.STORELENS_TRYON_S3_FORCE_PATH_STYLE === '1',
+    },
+    generator,
+    providerUrl: env.STORELENS_TRYON_PROVIDER_URL || null,
+    providerToken: env.STORELENS_TRYON_PROVIDER_TOKEN || null,
+    signingSecret: env.STORELENS_TRYON_SIGNING_SECRET || null,
+    workerIntervalMs: intFromEnv(env, 'STORELENS_TRYON_WORKER_INTERVAL_MS', 500),
+    sweepIntervalMs: intFromEnv(env, 'STORELENS_TRYON_SWEEP_INTERVAL_MS', 60_000),
+  };
 }
 
 function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -42,6 +86,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     },
     countryHeader: (env.STORELENS_COUNTRY_HEADER || 'cf-ipcountry').toLowerCase(),
     publicUrl: env.STORELENS_PUBLIC_URL || null,
+    tryon: tryOnFromEnv(env),
     ...overrides,
   };
 }
