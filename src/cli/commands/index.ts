@@ -1,4 +1,5 @@
 import type { Command } from '../command.ts';
+import { importCommand } from './import.ts';
 import { createKeyCommand, createWorkspaceCommand, revokeKeyCommand, setSettingsCommand } from './workspace.ts';
 
 /** Every command by its words (`workspace create`), except `start`, which serves. */
@@ -7,4 +8,5 @@ export const commands: Record<string, Command> = {
   'key create': createKeyCommand,
   'key revoke': revokeKeyCommand,
   'settings set': setSettingsCommand,
+  import: importCommand,
 };
