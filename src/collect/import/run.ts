@@ -1,17 +1,16 @@
 /**
- * Streams one import file into its analytics table: read a record, validate it against the
- * kind's row format, collect valid rows into batches and insert each batch as NDJSON. Memory
- * stays at one batch however large the file. `strict` reads the file twice: a validation pass,
- * then (only if every row is valid) the import pass.
+ * Streams one import file into its analytics table: read a record, check it against the kind's
+ * row format, and hand valid rows to a RowWriter, which inserts them in batches. Memory stays at
+ * one batch however large the file. `strict` reads the file twice: a validation pass, then (only
+ * if every row is valid) the import pass.
  */
 import type { Clickhouse } from '../../store/clickhouse.ts';
-import { describeIssues } from '../rows.ts';
 import { newImportVersion, type ImportKind, type ImportTarget } from './kinds.ts';
 import { readRecords, type FileFormat } from './sources.ts';
+import { checkRow, RowWriter } from './writer.ts';
 
 /** Only the first errors are listed; `rows_rejected` counts them all. */
 export const MAX_REPORTED_ERRORS = 100;
-export const BATCH_ROWS = 50_000;
 const PROGRESS_EVERY = 100_000;
 
 export interface ImportResult {
@@ -31,84 +30,57 @@ export interface ImportOptions {
   progress?: (message: string) => void;
 }
 
-type Checked = { line: number; row: Record<string, unknown> } | { line: number; error: string };
-
-async function* checkedRows(options: ImportOptions, target: ImportTarget): AsyncGenerator<Checked> {
-  for await (const record of readRecords(options.file, options.format)) {
-    if ('error' in record) {
-      yield record;
-      continue;
-    }
-    const parsed = options.kind.schema.safeParse(record.value);
-    if (parsed.success) yield { line: record.line, row: options.kind.toRow(parsed.data, target) };
-    else yield { line: record.line, error: describeIssues(parsed.error) };
-  }
-}
-
+/** Reports every PROGRESS_EVERY rows, with the rate so far. */
 function progressReporter(options: ImportOptions, verb: string) {
   const started = performance.now();
   let next = PROGRESS_EVERY;
-  return (rows: number, final = false) => {
-    if (!options.progress || (rows < next && !(final && rows >= PROGRESS_EVERY))) return;
+  return (rows: number) => {
+    if (!options.progress || rows < next) return;
     next = (Math.floor(rows / PROGRESS_EVERY) + 1) * PROGRESS_EVERY;
-    const seconds = (performance.now() - started) / 1000;
-    const rate = Math.round(rows / Math.max(seconds, 0.001));
+    const rate = Math.round(rows / Math.max((performance.now() - started) / 1000, 0.001));
     options.progress(`${options.kind.kind}: ${verb} ${rows.toLocaleString('en-US')} rows (${rate.toLocaleString('en-US')} rows/s)`);
   };
 }
 
-function emptyResult(kind: string): ImportResult {
-  return { kind, rows_imported: 0, rows_rejected: 0, errors: [] };
+class Rejections {
+  count = 0;
+  readonly errors: ImportResult['errors'] = [];
+  add(line: number, message: string): void {
+    this.count++;
+    if (this.errors.length < MAX_REPORTED_ERRORS) this.errors.push({ line, message });
+  }
 }
 
-function reject(result: ImportResult, line: number, message: string): void {
-  result.rows_rejected++;
-  if (result.errors.length < MAX_REPORTED_ERRORS) result.errors.push({ line, message });
-}
-
-async function validateOnly(options: ImportOptions, target: ImportTarget): Promise<ImportResult> {
-  const result = emptyResult(options.kind.kind);
+async function validate(options: ImportOptions, target: ImportTarget): Promise<Rejections> {
+  const rejections = new Rejections();
   const report = progressReporter(options, 'validated');
   let seen = 0;
-  for await (const checked of checkedRows(options, target)) {
-    if ('error' in checked) reject(result, checked.line, checked.error);
+  for await (const record of readRecords(options.file, options.format)) {
+    const checked = 'error' in record ? record : checkRow(options.kind, target, record.value);
+    if ('error' in checked) rejections.add(record.line, checked.error);
     report(++seen);
   }
-  report(seen, true);
-  return result;
+  return rejections;
 }
 
 export async function importFile(ch: Clickhouse, options: ImportOptions): Promise<ImportResult> {
   const target: ImportTarget = { storeId: options.storeId, version: newImportVersion() };
+  const result = (written: number, rejections: Rejections): ImportResult => ({
+    kind: options.kind.kind,
+    rows_imported: written,
+    rows_rejected: rejections.count,
+    errors: rejections.errors,
+  });
   if (options.strict) {
-    const validation = await validateOnly(options, target);
-    if (validation.rows_rejected > 0) return validation;
+    const rejections = await validate(options, target);
+    if (rejections.count > 0) return result(0, rejections);
   }
-  const result = emptyResult(options.kind.kind);
-  const batchRows = options.batchRows ?? BATCH_ROWS;
-  const report = progressReporter(options, 'imported');
-  let batch: string[] = [];
-  const flush = async () => {
-    if (batch.length === 0) return;
-    try {
-      await ch.insertNdjson(options.kind.table, batch.join('\n'));
-    } catch (error) {
-      const done = result.rows_imported;
-      throw new Error(`insert failed after ${done} rows were imported: ${(error as Error).message}`);
-    }
-    result.rows_imported += batch.length;
-    batch = [];
-    report(result.rows_imported);
-  };
-  for await (const checked of checkedRows(options, target)) {
-    if ('error' in checked) {
-      reject(result, checked.line, checked.error);
-      continue;
-    }
-    batch.push(JSON.stringify(checked.row));
-    if (batch.length >= batchRows) await flush();
+  const rejections = new Rejections();
+  const writer = new RowWriter(ch, options.kind, target, options.batchRows, progressReporter(options, 'imported'));
+  for await (const record of readRecords(options.file, options.format)) {
+    const error = 'error' in record ? record.error : await writer.add(record.value);
+    if (error !== null) rejections.add(record.line, error);
   }
-  await flush();
-  report(result.rows_imported, true);
-  return result;
+  await writer.flush();
+  return result(writer.written, rejections);
 }
