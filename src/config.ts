@@ -15,6 +15,8 @@ export interface Config {
   countryHeader: string;
   /** Public base URL, used for signed URLs and printed curl lines. */
   publicUrl: string | null;
+  /** The collector (docs/collection.md): WAL flush cadence and per-pixel rate limits; 0 turns a limit off. */
+  collect: { flushMs: number; maxRows: number; perClientPerMinute: number; perPixelPerSecond: number };
   /** Storefront try-on API (docs/try-on.md). */
   tryon: TryOnConfig;
 }
@@ -86,6 +88,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     },
     countryHeader: (env.STORELENS_COUNTRY_HEADER || 'cf-ipcountry').toLowerCase(),
     publicUrl: env.STORELENS_PUBLIC_URL || null,
+    collect: {
+      flushMs: Math.max(10, intFromEnv(env, 'STORELENS_COLLECT_FLUSH_MS', 500)),
+      maxRows: 5000,
+      perClientPerMinute: intFromEnv(env, 'STORELENS_COLLECT_RATE_PER_CLIENT', 600),
+      perPixelPerSecond: intFromEnv(env, 'STORELENS_COLLECT_RATE_PER_PIXEL', 1000),
+    },
     tryon: tryOnFromEnv(env),
     ...overrides,
   };
