@@ -61,8 +61,7 @@ const UINT64_MAX = 18446744073709551615n;
 export const idParam = (name: string) =>
   z
     .string({ error: `${name} must be numeric` })
-    .regex(INTEGER, { error: `${name} must be numeric` })
-    .refine((v) => v.length <= 20 && BigInt(v) <= UINT64_MAX, { error: `${name} must be numeric` })
+    .refine((v) => INTEGER.test(v) && v.length <= 20 && BigInt(v) <= UINT64_MAX, { error: `${name} must be numeric` })
     .transform((v) => BigInt(v))
     .optional();
 

@@ -39,3 +39,9 @@ export function slicePage<T>(rows: T[], page: Page): { data: T[]; pagination: Pa
 export function rangeInfo(range: Range): { start_date: string; end_date: string } {
   return { start_date: formatTimestamp(range.startMs), end_date: formatTimestamp(range.endMs) };
 }
+
+/** The row-level envelope: a page of rows plus the queried range. */
+export function rangePage<T>(rows: T[], page: Page, range: Range) {
+  const { data, pagination } = slicePage(rows, page);
+  return { data, pagination: { ...pagination, ...rangeInfo(range) } };
+}

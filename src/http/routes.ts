@@ -1,10 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import { eventsRoute } from '../api/events/route.ts';
+import { sessionsRoute } from '../api/sessions/route.ts';
+import { conversionsRoute } from '../api/conversions/route.ts';
+import { adsRoute } from '../api/ads/route.ts';
 import { adminRoute } from '../cli/admin-route.ts';
 
 /** Every endpoint module, with its prefix. */
 export async function registerRoutes(app: FastifyInstance): Promise<void> {
   app.get('/healthz', async () => ({ status: 'ok' }));
   await app.register(eventsRoute, { prefix: '/v3' });
+  await app.register(sessionsRoute, { prefix: '/v3' });
+  await app.register(conversionsRoute, { prefix: '/v3' });
+  await app.register(adsRoute, { prefix: '/v3' });
   await app.register(adminRoute);
 }

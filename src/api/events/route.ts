@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { dataRoute } from '../../http/data-route.ts';
-import { rangeInfo, slicePage } from '../../http/paging.ts';
+import { rangePage } from '../../http/paging.ts';
 import { listEvents } from '../../analytics/queries/events/list-events.ts';
 import { resolveRange } from '../params.ts';
 import { pixelChannels } from '../scope.ts';
@@ -22,7 +22,6 @@ export const eventsRoute: FastifyPluginAsync = async (app) => {
       visitorId: query.visitor_id,
       channels,
     });
-    const { data, pagination } = slicePage(rows, page);
-    return { data, pagination: { ...pagination, ...rangeInfo(range) } };
+    return rangePage(rows, page, range);
   });
 };

@@ -1,0 +1,42 @@
+import type { Clickhouse } from '../../../store/clickhouse.ts';
+import type { Page } from '../../../http/paging.ts';
+import { adConditions, type AdFilters } from './ads-scope.ts';
+
+export const QUERY_NAME = 'list-ads';
+
+export interface ListAdsParams extends AdFilters {
+  page: Page;
+}
+
+/** An ad row as it goes on the wire: integers as strings, dt as `YYYY-MM-DD`. */
+export interface AdRow {
+  store_id: string;
+  dt: string;
+  adaccount_id: string;
+  source: string;
+  campaign_id: string;
+  campaign_name: string;
+  adgroup_id: string;
+  adgroup_name: string;
+  ad_id: string;
+  ad_name: string;
+  spend: string;
+  impressions: string;
+  clicks: string;
+  reach: string;
+}
+
+/** Returns up to `limit + 1` deduplicated rows ordered by dt, source, ad_id. */
+export async function listAds(ch: Clickhouse, params: ListAdsParams): Promise<AdRow[]> {
+  const where = adConditions(params);
+  const sql = `
+SELECT
+  toString(store_id) AS store_id, toString(dt) AS dt, adaccount_id, toString(source) AS source,
+  campaign_id, campaign_name, adgroup_id, adgroup_name, ad_id, ad_name,
+  toString(spend) AS spend, toString(impressions) AS impressions, toString(clicks) AS clicks, toString(reach) AS reach
+FROM ads FINAL
+WHERE ${where.sql()}
+ORDER BY dt, source, ad_id
+LIMIT {limit:UInt32} OFFSET {offset:UInt64}`;
+  return ch.query<AdRow>(QUERY_NAME, sql, { ...where.params, limit: params.page.limit + 1, offset: params.page.offset });
+}

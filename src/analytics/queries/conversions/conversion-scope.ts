@@ -1,0 +1,76 @@
+import type { QueryParams } from '../../../store/clickhouse.ts';
+import type { Range } from '../../../http/paging.ts';
+import { Conditions, addNameFilter, timestampParam } from '../../sql.ts';
+import { READ_WINDOW_SQL, landingAggregates, sessionReadWindow, type LandingColumn } from '../sessions/session-sql.ts';
+
+/** Filters shared by conversion rows and grouped conversions. */
+export interface ConversionFilters {
+  storeId: number;
+  range: Range;
+  name?: string;
+  transactionId?: string;
+  customerId?: string;
+  isNewCustomer?: 0 | 1;
+  /** Raw channels the conversion's session must carry (source filter and key visibility); null: any. */
+  channels: string[] | null;
+  /** Raw channels whose conversions are dropped (exclude_source). */
+  excluded: string[];
+}
+
+/** Channel fields a conversion takes from its session's landing. */
+export const CHANNEL_COLUMNS = [
+  'adv_source',
+  'adv_campaign_id',
+  'adv_adgroup_id',
+  'adv_ad_id',
+  'utm_source',
+  'utm_medium',
+  'utm_campaign',
+  'utm_content',
+  'utm_term',
+] as const satisfies readonly LandingColumn[];
+
+/**
+ * The wire channel: untagged sessions, and conversions whose session has no events (the LEFT JOIN
+ * then yields ''), are reported as organic.
+ */
+export const CHANNEL_OUT = `if(l_adv_source IN ('', 'organic'), 'organic', l_adv_source)`;
+
+/**
+ * A subquery yielding every conversion in scope with its columns plus `l_<channel column>` from its
+ * session's first event. Channel filters apply to the raw landing channel, so `organic` (which
+ * stands for '' and 'organic') also matches conversions without a session.
+ */
+export function attributedConversions(filters: ConversionFilters): { sql: string; params: QueryParams } {
+  const bounds = {
+    store_id: filters.storeId,
+    start: timestampParam(filters.range.startMs),
+    end: timestampParam(filters.range.endMs),
+  };
+  const inRange = `store_id = {store_id:UInt64} AND dt BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}`;
+  const own = new Conditions()
+    .add(inRange, bounds)
+    .addIf(filters.transactionId, 'transaction_id = {transaction_id:String}', (v) => ({ transaction_id: v }))
+    .addIf(filters.customerId, 'customer_id = {customer_id:String}', (v) => ({ customer_id: v }))
+    .addIf(filters.isNewCustomer, 'is_new_customer = {is_new_customer:UInt8}', (v) => ({ is_new_customer: v }));
+  addNameFilter(own, 'name', filters.name);
+  const channel = new Conditions()
+    .addIf(filters.channels, 'l_adv_source IN {channels:Array(String)}', (v) => ({ channels: v }))
+    .addIf(filters.excluded.length ? filters.excluded : null, 'l_adv_source NOT IN {excluded:Array(String)}', (v) => ({
+      excluded: v,
+    }));
+  const sql = `(
+  SELECT c.*, ${CHANNEL_COLUMNS.map((col) => `l.l_${col} AS l_${col}`).join(', ')}
+  FROM (SELECT * FROM conversions WHERE ${own.sql()}) AS c
+  LEFT JOIN (
+    SELECT session_id AS l_session_id,
+      ${landingAggregates('l_', CHANNEL_COLUMNS)}
+    FROM events
+    WHERE store_id = {store_id:UInt64} AND ${READ_WINDOW_SQL}
+      AND session_id IN (SELECT session_id FROM conversions WHERE ${inRange})
+    GROUP BY session_id
+  ) AS l ON c.session_id = l.l_session_id
+  WHERE ${channel.sql()}
+)`;
+  return { sql, params: { ...own.params, ...channel.params, ...sessionReadWindow(filters.range) } };
+}

@@ -1,0 +1,58 @@
+import type { Clickhouse } from '../../../store/clickhouse.ts';
+import type { Page } from '../../../http/paging.ts';
+import { TIMESTAMP_OUT } from '../../sql.ts';
+import { CHANNEL_COLUMNS, CHANNEL_OUT, attributedConversions, type ConversionFilters } from './conversion-scope.ts';
+
+export const QUERY_NAME = 'list-conversions';
+
+export interface ListConversionsParams extends ConversionFilters {
+  page: Page;
+}
+
+/** A conversion as it goes on the wire: integers as strings (decisions.md section 3). */
+export interface ConversionRow {
+  store_id: string;
+  dt: string;
+  name: string;
+  session_id: string;
+  visitor_id: string;
+  customer_id: string;
+  transaction_id: string;
+  is_new_customer: string;
+  transaction_gross_revenue: string;
+  transaction_currency: string;
+  transaction_country_code: string;
+  transaction_city: string;
+  hostname: string;
+  adv_source: string;
+  adv_campaign_id: string;
+  adv_adgroup_id: string;
+  adv_ad_id: string;
+  utm_source: string;
+  utm_medium: string;
+  utm_campaign: string;
+  utm_content: string;
+  utm_term: string;
+}
+
+const CHANNEL_FIELDS = CHANNEL_COLUMNS.map((c) => (c === 'adv_source' ? `${CHANNEL_OUT} AS adv_source` : `l_${c} AS ${c}`));
+
+/** Returns up to `limit + 1` conversions ordered by dt, then session and transaction (stable paging). */
+export async function listConversions(ch: Clickhouse, params: ListConversionsParams): Promise<ConversionRow[]> {
+  const scope = attributedConversions(params);
+  const sql = `
+SELECT
+  toString(store_id) AS store_id, ${TIMESTAMP_OUT('dt')} AS dt, name,
+  toString(session_id) AS session_id, toString(visitor_id) AS visitor_id, customer_id, transaction_id,
+  toString(is_new_customer) AS is_new_customer, toString(transaction_gross_revenue) AS transaction_gross_revenue,
+  transaction_currency, transaction_country_code, transaction_city, hostname,
+  ${CHANNEL_FIELDS.join(', ')}
+FROM ${scope.sql}
+ORDER BY dt, session_id, transaction_id, name, visitor_id
+LIMIT {limit:UInt32} OFFSET {offset:UInt64}`;
+  return ch.query<ConversionRow>(QUERY_NAME, sql, {
+    ...scope.params,
+    limit: params.page.limit + 1,
+    offset: params.page.offset,
+  });
+}

@@ -1,0 +1,46 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { dataRoute } from '../../http/data-route.ts';
+import { rangePage } from '../../http/paging.ts';
+import { forbidden } from '../../http/errors.ts';
+import { AD_PLATFORMS, channelsOfAll } from '../../analytics/sources.ts';
+import { visibleAdChannels, type Visibility } from '../../analytics/permissions.ts';
+import { listAds } from '../../analytics/queries/ads/list-ads.ts';
+import { totalAds } from '../../analytics/queries/ads/total-ads.ts';
+import { pageOf, resolveRange } from '../params.ts';
+import { assertCanRequest } from '../scope.ts';
+import { parseAdsQuery } from './schema.ts';
+
+export const NO_ADS_ACCESS = 'You do not have access to ads data';
+
+/** The sources an ads request covers: the requested ones, else every ad platform the key sees. */
+function adSources(visibility: Visibility, requested: string[] | undefined): string[] {
+  const visible = visibleAdChannels(visibility);
+  if (visible !== null && visible.length === 0) throw forbidden(NO_ADS_ACCESS);
+  if (requested?.length) {
+    assertCanRequest(visibility, requested);
+    return requested;
+  }
+  return visible === null ? [...AD_PLATFORMS] : AD_PLATFORMS.filter((s) => visible.includes(s));
+}
+
+export const adsRoute: FastifyPluginAsync = async (app) => {
+  dataRoute(app, '/ads', async (request) => {
+    const query = parseAdsQuery(request.query);
+    const range = resolveRange(query);
+    const auth = request.auth!;
+    const sources = adSources(auth.visibility, query.source);
+    const page = pageOf(query);
+    const filters = {
+      storeId: auth.workspaceId,
+      range,
+      channels: channelsOfAll(sources),
+      adaccountId: query.adaccount_id,
+      campaignId: query.campaign_id,
+      adgroupId: query.adgroup_id,
+      adId: query.ad_id,
+    };
+    const [rows, totals] = await Promise.all([listAds(app.stores.ch, { ...filters, page }), totalAds(app.stores.ch, filters)]);
+    const { data, pagination } = rangePage(rows, page, range);
+    return { totals, data, pagination: { ...pagination, sources } };
+  });
+};

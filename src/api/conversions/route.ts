@@ -1,0 +1,37 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { dataRoute } from '../../http/data-route.ts';
+import { rangePage, slicePage } from '../../http/paging.ts';
+import { channelsOfAll } from '../../analytics/sources.ts';
+import { listConversions } from '../../analytics/queries/conversions/list-conversions.ts';
+import { groupConversions } from '../../analytics/queries/conversions/group-conversions.ts';
+import type { ConversionFilters } from '../../analytics/queries/conversions/conversion-scope.ts';
+import { pageOf, resolveRange } from '../params.ts';
+import { pixelChannels } from '../scope.ts';
+import { parseConversionsQuery } from './schema.ts';
+
+export const conversionsRoute: FastifyPluginAsync = async (app) => {
+  dataRoute(app, '/conversions', async (request) => {
+    const query = parseConversionsQuery(request.query);
+    const range = resolveRange(query);
+    const auth = request.auth!;
+    const filters: ConversionFilters = {
+      storeId: auth.workspaceId,
+      range,
+      name: query.name,
+      transactionId: query.transaction_id,
+      customerId: query.customer_id,
+      isNewCustomer: query.is_new_customer,
+      channels: pixelChannels(auth.visibility, query.source),
+      // Exclusion only ever removes rows, so it needs no permission of its own.
+      excluded: channelsOfAll(query.exclude_source ?? []),
+    };
+    const page = pageOf(query);
+    if (query.group_by?.length) {
+      const rows = await groupConversions(app.stores.ch, { ...filters, dimensions: query.group_by, page });
+      return slicePage(rows, page);
+    }
+    const rows = await listConversions(app.stores.ch, { ...filters, page });
+    const { data, pagination } = rangePage(rows, page, range);
+    return { data, pagination: { ...pagination, sources: query.source?.length ? query.source : null } };
+  });
+};

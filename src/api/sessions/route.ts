@@ -1,0 +1,26 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { dataRoute } from '../../http/data-route.ts';
+import { rangePage } from '../../http/paging.ts';
+import { listSessions } from '../../analytics/queries/sessions/list-sessions.ts';
+import { pageOf, resolveRange } from '../params.ts';
+import { pixelChannels } from '../scope.ts';
+import { parseSessionsQuery } from './schema.ts';
+
+export const sessionsRoute: FastifyPluginAsync = async (app) => {
+  dataRoute(app, '/sessions', async (request) => {
+    const query = parseSessionsQuery(request.query);
+    const range = resolveRange(query);
+    const auth = request.auth!;
+    const channels = pixelChannels(auth.visibility, query.source);
+    const page = pageOf(query);
+    const rows = await listSessions(app.stores.ch, {
+      storeId: auth.workspaceId,
+      range,
+      page,
+      sessionId: query.session_id,
+      visitorId: query.visitor_id,
+      channels,
+    });
+    return rangePage(rows, page, range);
+  });
+};
