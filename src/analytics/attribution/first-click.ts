@@ -1,0 +1,8 @@
+import type { AttributionModel } from './touchpoint.ts';
+
+/** The first touchpoint inside the window gets 100 %. */
+export const firstClick: AttributionModel = {
+  name: 'first_click',
+  summary: 'the first eligible touchpoint gets 100 %',
+  weights: (path) => `arrayMap(i -> if(i = 1, 1., 0.), arrayEnumerate(${path}))`,
+};

@@ -1,0 +1,8 @@
+import type { AttributionModel } from './touchpoint.ts';
+
+/** Every touchpoint gets an equal share: 1/n. */
+export const linear: AttributionModel = {
+  name: 'linear',
+  summary: 'every eligible touchpoint gets 1/n',
+  weights: (path) => `arrayMap(t -> 1. / length(${path}), ${path})`,
+};

@@ -1,0 +1,44 @@
+/**
+ * A touchpoint as the attribution SQL sees it: one named tuple per session of the buyer. The
+ * path of a conversion is an `Array(Touch)`; every model maps that array to an array of weights
+ * of the same length, so attribution runs inside ClickHouse.
+ */
+export const TOUCH_FIELDS = [
+  ['ts', "DateTime64(3, 'UTC')"],
+  ['session_id', 'UInt64'],
+  ['channel', 'String'],
+  ['source', 'String'],
+  ['campaign', 'String'],
+  ['adgroup', 'String'],
+  ['ad', 'String'],
+  ['utm_source', 'String'],
+  ['utm_campaign', 'String'],
+  ['utm_medium', 'String'],
+  ['utm_term', 'String'],
+  ['utm_content', 'String'],
+  ['referrer', 'String'],
+  ['landing_page', 'String'],
+] as const;
+
+export type TouchField = (typeof TOUCH_FIELDS)[number][0];
+
+export const TOUCH_TYPE = `Tuple(${TOUCH_FIELDS.map(([name, type]) => `${name} ${type}`).join(', ')})`;
+
+/** Builds a Touch from expressions named per field (missing fields are ''). */
+export function touchSql(values: Partial<Record<TouchField, string>>): string {
+  const parts = TOUCH_FIELDS.map(([name, type]) => values[name] ?? (type === 'String' ? "''" : `CAST(0 AS ${type})`));
+  return `CAST(tuple(${parts.join(', ')}), '${TOUCH_TYPE.replace(/'/g, "\\'")}')`;
+}
+
+/** Channels that do not count as a paid touch for total_impact. */
+export const LOW_INTENT_SOURCES = ['email', 'organic'] as const;
+
+/**
+ * An attribution model: `weights(path)` is a ClickHouse expression over a non-empty, time-ordered
+ * `Array(Touch)` named `path` that returns `Array(Float64)` of the same length.
+ */
+export interface AttributionModel {
+  name: string;
+  summary: string;
+  weights(path: string): string;
+}

@@ -1,0 +1,12 @@
+import type { AttributionModel } from './touchpoint.ts';
+
+/**
+ * Position based: one touchpoint 100 %; two 50/50; three or more 40 % first, 40 % last and the
+ * remaining 20 % split evenly over the middle ones.
+ */
+export const uShaped: AttributionModel = {
+  name: 'u_shaped',
+  summary: '1 touch 100 %; 2 touches 50/50; else 40 % first, 40 % last, 20 % over the middle',
+  weights: (path) =>
+    `arrayMap(i -> multiIf(length(${path}) = 1, 1., length(${path}) = 2, 0.5, i = 1 OR i = length(${path}), 0.4, 0.2 / (length(${path}) - 2)), arrayEnumerate(${path}))`,
+};

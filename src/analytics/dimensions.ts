@@ -1,0 +1,97 @@
+import { META_FAMILY } from './sources.ts';
+
+/**
+ * Report breakdowns. Every report row is built from three inputs, and each breakdown says how
+ * it reads its key from each of them:
+ * - `credit`: an attributed conversion (columns of the credited touchpoint `touch.*` and of the
+ *   conversion itself);
+ * - `session`: a derived session (sessions, add_to_carts, checkouts), or null when sessions have
+ *   no such attribute (city, coupon_code: the row's session metrics are then null);
+ * - `ads`: an ads row (spend, impressions, clicks), or null for pixel-side breakdowns, whose spend
+ *   stays 0.
+ * Identifiers in these expressions are fixed strings; no caller value ever reaches them.
+ */
+
+/** Reporting source of a raw channel: meta family -> meta, bing -> microsoft, influencer -> creator, '' -> organic. */
+export function reportingSourceSql(channel: string): string {
+  const meta = META_FAMILY.map((c) => `'${c}'`).join(', ');
+  return `multiIf(${channel} IN (${meta}), 'meta', ${channel} = 'bing', 'microsoft', ${channel} = 'influencer', 'creator', ${channel} IN ('', 'organic'), 'organic', ${channel})`;
+}
+
+/** The same rule in TypeScript, for labels outside SQL (pagination, docs). */
+export function reportingSource(channel: string): string {
+  if ((META_FAMILY as readonly string[]).includes(channel)) return 'meta';
+  if (channel === 'bing') return 'microsoft';
+  if (channel === 'influencer') return 'creator';
+  if (channel === '' || channel === 'organic') return 'organic';
+  return channel;
+}
+
+export interface KeyMember {
+  /** Member name on the report row. */
+  name: string;
+  credit: string;
+  session: string | null;
+  ads: string | null;
+}
+
+export interface Dimension {
+  /** Key members, in row order. */
+  keys: KeyMember[];
+  /** A display name read from ads rows (campaign_name, ...), '' when no ads row matches. */
+  label?: { name: string; ads: string };
+}
+
+const sourceMember: KeyMember = {
+  name: 'source',
+  credit: 'touch.source',
+  session: reportingSourceSql('channel'),
+  ads: reportingSourceSql('source'),
+};
+
+const touchMember = (name: string, column = name): KeyMember => ({
+  name,
+  credit: `touch.${column}`,
+  session: column,
+  ads: null,
+});
+
+const conversionMember = (name: string, column: string): KeyMember => ({ name, credit: column, session: null, ads: null });
+
+export const DIMENSIONS = {
+  source: { keys: [sourceMember] },
+  campaign: {
+    keys: [sourceMember, { name: 'campaign', credit: 'touch.campaign', session: 'campaign', ads: 'campaign_id' }],
+    label: { name: 'campaign_name', ads: 'campaign_name' },
+  },
+  adgroup: {
+    keys: [sourceMember, { name: 'adgroup', credit: 'touch.adgroup', session: 'adgroup', ads: 'adgroup_id' }],
+    label: { name: 'adgroup_name', ads: 'adgroup_name' },
+  },
+  ad: {
+    keys: [sourceMember, { name: 'ad', credit: 'touch.ad', session: 'ad', ads: 'ad_id' }],
+    label: { name: 'ad_name', ads: 'ad_name' },
+  },
+  utm_source: { keys: [touchMember('utm_source')] },
+  utm_campaign: { keys: [touchMember('utm_campaign')] },
+  utm_medium: { keys: [touchMember('utm_medium')] },
+  utm_term: { keys: [touchMember('utm_term')] },
+  utm_content: { keys: [touchMember('utm_content')] },
+  referrer: { keys: [touchMember('referrer')] },
+  landing_page: { keys: [touchMember('landing_page')] },
+  city: { keys: [conversionMember('city', 'city')] },
+  coupon_code: { keys: [conversionMember('coupon_code', 'coupon_code')] },
+} as const satisfies Record<string, Dimension>;
+
+export type Breakdown = keyof typeof DIMENSIONS;
+export const BREAKDOWNS = Object.keys(DIMENSIONS) as [Breakdown, ...Breakdown[]];
+
+/** Interval buckets; weeks start on Monday (toMonday). */
+export const INTERVALS = {
+  day: (ts: string) => `toDate(${ts})`,
+  week: (ts: string) => `toMonday(${ts})`,
+  month: (ts: string) => `toStartOfMonth(${ts})`,
+} as const;
+
+export type Interval = keyof typeof INTERVALS;
+export const INTERVAL_NAMES = Object.keys(INTERVALS) as [Interval, ...Interval[]];

@@ -1,0 +1,157 @@
+/**
+ * Attribution arithmetic, stated on hand-built paths and checked by running each model's own SQL
+ * (the same expressions the report uses) in embedded ClickHouse. A path is a list of touchpoints
+ * [time, session id, raw channel]; the conversion happens at CONV unless a case says otherwise.
+ * Results are [session id, reporting source, weight] per touch in path order; session 0 with
+ * source organic is the fallback touch of a conversion that has no eligible touchpoint.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pino } from 'pino';
+import { openClickhouse, type Clickhouse } from '../../src/store/clickhouse.ts';
+import { ATTRIBUTION_MODELS, attributionColumns, touchSql, type ModelName } from '../../src/analytics/attribution/index.ts';
+import { reportingSourceSql } from '../../src/analytics/dimensions.ts';
+
+let ch: Clickhouse;
+let dir: string;
+
+before(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'storelens-attribution-'));
+  ch = await openClickhouse({ url: null, dataDir: dir }, pino({ level: 'silent' }));
+});
+
+after(async () => {
+  await ch.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const CONV = '2026-03-08 12:00:00.000';
+type Touch = [ts: string, sessionId: number, channel: string];
+
+async function attribute(
+  model: ModelName,
+  touches: Touch[],
+  options: { conv?: string; window?: number; excluded?: string[] } = {},
+): Promise<[number, string, number][]> {
+  const pathSql = `arrayMap(x -> ${touchSql({ ts: 'x.1', session_id: 'x.2', channel: 'x.3', source: reportingSourceSql('x.3') })},
+    arrayZip({ts:Array(DateTime64(3, 'UTC'))}, {sid:Array(UInt64)}, {channel:Array(String)}))`;
+  const fallback = touchSql({ ts: 'conv_ts', channel: "''", source: "'organic'" });
+  const sql = `
+SELECT arrayMap(c -> (c.1.session_id, c.1.source, round(c.2, 4)), credits) AS out
+FROM (
+  SELECT ${attributionColumns(model, { path: 'path', convTs: 'conv_ts', fallback }).join(',\n  ')}
+  FROM (SELECT ${pathSql} AS path, {conv:DateTime64(3, 'UTC')} AS conv_ts)
+)`;
+  const rows = await ch.query<{ out: [string, string, number][] }>('test-attribution', sql, {
+    ts: touches.map((t) => t[0]),
+    sid: touches.map((t) => t[1]),
+    channel: touches.map((t) => t[2]),
+    conv: options.conv ?? CONV,
+    window_days: options.window ?? 7,
+    excluded_channels: options.excluded ?? [],
+  });
+  return rows[0]!.out.map(([sid, source, weight]) => [Number(sid), source, weight]);
+}
+
+const ONE: Touch[] = [['2026-03-05 10:00:00', 1, 'facebook']];
+const TWO: Touch[] = [
+  ['2026-03-05 10:00:00', 1, 'facebook'],
+  ['2026-03-06 10:00:00', 2, 'google'],
+];
+const THREE: Touch[] = [...TWO, ['2026-03-07 10:00:00', 3, 'email']];
+const FIVE: Touch[] = [
+  ['2026-03-02 10:00:00', 1, 'facebook'],
+  ['2026-03-03 10:00:00', 2, 'google'],
+  ['2026-03-04 10:00:00', 3, 'instagram'],
+  ['2026-03-05 10:00:00', 4, 'email'],
+  ['2026-03-06 10:00:00', 5, 'tiktok'],
+];
+
+const weights = (rows: [number, string, number][]) => rows.map((r) => r[2]);
+
+describe('attribution models on hand-built paths', () => {
+  test('a single touchpoint gets 100 % under every model', async () => {
+    for (const model of ATTRIBUTION_MODELS) {
+      assert.deepEqual(await attribute(model, ONE), [[1, 'meta', 1]], model);
+    }
+  });
+
+  test('two touchpoints: last 0/1, first 1/0, linear, u_shaped and total_impact 50/50, any_click 1/1', async () => {
+    assert.deepEqual(weights(await attribute('last_click', TWO)), [0, 1]);
+    assert.deepEqual(weights(await attribute('first_click', TWO)), [1, 0]);
+    assert.deepEqual(weights(await attribute('linear', TWO)), [0.5, 0.5]);
+    assert.deepEqual(weights(await attribute('u_shaped', TWO)), [0.5, 0.5]);
+    assert.deepEqual(weights(await attribute('total_impact', TWO)), [0.5, 0.5]);
+    assert.deepEqual(weights(await attribute('any_click', TWO)), [1, 1]);
+  });
+
+  test('three touchpoints: linear thirds, u_shaped 40/20/40, total_impact drops the email touch', async () => {
+    assert.deepEqual(await attribute('last_click', THREE), [[1, 'meta', 0], [2, 'google', 0], [3, 'email', 1]]);
+    assert.deepEqual(weights(await attribute('first_click', THREE)), [1, 0, 0]);
+    assert.deepEqual(weights(await attribute('linear', THREE)), [0.3333, 0.3333, 0.3333]);
+    assert.deepEqual(weights(await attribute('u_shaped', THREE)), [0.4, 0.2, 0.4]);
+    assert.deepEqual(weights(await attribute('total_impact', THREE)), [0.5, 0.5, 0]);
+    assert.deepEqual(weights(await attribute('any_click', THREE)), [1, 1, 1]);
+  });
+
+  test('five touchpoints: u_shaped splits 20 % over three middles; any_click credits meta once, on instagram', async () => {
+    assert.deepEqual(weights(await attribute('last_click', FIVE)), [0, 0, 0, 0, 1]);
+    assert.deepEqual(weights(await attribute('first_click', FIVE)), [1, 0, 0, 0, 0]);
+    assert.deepEqual(weights(await attribute('linear', FIVE)), [0.2, 0.2, 0.2, 0.2, 0.2]);
+    assert.deepEqual(weights(await attribute('u_shaped', FIVE)), [0.4, 0.0667, 0.0667, 0.0667, 0.4]);
+    assert.deepEqual(weights(await attribute('total_impact', FIVE)), [0.25, 0.25, 0.25, 0, 0.25]);
+    assert.deepEqual(await attribute('any_click', FIVE), [
+      [1, 'meta', 0], [2, 'google', 1], [3, 'meta', 1], [4, 'email', 1], [5, 'tiktok', 1],
+    ]);
+  });
+
+  test('total_impact over only email and organic touches is plain linear', async () => {
+    const path: Touch[] = [['2026-03-05 10:00:00', 1, 'email'], ['2026-03-06 10:00:00', 2, 'organic']];
+    assert.deepEqual(await attribute('total_impact', path), [[1, 'email', 0.5], [2, 'organic', 0.5]]);
+  });
+
+  test('orders the path by time whatever the input order, and breaks ties in time by session id', async () => {
+    const tied: Touch[] = [
+      ['2026-03-06 10:00:00', 7, 'google'],
+      ['2026-03-06 10:00:00', 5, 'tiktok'],
+      ['2026-03-02 10:00:00', 9, 'facebook'],
+    ];
+    assert.deepEqual(await attribute('last_click', tied), [[9, 'meta', 0], [5, 'tiktok', 0], [7, 'google', 1]]);
+    assert.deepEqual(weights(await attribute('first_click', tied)), [1, 0, 0]);
+  });
+
+  test('untagged sessions are not touchpoints', async () => {
+    const path: Touch[] = [['2026-03-05 10:00:00', 1, 'google'], ['2026-03-07 10:00:00', 2, '']];
+    assert.deepEqual(await attribute('last_click', path), [[1, 'google', 1]]);
+  });
+
+  test('an excluded channel leaves the path, so credit moves to the previous eligible touchpoint', async () => {
+    assert.deepEqual(await attribute('last_click', THREE, { excluded: ['email'] }), [[1, 'meta', 0], [2, 'google', 1]]);
+    assert.deepEqual(await attribute('linear', THREE, { excluded: ['google'] }), [[1, 'meta', 0.5], [3, 'email', 0.5]]);
+    const creator: Touch[] = [['2026-03-05 10:00:00', 1, 'google'], ['2026-03-06 10:00:00', 2, 'influencer']];
+    assert.deepEqual(await attribute('last_click', creator, { excluded: ['creator', 'influencer'] }), [[1, 'google', 1]]);
+  });
+
+  test('a path whose every touchpoint is excluded is credited to organic', async () => {
+    assert.deepEqual(await attribute('linear', TWO, { excluded: ['facebook', 'google'] }), [[0, 'organic', 1]]);
+  });
+
+  test('a conversion with no session at all is credited to organic in full', async () => {
+    for (const model of ATTRIBUTION_MODELS) assert.deepEqual(await attribute(model, []), [[0, 'organic', 1]], model);
+  });
+
+  test('the window includes a touch exactly window days before the conversion and one at the conversion instant', async () => {
+    const edges: Touch[] = [
+      ['2026-03-01 11:59:59.999', 1, 'facebook'],
+      ['2026-03-01 12:00:00.000', 2, 'google'],
+      ['2026-03-08 12:00:00.000', 3, 'tiktok'],
+      ['2026-03-08 12:00:00.001', 4, 'pinterest'],
+    ];
+    assert.deepEqual(await attribute('linear', edges), [[2, 'google', 0.5], [3, 'tiktok', 0.5]]);
+    assert.deepEqual(await attribute('first_click', edges, { window: 1 }), [[3, 'tiktok', 1]]);
+    assert.deepEqual(await attribute('first_click', edges, { window: 28 }), [[1, 'meta', 1], [2, 'google', 0], [3, 'tiktok', 0]]);
+  });
+});
