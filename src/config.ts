@@ -10,7 +10,11 @@ export interface Config {
   databaseUrl: string | null;
   redisUrl: string | null;
   logLevel: string;
-  rate: { perSecond: number; burst: number; daily: number };
+  /**
+   * Data-API limits per key; 0 turns one off. `redisPrefix` namespaces the counters in Redis so
+   * several deployments (or test runs) can share one server.
+   */
+  rate: { perSecond: number; burst: number; daily: number; redisPrefix?: string };
   /** Request header that carries the visitor's country code (set by a proxy or CDN). */
   countryHeader: string;
   /** Public base URL, used for signed URLs and printed curl lines. */
@@ -85,6 +89,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       perSecond: intFromEnv(env, 'STORELENS_RATE_PER_SECOND', 10),
       burst: intFromEnv(env, 'STORELENS_RATE_BURST', 20),
       daily: intFromEnv(env, 'STORELENS_DAILY_QUOTA', 4320),
+      redisPrefix: env.STORELENS_REDIS_PREFIX || 'storelens',
     },
     countryHeader: (env.STORELENS_COUNTRY_HEADER || 'cf-ipcountry').toLowerCase(),
     publicUrl: env.STORELENS_PUBLIC_URL || null,
