@@ -4,6 +4,7 @@ import { sessionsRoute } from '../api/sessions/route.ts';
 import { conversionsRoute } from '../api/conversions/route.ts';
 import { adsRoute } from '../api/ads/route.ts';
 import { adminRoute } from '../cli/admin-route.ts';
+import { collectPlugin } from '../collect/plugin.ts';
 
 /** Every endpoint module, with its prefix. */
 export async function registerRoutes(app: FastifyInstance): Promise<void> {
@@ -12,5 +13,6 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(sessionsRoute, { prefix: '/v3' });
   await app.register(conversionsRoute, { prefix: '/v3' });
   await app.register(adsRoute, { prefix: '/v3' });
+  await app.register(collectPlugin);
   await app.register(adminRoute);
 }

@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { CollectTables } from './collect-schema.ts';
 
 /** App state: everything that is not analytics. JSON columns are stored as text on both dialects. */
 export interface WorkspaceTable {
@@ -37,7 +38,7 @@ export interface AuditLogTable {
   created_at: string;
 }
 
-export interface AppDb {
+export interface AppDb extends CollectTables {
   workspaces: WorkspaceTable;
   api_keys: ApiKeyTable;
   audit_log: AuditLogTable;

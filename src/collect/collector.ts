@@ -1,0 +1,94 @@
+/**
+ * `GET /pixel.js` and `POST /collect` (docs/collection.md sections 1-2). The pixel id names the
+ * workspace; any origin may post. A 202 goes out only after the rows are in the write-ahead log.
+ */
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { findWorkspaceByPixelId } from '../store/app/workspaces.ts';
+import { HttpError, badRequest } from '../http/errors.ts';
+import { describeIssues } from './rows.ts';
+import { collectBody, PayloadError, toRows } from './payload.ts';
+import { countryFrom, deviceType, isBotAgent } from './visitor.ts';
+import { createCollectLimits } from './limits.ts';
+import { pixelScript } from './pixel/serve.ts';
+import type { BatchWriter } from './wal.ts';
+
+export const COLLECT_BODY_LIMIT = 64 * 1024;
+const PIXEL_CACHE_MS = 60_000;
+
+function allowAnyOrigin(reply: FastifyReply): void {
+  reply.header('access-control-allow-origin', '*');
+}
+
+/** Parses JSON text from the collector's raw string body. */
+export function parseJsonBody(body: unknown): unknown {
+  if (typeof body !== 'string' || body.trim() === '') throw badRequest('Invalid JSON');
+  try {
+    return JSON.parse(body);
+  } catch {
+    throw badRequest('Invalid JSON');
+  }
+}
+
+export async function collectorRoutes(app: FastifyInstance, writer: BatchWriter): Promise<void> {
+  const limits = createCollectLimits(app.config.collect);
+  /** Known pixel ids for a minute: the hot path should not read the app database per request. */
+  const pixels = new Map<string, { storeId: number; until: number }>();
+
+  async function storeOf(pixelId: string, now: number): Promise<number> {
+    const cached = pixels.get(pixelId);
+    if (cached && cached.until > now) return cached.storeId;
+    const workspace = await findWorkspaceByPixelId(app.stores.db, pixelId);
+    if (!workspace) throw new HttpError(404, 'Unknown pixel id');
+    if (pixels.size > 10_000) pixels.clear();
+    pixels.set(pixelId, { storeId: workspace.id, until: now + PIXEL_CACHE_MS });
+    return workspace.id;
+  }
+
+  app.get('/pixel.js', async (_request, reply) => {
+    allowAnyOrigin(reply);
+    return reply
+      .type('application/javascript; charset=utf-8')
+      .header('cache-control', 'public, max-age=3600')
+      .send(await pixelScript());
+  });
+
+  app.options('/collect', async (_request, reply) => {
+    allowAnyOrigin(reply);
+    return reply
+      .header('access-control-allow-methods', 'POST, OPTIONS')
+      .header('access-control-allow-headers', 'content-type')
+      .header('access-control-max-age', '86400')
+      .code(204)
+      .send();
+  });
+
+  app.post('/collect', {
+    bodyLimit: COLLECT_BODY_LIMIT,
+    onRequest: async (_request, reply) => allowAnyOrigin(reply),
+  }, async (request, reply) => {
+    const raw = parseJsonBody(request.body);
+    const pixelId = (raw as { pixel_id?: unknown } | null)?.pixel_id;
+    if (typeof pixelId !== 'string' || pixelId === '') throw badRequest('pixel_id: is required');
+    await limits.consume(pixelId, request.ip);
+    const now = Date.now();
+    const storeId = await storeOf(pixelId, now);
+    const parsed = collectBody.safeParse(raw);
+    if (!parsed.success) throw badRequest(describeIssues(parsed.error));
+    const userAgent = request.headers['user-agent'] ?? '';
+    let rows;
+    try {
+      rows = toRows(parsed.data, {
+        storeId,
+        now,
+        deviceType: deviceType(userAgent),
+        countryCode: countryFrom(request.headers[app.config.countryHeader]),
+      });
+    } catch (error) {
+      if (error instanceof PayloadError) throw badRequest(error.message);
+      throw error;
+    }
+    if (isBotAgent(userAgent)) return reply.code(202).send({ accepted: 0 });
+    await writer.append(rows);
+    return reply.code(202).send({ accepted: parsed.data.items.length });
+  });
+}

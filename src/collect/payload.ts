@@ -1,0 +1,113 @@
+/**
+ * The body of `POST /collect` (docs/collection.md section 2) and its turn into table rows. The
+ * whole request is checked before anything is stored: one bad item refuses the request.
+ */
+import { z } from 'zod';
+import { flag, formatTimestamp, uint64, type ConversionRow, type EventRow } from './rows.ts';
+import { deriveAttribution } from './channel.ts';
+
+export const MAX_ITEMS = 50;
+/** Items may arrive late (an offline queue) but not older than this, nor from the future. */
+export const MAX_AGE_MS = 7 * 86_400_000;
+export const MAX_AHEAD_MS = 5 * 60_000;
+/** Event and conversion names that are always conversions, whatever the type says. */
+export const CONVERSION_NAMES = new Set(['purchase', 'lead', 'subscribe']);
+
+const shortText = (max: number) => z.string({ error: 'expected a string' }).max(max, `at most ${max} characters`);
+
+const httpUrl = z.string({ error: 'expected an absolute http(s) URL' }).max(4000, 'at most 4000 characters').transform((value, ctx) => {
+  try {
+    const url = new URL(value);
+    if (url.protocol === 'http:' || url.protocol === 'https:') return url;
+  } catch {
+    // reported below
+  }
+  ctx.addIssue({ code: 'custom', message: 'expected an absolute http(s) URL' });
+  return z.NEVER;
+});
+
+const positiveId = uint64.refine((id) => id !== '0', { message: 'expected a positive integer' });
+
+const epochMs = z.number({ error: 'expected milliseconds since the epoch' }).int('expected milliseconds since the epoch').nonnegative('expected milliseconds since the epoch');
+
+const item = z.object({
+  type: z.enum(['event', 'conversion'], { error: 'expected event or conversion' }),
+  name: z.string({ error: 'expected a name' }).regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'expected 1-64 letters, digits or _ . : -'),
+  url: httpUrl,
+  ts: epochMs,
+  transaction_id: shortText(200).optional(),
+  revenue: z.number({ error: 'expected an integer amount in cents' }).int('expected an integer amount in cents').min(0, 'must not be negative').max(1e13, 'too large').optional(),
+  currency: z.string({ error: 'expected a three-letter currency code' }).regex(/^[A-Za-z]{3}$/, 'expected a three-letter currency code').optional(),
+  customer_id: shortText(200).optional(),
+  is_new_customer: flag.optional(),
+  coupon_code: shortText(200).optional(),
+});
+
+export const collectBody = z.object({
+  pixel_id: z.string({ error: 'is required' }).min(1, 'is required').max(100),
+  visitor_id: positiveId,
+  session_id: positiveId,
+  entry_url: httpUrl,
+  referrer: shortText(4000).optional().default(''),
+  timezone: z.string({ error: 'expected an IANA time zone' }).regex(/^$|^[A-Za-z0-9_+\-/]{1,64}$/, 'expected an IANA time zone').optional().default(''),
+  customer_id: shortText(200).optional().default(''),
+  sent_at: epochMs.optional(),
+  items: z.array(item, { error: 'expected an array of items' }).min(1, 'must not be empty').max(MAX_ITEMS, `at most ${MAX_ITEMS} items`),
+});
+
+export type CollectBody = z.infer<typeof collectBody>;
+
+/** What the server knows about the request, never taken from the body. */
+export interface RequestContext {
+  storeId: number;
+  now: number;
+  deviceType: string;
+  countryCode: string;
+}
+
+export class PayloadError extends Error {}
+
+type Stored<T> = T & { store_id: number };
+
+/** Table rows for a checked body; throws PayloadError on timestamps out of range. */
+export function toRows(body: CollectBody, ctx: RequestContext): { events: Stored<EventRow>[]; conversions: Stored<ConversionRow>[] } {
+  const attribution = deriveAttribution(body.entry_url.searchParams);
+  const offset = body.sent_at === undefined ? 0 : ctx.now - body.sent_at;
+  const events: Stored<EventRow>[] = [];
+  const conversions: Stored<ConversionRow>[] = [];
+  body.items.forEach((it, index) => {
+    const at = it.ts + offset;
+    if (at < ctx.now - MAX_AGE_MS || at > ctx.now + MAX_AHEAD_MS) {
+      throw new PayloadError(`items.${index}.ts: timestamp out of range (older than 7 days or in the future)`);
+    }
+    const dt = formatTimestamp(new Date(at));
+    const common = { store_id: ctx.storeId, dt, name: it.name, session_id: body.session_id, visitor_id: body.visitor_id };
+    if (it.type === 'conversion' || CONVERSION_NAMES.has(it.name)) {
+      conversions.push({
+        ...common,
+        customer_id: it.customer_id ?? body.customer_id,
+        transaction_id: it.transaction_id ?? '',
+        is_new_customer: it.is_new_customer ?? 0,
+        transaction_gross_revenue: it.revenue ?? 0,
+        transaction_currency: (it.currency ?? '').toUpperCase(),
+        transaction_country_code: ctx.countryCode,
+        transaction_city: '',
+        hostname: it.url.hostname,
+        coupon_code: it.coupon_code ?? '',
+      });
+      return;
+    }
+    events.push({
+      ...common,
+      visitor_timezone: body.timezone,
+      ...attribution,
+      device_type: ctx.deviceType,
+      country_code: ctx.countryCode,
+      hostname: it.url.hostname,
+      pathname: it.url.pathname,
+      referrer: body.referrer,
+      customer_id: body.customer_id,
+    });
+  });
+  return { events, conversions };
+}

@@ -1,0 +1,116 @@
+// Storelens pixel (docs/collection.md section 1). Plain ES2017, no dependencies; served minified.
+(function (w, d) {
+  var script = d.currentScript || d.querySelector('script[data-pixel-id]');
+  if (!script || w.__storelensLoaded) return;
+  w.__storelensLoaded = true;
+
+  var pixelId = script.getAttribute('data-pixel-id');
+  var endpoint = new URL('/collect', script.src).href;
+  var KEY = '_sl';
+  var IDLE_MS = 30 * 60 * 1000;
+  var CAMPAIGN = /^(utm_\w+|gclid|gbraid|wbraid|fbclid|ttclid|msclkid|epik|ScCid|sccid|tblci|obclid|ref)$/;
+  var CONVERSIONS = /^(purchase|lead|subscribe)$/;
+  var FIELDS = ['transaction_id', 'revenue', 'currency', 'customer_id', 'is_new_customer', 'coupon_code'];
+  var timezone = '';
+  try { timezone = Intl.DateTimeFormat().resolvedOptions().timeZone || ''; } catch (e) {}
+
+  var memory = {};
+  function load() {
+    try { return JSON.parse(localStorage.getItem(KEY)) || {}; } catch (e) { return memory; }
+  }
+  function save(state) {
+    memory = state;
+    try { localStorage.setItem(KEY, JSON.stringify(state)); } catch (e) {}
+  }
+  // A random positive integer below 2^52: exact as a JS number, fits UInt64.
+  function randomId() {
+    var a = new Uint32Array(2);
+    crypto.getRandomValues(a);
+    return String((a[0] & 0xfffff) * 4294967296 + a[1] + 1);
+  }
+  // The campaign parameters of the current URL, in a stable order ('' when there are none).
+  function campaignOf(search) {
+    var params = new URLSearchParams(search), parts = [];
+    params.forEach(function (value, name) { if (CAMPAIGN.test(name)) parts.push(name + '=' + value); });
+    return parts.sort().join('&');
+  }
+  function externalReferrer() {
+    try { return d.referrer && new URL(d.referrer).hostname !== location.hostname ? d.referrer : ''; } catch (e) { return ''; }
+  }
+  // Visitor and session, renewed after 30 idle minutes or on a different campaign click.
+  function touch() {
+    var state = load(), now = Date.now(), campaign = campaignOf(location.search);
+    if (!state.v) state.v = randomId();
+    if (!state.s || now - (state.t || 0) > IDLE_MS || (campaign && campaign !== state.c)) {
+      state.s = randomId();
+      state.e = location.href;
+      state.r = externalReferrer();
+      state.c = campaign;
+    }
+    state.t = now;
+    save(state);
+    return state;
+  }
+
+  var queue = [], timer = 0;
+  function send() {
+    clearTimeout(timer);
+    timer = 0;
+    while (queue.length) {
+      var state = load();
+      var body = JSON.stringify({
+        pixel_id: pixelId, visitor_id: state.v, session_id: state.s, entry_url: state.e, referrer: state.r,
+        timezone: timezone, customer_id: state.u || '', sent_at: Date.now(), items: queue.splice(0, 50)
+      });
+      var beaconed = false;
+      try { beaconed = navigator.sendBeacon && navigator.sendBeacon(endpoint, body); } catch (e) {}
+      if (!beaconed && w.fetch) fetch(endpoint, { method: 'POST', body: body, keepalive: true, credentials: 'omit' })['catch'](function () {});
+    }
+  }
+  function record(item) {
+    touch();
+    item.url = location.href;
+    item.ts = Date.now();
+    queue.push(item);
+    if (!timer) timer = setTimeout(send, 0);
+  }
+
+  function call(command, name, props) {
+    if (command === 'identify') {
+      var state = load();
+      state.u = name == null ? '' : String(name);
+      save(state);
+      return;
+    }
+    if (command !== 'event' && command !== 'conversion') return;
+    if (command === 'event' && !CONVERSIONS.test(name)) return record({ type: 'event', name: String(name) });
+    var conversion = { type: 'conversion', name: String(name) };
+    props = props || {};
+    for (var i = 0; i < FIELDS.length; i++) if (props[FIELDS[i]] != null) conversion[FIELDS[i]] = props[FIELDS[i]];
+    if (conversion.customer_id == null && load().u) conversion.customer_id = load().u;
+    record(conversion);
+  }
+
+  var path = location.pathname;
+  function pageview() {
+    path = location.pathname;
+    record({ type: 'event', name: 'pageview' });
+  }
+  function onNavigate() { if (location.pathname !== path) pageview(); }
+  ['pushState', 'replaceState'].forEach(function (method) {
+    var original = history[method];
+    history[method] = function () {
+      var result = original.apply(this, arguments);
+      onNavigate();
+      return result;
+    };
+  });
+  w.addEventListener('popstate', onNavigate);
+  w.addEventListener('pagehide', send);
+  d.addEventListener('visibilitychange', function () { if (d.visibilityState === 'hidden') send(); });
+
+  var waiting = (w.storelens && w.storelens.q) || [];
+  w.storelens = function () { call.apply(null, arguments); };
+  pageview();
+  for (var j = 0; j < waiting.length; j++) call.apply(null, waiting[j]);
+})(window, document);

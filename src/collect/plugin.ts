@@ -1,0 +1,27 @@
+/**
+ * The collection surface (docs/collection.md): pixel, collector and order webhook, sharing one
+ * durable batch writer. Opening the writer replays what a crash left, before the server listens.
+ */
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { openBatchWriter } from './wal.ts';
+import { collectorRoutes } from './collector.ts';
+import { webhookRoutes } from './webhook.ts';
+
+export async function collectPlugin(app: FastifyInstance): Promise<void> {
+  const writer = await openBatchWriter({
+    dir: path.join(app.config.dataDir, 'collect'),
+    ch: app.stores.ch,
+    logger: app.log as never,
+    flushMs: app.config.collect.flushMs,
+    maxRows: app.config.collect.maxRows,
+  });
+  app.addHook('onClose', () => writer.close());
+
+  // Bodies stay raw text: sendBeacon posts text/plain, and the webhook signature covers the bytes.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser(['application/json', 'text/plain'], { parseAs: 'string' }, (_request, body, done) => done(null, body));
+
+  await collectorRoutes(app, writer);
+  await webhookRoutes(app, writer);
+}

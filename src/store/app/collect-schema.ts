@@ -1,0 +1,21 @@
+/** Collector tables (migration 0004_collect). Timestamps are ISO text. */
+export interface CollectWebhookTable {
+  workspace_id: number;
+  /**
+   * The HMAC key in clear: an HMAC can only be checked by whoever holds the key, so it cannot be
+   * stored as a hash like API keys (trade-off in docs/collection.md section 5).
+   */
+  secret: string;
+  created_at: string;
+}
+
+export interface WebhookDeliveryTable {
+  workspace_id: number;
+  delivery_id: string;
+  received_at: string;
+}
+
+export interface CollectTables {
+  collect_webhooks: CollectWebhookTable;
+  webhook_deliveries: WebhookDeliveryTable;
+}
