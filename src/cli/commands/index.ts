@@ -1,5 +1,6 @@
 import type { Command } from '../command.ts';
 import { importCommand } from './import.ts';
+import { webhookRotateCommand, webhookSecretCommand } from './webhook.ts';
 import { createKeyCommand, createWorkspaceCommand, revokeKeyCommand, setSettingsCommand } from './workspace.ts';
 
 /** Every command by its words (`workspace create`), except `start`, which serves. */
@@ -8,5 +9,7 @@ export const commands: Record<string, Command> = {
   'key create': createKeyCommand,
   'key revoke': revokeKeyCommand,
   'settings set': setSettingsCommand,
+  'webhook secret': webhookSecretCommand,
+  'webhook rotate': webhookRotateCommand,
   import: importCommand,
 };
