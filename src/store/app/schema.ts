@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { TryOnTables } from './tryon-schema.ts';
 import type { CollectTables } from './collect-schema.ts';
 
 /** App state: everything that is not analytics. JSON columns are stored as text on both dialects. */
@@ -38,8 +39,59 @@ export interface AuditLogTable {
   created_at: string;
 }
 
-export interface AppDb extends CollectTables {
+/** Objects created through the tool endpoint (notes, lists, creators, ...), one JSON document each. */
+export interface ToolObjectTable {
+  id: Generated<number>;
+  workspace_id: number;
+  kind: string;
+  parent_id: number | null;
+  /** Unique per (workspace, kind) when set: tracking codes, topic keywords. */
+  unique_key: string | null;
+  /** JSON object. */
+  data: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface OauthClientTable {
+  id: Generated<number>;
+  client_id: string;
+  client_secret_hash: string | null;
+  /** JSON of the registered client metadata (RFC 7591). */
+  metadata: string;
+  created_at: string;
+}
+
+export interface OauthCodeTable {
+  id: Generated<number>;
+  code_hash: string;
+  client_id: string;
+  redirect_uri: string;
+  code_challenge: string;
+  resource: string;
+  /** JSON array of {workspace_id, key_id, scopes}: the permission snapshot. */
+  grants: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+export interface OauthTokenTable {
+  id: Generated<number>;
+  token_hash: string;
+  kind: string;
+  client_id: string;
+  grants: string;
+  expires_at: string;
+  revoked_at: string | null;
+  created_at: string;
+}
+
+export interface AppDb extends TryOnTables, CollectTables {
   workspaces: WorkspaceTable;
   api_keys: ApiKeyTable;
   audit_log: AuditLogTable;
+  tool_objects: ToolObjectTable;
+  oauth_clients: OauthClientTable;
+  oauth_codes: OauthCodeTable;
+  oauth_tokens: OauthTokenTable;
 }

@@ -1,9 +1,13 @@
 import type { Migration } from 'kysely';
 import * as initial from './0001_initial.ts';
+import * as tools from './0002_tools.ts';
+import * as tryon from './0003_tryon.ts';
 import * as collect from './0004_collect.ts';
 
 /** Keyed by name; Kysely applies them in name order. */
 export const appMigrations: Record<string, Migration> = {
   '0001_initial': initial,
+  '0002_tools': tools,
+  '0003_tryon': tryon,
   '0004_collect': collect,
 };
