@@ -1,0 +1,195 @@
+/**
+ * Fixture: one workspace ("Test shop") whose pixel posts to POST /collect through app.inject;
+ * each test uses its own visitor/session ids and its own client address (x-forwarded-for), so
+ * the per-client rate limit (3 requests a minute here) only bites where a test wants it to.
+ * Rows reach ClickHouse through the write-ahead log, flushed every 20 ms.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createTestWorkspace, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
+import { BOT_UA, DESKTOP_UA, IPHONE_UA, eventually, todayRange, wireTime } from './helpers.ts';
+
+let t: TestApp;
+let shop: TestWorkspace;
+let client = 0;
+
+before(async () => {
+  t = await startTestApp({ collect: { flushMs: 20, maxRows: 5000, perClientPerMinute: 3, perPixelPerSecond: 0 } });
+  shop = await createTestWorkspace(t.stores);
+});
+
+after(() => t.close());
+
+/** Whole seconds, so wire timestamps are exact. */
+const NOW = Math.floor(Date.now() / 1000) * 1000 - 60_000;
+
+function body(overrides: Record<string, unknown> = {}) {
+  return {
+    pixel_id: shop.pixelId,
+    visitor_id: '7001',
+    session_id: '8001',
+    entry_url: 'https://shop.example/?utm_source=google&utm_medium=cpc&utm_campaign=spring&gclid=Cj0K&campaign_id=555',
+    referrer: 'https://www.google.com/',
+    timezone: 'Europe/Berlin',
+    items: [{ type: 'event', name: 'pageview', url: 'https://shop.example/p/shoe?color=red', ts: NOW }],
+    ...overrides,
+  };
+}
+
+async function post(payload: unknown, headers: Record<string, string> = {}) {
+  client++;
+  const response = await t.app.inject({
+    method: 'POST',
+    url: '/collect',
+    payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
+    headers: { 'content-type': 'text/plain;charset=UTF-8', 'user-agent': DESKTOP_UA, 'x-forwarded-for': `10.0.0.${client}`, ...headers },
+  });
+  return { status: response.statusCode, body: response.json(), headers: response.headers };
+}
+
+async function get(path: string) {
+  const response = await t.app.inject({ method: 'GET', url: path, headers: shop.headers });
+  assert.equal(response.statusCode, 200, response.body);
+  return response.json();
+}
+
+const eventsOf = (sessionId: string) => get(`/v3/events?${todayRange()}&session_id=${sessionId}`).then((b) => b.data);
+
+/** Waits until `count` events of the session are visible. */
+const visibleEvents = (sessionId: string, count: number) => eventually(() => eventsOf(sessionId), (rows) => rows.length >= count);
+
+describe('POST /collect', () => {
+  test('stores a pageview with channel, click ids, UTMs, device and country derived on the server', async () => {
+    const answer = await post(body(), { 'user-agent': IPHONE_UA, 'cf-ipcountry': 'de' });
+    assert.deepEqual([answer.status, answer.body], [202, { accepted: 1 }]);
+    assert.equal(answer.headers['access-control-allow-origin'], '*');
+    const rows = await visibleEvents('8001', 1);
+    assert.deepEqual(rows, [{
+      store_id: String(shop.id), dt: wireTime(NOW), name: 'pageview', session_id: '8001', visitor_id: '7001',
+      visitor_timezone: 'Europe/Berlin', adv_source: 'google', adv_campaign_id: '555', adv_adgroup_id: '', adv_ad_id: '',
+      adv_asset_group_id: '', utm_source: 'google', utm_medium: 'cpc', utm_campaign: 'spring', utm_content: '', utm_term: '',
+      device_type: 'mobile', country_code: 'DE', hostname: 'shop.example', pathname: '/p/shoe', referrer: 'https://www.google.com/',
+      entry_meta_keys: ['gclid'], entry_meta_values: ['Cj0K'],
+    }]);
+  });
+
+  test('turns purchase, lead and subscribe into conversions, never events, and counts a transaction once', async () => {
+    const purchase = { type: 'event', name: 'purchase', url: 'https://shop.example/thanks', ts: NOW, transaction_id: 'T-1', revenue: 4990, currency: 'eur', customer_id: 'c-1', is_new_customer: 1 };
+    const items = [
+      { type: 'event', name: 'pageview', url: 'https://shop.example/thanks', ts: NOW - 1000 },
+      purchase,
+      { type: 'conversion', name: 'lead', url: 'https://shop.example/contact', ts: NOW, transaction_id: '' },
+    ];
+    const entry = { session_id: '8002', entry_url: 'https://shop.example/?fbclid=IwAR1&utm_source=instagram', referrer: '' };
+    assert.equal((await post(body({ ...entry, items }), { 'cf-ipcountry': 'FR' })).status, 202);
+    // The thank-you page reloaded: the same purchase again.
+    assert.equal((await post(body({ ...entry, items: [{ ...purchase, ts: NOW + 5000 }] }))).status, 202);
+    await visibleEvents('8002', 1);
+    const conversions = await eventually(
+      () => get(`/v3/conversions?${todayRange()}&source=instagram`).then((b) => b.data),
+      (rows) => rows.length >= 2,
+    );
+    assert.deepEqual(conversions.map((c: Record<string, string>) => [c.name, c.transaction_id, c.transaction_gross_revenue, c.transaction_currency, c.customer_id, c.is_new_customer, c.transaction_country_code, c.adv_source, c.session_id, c.dt]), [
+      ['lead', '', '0', '', '', '0', 'FR', 'instagram', '8002', wireTime(NOW)],
+      ['purchase', 'T-1', '4990', 'EUR', 'c-1', '1', 'FR', 'instagram', '8002', wireTime(NOW)],
+    ]);
+    assert.deepEqual((await eventsOf('8002')).map((e: { name: string }) => e.name), ['pageview']);
+  });
+
+  test('shifts item times by the client clock error given in sent_at', async () => {
+    const skew = 3_600_000; // the visitor's clock runs an hour fast
+    const items = [{ type: 'event', name: 'view_content', url: 'https://shop.example/p/1', ts: NOW + skew - 2000 }];
+    assert.equal((await post(body({ session_id: '8003', sent_at: Date.now() + skew, items }))).status, 202);
+    const [row] = await visibleEvents('8003', 1);
+    const stored = Date.parse(`${row.dt.replace(' ', 'T')}Z`);
+    assert.ok(Math.abs(stored - (NOW - 2000)) < 5000, `${row.dt} should be near ${wireTime(NOW - 2000)}`);
+  });
+
+  test('builds a session in /v3/sessions while it goes on, also from late and out-of-order events', async () => {
+    const at = (s: number) => NOW - 600_000 + s * 1000;
+    const page = (name: string, path: string, s: number) => ({ type: 'event', name, url: `https://shop.example${path}`, ts: at(s) });
+    const sent = { session_id: '8004', visitor_id: '7004', entry_url: 'https://shop.example/?ref=anna', referrer: '' };
+    // The later batch arrives first; the landing pageview comes last.
+    assert.equal((await post(body({ ...sent, items: [page('add_to_cart', '/p/2', 120), page('pageview', '/cart', 180)] }))).status, 202);
+    assert.equal((await post(body({ ...sent, items: [page('pageview', '/p/2', 60)] }))).status, 202);
+    assert.equal((await post(body({ ...sent, items: [page('pageview', '/', 0)] }))).status, 202);
+    await visibleEvents('8004', 4);
+    const { data } = await get(`/v3/sessions?${todayRange()}&session_id=8004`);
+    assert.equal(data.length, 1);
+    const s = data[0];
+    assert.deepEqual(
+      [s.session_start_dt, s.session_end_dt, s.session_duration_seconds, s.session_entry_page, s.session_exit_page, s.events, s.pageviews, s.add_to_carts, s.is_bounce, s.adv_source, s.entry_meta_keys, s.entry_meta_values],
+      [wireTime(at(0)), wireTime(at(180)), '180', '/', '/cart', '4', '3', '1', '0', 'creator', ['ref'], ['anna']],
+    );
+  });
+
+  test('drops bots: answers 202 with nothing accepted and stores nothing', async () => {
+    const answer = await post(body({ session_id: '8005' }), { 'user-agent': BOT_UA });
+    assert.deepEqual([answer.status, answer.body], [202, { accepted: 0 }]);
+    const empty = await post(body({ session_id: '8006' }), { 'user-agent': '' });
+    assert.deepEqual([empty.status, empty.body], [202, { accepted: 0 }]);
+    // A later human request is visible; the writer keeps order, so the bots would be too.
+    await post(body({ session_id: '8007' }));
+    await visibleEvents('8007', 1);
+    assert.deepEqual([await eventsOf('8005'), await eventsOf('8006')], [[], []]);
+  });
+
+  test('answers preflight requests from any origin and serves the pixel script', async () => {
+    const preflight = await t.app.inject({ method: 'OPTIONS', url: '/collect', headers: { origin: 'https://shop.example', 'access-control-request-method': 'POST' } });
+    assert.equal(preflight.statusCode, 204);
+    assert.equal(preflight.headers['access-control-allow-origin'], '*');
+    assert.equal(preflight.headers['access-control-allow-methods'], 'POST, OPTIONS');
+    const pixel = await t.app.inject({ method: 'GET', url: '/pixel.js' });
+    assert.equal(pixel.statusCode, 200);
+    assert.equal(pixel.headers['content-type'], 'application/javascript; charset=utf-8');
+    assert.ok(pixel.body.length < 4096 && pixel.body.includes('sendBeacon'), 'a small minified script');
+  });
+
+  test('limits requests per pixel id and client with 429 and retry-after', async () => {
+    const headers = { 'x-forwarded-for': '192.0.2.77' };
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await post(body({ session_id: '8008' }), headers)).status);
+    const limited = await post(body({ session_id: '8008' }), headers);
+    assert.deepEqual(statuses, [202, 202, 202, 429]);
+    assert.deepEqual(limited.body, { message: 'Rate limit exceeded' });
+    assert.match(String(limited.headers['retry-after']), /^\d+$/);
+  });
+});
+
+describe('POST /collect with bad input', () => {
+  const bad: Array<[string, () => unknown, number, string, Record<string, string>?]> = [
+    ['malformed JSON', () => '{"pixel_id": "px', 400, 'Invalid JSON'],
+    ['an empty body', () => '', 400, 'Invalid JSON'],
+    ['a JSON array', () => '[]', 400, 'pixel_id: is required'],
+    ['an unknown pixel id', () => body({ pixel_id: 'px_nope' }), 404, 'Unknown pixel id'],
+    ['a missing session id', () => body({ session_id: undefined }), 400, 'session_id: is required'],
+    ['a negative visitor id', () => body({ visitor_id: '-5' }), 400, 'visitor_id: expected a non-negative integer (number or digit string)'],
+    ['a relative entry URL', () => body({ entry_url: '/landing' }), 400, 'entry_url: expected an absolute http(s) URL'],
+    ['a javascript: page URL', () => body({ items: [{ type: 'event', name: 'pageview', url: 'javascript:alert(1)', ts: NOW }] }), 400, 'items.0.url: expected an absolute http(s) URL'],
+    ['no items', () => body({ items: [] }), 400, 'items: must not be empty'],
+    ['51 items', () => body({ items: Array.from({ length: 51 }, () => ({ type: 'event', name: 'pageview', url: 'https://shop.example/', ts: NOW })) }), 400, 'items: at most 50 items'],
+    ['an unknown item type', () => body({ items: [{ type: 'click', name: 'x', url: 'https://shop.example/', ts: NOW }] }), 400, 'items.0.type: expected event or conversion'],
+    ['an event name with spaces', () => body({ items: [{ type: 'event', name: 'add to cart', url: 'https://shop.example/', ts: NOW }] }), 400, 'items.0.name: expected 1-64 letters, digits or _ . : -'],
+    ['fractional revenue', () => body({ items: [{ type: 'conversion', name: 'purchase', url: 'https://shop.example/', ts: NOW, revenue: 49.9 }] }), 400, 'items.0.revenue: expected an integer amount in cents'],
+    ['a timestamp from 1970', () => body({ items: [{ type: 'event', name: 'pageview', url: 'https://shop.example/', ts: 1000 }] }), 400, 'items.0.ts: timestamp out of range (older than 7 days or in the future)'],
+    ['a timestamp next year', () => body({ items: [{ type: 'event', name: 'pageview', url: 'https://shop.example/', ts: NOW + 365 * 86_400_000 }] }), 400, 'items.0.ts: timestamp out of range (older than 7 days or in the future)'],
+    ['a string timestamp', () => body({ items: [{ type: 'event', name: 'pageview', url: 'https://shop.example/', ts: '2026-01-01' }] }), 400, 'items.0.ts: expected milliseconds since the epoch'],
+    ['a body over 64 KB', () => body({ referrer: 'x'.repeat(70_000) }), 413, 'Request body is too large'],
+    ['an XML body', () => '<collect/>', 415, 'Unsupported content type', { 'content-type': 'application/xml' }],
+  ];
+  for (const [what, make, status, message, headers] of bad) {
+    test(`refuses ${what} with ${status} "${message}"`, async () => {
+      const answer = await post(make(), { ...headers, 'x-forwarded-for': `10.9.${client}.1` });
+      assert.deepEqual([answer.status, answer.body], [status, { message }]);
+    });
+  }
+
+  test('stores nothing from refused requests, not even their valid items', async () => {
+    const valid = { type: 'event', name: 'pageview', url: 'https://shop.example/', ts: NOW };
+    const answer = await post(body({ session_id: '8100', items: [valid, { ...valid, ts: 5 }] }));
+    assert.equal(answer.status, 400);
+    await post(body({ session_id: '8101' }));
+    await visibleEvents('8101', 1);
+    assert.deepEqual(await eventsOf('8100'), []);
+  });
+});
