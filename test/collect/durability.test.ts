@@ -1,0 +1,110 @@
+/**
+ * Fixture: the real server (`src/cli/main.ts start`) on a free port and a temp data dir, with a
+ * workspace created through the CLI. 40 concurrent collector requests are answered 202, the
+ * process is SIGKILLed the moment the last answer arrives, and a restarted server must show
+ * every accepted event exactly once. The writer flushes every 150 ms, so at the kill some rows
+ * are in ClickHouse, some only in the write-ahead log, and an insert may be half done.
+ */
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { DESKTOP_UA, todayRange } from './helpers.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'storelens-kill-'));
+let server: ChildProcess | null = null;
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    }).on('error', reject);
+  });
+}
+
+function env(port: number): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    STORELENS_DATA_DIR: dataDir,
+    STORELENS_DEMO: '0',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'error',
+    STORELENS_COLLECT_FLUSH_MS: '150',
+    STORELENS_COLLECT_RATE_PER_CLIENT: '0',
+    STORELENS_RATE_PER_SECOND: '0',
+    STORELENS_DAILY_QUOTA: '0',
+  };
+}
+
+async function startServer(port: number): Promise<string> {
+  server = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'start'], { cwd: ROOT, env: env(port), stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  server.stderr!.on('data', (chunk) => (stderr += chunk));
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null) throw new Error(`server exited: ${stderr}`);
+    try {
+      if ((await fetch(`${base}/healthz`)).ok) return base;
+    } catch {
+      // not listening yet
+    }
+    await sleep(100);
+  }
+  throw new Error(`server did not start: ${stderr}`);
+}
+
+async function kill(): Promise<void> {
+  if (!server || server.exitCode !== null) return;
+  const exited = new Promise((resolve) => server!.once('exit', resolve));
+  server.kill('SIGKILL');
+  await exited;
+}
+
+function cli(port: number, ...args: string[]) {
+  const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, env: env(port), encoding: 'utf8' });
+  assert.equal(run.status, 0, run.stderr);
+  return JSON.parse(run.stdout);
+}
+
+after(async () => {
+  await kill();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+test('every event answered 202 is stored exactly once after the server is killed and restarted', async () => {
+  const port = await freePort();
+  const base = await startServer(port);
+  const workspace = cli(port, 'workspace', 'create', '--name', 'Kill shop');
+
+  const now = Date.now() - 30_000;
+  const send = async (i: number) => {
+    const response = await fetch(`${base}/collect`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain', 'user-agent': DESKTOP_UA },
+      body: JSON.stringify({
+        pixel_id: workspace.pixel_id, visitor_id: String(1000 + i), session_id: String(5000 + i),
+        entry_url: 'https://shop.example/', items: [{ type: 'event', name: `kill_${i}`, url: 'https://shop.example/', ts: now + i }],
+      }),
+    });
+    return { i, status: response.status };
+  };
+  const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => send(i)));
+  await kill();
+  const accepted = answers.filter((a) => a.status === 202).map((a) => `kill_${a.i}`).sort();
+  assert.equal(accepted.length, 40);
+
+  const restarted = await startServer(port);
+  const headers = { 'x-api-key': workspace.api_key, 'client-secret': workspace.client_secret };
+  const response = await fetch(`${restarted}/v3/events?${todayRange()}&limit=500`, { headers });
+  assert.equal(response.status, 200);
+  const { data } = (await response.json()) as { data: Array<{ name: string }> };
+  assert.deepEqual(data.map((e) => e.name).sort(), accepted);
+});
