@@ -3,7 +3,9 @@ import { eventsRoute } from '../api/events/route.ts';
 import { sessionsRoute } from '../api/sessions/route.ts';
 import { conversionsRoute } from '../api/conversions/route.ts';
 import { adsRoute } from '../api/ads/route.ts';
+import { reportRoute } from '../api/report/route.ts';
 import { adminRoute } from '../cli/admin-route.ts';
+import { registerTryOn } from '../tryon/plugin.ts';
 import { collectPlugin } from '../collect/plugin.ts';
 
 /** Every endpoint module, with its prefix. */
@@ -13,6 +15,8 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(sessionsRoute, { prefix: '/v3' });
   await app.register(conversionsRoute, { prefix: '/v3' });
   await app.register(adsRoute, { prefix: '/v3' });
+  await app.register(reportRoute, { prefix: '/v3' });
   await app.register(collectPlugin);
+  await registerTryOn(app);
   await app.register(adminRoute);
 }

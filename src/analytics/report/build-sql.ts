@@ -1,0 +1,349 @@
+import type { QueryParams } from '../../store/clickhouse.ts';
+import { DAY_MS } from '../../http/dates.ts';
+import { Conditions, addNameFilter, timestampParam } from '../sql.ts';
+import { landingAggregates } from '../queries/sessions/session-sql.ts';
+import { attributionColumns, touchSql } from '../attribution/index.ts';
+import { DIMENSIONS, INTERVALS, reportingSourceSql, type Dimension } from '../dimensions.ts';
+import type { ReportPlan } from './plan.ts';
+
+/**
+ * The report as two ClickHouse queries over shared CTEs (rows, and totals over the whole scope).
+ * Everything runs in the engine: sessions are derived from events, each buyer's sessions become
+ * one array of touchpoints, each conversion filters that array to its window and the model maps
+ * it to weights; only the aggregated rows come back to Node.
+ *
+ *   session_rows  one row per session (landing attribution, add_to_cart / checkout counts)
+ *   ids           visitor -> customer_id, so visitors that share a customer share a path
+ *   paths         identity -> Array(Touch) of all its sessions in the scan range
+ *   conv          conversions in scope with revenue and profit parts after the workspace settings
+ *   credits       one row per (conversion, credited touch) with its weight, on the booking date
+ * Row parts come from three sources, united and summed per key: ads (spend, impressions, clicks),
+ * sessions, credits.
+ */
+
+const TS = "DateTime64(3, 'UTC')";
+
+const SESSION_COLUMNS = [
+  'visitor_id', 'adv_source', 'adv_campaign_id', 'adv_adgroup_id', 'adv_ad_id',
+  'utm_source', 'utm_medium', 'utm_campaign', 'utm_content', 'utm_term', 'referrer', 'pathname',
+] as const;
+
+/** How far before and after the report range events and conversions are read. */
+function scanBounds(plan: ReportPlan) {
+  const window = plan.windowDays * DAY_MS;
+  const click = plan.dateMode === 'click';
+  return {
+    // Touchpoints up to `window` before the earliest conversion that can book into the range.
+    scanStart: plan.range.startMs - window,
+    // In click mode a click inside the range can book a conversion up to `window` later.
+    scanEnd: click ? plan.range.endMs + window : plan.range.endMs,
+    convStart: plan.range.startMs,
+    convEnd: click ? plan.range.endMs + window : plan.range.endMs,
+  };
+}
+
+const identitySql = (visitor: string) =>
+  `if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(${visitor})))`;
+
+function ctes(plan: ReportPlan): { sql: string; params: QueryParams } {
+  const s = plan.settings;
+  const b = scanBounds(plan);
+  const params: QueryParams = {
+    store_id: plan.storeId,
+    start: timestampParam(plan.range.startMs),
+    end: timestampParam(plan.range.endMs),
+    scan_start: timestampParam(b.scanStart),
+    scan_end: timestampParam(b.scanEnd),
+    conv_start: timestampParam(b.convStart),
+    conv_end: timestampParam(b.convEnd),
+    window_days: plan.windowDays,
+    excluded_channels: plan.excludedChannels,
+    excluded_tx: s.excluded_transaction_ids,
+    platform_revenue: s.platform_revenue === 'platform' ? 1 : 0,
+    net_merchandise: s.net_merchandise_revenue ? 1 : 0,
+    refund_netting: s.refund_netting ? 1 : 0,
+    fee_percent: s.payment_fee_percent,
+    fee_fixed: s.payment_fee_fixed,
+  };
+  const convWhere = new Conditions()
+    .add('c.store_id = {store_id:UInt64}')
+    .add(`c.dt BETWEEN {conv_start:${TS}} AND {conv_end:${TS}}`)
+    .add('c.transaction_id NOT IN {excluded_tx:Array(String)}');
+  addNameFilter(convWhere, 'c.name', plan.name ?? undefined);
+  Object.assign(params, convWhere.params);
+
+  const matched = `o.o_tx != ''`;
+  const revenue = `(if({platform_revenue:UInt8} AND ${matched}, o.o_gross, c.transaction_gross_revenue)
+      - if({net_merchandise:UInt8} AND ${matched}, o.o_tax + o.o_shipping, 0)
+      - if({refund_netting:UInt8} AND ${matched}, o.o_refunds, 0))`;
+  const gross = `if(${matched}, o.o_gross, c.transaction_gross_revenue)`;
+  const fee = `ifNull(o.o_fee, if(${gross} > 0, ${gross} * {fee_percent:Float64} / 100 + {fee_fixed:Int64}, 0))`;
+  // new_customer_correction: the platform order decides; without one, the customer's first order does.
+  const isNew = s.new_customer_correction
+    ? `if(${matched}, o.o_new, if(c.customer_id != '', c.dt <= f.first_dt, c.is_new_customer))`
+    : 'c.is_new_customer';
+  const firstOrder = s.new_customer_correction
+    ? `LEFT JOIN (
+    SELECT customer_id AS f_customer, min(dt) AS first_dt FROM (
+      SELECT customer_id, dt FROM orders FINAL WHERE store_id = {store_id:UInt64} AND customer_id != ''
+      UNION ALL SELECT customer_id, dt FROM conversions WHERE store_id = {store_id:UInt64} AND customer_id != ''
+    ) GROUP BY customer_id
+  ) AS f ON f.f_customer = c.customer_id`
+    : '';
+
+  const touch = touchSql({
+    ts: 'started',
+    session_id: 'session_id',
+    channel: 'channel',
+    source: reportingSourceSql('channel'),
+    campaign: 'campaign',
+    adgroup: 'adgroup',
+    ad: 'ad',
+    utm_source: 'utm_source',
+    utm_campaign: 'utm_campaign',
+    utm_medium: 'utm_medium',
+    utm_term: 'utm_term',
+    utm_content: 'utm_content',
+    referrer: 'referrer',
+    landing_page: 'landing_page',
+  });
+  // The organic touch of a conversion without an eligible touchpoint: its own session's page data.
+  const fallback = touchSql({
+    ts: 'conv_dt',
+    session_id: 'session_id',
+    channel: "''",
+    source: "'organic'",
+    utm_source: 'own.utm_source',
+    utm_campaign: 'own.utm_campaign',
+    utm_medium: 'own.utm_medium',
+    utm_term: 'own.utm_term',
+    utm_content: 'own.utm_content',
+    referrer: 'own.referrer',
+    landing_page: 'own.landing_page',
+  });
+  const creditTs = plan.dateMode === 'click' ? 'touch.ts' : 'conv_dt';
+  const creditWhere = new Conditions()
+    .add('weight > 0')
+    .add(`credit_ts BETWEEN {start:${TS}} AND {end:${TS}}`)
+    .addIf(plan.channels, 'touch.channel IN {channels:Array(String)}', (v) => ({ channels: v }));
+  Object.assign(params, creditWhere.params);
+
+  const unattributed = plan.includeUnattributed
+    ? `
+  UNION ALL
+  SELECT concat('o:', transaction_id) AS conv_key,
+    ${touchSql({ ts: 'dt', channel: "'unattributed'", source: "'unattributed'" })} AS touch,
+    1. AS weight, dt AS credit_ts,
+    toFloat64(gross_revenue - if({net_merchandise:UInt8}, tax + shipping, 0)
+      - if({refund_netting:UInt8}, arraySum(r -> r.amount, refunds), 0)) AS revenue,
+    toFloat64(is_new_customer) AS is_new, toFloat64(cogs) AS cogs,
+    toFloat64(ifNull(payment_fee, if(gross_revenue > 0, gross_revenue * {fee_percent:Float64} / 100 + {fee_fixed:Int64}, 0))) AS fees,
+    toFloat64(shipping_cost) AS shipping_costs, toFloat64(arraySum(r -> r.amount, refunds)) AS refunds,
+    '' AS city, '' AS coupon_code
+  FROM orders FINAL
+  WHERE store_id = {store_id:UInt64} AND dt BETWEEN {start:${TS}} AND {end:${TS}}
+    AND transaction_id NOT IN {excluded_tx:Array(String)}
+    AND transaction_id NOT IN (SELECT transaction_id FROM conversions WHERE store_id = {store_id:UInt64} AND transaction_id != '')`
+    : '';
+
+  const sql = `
+WITH
+session_rows AS (
+  SELECT session_id, started,
+    s_visitor_id AS visitor_id, s_adv_source AS channel, s_adv_campaign_id AS campaign, s_adv_adgroup_id AS adgroup,
+    s_adv_ad_id AS ad, s_utm_source AS utm_source, s_utm_medium AS utm_medium, s_utm_campaign AS utm_campaign,
+    s_utm_content AS utm_content, s_utm_term AS utm_term, s_referrer AS referrer, s_pathname AS landing_page,
+    add_to_carts, checkouts
+  FROM (
+    SELECT session_id, min(dt) AS started,
+      ${landingAggregates('s_', SESSION_COLUMNS)},
+      countIf(name = 'add_to_cart') AS add_to_carts, countIf(name = 'initiate_checkout') AS checkouts
+    FROM events
+    WHERE store_id = {store_id:UInt64} AND dt BETWEEN {scan_start:${TS}} AND {scan_end:${TS}}
+    GROUP BY session_id
+  )
+),
+ids AS (
+  SELECT visitor_id AS id_visitor, max(customer_id) AS customer FROM (
+    SELECT visitor_id, customer_id FROM events
+    WHERE store_id = {store_id:UInt64} AND dt BETWEEN {scan_start:${TS}} AND {scan_end:${TS}} AND customer_id != ''
+    UNION ALL
+    SELECT visitor_id, customer_id FROM conversions
+    WHERE store_id = {store_id:UInt64} AND dt <= {scan_end:${TS}} AND customer_id != ''
+  ) GROUP BY visitor_id
+),
+conv AS (
+  SELECT toString(rowNumberInAllBlocks()) AS conv_key, c.dt AS conv_dt, c.session_id AS session_id,
+    multiIf(c.customer_id != '', concat('c:', c.customer_id), ${identitySql('c.visitor_id')}) AS identity,
+    toFloat64(${revenue}) AS revenue,
+    toFloat64(${isNew}) AS is_new,
+    toFloat64(if(${matched}, o.o_cogs, 0)) AS cogs,
+    toFloat64(${fee}) AS fees,
+    toFloat64(if(${matched}, o.o_shipping_cost, 0)) AS shipping_costs,
+    toFloat64(if(${matched}, o.o_refunds, 0)) AS refunds,
+    c.transaction_city AS city, c.coupon_code AS coupon_code
+  FROM conversions AS c
+  LEFT JOIN ids ON ids.id_visitor = c.visitor_id
+  LEFT JOIN (
+    SELECT transaction_id AS o_tx, gross_revenue AS o_gross, tax AS o_tax, shipping AS o_shipping,
+      arraySum(r -> r.amount, refunds) AS o_refunds, cogs AS o_cogs, shipping_cost AS o_shipping_cost,
+      payment_fee AS o_fee, is_new_customer AS o_new
+    FROM orders FINAL
+    WHERE store_id = {store_id:UInt64} AND transaction_id != ''
+  ) AS o ON o.o_tx = c.transaction_id
+  ${firstOrder}
+  WHERE ${convWhere.sql()}
+),
+paths AS (
+  SELECT ${identitySql('s.visitor_id')} AS identity, groupArray(${touch}) AS path
+  FROM session_rows AS s
+  LEFT JOIN ids ON ids.id_visitor = s.visitor_id
+  WHERE identity IN (SELECT identity FROM conv)
+  GROUP BY identity
+),
+credits AS (
+  SELECT conv_key, credit.1 AS touch, credit.2 AS weight, ${creditTs} AS credit_ts,
+    revenue, is_new, cogs, fees, shipping_costs, refunds, city, coupon_code
+  FROM (
+    SELECT c.conv_key AS conv_key, c.conv_dt AS conv_dt, c.session_id AS session_id,
+      c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
+      c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,
+      p.path AS path,
+      arrayFirst(t -> t.session_id = c.session_id, p.path) AS own,
+      ${attributionColumns(plan.model, { path: 'path', convTs: 'conv_dt', fallback }).join(',\n      ')}
+    FROM conv AS c
+    LEFT JOIN paths AS p ON p.identity = c.identity
+  )
+  ARRAY JOIN credits AS credit
+  WHERE ${creditWhere.sql()}${unattributed}
+)`;
+  return { sql, params };
+}
+
+const ZERO = 'toFloat64(0)';
+
+interface Branch {
+  keys: string[];
+  bucket: string | null;
+  label: string;
+  parts: Record<string, string>;
+  from: string;
+}
+
+const PARTS = ['spend', 'impressions', 'clicks', 'sessions', 'add_to_carts', 'checkouts', 'conversions', 'revenue',
+  'new_customers', 'cogs', 'payment_fees', 'shipping_costs', 'refunds'] as const;
+
+function branchSql(branch: Branch, keyNames: string[]): string {
+  const cols = [
+    ...branch.keys.map((k, i) => `${k} AS k_${keyNames[i]}`),
+    ...(branch.bucket ? [`${branch.bucket} AS bucket`] : []),
+    `${branch.label} AS label`,
+    ...PARTS.map((p) => `${branch.parts[p] ?? ZERO} AS p_${p}`),
+  ];
+  const group = [...keyNames.map((k) => `k_${k}`), ...(branch.bucket ? ['bucket'] : [])];
+  return `SELECT ${cols.join(', ')}
+  ${branch.from}${group.length ? `\n  GROUP BY ${group.join(', ')}` : ''}`;
+}
+
+/** The three part sources for one breakdown (null: totals) and interval. */
+function branches(plan: ReportPlan, dimension: Dimension | null, withInterval: boolean): Branch[] {
+  const bucket = (ts: string) => (withInterval && plan.interval ? INTERVALS[plan.interval](ts) : null);
+  const keys = dimension?.keys ?? [];
+  const out: Branch[] = [];
+  const adsKeys = keys.map((k) => k.ads);
+  if (adsKeys.every((k) => k !== null)) {
+    const where = new Conditions()
+      .add('store_id = {store_id:UInt64}')
+      .add(`dt BETWEEN toDate({start:${TS}}, 'UTC') AND toDate({end:${TS}}, 'UTC')`)
+      .addIf(plan.channels, 'source IN {channels:Array(String)}', (v) => ({ channels: v }));
+    out.push({
+      keys: adsKeys as string[],
+      bucket: bucket('dt'),
+      label: dimension?.label ? `argMax(${dimension.label.ads}, dt)` : "''",
+      parts: { spend: 'toFloat64(sum(spend))', impressions: 'toFloat64(sum(impressions))', clicks: 'toFloat64(sum(clicks))' },
+      from: `FROM ads FINAL WHERE ${where.sql()}`,
+    });
+  }
+  const sessionKeys = keys.map((k) => k.session);
+  if (sessionKeys.every((k) => k !== null)) {
+    const where = new Conditions()
+      .add(`started BETWEEN {start:${TS}} AND {end:${TS}}`)
+      .addIf(plan.channels, 'channel IN {channels:Array(String)}', (v) => ({ channels: v }));
+    out.push({
+      keys: sessionKeys as string[],
+      bucket: bucket('started'),
+      label: "''",
+      parts: {
+        sessions: 'toFloat64(count())',
+        add_to_carts: 'toFloat64(sum(add_to_carts))',
+        checkouts: 'toFloat64(sum(checkouts))',
+      },
+      from: `FROM session_rows WHERE ${where.sql()}`,
+    });
+  }
+  const creditParts = {
+    conversions: 'sum(weight)',
+    revenue: 'sum(weight * revenue)',
+    new_customers: 'sum(weight * is_new)',
+    cogs: 'sum(weight * cogs)',
+    payment_fees: 'sum(weight * fees)',
+    shipping_costs: 'sum(weight * shipping_costs)',
+    refunds: 'sum(weight * refunds)',
+  };
+  if (dimension) {
+    out.push({ keys: keys.map((k) => k.credit), bucket: bucket('credit_ts'), label: "''", parts: creditParts, from: 'FROM credits' });
+  } else {
+    // Totals and interval-only rows count each conversion at most once: a conversion's visible
+    // shares are capped at 1, so any_click (a full credit per platform) does not count it twice.
+    const perConversion = `FROM (
+    SELECT conv_key, ${withInterval && plan.interval ? 'credit_ts' : 'any(credit_ts) AS credit_ts'},
+      least(1., sum(weight)) AS weight, any(revenue) AS revenue, any(is_new) AS is_new, any(cogs) AS cogs,
+      any(fees) AS fees, any(shipping_costs) AS shipping_costs, any(refunds) AS refunds
+    FROM credits GROUP BY conv_key${withInterval && plan.interval ? ', credit_ts' : ''}
+  )`;
+    out.push({ keys: [], bucket: bucket('credit_ts'), label: "''", parts: creditParts, from: perConversion });
+  }
+  return out;
+}
+
+function unionSql(plan: ReportPlan, dimension: Dimension | null, withInterval: boolean): string {
+  const keyNames = (dimension?.keys ?? []).map((k) => k.name);
+  return branches(plan, dimension, withInterval)
+    .map((b) => branchSql(b, keyNames))
+    .join('\n  UNION ALL\n  ');
+}
+
+export interface ReportSql {
+  rows: string;
+  totals: string;
+  params: QueryParams;
+}
+
+/** Outer sums get their own names: with prefer_column_name_to_alias an alias equal to an input column would not be seen. */
+const sumParts = PARTS.map((p) => `sum(p_${p}) AS t_${p}`).join(', ');
+
+export function buildReportSql(plan: ReportPlan): ReportSql {
+  const base = ctes(plan);
+  const dimension: Dimension | null = plan.breakdown ? DIMENSIONS[plan.breakdown] : null;
+  const keyNames = (dimension?.keys ?? []).map((k) => `k_${k.name}`);
+  const group = [...(plan.interval ? ['bucket'] : []), ...keyNames];
+  const order = [...(plan.interval ? ['bucket'] : []), 't_revenue DESC', ...keyNames];
+  const rows = `${base.sql}
+SELECT ${[...keyNames, ...(plan.interval ? ['toString(bucket) AS date'] : []), 'max(label) AS label', sumParts, 'count() OVER () AS total_rows'].join(', ')}
+FROM (
+  ${unionSql(plan, dimension, true)}
+)
+${group.length ? `GROUP BY ${group.join(', ')}` : ''}
+ORDER BY ${order.join(', ')}
+LIMIT {limit:UInt32} OFFSET {offset:UInt64}`;
+  const expenses = plan.includeExpenses
+    ? `(SELECT toFloat64(sum(amount)) FROM expenses WHERE store_id = {store_id:UInt64}
+      AND dt BETWEEN toDate({start:${TS}}, 'UTC') AND toDate({end:${TS}}, 'UTC'))`
+    : ZERO;
+  const totals = `${base.sql}
+SELECT ${sumParts}, ${expenses} AS t_expenses
+FROM (
+  ${unionSql(plan, null, false)}
+)`;
+  return { rows, totals, params: { ...base.params, limit: plan.limit, offset: plan.offset } };
+}

@@ -1,0 +1,166 @@
+import type { Range } from '../../http/paging.ts';
+import type { Visibility } from '../permissions.ts';
+import { canRequest, seesAnyPixelData } from '../permissions.ts';
+import { PIXEL_SOURCES, channelsOfAll } from '../sources.ts';
+import type { WorkspaceSettings } from '../../store/app/settings.ts';
+import { METRICS, METRIC_NAMES, DEFAULT_METRICS, type MetricName } from '../metrics.ts';
+import { BREAKDOWNS, INTERVAL_NAMES, type Breakdown, type Interval } from '../dimensions.ts';
+import {
+  ATTRIBUTION_DATES,
+  ATTRIBUTION_MODELS,
+  ATTRIBUTION_WINDOWS,
+  type AttributionDate,
+  type AttributionWindow,
+  type ModelName,
+} from '../attribution/index.ts';
+
+/**
+ * A report request as both the HTTP route and the `analytics.query` tool pass it: already split
+ * into values, not yet checked. Anything left out falls back to the workspace settings.
+ */
+export interface ReportRequest {
+  start_date?: string;
+  end_date?: string;
+  metrics?: string[];
+  breakdown?: string;
+  interval?: string;
+  attribution_model?: string;
+  attribution_window?: number;
+  attribution_date?: string;
+  /** Channel restriction (source values, e.g. meta, creator, organic). */
+  source?: string[];
+  /** Channels removed from every attribution path; replaces the settings' ignore_sources when given. */
+  exclude_source?: string[];
+  /** Conversion-name filter, `*` wildcard. */
+  name?: string;
+  limit?: number;
+  offset?: number;
+}
+
+/** A refused request: 400 for bad input, 403 for missing permission. */
+export class ReportError extends Error {
+  constructor(
+    readonly status: 400 | 403,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export const NO_PIXEL_ACCESS = 'You do not have access to pixel data';
+export const NO_SOURCE_ACCESS = 'You do not have access to the requested sources';
+export const NO_PROFIT_ACCESS = 'You do not have access to profit metrics';
+
+/** What the report query needs, every choice made. */
+export interface ReportPlan {
+  storeId: number;
+  range: Range;
+  metrics: MetricName[];
+  breakdown: Breakdown | null;
+  interval: Interval | null;
+  model: ModelName;
+  windowDays: AttributionWindow;
+  dateMode: AttributionDate;
+  /** Raw channels a row may carry (key visibility and source filter); null: any. */
+  channels: string[] | null;
+  /** Raw channels removed from attribution paths. */
+  excludedChannels: string[];
+  /** Source values behind `excludedChannels`, for settings_applied. */
+  excludedSources: string[];
+  name: string | null;
+  limit: number;
+  offset: number;
+  settings: WorkspaceSettings;
+  /** Platform orders with no pixel match get a row (setting on, and the report covers every channel). */
+  includeUnattributed: boolean;
+  /** Custom expenses go into the totals only when the report covers the whole store. */
+  includeExpenses: boolean;
+}
+
+export function acceptedMessage(param: string, value: unknown, accepted: readonly unknown[]): string {
+  return `Invalid ${param}: ${String(value)}. Accepted values: ${accepted.join(', ')}`;
+}
+
+function oneOf<T>(param: string, value: unknown, accepted: readonly T[]): T {
+  if (!(accepted as readonly unknown[]).includes(value)) throw new ReportError(400, acceptedMessage(param, value, accepted));
+  return value as T;
+}
+
+// One small check per rule.
+
+function checkMetrics(metrics: string[] | undefined): MetricName[] {
+  if (metrics === undefined || metrics.length === 0) return [...DEFAULT_METRICS];
+  return [...new Set(metrics.map((m) => oneOf('metrics', m, METRIC_NAMES)))];
+}
+
+function checkProfitAccess(metrics: MetricName[], visibility: Visibility): void {
+  if (!visibility.profit && metrics.some((m) => METRICS[m].profit)) throw new ReportError(403, NO_PROFIT_ACCESS);
+}
+
+function checkPixelAccess(visibility: Visibility): void {
+  if (!seesAnyPixelData(visibility)) throw new ReportError(403, NO_PIXEL_ACCESS);
+}
+
+function checkSources(sources: string[] | undefined, param: string): string[] {
+  for (const source of sources ?? []) oneOf(param, source, PIXEL_SOURCES);
+  return sources ?? [];
+}
+
+function checkSourceAccess(sources: string[], visibility: Visibility): void {
+  if (sources.some((s) => !canRequest(visibility, s))) throw new ReportError(403, NO_SOURCE_ACCESS);
+}
+
+function checkPage(limit: number | undefined, offset: number | undefined): { limit: number; offset: number } {
+  const l = limit ?? 100;
+  const o = offset ?? 0;
+  if (!Number.isInteger(l) || l <= 0) throw new ReportError(400, 'limit must be a positive integer');
+  if (!Number.isInteger(o) || o < 0) throw new ReportError(400, 'offset must be a non-negative integer');
+  return { limit: Math.min(l, 500), offset: o };
+}
+
+/** The channels rows may carry: the requested ones the key sees, or all it sees (null: any). */
+function visibleChannels(requested: string[], visibility: Visibility): string[] | null {
+  if (requested.length) return channelsOfAll(requested);
+  return visibility.channels === null ? null : [...visibility.channels];
+}
+
+export function planReport(input: {
+  storeId: number;
+  visibility: Visibility;
+  settings: WorkspaceSettings;
+  range: Range;
+  request: ReportRequest;
+}): ReportPlan {
+  const { request, settings, visibility } = input;
+  const metrics = checkMetrics(request.metrics);
+  const breakdown = request.breakdown === undefined ? null : oneOf('breakdown', request.breakdown, BREAKDOWNS);
+  const interval = request.interval === undefined ? null : oneOf('interval', request.interval, INTERVAL_NAMES);
+  const model = oneOf('attribution_model', request.attribution_model ?? settings.attribution_model, ATTRIBUTION_MODELS);
+  const windowDays = oneOf('attribution_window', request.attribution_window ?? settings.attribution_window, ATTRIBUTION_WINDOWS);
+  const dateMode = oneOf('attribution_date', request.attribution_date ?? settings.attribution_date, ATTRIBUTION_DATES);
+  const sources = checkSources(request.source, 'source');
+  const excludedSources = request.exclude_source ? checkSources(request.exclude_source, 'exclude_source') : settings.ignore_sources;
+  const page = checkPage(request.limit, request.offset);
+  checkPixelAccess(visibility);
+  checkSourceAccess(sources, visibility);
+  checkProfitAccess(metrics, visibility);
+  const channels = visibleChannels(sources, visibility);
+  return {
+    storeId: input.storeId,
+    range: input.range,
+    metrics,
+    breakdown,
+    interval,
+    model,
+    windowDays,
+    dateMode,
+    channels,
+    excludedChannels: channelsOfAll(excludedSources),
+    excludedSources: [...excludedSources],
+    name: request.name ?? null,
+    ...page,
+    settings,
+    includeUnattributed: settings.include_unattributed && channels === null,
+    includeExpenses: channels === null,
+  };
+}

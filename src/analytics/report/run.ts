@@ -1,0 +1,155 @@
+import type { Clickhouse } from '../../store/clickhouse.ts';
+import type { AppDatabase } from '../../store/app-db.ts';
+import { getSettings } from '../../store/app/workspaces.ts';
+import type { Visibility } from '../permissions.ts';
+import { PIXEL_SOURCES, channelsOfAll } from '../sources.ts';
+import { resolveRange } from '../../api/params.ts';
+import { rangeInfo, type Range } from '../../http/paging.ts';
+import { DIMENSIONS } from '../dimensions.ts';
+import { PART_NAMES, formatMetric, type MetricContext, type Parts } from '../metrics.ts';
+import { ReportError, planReport, type ReportPlan, type ReportRequest } from './plan.ts';
+import { buildReportSql } from './build-sql.ts';
+
+export { ReportError, type ReportRequest } from './plan.ts';
+
+export const QUERY_NAME = 'report';
+
+export interface ReportAuth {
+  workspaceId: number;
+  visibility: Visibility;
+}
+
+export type ReportRow = Record<string, string | number | null>;
+export type ReportTotals = Record<string, number | null>;
+
+export interface ReportPagination {
+  limit: number;
+  offset: number;
+  has_more: boolean;
+  next_offset: number | null;
+  start_date: string;
+  end_date: string;
+  total_rows: number;
+  sources: string[];
+  ignored_sources: string[];
+}
+
+/** The settings the numbers were computed with (workspace settings merged with the request). */
+export interface SettingsApplied {
+  attribution_model: string;
+  attribution_window: number;
+  attribution_date: string;
+  ignore_sources: string[];
+  include_unattributed: boolean;
+  net_merchandise_revenue: boolean;
+  refund_netting: boolean;
+  excluded_transaction_ids: string[];
+  platform_revenue: string;
+  new_customer_correction: boolean;
+  payment_fee_percent: number;
+  payment_fee_fixed: number;
+  currency: string;
+  timezone: string;
+}
+
+export interface ReportResult {
+  rows: ReportRow[];
+  totals: ReportTotals;
+  pagination: ReportPagination;
+  settings_applied: SettingsApplied;
+}
+
+type RawRow = Record<string, string | number>;
+
+function toParts(raw: RawRow, withSessions: boolean): Parts {
+  const parts = Object.fromEntries(PART_NAMES.map((p) => [p, Number(raw[`t_${p}`] ?? 0)])) as unknown as Parts;
+  if (!withSessions) {
+    parts.sessions = null;
+    parts.add_to_carts = null;
+    parts.checkouts = null;
+  }
+  return parts;
+}
+
+function metricsOf(plan: ReportPlan, parts: Parts, ctx: MetricContext): Record<string, number | null> {
+  return Object.fromEntries(plan.metrics.map((m) => [m, formatMetric(m, parts, ctx)]));
+}
+
+function resolveReportRange(request: ReportRequest, now: number): Range {
+  try {
+    return resolveRange(request, now);
+  } catch (error) {
+    throw new ReportError(400, (error as Error).message);
+  }
+}
+
+/**
+ * The /v3/report core, shared by the HTTP route and the `analytics.query` tool: reads the
+ * workspace settings afresh, checks and plans the request, runs the rows and totals queries in
+ * ClickHouse and shapes them. Throws ReportError (400/403) for a refused request.
+ */
+export async function runReport(
+  stores: { ch: Clickhouse; db: AppDatabase },
+  auth: ReportAuth,
+  request: ReportRequest,
+  now = Date.now(),
+): Promise<ReportResult> {
+  const range = resolveReportRange(request, now);
+  const settings = await getSettings(stores.db, auth.workspaceId);
+  const plan = planReport({ storeId: auth.workspaceId, visibility: auth.visibility, settings, range, request });
+  const sql = buildReportSql(plan);
+  const [rawRows, [rawTotals]] = await Promise.all([
+    stores.ch.query<RawRow>(QUERY_NAME, sql.rows, sql.params),
+    stores.ch.query<RawRow>(`${QUERY_NAME}-totals`, sql.totals, sql.params),
+  ]);
+  const ctx: MetricContext = { refundsNetted: settings.refund_netting };
+  const dimension = plan.breakdown ? DIMENSIONS[plan.breakdown] : null;
+  const rowsHaveSessions = dimension === null || dimension.keys.every((k) => k.session !== null);
+
+  const rows = rawRows.map((raw) => {
+    const row: ReportRow = {};
+    if (plan.interval) row.date = String(raw.date);
+    for (const key of dimension?.keys ?? []) row[key.name] = String(raw[`k_${key.name}`]);
+    if (dimension && 'label' in dimension) row[dimension.label.name] = String(raw.label);
+    const parts = toParts(raw, rowsHaveSessions);
+    return { ...row, ...metricsOf(plan, parts, ctx) };
+  });
+  const totals = metricsOf(plan, toParts(rawTotals ?? {}, true), ctx);
+
+  let totalRows = rawRows.length ? Number(rawRows[0]!.total_rows) : 0;
+  if (!rawRows.length && plan.offset > 0) {
+    const first = await stores.ch.query<RawRow>(QUERY_NAME, sql.rows, { ...sql.params, offset: 0, limit: 1 });
+    totalRows = first.length ? Number(first[0]!.total_rows) : 0;
+  }
+  const hasMore = plan.offset + rows.length < totalRows;
+  return {
+    rows,
+    totals,
+    pagination: {
+      limit: plan.limit,
+      offset: plan.offset,
+      has_more: hasMore,
+      next_offset: hasMore ? plan.offset + plan.limit : null,
+      ...rangeInfo(range),
+      total_rows: totalRows,
+      sources: (plan.channels ?? channelsOfAll(PIXEL_SOURCES)).filter((c) => c !== ''),
+      ignored_sources: plan.excludedChannels.filter((c) => c !== ''),
+    },
+    settings_applied: {
+      attribution_model: plan.model,
+      attribution_window: plan.windowDays,
+      attribution_date: plan.dateMode,
+      ignore_sources: plan.excludedSources,
+      include_unattributed: settings.include_unattributed,
+      net_merchandise_revenue: settings.net_merchandise_revenue,
+      refund_netting: settings.refund_netting,
+      excluded_transaction_ids: settings.excluded_transaction_ids,
+      platform_revenue: settings.platform_revenue,
+      new_customer_correction: settings.new_customer_correction,
+      payment_fee_percent: settings.payment_fee_percent,
+      payment_fee_fixed: settings.payment_fee_fixed,
+      currency: settings.currency,
+      timezone: settings.timezone,
+    },
+  };
+}

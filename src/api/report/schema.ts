@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { PIXEL_SOURCES } from '../../analytics/sources.ts';
+import { METRIC_NAMES } from '../../analytics/metrics.ts';
+import { BREAKDOWNS, INTERVAL_NAMES } from '../../analytics/dimensions.ts';
+import { ATTRIBUTION_DATES, ATTRIBUTION_MODELS, ATTRIBUTION_WINDOWS } from '../../analytics/attribution/index.ts';
+import { acceptedMessage, type ReportRequest } from '../../analytics/report/plan.ts';
+import { DATE_ALIASES, dateShape, normalizeQuery, pagingShape, parseQuery, sourceListParam, text } from '../params.ts';
+
+/** A parameter that must be one of `accepted`; the 400 names the parameter and the accepted values. */
+const choice = <T extends string>(param: string, accepted: readonly [T, ...T[]]) =>
+  z.enum(accepted, { error: (issue) => acceptedMessage(param, issue.input, accepted) }).optional();
+
+const metricsParam = z
+  .string({ error: acceptedMessage('metrics', '', METRIC_NAMES) })
+  .max(2000, { error: acceptedMessage('metrics', '(too long)', METRIC_NAMES) })
+  .transform((v) => [...new Set(v.split(',').map((m) => m.trim()).filter(Boolean))])
+  .pipe(z.array(z.enum(METRIC_NAMES, { error: (issue) => acceptedMessage('metrics', issue.input, METRIC_NAMES) })))
+  .optional();
+
+const windowParam = z
+  .string({ error: (issue) => acceptedMessage('attribution_window', issue.input, ATTRIBUTION_WINDOWS) })
+  .refine((v) => (ATTRIBUTION_WINDOWS as readonly number[]).includes(Number(v)) && /^\d+$/.test(v), {
+    error: (issue) => acceptedMessage('attribution_window', issue.input, ATTRIBUTION_WINDOWS),
+  })
+  .transform(Number)
+  .optional();
+
+export const reportQuerySchema = z.object({
+  ...dateShape,
+  ...pagingShape,
+  metrics: metricsParam,
+  breakdown: choice('breakdown', BREAKDOWNS),
+  interval: choice('interval', INTERVAL_NAMES),
+  attribution_model: choice('attribution_model', ATTRIBUTION_MODELS),
+  attribution_window: windowParam,
+  attribution_date: choice('attribution_date', ATTRIBUTION_DATES),
+  source: sourceListParam(PIXEL_SOURCES),
+  exclude_source: sourceListParam(PIXEL_SOURCES),
+  name: text('Invalid name parameter').optional(),
+});
+
+export function parseReportQuery(raw: unknown): ReportRequest {
+  const query = normalizeQuery(raw, {
+    aliases: { ...DATE_ALIASES, sources: 'source', exclude_sources: 'exclude_source' },
+    lists: ['metrics', 'source', 'sources', 'exclude_source', 'exclude_sources'],
+  });
+  return parseQuery(reportQuerySchema, query);
+}
