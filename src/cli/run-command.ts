@@ -17,6 +17,11 @@ const VALUE_OPTIONS = [
   'origin',
   'consent-version',
   'marketing-version',
+  'session-attempts',
+  'daily-attempts',
+  'coverage-max-age-days',
+  'experiment',
+  'experiment-variants',
   'days',
 ] as const;
 

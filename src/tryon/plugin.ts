@@ -1,0 +1,90 @@
+import fs from 'node:fs';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import { createTryOnContext, type TryOnContext } from './context.ts';
+import { TryOnError, type TryOnErrorCode } from './errors.ts';
+import { tryOnApiRoutes } from './routes.ts';
+import { tryOnStorageRoutes } from './storage-routes.ts';
+import { startSweeper, sweep, type SweepResult } from './sweeper.ts';
+import { createWorker, type TryOnWorker } from './worker.ts';
+
+export interface TryOnRuntime {
+  context: TryOnContext;
+  worker: TryOnWorker;
+  sweep(): Promise<SweepResult>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    tryon: TryOnRuntime;
+  }
+}
+
+const asset = (name: string) => fs.readFileSync(new URL(`./client/${name}`, import.meta.url), 'utf8');
+
+function sendTryOnError(reply: FastifyReply, code: TryOnErrorCode, message: string, status: number) {
+  return reply.code(status).send({ error: { code, message } });
+}
+
+function toTryOnError(error: unknown): TryOnError {
+  if (error instanceof TryOnError) return error;
+  const fastifyError = error as FastifyError;
+  const status = fastifyError?.statusCode ?? 500;
+  if (status === 413) return new TryOnError('upload_invalid', 'The request body is too large');
+  if (status >= 400 && status < 500) return new TryOnError('invalid_request', 'The request is not valid JSON of the expected shape');
+  return new TryOnError('internal_error', 'Internal server error');
+}
+
+const PREFLIGHT_HEADERS = {
+  'access-control-allow-methods': 'GET, POST, PUT, DELETE',
+  'access-control-allow-headers': 'content-type, x-try-on-session, x-storage-checksum-sha256, if-none-match',
+  'access-control-max-age': '600',
+};
+
+/**
+ * The storefront try-on API under /try-on/v1, its job worker and media sweeper (started and
+ * stopped with the app), and the demo storefront page at /demo/storefront.
+ */
+export async function registerTryOn(app: FastifyInstance): Promise<void> {
+  const context = createTryOnContext(app.config, app.stores);
+  const worker = createWorker(context, app.log as never);
+  app.decorate('tryon', { context, worker, sweep: () => sweep(context) });
+  let sweeper: { stop(): void } | null = null;
+  app.addHook('onReady', async () => {
+    worker.start();
+    sweeper = startSweeper(context, app.log as never);
+  });
+  app.addHook('onClose', async () => {
+    sweeper?.stop();
+    await worker.stop();
+  });
+
+  const tracking = asset('tracking.js');
+  await app.register(
+    async (api) => {
+      api.setErrorHandler((error, request, reply) => {
+        const tryOnError = toTryOnError(error);
+        if (tryOnError.status >= 500) request.log.error({ err: error, url: request.url }, 'try-on request failed');
+        return sendTryOnError(reply, tryOnError.code, tryOnError.message, tryOnError.status);
+      });
+      api.setNotFoundHandler((_request, reply) => sendTryOnError(reply, 'not_found', 'Not found', 404));
+      // Preflight: any origin may ask; each real request checks the workspace's verified origin
+      // and only then allows the browser to read the answer.
+      api.options('/*', async (request, reply) => {
+        const origin = request.headers.origin;
+        if (origin) reply.header('access-control-allow-origin', origin).header('vary', 'Origin').headers(PREFLIGHT_HEADERS);
+        return reply.code(204).send();
+      });
+      api.get('/tracking.js', async (_request, reply) =>
+        reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=300').send(tracking),
+      );
+      await api.register(tryOnApiRoutes(context, worker));
+      await api.register(tryOnStorageRoutes(context));
+    },
+    { prefix: '/try-on/v1' },
+  );
+
+  const page = asset('storefront.html');
+  const script = asset('storefront.js');
+  app.get('/demo/storefront', async (_request, reply) => reply.type('text/html; charset=utf-8').send(page));
+  app.get('/demo/storefront.js', async (_request, reply) => reply.type('text/javascript; charset=utf-8').send(script));
+}
