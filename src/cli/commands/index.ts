@@ -1,5 +1,6 @@
 import type { Command } from '../command.ts';
 import { importCommand } from './import.ts';
+import { setStorefrontCommand } from './storefront.ts';
 import { webhookRotateCommand, webhookSecretCommand } from './webhook.ts';
 import { createKeyCommand, createWorkspaceCommand, revokeKeyCommand, setSettingsCommand } from './workspace.ts';
 
@@ -9,6 +10,7 @@ export const commands: Record<string, Command> = {
   'key create': createKeyCommand,
   'key revoke': revokeKeyCommand,
   'settings set': setSettingsCommand,
+  'storefront set': setStorefrontCommand,
   'webhook secret': webhookSecretCommand,
   'webhook rotate': webhookRotateCommand,
   import: importCommand,
