@@ -7,6 +7,7 @@ import { reportRoute } from '../api/report/route.ts';
 import { adminRoute } from '../cli/admin-route.ts';
 import { registerTryOn } from '../tryon/plugin.ts';
 import { collectPlugin } from '../collect/plugin.ts';
+import { mcpRoute } from '../mcp/route.ts';
 
 /** Every endpoint module, with its prefix. */
 export async function registerRoutes(app: FastifyInstance): Promise<void> {
@@ -17,6 +18,7 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(adsRoute, { prefix: '/v3' });
   await app.register(reportRoute, { prefix: '/v3' });
   await app.register(collectPlugin);
+  await app.register(mcpRoute);
   await registerTryOn(app);
   await app.register(adminRoute);
 }

@@ -1,0 +1,42 @@
+import type { Clickhouse } from '../../../store/clickhouse.ts';
+import type { Range } from '../../../http/paging.ts';
+import { timestampParam } from '../../sql.ts';
+import { READ_WINDOW_SQL, sessionReadWindow } from '../sessions/session-sql.ts';
+
+export const QUERY_NAME = 'pixel-health';
+
+export interface PixelHealthRow {
+  last_event_at: string;
+  events_last_24h: number;
+  last_conversion_at: string;
+  conversions: number;
+  conversions_with_session: number;
+}
+
+/**
+ * Freshness of the pixel (newest event, events in the last 24 hours before `nowMs`) and, over the
+ * range, how many conversions carry a session the pixel saw. Empty timestamps when nothing arrived.
+ */
+export async function pixelHealth(ch: Clickhouse, p: { storeId: number; range: Range; nowMs: number }): Promise<PixelHealthRow> {
+  const sql = `
+SELECT
+  (SELECT if(count() = 0, '', toString(toDateTime(max(dt), 'UTC'))) FROM events WHERE store_id = {store_id:UInt64}) AS last_event_at,
+  (SELECT toUInt64(count()) FROM events WHERE store_id = {store_id:UInt64} AND dt > {day_ago:DateTime64(3, 'UTC')}
+     AND dt <= {now:DateTime64(3, 'UTC')}) AS events_last_24h,
+  (SELECT if(count() = 0, '', toString(toDateTime(max(dt), 'UTC'))) FROM conversions WHERE store_id = {store_id:UInt64}) AS last_conversion_at,
+  (SELECT toUInt64(count()) FROM conversions WHERE store_id = {store_id:UInt64}
+     AND dt BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}) AS conversions,
+  (SELECT toUInt64(count()) FROM conversions WHERE store_id = {store_id:UInt64}
+     AND dt BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
+     AND session_id IN (SELECT session_id FROM events WHERE store_id = {store_id:UInt64} AND ${READ_WINDOW_SQL})) AS conversions_with_session
+SETTINGS output_format_json_quote_64bit_integers = 0`;
+  const [row] = await ch.query<PixelHealthRow>(QUERY_NAME, sql, {
+    store_id: p.storeId,
+    start: timestampParam(p.range.startMs),
+    end: timestampParam(p.range.endMs),
+    ...sessionReadWindow(p.range),
+    now: timestampParam(p.nowMs),
+    day_ago: timestampParam(p.nowMs - 86_400_000),
+  });
+  return row!;
+}

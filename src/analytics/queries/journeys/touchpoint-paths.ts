@@ -1,0 +1,70 @@
+import type { Clickhouse } from '../../../store/clickhouse.ts';
+import type { Range } from '../../../http/paging.ts';
+import { DAY_MS } from '../../../http/dates.ts';
+import { Conditions, timestampParam } from '../../sql.ts';
+
+export const QUERY_NAME = 'touchpoint-paths';
+
+export interface PathRow {
+  path: string[];
+  conversions: number;
+  revenue_cents: number;
+  avg_touchpoints: number;
+}
+
+/**
+ * Each conversion's path: the channels of the visitor's tagged sessions that started within
+ * `windowDays` before it, in time order, repeats in a row collapsed. Untagged sessions are not
+ * touchpoints; a conversion without any gets the path ['organic']. Only `channels` count as
+ * touchpoints when the key's visibility is restricted; conversions left without a visible path
+ * are dropped unless `organicVisible`.
+ */
+export async function touchpointPaths(
+  ch: Clickhouse,
+  p: { storeId: number; range: Range; windowDays: number; channels: string[] | null; organicVisible: boolean; limit: number },
+): Promise<PathRow[]> {
+  const touch = new Conditions()
+    .add(`store_id = {store_id:UInt64} AND dt BETWEEN {touch_start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}`, {
+      touch_start: timestampParam(p.range.startMs - p.windowDays * DAY_MS),
+    });
+  const having = new Conditions()
+    .add(`t_source NOT IN ('', 'organic')`)
+    .addIf(p.channels, 't_source IN {channels:Array(String)}', (v) => ({ channels: v }));
+  const sql = `
+SELECT if(empty(touches), ['organic'], touches) AS path, toUInt64(count()) AS conversions, toInt64(sum(rev)) AS revenue_cents,
+  round(avg(n_touches), 2) AS avg_touchpoints
+FROM (
+  SELECT arrayMap(x -> x.2, arraySort(x -> x.1, groupArrayIf((t.t_start, t.t_source),
+      t.t_source != '' AND t.t_start <= c.dt AND t.t_start >= c.dt - toIntervalDay({window:UInt32})))) AS raw,
+    arrayFilter((x, i) -> i = 1 OR x != raw[i - 1], raw, arrayEnumerate(raw)) AS touches,
+    length(raw) AS n_touches,
+    any(c.transaction_gross_revenue) AS rev
+  FROM (
+    SELECT visitor_id, dt, transaction_id, session_id, name, transaction_gross_revenue
+    FROM conversions
+    WHERE store_id = {store_id:UInt64} AND dt BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
+  ) AS c
+  LEFT JOIN (
+    SELECT visitor_id, session_id, min(dt) AS t_start, argMin(adv_source, dt) AS t_source
+    FROM events WHERE ${touch.sql()}
+    GROUP BY visitor_id, session_id
+    HAVING ${having.sql()}
+  ) AS t ON c.visitor_id = t.visitor_id
+  GROUP BY c.visitor_id, c.dt, c.transaction_id, c.session_id, c.name
+)
+WHERE {organic_visible:Bool} OR notEmpty(touches)
+GROUP BY path
+ORDER BY conversions DESC, revenue_cents DESC, path
+LIMIT {limit:UInt32}
+SETTINGS output_format_json_quote_64bit_integers = 0`;
+  return ch.query<PathRow>(QUERY_NAME, sql, {
+    ...touch.params,
+    ...having.params,
+    store_id: p.storeId,
+    start: timestampParam(p.range.startMs),
+    end: timestampParam(p.range.endMs),
+    window: p.windowDays,
+    organic_visible: p.organicVisible,
+    limit: p.limit,
+  });
+}

@@ -1,0 +1,30 @@
+import type { Clickhouse } from '../../../store/clickhouse.ts';
+import type { Range } from '../../../http/paging.ts';
+import { attributedConversions } from '../conversions/conversion-scope.ts';
+
+export const QUERY_NAME = 'coupon-performance';
+
+export interface CouponRow {
+  coupon_code: string;
+  conversions: number;
+  revenue_cents: number;
+  new_customers: number;
+}
+
+/** Conversions per coupon code, with the share of new customers each brought in. */
+export async function couponPerformance(
+  ch: Clickhouse,
+  p: { storeId: number; range: Range; channels: string[] | null; limit: number },
+): Promise<CouponRow[]> {
+  const conversions = attributedConversions({ storeId: p.storeId, range: p.range, channels: p.channels, excluded: [] });
+  const sql = `
+SELECT coupon_code, toUInt64(count()) AS conversions, toInt64(sum(transaction_gross_revenue)) AS revenue_cents,
+  toUInt64(countIf(is_new_customer = 1)) AS new_customers
+FROM ${conversions.sql}
+WHERE coupon_code != ''
+GROUP BY coupon_code
+ORDER BY conversions DESC, coupon_code
+LIMIT {limit:UInt32}
+SETTINGS output_format_json_quote_64bit_integers = 0`;
+  return ch.query<CouponRow>(QUERY_NAME, sql, { ...conversions.params, limit: p.limit });
+}

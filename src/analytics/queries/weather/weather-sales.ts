@@ -1,0 +1,57 @@
+import type { Clickhouse } from '../../../store/clickhouse.ts';
+import type { Range } from '../../../http/paging.ts';
+import { formatDay } from '../../../http/dates.ts';
+import { attributedConversions } from '../conversions/conversion-scope.ts';
+
+export const QUERY_NAME = 'weather-sales';
+
+export interface WeatherDayRow {
+  day: string;
+  country_code: string;
+  city: string;
+  temperature_c: number;
+  precipitation_mm: number;
+  condition: string;
+  conversions: number;
+  revenue_cents: number;
+}
+
+/**
+ * Each stored weather observation (newest import per store, day and place) with the conversions
+ * of that day placed from that place: the order's country, and its city when the observation
+ * names one.
+ */
+export async function weatherSales(
+  ch: Clickhouse,
+  p: { storeId: number; range: Range; channels: string[] | null; countryCode?: string; city?: string },
+): Promise<WeatherDayRow[]> {
+  const conversions = attributedConversions({ storeId: p.storeId, range: p.range, channels: p.channels, excluded: [] });
+  const sql = `
+SELECT toString(w.dt) AS day, w.country_code AS country_code, w.city AS city, w.temperature_c AS temperature_c,
+  w.precipitation_mm AS precipitation_mm, w.condition AS condition,
+  toUInt64(countIf(c.c_day = w.dt)) AS conversions, toInt64(sumIf(c.rev, c.c_day = w.dt)) AS revenue_cents
+FROM (
+  SELECT dt, country_code, city, temperature_c, precipitation_mm, condition
+  FROM weather_daily FINAL
+  WHERE store_id = {store_id:UInt64} AND dt BETWEEN {day_start:Date} AND {day_end:Date}
+    AND ({any_country:Bool} OR country_code = {country:String})
+    AND ({any_city:Bool} OR city = {city:String})
+) AS w
+LEFT JOIN (
+  SELECT toDate(dt) AS c_day, transaction_country_code AS c_country, transaction_city AS c_city,
+    transaction_gross_revenue AS rev
+  FROM ${conversions.sql}
+) AS c ON c.c_country = w.country_code AND (w.city = '' OR c.c_city = w.city) AND c.c_day = w.dt
+GROUP BY w.dt, w.country_code, w.city, w.temperature_c, w.precipitation_mm, w.condition
+ORDER BY w.dt, w.country_code, w.city
+SETTINGS output_format_json_quote_64bit_integers = 0`;
+  return ch.query<WeatherDayRow>(QUERY_NAME, sql, {
+    ...conversions.params,
+    day_start: formatDay(p.range.startMs),
+    day_end: formatDay(p.range.endMs),
+    any_country: p.countryCode === undefined,
+    country: p.countryCode ?? '',
+    any_city: p.city === undefined,
+    city: p.city ?? '',
+  });
+}

@@ -1,0 +1,166 @@
+import crypto from 'node:crypto';
+import type { AppDatabase } from '../../store/app-db.ts';
+import { hashSecret, newToken } from '../../store/app/secrets.ts';
+
+/** One workspace of a connection, with the key's scopes as they were when the person consented. */
+export interface WorkspaceGrant {
+  workspace_id: number;
+  workspace_name: string;
+  key_id: number;
+  scopes: string[];
+}
+
+export interface RegisteredClient {
+  client_id: string;
+  client_secret?: string;
+  client_id_issued_at: number;
+  redirect_uris: string[];
+  client_name?: string;
+  token_endpoint_auth_method: string;
+  grant_types: string[];
+  response_types: string[];
+}
+
+export const ACCESS_TOKEN_SECONDS = 3600;
+export const REFRESH_TOKEN_SECONDS = 90 * 86_400;
+export const CODE_SECONDS = 300;
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+export async function saveClient(db: AppDatabase, client: RegisteredClient): Promise<void> {
+  const { client_secret: secret, ...metadata } = client;
+  await db
+    .insertInto('oauth_clients')
+    .values({
+      client_id: client.client_id,
+      client_secret_hash: secret ? hashSecret(secret) : null,
+      metadata: JSON.stringify(metadata),
+      created_at: iso(Date.now()),
+    })
+    .execute();
+}
+
+export async function findClient(
+  db: AppDatabase,
+  clientId: string,
+): Promise<{ metadata: Omit<RegisteredClient, 'client_secret'>; secretHash: string | null } | undefined> {
+  const row = await db
+    .selectFrom('oauth_clients')
+    .select(['metadata', 'client_secret_hash'])
+    .where('client_id', '=', clientId)
+    .executeTakeFirst();
+  return row && { metadata: JSON.parse(row.metadata), secretHash: row.client_secret_hash };
+}
+
+export async function saveCode(
+  db: AppDatabase,
+  input: { clientId: string; redirectUri: string; codeChallenge: string; resource: string; grants: WorkspaceGrant[] },
+): Promise<string> {
+  const code = newToken('slc');
+  await db
+    .insertInto('oauth_codes')
+    .values({
+      code_hash: hashSecret(code),
+      client_id: input.clientId,
+      redirect_uri: input.redirectUri,
+      code_challenge: input.codeChallenge,
+      resource: input.resource,
+      grants: JSON.stringify(input.grants),
+      expires_at: iso(Date.now() + CODE_SECONDS * 1000),
+      used_at: null,
+    })
+    .execute();
+  return code;
+}
+
+export interface StoredCode {
+  clientId: string;
+  redirectUri: string;
+  codeChallenge: string;
+  resource: string;
+  grants: WorkspaceGrant[];
+}
+
+/** Marks a code used and returns it; a code works once and only before it expires. */
+export async function consumeCode(db: AppDatabase, code: string): Promise<StoredCode | undefined> {
+  const hash = hashSecret(code);
+  const now = iso(Date.now());
+  const updated = await db
+    .updateTable('oauth_codes')
+    .set({ used_at: now })
+    .where('code_hash', '=', hash)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  if (Number(updated.numUpdatedRows) !== 1) return undefined;
+  const row = await db.selectFrom('oauth_codes').selectAll().where('code_hash', '=', hash).executeTakeFirstOrThrow();
+  return {
+    clientId: row.client_id,
+    redirectUri: row.redirect_uri,
+    codeChallenge: row.code_challenge,
+    resource: row.resource,
+    grants: JSON.parse(row.grants),
+  };
+}
+
+async function saveToken(db: AppDatabase, kind: 'access' | 'refresh', clientId: string, grants: WorkspaceGrant[], seconds: number) {
+  const token = newToken(kind === 'access' ? 'sla' : 'slr');
+  const now = Date.now();
+  await db
+    .insertInto('oauth_tokens')
+    .values({
+      token_hash: hashSecret(token),
+      kind,
+      client_id: clientId,
+      grants: JSON.stringify(grants),
+      expires_at: iso(now + seconds * 1000),
+      revoked_at: null,
+      created_at: iso(now),
+    })
+    .execute();
+  return token;
+}
+
+export async function issueTokens(db: AppDatabase, clientId: string, grants: WorkspaceGrant[]) {
+  return {
+    access_token: await saveToken(db, 'access', clientId, grants, ACCESS_TOKEN_SECONDS),
+    token_type: 'Bearer',
+    expires_in: ACCESS_TOKEN_SECONDS,
+    refresh_token: await saveToken(db, 'refresh', clientId, grants, REFRESH_TOKEN_SECONDS),
+  };
+}
+
+export async function findToken(
+  db: AppDatabase,
+  kind: 'access' | 'refresh',
+  token: string,
+): Promise<{ clientId: string; grants: WorkspaceGrant[] } | undefined> {
+  const row = await db
+    .selectFrom('oauth_tokens')
+    .select(['client_id', 'grants'])
+    .where('token_hash', '=', hashSecret(token))
+    .where('kind', '=', kind)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', iso(Date.now()))
+    .executeTakeFirst();
+  return row && { clientId: row.client_id, grants: JSON.parse(row.grants) };
+}
+
+/** Refresh-token rotation: the old refresh token stops working when a new pair is issued. */
+export async function revokeToken(db: AppDatabase, token: string): Promise<void> {
+  await db.updateTable('oauth_tokens').set({ revoked_at: iso(Date.now()) }).where('token_hash', '=', hashSecret(token)).execute();
+}
+
+/** Keys revoked since the connection was made no longer open their workspace. */
+export async function activeKeyIds(db: AppDatabase, keyIds: number[]): Promise<Set<number>> {
+  if (keyIds.length === 0) return new Set();
+  const rows = await db.selectFrom('api_keys').select('id').where('id', 'in', keyIds).where('revoked_at', 'is', null).execute();
+  return new Set(rows.map((r) => Number(r.id)));
+}
+
+/** PKCE S256 (RFC 7636): base64url(sha256(verifier)) must equal the stored challenge. */
+export function pkceMatches(verifier: string, challenge: string): boolean {
+  const computed = Buffer.from(crypto.createHash('sha256').update(verifier).digest('base64url'));
+  const expected = Buffer.from(challenge);
+  return computed.length === expected.length && crypto.timingSafeEqual(computed, expected);
+}

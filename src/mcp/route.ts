@@ -1,0 +1,177 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { HttpError } from '../http/errors.ts';
+import {
+  AUTH_ERROR,
+  INTERNAL_ERROR,
+  INVALID_PARAMS,
+  INVALID_REQUEST,
+  METHOD_NOT_FOUND,
+  RpcError,
+  negotiateVersion,
+  parseEnvelope,
+  replyError,
+  replyResult,
+  salvageId,
+  type RpcRequest,
+} from './protocol.ts';
+import { resolveCaller, type Caller } from './caller.ts';
+import { findTool, toolList, WORKSPACE_ID_ARG } from './tools/index.ts';
+import { ToolError, type ToolContext } from './tools/types.ts';
+import { workspacesListTool } from './tools/workspaces.ts';
+
+const SERVER_INFO = { name: 'storelens', title: 'Storelens analytics', version: '0.1.0' };
+const INSTRUCTIONS =
+  'Storelens marketing analytics for one or more online stores. Start with metadata.list_schema to see ' +
+  'metrics, breakdowns and sources, then analytics.query for numbers that match the dashboard.';
+
+/** Largest accepted body; anything bigger is refused with -32600 before parsing. */
+export const MCP_BODY_LIMIT = 1024 * 1024;
+
+function issuesOf(error: z.ZodError): { path: string; message: string }[] {
+  return error.issues.map((issue) => ({ path: issue.path.join('.') || '(arguments)', message: issue.message }));
+}
+
+function invalidArguments(tool: string, error: z.ZodError): RpcError {
+  const issues = issuesOf(error);
+  const text = issues.map((i) => `${i.path}: ${i.message}`).join('; ');
+  return new RpcError(INVALID_PARAMS, `Invalid arguments for tool ${tool}: ${text}`, { issues });
+}
+
+function toolResult(payload: Record<string, unknown>, isError = false) {
+  return {
+    content: [{ type: 'text', text: JSON.stringify(payload) }],
+    structuredContent: payload,
+    isError,
+  };
+}
+
+async function callTool(app: FastifyInstance, caller: Caller, params: Record<string, unknown>) {
+  const name = params.name;
+  if (typeof name !== 'string') throw new RpcError(INVALID_PARAMS, 'Invalid params: name must be a string');
+  const rawArgs = params.arguments ?? {};
+  if (typeof rawArgs !== 'object' || rawArgs === null || Array.isArray(rawArgs)) {
+    throw new RpcError(INVALID_PARAMS, 'Invalid params: arguments must be an object');
+  }
+  const multi = caller.kind === 'oauth';
+  const tool = name === workspacesListTool.name && multi ? workspacesListTool : findTool(name);
+  if (!tool) throw new RpcError(METHOD_NOT_FOUND, `Unknown tool: ${name}`);
+
+  const schema = multi && tool !== workspacesListTool ? tool.input.extend({ workspace_id: WORKSPACE_ID_ARG }) : tool.input;
+  const parsed = schema.safeParse(rawArgs);
+  if (!parsed.success) throw invalidArguments(name, parsed.error);
+  const { workspace_id: workspaceArg, ...input } = parsed.data as Record<string, unknown>;
+
+  try {
+    const scope = caller.kind === 'key' ? caller.auth : await caller.grant(workspaceArg as string | undefined);
+    await app.limits.consume(`key:${scope.keyId}`);
+    const ctx: ToolContext = {
+      db: app.stores.db,
+      ch: app.stores.ch,
+      workspaceId: scope.workspaceId,
+      scopes: scope.scopes,
+      visibility: scope.visibility,
+      actor: caller.actor,
+      now: Date.now,
+      workspaces: caller.kind === 'oauth' ? caller.workspaces : [],
+    };
+    return toolResult(await tool.run(ctx, multi && tool !== workspacesListTool ? input : parsed.data));
+  } catch (error) {
+    if (error instanceof ToolError) return toolResult({ error: { code: error.code, message: error.message } }, true);
+    if (error instanceof HttpError && error.statusCode === 403) {
+      return toolResult({ error: { code: 'permission_denied', message: error.message } }, true);
+    }
+    if (error instanceof HttpError && error.statusCode === 400) throw new RpcError(INVALID_PARAMS, error.message);
+    throw error;
+  }
+}
+
+async function dispatch(app: FastifyInstance, request: FastifyRequest, rpc: RpcRequest): Promise<unknown> {
+  switch (rpc.method) {
+    case 'initialize':
+      return {
+        protocolVersion: negotiateVersion(rpc.params.protocolVersion),
+        capabilities: { tools: { listChanged: false } },
+        serverInfo: SERVER_INFO,
+        instructions: INSTRUCTIONS,
+      };
+    case 'ping':
+      return {};
+    case 'tools/list': {
+      const caller = await resolveCaller(app.stores.db, request);
+      if (rpc.params.cursor !== undefined) throw new RpcError(INVALID_PARAMS, 'Invalid cursor: every tool is on the first page');
+      return { tools: toolList(caller.kind === 'oauth') };
+    }
+    case 'tools/call': {
+      const caller = await resolveCaller(app.stores.db, request);
+      return callTool(app, caller, rpc.params);
+    }
+    default:
+      throw new RpcError(METHOD_NOT_FOUND, `Method not found: ${rpc.method}`);
+  }
+}
+
+function send(reply: FastifyReply, body: unknown): FastifyReply {
+  return reply.code(200).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(body));
+}
+
+/** `POST /mcp`: JSON responses only, no sessions, no event stream (decisions.md section 7). */
+export async function mcpRoute(app: FastifyInstance): Promise<void> {
+  // The body is read as text so that broken JSON becomes -32700 instead of Fastify's 400.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: MCP_BODY_LIMIT }, (_request, body, done) => done(null, body));
+
+  app.setErrorHandler((error: { statusCode?: number; code?: string }, request, reply) => {
+    if (error instanceof HttpError && error.statusCode === 429) {
+      return reply.code(429).headers(error.headers).send({ message: error.message });
+    }
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      return send(reply, replyError(null, new RpcError(INVALID_REQUEST, `Invalid request: the body exceeds ${MCP_BODY_LIMIT} bytes`)));
+    }
+    if (error.statusCode && error.statusCode < 500) {
+      return send(reply, replyError(null, new RpcError(INVALID_REQUEST, 'Invalid request')));
+    }
+    request.log.error({ err: error }, 'mcp request failed');
+    return send(reply, replyError(null, new RpcError(INTERNAL_ERROR, 'Internal error')));
+  });
+
+  app.post('/mcp', async (request, reply) => {
+    const text = typeof request.body === 'string' ? request.body : '';
+    let rpc: RpcRequest;
+    try {
+      rpc = parseEnvelope(text);
+    } catch (error) {
+      let id = null;
+      try {
+        id = salvageId(JSON.parse(text));
+      } catch {
+        // not JSON: the id stays null
+      }
+      return send(reply, replyError(id, error as RpcError));
+    }
+    if (rpc.notification) return reply.code(202).send();
+    try {
+      return send(reply, replyResult(rpc.id, await dispatch(app, request, rpc)));
+    } catch (error) {
+      if (error instanceof RpcError) {
+        if (error.code === AUTH_ERROR) reply.header('www-authenticate', resourceMetadataChallenge(request));
+        return send(reply, replyError(rpc.id, error));
+      }
+      if (error instanceof HttpError && error.statusCode === 429) throw error;
+      request.log.error({ err: error, method: rpc.method }, 'mcp method failed');
+      return send(reply, replyError(rpc.id, new RpcError(INTERNAL_ERROR, 'Internal error')));
+    }
+  });
+
+  app.route({
+    method: ['GET', 'PUT', 'PATCH', 'DELETE'],
+    url: '/mcp',
+    handler: async (_request, reply) => reply.code(405).header('allow', 'POST').send({ message: 'Method not allowed' }),
+  });
+}
+
+/** Points OAuth-capable clients at the protected-resource metadata (RFC 9728). */
+function resourceMetadataChallenge(request: FastifyRequest): string {
+  const base = `${request.protocol}://${request.host}`;
+  return `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"`;
+}

@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { listObjects } from '../../store/app/tool-objects.ts';
+import { createAudited, present } from './objects.ts';
+import { limitArg, offsetArg, readTool, shortText, writeTool } from './types.ts';
+
+const PROMPT = 'ai_visibility_prompt';
+const RESULT = 'ai_visibility_result';
+
+export const aiVisibilityTools = [
+  readTool(
+    'ai-visibility.get-results',
+    'AI visibility results',
+    'Lists the tracked AI-assistant prompts, each with its recorded check results (assistant, whether the brand was ' +
+      'mentioned, position, competitors named), newest check last.',
+    z.object({ limit: limitArg, offset: offsetArg }).strict(),
+    async (ctx, page) => {
+      const prompts = await listObjects(ctx.db, ctx.workspaceId, PROMPT, page);
+      const results = [];
+      for (const prompt of prompts) {
+        const checks = await listObjects(ctx.db, ctx.workspaceId, RESULT, { parentId: prompt.id });
+        results.push({ ...present(prompt), results: checks.map(present) });
+      }
+      return { prompts: results };
+    },
+  ),
+  writeTool(
+    'ai-visibility.create-prompt',
+    'Track an AI prompt',
+    'Adds a prompt to track across AI assistants (for example "best running shoes for flat feet"), with the brand and ' +
+      'competitors to look for in the answers.',
+    z
+      .object({
+        prompt: shortText('The question as a shopper would ask an AI assistant', 500),
+        brand: z.string().trim().max(200).optional().describe('Brand name to look for; default the workspace name'),
+        competitors: z.array(z.string().trim().min(1).max(200)).max(20).default([]).describe('Competitor names to look for, at most 20'),
+      })
+      .strict(),
+    async (ctx, input) => ({ prompt: present(await createAudited(ctx, 'ai-visibility.create-prompt', PROMPT, { brand: '', ...input, active: true })) }),
+  ),
+];

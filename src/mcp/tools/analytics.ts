@@ -1,0 +1,109 @@
+import { z } from 'zod';
+import { METRICS, METRIC_NAMES, type MetricName } from '../../analytics/metrics.ts';
+import { BREAKDOWNS, INTERVAL_NAMES } from '../../analytics/dimensions.ts';
+import { PIXEL_SOURCES } from '../../analytics/sources.ts';
+import { ReportError, runReport, type ReportRequest, type ReportResult } from '../../analytics/report/run.ts';
+import { ATTRIBUTION_DATES, ATTRIBUTION_MODELS, ATTRIBUTION_WINDOWS } from '../../store/app/settings.ts';
+import { INVALID_PARAMS, RpcError } from '../protocol.ts';
+import { permissionDenied, readTool, type ToolContext } from './types.ts';
+
+const DAY_OR_TIMESTAMP = /^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}:\d{2})?$/;
+const sourceList = (description: string) => z.array(z.enum(PIXEL_SOURCES)).max(PIXEL_SOURCES.length).describe(description);
+
+export const attributionArgs = {
+  attribution_model: z.enum(ATTRIBUTION_MODELS).optional().describe(`Attribution model: ${ATTRIBUTION_MODELS.join(', ')}; default the dashboard setting`),
+  attribution_window: z.literal([...ATTRIBUTION_WINDOWS]).optional().describe(`Lookback days: ${ATTRIBUTION_WINDOWS.join(', ')}; default the dashboard setting`),
+  attribution_date: z.enum(ATTRIBUTION_DATES).optional().describe('conversion: window counts back from the conversion; click: credit booked on the click date; default the dashboard setting'),
+};
+
+export const reportFilters = z
+  .object({
+    date_from: z.string().regex(DAY_OR_TIMESTAMP, { error: 'date_from must be YYYY-MM-DD' }).optional().describe('First day, YYYY-MM-DD (UTC); default 7 days ago'),
+    date_to: z.string().regex(DAY_OR_TIMESTAMP, { error: 'date_to must be YYYY-MM-DD' }).optional().describe('Last day, inclusive, YYYY-MM-DD (UTC); default today'),
+    source: sourceList('Restrict to these channels (meta covers its family, creator covers influencer)').optional(),
+    ignore_sources: sourceList('Channels removed from attribution paths, credit moving to the previous touchpoint; default the dashboard setting').optional(),
+  })
+  .strict()
+  .describe('Date range and channel filters');
+
+type Filters = z.output<typeof reportFilters>;
+
+export function reportRequest(filters: Filters | undefined, rest: Omit<ReportRequest, 'start_date' | 'end_date' | 'source' | 'exclude_source'>): ReportRequest {
+  return {
+    ...rest,
+    start_date: filters?.date_from,
+    end_date: filters?.date_to,
+    source: filters?.source,
+    exclude_source: filters?.ignore_sources,
+  };
+}
+
+/** Runs the /v3/report engine; its 400s become -32602, its 403s a permission_denied result. */
+export async function report(ctx: ToolContext, request: ReportRequest): Promise<ReportResult> {
+  try {
+    return await runReport({ ch: ctx.ch, db: ctx.db }, { workspaceId: ctx.workspaceId, visibility: ctx.visibility }, request, ctx.now());
+  } catch (error) {
+    if (error instanceof ReportError) {
+      if (error.status === 403) throw permissionDenied(error.message);
+      throw new RpcError(INVALID_PARAMS, `Invalid arguments: ${error.message}`);
+    }
+    throw error;
+  }
+}
+
+const PROFIT_METRICS = METRIC_NAMES.filter((m) => METRICS[m].profit);
+const PROFIT_SUMMARY_METRICS: MetricName[] = ['revenue', 'spend', 'conversions', ...PROFIT_METRICS];
+
+export const analyticsTools = [
+  readTool(
+    'analytics.query',
+    'Query analytics',
+    'The dashboard numbers (same engine and numbers as GET /v3/report): metrics for the whole scope in totals, and per ' +
+      'breakdown value and/or interval bucket in rows. There is no campaign or ad filter: set breakdown to campaign or ad ' +
+      'and read the row; totals always cover the whole selected scope. Arguments left out fall back to the saved dashboard ' +
+      'attribution settings. Money in the workspace currency; ctr, cr and margins are fractions.',
+    z
+      .object({
+        metrics: z.array(z.enum(METRIC_NAMES)).min(1).max(METRIC_NAMES.length).optional()
+          .describe(`Metrics, default spend, revenue, roas, conversions, sessions. Profit metrics (${PROFIT_METRICS.join(', ')}) need read:profit`),
+        filters: reportFilters.optional(),
+        breakdown: z.enum(BREAKDOWNS).optional().describe(`Row dimension: ${BREAKDOWNS.join(', ')}; omit for totals only`),
+        interval: z.enum(INTERVAL_NAMES).optional().describe(`Time bucket of the rows: ${INTERVAL_NAMES.join(', ')}; omit for one period`),
+        ...attributionArgs,
+        limit: z.number().int().min(1).max(500).default(100).describe('Rows per page, 1 to 500 (default 100)'),
+        offset: z.number().int().min(0).max(1_000_000).default(0).describe('Rows skipped (default 0)'),
+      })
+      .strict(),
+    async (ctx, { filters, ...rest }) => {
+      const result = await report(ctx, reportRequest(filters, rest));
+      return { rows: result.rows, totals: result.totals, settings_applied: result.settings_applied, pagination: result.pagination };
+    },
+  ),
+  readTool(
+    'analytics.profit-summary',
+    'Profit summary',
+    'Revenue, spend and every profit metric (COGS, fees, shipping, refunds, gross, contribution and net profit, margins, ' +
+      'net ROAS) for the range, optionally per day, week or month. Needs read:profit. Net profit includes custom expenses.',
+    z
+      .object({
+        filters: reportFilters.optional(),
+        interval: z.enum(INTERVAL_NAMES).optional().describe(`Time bucket: ${INTERVAL_NAMES.join(', ')}; omit for one period`),
+        ...attributionArgs,
+      })
+      .strict(),
+    async (ctx, { filters, ...rest }) => {
+      if (!ctx.visibility.profit) throw permissionDenied('You do not have access to profit metrics');
+      const result = await report(ctx, reportRequest(filters, { ...rest, metrics: PROFIT_SUMMARY_METRICS, limit: 500 }));
+      return {
+        profit: {
+          start_date: result.pagination.start_date,
+          end_date: result.pagination.end_date,
+          currency: result.settings_applied.currency,
+          totals: result.totals,
+          ...(rest.interval ? { periods: result.rows } : {}),
+          settings_applied: result.settings_applied,
+        },
+      };
+    },
+  ),
+];

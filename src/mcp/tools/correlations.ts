@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import { DAY_MS, formatDay } from '../../http/dates.ts';
+import { dailySpendRevenue } from '../../analytics/queries/correlations/daily-spend-revenue.ts';
+import { money, rangeOut, ratio, toolRange } from './range.ts';
+import { pixelScope } from './scope.ts';
+import { pearson } from './stats.ts';
+import { dateFromArg, dateToArg, readTool } from './types.ts';
+
+export const correlationTools = [
+  readTool(
+    'correlations.get-data',
+    'Spend vs revenue correlation',
+    'For each channel: daily ad spend against the daily revenue of conversions that landed from that channel, over every ' +
+      'day of the range (days without data count as 0), with the Pearson correlation. Optional daily series.',
+    z
+      .object({
+        date_from: dateFromArg,
+        date_to: dateToArg,
+        include_series: z.boolean().default(false).describe('Also return the daily series per channel (default false)'),
+      })
+      .strict(),
+    async (ctx, input) => {
+      const range = toolRange(input, ctx.now());
+      const rows = await dailySpendRevenue(ctx.ch, { storeId: ctx.workspaceId, range, channels: pixelScope(ctx) });
+      const days = Array.from({ length: range.days }, (_, i) => formatDay(range.startMs + i * DAY_MS));
+      const byChannel = new Map<string, Map<string, { spend: number; revenue: number }>>();
+      for (const r of rows) {
+        const series = byChannel.get(r.channel) ?? new Map();
+        series.set(r.day, { spend: Number(r.spend_cents), revenue: Number(r.revenue_cents) });
+        byChannel.set(r.channel, series);
+      }
+      const channels = [...byChannel].map(([channel, series]) => {
+        const spend = days.map((d) => series.get(d)?.spend ?? 0);
+        const revenue = days.map((d) => series.get(d)?.revenue ?? 0);
+        const totalSpend = spend.reduce((a, b) => a + b, 0);
+        const totalRevenue = revenue.reduce((a, b) => a + b, 0);
+        return {
+          channel,
+          spend: money(totalSpend),
+          revenue: money(totalRevenue),
+          roas: ratio(totalRevenue, totalSpend, 2),
+          correlation: pearson(spend, revenue),
+          ...(input.include_series
+            ? { series: days.map((day, i) => ({ date: day, spend: money(spend[i]!), revenue: money(revenue[i]!) })) }
+            : {}),
+        };
+      });
+      return { correlations: { ...rangeOut(range), days: range.days, channels } };
+    },
+  ),
+];

@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { METRIC_NAMES } from '../../analytics/metrics.ts';
+import { BREAKDOWNS, INTERVAL_NAMES } from '../../analytics/dimensions.ts';
+import { createAudited, listPresented, present } from './objects.ts';
+import { attributionArgs, reportFilters } from './analytics.ts';
+import { limitArg, offsetArg, readTool, shortText, writeTool } from './types.ts';
+
+export const dashboardTools = [
+  readTool(
+    'dashboards.get-dashboards',
+    'Get dashboards and custom reports',
+    'Lists the dashboards and the saved custom reports (metrics, breakdown, interval, filters) of the workspace.',
+    z.object({ limit: limitArg, offset: offsetArg }).strict(),
+    async (ctx, input) => ({
+      dashboards: await listPresented(ctx, 'dashboard', input),
+      custom_reports: await listPresented(ctx, 'custom_report', input),
+    }),
+  ),
+  writeTool(
+    'dashboards.create-report',
+    'Save a custom report',
+    'Saves a custom report definition (the arguments of analytics.query) under a name, so it appears in the dashboard.',
+    z
+      .object({
+        name: shortText('Name of the report'),
+        metrics: z.array(z.enum(METRIC_NAMES)).min(1).max(METRIC_NAMES.length).describe('Metrics shown'),
+        breakdown: z.enum(BREAKDOWNS).optional().describe(`Row dimension: ${BREAKDOWNS.join(', ')}`),
+        interval: z.enum(INTERVAL_NAMES).optional().describe(`Time bucket: ${INTERVAL_NAMES.join(', ')}`),
+        filters: reportFilters.optional(),
+        ...attributionArgs,
+      })
+      .strict(),
+    async (ctx, input) => ({ report: present(await createAudited(ctx, 'dashboards.create-report', 'custom_report', input)) }),
+  ),
+];

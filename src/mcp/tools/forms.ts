@@ -1,0 +1,52 @@
+import { z } from 'zod';
+import { ToolError, idArg, limitArg, offsetArg, readTool, shortText, writeTool } from './types.ts';
+import { listPresented, present, requireObject, updateAudited } from './objects.ts';
+
+const KIND = 'form';
+const FIELD_TYPES = ['text', 'email', 'phone', 'number', 'select', 'checkbox', 'textarea', 'date'] as const;
+
+type Field = { label: string; type: string; required: boolean; options?: string[] };
+type Form = { name: string; status: 'draft' | 'live'; fields: Field[] };
+
+export const formTools = [
+  readTool(
+    'forms.get-forms',
+    'Get forms',
+    'Lists the lead and signup forms of the workspace with their status (draft or live) and fields.',
+    z.object({ limit: limitArg, offset: offsetArg }).strict(),
+    async (ctx, input) => ({ forms: await listPresented(ctx, KIND, input) }),
+  ),
+  writeTool(
+    'forms.add-fields',
+    'Add form fields',
+    'Appends fields to a form. Existing fields are kept. A live form changes for visitors at once, so it needs confirm_live: true.',
+    z
+      .object({
+        form_id: idArg('form'),
+        fields: z
+          .array(
+            z
+              .object({
+                label: shortText('Label shown to the visitor'),
+                type: z.enum(FIELD_TYPES).describe(`Field type: ${FIELD_TYPES.join(', ')}`),
+                required: z.boolean().default(false).describe('Whether the visitor must fill it (default false)'),
+                options: z.array(z.string().trim().min(1).max(200)).max(50).optional().describe('Choices of a select field'),
+              })
+              .strict(),
+          )
+          .min(1)
+          .max(20)
+          .describe('Fields to append, 1 to 20'),
+        confirm_live: z.boolean().default(false).describe('Must be true to change a form that is live'),
+      })
+      .strict(),
+    async (ctx, { form_id, fields, confirm_live }) => {
+      const form = await requireObject<Form>(ctx, KIND, form_id, 'Form');
+      if (form.data.status === 'live' && !confirm_live) {
+        throw new ToolError('invalid_request', `Form ${form_id} is live: set confirm_live to true to change it`);
+      }
+      const updated = await updateAudited<Form>(ctx, 'forms.add-fields', KIND, form_id, { fields: [...form.data.fields, ...fields] }, 'Form');
+      return { form: present(updated) };
+    },
+  ),
+];

@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { geoTestCandidates } from '../../analytics/queries/geo/geo-test-candidates.ts';
+import { listPresented } from './objects.ts';
+import { money, rangeOut, toolRange } from './range.ts';
+import { pixelScope } from './scope.ts';
+import { dateFromArg, dateToArg, limitArg, offsetArg, readTool } from './types.ts';
+
+export const geoTestingTools = [
+  readTool(
+    'geo-testing.get-tests',
+    'Get geo tests',
+    'Lists the geo holdout tests set up for this workspace (regions, dates, status).',
+    z.object({ limit: limitArg, offset: offsetArg }).strict(),
+    async (ctx, input) => ({ tests: await listPresented(ctx, 'geo_test', input) }),
+  ),
+  readTool(
+    'geo-testing.get-candidates',
+    'Geo test candidates',
+    'Ranks countries (or cities) as regions for a geo holdout test: enough orders and steady daily revenue. The ' +
+      'coefficient of variation is the daily revenue standard deviation over its mean (lower is steadier).',
+    z
+      .object({
+        date_from: dateFromArg,
+        date_to: dateToArg,
+        level: z.enum(['country', 'city']).default('country').describe('country (default) or city'),
+        min_conversions: z.number().int().min(1).max(1_000_000).default(30).describe('Fewest conversions a region needs (default 30)'),
+        limit: z.number().int().min(1).max(200).default(20).describe('Regions returned, 1 to 200 (default 20)'),
+      })
+      .strict(),
+    async (ctx, input) => {
+      const range = toolRange(input, ctx.now());
+      const rows = await geoTestCandidates(ctx.ch, { storeId: ctx.workspaceId, range, channels: pixelScope(ctx), level: input.level, days: range.days });
+      const total = rows.reduce((a, r) => a + Number(r.revenue_cents), 0);
+      const candidates = rows
+        .filter((r) => Number(r.conversions) >= input.min_conversions)
+        .map((r) => {
+          const mean = Number(r.daily_mean_cents);
+          const cv = mean === 0 ? null : Math.round((Number(r.daily_stddev_cents) / mean) * 1000) / 1000;
+          return {
+            country_code: r.country_code,
+            ...(input.level === 'city' ? { city: r.city } : {}),
+            conversions: Number(r.conversions),
+            revenue: money(Number(r.revenue_cents)),
+            revenue_share: total === 0 ? 0 : Math.round((Number(r.revenue_cents) / total) * 10_000) / 10_000,
+            days_with_orders: Number(r.days_with_orders),
+            daily_revenue_mean: money(mean),
+            daily_revenue_cv: cv,
+          };
+        })
+        .sort((a, b) => (a.daily_revenue_cv ?? Infinity) - (b.daily_revenue_cv ?? Infinity) || b.revenue - a.revenue)
+        .slice(0, input.limit);
+      return { geo_candidates: { ...rangeOut(range), level: input.level, candidates } };
+    },
+  ),
+];

@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { getSettings } from '../../store/app/workspaces.ts';
+import { hourlyActivity } from '../../analytics/queries/traffic/hourly-activity.ts';
+import { money, rangeOut, ratio, toolRange } from './range.ts';
+import { pixelScope } from './scope.ts';
+import { dateFromArg, dateToArg, readTool } from './types.ts';
+
+export const hourlyTools = [
+  readTool(
+    'hourly.get-data',
+    'Activity by hour of day',
+    'Sessions, conversions, revenue and conversion rate for each hour of the day (0 to 23) in the workspace time zone, ' +
+      'summed over the date range. Use it to time campaigns, emails and budget changes.',
+    z.object({ date_from: dateFromArg, date_to: dateToArg }).strict(),
+    async (ctx, input) => {
+      const range = toolRange(input, ctx.now());
+      const channels = pixelScope(ctx);
+      const { timezone } = await getSettings(ctx.db, ctx.workspaceId);
+      const rows = await hourlyActivity(ctx.ch, { storeId: ctx.workspaceId, range, channels, timezone });
+      const byHour = new Map(rows.map((r) => [Number(r.hour), r]));
+      const hours = Array.from({ length: 24 }, (_, hour) => {
+        const r = byHour.get(hour);
+        const sessions = Number(r?.sessions ?? 0);
+        const conversions = Number(r?.conversions ?? 0);
+        return { hour, sessions, conversions, revenue: money(Number(r?.revenue_cents ?? 0)), cr: ratio(conversions, sessions) };
+      });
+      return { hourly: { ...rangeOut(range), timezone, hours } };
+    },
+  ),
+];

@@ -1,0 +1,103 @@
+import { z } from 'zod';
+import { abTestingTools } from './ab-testing.ts';
+import { adFatigueTools } from './ad-fatigue.ts';
+import { aiVisibilityTools } from './ai-visibility.ts';
+import { analyticsTools } from './analytics.ts';
+import { attributionTools } from './attribution.ts';
+import { auditLogTools } from './audit-log.ts';
+import { correlationTools } from './correlations.ts';
+import { creatorTools } from './creators.ts';
+import { dashboardTools } from './dashboards.ts';
+import { formTools } from './forms.ts';
+import { geoTestingTools } from './geo-testing.ts';
+import { healthCenterTools } from './health-center.ts';
+import { hourlyTools } from './hourly.ts';
+import { journeyTools } from './journeys.ts';
+import { labelTools } from './labels.ts';
+import { libraryTools } from './library.ts';
+import { listTools } from './lists.ts';
+import { loyaltyTools } from './loyalty.ts';
+import { mapTools } from './map.ts';
+import { marketingAngleTools } from './marketing-angles.ts';
+import { metadataTools } from './metadata.ts';
+import { noteTools } from './notes.ts';
+import { offerTools } from './offers.ts';
+import { segmentTools } from './segments.ts';
+import { surveyTools } from './surveys.ts';
+import { topicTools } from './topics.ts';
+import { weatherTools } from './weather.ts';
+import { workflowTools } from './workflows.ts';
+import { workspacesListTool } from './workspaces.ts';
+import type { ToolDefinition } from './types.ts';
+
+/** Every tool of the endpoint, in the order tools/list shows them. */
+export const TOOLS: readonly ToolDefinition[] = [
+  ...metadataTools,
+  ...analyticsTools,
+  ...attributionTools,
+  ...journeyTools,
+  ...correlationTools,
+  ...hourlyTools,
+  ...mapTools,
+  ...weatherTools,
+  ...adFatigueTools,
+  ...geoTestingTools,
+  ...abTestingTools,
+  ...healthCenterTools,
+  ...loyaltyTools,
+  ...libraryTools,
+  ...labelTools,
+  ...listTools,
+  ...noteTools,
+  ...segmentTools,
+  ...marketingAngleTools,
+  ...topicTools,
+  ...surveyTools,
+  ...formTools,
+  ...offerTools,
+  ...creatorTools,
+  ...aiVisibilityTools,
+  ...dashboardTools,
+  ...workflowTools,
+  ...auditLogTools,
+];
+
+const BY_NAME = new Map(TOOLS.map((t) => [t.name, t]));
+
+export function findTool(name: string): ToolDefinition | undefined {
+  return BY_NAME.get(name);
+}
+
+/** Required on every tool of a multi-workspace connection. */
+export const WORKSPACE_ID_ARG = z
+  .string()
+  .regex(/^\d{1,15}$/, { error: 'workspace_id must be a string of digits (see workspaces_list)' })
+  .describe('Workspace to act on, an id from workspaces_list');
+
+export interface ListedTool {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  annotations: ToolDefinition['annotations'];
+}
+
+export function jsonSchemaOf(schema: z.ZodObject): Record<string, unknown> {
+  const { $schema: _drop, ...json } = z.toJSONSchema(schema, { io: 'input' }) as Record<string, unknown>;
+  return json;
+}
+
+function listed(tool: ToolDefinition, schema: z.ZodObject): ListedTool {
+  return { name: tool.name, title: tool.annotations.title, description: tool.description, inputSchema: jsonSchemaOf(schema), annotations: tool.annotations };
+}
+
+const single = TOOLS.map((t) => listed(t, t.input));
+const multi = [
+  listed(workspacesListTool, workspacesListTool.input),
+  ...TOOLS.map((t) => listed(t, t.input.extend({ workspace_id: WORKSPACE_ID_ARG }))),
+];
+
+/** tools/list: everything on one page. Multi-workspace connections get workspace_id and workspaces_list. */
+export function toolList(multiWorkspace: boolean): ListedTool[] {
+  return multiWorkspace ? multi : single;
+}

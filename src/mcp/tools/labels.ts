@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { adCreatives } from '../../analytics/queries/library/ad-creatives.ts';
+import { DAY_MS } from '../../http/dates.ts';
+import { audit, listPresented, present } from './objects.ts';
+import { adScope } from './scope.ts';
+import { ToolError, limitArg, offsetArg, readTool, writeTool } from './types.ts';
+import { createObject, findObjectByKey, updateObject } from '../../store/app/tool-objects.ts';
+
+const KIND = 'asset_label';
+type AssetLabels = { asset_id: string; labels: string[] };
+
+export const labelTools = [
+  readTool(
+    'labels.get-labels',
+    'Get creative labels',
+    'Lists the labels given to creative assets (hook, format, offer, ...), one entry per labelled asset.',
+    z.object({ limit: limitArg, offset: offsetArg }).strict(),
+    async (ctx, input) => ({ labels: await listPresented(ctx, KIND, input) }),
+  ),
+  writeTool(
+    'labels.label-asset',
+    'Label a creative',
+    'Sets the labels of one creative asset (an ad id from library.get-assets). An asset that already has labels keeps ' +
+      'them unless force is true, which replaces them.',
+    z
+      .object({
+        asset_id: z.string().trim().min(1).max(200).describe('Ad id of the creative, as library.get-assets lists it'),
+        labels: z.array(z.string().trim().min(1).max(60)).min(1).max(30).describe('Labels, 1 to 30'),
+        force: z.boolean().default(false).describe('Replace labels the asset already has (default false)'),
+      })
+      .strict(),
+    async (ctx, input) => {
+      const known = await adCreatives(ctx.ch, {
+        storeId: ctx.workspaceId,
+        range: { startMs: 0, endMs: ctx.now() + DAY_MS },
+        adChannels: adScope(ctx),
+        orderBy: 'spend',
+        adIds: [input.asset_id],
+        limit: 1,
+        offset: 0,
+      });
+      if (known.length === 0) throw new ToolError('not_found', `Asset ${input.asset_id} not found in the ad data`);
+      const labels = [...new Set(input.labels)];
+      const existing = await findObjectByKey<AssetLabels>(ctx.db, ctx.workspaceId, KIND, input.asset_id);
+      if (existing && !input.force) {
+        throw new ToolError('conflict', `Asset ${input.asset_id} is already labelled (${existing.data.labels.join(', ')}); set force to true to replace`);
+      }
+      const saved = existing
+        ? await updateObject<AssetLabels>(ctx.db, ctx.workspaceId, KIND, existing.id, { labels })
+        : await createObject<AssetLabels>(ctx.db, ctx.workspaceId, KIND, { asset_id: input.asset_id, labels }, { uniqueKey: input.asset_id });
+      await audit(ctx, 'labels.label-asset', `${KIND}:${saved!.id}`, { asset_id: input.asset_id, labels, replaced: existing?.data.labels ?? null });
+      return { label: present(saved!) };
+    },
+  ),
+];

@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { repeatCustomers } from '../../analytics/queries/loyalty/repeat-customers.ts';
+import { listPresented } from './objects.ts';
+import { money, rangeOut, ratio, toolRange } from './range.ts';
+import { requireAllChannels } from './scope.ts';
+import { dateFromArg, dateToArg, limitArg, offsetArg, readTool } from './types.ts';
+
+export const loyaltyTools = [
+  readTool(
+    'loyalty.get-programs',
+    'Get loyalty programs',
+    'Lists the loyalty programs of the workspace (points, tiers and rewards as configured).',
+    z.object({ limit: limitArg, offset: offsetArg }).strict(),
+    async (ctx, input) => ({ programs: await listPresented(ctx, 'loyalty_program', input) }),
+  ),
+  readTool(
+    'loyalty.get-analytics',
+    'Repeat purchase analytics',
+    'From the platform orders in the range: customers, repeat customers (2 or more orders), repeat rate, orders per ' +
+      'customer and the revenue share of repeat customers, with customers bucketed by order count (1, 2, 3, 4 or more).',
+    z.object({ date_from: dateFromArg, date_to: dateToArg }).strict(),
+    async (ctx, input) => {
+      requireAllChannels(ctx, 'order-level loyalty data');
+      const range = toolRange(input, ctx.now());
+      const buckets = await repeatCustomers(ctx.ch, { storeId: ctx.workspaceId, range });
+      const rows = buckets.map((b) => ({ orders: Number(b.orders), customers: Number(b.customers), revenue_cents: Number(b.revenue_cents) }));
+      const customers = rows.reduce((a, b) => a + b.customers, 0);
+      const repeat = rows.filter((b) => b.orders >= 2);
+      const repeatCustomers_ = repeat.reduce((a, b) => a + b.customers, 0);
+      const revenue = rows.reduce((a, b) => a + b.revenue_cents, 0);
+      const repeatRevenue = repeat.reduce((a, b) => a + b.revenue_cents, 0);
+      return {
+        loyalty: {
+          ...rangeOut(range),
+          customers,
+          repeat_customers: repeatCustomers_,
+          repeat_rate: ratio(repeatCustomers_, customers),
+          revenue: money(revenue),
+          repeat_revenue_share: ratio(repeatRevenue, revenue),
+          buckets: rows.map((b) => ({ orders: b.orders === 4 ? '4+' : String(b.orders), customers: b.customers, revenue: money(b.revenue_cents) })),
+        },
+      };
+    },
+  ),
+];

@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { geoBreakdown } from '../../analytics/queries/geo/geo-breakdown.ts';
+import { money, rangeOut, ratio, toolRange } from './range.ts';
+import { pixelScope } from './scope.ts';
+import { dateFromArg, dateToArg, readTool } from './types.ts';
+
+export const mapTools = [
+  readTool(
+    'map.get-data',
+    'Sales by place',
+    'Sessions, conversions and revenue by country (level country) or by country and city (level city). Sessions come ' +
+      'from the visitor country, conversions from the order address; cities exist only on orders, so city rows have 0 sessions.',
+    z
+      .object({
+        date_from: dateFromArg,
+        date_to: dateToArg,
+        level: z.enum(['country', 'city']).default('country').describe('country (default) or city'),
+        limit: z.number().int().min(1).max(500).default(100).describe('Places returned, 1 to 500 (default 100)'),
+      })
+      .strict(),
+    async (ctx, input) => {
+      const range = toolRange(input, ctx.now());
+      const rows = await geoBreakdown(ctx.ch, { storeId: ctx.workspaceId, range, channels: pixelScope(ctx), level: input.level, limit: input.limit });
+      const places = rows.map((r) => ({
+        country_code: r.country_code,
+        ...(input.level === 'city' ? { city: r.city } : {}),
+        sessions: Number(r.sessions),
+        conversions: Number(r.conversions),
+        revenue: money(Number(r.revenue_cents)),
+        cr: input.level === 'city' ? null : ratio(Number(r.conversions), Number(r.sessions)),
+      }));
+      return { map: { ...rangeOut(range), level: input.level, places } };
+    },
+  ),
+];

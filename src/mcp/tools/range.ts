@@ -1,0 +1,29 @@
+import { DAY_MS, formatDay, parseBound, startOfUtcDay } from '../../http/dates.ts';
+import type { Range } from '../../http/paging.ts';
+import { INVALID_PARAMS, RpcError } from '../protocol.ts';
+
+export const DEFAULT_RANGE_DAYS = 30;
+export const MAX_RANGE_DAYS = 731;
+
+/** `date_from`/`date_to` (whole UTC days) to a range; defaults to the last 30 days through today. */
+export function toolRange(input: { date_from?: string; date_to?: string }, nowMs: number): Range & { days: number } {
+  const today = startOfUtcDay(nowMs);
+  const startMs = input.date_from === undefined ? today - (DEFAULT_RANGE_DAYS - 1) * DAY_MS : parseBound(input.date_from, 'start');
+  const endMs = input.date_to === undefined ? today + DAY_MS - 1 : parseBound(input.date_to, 'end');
+  if (startMs === null) throw new RpcError(INVALID_PARAMS, `Invalid arguments: date_from ${input.date_from} is not a calendar day`);
+  if (endMs === null) throw new RpcError(INVALID_PARAMS, `Invalid arguments: date_to ${input.date_to} is not a calendar day`);
+  if (startMs > endMs) throw new RpcError(INVALID_PARAMS, 'Invalid arguments: date_from must not be after date_to');
+  const days = Math.round((endMs + 1 - startMs) / DAY_MS);
+  if (days > MAX_RANGE_DAYS) throw new RpcError(INVALID_PARAMS, `Invalid arguments: the range is limited to ${MAX_RANGE_DAYS} days`);
+  return { startMs, endMs, days };
+}
+
+export function rangeOut(range: Range): { date_from: string; date_to: string } {
+  return { date_from: formatDay(range.startMs), date_to: formatDay(range.endMs) };
+}
+
+/** Cents to the workspace currency, 2 places. */
+export const money = (cents: number) => Math.round(cents) / 100;
+
+export const ratio = (numerator: number, denominator: number, places = 4): number | null =>
+  denominator === 0 ? null : Math.round((numerator / denominator) * 10 ** places) / 10 ** places;

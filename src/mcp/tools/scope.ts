@@ -1,0 +1,24 @@
+import { seesChannel, visibleAdChannels } from '../../analytics/permissions.ts';
+import { pixelChannels } from '../../api/scope.ts';
+import { permissionDenied, type ToolContext } from './types.ts';
+
+/** Raw channels the caller may read on the pixel side; null means all. Same rules as the data API. */
+export function pixelScope(ctx: ToolContext): string[] | null {
+  return pixelChannels(ctx.visibility, undefined);
+}
+
+/** Ad platforms the caller may read; refuses a key that sees none, as /v3/ads does. */
+export function adScope(ctx: ToolContext): string[] | null {
+  const channels = visibleAdChannels(ctx.visibility);
+  if (channels !== null && channels.length === 0) throw permissionDenied('You do not have access to ads data');
+  return channels;
+}
+
+export function seesOrganic(ctx: ToolContext): boolean {
+  return seesChannel(ctx.visibility, '');
+}
+
+/** Order-level data (platform orders, loyalty) is not split by channel: it needs admin or read:profit-free full visibility. */
+export function requireAllChannels(ctx: ToolContext, what: string): void {
+  if (ctx.visibility.channels !== null) throw permissionDenied(`You do not have access to ${what}: it needs an admin:admin key`);
+}

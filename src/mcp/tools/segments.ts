@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { createAudited, listPresented, present, updateAudited } from './objects.ts';
+import { idArg, limitArg, longText, offsetArg, readTool, shortText, writeTool } from './types.ts';
+
+const KIND = 'segment';
+const OPERATORS = ['equals', 'not_equals', 'contains', 'greater_than', 'less_than', 'in'] as const;
+
+export const segmentRules = z
+  .array(
+    z
+      .object({
+        field: shortText('Customer or session field, e.g. country_code, orders_count, total_spent, adv_source', 100),
+        operator: z.enum(OPERATORS).describe(`Comparison: ${OPERATORS.join(', ')}`),
+        value: z
+          .union([z.string().max(500), z.number(), z.array(z.string().max(200)).max(100)])
+          .describe('Value to compare with (a list for the in operator)'),
+      })
+      .strict(),
+  )
+  .max(50)
+  .describe('Rules, all of which must match (at most 50)');
+
+export const segmentTools = [
+  readTool(
+    'segments.get-segments',
+    'Get segments',
+    'Lists the customer segments of the workspace with their rules.',
+    z.object({ limit: limitArg, offset: offsetArg }).strict(),
+    async (ctx, input) => ({ segments: await listPresented(ctx, KIND, input) }),
+  ),
+  writeTool(
+    'segments.create',
+    'Create a segment',
+    'Creates a customer segment defined by rules. Audience sync to ad platforms stays off; it is switched on in the dashboard only.',
+    z
+      .object({
+        name: shortText('Name of the segment'),
+        description: longText('What the segment is for', 2000).default('').describe('What the segment is for (optional)'),
+        rules: segmentRules.min(1),
+      })
+      .strict(),
+    async (ctx, input) => ({ segment: present(await createAudited(ctx, 'segments.create', KIND, { ...input, audience_sync: false })) }),
+  ),
+  writeTool(
+    'segments.update',
+    'Update a segment',
+    'Changes the name, description and/or rules of a segment. The audience-sync toggle cannot be changed here.',
+    z
+      .object({
+        id: idArg('segment'),
+        name: shortText('New name').optional(),
+        description: longText('New description', 2000).optional(),
+        rules: segmentRules.min(1).optional(),
+      })
+      .strict(),
+    async (ctx, { id, ...changes }) => ({ segment: present(await updateAudited(ctx, 'segments.update', KIND, id, changes, 'Segment')) }),
+  ),
+];

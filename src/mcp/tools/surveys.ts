@@ -1,0 +1,52 @@
+import { z } from 'zod';
+import { listObjects } from '../../store/app/tool-objects.ts';
+import { createAudited, listPresented, present, requireObject } from './objects.ts';
+import { idArg, limitArg, offsetArg, readTool, shortText, writeTool } from './types.ts';
+
+const KIND = 'survey';
+const RESPONSE_KIND = 'survey_response';
+const QUESTION_TYPES = ['text', 'single_choice', 'multiple_choice', 'rating', 'nps'] as const;
+
+const question = z
+  .object({
+    text: shortText('The question as shown to the customer', 500),
+    type: z.enum(QUESTION_TYPES).describe(`Answer type: ${QUESTION_TYPES.join(', ')}`),
+    options: z.array(z.string().trim().min(1).max(200)).max(20).optional().describe('Choices, for single_choice and multiple_choice'),
+  })
+  .strict();
+
+export const surveyTools = [
+  readTool(
+    'surveys.get-responses',
+    'Get survey responses',
+    'Lists the surveys of the workspace; with survey_id, that survey with its collected responses (newest last).',
+    z
+      .object({
+        survey_id: idArg('survey').optional(),
+        limit: limitArg,
+        offset: offsetArg,
+      })
+      .strict(),
+    async (ctx, { survey_id, ...page }) => {
+      if (!survey_id) return { surveys: await listPresented(ctx, KIND, page) };
+      const survey = await requireObject(ctx, KIND, survey_id, 'Survey');
+      const responses = await listObjects(ctx.db, ctx.workspaceId, RESPONSE_KIND, { parentId: survey.id, ...page });
+      return { survey: present(survey), responses: responses.map(present) };
+    },
+  ),
+  writeTool(
+    'surveys.create',
+    'Create a survey draft',
+    'Creates a post-purchase survey as a draft. It is never published by this tool; a person reviews and publishes it in the dashboard.',
+    z
+      .object({
+        title: shortText('Title of the survey'),
+        questions: z.array(question).min(1).max(30).describe('Questions, 1 to 30, each with text and type'),
+      })
+      .strict(),
+    async (ctx, input) => {
+      const survey = await createAudited(ctx, 'surveys.create', KIND, { ...input, status: 'draft' });
+      return { survey: { id: String(survey.id), title: input.title, status: 'draft', questions: input.questions } };
+    },
+  ),
+];

@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { countObjects, uniqueKeysTaken } from '../../store/app/tool-objects.ts';
+import { createAudited, listPresented } from './objects.ts';
+import { limitArg, offsetArg, readTool, writeTool } from './types.ts';
+
+const KIND = 'topic';
+/** Keywords per topics.add call (service-spec.md, Limits). */
+export const MAX_KEYWORDS_PER_CALL = 20;
+
+export const topicTools = [
+  readTool(
+    'topics.get-topics',
+    'Get tracked topics',
+    'Lists the keywords this workspace tracks for content and AI-visibility monitoring.',
+    z.object({ limit: limitArg, offset: offsetArg }).strict(),
+    async (ctx, input) => ({ topics: await listPresented(ctx, KIND, input) }),
+  ),
+  writeTool(
+    'topics.add',
+    'Track keywords',
+    `Adds 1 to ${MAX_KEYWORDS_PER_CALL} keywords to the tracked topics. Keywords already tracked (case-insensitive) are skipped; ` +
+      'the result lists the topics created and the keywords skipped.',
+    z
+      .object({
+        keywords: z
+          .array(z.string().trim().min(1).max(100))
+          .min(1)
+          .max(MAX_KEYWORDS_PER_CALL, { error: `At most ${MAX_KEYWORDS_PER_CALL} keywords per call` })
+          .describe(`Keywords to track, 1 to ${MAX_KEYWORDS_PER_CALL}, each up to 100 characters`),
+      })
+      .strict(),
+    async (ctx, { keywords }) => {
+      const byKey = new Map(keywords.map((k) => [k.toLowerCase(), k]));
+      const taken = await uniqueKeysTaken(ctx.db, ctx.workspaceId, KIND, [...byKey.keys()]);
+      const topics = [];
+      for (const [key, keyword] of byKey) {
+        if (taken.has(key)) continue;
+        const topic = await createAudited(ctx, 'topics.add', KIND, { keyword }, { uniqueKey: key });
+        topics.push({ id: String(topic.id), keyword, created_at: topic.createdAt });
+      }
+      const skipped = [...byKey].filter(([key]) => taken.has(key)).map(([, k]) => k);
+      return { topics, skipped, total_tracked: await countObjects(ctx.db, ctx.workspaceId, KIND) };
+    },
+  ),
+];

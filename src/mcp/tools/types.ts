@@ -1,0 +1,102 @@
+import { z } from 'zod';
+import type { Visibility } from '../../analytics/permissions.ts';
+import type { Clickhouse } from '../../store/clickhouse.ts';
+import type { AppDatabase } from '../../store/app-db.ts';
+
+/** Everything a tool may use: the caller's workspace, what it may see, and the stores. */
+export interface ToolContext {
+  db: AppDatabase;
+  ch: Clickhouse;
+  workspaceId: number;
+  scopes: string[];
+  visibility: Visibility;
+  /** Who is acting, for the audit log (`key:<id>` or `oauth:<client>`). */
+  actor: string;
+  now: () => number;
+  /** Workspaces of a multi-workspace (OAuth) connection; empty for an API-key connection. */
+  workspaces: { id: number; name: string }[];
+}
+
+export interface ToolAnnotations {
+  title: string;
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+export interface ToolDefinition<S extends z.ZodObject = z.ZodObject> {
+  name: string;
+  description: string;
+  /** Strict object schema; every property carries a description. */
+  input: S;
+  annotations: ToolAnnotations;
+  run(ctx: ToolContext, input: z.output<S>): Promise<Record<string, unknown>>;
+}
+
+/** A tool refused with a reason the caller can act on: sent as a result with `isError: true`. */
+export class ToolError extends Error {
+  constructor(
+    readonly code: 'permission_denied' | 'not_found' | 'invalid_request' | 'conflict',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export const permissionDenied = (message: string) => new ToolError('permission_denied', message);
+export const notFound = (what: string, id: string) => new ToolError('not_found', `${what} ${id} not found`);
+
+const annotations = (title: string, readOnly: boolean, idempotent = readOnly): ToolAnnotations => ({
+  title,
+  readOnlyHint: readOnly,
+  destructiveHint: false,
+  idempotentHint: idempotent,
+  openWorldHint: false,
+});
+
+/** A read tool: no side effects. */
+export function readTool<S extends z.ZodObject>(
+  name: string,
+  title: string,
+  description: string,
+  input: S,
+  run: (ctx: ToolContext, input: z.output<S>) => Promise<Record<string, unknown>>,
+): ToolDefinition {
+  return { name, description, input, annotations: annotations(title, true), run } as unknown as ToolDefinition;
+}
+
+/** A write tool: adds or changes the named fields only; never deletes. */
+export function writeTool<S extends z.ZodObject>(
+  name: string,
+  title: string,
+  description: string,
+  input: S,
+  run: (ctx: ToolContext, input: z.output<S>) => Promise<Record<string, unknown>>,
+): ToolDefinition {
+  return { name, description, input, annotations: annotations(title, false), run } as unknown as ToolDefinition;
+}
+
+// Shared argument fragments. Ids travel as strings (decisions.md section 7.1).
+
+export const idArg = (what: string) =>
+  z.string().regex(/^\d{1,15}$/, { error: `${what} id must be a string of digits` }).describe(`Id of the ${what}`);
+
+export const limitArg = z.number().int().min(1).max(500).default(50).describe('Items per page, 1 to 500 (default 50)');
+export const offsetArg = z.number().int().min(0).max(1_000_000).default(0).describe('Items skipped (default 0)');
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+export const dateFromArg = z
+  .string()
+  .regex(DAY, { error: 'date_from must be YYYY-MM-DD' })
+  .optional()
+  .describe('First day, YYYY-MM-DD (UTC); default 30 days ago');
+export const dateToArg = z
+  .string()
+  .regex(DAY, { error: 'date_to must be YYYY-MM-DD' })
+  .optional()
+  .describe('Last day, inclusive, YYYY-MM-DD (UTC); default today');
+
+export const shortText = (description: string, max = 200) => z.string().trim().min(1).max(max).describe(description);
+export const longText = (description: string, max = 20_000) => z.string().max(max).describe(description);
+export const tagsArg = z.array(z.string().trim().min(1).max(60)).max(50).describe('Tags, at most 50');

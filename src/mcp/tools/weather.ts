@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { weatherSales } from '../../analytics/queries/weather/weather-sales.ts';
+import { money, rangeOut, toolRange } from './range.ts';
+import { pixelScope } from './scope.ts';
+import { pearson } from './stats.ts';
+import { dateFromArg, dateToArg, readTool } from './types.ts';
+
+export const weatherTools = [
+  readTool(
+    'weather.get-data',
+    'Weather and sales',
+    'Joins the daily weather observations imported for the workspace (import --kind weather) with the conversions ' +
+      'placed from the same place that day: per day and place, plus revenue per weather condition and the correlation of ' +
+      'temperature and of precipitation with daily revenue.',
+    z
+      .object({
+        date_from: dateFromArg,
+        date_to: dateToArg,
+        country_code: z.string().regex(/^[A-Z]{2}$/, { error: 'country_code must be two capital letters' }).optional()
+          .describe('ISO 3166 country code, e.g. DE; default every observed place'),
+        city: z.string().trim().min(1).max(200).optional().describe('City name as imported; default every city'),
+      })
+      .strict(),
+    async (ctx, input) => {
+      const range = toolRange(input, ctx.now());
+      const rows = await weatherSales(ctx.ch, {
+        storeId: ctx.workspaceId,
+        range,
+        channels: pixelScope(ctx),
+        countryCode: input.country_code,
+        city: input.city,
+      });
+      const days = rows.map((r) => ({
+        date: r.day,
+        country_code: r.country_code,
+        city: r.city,
+        temperature_c: Math.round(Number(r.temperature_c) * 10) / 10,
+        precipitation_mm: Math.round(Number(r.precipitation_mm) * 10) / 10,
+        condition: r.condition,
+        conversions: Number(r.conversions),
+        revenue: money(Number(r.revenue_cents)),
+      }));
+      const conditions = new Map<string, { condition: string; days: number; revenue: number; conversions: number }>();
+      for (const d of days) {
+        const c = conditions.get(d.condition) ?? { condition: d.condition, days: 0, revenue: 0, conversions: 0 };
+        c.days += 1;
+        c.revenue += d.revenue;
+        c.conversions += d.conversions;
+        conditions.set(d.condition, c);
+      }
+      return {
+        weather: {
+          ...rangeOut(range),
+          days,
+          by_condition: [...conditions.values()].map((c) => ({
+            condition: c.condition,
+            days: c.days,
+            conversions: c.conversions,
+            revenue_per_day: Math.round((c.revenue / c.days) * 100) / 100,
+          })),
+          temperature_revenue_correlation: pearson(days.map((d) => d.temperature_c), days.map((d) => d.revenue)),
+          precipitation_revenue_correlation: pearson(days.map((d) => d.precipitation_mm), days.map((d) => d.revenue)),
+        },
+      };
+    },
+  ),
+];

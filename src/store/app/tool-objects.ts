@@ -1,0 +1,160 @@
+import type { AppDatabase } from '../app-db.ts';
+
+/**
+ * Objects the tool endpoint creates: notes, lists and their columns and items, creators,
+ * programs, segments, ... Each is one JSON document of a `kind`, owned by a workspace,
+ * optionally under a parent (a list's items) and optionally unique per kind (tracking codes,
+ * topic keywords). Nothing here deletes.
+ */
+export interface ToolObject<T = Record<string, unknown>> {
+  id: number;
+  parentId: number | null;
+  uniqueKey: string | null;
+  data: T;
+  createdAt: string;
+  updatedAt: string;
+}
+
+type Row = {
+  id: number;
+  parent_id: number | null;
+  unique_key: string | null;
+  data: string;
+  created_at: string;
+  updated_at: string;
+};
+
+const COLUMNS = ['id', 'parent_id', 'unique_key', 'data', 'created_at', 'updated_at'] as const;
+
+function toObject<T>(row: Row): ToolObject<T> {
+  return {
+    id: Number(row.id),
+    parentId: row.parent_id === null ? null : Number(row.parent_id),
+    uniqueKey: row.unique_key,
+    data: JSON.parse(row.data) as T,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+export async function createObject<T extends object>(
+  db: AppDatabase,
+  workspaceId: number,
+  kind: string,
+  data: T,
+  options: { parentId?: number; uniqueKey?: string } = {},
+): Promise<ToolObject<T>> {
+  const now = new Date().toISOString();
+  const row = await db
+    .insertInto('tool_objects')
+    .values({
+      workspace_id: workspaceId,
+      kind,
+      parent_id: options.parentId ?? null,
+      unique_key: options.uniqueKey ?? null,
+      data: JSON.stringify(data),
+      created_at: now,
+      updated_at: now,
+    })
+    .returning(COLUMNS)
+    .executeTakeFirstOrThrow();
+  return toObject<T>(row);
+}
+
+export async function findObject<T = Record<string, unknown>>(
+  db: AppDatabase,
+  workspaceId: number,
+  kind: string,
+  id: number,
+): Promise<ToolObject<T> | undefined> {
+  const row = await db
+    .selectFrom('tool_objects')
+    .select(COLUMNS)
+    .where('workspace_id', '=', workspaceId)
+    .where('kind', '=', kind)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row && toObject<T>(row);
+}
+
+export async function listObjects<T = Record<string, unknown>>(
+  db: AppDatabase,
+  workspaceId: number,
+  kind: string,
+  options: { parentId?: number; limit?: number; offset?: number } = {},
+): Promise<ToolObject<T>[]> {
+  let query = db
+    .selectFrom('tool_objects')
+    .select(COLUMNS)
+    .where('workspace_id', '=', workspaceId)
+    .where('kind', '=', kind);
+  if (options.parentId !== undefined) query = query.where('parent_id', '=', options.parentId);
+  const rows = await query
+    .orderBy('id')
+    .limit(options.limit ?? 10_000)
+    .offset(options.offset ?? 0)
+    .execute();
+  return rows.map((row) => toObject<T>(row));
+}
+
+export async function countObjects(db: AppDatabase, workspaceId: number, kind: string, parentId?: number): Promise<number> {
+  let query = db
+    .selectFrom('tool_objects')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('workspace_id', '=', workspaceId)
+    .where('kind', '=', kind);
+  if (parentId !== undefined) query = query.where('parent_id', '=', parentId);
+  const row = await query.executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function uniqueKeysTaken(db: AppDatabase, workspaceId: number, kind: string, keys: string[]): Promise<Set<string>> {
+  if (keys.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('tool_objects')
+    .select('unique_key')
+    .where('workspace_id', '=', workspaceId)
+    .where('kind', '=', kind)
+    .where('unique_key', 'in', keys)
+    .execute();
+  return new Set(rows.map((r) => r.unique_key as string));
+}
+
+/** Merges `changes` into the stored document; returns undefined when the object does not exist. */
+export async function updateObject<T extends object>(
+  db: AppDatabase,
+  workspaceId: number,
+  kind: string,
+  id: number,
+  changes: Partial<T>,
+): Promise<ToolObject<T> | undefined> {
+  return db.transaction().execute(async (trx) => {
+    const current = await findObject<T>(trx, workspaceId, kind, id);
+    if (!current) return undefined;
+    const data = { ...current.data, ...changes };
+    const updatedAt = new Date().toISOString();
+    await trx
+      .updateTable('tool_objects')
+      .set({ data: JSON.stringify(data), updated_at: updatedAt })
+      .where('workspace_id', '=', workspaceId)
+      .where('id', '=', id)
+      .execute();
+    return { ...current, data, updatedAt };
+  });
+}
+
+export async function findObjectByKey<T = Record<string, unknown>>(
+  db: AppDatabase,
+  workspaceId: number,
+  kind: string,
+  uniqueKey: string,
+): Promise<ToolObject<T> | undefined> {
+  const row = await db
+    .selectFrom('tool_objects')
+    .select(COLUMNS)
+    .where('workspace_id', '=', workspaceId)
+    .where('kind', '=', kind)
+    .where('unique_key', '=', uniqueKey)
+    .executeTakeFirst();
+  return row && toObject<T>(row);
+}
