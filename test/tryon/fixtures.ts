@@ -32,7 +32,7 @@ export const sha256 = (body: Buffer) => crypto.createHash('sha256').update(body)
 
 /**
  * Storefront `ORIGIN` with consent version c2 and marketing version m1, and a catalog:
- * tee/red-m (fresh, local reference image), hat/one (imported 60 days ago: stale coverage),
+ * tee/red-m and tee/blue-l (fresh, local reference image), hat/one (imported 60 days ago: stale coverage),
  * ghost/x (no reference image).
  */
 export async function setUpShop(t: TestApp, workspaceId: number, changes: StorefrontChanges = {}): Promise<void> {
@@ -40,6 +40,7 @@ export async function setUpShop(t: TestApp, workspaceId: number, changes: Storef
   const image = await referencePng(path.join(t.config.dataDir, 'fixtures', `shirt-${workspaceId}.png`));
   await insertRows(t.stores, 'products', [
     { store_id: workspaceId, product_handle: 'tee', variant_id: 'red-m', title: 'Tee', image_path_or_url: image, cost: 900, version: versionDaysAgo(1) },
+    { store_id: workspaceId, product_handle: 'tee', variant_id: 'blue-l', title: 'Tee', image_path_or_url: image, cost: 900, version: versionDaysAgo(2) },
     { store_id: workspaceId, product_handle: 'hat', variant_id: 'one', title: 'Hat', image_path_or_url: image, cost: 500, version: versionDaysAgo(60) },
     { store_id: workspaceId, product_handle: 'ghost', variant_id: 'x', title: 'Ghost', image_path_or_url: '', cost: 0, version: versionDaysAgo(1) },
   ]);

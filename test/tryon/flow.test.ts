@@ -75,3 +75,125 @@ describe('try-on flow', () => {
     );
   });
 });
+
+describe('jobs', () => {
+  test('repeating an accepted job returns the same job_id and charges nothing again; a style change is a new job', async () => {
+    const c = client();
+    const reservation = await uploadPhoto(t, c, photo);
+    const before = await findUsage(t.stores.db, shop.id, today());
+    const first = await call(t, c, 'POST', '/try-on/v1/jobs', jobBody(reservation));
+    const again = await call(t, c, 'POST', '/try-on/v1/jobs', jobBody(reservation));
+    assert.deepEqual([first.status, again.status], [202, 202]);
+    assert.deepEqual(again.body, { job_id: reservation.job_id, status: 'pending' });
+    const style = await call(t, c, 'POST', '/try-on/v1/jobs', jobBody(reservation, { variant_id: 'blue-l' }));
+    assert.equal(style.status, 202);
+    assert.notEqual(style.body.job_id, reservation.job_id);
+    const afterUsage = await findUsage(t.stores.db, shop.id, today());
+    assert.equal(afterUsage!.attempts - before!.attempts, 2);
+    assert.equal(afterUsage!.credits_reserved - before!.credits_reserved, 2);
+    assert.equal(await t.app.tryon.worker.drain(), 2);
+    const settled = await findUsage(t.stores.db, shop.id, today());
+    assert.equal(settled!.credits_reserved, 0);
+    assert.equal(settled!.credits_committed - before!.credits_committed, 2);
+  });
+
+  test('every poll of a done job gives a fresh signed result_url', async () => {
+    const c = client();
+    const reservation = await uploadPhoto(t, c, photo);
+    await call(t, c, 'POST', '/try-on/v1/jobs', jobBody(reservation));
+    await t.app.tryon.worker.drain();
+    const one = await call(t, c, 'GET', `/try-on/v1/jobs/${reservation.job_id}`);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const two = await call(t, c, 'GET', `/try-on/v1/jobs/${reservation.job_id}`);
+    assert.notEqual(one.body.result_url, two.body.result_url);
+    assert.equal((await getMedia(t, two.body.result_url)).statusCode, 200);
+    assert.equal(one.headers['cache-control'], 'no-store');
+  });
+
+  test('DELETE cancels, removes the photo and the result, and a worker finishing later cannot publish', async () => {
+    const c = client();
+    const reservation = await uploadPhoto(t, c, photo);
+    await call(t, c, 'POST', '/try-on/v1/jobs', jobBody(reservation));
+    const before = await findUsage(t.stores.db, shop.id, today());
+    // A worker takes the job, then the shopper deletes while it generates.
+    const { claimJob, finishJob } = await import('../../src/store/app/tryon-jobs.ts');
+    const held = await claimJob(t.stores.db, 'slow-worker', new Date(), 30_000);
+    assert.equal(held?.job_id, reservation.job_id);
+    const deleted = await call(t, c, 'DELETE', `/try-on/v1/jobs/${reservation.job_id}`);
+    assert.deepEqual([deleted.status, deleted.body], [200, { status: 'cancelled' }]);
+    assert.equal(await finishJob(t.stores.db, held!.id, 'slow-worker', { status: 'done', resultKey: `${held!.job_id}/result` }, new Date()), false);
+    assert.deepEqual((await call(t, c, 'GET', `/try-on/v1/jobs/${reservation.job_id}`)).body, { status: 'cancelled' });
+    assert.equal(fs.existsSync(path.join(t.config.dataDir, 'tryon', 'objects', reservation.upload_key, 'photo')), false);
+    const after = await findUsage(t.stores.db, shop.id, today());
+    assert.equal(after!.credits_released - before!.credits_released, 1);
+    assert.equal(await t.app.tryon.worker.drain(), 0);
+  });
+
+  test('deleting a done job removes its result: the old result_url stops working', async () => {
+    const c = client();
+    const reservation = await uploadPhoto(t, c, photo);
+    await call(t, c, 'POST', '/try-on/v1/jobs', jobBody(reservation));
+    await t.app.tryon.worker.drain();
+    const done = await call(t, c, 'GET', `/try-on/v1/jobs/${reservation.job_id}`);
+    await call(t, c, 'DELETE', `/try-on/v1/jobs/${reservation.job_id}`);
+    const media = await getMedia(t, done.body.result_url);
+    assert.deepEqual([media.statusCode, media.json()], [404, { error: { code: 'media_not_found', message: 'This media no longer exists' } }]);
+    const repeat = await call(t, c, 'POST', '/try-on/v1/jobs', jobBody(reservation));
+    assert.deepEqual(repeat.body, { job_id: reservation.job_id, status: 'cancelled' });
+  });
+});
+
+describe('leads', () => {
+  test('a done job takes one e-mail: created, the same again not created, another refused; stored unconfirmed', async () => {
+    const c = client();
+    const reservation = await uploadPhoto(t, c, photo);
+    await call(t, c, 'POST', '/try-on/v1/jobs', jobBody(reservation));
+    await t.app.tryon.worker.drain();
+    const lead = { email: 'Ana@Example.com', marketing_consent: true, marketing_version: 'm1' };
+    const url = `/try-on/v1/jobs/${reservation.job_id}/leads`;
+    const first = await call(t, c, 'POST', url, lead);
+    assert.deepEqual([first.status, first.body], [201, { status: 'received', created: true }]);
+    const same = await call(t, c, 'POST', url, { ...lead, email: 'ana@example.com' });
+    assert.deepEqual([same.status, same.body], [200, { status: 'received', created: false }]);
+    const other = await call(t, c, 'POST', url, { ...lead, email: 'bo@example.com' });
+    assert.deepEqual([other.status, other.body], [409, { error: { code: 'lead_not_allowed', message: 'This result already has a contact request' } }]);
+    const rows = await t.stores.db.selectFrom('tryon_leads').select(['job_id', 'email', 'status', 'marketing_version']).where('job_id', '=', reservation.job_id).execute();
+    assert.deepEqual(rows, [{ job_id: reservation.job_id, email: 'ana@example.com', status: 'unconfirmed', marketing_version: 'm1' }]);
+  });
+});
+
+describe('browser surface', () => {
+  test('a preflight from any origin is answered; the real answer is readable only by the verified origin', async () => {
+    const preflight = await t.app.inject({
+      method: 'OPTIONS',
+      url: '/try-on/v1/jobs',
+      headers: { origin: ORIGIN, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,x-try-on-session' },
+    });
+    assert.equal(preflight.statusCode, 204);
+    assert.equal(preflight.headers['access-control-allow-origin'], ORIGIN);
+    assert.match(String(preflight.headers['access-control-allow-headers']), /x-try-on-session/);
+    const wrong = await call(t, { ...client(), origin: 'https://evil.example' }, 'POST', '/try-on/v1/uploads', {});
+    assert.equal(wrong.headers['access-control-allow-origin'], undefined);
+  });
+
+  test('GET /try-on/v1/tracking.js serves the module, which reports the five funnel events and no session token', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/try-on/v1/tracking.js' });
+    assert.equal(response.statusCode, 200);
+    assert.match(String(response.headers['content-type']), /^text\/javascript/);
+    for (const name of ['tryon_opened', 'tryon_uploaded', 'tryon_generated', 'tryon_failed', 'tryon_lead']) assert.ok(response.body.includes(`'${name}'`));
+    assert.equal(/session_token|x-try-on-session/i.test(response.body.replace(/\/\*[\s\S]*?\*\//g, '')), false);
+  });
+
+  test('the demo storefront page and its script are served', async () => {
+    const page = await t.app.inject({ method: 'GET', url: '/demo/storefront' });
+    assert.equal(page.statusCode, 200);
+    assert.match(page.body, /<input id="photo" type="file"/);
+    const script = await t.app.inject({ method: 'GET', url: '/demo/storefront.js' });
+    assert.match(script.body, /\/uploads/);
+  });
+
+  test('unknown paths under /try-on/v1 answer in the try-on error shape', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/try-on/v1/nope' });
+    assert.deepEqual([response.statusCode, response.json()], [404, { error: { code: 'not_found', message: 'Not found' } }]);
+  });
+});
