@@ -1,0 +1,253 @@
+/**
+ * The JSON-RPC envelope of POST /mcp: framing errors, methods, authentication and the tool list.
+ * Fixture: one workspace with an admin key, a read:meta key (no profit) and a revoked key; no
+ * analytics rows (these tests are about the protocol, not numbers).
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createTestWorkspace, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
+import { revokeApiKey } from '../../src/store/app/api-keys.ts';
+import { MCP_BODY_LIMIT } from '../../src/mcp/route.ts';
+import { TOOLS } from '../../src/mcp/tools/index.ts';
+import { bearer, callTool, postMcp } from './rpc.ts';
+
+let t: TestApp;
+let ws: TestWorkspace;
+let metaOnly: Record<string, string>;
+
+before(async () => {
+  t = await startTestApp();
+  ws = await createTestWorkspace(t.stores);
+  metaOnly = await ws.keyHeaders(['read:meta']);
+});
+after(() => t.close());
+
+describe('framing', () => {
+  test('answers a body that is not JSON with -32700 and HTTP 200', async () => {
+    const r = await postMcp(t.app, '{"jsonrpc": "2.0", "id": 1, "method": ', ws.headers);
+    assert.equal(r.status, 200);
+    assert.deepEqual(r.body, { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the body is not valid JSON' } });
+  });
+
+  test('refuses a batch with -32600', async () => {
+    const r = await postMcp(t.app, [{ jsonrpc: '2.0', id: 1, method: 'ping' }], ws.headers);
+    assert.equal(r.status, 200);
+    assert.deepEqual(r.body, { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid request: batches are not supported' } });
+  });
+
+  test('answers a request without method with -32600 and keeps its id', async () => {
+    const r = await postMcp(t.app, { jsonrpc: '2.0', id: 7 }, ws.headers);
+    assert.equal(r.status, 200);
+    assert.deepEqual(r.body, { jsonrpc: '2.0', id: 7, error: { code: -32600, message: 'Invalid request: method is missing' } });
+  });
+
+  test('answers a wrong jsonrpc version and a non-object body with -32600', async () => {
+    assert.equal((await postMcp(t.app, { jsonrpc: '1.0', id: 1, method: 'ping' })).body.error.code, -32600);
+    assert.equal((await postMcp(t.app, '"ping"')).body.error.code, -32600);
+    assert.equal((await postMcp(t.app, { jsonrpc: '2.0', id: { x: 1 }, method: 'ping' })).body.error.code, -32600);
+  });
+
+  test('refuses a body over the limit with -32600 and HTTP 200', async () => {
+    const huge = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(MCP_BODY_LIMIT) } });
+    const r = await postMcp(t.app, huge, ws.headers);
+    assert.equal(r.status, 200);
+    assert.deepEqual(r.body, {
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32600, message: `Invalid request: the body exceeds ${MCP_BODY_LIMIT} bytes` },
+    });
+  });
+
+  test('accepts a notification with 202 and no body', async () => {
+    const r = await postMcp(t.app, { jsonrpc: '2.0', method: 'notifications/initialized' });
+    assert.equal(r.status, 202);
+    assert.equal(r.text, '');
+  });
+
+  test('answers GET /mcp with 405', async () => {
+    const r = await t.app.inject({ method: 'GET', url: '/mcp', headers: { accept: 'text/event-stream' } });
+    assert.equal(r.statusCode, 405);
+    assert.equal(r.headers.allow, 'POST');
+    assert.deepEqual(r.json(), { message: 'Method not allowed' });
+  });
+
+  test('answers an unknown method with -32601', async () => {
+    const r = await postMcp(t.app, { jsonrpc: '2.0', id: 'a', method: 'resources/list' }, ws.headers);
+    assert.deepEqual(r.body, { jsonrpc: '2.0', id: 'a', error: { code: -32601, message: 'Method not found: resources/list' } });
+  });
+});
+
+describe('initialize and ping', () => {
+  test('initialize needs no credentials and echoes a supported protocol version', async () => {
+    const r = await postMcp(t.app, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+    assert.equal(r.status, 200);
+    assert.equal(r.body.result.protocolVersion, '2025-03-26');
+    assert.deepEqual(r.body.result.capabilities, { tools: { listChanged: false } });
+    assert.equal(r.body.result.serverInfo.name, 'storelens');
+  });
+
+  test('initialize answers the newest version for an unknown one', async () => {
+    const r = await postMcp(t.app, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2099-01-01' } });
+    assert.equal(r.body.result.protocolVersion, '2025-11-25');
+  });
+
+  test('ping answers an empty result', async () => {
+    assert.deepEqual((await postMcp(t.app, { jsonrpc: '2.0', id: 3, method: 'ping' })).body, { jsonrpc: '2.0', id: 3, result: {} });
+  });
+});
+
+describe('authentication', () => {
+  const list = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
+
+  test('tools/list without credentials is -32001', async () => {
+    const r = await postMcp(t.app, list);
+    assert.equal(r.status, 200);
+    assert.deepEqual(r.body.error, {
+      code: -32001,
+      message: 'Missing credentials: send Authorization: Bearer <api_key>:<client_secret>, or the x-api-key and client-secret headers',
+    });
+  });
+
+  test('a wrong key or secret is -32001 with the data-API message', async () => {
+    assert.deepEqual((await postMcp(t.app, list, { authorization: 'Bearer sl_nope:slsec_nope' })).body.error, { code: -32001, message: 'Invalid API key' });
+    const wrongSecret = { ...ws.headers, 'client-secret': 'slsec_wrong' };
+    assert.deepEqual((await postMcp(t.app, list, wrongSecret)).body.error, { code: -32001, message: 'Invalid client secret' });
+    assert.deepEqual((await postMcp(t.app, list, { 'x-api-key': ws.headers['x-api-key']! })).body.error, { code: -32001, message: 'Missing client-secret header' });
+    assert.deepEqual((await postMcp(t.app, list, { authorization: 'Basic abc' })).body.error, {
+      code: -32001,
+      message: 'Invalid Authorization header: expected Bearer <api_key>:<client_secret>',
+    });
+    assert.deepEqual((await postMcp(t.app, list, { authorization: 'Bearer sla_unknown' })).body.error, { code: -32001, message: 'Invalid or expired access token' });
+  });
+
+  test('a revoked key is -32001 Invalid API key', async () => {
+    const headers = await ws.keyHeaders(['read:google']);
+    await revokeApiKey(t.stores.db, headers['x-api-key']!);
+    assert.deepEqual((await postMcp(t.app, list, bearer(headers))).body.error, { code: -32001, message: 'Invalid API key' });
+  });
+
+  test('Bearer <key>:<secret> and the two headers both work', async () => {
+    assert.ok((await postMcp(t.app, list, bearer(ws.headers))).body.result.tools.length > 0);
+    assert.ok((await postMcp(t.app, list, ws.headers)).body.result.tools.length > 0);
+  });
+});
+
+describe('tools/list', () => {
+  test('lists every tool on one page, without nextCursor and without workspaces_list', async () => {
+    const r = await postMcp(t.app, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, ws.headers);
+    const tools = r.body.result.tools as any[];
+    assert.deepEqual(tools.map((x) => x.name), TOOLS.map((x) => x.name));
+    assert.equal('nextCursor' in r.body.result, false);
+    assert.equal(tools.some((x) => x.name === 'workspaces_list'), false);
+  });
+
+  test('every tool has a description, annotations and a strict schema whose properties are all described', async () => {
+    const r = await postMcp(t.app, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, ws.headers);
+    for (const tool of r.body.result.tools) {
+      assert.ok(tool.description.length > 30, tool.name);
+      assert.equal(tool.inputSchema.type, 'object', tool.name);
+      assert.equal(tool.inputSchema.additionalProperties, false, tool.name);
+      assert.equal(tool.inputSchema.properties.workspace_id, undefined, tool.name);
+      for (const [key, prop] of Object.entries<any>(tool.inputSchema.properties)) {
+        assert.ok(prop.description, `${tool.name}.${key} has no description`);
+      }
+      assert.equal(tool.annotations.destructiveHint, false, tool.name);
+      const isRead = /\.(get-|list_schema$)/.test(tool.name);
+      assert.equal(tool.annotations.readOnlyHint, isRead, tool.name);
+    }
+  });
+
+  test('covers every tool the spec names, and no delete tool', async () => {
+    const names = new Set(TOOLS.map((x) => x.name));
+    const spec = [
+      'analytics.query', 'analytics.profit-summary', 'lists.get-lists', 'surveys.get-responses', 'journeys.get-data',
+      'attribution.get-data', 'correlations.get-data', 'hourly.get-data', 'map.get-data', 'weather.get-data',
+      'segments.get-segments', 'labels.get-labels', 'marketing-angles.get-angles', 'ad-fatigue.get-scores',
+      'geo-testing.get-tests', 'geo-testing.get-candidates', 'ab-testing.get-tests', 'ab-testing.get-results',
+      'ai-visibility.get-results', 'health-center.get-summary', 'library.get-assets', 'notes.get-notes', 'offers.get-offers',
+      'offers.get-opportunities', 'loyalty.get-programs', 'loyalty.get-analytics', 'topics.get-topics', 'workflows.get-rules',
+      'workflows.get-executions', 'forms.get-forms', 'creators.get-creators', 'creators.get-programs', 'audit-log.get-log',
+      'dashboards.get-dashboards', 'metadata.list_schema', 'lists.create', 'lists.add-column', 'lists.add-items',
+      'lists.update-items', 'lists.add-top-creatives', 'forms.add-fields', 'creators.create-program', 'creators.create',
+      'surveys.create', 'marketing-angles.create', 'ai-visibility.create-prompt', 'topics.add', 'segments.create',
+      'labels.label-asset', 'notes.save-note', 'offers.create', 'creators.update', 'notes.update', 'marketing-angles.update',
+      'segments.update', 'offers.update', 'dashboards.create-report', 'workflows.create',
+    ];
+    assert.deepEqual(spec.filter((n) => !names.has(n)), []);
+    assert.deepEqual([...names].filter((n) => /delete|remove/.test(n)), []);
+  });
+
+  test('refuses a cursor with -32602, since everything is on the first page', async () => {
+    const r = await postMcp(t.app, { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { cursor: 'abc' } }, ws.headers);
+    assert.deepEqual(r.body.error, { code: -32602, message: 'Invalid cursor: every tool is on the first page' });
+  });
+});
+
+describe('tools/call errors', () => {
+  test('an unknown tool is -32601', async () => {
+    assert.deepEqual((await callTool(t.app, ws.headers, 'notes.delete', {})).error, { code: -32601, message: 'Unknown tool: notes.delete' });
+  });
+
+  test('workspaces_list does not exist on a single-workspace connection', async () => {
+    assert.equal((await callTool(t.app, ws.headers, 'workspaces_list', {})).error?.code, -32601);
+  });
+
+  test('wrong types and unknown arguments are -32602 with every reason', async () => {
+    const reply = await callTool(t.app, ws.headers, 'notes.save-note', { title: 5, content: 'x', colour: 'red' });
+    assert.deepEqual(reply.error, {
+      code: -32602,
+      message: 'Invalid arguments for tool notes.save-note: title: Invalid input: expected string, received number; (arguments): Unrecognized key: "colour"',
+      data: {
+        issues: [
+          { path: 'title', message: 'Invalid input: expected string, received number' },
+          { path: '(arguments)', message: 'Unrecognized key: "colour"' },
+        ],
+      },
+    });
+  });
+
+  test('arguments that are not an object, or a missing name, are -32602', async () => {
+    const r = await postMcp(t.app, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'notes.get-notes', arguments: [1] } }, ws.headers);
+    assert.deepEqual(r.body.error, { code: -32602, message: 'Invalid params: arguments must be an object' });
+    const r2 = await postMcp(t.app, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: {} }, ws.headers);
+    assert.deepEqual(r2.body.error, { code: -32602, message: 'Invalid params: name must be a string' });
+    const r3 = await postMcp(t.app, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: 'x' }, ws.headers);
+    assert.deepEqual(r3.body.error, { code: -32602, message: 'Invalid params: params must be an object' });
+  });
+
+  test('a huge array is refused by the schema, not processed', async () => {
+    const reply = await callTool(t.app, ws.headers, 'lists.add-items', { list_id: '1', items: Array.from({ length: 5000 }, () => ({ values: {} })) });
+    assert.equal(reply.error?.code, -32602);
+    assert.match(reply.error!.message, /^Invalid arguments for tool lists.add-items: items: Too big: expected array to have <=200 items/);
+  });
+
+  test('bad dates are -32602', async () => {
+    assert.equal((await callTool(t.app, ws.headers, 'hourly.get-data', { date_from: '2026-13-01' })).error?.message,
+      'Invalid arguments: date_from 2026-13-01 is not a calendar day');
+    assert.equal((await callTool(t.app, ws.headers, 'hourly.get-data', { date_from: '2026-05-02', date_to: '2026-05-01' })).error?.message,
+      'Invalid arguments: date_from must not be after date_to');
+    assert.equal((await callTool(t.app, ws.headers, 'hourly.get-data', { date_from: 'yesterday' })).error?.code, -32602);
+  });
+
+  test('profit without read:profit is a permission_denied tool result', async () => {
+    const reply = await callTool(t.app, bearer(metaOnly), 'analytics.profit-summary', {});
+    const payload = { error: { code: 'permission_denied', message: 'You do not have access to profit metrics' } };
+    assert.deepEqual(reply.result, { content: [{ type: 'text', text: JSON.stringify(payload) }], structuredContent: payload, isError: true });
+    const query = await callTool(t.app, bearer(metaOnly), 'analytics.query', { metrics: ['net_profit'] });
+    assert.equal(query.result?.isError, true);
+    assert.equal(query.result?.structuredContent.error.code, 'permission_denied');
+  });
+
+  test('a source the key cannot see is a permission_denied tool result', async () => {
+    const reply = await callTool(t.app, bearer(metaOnly), 'analytics.query', { filters: { source: ['google'] } });
+    assert.deepEqual(reply.result?.structuredContent, {
+      error: { code: 'permission_denied', message: 'You do not have access to the requested sources' },
+    });
+    assert.equal(reply.result?.isError, true);
+  });
+
+  test('results carry structuredContent and the same JSON as one text item', async () => {
+    const reply = await callTool(t.app, ws.headers, 'notes.get-notes', {});
+    assert.deepEqual(reply.result, { content: [{ type: 'text', text: '{"notes":[]}' }], structuredContent: { notes: [] }, isError: false });
+  });
+});
