@@ -152,7 +152,7 @@ describe('tools/list', () => {
         assert.ok(prop.description, `${tool.name}.${key} has no description`);
       }
       assert.equal(tool.annotations.destructiveHint, false, tool.name);
-      const isRead = /\.(get-|list_schema$)/.test(tool.name);
+      const isRead = /\.(get-|list_schema$|query$|profit-summary$)/.test(tool.name);
       assert.equal(tool.annotations.readOnlyHint, isRead, tool.name);
     }
   });
