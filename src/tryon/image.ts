@@ -25,15 +25,14 @@ export async function sanitizePhoto(body: Buffer, declared: string): Promise<Buf
     throw new TryOnError('upload_invalid', `The file is ${detected.mime}, not ${declared} as declared`);
   }
   const image = sharp(body, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' });
+  const tooLarge = new TryOnError('upload_invalid', `The image has more than ${MAX_INPUT_PIXELS / 1_000_000} megapixels`);
   let meta: Metadata;
   try {
     meta = await image.metadata();
-  } catch {
-    throw new TryOnError('upload_invalid', 'The image cannot be decoded');
+  } catch (error) {
+    throw /pixel limit/i.test((error as Error).message) ? tooLarge : new TryOnError('upload_invalid', 'The image cannot be decoded');
   }
-  if ((meta.width ?? 0) * (meta.height ?? 0) > MAX_INPUT_PIXELS) {
-    throw new TryOnError('upload_invalid', `The image has more than ${MAX_INPUT_PIXELS / 1_000_000} megapixels`);
-  }
+  if ((meta.width ?? 0) * (meta.height ?? 0) > MAX_INPUT_PIXELS) throw tooLarge;
   try {
     const pipeline = image.rotate().resize({ width: MAX_SIDE, height: MAX_SIDE, fit: 'inside', withoutEnlargement: true });
     return detected.mime === 'image/png' ? await pipeline.png().toBuffer() : await pipeline.jpeg({ quality: 90 }).toBuffer();

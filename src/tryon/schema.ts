@@ -42,6 +42,6 @@ export function firstIssue(error: z.ZodError): string {
   const issue = error.issues[0];
   if (!issue) return 'Invalid request';
   const where = issue.path.join('.');
-  if (issue.code === 'invalid_type' && issue.input === undefined) return `${where} is required`;
+  if (issue.code === 'invalid_type' && /received undefined$/.test(issue.message)) return `${where} is required`;
   return where ? `${where}: ${issue.message}` : issue.message;
 }
