@@ -16,11 +16,6 @@ const TIMESTAMP_HINT = 'expected YYYY-MM-DD HH:MM:SS[.mmm] (UTC) or ISO 8601 wit
 const MIN_YEAR = 1970;
 const MAX_YEAR = 2299;
 
-/** Error text for a value of the wrong type: says "is required" when it is absent. */
-const expected = (what: string) => (issue: { input?: unknown }) =>
-  issue.input === undefined || issue.input === null ? 'is required' : `expected ${what}`;
-
-const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 
 function validDate(year: number, month: number, day: number): boolean {
   if (year < MIN_YEAR || year > MAX_YEAR || month < 1 || month > 12 || day < 1) return false;
@@ -50,10 +45,8 @@ export function normaliseTimestamp(text: string): string | null {
 }
 
 export function formatTimestamp(date: Date): string {
-  return (
-    `${date.getUTCFullYear()}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())} ` +
-    `${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())}.${pad(date.getUTCMilliseconds(), 3)}`
-  );
+  const iso = date.toISOString();
+  return `${iso.slice(0, 10)} ${iso.slice(11, 23)}`;
 }
 
 /** `YYYY-MM-DD`, or null. */
@@ -64,94 +57,131 @@ export function normaliseDate(text: string): string | null {
 }
 
 const UINT64_MAX = 18446744073709551615n;
-const INT64_MAX = 9223372036854775807n;
 
-/** An unsigned 64-bit id: a non-negative integer number or a string of digits; kept as digits. */
-export const uint64 = z.union([z.number(), z.string()], { error: expected('a non-negative integer') }).transform((value, ctx) => {
-  const text = typeof value === 'number' ? (Number.isSafeInteger(value) && value >= 0 ? String(value) : '') : value.trim();
-  if (!/^\d{1,20}$/.test(text) || BigInt(text) > UINT64_MAX) {
-    ctx.addIssue({ code: 'custom', message: 'expected a non-negative integer (number or digit string)' });
-    return z.NEVER;
-  }
-  return text.replace(/^0+(?=\d)/, '');
-});
-
-/** A signed amount in cents (or a count): an integer number or an integer string. */
-export const int64 = z.union([z.number(), z.string()], { error: expected('an integer') }).transform((value, ctx) => {
-  const text = typeof value === 'number' ? (Number.isSafeInteger(value) ? String(value) : '') : value.trim();
-  if (!/^-?\d{1,19}$/.test(text) || BigInt(text) > INT64_MAX || BigInt(text) < -INT64_MAX - 1n) {
-    ctx.addIssue({ code: 'custom', message: 'expected an integer (number or digit string)' });
-    return z.NEVER;
-  }
-  const n = Number(text);
-  if (!Number.isSafeInteger(n)) {
-    ctx.addIssue({ code: 'custom', message: 'integer out of range' });
-    return z.NEVER;
-  }
-  return n;
-});
-
-/** A non-negative count or amount. */
-export const count = int64.refine((n) => n >= 0, { message: 'expected a non-negative integer' });
-
-/** 0/1, also given as true/false or "0"/"1". */
-export const flag = z.union([z.boolean(), z.number(), z.string()], { error: expected('0 or 1') }).transform((value, ctx) => {
-  if (value === true || value === 1 || value === '1' || value === 'true') return 1;
-  if (value === false || value === 0 || value === '0' || value === 'false') return 0;
-  ctx.addIssue({ code: 'custom', message: 'expected 0 or 1' });
-  return z.NEVER;
-});
-
-export const timestamp = z.string({ error: expected(TIMESTAMP_HINT.slice('expected '.length)) }).transform((value, ctx) => {
-  const normal = normaliseTimestamp(value);
-  if (normal === null) {
-    ctx.addIssue({ code: 'custom', message: TIMESTAMP_HINT });
-    return z.NEVER;
-  }
-  return normal;
-});
-
-export const date = z.string({ error: expected('YYYY-MM-DD') }).transform((value, ctx) => {
-  const normal = normaliseDate(value);
-  if (normal === null) {
-    ctx.addIssue({ code: 'custom', message: 'expected YYYY-MM-DD' });
-    return z.NEVER;
-  }
-  return normal;
-});
-
-/** An absent or null string field is the empty string (decisions.md section 3). */
-export const text = z
-  .union([z.string(), z.number()], { error: expected('a string') })
-  .nullish()
-  .transform((v) => (v === null || v === undefined ? '' : String(v)));
-
-/** A required, non-empty string (numbers are taken as their digits, e.g. a numeric variant id). */
-export const name = z
-  .union([z.string(), z.number()], { error: expected('a string') })
-  .transform((v) => String(v).trim())
-  .pipe(z.string().min(1, 'must not be empty'));
-
-/** Arrays arrive as JSON arrays, or as JSON text (a CSV cell). */
-function jsonArray<T extends z.ZodType>(item: T) {
-  return z.preprocess((value) => {
-    if (typeof value !== 'string') return value;
-    try {
-      return JSON.parse(value);
-    } catch {
-      return value;
-    }
-  }, z.array(item, { error: expected('an array (JSON text in CSV cells)') }));
+/** What a converter returns for a value it cannot take. */
+class Invalid {
+  constructor(readonly message: string) {}
 }
 
-const stringArray = jsonArray(z.string()).optional().default([]);
+type Convert<T> = (value: unknown) => T | Invalid;
 
-const CLICK = {
-  adv_source: text.transform((s) => s.trim().toLowerCase()),
-  adv_campaign_id: text,
-  adv_adgroup_id: text,
-  adv_ad_id: text,
+/**
+ * A field from a converter. Fields are one transform over `unknown` rather than unions of zod
+ * types: a failed union branch builds an issue, and imports check millions of fields.
+ * Absent and null mean "use the default", or "is required" when there is none.
+ */
+export function field<T>(convert: Convert<T>, fallback?: { default: T }) {
+  // `.optional()` makes zod run the transform for an absent key too (else it reports "nonoptional").
+  return z.unknown().optional().transform((value, ctx): T => {
+    if (value === undefined || value === null) {
+      if (fallback) return fallback.default;
+      ctx.addIssue({ code: 'custom', message: 'is required' });
+      return z.NEVER;
+    }
+    const out = convert(value);
+    if (out instanceof Invalid) {
+      ctx.addIssue({ code: 'custom', message: out.message });
+      return z.NEVER;
+    }
+    return out;
+  });
+}
+
+const integerText = (value: unknown): string | null => {
+  if (typeof value === 'number') return Number.isSafeInteger(value) ? String(value) : null;
+  return typeof value === 'string' ? value.trim() : null;
 };
+
+const toUint64: Convert<string> = (value) => {
+  const text = integerText(value);
+  if (text === null || !/^\d{1,20}$/.test(text) || (text.length === 20 && BigInt(text) > UINT64_MAX)) {
+    return new Invalid('expected a non-negative integer (number or digit string)');
+  }
+  return text.length > 1 ? text.replace(/^0+(?=\d)/, '') : text;
+};
+
+const toCount: Convert<number> = (value) => {
+  const text = integerText(value);
+  const n = text !== null && /^\d{1,16}$/.test(text) ? Number(text) : NaN;
+  return Number.isSafeInteger(n) ? n : new Invalid('expected a non-negative integer (number or digit string)');
+};
+
+const toFlag: Convert<number> = (value) => {
+  if (value === true || value === 1 || value === '1' || value === 'true') return 1;
+  if (value === false || value === 0 || value === '0' || value === 'false') return 0;
+  return new Invalid('expected 0 or 1');
+};
+
+const toTimestamp: Convert<string> = (value) =>
+  (typeof value === 'string' && normaliseTimestamp(value)) || new Invalid(TIMESTAMP_HINT);
+
+const toDate: Convert<string> = (value) => (typeof value === 'string' && normaliseDate(value)) || new Invalid('expected YYYY-MM-DD');
+
+const toText: Convert<string> = (value) =>
+  typeof value === 'string' ? value : typeof value === 'number' ? String(value) : new Invalid('expected a string');
+
+const toName: Convert<string> = (value) => {
+  const text = toText(value);
+  if (text instanceof Invalid) return text;
+  return text.trim() || new Invalid('must not be empty');
+};
+
+/** Arrays arrive as JSON arrays, or as JSON text (a CSV cell). */
+function toArray<T>(item: Convert<T>, what: string): Convert<T[]> {
+  return (value) => {
+    let list = value;
+    if (typeof list === 'string') {
+      try {
+        list = JSON.parse(list);
+      } catch {
+        return new Invalid(`expected an array of ${what} (JSON text in CSV cells)`);
+      }
+    }
+    if (!Array.isArray(list)) return new Invalid(`expected an array of ${what} (JSON text in CSV cells)`);
+    const out: T[] = [];
+    for (const [i, element] of list.entries()) {
+      const converted = item(element);
+      if (converted instanceof Invalid) return new Invalid(`[${i}]: ${converted.message}`);
+      out.push(converted);
+    }
+    return out;
+  };
+}
+
+const toRefund: Convert<{ dt: string; amount: number }> = (value) => {
+  if (value === null || typeof value !== 'object') return new Invalid('expected {dt, amount}');
+  const { dt, amount } = value as Record<string, unknown>;
+  const when = toTimestamp(dt);
+  if (when instanceof Invalid) return new Invalid(`dt: ${when.message}`);
+  const cents = toCount(amount);
+  if (cents instanceof Invalid) return new Invalid(`amount: ${cents.message}`);
+  return { dt: when, amount: cents };
+};
+
+const lower = (convert: Convert<string>): Convert<string> => (value) => {
+  const out = convert(value);
+  return out instanceof Invalid ? out : out.trim().toLowerCase();
+};
+
+const upper = (convert: Convert<string>): Convert<string> => (value) => {
+  const out = convert(value);
+  return out instanceof Invalid ? out : out.trim().toUpperCase();
+};
+
+/** An unsigned 64-bit id: a number or a string of digits; kept as digits. Required. */
+export const uint64 = field(toUint64);
+/** A non-negative amount in cents or a count: a number or digit string; 0 when absent. */
+export const cents = field(toCount, { default: 0 });
+export const flag = field(toFlag, { default: 0 });
+export const timestamp = field(toTimestamp);
+export const date = field(toDate);
+/** An absent or null string field is the empty string (decisions.md section 3). */
+export const text = field(toText, { default: '' });
+/** A required, non-empty string (numbers are taken as their digits, e.g. a numeric variant id). */
+export const name = field(toName);
+const lowerText = field(lower(toText), { default: '' });
+const upperText = field(upper(toText), { default: '' });
+const stringArray = field(toArray(toText, 'strings'), { default: [] as string[] });
 
 export const eventRow = z
   .object({
@@ -160,7 +190,10 @@ export const eventRow = z
     session_id: uint64,
     visitor_id: uint64,
     visitor_timezone: text,
-    ...CLICK,
+    adv_source: lowerText,
+    adv_campaign_id: text,
+    adv_adgroup_id: text,
+    adv_ad_id: text,
     adv_asset_group_id: text,
     utm_source: text,
     utm_medium: text,
@@ -168,7 +201,7 @@ export const eventRow = z
     utm_content: text,
     utm_term: text,
     device_type: text,
-    country_code: text.transform((s) => s.toUpperCase()),
+    country_code: upperText,
     hostname: text,
     pathname: text,
     referrer: text,
@@ -188,39 +221,35 @@ export const conversionRow = z.object({
   visitor_id: uint64,
   customer_id: text,
   transaction_id: text,
-  is_new_customer: flag.optional().default(0),
-  transaction_gross_revenue: int64.optional().default(0),
-  transaction_currency: text.transform((s) => s.toUpperCase()),
-  transaction_country_code: text.transform((s) => s.toUpperCase()),
+  is_new_customer: flag,
+  transaction_gross_revenue: cents,
+  transaction_currency: upperText,
+  transaction_country_code: upperText,
   transaction_city: text,
   hostname: text,
   coupon_code: text,
 });
 
-const refund = z.object({ dt: timestamp, amount: count });
-
-const optionalCents = count.optional().default(0);
-
 export const orderRow = z.object({
   transaction_id: name,
   dt: timestamp,
   customer_id: text,
-  is_new_customer: flag.optional().default(0),
-  currency: text.transform((s) => s.toUpperCase()),
-  gross_revenue: optionalCents,
-  tax: optionalCents,
-  shipping: optionalCents,
-  discount: optionalCents,
-  refunds: jsonArray(refund).optional().default([]),
-  cogs: optionalCents,
-  shipping_cost: optionalCents,
+  is_new_customer: flag,
+  currency: upperText,
+  gross_revenue: cents,
+  tax: cents,
+  shipping: cents,
+  discount: cents,
+  refunds: field(toArray(toRefund, '{dt, amount}'), { default: [] as { dt: string; amount: number }[] }),
+  cogs: cents,
+  shipping_cost: cents,
   /** Absent: computed from the workspace's payment-fee settings. */
-  payment_fee: count.nullish().transform((v) => v ?? null),
+  payment_fee: field<number | null>(toCount, { default: null }),
 });
 
 export const adRow = z.object({
   dt: date,
-  source: name.transform((s) => s.toLowerCase()),
+  source: field(lower(toName)),
   ad_id: name,
   adaccount_id: text,
   campaign_id: text,
@@ -228,10 +257,10 @@ export const adRow = z.object({
   adgroup_id: text,
   adgroup_name: text,
   ad_name: text,
-  spend: optionalCents,
-  impressions: optionalCents,
-  clicks: optionalCents,
-  reach: optionalCents,
+  spend: cents,
+  impressions: cents,
+  clicks: cents,
+  reach: cents,
 });
 
 export const productRow = z.object({
@@ -239,13 +268,13 @@ export const productRow = z.object({
   variant_id: name,
   title: text,
   image_path_or_url: text,
-  cost: optionalCents,
+  cost: cents,
 });
 
 export const expenseRow = z.object({
   dt: date,
   name,
-  amount: count,
+  amount: field(toCount),
 });
 
 export type EventRow = z.infer<typeof eventRow>;

@@ -1,4 +1,5 @@
 import type { Command } from '../command.ts';
+import { demoCommand } from './demo.ts';
 import { importCommand } from './import.ts';
 import { setStorefrontCommand } from './storefront.ts';
 import { webhookRotateCommand, webhookSecretCommand } from './webhook.ts';
@@ -14,4 +15,5 @@ export const commands: Record<string, Command> = {
   'webhook secret': webhookSecretCommand,
   'webhook rotate': webhookRotateCommand,
   import: importCommand,
+  demo: demoCommand,
 };
