@@ -6,6 +6,8 @@ export interface Config {
   host: string;
   dataDir: string;
   demo: boolean;
+  /** Days of demo data seeded on a new data dir (`STORELENS_DEMO_DAYS`, default 90). */
+  demoDays: number;
   clickhouseUrl: string | null;
   databaseUrl: string | null;
   redisUrl: string | null;
@@ -81,6 +83,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     host: env.HOST || '0.0.0.0',
     dataDir: path.resolve(env.STORELENS_DATA_DIR || './data'),
     demo: env.STORELENS_DEMO !== '0',
+    demoDays: intFromEnv(env, 'STORELENS_DEMO_DAYS', 90),
     clickhouseUrl: env.CLICKHOUSE_URL || null,
     databaseUrl: env.DATABASE_URL || null,
     redisUrl: env.REDIS_URL || null,
