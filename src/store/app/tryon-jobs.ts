@@ -114,7 +114,7 @@ export async function finishJob(
     })
     .where('id', '=', id)
     .where('status', '=', 'pending')
-    .where((eb) => (lease === null ? eb.val(true) : eb('lease', '=', lease)))
+    .$if(lease !== null, (qb) => qb.where('lease', '=', lease))
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
