@@ -1,0 +1,104 @@
+/**
+ * Fixture: workspace "Shop" with the storefront and catalog of fixtures.ts, except that the
+ * verified origin is the demo page's own origin (http://localhost:PORT) while the API is called
+ * at http://127.0.0.1:PORT, so every call is a real cross-origin request with CORS. The app
+ * listens on a free port with its worker loop running; headless Debian Chromium drives the demo
+ * storefront page. A screenshot of the result is kept under test-artifacts/.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { chromium, type Browser } from 'playwright-core';
+import { loadConfig } from '../../src/config.ts';
+import { upsertStorefront } from '../../src/store/app/tryon-storefronts.ts';
+import { createTestWorkspace, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
+import { personJpeg, setUpShop } from './fixtures.ts';
+
+let t: TestApp;
+let shop: TestWorkspace;
+let browser: Browser;
+let port: number;
+
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic'];
+const USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+
+before(async () => {
+  const defaults = loadConfig({});
+  t = await startTestApp({ tryon: { ...defaults.tryon, workerIntervalMs: 50, sweepIntervalMs: 0 }, collect: { ...defaults.collect, flushMs: 50 } });
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  port = (t.app.server.address() as AddressInfo).port;
+  shop = await createTestWorkspace(t.stores, 'Shop');
+  await setUpShop(t, shop.id);
+  await upsertStorefront(t.stores.db, shop.id, { origins: [`http://localhost:${port}`] });
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: [...CHROMIUM_ARGS, '--host-resolver-rules=MAP localhost 127.0.0.1'] });
+});
+
+after(async () => {
+  await browser?.close();
+  await t.close();
+});
+
+test('a shopper tries on a product in the demo storefront, leaves an e-mail and deletes the photo', async () => {
+  const context = await browser.newContext({ userAgent: USER_AGENT, viewport: { width: 1100, height: 800 } });
+  const page = await context.newPage();
+  const tokens = new Set<string>();
+  const collected: string[] = [];
+  page.on('request', (request) => {
+    const token = request.headers()['x-try-on-session'];
+    if (token) tokens.add(token);
+    if (request.url().endsWith('/collect')) collected.push(request.postData() ?? '');
+  });
+
+  const query = new URLSearchParams({
+    api: `http://127.0.0.1:${port}`, workspace: String(shop.id), product: 'tee', variant: 'red-m', title: 'Blue tee',
+    consent_version: 'c2', marketing_version: 'm1', pixel: shop.pixelId,
+  });
+  await page.goto(`http://localhost:${port}/demo/storefront?${query}`);
+  await page.setInputFiles('#photo', { name: 'me.jpg', mimeType: 'image/jpeg', buffer: await personJpeg() });
+  await page.check('#consent');
+  await page.check('#adult');
+  await page.click('#try');
+  await page.waitForSelector('#result-box:not([hidden])', { timeout: 30_000 });
+  assert.equal(await page.textContent('#status'), 'Here you are.');
+  const size = await page.$eval('#result', (img) => [(img as HTMLImageElement).naturalWidth, (img as HTMLImageElement).naturalHeight]);
+  assert.deepEqual(size, [400, 600]);
+
+  const artifact = path.resolve('test-artifacts', 'tryon-demo-storefront.png');
+  fs.mkdirSync(path.dirname(artifact), { recursive: true });
+  await page.screenshot({ path: artifact, fullPage: true });
+  console.log(`screenshot: ${artifact}`);
+
+  await page.fill('#email', 'shopper@example.com');
+  await page.check('#marketing');
+  await page.click('#lead');
+  await page.waitForFunction(() => document.querySelector('#status')?.textContent === 'Thanks, we will be in touch.');
+  const lead = await t.stores.db.selectFrom('tryon_leads').select(['email', 'status']).where('workspace_id', '=', shop.id).execute();
+  assert.deepEqual(lead, [{ email: 'shopper@example.com', status: 'unconfirmed' }]);
+
+  await page.click('#delete');
+  await page.waitForFunction(() => document.querySelector('#status')?.textContent === 'Your photo and try-on were deleted.');
+  const jobs = await t.stores.db.selectFrom('tryon_jobs').select(['status']).where('workspace_id', '=', shop.id).execute();
+  assert.deepEqual(jobs, [{ status: 'cancelled' }]);
+  assert.deepEqual(fs.readdirSync(path.join(t.config.dataDir, 'tryon', 'objects')), []);
+
+  // The session token stayed in memory: not in storage, cookies, URLs or analytics.
+  assert.equal(tokens.size, 1);
+  const [token] = [...tokens];
+  const stored = await page.evaluate(() => JSON.stringify([{ ...localStorage }, { ...sessionStorage }, document.cookie, location.href]));
+  assert.equal(stored.includes(token), false);
+  assert.ok(collected.length >= 4);
+  assert.equal(collected.some((body) => body.includes(token)), false);
+
+  // The funnel arrives in /v3/events through the collector.
+  const funnel = ['tryon_opened', 'tryon_uploaded', 'tryon_generated', 'tryon_lead'];
+  let names: string[] = [];
+  for (const deadline = Date.now() + 15_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
+    const response = await t.app.inject({ method: 'GET', url: '/v3/events?name=tryon_*', headers: shop.headers });
+    names = response.json().data.map((e: { name: string }) => e.name);
+    if (funnel.every((n) => names.includes(n))) break;
+  }
+  assert.deepEqual([...names].sort(), [...funnel].sort());
+  await context.close();
+});
