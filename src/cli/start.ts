@@ -1,32 +1,123 @@
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
 import type { Config } from '../config.ts';
 import { createLogger } from '../log.ts';
-import { openStores } from '../store/index.ts';
+import { openStores, type Stores } from '../store/index.ts';
 import { buildApp } from '../http/app.ts';
 import { createRateLimits } from '../http/rate-limit.ts';
+import { createWorkspace, listWorkspaces, updateSettings } from '../store/app/workspaces.ts';
+import { createApiKey } from '../store/app/api-keys.ts';
+import { MAX_DEMO_DAYS } from './commands/demo.ts';
+import { seedDemo } from './demo/seed.ts';
 import { removeServerInfo, runningServer, writeServerInfo } from './runtime-files.ts';
 
-/** `npm start`: opens the stores, seeds a demo workspace on a new data dir, serves. */
+const say = (line: string) => process.stderr.write(`${line}\n`);
+
+/** Fails early, before any seeding, when another process holds the port. */
+async function ensurePortFree(port: number, host: string): Promise<void> {
+  if (port === 0) return;
+  await new Promise<void>((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', (error: NodeJS.ErrnoException) => reject(portError(error, port)));
+    probe.listen({ port, host, exclusive: true }, () => probe.close(() => resolve()));
+  });
+}
+
+function portError(error: NodeJS.ErrnoException, port: number): Error {
+  if (error.code === 'EADDRINUSE') return new Error(`Port ${port} is already in use; stop the other process or set PORT`);
+  if (error.code === 'EACCES') return new Error(`Port ${port} needs privileges this process does not have; set PORT`);
+  return error;
+}
+
+interface DemoWorkspace {
+  workspaceId: number;
+  apiKey: string;
+  clientSecret: string;
+  pixelId: string;
+}
+
+/** On a data dir without any workspace: a "Demo Store" with the demo shop's data. */
+async function seedDemoWorkspace(config: Config, stores: Stores): Promise<DemoWorkspace | null> {
+  if (!config.demo || (await listWorkspaces(stores.db)).length > 0) return null;
+  if (config.demoDays < 1 || config.demoDays > MAX_DEMO_DAYS) {
+    throw new Error(`STORELENS_DEMO_DAYS must be from 1 to ${MAX_DEMO_DAYS}`);
+  }
+  const workspace = await createWorkspace(stores.db, { name: 'Demo Store', currency: 'USD', timezone: 'UTC' });
+  // Orders without an exported processor fee are charged the usual card rate.
+  await updateSettings(stores.db, workspace.id, { payment_fee_percent: 2.9, payment_fee_fixed: 30 });
+  const key = await createApiKey(stores.db, workspace.id, ['admin:admin']);
+  say(`New data dir: seeding a demo workspace with ${config.demoDays} days of data (STORELENS_DEMO=0 skips this)`);
+  await seedDemo(stores.ch, { storeId: workspace.id, days: config.demoDays, progress: say });
+  return { workspaceId: workspace.id, apiKey: key.api_key, clientSecret: key.client_secret, pixelId: workspace.pixelId };
+}
+
+function demoInstructions(demo: DemoWorkspace, baseUrl: string): string {
+  return [
+    '',
+    `Demo workspace ${demo.workspaceId} ("Demo Store") is ready.`,
+    `  api key:       ${demo.apiKey}`,
+    `  client secret: ${demo.clientSecret}`,
+    `  pixel id:      ${demo.pixelId}`,
+    '',
+    'Try it:',
+    `  curl -s '${baseUrl}/v3/conversions?group_by=adv_source' -H 'x-api-key: ${demo.apiKey}' -H 'client-secret: ${demo.clientSecret}'`,
+    '',
+    'Pixel snippet for a shop page:',
+    `  <script>window.storelens = window.storelens || function(){(storelens.q = storelens.q || []).push(arguments)};</script>`,
+    `  <script async src="${baseUrl}/pixel.js" data-pixel-id="${demo.pixelId}"></script>`,
+    '',
+  ].join('\n');
+}
+
+/**
+ * `npm start`: opens the stores, seeds a demo workspace on a new data dir, then serves. The port
+ * opens only after seeding, so /healthz answering means the service is ready.
+ */
 export async function start(config: Config): Promise<void> {
   const logger = createLogger(config.logLevel);
   const other = runningServer(config.dataDir);
   if (other) throw new Error(`A server (pid ${other.pid}) already serves ${config.dataDir} on port ${other.port}`);
+  await ensurePortFree(config.port, config.host);
   const stores = await openStores(config, logger);
   const limits = await createRateLimits(config.rate, config.redisUrl);
   const app = await buildApp({ config, stores, logger, limits });
-  await app.listen({ port: config.port, host: config.host });
-  writeServerInfo(config.dataDir, { pid: process.pid, port: config.port });
-  process.stderr.write(`Storelens serves on http://localhost:${config.port} (data in ${config.dataDir})\n`);
-
-  let closing = false;
-  const shutdown = async () => {
-    if (closing) return;
-    closing = true;
-    removeServerInfo(config.dataDir);
+  const release = async () => {
     await app.close();
     await limits.close();
     await stores.close();
-    process.exit(0);
   };
-  process.once('SIGINT', shutdown);
-  process.once('SIGTERM', shutdown);
+
+  let demo: DemoWorkspace | null;
+  try {
+    demo = await seedDemoWorkspace(config, stores);
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    await release().catch(() => {});
+    throw portError(error as NodeJS.ErrnoException, config.port);
+  }
+  const port = (app.server.address() as AddressInfo).port;
+  writeServerInfo(config.dataDir, { pid: process.pid, port });
+  const baseUrl = config.publicUrl ?? `http://localhost:${port}`;
+  if (demo) process.stdout.write(`${demoInstructions(demo, baseUrl)}\n`);
+  say(`Storelens serves on http://localhost:${port} (data in ${config.dataDir})`);
+
+  let closing = false;
+  const shutdown = (signal: NodeJS.Signals) => {
+    if (closing) {
+      say(`${signal} again: exiting without a clean shutdown`);
+      process.exit(1);
+    }
+    closing = true;
+    say(`${signal}: shutting down`);
+    removeServerInfo(config.dataDir);
+    release().then(
+      () => process.exit(0),
+      (error) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
 }
