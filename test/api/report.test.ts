@@ -89,9 +89,338 @@ const get = async (query: string, headers: Record<string, string> = shop.headers
   return { status: response.statusCode, body: response.json() };
 };
 
-describe('GET /v3/report', () => {
-  test('smoke', async () => {
-    const r = await get(`${RANGE}&breakdown=source`);
-    console.log(JSON.stringify(r.body, null, 1));
+type Row = Record<string, string | number | null>;
+const pick = (rows: Row[], keys: string[]) => rows.map((r) => keys.map((k) => r[k]));
+
+describe('GET /v3/report: numbers', () => {
+  test('without breakdown returns one row equal to the totals, and the pagination extras', async () => {
+    const { status, body } = await get(RANGE);
+    assert.equal(status, 200);
+    const totals = { spend: 150, revenue: 650, roas: 4.3333, conversions: 4, sessions: 6 };
+    assert.deepEqual(body, {
+      data: [totals],
+      totals,
+      pagination: {
+        limit: 100, offset: 0, has_more: false, next_offset: null,
+        start_date: '2026-03-01 00:00:00', end_date: '2026-03-07 23:59:59',
+        total_rows: 1,
+        sources: ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'google', 'tiktok',
+          'pinterest', 'snapchat', 'microsoft', 'bing', 'openai', 'outbrain', 'taboola', 'organic', 'whatsapp', 'email',
+          'creator', 'influencer'],
+        ignored_sources: [],
+      },
+    });
+  });
+
+  test('breakdown=source credits the last click across sessions and across visitors of one customer', async () => {
+    const { body } = await get(`${RANGE}&breakdown=source`);
+    assert.deepEqual(body.data, [
+      { source: 'meta', spend: 100, revenue: 300, roas: 3, conversions: 1, sessions: 2 },
+      { source: 'tiktok', spend: 0, revenue: 200, roas: null, conversions: 1, sessions: 0 },
+      { source: 'google', spend: 50, revenue: 100, roas: 2, conversions: 1, sessions: 1 },
+      { source: 'organic', spend: 0, revenue: 50, roas: null, conversions: 1, sessions: 2 },
+      { source: 'creator', spend: 0, revenue: 0, roas: null, conversions: 0, sessions: 1 },
+    ]);
+    assert.deepEqual(body.totals, { spend: 150, revenue: 650, roas: 4.3333, conversions: 4, sessions: 6 });
+    assert.equal(body.pagination.total_rows, 5);
+  });
+
+  test('breakdown=campaign matches spend by campaign id and carries source and campaign_name', async () => {
+    const metrics = 'spend,revenue,conversions,sessions,impressions,clicks,ctr,cpa,cr,add_to_carts,checkouts,new_customers';
+    const { body } = await get(`${RANGE}&breakdown=campaign&metrics=${metrics}`);
+    const none = { spend: 0, impressions: 0, clicks: 0, ctr: null };
+    assert.deepEqual(body.data, [
+      { source: 'meta', campaign: 'c1', campaign_name: 'Spring', spend: 100, revenue: 300, conversions: 1, sessions: 2, impressions: 1000, clicks: 50, ctr: 0.05, cpa: 100, cr: 0.5, add_to_carts: 1, checkouts: 0, new_customers: 1 },
+      { source: 'tiktok', campaign: '', campaign_name: '', ...none, revenue: 200, conversions: 1, sessions: 0, cpa: 0, cr: null, add_to_carts: 0, checkouts: 0, new_customers: 1 },
+      { source: 'google', campaign: 'c2', campaign_name: 'Search', spend: 50, revenue: 100, conversions: 1, sessions: 1, impressions: 500, clicks: 25, ctr: 0.05, cpa: 50, cr: 1, add_to_carts: 0, checkouts: 1, new_customers: 1 },
+      { source: 'organic', campaign: '', campaign_name: '', ...none, revenue: 50, conversions: 1, sessions: 2, cpa: 0, cr: 0.5, add_to_carts: 0, checkouts: 0, new_customers: 0 },
+      { source: 'creator', campaign: '', campaign_name: '', ...none, revenue: 0, conversions: 0, sessions: 1, cpa: null, cr: 0, add_to_carts: 0, checkouts: 0, new_customers: 0 },
+    ].map((row) => Object.fromEntries(['source', 'campaign', 'campaign_name', ...metrics.split(',')].map((k) => [k, row[k as keyof typeof row]]))));
+  });
+
+  test('every breakdown yields its own members and, under last_click, rows that sum to the total revenue', async () => {
+    const members: Record<string, string[]> = {
+      source: ['source'], campaign: ['source', 'campaign', 'campaign_name'], adgroup: ['source', 'adgroup', 'adgroup_name'],
+      ad: ['source', 'ad', 'ad_name'], utm_source: ['utm_source'], utm_campaign: ['utm_campaign'], utm_medium: ['utm_medium'],
+      utm_term: ['utm_term'], utm_content: ['utm_content'], referrer: ['referrer'], landing_page: ['landing_page'],
+      city: ['city'], coupon_code: ['coupon_code'],
+    };
+    for (const [breakdown, keys] of Object.entries(members)) {
+      const { status, body } = await get(`${RANGE}&breakdown=${breakdown}&metrics=revenue`);
+      assert.equal(status, 200, breakdown);
+      for (const row of body.data) assert.deepEqual(Object.keys(row), [...keys, 'revenue'], breakdown);
+      const sum = body.data.reduce((acc: number, r: Row) => acc + Number(r.revenue), 0);
+      assert.equal(sum, 650, breakdown);
+    }
+  });
+
+  test('pixel-side breakdowns carry sessions and conversions with spend 0; city and coupon_code have no sessions', async () => {
+    const metrics = 'metrics=spend,revenue,conversions,sessions,cr';
+    assert.deepEqual((await get(`${RANGE}&breakdown=referrer&${metrics}`)).body.data, [
+      { referrer: '', spend: 0, revenue: 600, conversions: 3, sessions: 5, cr: 0.6 },
+      { referrer: 'https://news.example/', spend: 0, revenue: 50, conversions: 1, sessions: 1, cr: 1 },
+    ]);
+    assert.deepEqual(pick((await get(`${RANGE}&breakdown=landing_page&${metrics}`)).body.data, ['landing_page', 'revenue', 'sessions']), [
+      ['/', 600, 5],
+      ['/blog', 50, 1],
+    ]);
+    assert.deepEqual((await get(`${RANGE}&breakdown=city&${metrics}`)).body.data, [
+      { city: '', spend: 0, revenue: 600, conversions: 3, sessions: null, cr: null },
+      { city: 'Berlin', spend: 0, revenue: 50, conversions: 1, sessions: null, cr: null },
+    ]);
+    assert.deepEqual(pick((await get(`${RANGE}&breakdown=coupon_code&${metrics}`)).body.data, ['coupon_code', 'revenue']), [
+      ['', 600],
+      ['SAVE10', 50],
+    ]);
+    assert.deepEqual(pick((await get(`${RANGE}&breakdown=utm_source&${metrics}`)).body.data, ['utm_source', 'revenue', 'conversions', 'sessions']), [
+      ['ig', 300, 1, 1],
+      ['', 250, 2, 2],
+      ['google', 100, 1, 1],
+      ['creator-anna', 0, 0, 1],
+      ['fb', 0, 0, 1],
+    ]);
+  });
+
+  test('attribution models: linear splits, first_click credits the opener, any_click credits every platform', async () => {
+    const rows = async (model: string) =>
+      pick((await get(`${RANGE}&breakdown=source&metrics=conversions,revenue&attribution_model=${model}`)).body.data, ['source', 'conversions', 'revenue']);
+    assert.deepEqual(await rows('linear'), [
+      ['meta', 1, 200], ['tiktok', 1, 200], ['creator', 0.5, 150], ['google', 0.5, 50], ['organic', 1, 50],
+    ]);
+    assert.deepEqual(await rows('first_click'), [
+      ['creator', 1, 300], ['tiktok', 1, 200], ['meta', 1, 100], ['organic', 1, 50], ['google', 0, 0],
+    ]);
+    assert.deepEqual(await rows('any_click'), [
+      ['meta', 2, 400], ['creator', 1, 300], ['tiktok', 1, 200], ['google', 1, 100], ['organic', 1, 50],
+    ]);
+    // Paths here have at most two touchpoints and no email touch: u_shaped and total_impact equal linear.
+    assert.deepEqual(await rows('u_shaped'), await rows('linear'));
+    assert.deepEqual(await rows('total_impact'), await rows('linear'));
+    const anyClick = await get(`${RANGE}&metrics=conversions,revenue&attribution_model=any_click`);
+    assert.deepEqual(anyClick.body.totals, { conversions: 4, revenue: 650 });
+  });
+
+  test('a 1-day window drops the 6-day-old tiktok click, so that purchase is organic', async () => {
+    const { body } = await get(`${RANGE}&breakdown=source&metrics=revenue&attribution_window=1`);
+    assert.deepEqual(pick(body.data, ['source', 'revenue']), [
+      ['meta', 300], ['organic', 250], ['google', 100], ['creator', 0],
+    ]);
+  });
+
+  test('exclude_source moves credit to the previous eligible touchpoint and lists the channels in ignored_sources', async () => {
+    const google = await get(`${RANGE}&breakdown=source&metrics=conversions,revenue&exclude_source=google`);
+    assert.deepEqual(pick(google.body.data, ['source', 'conversions', 'revenue']), [
+      ['meta', 2, 400], ['tiktok', 1, 200], ['organic', 1, 50], ['creator', 0, 0], ['google', 0, 0],
+    ]);
+    assert.deepEqual(google.body.pagination.ignored_sources, ['google']);
+    const creator = await get(`${RANGE}&breakdown=source&metrics=revenue&attribution_model=first_click&exclude_sources=creator`);
+    assert.deepEqual(pick(creator.body.data, ['source', 'revenue']), [
+      ['meta', 400], ['tiktok', 200], ['organic', 50], ['creator', 0], ['google', 0],
+    ]);
+    assert.deepEqual(creator.body.pagination.ignored_sources, ['creator', 'influencer']);
+  });
+
+  test('source=creator restricts rows to creator and legacy influencer traffic and lists both channels', async () => {
+    const { body } = await get(`${RANGE}&breakdown=source&source=creator&attribution_model=first_click`);
+    assert.deepEqual(body.data, [{ source: 'creator', spend: 0, revenue: 300, roas: null, conversions: 1, sessions: 1 }]);
+    assert.deepEqual(body.totals, { spend: 0, revenue: 300, roas: null, conversions: 1, sessions: 1 });
+    assert.deepEqual(body.pagination.sources, ['creator', 'influencer']);
+  });
+
+  test('interval=week buckets by Monday in a date member, ordered chronologically first', async () => {
+    const { body } = await get(`${RANGE}&breakdown=source&interval=week&metrics=spend,revenue,conversions,sessions`);
+    assert.deepEqual(body.data, [
+      { date: '2026-02-23', source: 'meta', spend: 0, revenue: 0, conversions: 0, sessions: 1 },
+      { date: '2026-03-02', source: 'meta', spend: 100, revenue: 300, conversions: 1, sessions: 1 },
+      { date: '2026-03-02', source: 'tiktok', spend: 0, revenue: 200, conversions: 1, sessions: 0 },
+      { date: '2026-03-02', source: 'google', spend: 50, revenue: 100, conversions: 1, sessions: 1 },
+      { date: '2026-03-02', source: 'organic', spend: 0, revenue: 50, conversions: 1, sessions: 2 },
+      { date: '2026-03-02', source: 'creator', spend: 0, revenue: 0, conversions: 0, sessions: 1 },
+    ]);
+    const month = await get(`${RANGE}&interval=month&metrics=revenue`);
+    assert.deepEqual(month.body.data, [{ date: '2026-03-01', revenue: 650 }]);
+  });
+
+  test('attribution_date=click books credit on the click date and drops clicks before the range', async () => {
+    const { body } = await get(`${RANGE}&interval=day&attribution_date=click&metrics=spend,revenue,conversions,sessions`);
+    assert.deepEqual(body.data, [
+      { date: '2026-03-01', spend: 0, revenue: 0, conversions: 0, sessions: 1 },
+      { date: '2026-03-02', spend: 100, revenue: 50, conversions: 1, sessions: 1 },
+      { date: '2026-03-03', spend: 50, revenue: 100, conversions: 1, sessions: 1 },
+      { date: '2026-03-04', spend: 0, revenue: 0, conversions: 0, sessions: 1 },
+      { date: '2026-03-05', spend: 0, revenue: 0, conversions: 0, sessions: 1 },
+      { date: '2026-03-06', spend: 0, revenue: 300, conversions: 1, sessions: 1 },
+    ]);
+    assert.deepEqual(body.totals, { spend: 150, revenue: 450, conversions: 3, sessions: 6 });
+  });
+
+  test('name filters conversions; an unknown name leaves conversions at 0 and revenue at 0', async () => {
+    const { body } = await get(`${RANGE}&metrics=revenue,conversions,cpa&name=lead`);
+    assert.deepEqual(body.totals, { revenue: 0, conversions: 0, cpa: null });
+    assert.deepEqual((await get(`${RANGE}&metrics=conversions&name=purch*`)).body.totals, { conversions: 4 });
+  });
+
+  test('pages over aggregated rows with total_rows, has_more and next_offset', async () => {
+    const first = await get(`${RANGE}&breakdown=source&metrics=revenue&limit=2`);
+    assert.deepEqual(first.body.data, [{ source: 'meta', revenue: 300 }, { source: 'tiktok', revenue: 200 }]);
+    assert.deepEqual(
+      [first.body.pagination.has_more, first.body.pagination.next_offset, first.body.pagination.total_rows],
+      [true, 2, 5],
+    );
+    const last = await get(`${RANGE}&breakdown=source&metrics=revenue&limit=2&offset=4`);
+    assert.deepEqual(last.body.data, [{ source: 'creator', revenue: 0 }]);
+    assert.deepEqual([last.body.pagination.has_more, last.body.pagination.next_offset, last.body.pagination.total_rows], [false, null, 5]);
+    const beyond = await get(`${RANGE}&breakdown=source&limit=2&offset=10`);
+    assert.deepEqual([beyond.body.data, beyond.body.pagination.total_rows], [[], 5]);
+    assert.equal(beyond.body.totals.revenue, 650);
+  });
+
+  test('runReport (the analytics.query core) gives the route its exact numbers', async () => {
+    const query = { start_date: '2026-03-01', end_date: '2026-03-07', breakdown: 'campaign', attribution_model: 'linear' };
+    const direct = await runReport(t.stores, { workspaceId: shop.id, visibility: visibilityOf(['admin:admin']) }, query);
+    const { body } = await get(`${RANGE}&breakdown=campaign&attribution_model=linear`);
+    assert.deepEqual(direct.rows, body.data);
+    assert.deepEqual(direct.totals, body.totals);
+    assert.deepEqual(direct.pagination, body.pagination);
+    assert.equal(direct.settings_applied.attribution_model, 'linear');
+    assert.equal(direct.settings_applied.attribution_window, 7);
+  });
+});
+
+describe('GET /v3/report: permissions', () => {
+  test('a read:meta key sees only meta-family rows, spend and credit', async () => {
+    const headers = await shop.keyHeaders(['read:meta']);
+    const { status, body } = await get(`${RANGE}&breakdown=source`, headers);
+    assert.equal(status, 200);
+    const meta = { spend: 100, revenue: 300, roas: 3, conversions: 1, sessions: 2 };
+    assert.deepEqual(body.data, [{ source: 'meta', ...meta }]);
+    assert.deepEqual(body.totals, meta);
+    assert.deepEqual(body.pagination.sources, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads']);
+    const campaigns = await get(`${RANGE}&breakdown=campaign&metrics=spend`, headers);
+    assert.deepEqual(campaigns.body.data, [{ source: 'meta', campaign: 'c1', campaign_name: 'Spring', spend: 100 }]);
+  });
+
+  test('answers 403 for a source the key cannot see, and exclude_source never widens', async () => {
+    const headers = await shop.keyHeaders(['read:meta']);
+    const denied = await get(`${RANGE}&source=google`, headers);
+    assert.deepEqual(denied, { status: 403, body: { message: 'You do not have access to the requested sources' } });
+    // Excluding google moves alice's purchase to her earlier facebook click: still only meta credit.
+    const excluded = await get(`${RANGE}&breakdown=source&exclude_source=google`, headers);
+    assert.deepEqual(excluded.body.data, [{ source: 'meta', spend: 100, revenue: 400, roas: 4, conversions: 2, sessions: 2 }]);
+  });
+
+  test('answers 403 for profit metrics without read:profit', async () => {
+    const headers = await shop.keyHeaders(['read:meta']);
+    assert.deepEqual(await get(`${RANGE}&metrics=revenue,net_profit`, headers), {
+      status: 403,
+      body: { message: 'You do not have access to profit metrics' },
+    });
+    const allowed = await get(`${RANGE}&metrics=revenue,gross_profit`, await shop.keyHeaders(['read:meta', 'read:profit']));
+    assert.deepEqual(allowed.body.totals, { revenue: 300, gross_profit: 300 });
+  });
+
+  test('answers 403 without any pixel permission', async () => {
+    assert.deepEqual(await get(RANGE, await shop.keyHeaders(['read:profit'])), {
+      status: 403,
+      body: { message: 'You do not have access to pixel data' },
+    });
+  });
+});
+
+const PROFIT = 'revenue,spend,cogs,payment_fees,shipping_costs,refunds,gross_profit,contribution_profit,net_profit,gross_margin,net_margin,net_roas';
+
+describe('GET /v3/report: profit', () => {
+  test('computes profit totals from orders and expenses and per-row profit from credit shares', async () => {
+    const { body } = await get(`${RANGE}&breakdown=source&metrics=${PROFIT}`);
+    assert.deepEqual(body.totals, {
+      revenue: 650, spend: 150, cogs: 120, payment_fees: 2.5, shipping_costs: 3, refunds: 20, gross_profit: 530,
+      contribution_profit: 374.5, net_profit: 304.5, gross_margin: 0.8154, net_margin: 0.4685, net_roas: 3.4967,
+    });
+    const google = body.data.find((r: Row) => r.source === 'google');
+    assert.deepEqual(google, {
+      source: 'google', revenue: 100, spend: 50, cogs: 40, payment_fees: 2.5, shipping_costs: 3, refunds: 20,
+      gross_profit: 60, contribution_profit: 4.5, net_profit: -15.5, gross_margin: 0.6, net_margin: -0.155, net_roas: 1.09,
+    });
+    const creator = body.data.find((r: Row) => r.source === 'creator');
+    assert.equal(creator.gross_margin, null);
+    assert.equal(creator.net_roas, null);
+  });
+});
+
+describe('GET /v3/report: bad input', () => {
+  const cases: [string, string][] = [
+    ['metrics=spend,profit', 'Invalid metrics: profit. Accepted values: spend, revenue, roas, ctr, cpa, cr, sessions, conversions, impressions, clicks, new_customers, add_to_carts, checkouts, cogs, payment_fees, shipping_costs, refunds, gross_profit, contribution_profit, net_profit, gross_margin, net_margin, net_roas'],
+    ['breakdown=country', 'Invalid breakdown: country. Accepted values: source, campaign, adgroup, ad, utm_source, utm_campaign, utm_medium, utm_term, utm_content, referrer, landing_page, city, coupon_code'],
+    ['interval=hour', 'Invalid interval: hour. Accepted values: day, week, month'],
+    ['attribution_model=data_driven', 'Invalid attribution_model: data_driven. Accepted values: last_click, first_click, linear, u_shaped, total_impact, any_click'],
+    ['attribution_window=14', 'Invalid attribution_window: 14. Accepted values: 1, 7, 28, 90, 180, 365'],
+    ['attribution_window=7.0', 'Invalid attribution_window: 7.0. Accepted values: 1, 7, 28, 90, 180, 365'],
+    ['attribution_date=impression', 'Invalid attribution_date: impression. Accepted values: conversion, click'],
+    ['source=myspace', 'Unknown source: myspace. Accepted sources: meta, facebook, instagram, google, tiktok, pinterest, snapchat, microsoft, bing, openai, outbrain, taboola, organic, audience_network, messenger, threads, whatsapp, email, creator'],
+    ['limit=0', 'limit must be a positive integer'],
+    ['offset=-1', 'offset must be a non-negative integer'],
+    ['start_date=2026-13-01', 'Invalid start_date or end_date parameter'],
+    ['start_date=2026-03-09&end_date=2026-03-01', 'start_date must be before end_date'],
+  ];
+  for (const [query, message] of cases) {
+    test(`answers 400 "${message.slice(0, 40)}..." for ${query}`, async () => {
+      assert.deepEqual(await get(query), { status: 400, body: { message } });
+    });
+  }
+
+  test('fuzzed parameters answer 200 or 400, never 500', async () => {
+    const params = ['metrics', 'breakdown', 'interval', 'attribution_model', 'attribution_window', 'attribution_date',
+      'source', 'exclude_source', 'name', 'limit', 'offset', 'start_date', 'end_date'];
+    const values = ['', ' ', '%00', '%27%3B--', 'NaN', '-1', '1e309', '99999999999999999999999', '[]', '{}', 'x'.repeat(3000),
+      'spend,,revenue', 'last_click%00', '7%20', '%E2%80%AE', 'null', 'true', '*', '2026-02-30', 'creator,influencer'];
+    for (const param of params) {
+      for (const value of values) {
+        const response = await t.app.inject({ method: 'GET', url: `/v3/report?${param}=${value}&${param}=${value}`, headers: shop.headers });
+        assert.ok([200, 400].includes(response.statusCode), `${param}=${value.slice(0, 20)} -> ${response.statusCode}`);
+        assert.equal(typeof response.json().message === 'string' || Array.isArray(response.json().data), true);
+      }
+    }
+  });
+
+  test('answers 405 for other methods', async () => {
+    const response = await t.app.inject({ method: 'POST', url: '/v3/report', headers: shop.headers });
+    assert.deepEqual([response.statusCode, response.json()], [405, { message: 'Method not allowed' }]);
+  });
+});
+
+describe('GET /v3/report: workspace settings (re-read at every request)', () => {
+  test('applies revenue, refund, exclusion, unattributed, new-customer and fee settings on the next request', async () => {
+    const metrics = 'revenue,conversions,new_customers,payment_fees,cogs,refunds,net_profit';
+    const before = await get(`${RANGE}&metrics=${metrics}`);
+    assert.deepEqual(before.body.totals, { revenue: 650, conversions: 4, new_customers: 3, payment_fees: 2.5, cogs: 120, refunds: 20, net_profit: 304.5 });
+    await updateSettings(t.stores.db, shop.id, {
+      net_merchandise_revenue: true, refund_netting: true, platform_revenue: 'platform', excluded_transaction_ids: ['T2'],
+      include_unattributed: true, new_customer_correction: true, payment_fee_percent: 2, payment_fee_fixed: 30,
+    });
+    const after = await get(`${RANGE}&metrics=${metrics}`);
+    // T1 100 - 10 tax - 5 shipping - 20 refund = 65; T3 platform 210; T4 300; T9 unattributed 70.
+    // Fees: T1 2.50 (order), T3 2% of 210 + 0.30, T4 2% of 300 + 0.30, T9 2% of 70 + 0.30.
+    // net_profit = 645 - 130 cogs - 15 fees - 3 shipping - 150 spend - 50 expenses (refunds already netted).
+    assert.deepEqual(after.body.totals, { revenue: 645, conversions: 4, new_customers: 2, payment_fees: 15, cogs: 130, refunds: 20, net_profit: 297 });
+    const rows = await get(`${RANGE}&breakdown=source&metrics=revenue`);
+    assert.deepEqual(pick(rows.body.data, ['source', 'revenue']), [
+      ['meta', 300], ['tiktok', 210], ['unattributed', 70], ['google', 65], ['creator', 0], ['organic', 0],
+    ]);
+    const meta = await get(`${RANGE}&metrics=revenue`, await shop.keyHeaders(['read:meta']));
+    assert.deepEqual(meta.body.totals, { revenue: 300 });
+  });
+
+  test('dashboard defaults (model, window, ignored sources) apply when the request leaves them out', async () => {
+    await updateSettings(t.stores.db, shop.id, { attribution_model: 'first_click', ignore_sources: ['creator'] });
+    const { body } = await get(`${RANGE}&breakdown=source&metrics=revenue`);
+    // first_click with creator ignored: T1 -> facebook, T4 -> instagram.
+    assert.deepEqual(pick(body.data, ['source', 'revenue']), [
+      ['meta', 365], ['tiktok', 210], ['unattributed', 70], ['creator', 0], ['google', 0], ['organic', 0],
+    ]);
+    assert.deepEqual(body.pagination.ignored_sources, ['creator', 'influencer']);
+    const overridden = await get(`${RANGE}&breakdown=source&metrics=revenue&attribution_model=last_click&exclude_source=tiktok`);
+    assert.deepEqual(pick(overridden.body.data, ['source', 'revenue']), [
+      ['meta', 300], ['organic', 210], ['unattributed', 70], ['google', 65], ['creator', 0],
+    ]);
   });
 });
