@@ -1,0 +1,65 @@
+/**
+ * Fixture: the app state on a throwaway PostgreSQL database (created and dropped here, on the
+ * local server at postgres://postgres@127.0.0.1:5432), analytics on chDB as usual. Workspace
+ * "Shop" with the storefront and catalog of fixtures.ts. It runs the try-on flow's database
+ * paths (hashed session, conditional publish, credits, lead uniqueness, sweeper) on the
+ * PostgreSQL dialect.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
+import pg from 'pg';
+import { loadConfig } from '../../src/config.ts';
+import { findUsage } from '../../src/store/app/tryon-jobs.ts';
+import { createTestWorkspace, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
+import { ORIGIN, call, jobBody, personJpeg, setUpShop, uploadPhoto, type Client } from './fixtures.ts';
+
+const SERVER = 'postgres://postgres@127.0.0.1:5432';
+const database = `tryon_${crypto.randomBytes(6).toString('hex')}`;
+let t: TestApp;
+let shop: TestWorkspace;
+
+async function admin(sql: string) {
+  const client = new pg.Client({ connectionString: `${SERVER}/test` });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+before(async () => {
+  await admin(`CREATE DATABASE ${database}`);
+  t = await startTestApp({ databaseUrl: `${SERVER}/${database}`, tryon: { ...loadConfig({}).tryon, workerIntervalMs: 0, sweepIntervalMs: 0 } });
+  shop = await createTestWorkspace(t.stores, 'Shop');
+  await setUpShop(t, shop.id);
+});
+
+after(async () => {
+  await t?.close();
+  await admin(`DROP DATABASE IF EXISTS ${database}`);
+});
+
+test('on PostgreSQL: upload, idempotent job, conditional publish, credits, one lead per result, delete and sweep', async () => {
+  const c: Client = { workspaceId: shop.id, origin: ORIGIN, token: null };
+  const reservation = await uploadPhoto(t, c, await personJpeg(200, 300));
+  const first = await call(t, c, 'POST', '/try-on/v1/jobs', jobBody(reservation));
+  const again = await call(t, c, 'POST', '/try-on/v1/jobs', jobBody(reservation));
+  assert.deepEqual([first.status, again.body], [202, { job_id: reservation.job_id, status: 'pending' }]);
+  assert.equal(await t.app.tryon.worker.drain(), 1);
+  assert.equal((await call(t, c, 'GET', `/try-on/v1/jobs/${reservation.job_id}`)).body.status, 'done');
+  const usage = await findUsage(t.stores.db, shop.id, new Date().toISOString().slice(0, 10));
+  assert.deepEqual([usage?.attempts, usage?.credits_reserved, usage?.credits_committed], [1, 0, 1]);
+
+  const lead = { email: 'ana@example.com', marketing_consent: true, marketing_version: 'm1' };
+  const url = `/try-on/v1/jobs/${reservation.job_id}/leads`;
+  assert.deepEqual((await call(t, c, 'POST', url, lead)).body, { status: 'received', created: true });
+  assert.deepEqual((await call(t, c, 'POST', url, lead)).body, { status: 'received', created: false });
+  assert.equal((await call(t, c, 'POST', url, { ...lead, email: 'bo@example.com' })).status, 409);
+
+  assert.deepEqual((await call(t, c, 'DELETE', `/try-on/v1/jobs/${reservation.job_id}`)).body, { status: 'cancelled' });
+  assert.deepEqual((await call(t, c, 'GET', `/try-on/v1/jobs/${reservation.job_id}`)).body, { status: 'cancelled' });
+  await t.stores.db.updateTable('tryon_sessions').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).execute();
+  assert.deepEqual(await t.app.tryon.sweep(), { sessions: 1, orphan_uploads: 0 });
+});
