@@ -3,7 +3,7 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { TryOnConfig } from '../../config.ts';
 import type { MediaStorage, UploadTarget } from './storage.ts';
 
-const seconds = (until: Date) => Math.max(1, Math.floor((until.getTime() - Date.now()) / 1000));
+const seconds = (until: Date) => Math.max(1, Math.round((until.getTime() - Date.now()) / 1000));
 
 /**
  * Scale-out mode: an S3-compatible bucket. Upload URLs are presigned PUTs that sign the length,
