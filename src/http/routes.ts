@@ -8,6 +8,7 @@ import { adminRoute } from '../cli/admin-route.ts';
 import { registerTryOn } from '../tryon/plugin.ts';
 import { collectPlugin } from '../collect/plugin.ts';
 import { mcpRoute } from '../mcp/route.ts';
+import { oauthRoutes } from '../mcp/oauth/routes.ts';
 
 /** Every endpoint module, with its prefix. */
 export async function registerRoutes(app: FastifyInstance): Promise<void> {
@@ -19,6 +20,7 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(reportRoute, { prefix: '/v3' });
   await app.register(collectPlugin);
   await app.register(mcpRoute);
+  await app.register(oauthRoutes);
   await registerTryOn(app);
   await app.register(adminRoute);
 }

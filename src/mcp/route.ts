@@ -16,6 +16,7 @@ import {
   type RpcRequest,
 } from './protocol.ts';
 import { resolveCaller, type Caller } from './caller.ts';
+import { publicBase } from './oauth/routes.ts';
 import { findTool, toolList, WORKSPACE_ID_ARG } from './tools/index.ts';
 import { ToolError, type ToolContext } from './tools/types.ts';
 import { workspacesListTool } from './tools/workspaces.ts';
@@ -154,7 +155,10 @@ export async function mcpRoute(app: FastifyInstance): Promise<void> {
       return send(reply, replyResult(rpc.id, await dispatch(app, request, rpc)));
     } catch (error) {
       if (error instanceof RpcError) {
-        if (error.code === AUTH_ERROR) reply.header('www-authenticate', resourceMetadataChallenge(request));
+        if (error.code === AUTH_ERROR) {
+          const base = publicBase(app, request);
+          reply.header('www-authenticate', `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"`);
+        }
         return send(reply, replyError(rpc.id, error));
       }
       if (error instanceof HttpError && error.statusCode === 429) throw error;
@@ -168,10 +172,4 @@ export async function mcpRoute(app: FastifyInstance): Promise<void> {
     url: '/mcp',
     handler: async (_request, reply) => reply.code(405).header('allow', 'POST').send({ message: 'Method not allowed' }),
   });
-}
-
-/** Points OAuth-capable clients at the protected-resource metadata (RFC 9728). */
-function resourceMetadataChallenge(request: FastifyRequest): string {
-  const base = `${request.protocol}://${request.host}`;
-  return `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"`;
 }

@@ -1,5 +1,5 @@
-import crypto from 'node:crypto';
 import type { AppDatabase } from '../../store/app-db.ts';
+import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { hashSecret, newToken } from '../../store/app/secrets.ts';
 
 /** One workspace of a connection, with the key's scopes as they were when the person consented. */
@@ -10,16 +10,8 @@ export interface WorkspaceGrant {
   scopes: string[];
 }
 
-export interface RegisteredClient {
-  client_id: string;
-  client_secret?: string;
-  client_id_issued_at: number;
-  redirect_uris: string[];
-  client_name?: string;
-  token_endpoint_auth_method: string;
-  grant_types: string[];
-  response_types: string[];
-}
+/** A registered client as RFC 7591 describes it (the SDK's type); the secret is stored hashed. */
+export type RegisteredClient = OAuthClientInformationFull;
 
 export const ACCESS_TOKEN_SECONDS = 3600;
 export const REFRESH_TOKEN_SECONDS = 90 * 86_400;
@@ -71,6 +63,18 @@ export async function saveCode(
     })
     .execute();
   return code;
+}
+
+/** The PKCE challenge of an unused, unexpired code (the SDK checks the verifier before exchanging). */
+export async function codeChallengeOf(db: AppDatabase, code: string): Promise<{ clientId: string; codeChallenge: string } | undefined> {
+  const row = await db
+    .selectFrom('oauth_codes')
+    .select(['client_id', 'code_challenge'])
+    .where('code_hash', '=', hashSecret(code))
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', iso(Date.now()))
+    .executeTakeFirst();
+  return row && { clientId: row.client_id, codeChallenge: row.code_challenge };
 }
 
 export interface StoredCode {
@@ -156,11 +160,4 @@ export async function activeKeyIds(db: AppDatabase, keyIds: number[]): Promise<S
   if (keyIds.length === 0) return new Set();
   const rows = await db.selectFrom('api_keys').select('id').where('id', 'in', keyIds).where('revoked_at', 'is', null).execute();
   return new Set(rows.map((r) => Number(r.id)));
-}
-
-/** PKCE S256 (RFC 7636): base64url(sha256(verifier)) must equal the stored challenge. */
-export function pkceMatches(verifier: string, challenge: string): boolean {
-  const computed = Buffer.from(crypto.createHash('sha256').update(verifier).digest('base64url'));
-  const expected = Buffer.from(challenge);
-  return computed.length === expected.length && crypto.timingSafeEqual(computed, expected);
 }

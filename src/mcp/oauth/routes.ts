@@ -1,0 +1,171 @@
+import crypto from 'node:crypto';
+import express from 'express';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { mcpAuthRouter } from '@modelcontextprotocol/sdk/server/auth/router.js';
+import { redirectUriMatches } from '@modelcontextprotocol/sdk/server/auth/handlers/authorize.js';
+import { authenticateKey } from '../../http/auth.ts';
+import { HttpError } from '../../http/errors.ts';
+import { recordAudit } from '../../store/app/audit-log.ts';
+import { secretMatches } from '../../store/app/secrets.ts';
+import { findWorkspace } from '../../store/app/workspaces.ts';
+import { consentPage, type ConsentView } from './consent-page.ts';
+import { StorelensOAuthProvider } from './provider.ts';
+import { findClient, saveCode, type WorkspaceGrant } from './store.ts';
+
+/** Paths the SDK's authorization server answers; each is bridged from Fastify to its Express router. */
+const SDK_PATHS = [
+  '/authorize',
+  '/token',
+  '/register',
+  '/revoke',
+  '/.well-known/oauth-authorization-server',
+  '/.well-known/oauth-protected-resource',
+  '/.well-known/oauth-protected-resource/mcp',
+];
+const MAX_WORKSPACES = 20;
+
+type Handler = (req: unknown, res: unknown, next: () => void) => void;
+
+/** The server's public origin: STORELENS_PUBLIC_URL, else the request's own scheme and host. */
+export function publicBase(app: FastifyInstance, request: FastifyRequest): string {
+  return (app.config.publicUrl ?? `${request.protocol}://${request.host}`).replace(/\/+$/, '');
+}
+
+function parseBody(contentType: string | undefined, text: string): unknown {
+  if (contentType?.includes('application/json')) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      return {};
+    }
+  }
+  return Object.fromEntries(new URLSearchParams(text));
+}
+
+function oauthError(reply: FastifyReply, status: number, error: string, description: string) {
+  return reply.code(status).header('cache-control', 'no-store').send({ error, error_description: description });
+}
+
+/**
+ * OAuth 2.1 for multi-workspace connections, built on the MCP SDK's authorization server
+ * (metadata, dynamic client registration, authorize, token with PKCE, revoke), plus our consent
+ * form. Fastify has already read the body; it is handed to Express pre-parsed.
+ */
+export async function oauthRoutes(app: FastifyInstance): Promise<void> {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_request, body, done) => done(null, body));
+
+  const provider = new StorelensOAuthProvider(app.stores.db);
+  const servers = new Map<string, Handler>();
+  const serverFor = (base: string): Handler => {
+    let server = servers.get(base);
+    if (!server) {
+      const ex = express();
+      ex.disable('x-powered-by');
+      ex.use(
+        mcpAuthRouter({
+          provider,
+          issuerUrl: new URL(base),
+          resourceServerUrl: new URL(`${base}/mcp`),
+          resourceName: 'Storelens analytics',
+        }),
+      );
+      server = ex as unknown as Handler;
+      servers.set(base, server);
+    }
+    return server;
+  };
+
+  const bridge = async (request: FastifyRequest, reply: FastifyReply) => {
+    let server: Handler;
+    try {
+      server = serverFor(publicBase(app, request));
+    } catch {
+      return oauthError(reply, 500, 'server_error', 'OAuth needs an https address: set STORELENS_PUBLIC_URL');
+    }
+    const raw = request.raw as typeof request.raw & { body?: unknown; _body?: boolean };
+    if (typeof request.body === 'string') {
+      raw.body = parseBody(request.headers['content-type'], request.body);
+      raw._body = true;
+    }
+    // Client secrets are stored hashed, so a confidential client's secret is checked here.
+    const path = request.routeOptions.url;
+    if ((path === '/token' || path === '/revoke') && raw.body && typeof raw.body === 'object') {
+      const { client_id: clientId, client_secret: secret } = raw.body as Record<string, unknown>;
+      const client = typeof clientId === 'string' ? await findClient(app.stores.db, clientId) : undefined;
+      if (client?.secretHash && (typeof secret !== 'string' || !secretMatches(secret, client.secretHash))) {
+        return oauthError(reply, 401, 'invalid_client', 'Invalid client_secret');
+      }
+    }
+    reply.hijack();
+    server(raw, reply.raw, () => {
+      reply.raw.statusCode = 404;
+      reply.raw.setHeader('content-type', 'application/json');
+      reply.raw.end(JSON.stringify({ message: 'Not found' }));
+    });
+  };
+  for (const url of SDK_PATHS) app.route({ method: ['GET', 'POST', 'OPTIONS'], url, handler: bridge });
+
+  app.post('/oauth/consent', async (request, reply) => {
+    const form = new URLSearchParams(typeof request.body === 'string' ? request.body : '');
+    const field = (name: string) => form.get(name) ?? '';
+    const client = await findClient(app.stores.db, field('client_id'));
+    const redirectUri = field('redirect_uri');
+    // Never redirect anywhere the client did not register.
+    if (!client || !client.metadata.redirect_uris.some((uri) => redirectUriMatches(redirectUri, uri))) {
+      return reply.code(400).type('text/plain').send('Unknown client or redirect_uri: start the connection again from your app.');
+    }
+    if (!field('code_challenge')) return reply.code(400).type('text/plain').send('Missing code_challenge: start the connection again from your app.');
+    const keys = form.getAll('workspace_key').map((k) => k.trim());
+    const secrets = form.getAll('workspace_secret').map((s) => s.trim());
+    const view: ConsentView = {
+      clientId: client.metadata.client_id,
+      clientName: client.metadata.client_name ?? client.metadata.client_id,
+      redirectUri,
+      codeChallenge: field('code_challenge'),
+      state: field('state'),
+      resource: field('resource'),
+      nonce: crypto.randomBytes(16).toString('base64'),
+      rows: keys.length ? keys.map((apiKey) => ({ apiKey })) : [{ apiKey: '' }],
+      error: '',
+    };
+    const refuse = (error: string) => {
+      const page = consentPage({ ...view, error });
+      return reply.code(400).headers(page.headers).type('text/html; charset=utf-8').send(page.body);
+    };
+    if (keys.length === 0 || keys.length !== secrets.length) return refuse('Add at least one workspace with its API key and client secret.');
+    if (keys.length > MAX_WORKSPACES) return refuse(`At most ${MAX_WORKSPACES} workspaces per connection.`);
+
+    const grants = new Map<number, WorkspaceGrant>();
+    for (const [i, apiKey] of keys.entries()) {
+      try {
+        const auth = await authenticateKey(app.stores.db, apiKey, secrets[i]!);
+        const workspace = await findWorkspace(app.stores.db, auth.workspaceId);
+        grants.set(auth.workspaceId, { workspace_id: auth.workspaceId, workspace_name: workspace?.name ?? '', key_id: auth.keyId, scopes: auth.scopes });
+      } catch (error) {
+        if (error instanceof HttpError) return refuse(`Workspace ${i + 1}: ${error.message}`);
+        throw error;
+      }
+    }
+    const code = await saveCode(app.stores.db, {
+      clientId: client.metadata.client_id,
+      redirectUri,
+      codeChallenge: view.codeChallenge,
+      resource: view.resource,
+      grants: [...grants.values()],
+    });
+    for (const grant of grants.values()) {
+      await recordAudit(app.stores.db, {
+        workspaceId: grant.workspace_id,
+        actor: `key:${grant.key_id}`,
+        action: 'oauth.connect',
+        target: `oauth_client:${client.metadata.client_id}`,
+        details: { client_name: view.clientName, scopes: grant.scopes },
+      });
+    }
+    const target = new URL(redirectUri);
+    target.searchParams.set('code', code);
+    if (view.state) target.searchParams.set('state', view.state);
+    return reply.code(302).header('location', target.href).header('cache-control', 'no-store').send();
+  });
+}
