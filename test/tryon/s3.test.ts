@@ -77,7 +77,7 @@ test('with S3 storage the photo goes to a presigned PUT that signs type, length,
   assert.equal([...url.searchParams.keys()].some((k) => /crc32/i.test(k)), false);
   assert.deepEqual(reservation.body.upload_headers, { 'content-type': 'image/jpeg', 'x-amz-checksum-sha256': uploadBody(photo).checksum_sha256, 'if-none-match': '*' });
 
-  const put = (body: Buffer) => fetch(url, { method: 'PUT', headers: reservation.body.upload_headers, body });
+  const put = (body: Buffer) => fetch(url, { method: 'PUT', headers: reservation.body.upload_headers, body: new Uint8Array(body) });
   assert.equal((await put(photo)).status, 200);
   assert.equal((await put(photo)).status, 412);
 

@@ -1,4 +1,6 @@
+import type { Selectable } from 'kysely';
 import type { AppDatabase } from '../app-db.ts';
+import type { TryOnStorefrontTable } from './tryon-schema.ts';
 
 /** Try-on settings of one workspace's storefront (decisions.md section 8). */
 export interface Storefront {
@@ -27,18 +29,7 @@ export const STOREFRONT_DEFAULTS = {
 
 export type StorefrontChanges = Partial<Omit<Storefront, 'workspaceId' | 'updatedAt'>>;
 
-type Row = {
-  workspace_id: number;
-  origins: string;
-  consent_version: string;
-  marketing_version: string;
-  session_attempts: number;
-  daily_attempts: number;
-  coverage_max_age_days: number;
-  experiment_id: string;
-  experiment_variants: number;
-  updated_at: string;
-};
+type Row = Omit<Selectable<TryOnStorefrontTable>, 'id'>;
 
 function toStorefront(row: Row): Storefront {
   return {
