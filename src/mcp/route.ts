@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { HttpError } from '../http/errors.ts';
+import { visibilityOf } from '../analytics/permissions.ts';
 import {
   AUTH_ERROR,
   INTERNAL_ERROR,
@@ -64,8 +65,14 @@ async function callTool(app: FastifyInstance, caller: Caller, params: Record<str
   const { workspace_id: workspaceArg, ...input } = parsed.data as Record<string, unknown>;
 
   try {
-    const scope = caller.kind === 'key' ? caller.auth : await caller.grant(workspaceArg as string | undefined);
-    await app.limits.consume(`key:${scope.keyId}`);
+    // workspaces_list reads only the connection itself; every other tool acts on one workspace.
+    const scope =
+      caller.kind === 'key'
+        ? caller.auth
+        : tool === workspacesListTool
+          ? { workspaceId: 0, keyId: 0, scopes: [], visibility: visibilityOf([]) }
+          : await caller.grant(workspaceArg as string | undefined);
+    await app.limits.consume(scope.keyId ? `key:${scope.keyId}` : caller.actor);
     const ctx: ToolContext = {
       db: app.stores.db,
       ch: app.stores.ch,

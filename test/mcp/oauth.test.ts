@@ -1,0 +1,303 @@
+/**
+ * Multi-workspace connections end to end: the MCP SDK client's OAuth code (discovery, dynamic
+ * registration, PKCE) against our authorization server, the consent page driven in headless
+ * Chromium, then the SDK client calling tools with workspace_id.
+ * Fixture: workspace "North" (admin key) with one note; workspace "South" connected with a
+ * read:meta key (no profit); workspace "West" never connected. A small HTTP server plays the
+ * client's redirect target and records the code.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import { chromium, type Browser } from 'playwright-core';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { auth, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { createTestWorkspace, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
+import { revokeApiKey } from '../../src/store/app/api-keys.ts';
+import { TOOLS } from '../../src/mcp/tools/index.ts';
+import { toolOk } from './rpc.ts';
+
+let t: TestApp;
+let base: string;
+let browser: Browser;
+let callback: http.Server;
+let callbackUrl: string;
+let codes: URL[] = [];
+let north: TestWorkspace;
+let south: TestWorkspace;
+let west: TestWorkspace;
+let southKey: Record<string, string>;
+
+/** The SDK client's storage, kept in memory; the authorization URL is handed to Chromium. */
+class TestOAuthProvider implements OAuthClientProvider {
+  info?: OAuthClientInformationMixed;
+  saved?: OAuthTokens;
+  verifier = '';
+  authorizationUrl?: URL;
+  get redirectUrl() {
+    return callbackUrl;
+  }
+  get clientMetadata() {
+    return {
+      client_name: 'SDK test client',
+      redirect_uris: [callbackUrl],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'client_secret_post',
+    };
+  }
+  state() {
+    return 'state-123';
+  }
+  clientInformation() {
+    return this.info;
+  }
+  saveClientInformation(info: OAuthClientInformationMixed) {
+    this.info = info;
+  }
+  tokens() {
+    return this.saved;
+  }
+  saveTokens(tokens: OAuthTokens) {
+    this.saved = tokens;
+  }
+  redirectToAuthorization(url: URL) {
+    this.authorizationUrl = url;
+  }
+  saveCodeVerifier(verifier: string) {
+    this.verifier = verifier;
+  }
+  codeVerifier() {
+    return this.verifier;
+  }
+}
+
+const provider = new TestOAuthProvider();
+
+async function consentInBrowser(url: URL, rows: { key: string; secret: string }[]): Promise<{ status: string; error: string }> {
+  const page = await browser.newPage();
+  try {
+    await page.goto(url.href);
+    for (let i = 1; i < rows.length; i++) await page.click('#add-workspace');
+    const keys = page.locator('input[name=workspace_key]');
+    const secrets = page.locator('input[name=workspace_secret]');
+    assert.equal(await keys.count(), rows.length);
+    for (const [i, row] of rows.entries()) {
+      await keys.nth(i).fill(row.key);
+      await secrets.nth(i).fill(row.secret);
+    }
+    await Promise.all([page.waitForLoadState('load'), page.click('#connect')]);
+    await page.waitForLoadState('load');
+    const error = (await page.locator('.error').count()) ? await page.locator('.error').innerText() : '';
+    return { status: page.url().startsWith(callbackUrl) ? 'redirected' : 'stayed', error };
+  } finally {
+    await page.close();
+  }
+}
+
+before(async () => {
+  t = await startTestApp();
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  base = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
+  callback = http.createServer((req, res) => {
+    const url = new URL(req.url!, callbackUrl);
+    if (url.pathname === '/callback') codes.push(url);
+    res.end('connected');
+  });
+  await new Promise<void>((resolve) => callback.listen(0, '127.0.0.1', resolve));
+  callbackUrl = `http://127.0.0.1:${(callback.address() as { port: number }).port}/callback`;
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic'],
+  });
+  north = await createTestWorkspace(t.stores, 'North');
+  south = await createTestWorkspace(t.stores, 'South');
+  west = await createTestWorkspace(t.stores, 'West');
+  southKey = await south.keyHeaders(['read:meta']);
+  await toolOk(t.app, north.headers, 'notes.save-note', { title: 'North note', content: '' });
+});
+after(async () => {
+  await browser?.close();
+  await new Promise((resolve) => callback?.close(resolve));
+  await t.close();
+});
+
+describe('discovery and registration', () => {
+  test('serves protected-resource and authorization-server metadata', async () => {
+    const prm = await (await fetch(`${base}/.well-known/oauth-protected-resource/mcp`)).json();
+    assert.deepEqual(prm, { resource: `${base}/mcp`, authorization_servers: [`${base}/`], resource_name: 'Storelens analytics' });
+    const as = await (await fetch(`${base}/.well-known/oauth-authorization-server`)).json();
+    assert.equal(as.issuer, `${base}/`);
+    assert.deepEqual(as.code_challenge_methods_supported, ['S256']);
+    assert.equal(as.registration_endpoint, `${base}/register`);
+  });
+
+  test('an unauthenticated tools/list points at the resource metadata', async () => {
+    const r = await fetch(`${base}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' });
+    assert.equal(r.status, 200);
+    assert.equal(r.headers.get('www-authenticate'), `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"`);
+  });
+
+  test('the SDK registers dynamically and asks for consent with PKCE', async () => {
+    assert.equal(await auth(provider, { serverUrl: `${base}/mcp` }), 'REDIRECT');
+    assert.ok(provider.info?.client_id);
+    const url = provider.authorizationUrl!;
+    assert.equal(url.origin + url.pathname, `${base}/authorize`);
+    assert.equal(url.searchParams.get('code_challenge_method'), 'S256');
+    assert.equal(url.searchParams.get('resource'), `${base}/mcp`);
+  });
+});
+
+describe('consent page', () => {
+  test('shows an error for a wrong secret and does not redirect', async () => {
+    const result = await consentInBrowser(provider.authorizationUrl!, [{ key: north.headers['x-api-key']!, secret: 'slsec_wrong' }]);
+    assert.deepEqual(result, { status: 'stayed', error: 'Workspace 1: Invalid client secret' });
+    assert.equal(codes.length, 0);
+  });
+
+  test('connects two workspaces and redirects with a code and the state', async () => {
+    const result = await consentInBrowser(provider.authorizationUrl!, [
+      { key: north.headers['x-api-key']!, secret: north.headers['client-secret']! },
+      { key: southKey['x-api-key']!, secret: southKey['client-secret']! },
+    ]);
+    assert.deepEqual(result, { status: 'redirected', error: '' });
+    assert.equal(codes.length, 1);
+    assert.equal(codes[0]!.searchParams.get('state'), 'state-123');
+    assert.match(codes[0]!.searchParams.get('code')!, /^slc_/);
+  });
+
+  test('refuses a consent post for a redirect_uri the client did not register', async () => {
+    const form = new URLSearchParams({
+      client_id: provider.info!.client_id, redirect_uri: 'https://evil.example/cb', code_challenge: 'x',
+      workspace_key: north.headers['x-api-key']!, workspace_secret: north.headers['client-secret']!,
+    });
+    const r = await fetch(`${base}/oauth/consent`, { method: 'POST', body: form, redirect: 'manual' });
+    assert.equal(r.status, 400);
+    assert.equal(await r.text(), 'Unknown client or redirect_uri: start the connection again from your app.');
+  });
+});
+
+describe('tokens', () => {
+  test('a wrong code_verifier is refused', async () => {
+    const r = await fetch(`${base}/token`, {
+      method: 'POST',
+      body: new URLSearchParams({
+        grant_type: 'authorization_code', code: codes[0]!.searchParams.get('code')!, code_verifier: 'x'.repeat(43),
+        client_id: provider.info!.client_id, client_secret: (provider.info as { client_secret?: string }).client_secret ?? '',
+        redirect_uri: callbackUrl,
+      }),
+    });
+    assert.equal(r.status, 400);
+    assert.deepEqual(await r.json(), { error: 'invalid_grant', error_description: 'code_verifier does not match the challenge' });
+  });
+
+  test('a wrong client secret is refused', async () => {
+    const r = await fetch(`${base}/token`, {
+      method: 'POST',
+      body: new URLSearchParams({ grant_type: 'authorization_code', code: 'x', code_verifier: 'y', client_id: provider.info!.client_id, client_secret: 'nope' }),
+    });
+    assert.equal(r.status, 401);
+    assert.deepEqual(await r.json(), { error: 'invalid_client', error_description: 'Invalid client_secret' });
+  });
+
+  test('the SDK exchanges the code; the code works once', async () => {
+    const code = codes[0]!.searchParams.get('code')!;
+    assert.equal(await auth(provider, { serverUrl: `${base}/mcp`, authorizationCode: code }), 'AUTHORIZED');
+    assert.match(provider.saved!.access_token, /^sla_/);
+    assert.equal(provider.saved!.token_type, 'Bearer');
+    const again = await fetch(`${base}/token`, {
+      method: 'POST',
+      body: new URLSearchParams({
+        grant_type: 'authorization_code', code, code_verifier: provider.verifier, client_id: provider.info!.client_id,
+        client_secret: (provider.info as { client_secret?: string }).client_secret ?? '', redirect_uri: callbackUrl,
+      }),
+    });
+    assert.equal(again.status, 400);
+    assert.equal((await again.json()).error, 'invalid_grant');
+  });
+});
+
+describe('a multi-workspace connection', () => {
+  let client: Client;
+
+  before(async () => {
+    client = new Client({ name: 'oauth-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { authProvider: provider }));
+  });
+  after(() => client.close());
+
+  test('tools/list adds workspaces_list and makes workspace_id required everywhere', async () => {
+    const { tools } = await client.listTools();
+    assert.equal(tools[0]!.name, 'workspaces_list');
+    assert.equal(tools.length, TOOLS.length + 1);
+    for (const tool of tools.slice(1)) {
+      assert.ok((tool.inputSchema.required ?? []).includes('workspace_id'), tool.name);
+      assert.equal((tool.inputSchema.properties as Record<string, { type: string }>).workspace_id!.type, 'string');
+    }
+  });
+
+  test('workspaces_list returns the connected workspaces', async () => {
+    const result = await client.callTool({ name: 'workspaces_list', arguments: {} });
+    assert.deepEqual(result.structuredContent, { workspaces: [{ id: String(north.id), name: 'North' }, { id: String(south.id), name: 'South' }] });
+  });
+
+  test('each call acts on the named workspace with that workspace\'s permission snapshot', async () => {
+    const notes = await client.callTool({ name: 'notes.get-notes', arguments: { workspace_id: String(north.id) } });
+    assert.deepEqual((notes.structuredContent as any).notes.map((n: any) => n.title), ['North note']);
+    const southNotes = await client.callTool({ name: 'notes.get-notes', arguments: { workspace_id: String(south.id) } });
+    assert.deepEqual(southNotes.structuredContent, { notes: [] });
+    const northProfit = await client.callTool({ name: 'analytics.profit-summary', arguments: { workspace_id: String(north.id) } });
+    assert.equal(northProfit.isError, false);
+    const southProfit = await client.callTool({ name: 'analytics.profit-summary', arguments: { workspace_id: String(south.id) } });
+    assert.deepEqual(southProfit.structuredContent, { error: { code: 'permission_denied', message: 'You do not have access to profit metrics' } });
+  });
+
+  test('a workspace outside the connection is permission_denied; a missing workspace_id is -32602', async () => {
+    const other = await client.callTool({ name: 'notes.get-notes', arguments: { workspace_id: String(west.id) } });
+    assert.deepEqual(other.structuredContent, { error: { code: 'permission_denied', message: `Workspace ${west.id} is not part of this connection` } });
+    await assert.rejects(client.callTool({ name: 'notes.get-notes', arguments: {} }), (error: Error & { code?: number }) => {
+      assert.equal(error.code, -32602);
+      return true;
+    });
+  });
+
+  test('writes through the connection are audited under the OAuth client', async () => {
+    await client.callTool({ name: 'notes.save-note', arguments: { workspace_id: String(north.id), title: 'Via OAuth', content: '' } });
+    const { entries } = await toolOk(t.app, north.headers, 'audit-log.get-log', {});
+    assert.equal(entries[0].actor, `oauth:${provider.info!.client_id}`);
+    assert.equal(entries[0].action, 'notes.save-note');
+    assert.ok(entries.some((e: any) => e.action === 'oauth.connect'));
+  });
+
+  test('refreshing rotates the refresh token', async () => {
+    const old = provider.saved!;
+    const refreshed = await fetch(`${base}/token`, {
+      method: 'POST',
+      body: new URLSearchParams({
+        grant_type: 'refresh_token', refresh_token: old.refresh_token!, client_id: provider.info!.client_id,
+        client_secret: (provider.info as { client_secret?: string }).client_secret ?? '',
+      }),
+    });
+    assert.equal(refreshed.status, 200);
+    const tokens = await refreshed.json();
+    assert.notEqual(tokens.access_token, old.access_token);
+    const reuse = await fetch(`${base}/token`, {
+      method: 'POST',
+      body: new URLSearchParams({
+        grant_type: 'refresh_token', refresh_token: old.refresh_token!, client_id: provider.info!.client_id,
+        client_secret: (provider.info as { client_secret?: string }).client_secret ?? '',
+      }),
+    });
+    assert.equal(reuse.status, 400);
+  });
+
+  test('revoking the key that connected a workspace closes that workspace only', async () => {
+    await revokeApiKey(t.stores.db, southKey['x-api-key']!);
+    const south_ = await client.callTool({ name: 'notes.get-notes', arguments: { workspace_id: String(south.id) } });
+    assert.equal((south_.structuredContent as any).error.code, 'permission_denied');
+    const north_ = await client.callTool({ name: 'notes.get-notes', arguments: { workspace_id: String(north.id) } });
+    assert.equal(north_.isError, false);
+  });
+});
