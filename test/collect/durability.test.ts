@@ -4,6 +4,7 @@
  * process is SIGKILLed the moment the last answer arrives, and a restarted server must show
  * every accepted event exactly once. The writer flushes every 150 ms, so at the kill some rows
  * are in ClickHouse, some only in the write-ahead log, and an insert may be half done.
+ * The same server runs `webhook secret` / `webhook rotate` through the CLI.
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,10 +15,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DESKTOP_UA, todayRange } from './helpers.ts';
+import { signWebhook } from '../../src/collect/webhook.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'storelens-kill-'));
 let server: ChildProcess | null = null;
+/** The restarted server of the first test, reused by the second. */
+let live: { port: number; base: string } | null = null;
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -107,4 +111,29 @@ test('every event answered 202 is stored exactly once after the server is killed
   assert.equal(response.status, 200);
   const { data } = (await response.json()) as { data: Array<{ name: string }> };
   assert.deepEqual(data.map((e) => e.name).sort(), accepted);
+  live = { port, base: restarted };
+});
+
+test('the CLI shows the webhook secret, creates it once, and rotation retires the old one', async () => {
+  const port = live?.port ?? (await freePort());
+  const base = live?.base ?? (await startServer(port));
+  const { workspace_id: id } = cli(port, 'workspace', 'create', '--name', 'Webhook shop');
+  const shown = cli(port, 'webhook', 'secret', '--workspace', String(id));
+  assert.match(shown.secret, /^whsec_[A-Za-z0-9_-]{43}$/);
+  assert.deepEqual({ ...shown, secret: '' }, { workspace_id: id, url: `http://localhost:${port}/webhooks/orders?workspace=${id}`, secret: '' });
+  const rotated = cli(port, 'webhook', 'rotate', '--workspace', String(id)).secret;
+  assert.notEqual(rotated, shown.secret);
+
+  const deliver = async (key: string, deliveryId: string) => {
+    const body = JSON.stringify({ delivery_id: deliveryId, type: 'order.created', order: { transaction_id: 'A-1', dt: '2026-11-20 10:00:00' } });
+    const at = String(Math.floor(Date.now() / 1000));
+    const response = await fetch(`${base}/webhooks/orders?workspace=${id}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-storelens-timestamp': at, 'x-storelens-signature': signWebhook(key, at, body) },
+      body,
+    });
+    return [response.status, await response.json()];
+  };
+  assert.deepEqual(await deliver(shown.secret, 'w-1'), [401, { message: 'Invalid webhook signature' }]);
+  assert.deepEqual(await deliver(rotated, 'w-2'), [202, { status: 'accepted' }]);
 });

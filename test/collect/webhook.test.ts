@@ -1,0 +1,113 @@
+/**
+ * Fixture: workspace "Test shop" with a webhook secret, and "Other" whose secret must not sign
+ * for it. Order deliveries are signed like a platform would sign them and posted through
+ * app.inject; orders are read back from the analytics `orders` table (FINAL: newest version).
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createTestWorkspace, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
+import { ensureWebhookSecret } from '../../src/store/app/webhooks.ts';
+import { signWebhook } from '../../src/collect/webhook.ts';
+import { eventually } from './helpers.ts';
+
+let t: TestApp;
+let shop: TestWorkspace;
+let secret: string;
+let otherSecret: string;
+
+before(async () => {
+  t = await startTestApp({ collect: { flushMs: 20, maxRows: 5000, perClientPerMinute: 0, perPixelPerSecond: 0 } });
+  shop = await createTestWorkspace(t.stores);
+  const other = await createTestWorkspace(t.stores, 'Other');
+  secret = await ensureWebhookSecret(t.stores.db, shop.id);
+  otherSecret = await ensureWebhookSecret(t.stores.db, other.id);
+});
+
+after(() => t.close());
+
+const order = (fields: Record<string, unknown> = {}) => ({
+  transaction_id: '1001', dt: '2026-11-20T10:00:00Z', updated_at: '2026-11-20T10:00:00Z', customer_id: 'c-77',
+  is_new_customer: 1, currency: 'eur', gross_revenue: 4990, tax: 797, shipping: 490, ...fields,
+});
+
+async function deliver(
+  payload: unknown,
+  options: { key?: string; at?: number; workspace?: number | string; signature?: string } = {},
+) {
+  const text = typeof payload === 'string' ? payload : JSON.stringify(payload);
+  const at = String(options.at ?? Math.floor(Date.now() / 1000));
+  const response = await t.app.inject({
+    method: 'POST',
+    url: `/webhooks/orders?workspace=${options.workspace ?? shop.id}`,
+    payload: text,
+    headers: {
+      'content-type': 'application/json',
+      'x-storelens-timestamp': at,
+      'x-storelens-signature': options.signature ?? signWebhook(options.key ?? secret, at, text),
+    },
+  });
+  return { status: response.statusCode, body: response.json() };
+}
+
+type StoredOrder = { transaction_id: string; gross_revenue: number; refunds: Array<{ dt: string; amount: number }>; cancelled: number; currency: string; version: string };
+
+const storedOrders = () =>
+  t.stores.ch.query<StoredOrder>(
+    'test-orders',
+    `SELECT transaction_id, gross_revenue, refunds, cancelled, currency, toString(version) AS version
+     FROM orders FINAL WHERE store_id = {store:UInt64} ORDER BY transaction_id`,
+    { store: shop.id },
+  );
+
+describe('POST /webhooks/orders', () => {
+  test('stores a signed order, then its refund and cancellation as newer versions of the same order', async () => {
+    assert.deepEqual(await deliver({ delivery_id: 'd-1', type: 'order.created', order: order() }), { status: 202, body: { status: 'accepted' } });
+    const refund = order({ updated_at: '2026-11-21T09:00:00Z', refunds: [{ dt: '2026-11-21 09:00:00', amount: 1500 }] });
+    assert.equal((await deliver({ delivery_id: 'd-2', type: 'order.refunded', order: refund })).status, 202);
+    const refunded = await eventually(storedOrders, (rows) => rows[0]?.refunds.length === 1);
+    assert.deepEqual(refunded, [{
+      transaction_id: '1001', gross_revenue: 4990, refunds: [{ dt: '2026-11-21 09:00:00.000', amount: 1500 }], cancelled: 0,
+      currency: 'EUR', version: String(Date.parse('2026-11-21T09:00:00Z')),
+    }]);
+
+    const cancel = order({ updated_at: '2026-11-22T08:00:00Z', refunds: [{ dt: '2026-11-21 09:00:00', amount: 1500 }] });
+    assert.equal((await deliver({ delivery_id: 'd-3', type: 'order.cancelled', order: cancel })).status, 202);
+    // A late delivery of an older state cannot roll the order back.
+    assert.equal((await deliver({ delivery_id: 'd-0', type: 'order.updated', order: order({ updated_at: '2026-11-20T09:00:00Z', gross_revenue: 1 }) })).status, 202);
+    const cancelled = await eventually(storedOrders, (rows) => rows[0]?.cancelled === 1);
+    assert.deepEqual(cancelled.map((o) => [o.cancelled, o.gross_revenue, o.version]), [[1, 4990, String(Date.parse('2026-11-22T08:00:00Z'))]]);
+  });
+
+  test('accepts a repeated delivery id once and answers the retry with 200 duplicate', async () => {
+    const first = { delivery_id: 'd-10', type: 'order.created', order: order({ transaction_id: '2002', updated_at: '2026-11-20T11:00:00Z' }) };
+    assert.equal((await deliver(first)).status, 202);
+    const retry = { ...first, order: { ...first.order, gross_revenue: 999_999, updated_at: '2026-11-23T00:00:00Z' } };
+    assert.deepEqual(await deliver(retry), { status: 200, body: { status: 'duplicate' } });
+    const rows = await eventually(storedOrders, (r) => r.some((o) => o.transaction_id === '2002'));
+    assert.deepEqual(rows.filter((o) => o.transaction_id === '2002').map((o) => o.gross_revenue), [4990]);
+  });
+
+  const refused: Array<[string, () => Promise<{ status: number; body: unknown }>, number, string]> = [
+    ['a forged signature', () => deliver({ delivery_id: 'f-1', type: 'order.created', order: order({ transaction_id: '9001' }) }, { key: 'whsec_guess' }), 401, 'Invalid webhook signature'],
+    ['another workspace\'s secret', () => deliver({ delivery_id: 'f-2', type: 'order.created', order: order({ transaction_id: '9002' }) }, { key: otherSecret }), 401, 'Invalid webhook signature'],
+    ['a missing signature', () => deliver({ delivery_id: 'f-3', type: 'order.created', order: order({ transaction_id: '9003' }) }, { signature: '' }), 401, 'Invalid webhook signature'],
+    ['an unknown workspace', () => deliver({ delivery_id: 'f-4', type: 'order.created', order: order({ transaction_id: '9004' }) }, { workspace: 999 }), 401, 'Invalid webhook signature'],
+    ['a replay signed an hour ago', () => deliver({ delivery_id: 'f-5', type: 'order.created', order: order({ transaction_id: '9005' }) }, { at: Math.floor(Date.now() / 1000) - 3600 }), 401, 'Webhook timestamp is outside the allowed window'],
+    ['malformed JSON', () => deliver('{"delivery_id": '), 400, 'Invalid JSON'],
+    ['an unknown type', () => deliver({ delivery_id: 'f-6', type: 'order.shipped', order: order({ transaction_id: '9006' }) }), 400, 'type: expected one of order.created, order.updated, order.refunded, order.cancelled'],
+    ['a missing transaction id', () => deliver({ delivery_id: 'f-7', type: 'order.created', order: order({ transaction_id: undefined }) }), 400, 'order.transaction_id: is required'],
+    ['a negative refund', () => deliver({ delivery_id: 'f-8', type: 'order.refunded', order: order({ transaction_id: '9008', refunds: [{ dt: '2026-11-21 09:00:00', amount: -5 }] }) }), 400, 'order.refunds: [0]: amount: expected a non-negative integer (number or digit string)'],
+    ['a body over 256 KB', () => deliver({ delivery_id: 'f-9', type: 'order.created', order: order({ transaction_id: '9009', customer_id: 'x'.repeat(300_000) }) }), 413, 'Request body is too large'],
+  ];
+  for (const [what, send, status, message] of refused) {
+    test(`refuses ${what} with ${status} and stores nothing`, async () => {
+      assert.deepEqual(await send(), { status, body: { message } });
+    });
+  }
+
+  test('left no order behind from refused deliveries', async () => {
+    assert.equal((await deliver({ delivery_id: 'd-last', type: 'order.created', order: order({ transaction_id: '9999' }) })).status, 202);
+    const rows = await eventually(storedOrders, (r) => r.some((o) => o.transaction_id === '9999'));
+    assert.deepEqual(rows.map((o) => o.transaction_id), ['1001', '2002', '9999']);
+  });
+});
