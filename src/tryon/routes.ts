@@ -224,7 +224,7 @@ export function tryOnApiRoutes(ctx: TryOnContext, worker: TryOnWorker): FastifyP
       const session = await requireSession(ctx, request, storefront);
       const job = await jobOfSession(ctx, request.params.id, session);
       const upload = await findUploadById(db, job.upload_id);
-      if (upload) await purgeUpload(ctx, upload, 'cancel');
+      if (upload) worker.cancel(await purgeUpload(ctx, upload, 'cancel'));
       return { status: 'cancelled' };
     });
 

@@ -17,6 +17,8 @@ export interface TryOnWorker {
   drain(): Promise<number>;
   /** Asks the background loop to look for work now (no-op without a loop). */
   kick(): void;
+  /** Stops generating these jobs now if this process runs them (their rows are already cancelled). */
+  cancel(jobIds: string[]): void;
   start(): void;
   stop(): Promise<void>;
 }
@@ -27,6 +29,7 @@ export function createWorker(ctx: TryOnContext, logger: Logger): TryOnWorker {
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<number> | null = null;
   const stopping = new AbortController();
+  const inFlight = new Map<string, AbortController>();
   const { db } = ctx.stores;
 
   async function fail(job: TryOnJob, lease: string | null, reason: FailureReason): Promise<void> {
@@ -42,6 +45,7 @@ export function createWorker(ctx: TryOnContext, logger: Logger): TryOnWorker {
     if (!person) return fail(job, lease, 'input_unreadable');
 
     const abort = new AbortController();
+    inFlight.set(job.job_id, abort);
     const onStop = () => abort.abort();
     stopping.signal.addEventListener('abort', onStop);
     const heartbeat = setInterval(() => {
@@ -78,6 +82,7 @@ export function createWorker(ctx: TryOnContext, logger: Logger): TryOnWorker {
         await ctx.storage.delete(key);
       }
     } finally {
+      inFlight.delete(job.job_id);
       clearInterval(heartbeat);
       stopping.signal.removeEventListener('abort', onStop);
     }
@@ -107,6 +112,9 @@ export function createWorker(ctx: TryOnContext, logger: Logger): TryOnWorker {
     },
     kick() {
       if (timer) setImmediate(() => worker.drain().catch((err) => logger.error({ err }, 'try-on worker failed')));
+    },
+    cancel(jobIds) {
+      for (const id of jobIds) inFlight.get(id)?.abort();
     },
     start() {
       const every = ctx.config.tryon.workerIntervalMs;

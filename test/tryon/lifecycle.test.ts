@@ -3,7 +3,8 @@
  * is served twice: first by an app with the local compositor (no background loops), then, after
  * a simulated crash, by an app configured with the HTTP provider generator pointing at a small
  * provider server started by this file (its answers depend on the job's client_reference:
- * the first submission succeeds, later ones are refused as content or busy). Time passing is
+ * the first submission succeeds, the second is refused as content, the third as busy, the
+ * fourth stays pending until it is cancelled). Time passing is
  * simulated by moving stored deadlines into the past.
  */
 import { after, before, describe, test } from 'node:test';
@@ -26,6 +27,7 @@ let shop: TestWorkspace;
 let photo: Buffer;
 let provider: http.Server;
 const submissions: string[] = [];
+const providerCancels: string[] = [];
 
 before(async () => {
   t = await startTestApp({ tryon: { ...loadConfig({}).tryon, workerIntervalMs: 0, sweepIntervalMs: 0 } });
@@ -44,6 +46,11 @@ before(async () => {
         return send(202, { id: `edit-${submissions.length}`, person: body.person_image });
       }
       const id = req.url?.split('/').pop();
+      if (req.method === 'DELETE') {
+        providerCancels.push(id!);
+        return send(200, { status: 'cancelled' });
+      }
+      if (req.method === 'GET' && id === 'edit-4') return send(200, { status: 'pending' });
       if (req.method === 'GET' && id === 'edit-1') return send(200, { status: 'done', image_base64: photo.toString('base64'), mime_type: 'image/jpeg' });
       if (req.method === 'GET' && id === 'edit-2') return send(200, { status: 'failed', error: { code: 'content_policy', message: 'internal provider detail' } });
       return send(404, { error: { code: 'not_found' } });
@@ -133,7 +140,7 @@ async function reopen(config: Config) {
 }
 
 describe('restart and the HTTP provider', () => {
-  test('after a crash, pending jobs resume or fail cleanly; provider outcomes map to safe reasons', async () => {
+  test('after a crash, pending jobs resume or fail cleanly; provider outcomes map to safe reasons; DELETE cancels at the provider', async () => {
     const c = client();
     const orphaned = await uploadPhoto(t, c, photo);
     await call(t, c, 'POST', '/try-on/v1/jobs', jobBody(orphaned));
@@ -180,6 +187,19 @@ describe('restart and the HTTP provider', () => {
         method: 'GET', url: `/try-on/v1/jobs/${rejected}?workspace_id=${shop.id}`, headers: { origin: ORIGIN, 'x-try-on-session': c.token! },
       });
       assert.deepEqual(poll.json(), { status: 'failed', reason: 'content_rejected' });
+
+      // DELETE while the provider is still working: the worker stops polling and cancels there.
+      const live = { ...t, app: next.app, stores: next.stores };
+      const f = client();
+      const fourth = await uploadPhoto(live, f, photo);
+      await call(live, f, 'POST', '/try-on/v1/jobs', jobBody(fourth));
+      for (const until = Date.now() + 10_000; submissions.length < 4 && Date.now() < until; ) await new Promise((r) => setTimeout(r, 20));
+      assert.equal(submissions[3], fourth.job_id);
+      assert.deepEqual((await call(live, f, 'DELETE', `/try-on/v1/jobs/${fourth.job_id}`)).body, { status: 'cancelled' });
+      for (const until = Date.now() + 10_000; providerCancels.length === 0 && Date.now() < until; ) await new Promise((r) => setTimeout(r, 20));
+      assert.deepEqual(providerCancels, ['edit-4']);
+      assert.deepEqual((await call(live, f, 'GET', `/try-on/v1/jobs/${fourth.job_id}`)).body, { status: 'cancelled' });
+      assert.equal(fs.existsSync(file(fourth.job_id, 'result')), false);
     } finally {
       await next.close();
     }
