@@ -1,0 +1,111 @@
+/**
+ * End to end in headless Chromium (Debian's /usr/bin/chromium via playwright-core). Fixture: the
+ * app listens on a free port; a small test shop on another localhost port pastes the pixel
+ * snippet. One visitor lands from an Instagram ad (fbclid + utm_source=instagram), views a
+ * product, adds it to the cart (a single-page-app navigation to /cart), and buys on /thanks,
+ * where the purchase call is queued before the pixel has loaded. The events, the session and the
+ * conversion must then come back through /v3/events, /v3/sessions and /v3/conversions.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { chromium, type Browser } from 'playwright-core';
+import { createTestWorkspace, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
+import { eventually, todayRange } from './helpers.ts';
+
+let t: TestApp;
+let shop: TestWorkspace;
+let shopServer: http.Server;
+let browser: Browser;
+let shopUrl: string;
+
+function page(collector: string, pixelId: string, body: string): string {
+  return `<!doctype html><html><head><title>Test shop</title>
+<script>window.storelens=window.storelens||function(){(storelens.q=storelens.q||[]).push(arguments)};</script>
+<script async src="${collector}/pixel.js" data-pixel-id="${pixelId}"></script>
+</head><body>${body}</body></html>`;
+}
+
+before(async () => {
+  t = await startTestApp({ collect: { flushMs: 20, maxRows: 5000, perClientPerMinute: 0, perPixelPerSecond: 0 } });
+  shop = await createTestWorkspace(t.stores);
+  const collector = await t.app.listen({ port: 0, host: '127.0.0.1' });
+
+  const pages: Record<string, string> = {
+    '/': '<a id="product" href="/product">Shoe</a>',
+    '/product': `<button id="add" onclick="storelens('event','add_to_cart',{sku:'shoe'});history.pushState({},'','/cart');document.title='Cart'">Add to cart</button>
+<script>storelens('event','view_content')</script>`,
+    '/thanks': `<p>Thank you</p>
+<script>storelens('identify','c-42');storelens('conversion','purchase',{transaction_id:'T-900',revenue:12900,currency:'EUR',is_new_customer:1})</script>`,
+  };
+  shopServer = http.createServer((request, response) => {
+    const html = pages[new URL(request.url ?? '/', 'http://shop').pathname];
+    response.writeHead(html ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' });
+    response.end(html ? page(collector, shop.pixelId, html) : 'not found');
+  });
+  await new Promise<void>((resolve) => shopServer.listen(0, '127.0.0.1', resolve));
+  shopUrl = `http://127.0.0.1:${(shopServer.address() as AddressInfo).port}`;
+
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic'],
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  await new Promise((resolve) => shopServer?.close(resolve));
+  await t.close();
+});
+
+async function get(path: string) {
+  const response = await t.app.inject({ method: 'GET', url: path, headers: shop.headers });
+  assert.equal(response.statusCode, 200, response.body);
+  return response.json().data;
+}
+
+test('a visit from an Instagram ad shows up as events, one session and a purchase credited to instagram', async () => {
+  const context = await browser.newContext({ timezoneId: 'Europe/Berlin' });
+  const tab = await context.newPage();
+  await tab.goto(`${shopUrl}/?utm_source=instagram&utm_medium=paid&utm_campaign=spring&fbclid=IwAR-e2e&campaign_id=777`);
+  await tab.waitForFunction(() => (window as unknown as { __storelensLoaded?: boolean }).__storelensLoaded === true);
+  await tab.click('#product');
+  await tab.waitForURL(`${shopUrl}/product`);
+  await tab.waitForFunction(() => (window as unknown as { __storelensLoaded?: boolean }).__storelensLoaded === true);
+  await tab.click('#add');
+  await tab.waitForURL(`${shopUrl}/cart`);
+  await tab.goto(`${shopUrl}/thanks`);
+  await tab.waitForFunction(() => (window as unknown as { __storelensLoaded?: boolean }).__storelensLoaded === true);
+  await context.close(); // pagehide sends whatever is still queued
+
+  const events = await eventually(() => get(`/v3/events?${todayRange()}`), (rows) => rows.length >= 6);
+  type Event = Record<string, string | string[]>;
+  assert.deepEqual(
+    events.map((e: Event) => `${e.name} ${e.pathname}`).sort(),
+    ['add_to_cart /product', 'pageview /', 'pageview /cart', 'pageview /product', 'pageview /thanks', 'view_content /product'],
+  );
+  const [first] = events as Event[];
+  assert.equal(new Set(events.map((e: Event) => e.session_id)).size, 1, 'one session');
+  assert.equal(new Set(events.map((e: Event) => e.visitor_id)).size, 1, 'one visitor');
+  for (const e of events as Event[]) {
+    assert.deepEqual(
+      [e.adv_source, e.adv_campaign_id, e.utm_source, e.utm_medium, e.utm_campaign, e.entry_meta_keys, e.entry_meta_values, e.visitor_timezone, e.device_type, e.hostname, e.referrer],
+      ['instagram', '777', 'instagram', 'paid', 'spring', ['fbclid'], ['IwAR-e2e'], 'Europe/Berlin', 'desktop', '127.0.0.1', ''],
+    );
+  }
+
+  const sessions = await get(`/v3/sessions?${todayRange()}`);
+  assert.equal(sessions.length, 1);
+  const s = sessions[0];
+  assert.deepEqual(
+    [s.session_id, s.visitor_id, s.session_entry_page, s.session_exit_page, s.events, s.pageviews, s.add_to_carts, s.view_contents, s.is_bounce, s.adv_source, s.utm_campaign],
+    [first!.session_id, first!.visitor_id, '/', '/thanks', '6', '4', '1', '1', '0', 'instagram', 'spring'],
+  );
+
+  const conversions = await eventually(() => get(`/v3/conversions?${todayRange()}`), (rows) => rows.length >= 1);
+  assert.deepEqual(
+    conversions.map((c: Event) => [c.name, c.transaction_id, c.transaction_gross_revenue, c.transaction_currency, c.customer_id, c.is_new_customer, c.session_id, c.adv_source, c.adv_campaign_id, c.utm_campaign]),
+    [['purchase', 'T-900', '12900', 'EUR', 'c-42', '1', first!.session_id, 'instagram', '777', 'spring']],
+  );
+});
