@@ -31,25 +31,28 @@ export interface AttributionParams {
 }
 
 /**
- * SELECT items that attribute one conversion:
+ * Attributes every conversion of `source`, a relation with the columns named by `path` (an
+ * `Array(Touch)` of the buyer's sessions in any order), `convTs` (the conversion time) and those
+ * `fallback` reads. Adds, one nesting level each (so ClickHouse analyses every expression once):
  * - `eligible`: the touchpoints of `path` that carry a channel, started no later than the
  *   conversion and no earlier than `window_days` before it (both edges inclusive), and are not
  *   excluded; ordered by time, ties by session id;
  * - `touches`: `eligible`, or `[fallback]` (the organic touch) when nothing is eligible;
  * - `credits`: `Array(Tuple(Touch, Float64))`, each touch with its weight under `model`.
- * `path` is an `Array(Touch)` of the buyer's sessions in any order; `convTs` the conversion time.
  */
-export function attributionColumns(model: ModelName, input: { path: string; convTs: string; fallback: string }): string[] {
-  const { path, convTs, fallback } = input;
+export function attributionSql(model: ModelName, input: { source: string; path: string; convTs: string; fallback: string }): string {
+  const { source, path, convTs, fallback } = input;
   const keep = [
     `t.channel != ''`,
     `t.ts <= ${convTs}`,
     `t.ts >= ${convTs} - toIntervalDay({window_days:UInt16})`,
     `t.channel NOT IN {excluded_channels:Array(String)}`,
   ].join(' AND ');
-  return [
-    `arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> ${keep}, ${path})) AS eligible`,
-    `if(empty(eligible), [${fallback}], eligible) AS touches`,
-    `arrayZip(touches, ${MODELS[model].weights('touches')}) AS credits`,
-  ];
+  return `SELECT *, arrayZip(touches, ${MODELS[model].weights('touches')}) AS credits FROM (
+    SELECT *, if(empty(eligible), [${fallback}], eligible) AS touches FROM (
+      SELECT *, arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> ${keep}, ${path})) AS eligible FROM (
+        ${source}
+      )
+    )
+  )`;
 }

@@ -2,7 +2,7 @@ import type { QueryParams } from '../../store/clickhouse.ts';
 import { DAY_MS } from '../../http/dates.ts';
 import { Conditions, addNameFilter, timestampParam } from '../sql.ts';
 import { landingAggregates } from '../queries/sessions/session-sql.ts';
-import { attributionColumns, touchSql } from '../attribution/index.ts';
+import { attributionSql, touchSql } from '../attribution/index.ts';
 import { DIMENSIONS, INTERVALS, reportingSourceSql, type Dimension } from '../dimensions.ts';
 import type { ReportPlan } from './plan.ts';
 
@@ -198,23 +198,29 @@ paths AS (
   SELECT ${identitySql('s.visitor_id')} AS identity, groupArray(${touch}) AS path
   FROM session_rows AS s
   LEFT JOIN ids ON ids.id_visitor = s.visitor_id
-  WHERE identity IN (SELECT identity FROM conv)
   GROUP BY identity
 ),
 credits AS (
-  SELECT conv_key, credit.1 AS touch, credit.2 AS weight, ${creditTs} AS credit_ts,
+  SELECT conv_key, touch, weight, ${creditTs} AS credit_ts,
     revenue, is_new, cogs, fees, shipping_costs, refunds, city, coupon_code
   FROM (
-    SELECT c.conv_key AS conv_key, c.conv_dt AS conv_dt, c.session_id AS session_id,
-      c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
-      c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,
-      p.path AS path,
-      arrayFirst(t -> t.session_id = c.session_id, p.path) AS own,
-      ${attributionColumns(plan.model, { path: 'path', convTs: 'conv_dt', fallback }).join(',\n      ')}
-    FROM conv AS c
-    LEFT JOIN paths AS p ON p.identity = c.identity
+  SELECT conv_key, conv_dt, credit.1 AS touch, credit.2 AS weight,
+    revenue, is_new, cogs, fees, shipping_costs, refunds, city, coupon_code
+  FROM (
+    ${attributionSql(plan.model, {
+      source: `SELECT c.conv_key AS conv_key, c.conv_dt AS conv_dt, c.session_id AS session_id,
+        c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
+        c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,
+        p.path AS path, arrayFirst(t -> t.session_id = c.session_id, p.path) AS own
+      FROM conv AS c
+      LEFT JOIN paths AS p ON p.identity = c.identity`,
+      path: 'path',
+      convTs: 'conv_dt',
+      fallback,
+    })}
   )
   ARRAY JOIN credits AS credit
+  )
   WHERE ${creditWhere.sql()}${unattributed}
 )`;
   return { sql, params };
