@@ -1,4 +1,4 @@
-import { countWorkspaceEvents } from '../../analytics/queries/imports/count-workspace-events.ts';
+import { countWorkspaceRows } from '../../analytics/queries/imports/count-workspace-rows.ts';
 import { seedDemo } from '../demo/seed.ts';
 import { CommandError, workspaceOption, type Command } from '../command.ts';
 import { requireWorkspace } from './workspace.ts';
@@ -14,7 +14,7 @@ export const demoCommand: Command = async (ctx, args) => {
     throw new CommandError(`--days must be an integer from 1 to ${MAX_DEMO_DAYS}`);
   }
   await requireWorkspace(ctx, workspaceId);
-  if ((await countWorkspaceEvents(ctx.stores.ch, workspaceId)) > 0) {
+  if ((await countWorkspaceRows(ctx.stores.ch, workspaceId)) > 0) {
     throw new CommandError(`Workspace ${workspaceId} already has data; the demo fills only an empty workspace`);
   }
   return seedDemo(ctx.stores.ch, { storeId: workspaceId, days, progress: ctx.progress });

@@ -1,0 +1,4 @@
+/** Fixture: see test/cli/scenario.ts; here no server runs while the commands do. */
+import { cliScenario } from './scenario.ts';
+
+cliScenario('standalone');

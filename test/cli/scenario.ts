@@ -1,0 +1,205 @@
+/**
+ * The command-line scenario, run twice: once with no server (each command opens the stores
+ * itself) and once beside a running server (commands go through its admin API). Checks through
+ * the data API run at once beside a server, and at the end (after starting one) without.
+ *
+ * Fixture: workspace 1 "CLI shop" (EUR) gets
+ * - events.ndjson: line 1 a facebook pageview (its store_id 999 is ignored), line 2 a row with a
+ *   bad timestamp and no session_id, line 3 not JSON, line 4 blank, line 5 a google pageview
+ *   given in ISO 8601 with a +02:00 offset and a gclid;
+ * - orders.csv: a header, an order with two refunds as a JSON cell, an order with a bad amount;
+ * - ads.ndjson (--strict): one valid row, one without ad_id: nothing may be imported.
+ * Workspace 2 "Demo" gets one day of demo data.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { getJson, runCli, startServer, tempDataDir, writeFile, type CliResult, type Server } from './run-cli.ts';
+
+const EVENTS = [
+  JSON.stringify({ store_id: 999, dt: '2026-03-01 10:00:00', name: 'pageview', session_id: 101, visitor_id: '11', adv_source: 'facebook', pathname: '/', entry_meta_keys: ['fbclid'], entry_meta_values: ['abc'] }),
+  JSON.stringify({ dt: '01/03/2026', name: 'pageview', visitor_id: 12 }),
+  '{"dt": oops',
+  '',
+  JSON.stringify({ dt: '2026-03-01T12:30:00.250+02:00', name: 'pageview', session_id: '102', visitor_id: 12, adv_source: 'google', pathname: '/p', entry_meta_keys: ['gclid'], entry_meta_values: ['g1'] }),
+].join('\n');
+
+const ORDERS_CSV = [
+  'transaction_id,dt,customer_id,is_new_customer,currency,gross_revenue,tax,shipping,discount,refunds,cogs,shipping_cost,payment_fee',
+  'T-1,2026-03-01 10:05:00,c1,1,eur,10000,800,500,0,"[{""dt"":""2026-03-03 09:00:00"",""amount"":2500},{""dt"":""2026-03-04T09:00:00Z"",""amount"":""500""}]",4000,600,',
+  'T-2,2026-03-01 11:00:00,c2,0,EUR,12.50,0,0,0,,0,0,',
+].join('\n');
+
+const ADS_STRICT = [
+  JSON.stringify({ dt: '2026-03-01', source: 'meta', ad_id: 'a1', spend: 1000 }),
+  JSON.stringify({ dt: '2026-03-01', source: 'meta', spend: 1000 }),
+].join('\n');
+
+const WORKSPACE_KEYS = ['workspace_id', 'api_key', 'client_secret', 'scopes', 'pixel_id'];
+
+export function cliScenario(mode: 'standalone' | 'server'): void {
+  let dataDir: string;
+  let server: Server | null = null;
+  let created: CliResult;
+  let admin: Record<string, string>;
+  const deferred: (() => Promise<void>)[] = [];
+  /** A check through the data API: now beside a server, else once the server runs at the end. */
+  const viaApi = async (check: () => Promise<void>) => (server ? check() : void deferred.push(check));
+  const cli = (...args: string[]) => runCli(dataDir, args);
+
+  before(async () => {
+    dataDir = tempDataDir();
+    if (mode === 'server') server = await startServer(dataDir);
+    created = await cli('workspace', 'create', '--name', 'CLI shop', '--currency', 'eur');
+    admin = { 'x-api-key': created.json.api_key, 'client-secret': created.json.client_secret };
+  });
+
+  after(async () => {
+    await server?.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  describe(`command line (${mode === 'server' ? 'through a running server' : 'no server running'})`, () => {
+    test('workspace create prints the id, an admin key pair and the pixel id', () => {
+      assert.equal(created.code, 0);
+      assert.deepEqual(Object.keys(created.json), WORKSPACE_KEYS);
+      assert.equal(created.json.workspace_id, 1);
+      assert.match(created.json.api_key, /^sl_[\w-]{43}$/);
+      assert.match(created.json.client_secret, /^slsec_[\w-]{43}$/);
+      assert.deepEqual(created.json.scopes, ['admin:admin']);
+      assert.match(created.json.pixel_id, /^px_[\w-]+$/);
+    });
+
+    test('key create prints a key pair with its scopes; a revoked key gets 401 Invalid API key', async () => {
+      const kept = await cli('key', 'create', '--workspace', '1', '--scopes', 'read:meta,read:profit');
+      const revoked = await cli('key', 'create', '--workspace', '1', '--scopes', 'read:google');
+      assert.deepEqual(Object.keys(kept.json), ['api_key', 'client_secret', 'scopes']);
+      assert.deepEqual(kept.json.scopes, ['read:meta', 'read:profit']);
+      const revoke = await cli('key', 'revoke', '--api-key', revoked.json.api_key);
+      assert.deepEqual([revoke.code, revoke.json], [0, { revoked: true }]);
+      const again = await cli('key', 'revoke', '--api-key', revoked.json.api_key);
+      assert.deepEqual([again.code, again.stdout, again.error], [1, '', { error: { message: 'No active key matches --api-key' } }]);
+      await viaApi(async () => {
+        const url = `${server!.baseUrl}/v3/events?start_date=2026-03-01&end_date=2026-03-01`;
+        const gone = await getJson(url, { 'x-api-key': revoked.json.api_key, 'client-secret': revoked.json.client_secret });
+        assert.deepEqual(gone, { status: 401, body: { message: 'Invalid API key' } });
+        const live = await getJson(url, { 'x-api-key': kept.json.api_key, 'client-secret': kept.json.client_secret });
+        assert.equal(live.status, 200);
+      });
+    });
+
+    test('import of NDJSON imports the valid lines and reports the others by line', async () => {
+      const file = writeFile(dataDir, 'events.ndjson', EVENTS);
+      const result = await cli('import', '--workspace', '1', '--kind', 'events', '--file', file);
+      assert.equal(result.code, 0);
+      assert.deepEqual(result.json, {
+        kind: 'events',
+        rows_imported: 2,
+        rows_rejected: 2,
+        errors: [
+          { line: 2, message: 'dt: expected YYYY-MM-DD HH:MM:SS[.mmm] (UTC) or ISO 8601 with Z or an offset; session_id: is required' },
+          { line: 3, message: 'invalid JSON' },
+        ],
+      });
+      await viaApi(async () => {
+        const { status, body } = await getJson(`${server!.baseUrl}/v3/events?start_date=2026-03-01&end_date=2026-03-01`, admin);
+        assert.equal(status, 200);
+        assert.deepEqual(
+          body.data.map((e: Record<string, unknown>) => [e.store_id, e.dt, e.session_id, e.adv_source, e.entry_meta_keys, e.entry_meta_values]),
+          [
+            ['1', '2026-03-01 10:00:00', '101', 'facebook', ['fbclid'], ['abc']],
+            ['1', '2026-03-01 10:30:00', '102', 'google', ['gclid'], ['g1']],
+          ],
+        );
+      });
+    });
+
+    test('import of CSV reads the header, JSON array cells and empty cells as absent', async () => {
+      const file = writeFile(dataDir, 'orders.csv', ORDERS_CSV);
+      const result = await cli('import', '--workspace', '1', '--kind', 'orders', '--file', file);
+      assert.deepEqual(result.json, {
+        kind: 'orders',
+        rows_imported: 1,
+        rows_rejected: 1,
+        errors: [{ line: 3, message: 'gross_revenue: expected a non-negative integer (number or digit string)' }],
+      });
+    });
+
+    test('import --strict imports nothing when any row is invalid', async () => {
+      const file = writeFile(dataDir, 'ads.ndjson', ADS_STRICT);
+      const result = await cli('import', '--workspace', '1', '--kind', 'ads', '--file', file, '--strict');
+      assert.deepEqual(result.json, { kind: 'ads', rows_imported: 0, rows_rejected: 1, errors: [{ line: 2, message: 'ad_id: is required' }] });
+      await viaApi(async () => {
+        const { body } = await getJson(`${server!.baseUrl}/v3/ads?start_date=2026-03-01&end_date=2026-03-01`, admin);
+        assert.deepEqual(body.data, []);
+      });
+    });
+
+    test('import refuses an unknown kind, a missing file and an unknown workspace with a JSON error', async () => {
+      const file = writeFile(dataDir, 'x.ndjson', '');
+      const cases: [string[], string][] = [
+        [['--workspace', '1', '--kind', 'visits', '--file', file], 'Unknown kind: visits. Kinds: events, conversions, orders, ads, products, expenses'],
+        [['--workspace', '1', '--kind', 'events', '--file', `${dataDir}/missing.ndjson`], `File not found: ${dataDir}/missing.ndjson`],
+        [['--workspace', '42', '--kind', 'events', '--file', file], 'Workspace 42 not found'],
+      ];
+      // The checks are the same code in both modes; alone, each command costs seconds (it opens the
+      // stores), so that mode runs the one case that reaches the stores.
+      for (const [args, message] of mode === 'server' ? cases : cases.slice(2)) {
+        const result = await cli('import', ...args);
+        assert.deepEqual([result.code, result.stdout, result.error], [1, '', { error: { message } }]);
+      }
+    });
+
+    test('settings set prints the whole settings object', async () => {
+      const result = await cli('settings', 'set', '--workspace', '1', 'refund_netting=true', 'attribution_window=28', 'ignore_sources=email,tiktok');
+      assert.equal(result.code, 0);
+      assert.deepEqual(result.json, {
+        include_unattributed: false,
+        net_merchandise_revenue: false,
+        refund_netting: true,
+        excluded_transaction_ids: [],
+        platform_revenue: 'pixel',
+        new_customer_correction: false,
+        attribution_model: 'last_click',
+        attribution_window: 28,
+        attribution_date: 'conversion',
+        ignore_sources: ['email', 'tiktok'],
+        payment_fee_percent: 0,
+        payment_fee_fixed: 0,
+        currency: 'EUR',
+        timezone: 'UTC',
+      });
+    });
+
+    test('demo fills an empty workspace once, ending today', async () => {
+      const workspace = await cli('workspace', 'create', '--name', 'Demo');
+      const result = await cli('demo', '--workspace', '2', '--days', '1');
+      const today = new Date().toISOString().slice(0, 10);
+      assert.equal(result.code, 0);
+      assert.deepEqual({ ...result.json, rows: Object.keys(result.json.rows) }, {
+        workspace_id: 2, days: 1, start_date: today, end_date: today,
+        rows: ['events', 'conversions', 'orders', 'ads', 'products', 'expenses'],
+      });
+      assert.ok(result.json.rows.ads > 0 && result.json.rows.products > 0);
+      const again = await cli('demo', '--workspace', '2', '--days', '1');
+      assert.deepEqual(again.error, { error: { message: 'Workspace 2 already has data; the demo fills only an empty workspace' } });
+      if (mode === 'server') {
+        const badDays = await cli('demo', '--workspace', '2', '--days', '0');
+        assert.deepEqual(badDays.error, { error: { message: '--days must be an integer from 1 to 730' } });
+      }
+      const headers = { 'x-api-key': workspace.json.api_key, 'client-secret': workspace.json.client_secret };
+      await viaApi(async () => {
+        const { status, body } = await getJson(`${server!.baseUrl}/v3/ads?start_date=${today}&end_date=${today}`, headers);
+        assert.equal(status, 200);
+        assert.deepEqual([...new Set(body.data.map((ad: { source: string }) => ad.source))].sort(), ['bing', 'google', 'meta', 'microsoft', 'tiktok']);
+      });
+    });
+
+    if (mode === 'standalone') {
+      test('a server started afterwards on the same data dir shows what the commands did', async () => {
+        server = await startServer(dataDir);
+        for (const check of deferred) await check();
+      });
+    }
+  });
+}
