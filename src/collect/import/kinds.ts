@@ -4,6 +4,7 @@
  */
 import type { z } from 'zod';
 import { adRow, conversionRow, eventRow, expenseRow, orderRow, productRow } from '../rows.ts';
+import { weatherRow } from '../../analytics/queries/weather/weather-row.ts';
 
 export interface ImportTarget {
   /** The workspace from `--workspace`; a `store_id` in the row is ignored. */
@@ -46,6 +47,12 @@ export const importKinds: ImportKind[] = [
     toRow: (row, t) => ({ store_id: t.storeId, ...row, version: t.version }),
   }),
   defineKind({ kind: 'expenses', table: 'expenses', schema: expenseRow, toRow: (row, t) => ({ store_id: t.storeId, ...row }) }),
+  defineKind({
+    kind: 'weather',
+    table: 'weather_daily',
+    schema: weatherRow,
+    toRow: (row, t) => ({ store_id: t.storeId, ...row, version: t.version }),
+  }),
 ];
 
 export function findImportKind(kind: string): ImportKind | undefined {
