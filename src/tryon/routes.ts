@@ -171,10 +171,8 @@ export function tryOnApiRoutes(ctx: TryOnContext, worker: TryOnWorker): FastifyP
       await ensureStored(ctx, upload);
       const entry = await catalogEntry(ctx, storefront, body.product_handle, body.variant_id);
       const now = ctx.now();
-      const firstUsed = await findJob(db, upload.first_job_id);
-      let job: TryOnJob;
-      try {
-        job = await db.transaction().execute(async (trx) => {
+      const accept = (jobId: string) =>
+        db.transaction().execute(async (trx) => {
           if (!(await takeSessionAttempt(trx, session.id, storefront.sessionAttempts))) {
             throw new TryOnError('quota_exceeded', `This try-on session has used its ${storefront.sessionAttempts} attempts`);
           }
@@ -184,7 +182,7 @@ export function tryOnApiRoutes(ctx: TryOnContext, worker: TryOnWorker): FastifyP
           return insertJob(
             trx,
             {
-              job_id: firstUsed ? randomId('job') : upload.first_job_id,
+              job_id: jobId,
               workspace_id: storefront.workspaceId,
               session_id: session.id,
               upload_id: upload.id,
@@ -197,10 +195,15 @@ export function tryOnApiRoutes(ctx: TryOnContext, worker: TryOnWorker): FastifyP
             now,
           );
         });
+      // The photo's first job takes the id announced at upload; style changes get new ids.
+      const firstFree = !(await findJob(db, upload.first_job_id));
+      let job: TryOnJob;
+      try {
+        job = await accept(firstFree ? upload.first_job_id : randomId('job'));
       } catch (error) {
-        const raced = isUniqueViolation(error) ? await findJobByRequest(db, key) : undefined;
-        if (!raced) throw error;
-        job = raced;
+        if (!isUniqueViolation(error)) throw error;
+        // A concurrent request won: either the same job (answer it) or the first id (take another).
+        job = (await findJobByRequest(db, key)) ?? (await accept(randomId('job')));
       }
       worker.kick();
       return reply.code(202).send({ job_id: job.job_id, status: job.status });

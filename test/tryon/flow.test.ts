@@ -97,6 +97,26 @@ describe('jobs', () => {
     assert.equal(settled!.credits_committed - before!.credits_committed, 2);
   });
 
+  test('concurrent job requests for one photo: duplicates share a job, other variants get their own, each charged once', async () => {
+    const c = client();
+    const reservation = await uploadPhoto(t, c, photo);
+    const before = await findUsage(t.stores.db, shop.id, today());
+    const answers = await Promise.all([
+      call(t, c, 'POST', '/try-on/v1/jobs', jobBody(reservation)),
+      call(t, c, 'POST', '/try-on/v1/jobs', jobBody(reservation, { variant_id: 'blue-l' })),
+      call(t, c, 'POST', '/try-on/v1/jobs', jobBody(reservation)),
+      call(t, c, 'POST', '/try-on/v1/jobs', jobBody(reservation, { variant_id: 'blue-l' })),
+    ]);
+    assert.deepEqual(answers.map((a) => a.status), [202, 202, 202, 202]);
+    assert.equal(answers[0].body.job_id, answers[2].body.job_id);
+    assert.equal(answers[1].body.job_id, answers[3].body.job_id);
+    assert.notEqual(answers[0].body.job_id, answers[1].body.job_id);
+    assert.ok([answers[0].body.job_id, answers[1].body.job_id].includes(reservation.job_id));
+    const afterUsage = await findUsage(t.stores.db, shop.id, today());
+    assert.equal(afterUsage!.attempts - before!.attempts, 2);
+    assert.equal(await t.app.tryon.worker.drain(), 2);
+  });
+
   test('every poll of a done job gives a fresh signed result_url', async () => {
     const c = client();
     const reservation = await uploadPhoto(t, c, photo);
