@@ -30,7 +30,9 @@ export const topicTools = [
       })
       .strict(),
     async (ctx, { keywords }) => {
-      const byKey = new Map(keywords.map((k) => [k.toLowerCase(), k]));
+      // One topic per keyword regardless of case; the first spelling given is kept.
+      const byKey = new Map<string, string>();
+      for (const keyword of keywords) if (!byKey.has(keyword.toLowerCase())) byKey.set(keyword.toLowerCase(), keyword);
       const taken = await uniqueKeysTaken(ctx.db, ctx.workspaceId, KIND, [...byKey.keys()]);
       const topics = [];
       for (const [key, keyword] of byKey) {
