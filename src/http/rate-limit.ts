@@ -32,7 +32,7 @@ interface Stores {
   close(): Promise<void>;
 }
 
-async function limiterStores(redisUrl: string | null): Promise<Stores> {
+async function limiterStores(redisUrl: string | null, prefix: string): Promise<Stores> {
   if (!redisUrl) {
     return { make: (o) => new RateLimiterMemory(o), close: async () => {} };
   }
@@ -40,7 +40,7 @@ async function limiterStores(redisUrl: string | null): Promise<Stores> {
   const client = new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true });
   await client.connect();
   return {
-    make: (o) => new RateLimiterRedis({ ...o, storeClient: client, keyPrefix: `storelens:${o.keyPrefix}` }),
+    make: (o) => new RateLimiterRedis({ ...o, storeClient: client, keyPrefix: `${prefix}:${o.keyPrefix}` }),
     close: async () => {
       client.disconnect();
     },
@@ -56,7 +56,7 @@ function tooMany(retryAfterSeconds: number, headers: Record<string, string>): Ht
 }
 
 export async function createRateLimits(config: Config['rate'], redisUrl: string | null): Promise<RateLimits> {
-  const stores = await limiterStores(redisUrl);
+  const stores = await limiterStores(redisUrl, config.redisPrefix ?? 'storelens');
   const { perSecond, burst, daily } = config;
 
   // The bucket: `perSecond` points per second, plus the headroom up to `burst` that refills
