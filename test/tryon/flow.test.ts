@@ -163,6 +163,26 @@ describe('jobs', () => {
   });
 });
 
+describe('catalog', () => {
+  test('a product imported with `import --kind products` and a relative image path is available for try-on', async () => {
+    const { runCommand } = await import('../../src/cli/run-command.ts');
+    const { createLogger } = await import('../../src/log.ts');
+    const { referencePng } = await import('./fixtures.ts');
+    await referencePng(path.join(t.config.dataDir, 'tryon', 'catalog', 'cap.png'));
+    const file = path.join(t.config.dataDir, 'products.ndjson');
+    fs.writeFileSync(file, `${JSON.stringify({ product_handle: 'cap', variant_id: 'navy', title: 'Cap', image_path_or_url: 'cap.png', cost: 300 })}\n`);
+    const ctx = { config: t.config, stores: t.stores, logger: createLogger('silent'), progress: () => undefined };
+    const imported = await runCommand(ctx, ['import', '--workspace', String(shop.id), '--kind', 'products', '--file', file]);
+    assert.equal((imported as { result: { rows_imported: number } }).result.rows_imported, 1);
+    const c = client();
+    const reservation = await uploadPhoto(t, c, photo);
+    const accepted = await call(t, c, 'POST', '/try-on/v1/jobs', jobBody(reservation, { product_handle: 'cap', variant_id: 'navy' }));
+    assert.deepEqual([accepted.status, accepted.body], [202, { job_id: reservation.job_id, status: 'pending' }]);
+    await t.app.tryon.worker.drain();
+    assert.equal((await call(t, c, 'GET', `/try-on/v1/jobs/${reservation.job_id}`)).body.status, 'done');
+  });
+});
+
 describe('leads', () => {
   test('a done job takes one e-mail: created, the same again not created, another refused; stored unconfirmed', async () => {
     const c = client();
