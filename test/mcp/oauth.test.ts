@@ -300,4 +300,19 @@ describe('a multi-workspace connection', () => {
     const north_ = await client.callTool({ name: 'notes.get-notes', arguments: { workspace_id: String(north.id) } });
     assert.equal(north_.isError, false);
   });
+
+  test('a revoked access token is refused with -32001', async () => {
+    const token = provider.saved!.access_token;
+    const revoked = await fetch(`${base}/revoke`, {
+      method: 'POST',
+      body: new URLSearchParams({ token, client_id: provider.info!.client_id, client_secret: (provider.info as { client_secret?: string }).client_secret ?? '' }),
+    });
+    assert.equal(revoked.status, 200);
+    const r = await fetch(`${base}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+    });
+    assert.deepEqual(await r.json(), { jsonrpc: '2.0', id: 1, error: { code: -32001, message: 'Invalid or expired access token' } });
+  });
 });

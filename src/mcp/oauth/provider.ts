@@ -82,7 +82,8 @@ export class StorelensOAuthProvider implements OAuthServerProvider {
     return { token, clientId: found.clientId, scopes: [] };
   }
 
-  async revokeToken(_client: OAuthClientInformationFull, request: OAuthTokenRevocationRequest): Promise<void> {
-    await revokeToken(this.db, request.token);
+  /** RFC 7009: a client revokes only its own tokens; anything else is ignored silently. */
+  async revokeToken(client: OAuthClientInformationFull, request: OAuthTokenRevocationRequest): Promise<void> {
+    await revokeToken(this.db, request.token, client.client_id);
   }
 }

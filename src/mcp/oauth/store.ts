@@ -151,8 +151,10 @@ export async function findToken(
 }
 
 /** Refresh-token rotation: the old refresh token stops working when a new pair is issued. */
-export async function revokeToken(db: AppDatabase, token: string): Promise<void> {
-  await db.updateTable('oauth_tokens').set({ revoked_at: iso(Date.now()) }).where('token_hash', '=', hashSecret(token)).execute();
+export async function revokeToken(db: AppDatabase, token: string, clientId?: string): Promise<void> {
+  let query = db.updateTable('oauth_tokens').set({ revoked_at: iso(Date.now()) }).where('token_hash', '=', hashSecret(token));
+  if (clientId !== undefined) query = query.where('client_id', '=', clientId);
+  await query.execute();
 }
 
 /** Keys revoked since the connection was made no longer open their workspace. */
