@@ -1,0 +1,76 @@
+/**
+ * The demo generator on its own (no stores): three fixed days around the creator rename date
+ * (2026-07-23 to 2026-07-25, ending 2026-07-25 12:00 UTC). Its rows must pass the import row
+ * formats (seeding skips that check), be the same for the same seed, and hang together:
+ * click ids on tagged sessions match ads rows, purchases have platform orders.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { DemoGenerator, expenseRows, productRows, type DayRows } from '../../src/cli/demo/generate.ts';
+import { findImportKind } from '../../src/collect/import/kinds.ts';
+import { checkRow } from '../../src/collect/import/writer.ts';
+
+const DAY = 86_400_000;
+const first = Date.UTC(2026, 6, 23);
+const now = Date.UTC(2026, 6, 25, 12);
+
+function generate(seed = 7): DayRows[] {
+  const generator = new DemoGenerator(seed, 400);
+  return [0, 1, 2].map((i) => generator.day(first + i * DAY, i, 3, now));
+}
+
+const days = generate();
+const all = <K extends keyof DayRows>(kind: K) => days.flatMap((d) => d[kind]);
+
+test('every generated row passes its import row format', () => {
+  const target = { storeId: 1, version: 1 };
+  const kinds: [string, Record<string, unknown>[]][] = [
+    ['events', all('events')],
+    ['conversions', all('conversions')],
+    ['orders', all('orders')],
+    ['ads', [...all('ads'), ...all('adRevisions')]],
+    ['products', productRows()],
+    ['expenses', expenseRows('2026-07-01', '2026-07-25')],
+  ];
+  for (const [kind, rows] of kinds) {
+    assert.ok(rows.length > 0, kind);
+    const problems = rows.map((row) => checkRow(findImportKind(kind)!, target, row)).filter((c) => 'error' in c);
+    assert.deepEqual(problems, [], kind);
+  }
+});
+
+test('the same seed gives the same rows', () => {
+  assert.deepEqual(generate(), days);
+  assert.notDeepEqual(generate(8)[0]!.events.slice(0, 5), days[0]!.events.slice(0, 5));
+});
+
+test('covers every channel, with creator traffic stored as influencer before 2026-07-24', () => {
+  const channels = (rows: Record<string, unknown>[]) => [...new Set(rows.map((e) => e.adv_source as string))].sort();
+  const expected = ['', 'bing', 'email', 'facebook', 'google', 'instagram', 'microsoft', 'tiktok'];
+  assert.deepEqual(channels(days[0]!.events), [...expected, 'influencer'].sort());
+  assert.deepEqual(channels(days[1]!.events), [...expected, 'creator'].sort());
+  const lastEvent = all('events').map((e) => e.dt as string).sort().at(-1)!;
+  assert.ok(lastEvent < '2026-07-25 12:00:00.000', 'nothing after "now"');
+});
+
+test('tagged sessions carry ids of ads that have ads rows; click ids sit in entry_meta', () => {
+  const adIds = new Set(all('ads').map((a) => `${a.campaign_id}/${a.adgroup_id}/${a.ad_id}`));
+  const tagged = all('events').filter((e) => e.adv_ad_id !== '');
+  assert.ok(tagged.length > 0);
+  for (const event of tagged) assert.ok(adIds.has(`${event.adv_campaign_id}/${event.adv_adgroup_id}/${event.adv_ad_id}`));
+  const keys = new Set(all('events').flatMap((e) => e.entry_meta_keys as string[]));
+  for (const key of ['fbclid', 'gclid', 'ttclid', 'msclkid', 'ref']) assert.ok(keys.has(key), key);
+  assert.deepEqual([...new Set(all('ads').map((a) => a.source))].sort(), ['bing', 'google', 'meta', 'microsoft', 'tiktok']);
+  assert.ok(all('adRevisions').length > 0, 'some ads rows are imported twice');
+});
+
+test('every purchase has a platform order; some orders have no pixel match', () => {
+  const purchases = all('conversions').filter((c) => c.name === 'purchase');
+  const orders = new Map(all('orders').map((o) => [o.transaction_id, o]));
+  assert.ok(purchases.length > 0);
+  for (const p of purchases) assert.equal(orders.get(p.transaction_id)?.gross_revenue, p.transaction_gross_revenue);
+  const matched = new Set(purchases.map((p) => p.transaction_id));
+  assert.ok([...orders.keys()].some((id) => !matched.has(id)));
+  const names = new Set(all('conversions').map((c) => c.name));
+  assert.ok(names.has('lead'));
+});

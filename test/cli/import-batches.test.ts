@@ -1,0 +1,100 @@
+/**
+ * Large imports stream in batches. Fixture: a generated NDJSON file of 120,002 lines: valid
+ * pageviews, except lines 7 and 100,000, which lack a session_id. The store's insert is observed
+ * (rows per insert call) and the table is counted afterwards.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { startTestApp, createTestWorkspace, type TestApp } from '../helper.ts';
+import type { Clickhouse } from '../../src/store/clickhouse.ts';
+import { findImportKind } from '../../src/collect/import/kinds.ts';
+import { BATCH_ROWS } from '../../src/collect/import/writer.ts';
+import { importFile } from '../../src/collect/import/run.ts';
+
+const LINES = 120_002;
+const INVALID = new Set([7, 100_000]);
+
+let t: TestApp;
+let file: string;
+
+before(async () => {
+  t = await startTestApp();
+  file = path.join(t.config.dataDir, 'big.ndjson');
+  const out = fs.openSync(file, 'w');
+  let chunk = '';
+  for (let line = 1; line <= LINES; line++) {
+    const session = INVALID.has(line) ? '' : `,"session_id":${line}`;
+    chunk += `{"dt":"2026-04-01 ${String(line % 24).padStart(2, '0')}:00:00","name":"pageview","visitor_id":${line}${session}}\n`;
+    if (chunk.length > 1 << 20) {
+      fs.writeSync(out, chunk);
+      chunk = '';
+    }
+  }
+  fs.writeSync(out, chunk);
+  fs.closeSync(out);
+});
+
+after(() => t.close());
+
+/** The real store, with each insert's row count recorded. */
+function observed(ch: Clickhouse, batches: number[]): Clickhouse {
+  return {
+    ...ch,
+    query: ch.query.bind(ch),
+    exec: ch.exec.bind(ch),
+    close: ch.close.bind(ch),
+    async insertNdjson(table, rows, options) {
+      batches.push(String(rows).split('\n').length);
+      return ch.insertNdjson(table, rows, options);
+    },
+  };
+}
+
+const countEvents = async (storeId: number) =>
+  Number((await t.stores.ch.query<{ n: string }>('test-count', 'SELECT count() AS n FROM events WHERE store_id = {s:UInt64}', { s: storeId }))[0]!.n);
+
+test('imports a large file in batches of 50,000 rows, reporting progress and the rejected lines', async () => {
+  const shop = await createTestWorkspace(t.stores);
+  const batches: number[] = [];
+  const progress: string[] = [];
+  const result = await importFile(observed(t.stores.ch, batches), {
+    kind: findImportKind('events')!,
+    storeId: shop.id,
+    file,
+    progress: (message) => progress.push(message),
+  });
+  assert.equal(BATCH_ROWS, 50_000);
+  assert.deepEqual(result, {
+    kind: 'events',
+    rows_imported: 120_000,
+    rows_rejected: 2,
+    errors: [
+      { line: 7, message: 'session_id: is required' },
+      { line: 100_000, message: 'session_id: is required' },
+    ],
+  });
+  assert.deepEqual(batches, [50_000, 50_000, 20_000]);
+  assert.equal(await countEvents(shop.id), 120_000);
+  assert.equal(progress.length, 1);
+  assert.match(progress[0]!, /^events: imported 100,000 rows \([\d,]+ rows\/s\)$/);
+});
+
+test('--strict validates the whole file first and inserts nothing when a line is invalid', async () => {
+  const shop = await createTestWorkspace(t.stores, 'Strict');
+  const batches: number[] = [];
+  const result = await importFile(observed(t.stores.ch, batches), { kind: findImportKind('events')!, storeId: shop.id, file, strict: true });
+  assert.deepEqual([result.rows_imported, result.rows_rejected, result.errors.length], [0, 2, 2]);
+  assert.deepEqual(batches, []);
+  assert.equal(await countEvents(shop.id), 0);
+});
+
+test('lists the first 100 errors but counts every rejected row', async () => {
+  const shop = await createTestWorkspace(t.stores, 'Errors');
+  const bad = path.join(t.config.dataDir, 'bad.ndjson');
+  fs.writeFileSync(bad, Array.from({ length: 150 }, (_, i) => `{"line":${i}}`).join('\n'));
+  const result = await importFile(t.stores.ch, { kind: findImportKind('expenses')!, storeId: shop.id, file: bad });
+  assert.deepEqual([result.rows_imported, result.rows_rejected, result.errors.length], [0, 150, 100]);
+  assert.deepEqual(result.errors[99], { line: 100, message: 'dt: is required; name: is required; amount: is required' });
+});

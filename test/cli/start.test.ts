@@ -1,0 +1,60 @@
+/**
+ * `npm start` on a fresh data dir with the demo on (one day, STORELENS_DEMO_DAYS=1): it seeds a
+ * "Demo Store", prints working credentials, a curl line and the pixel snippet, and then serves.
+ * A second server on the same port fails with a clear message; SIGTERM shuts down cleanly, and a
+ * restart on the same data dir seeds nothing.
+ */
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { getJson, runCli, startServer, tempDataDir } from './run-cli.ts';
+
+const dataDir = tempDataDir();
+const otherDir = tempDataDir();
+after(() => {
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  fs.rmSync(otherDir, { recursive: true, force: true });
+});
+
+test('a new data dir gets a seeded Demo Store whose printed credentials work; restarts seed nothing', async () => {
+  const server = await startServer(dataDir, { STORELENS_DEMO: '1', STORELENS_DEMO_DAYS: '1' });
+  try {
+    const out = server.stdout();
+    const apiKey = /api key: +(\S+)/.exec(out)?.[1];
+    const secret = /client secret: +(\S+)/.exec(out)?.[1];
+    const pixelId = /pixel id: +(\S+)/.exec(out)?.[1];
+    assert.ok(apiKey && secret && pixelId, out);
+    assert.match(out, /Demo workspace 1 \("Demo Store"\) is ready\./);
+    assert.ok(
+      out.includes(`curl -s '${server.baseUrl}/v3/conversions?group_by=adv_source' -H 'x-api-key: ${apiKey}' -H 'client-secret: ${secret}'`),
+      out,
+    );
+    assert.ok(out.includes(`<script async src="${server.baseUrl}/pixel.js" data-pixel-id="${pixelId}"></script>`), out);
+    assert.match(server.stderr(), /demo: 1\/1 days generated/);
+
+    const today = new Date().toISOString().slice(0, 10);
+    const headers = { 'x-api-key': apiKey, 'client-secret': secret };
+    const events = await getJson(`${server.baseUrl}/v3/events?start_date=${today}&end_date=${today}&limit=5`, headers);
+    assert.equal(events.status, 200);
+    assert.deepEqual(Object.keys(events.body), ['data', 'pagination']);
+    const ads = await getJson(`${server.baseUrl}/v3/ads?start_date=${today}&end_date=${today}&limit=500`, headers);
+    assert.equal(ads.status, 200);
+    assert.ok(ads.body.data.length > 0);
+
+    const port = new URL(server.baseUrl).port;
+    const clash = await runCli(otherDir, ['start'], { PORT: port, HOST: '127.0.0.1', STORELENS_DEMO: '0' });
+    assert.deepEqual([clash.code, clash.error], [1, { error: { message: `Port ${port} is already in use; stop the other process or set PORT` } }]);
+  } finally {
+    assert.equal(await server.stop(), 0);
+  }
+  assert.equal(fs.existsSync(path.join(dataDir, 'server.json')), false);
+
+  const again = await startServer(dataDir, { STORELENS_DEMO: '1', STORELENS_DEMO_DAYS: '1' });
+  try {
+    assert.equal(again.stdout(), '');
+    assert.doesNotMatch(again.stderr(), /seeding/);
+  } finally {
+    assert.equal(await again.stop(), 0);
+  }
+});
