@@ -1,0 +1,130 @@
+/**
+ * The app-state repositories behave the same on both dialects: SQLite (a temp file) and
+ * PostgreSQL (a throwaway database created on TEST_DATABASE_URL's server, default
+ * postgres://postgres@127.0.0.1:5432/test, and dropped afterwards). Fixture per dialect: two
+ * workspaces "North" (EUR, Europe/Berlin) and "South", keys with a few scopes, audit entries.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { migrateAppDb, openAppDb, type AppDatabase } from '../../src/store/app-db.ts';
+import { createWorkspace, findWorkspace, findWorkspaceByPixelId, getSettings, listWorkspaces, updateSettings } from '../../src/store/app/workspaces.ts';
+import { createApiKey, findActiveKey, revokeApiKey, verifyCredentials } from '../../src/store/app/api-keys.ts';
+import { listAudit, recordAudit } from '../../src/store/app/audit-log.ts';
+import { DEFAULT_SETTINGS } from '../../src/store/app/settings.ts';
+
+const PG_URL = new URL(process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test');
+
+async function onPgServer(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: PG_URL.toString() });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+interface Dialect {
+  name: string;
+  open(): Promise<AppDatabase>;
+  cleanup(): Promise<void>;
+}
+
+const sqliteDir = fs.mkdtempSync(path.join(os.tmpdir(), 'storelens-app-state-'));
+const pgDatabase = `app_state_${crypto.randomBytes(6).toString('hex')}`;
+
+const DIALECTS: Dialect[] = [
+  {
+    name: 'SQLite',
+    open: () => openAppDb({ databaseUrl: null, dataDir: sqliteDir }),
+    cleanup: async () => fs.rmSync(sqliteDir, { recursive: true, force: true }),
+  },
+  {
+    name: 'PostgreSQL',
+    async open() {
+      await onPgServer(`CREATE DATABASE ${pgDatabase}`);
+      const url = new URL(PG_URL);
+      url.pathname = `/${pgDatabase}`;
+      return openAppDb({ databaseUrl: url.toString(), dataDir: sqliteDir });
+    },
+    cleanup: () => onPgServer(`DROP DATABASE IF EXISTS ${pgDatabase} WITH (FORCE)`),
+  },
+];
+
+for (const dialect of DIALECTS) {
+  describe(`app state on ${dialect.name}`, () => {
+    let db: AppDatabase;
+
+    before(async () => {
+      db = await dialect.open();
+      await migrateAppDb(db);
+    });
+
+    after(async () => {
+      await db?.destroy();
+      await dialect.cleanup();
+    });
+
+    test('migrations run to the latest version and running them again changes nothing', async () => {
+      await migrateAppDb(db);
+      assert.deepEqual(await listWorkspaces(db), []);
+    });
+
+    test('workspaces get increasing numeric ids, a unique pixel id and default settings', async () => {
+      const north = await createWorkspace(db, { name: 'North', currency: 'EUR', timezone: 'Europe/Berlin' });
+      const south = await createWorkspace(db, { name: 'South', currency: 'USD', timezone: 'UTC' });
+      assert.deepEqual([north.id, south.id], [1, 2]);
+      assert.equal(typeof north.id, 'number');
+      assert.notEqual(north.pixelId, south.pixelId);
+      assert.deepEqual(await findWorkspace(db, 1), north);
+      assert.deepEqual(await findWorkspaceByPixelId(db, south.pixelId), south);
+      assert.equal(await findWorkspace(db, 99), undefined);
+      assert.deepEqual((await listWorkspaces(db)).map((w) => w.name), ['North', 'South']);
+      assert.deepEqual(await getSettings(db, 1), { ...DEFAULT_SETTINGS, currency: 'EUR', timezone: 'Europe/Berlin' });
+    });
+
+    test('settings updates merge, keep their types, and reject invalid values as a whole', async () => {
+      const next = await updateSettings(db, 1, { refund_netting: true, attribution_window: 28, ignore_sources: ['email'] });
+      assert.deepEqual(next, { ...DEFAULT_SETTINGS, currency: 'EUR', timezone: 'Europe/Berlin', refund_netting: true, attribution_window: 28, ignore_sources: ['email'] });
+      await assert.rejects(updateSettings(db, 1, { attribution_window: 5, include_unattributed: true }));
+      assert.deepEqual(await getSettings(db, 1), next);
+      await updateSettings(db, 1, { currency: 'GBP' });
+      assert.equal((await findWorkspace(db, 1))!.currency, 'GBP');
+    });
+
+    test('keys verify with their secret only, carry numeric ids and scopes, and stop working once revoked', async () => {
+      const key = await createApiKey(db, 1, ['read:meta', 'read:profit']);
+      const other = await createApiKey(db, 2, ['admin:admin']);
+      const found = await findActiveKey(db, key.api_key);
+      assert.deepEqual({ ...found, secretHash: typeof found?.secretHash }, { id: found!.id, workspaceId: 1, scopes: ['read:meta', 'read:profit'], secretHash: 'string' });
+      assert.equal(typeof found!.id, 'number');
+      assert.equal((await verifyCredentials(db, key.api_key, key.client_secret)).ok, true);
+      assert.deepEqual(await verifyCredentials(db, key.api_key, other.client_secret), { ok: false, reason: 'wrong_secret' });
+      assert.deepEqual(await verifyCredentials(db, 'sl_unknown', key.client_secret), { ok: false, reason: 'unknown_key' });
+      assert.equal(await revokeApiKey(db, key.api_key), true);
+      assert.equal(await revokeApiKey(db, key.api_key), false);
+      assert.deepEqual(await verifyCredentials(db, key.api_key, key.client_secret), { ok: false, reason: 'unknown_key' });
+      assert.equal((await verifyCredentials(db, other.api_key, other.client_secret)).ok, true);
+    });
+
+    test('the audit log lists a workspace\'s entries newest first, paged, with details as objects', async () => {
+      for (const target of ['a', 'b', 'c']) {
+        await recordAudit(db, { workspaceId: 1, actor: 'key:1', action: 'notes.save-note', target, details: { title: target, n: 1 } });
+      }
+      await recordAudit(db, { workspaceId: 2, actor: 'cli', action: 'settings.set', target: 'settings' });
+      const page = await listAudit(db, 1, { limit: 2, offset: 0 });
+      assert.deepEqual(page.map((e) => [e.workspace_id, e.target, e.details]), [
+        [1, 'c', { title: 'c', n: 1 }],
+        [1, 'b', { title: 'b', n: 1 }],
+      ]);
+      assert.ok(page.every((e) => typeof e.id === 'number' && /^\d{4}-\d{2}-\d{2}T/.test(e.created_at)));
+      assert.deepEqual((await listAudit(db, 1, { limit: 2, offset: 2 })).map((e) => e.target), ['a']);
+      assert.deepEqual((await listAudit(db, 2, { limit: 10, offset: 0 })).map((e) => [e.actor, e.details]), [['cli', {}]]);
+    });
+  });
+}
