@@ -7,7 +7,7 @@ import { findWorkspaceByPixelId } from '../store/app/workspaces.ts';
 import { HttpError, badRequest } from '../http/errors.ts';
 import { describeIssues } from './rows.ts';
 import { collectBody, PayloadError, toRows } from './payload.ts';
-import { countryFrom, deviceType, isBotAgent } from './visitor.ts';
+import { countryFrom, parseAgent } from './visitor.ts';
 import { createCollectLimits } from './limits.ts';
 import { pixelScript } from './pixel/serve.ts';
 import type { BatchWriter } from './wal.ts';
@@ -74,20 +74,20 @@ export async function collectorRoutes(app: FastifyInstance, writer: BatchWriter)
     const storeId = await storeOf(pixelId, now);
     const parsed = collectBody.safeParse(raw);
     if (!parsed.success) throw badRequest(describeIssues(parsed.error));
-    const userAgent = request.headers['user-agent'] ?? '';
+    const agent = parseAgent(request.headers['user-agent'] ?? '');
     let rows;
     try {
       rows = toRows(parsed.data, {
         storeId,
         now,
-        deviceType: deviceType(userAgent),
+        deviceType: agent.deviceType,
         countryCode: countryFrom(request.headers[app.config.countryHeader]),
       });
     } catch (error) {
       if (error instanceof PayloadError) throw badRequest(error.message);
       throw error;
     }
-    if (isBotAgent(userAgent)) return reply.code(202).send({ accepted: 0 });
+    if (agent.bot) return reply.code(202).send({ accepted: 0 });
     await writer.append(rows);
     return reply.code(202).send({ accepted: parsed.data.items.length });
   });

@@ -2,15 +2,31 @@
 import { UAParser } from 'ua-parser-js';
 import { isBot } from 'ua-parser-js/bot-detection';
 
-/** desktop, mobile or tablet (service-spec.md); TVs, consoles and unknown devices count as desktop. */
-export function deviceType(userAgent: string): string {
-  const type = UAParser(userAgent).device.type;
-  return type === 'mobile' || type === 'tablet' ? type : 'desktop';
+export interface Agent {
+  /** desktop, mobile or tablet (service-spec.md); TVs, consoles and unknown devices count as desktop. */
+  deviceType: string;
+  /** Crawlers, fetchers and headless tools that announce themselves; an empty user agent too. */
+  bot: boolean;
 }
 
-/** Crawlers, fetchers and headless tools that announce themselves; an empty user agent too. */
-export function isBotAgent(userAgent: string): boolean {
-  return userAgent.trim() === '' || isBot(userAgent);
+/**
+ * Parsing a user agent costs a few hundred microseconds, and a shop's traffic repeats a few
+ * hundred distinct strings, so results are kept (the cache is emptied when it grows too large).
+ */
+const cache = new Map<string, Agent>();
+const CACHE_SIZE = 2000;
+
+export function parseAgent(userAgent: string): Agent {
+  let agent = cache.get(userAgent);
+  if (agent) return agent;
+  const type = UAParser(userAgent).device.type;
+  agent = {
+    deviceType: type === 'mobile' || type === 'tablet' ? type : 'desktop',
+    bot: userAgent.trim() === '' || isBot(userAgent),
+  };
+  if (cache.size >= CACHE_SIZE) cache.clear();
+  cache.set(userAgent, agent);
+  return agent;
 }
 
 /** A two-letter code from the proxy header; placeholders such as XX (unknown) or T1 (Tor) become ''. */
