@@ -10,9 +10,9 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { loadConfig } from '../../src/config.ts';
+import { hashSecret } from '../../src/store/app/secrets.ts';
 import { createTestWorkspace, insertRows, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
-import { ORIGIN, call, jobBody, personJpeg, putUpload, setUpShop, sha256, uploadBody, uploadPhoto, versionDaysAgo, type Client } from './fixtures.ts';
+import { ORIGIN, call, jobBody, personJpeg, putUpload, setUpShop, sha256, uploadBody, uploadPhoto, versionDaysAgo, manualTryOn, type Client } from './fixtures.ts';
 
 let t: TestApp;
 let shop: TestWorkspace;
@@ -21,7 +21,7 @@ let bare: TestWorkspace;
 let photo: Buffer;
 
 before(async () => {
-  t = await startTestApp({ tryon: { ...loadConfig({}).tryon, workerIntervalMs: 0, sweepIntervalMs: 0 } });
+  t = await startTestApp({ tryon: manualTryOn() });
   shop = await createTestWorkspace(t.stores, 'Shop');
   tight = await createTestWorkspace(t.stores, 'Tight');
   bare = await createTestWorkspace(t.stores, 'Bare');
@@ -269,7 +269,7 @@ describe('job request', () => {
     const next = await uploadPhoto(t, d, photo);
     const daily = await call(t, d, 'POST', '/try-on/v1/jobs', jobBody(next, exp));
     assert.deepEqual([daily.status, daily.body], [429, err('quota_exceeded', 'The storefront has reached its daily try-on limit')]);
-    const sessionRow = await t.stores.db.selectFrom('tryon_sessions').select('attempts').where('token_hash', '=', (await import('../../src/store/app/secrets.ts')).hashSecret(d.token!)).executeTakeFirstOrThrow();
+    const sessionRow = await t.stores.db.selectFrom('tryon_sessions').select('attempts').where('token_hash', '=', hashSecret(d.token!)).executeTakeFirstOrThrow();
     assert.equal(sessionRow.attempts, 0);
   });
 });

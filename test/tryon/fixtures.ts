@@ -2,10 +2,19 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
+import { loadConfig, type TryOnConfig } from '../../src/config.ts';
 import { upsertStorefront, type StorefrontChanges } from '../../src/store/app/tryon-storefronts.ts';
 import { insertRows, type TestApp } from '../helper.ts';
 
 export const ORIGIN = 'https://shop.example';
+
+/** Try-on settings for tests: the defaults, with no background loops unless asked for. */
+export const manualTryOn = (changes: Partial<TryOnConfig> = {}): TryOnConfig => ({
+  ...loadConfig({}).tryon,
+  workerIntervalMs: 0,
+  sweepIntervalMs: 0,
+  ...changes,
+});
 
 /** Microsecond import version `days` ago, as the import framework writes it. */
 export const versionDaysAgo = (days: number) => (Date.now() - days * 86_400_000) * 1000;

@@ -10,8 +10,10 @@ import path from 'node:path';
 import fs from 'node:fs';
 import sharp from 'sharp';
 import { createTestWorkspace, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
-import { findUsage } from '../../src/store/app/tryon-jobs.ts';
-import { ORIGIN, call, getMedia, jobBody, personJpeg, setUpShop, uploadPhoto, type Client } from './fixtures.ts';
+import { claimJob, findUsage, finishJob } from '../../src/store/app/tryon-jobs.ts';
+import { ORIGIN, call, getMedia, jobBody, manualTryOn, personJpeg, referencePng, setUpShop, uploadPhoto, type Client } from './fixtures.ts';
+import { runCommand } from '../../src/cli/run-command.ts';
+import { createLogger } from '../../src/log.ts';
 
 let t: TestApp;
 let shop: TestWorkspace;
@@ -19,7 +21,7 @@ let photo: Buffer;
 const today = () => new Date().toISOString().slice(0, 10);
 
 before(async () => {
-  t = await startTestApp({ tryon: { ...(await import('../../src/config.ts')).loadConfig({}).tryon, workerIntervalMs: 0, sweepIntervalMs: 0 } });
+  t = await startTestApp({ tryon: manualTryOn() });
   shop = await createTestWorkspace(t.stores, 'Shop');
   await setUpShop(t, shop.id);
   photo = await personJpeg();
@@ -136,7 +138,6 @@ describe('jobs', () => {
     await call(t, c, 'POST', '/try-on/v1/jobs', jobBody(reservation));
     const before = await findUsage(t.stores.db, shop.id, today());
     // A worker takes the job, then the shopper deletes while it generates.
-    const { claimJob, finishJob } = await import('../../src/store/app/tryon-jobs.ts');
     const held = await claimJob(t.stores.db, 'slow-worker', new Date(), 30_000);
     assert.equal(held?.job_id, reservation.job_id);
     const deleted = await call(t, c, 'DELETE', `/try-on/v1/jobs/${reservation.job_id}`);
@@ -165,9 +166,6 @@ describe('jobs', () => {
 
 describe('catalog', () => {
   test('a product imported with `import --kind products` and a relative image path is available for try-on', async () => {
-    const { runCommand } = await import('../../src/cli/run-command.ts');
-    const { createLogger } = await import('../../src/log.ts');
-    const { referencePng } = await import('./fixtures.ts');
     await referencePng(path.join(t.config.dataDir, 'tryon', 'catalog', 'cap.png'));
     const file = path.join(t.config.dataDir, 'products.ndjson');
     fs.writeFileSync(file, `${JSON.stringify({ product_handle: 'cap', variant_id: 'navy', title: 'Cap', image_path_or_url: 'cap.png', cost: 300 })}\n`);

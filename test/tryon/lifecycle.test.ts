@@ -13,14 +13,15 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { loadConfig, type Config } from '../../src/config.ts';
+import type { Config } from '../../src/config.ts';
 import { buildApp } from '../../src/http/app.ts';
 import { createRateLimits } from '../../src/http/rate-limit.ts';
 import { createLogger } from '../../src/log.ts';
 import { openStores } from '../../src/store/index.ts';
 import { claimJob } from '../../src/store/app/tryon-jobs.ts';
+import { hashSecret } from '../../src/store/app/secrets.ts';
 import { createTestWorkspace, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
-import { ORIGIN, call, jobBody, personJpeg, setUpShop, uploadPhoto, type Client } from './fixtures.ts';
+import { ORIGIN, call, jobBody, manualTryOn, personJpeg, putUpload, setUpShop, sha256, uploadPhoto, type Client } from './fixtures.ts';
 
 let t: TestApp;
 let shop: TestWorkspace;
@@ -30,7 +31,7 @@ const submissions: string[] = [];
 const providerCancels: string[] = [];
 
 before(async () => {
-  t = await startTestApp({ tryon: { ...loadConfig({}).tryon, workerIntervalMs: 0, sweepIntervalMs: 0 } });
+  t = await startTestApp({ tryon: manualTryOn() });
   shop = await createTestWorkspace(t.stores, 'Shop');
   await setUpShop(t, shop.id);
   photo = await personJpeg(200, 300);
@@ -69,7 +70,6 @@ after(async () => {
 const client = (): Client => ({ workspaceId: shop.id, origin: ORIGIN, token: null });
 const jobRow = (jobId: string) => t.stores.db.selectFrom('tryon_jobs').selectAll().where('job_id', '=', jobId).executeTakeFirstOrThrow();
 const sessionOf = async (token: string) => {
-  const { hashSecret } = await import('../../src/store/app/secrets.ts');
   return t.stores.db.selectFrom('tryon_sessions').selectAll().where('token_hash', '=', hashSecret(token)).executeTakeFirstOrThrow();
 };
 const past = (ms: number) => new Date(Date.now() - ms).toISOString();
@@ -117,10 +117,9 @@ describe('session lifetime and sweeper', () => {
     const c = client();
     const old = await call(t, c, 'POST', '/try-on/v1/uploads', {
       consent: true, adult: true, consent_version: 'c2', bytes: photo.length, mime_type: 'image/jpeg',
-      checksum_sha256: (await import('./fixtures.ts')).sha256(photo),
+      checksum_sha256: sha256(photo),
     });
     c.token = old.body.session_token;
-    const { putUpload } = await import('./fixtures.ts');
     assert.equal((await putUpload(t, old.body.upload_url, photo, old.body.upload_headers)).status, 200);
     const young = await uploadPhoto(t, c, photo);
     await t.stores.db.updateTable('tryon_uploads').set({ created_at: past(31 * 60 * 1000) }).where('upload_key', '=', old.body.upload_key).execute();

@@ -9,10 +9,9 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import pg from 'pg';
-import { loadConfig } from '../../src/config.ts';
 import { findUsage } from '../../src/store/app/tryon-jobs.ts';
 import { createTestWorkspace, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
-import { ORIGIN, call, jobBody, personJpeg, setUpShop, uploadPhoto, type Client } from './fixtures.ts';
+import { ORIGIN, call, jobBody, personJpeg, setUpShop, uploadPhoto, manualTryOn, type Client } from './fixtures.ts';
 
 const SERVER = 'postgres://postgres@127.0.0.1:5432';
 const database = `tryon_${crypto.randomBytes(6).toString('hex')}`;
@@ -31,7 +30,7 @@ async function admin(sql: string) {
 
 before(async () => {
   await admin(`CREATE DATABASE ${database}`);
-  t = await startTestApp({ databaseUrl: `${SERVER}/${database}`, tryon: { ...loadConfig({}).tryon, workerIntervalMs: 0, sweepIntervalMs: 0 } });
+  t = await startTestApp({ databaseUrl: `${SERVER}/${database}`, tryon: manualTryOn() });
   shop = await createTestWorkspace(t.stores, 'Shop');
   await setUpShop(t, shop.id);
 });
