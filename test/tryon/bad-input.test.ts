@@ -201,6 +201,22 @@ describe('signed upload URL', () => {
   });
 });
 
+describe('signed media URL', () => {
+  test('an expired or tampered result_url is refused', async () => {
+    const c = client();
+    const reservation = await uploadPhoto(t, c, photo);
+    await call(t, c, 'POST', '/try-on/v1/jobs', jobBody(reservation));
+    await t.app.tryon.worker.drain();
+    const done = await call(t, c, 'GET', `/try-on/v1/jobs/${reservation.job_id}`);
+    const expired = new URL(await t.app.tryon.context.storage.downloadUrl(`${reservation.job_id}/result`, new Date(Date.now() - 1000), 'http://localhost'));
+    const tampered = new URL(done.body.result_url);
+    tampered.pathname = tampered.pathname.replace(reservation.job_id, `${reservation.job_id.slice(0, -1)}x`);
+    const get = (url: URL) => t.app.inject({ method: 'GET', url: url.pathname + url.search });
+    assert.deepEqual([(await get(expired)).statusCode, (await get(expired)).json()], [403, err('url_expired', 'The signed URL has expired')]);
+    assert.deepEqual([(await get(tampered)).statusCode, (await get(tampered)).json()], [403, err('signature_invalid', 'The URL signature is not valid')]);
+  });
+});
+
 describe('job request', () => {
   test('products outside the catalog, without an image or of another workspace get 404 product_unavailable', async () => {
     const c = client();
