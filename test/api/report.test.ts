@@ -371,8 +371,7 @@ describe('GET /v3/report: bad input', () => {
   test('fuzzed parameters answer 200 or 400, never 500', async () => {
     const params = ['metrics', 'breakdown', 'interval', 'attribution_model', 'attribution_window', 'attribution_date',
       'source', 'exclude_source', 'name', 'limit', 'offset', 'start_date', 'end_date'];
-    const values = ['', ' ', '%00', '%27%3B--', 'NaN', '-1', '1e309', '99999999999999999999999', '[]', '{}', 'x'.repeat(3000),
-      'spend,,revenue', 'last_click%00', '7%20', '%E2%80%AE', 'null', 'true', '*', '2026-02-30', 'creator,influencer'];
+    const values = ['', '%00', '%27%3B--', '-1', '1e309', 'x'.repeat(3000), '*', 'creator,influencer'];
     for (const param of params) {
       for (const value of values) {
         const response = await t.app.inject({ method: 'GET', url: `/v3/report?${param}=${value}&${param}=${value}`, headers: shop.headers });

@@ -7,7 +7,7 @@ import { uShaped } from './u-shaped.ts';
 import type { AttributionModel } from './touchpoint.ts';
 import { ATTRIBUTION_DATES, ATTRIBUTION_MODELS, ATTRIBUTION_WINDOWS } from '../../store/app/settings.ts';
 
-export { TOUCH_TYPE, TOUCH_FIELDS, touchSql, type AttributionModel } from './touchpoint.ts';
+export { BASE_TOUCH_FIELDS, TOUCH_FIELDS, touchSql, touchType, type AttributionModel, type TouchField } from './touchpoint.ts';
 
 export type ModelName = (typeof ATTRIBUTION_MODELS)[number];
 export type AttributionWindow = (typeof ATTRIBUTION_WINDOWS)[number];

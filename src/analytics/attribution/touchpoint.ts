@@ -22,12 +22,24 @@ export const TOUCH_FIELDS = [
 
 export type TouchField = (typeof TOUCH_FIELDS)[number][0];
 
-export const TOUCH_TYPE = `Tuple(${TOUCH_FIELDS.map(([name, type]) => `${name} ${type}`).join(', ')})`;
+/** What every model and the window need; breakdowns add the fields they group by. */
+export const BASE_TOUCH_FIELDS: readonly TouchField[] = ['ts', 'session_id', 'channel', 'source'];
 
-/** Builds a Touch from expressions named per field (missing fields are ''). */
-export function touchSql(values: Partial<Record<TouchField, string>>): string {
-  const parts = TOUCH_FIELDS.map(([name, type]) => values[name] ?? (type === 'String' ? "''" : `CAST(0 AS ${type})`));
-  return `CAST(tuple(${parts.join(', ')}), '${TOUCH_TYPE.replace(/'/g, "\\'")}')`;
+/** The named tuple type holding `fields` (all of them by default), in TOUCH_FIELDS order. */
+export function touchType(fields: readonly TouchField[] = TOUCH_FIELDS.map(([name]) => name)): string {
+  const chosen = TOUCH_FIELDS.filter(([name]) => fields.includes(name));
+  return `Tuple(${chosen.map(([name, type]) => `${name} ${type}`).join(', ')})`;
+}
+
+/**
+ * Builds a Touch from expressions named per field (missing fields are ''). With `fields`, the
+ * tuple carries only those: a report grouped by source need not drag landing pages through
+ * every stage.
+ */
+export function touchSql(values: Partial<Record<TouchField, string>>, fields?: readonly TouchField[]): string {
+  const chosen = TOUCH_FIELDS.filter(([name]) => !fields || fields.includes(name));
+  const parts = chosen.map(([name, type]) => values[name] ?? (type === 'String' ? "''" : `CAST(0 AS ${type})`));
+  return `CAST(tuple(${parts.join(', ')}), '${touchType(chosen.map(([name]) => name)).replace(/'/g, "\\'")}')`;
 }
 
 /** Channels that do not count as a paid touch for total_impact. */

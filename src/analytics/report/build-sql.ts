@@ -2,9 +2,10 @@ import type { QueryParams } from '../../store/clickhouse.ts';
 import { DAY_MS } from '../../http/dates.ts';
 import { Conditions, addNameFilter, timestampParam } from '../sql.ts';
 import { landingAggregates } from '../queries/sessions/session-sql.ts';
-import { attributionSql, touchSql } from '../attribution/index.ts';
+import { BASE_TOUCH_FIELDS, TOUCH_FIELDS, attributionSql, touchSql, type TouchField } from '../attribution/index.ts';
 import { DIMENSIONS, INTERVALS, reportingSourceSql, type Dimension } from '../dimensions.ts';
 import type { ReportPlan } from './plan.ts';
+import { METRICS } from '../metrics.ts';
 
 /**
  * The report as two ClickHouse queries over shared CTEs (rows, and totals over the whole scope).
@@ -22,6 +23,7 @@ import type { ReportPlan } from './plan.ts';
  */
 
 const TS = "DateTime64(3, 'UTC')";
+const ZERO = 'toFloat64(0)';
 
 const SESSION_COLUMNS = [
   'visitor_id', 'adv_source', 'adv_campaign_id', 'adv_adgroup_id', 'adv_ad_id',
@@ -45,7 +47,17 @@ function scanBounds(plan: ReportPlan) {
 const identitySql = (visitor: string) =>
   `if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(${visitor})))`;
 
+/** Touch fields the breakdown groups by, beside those every model needs. */
+function touchFields(plan: ReportPlan): TouchField[] {
+  const names = TOUCH_FIELDS.map(([name]) => name) as TouchField[];
+  const used = plan.breakdown
+    ? DIMENSIONS[plan.breakdown].keys.map((k) => k.credit.replace(/^touch\./, '')).filter((f) => names.includes(f as TouchField))
+    : [];
+  return [...BASE_TOUCH_FIELDS, ...(used as TouchField[])];
+}
+
 function ctes(plan: ReportPlan): { sql: string; params: QueryParams } {
+  const fields = touchFields(plan);
   const s = plan.settings;
   const b = scanBounds(plan);
   const params: QueryParams = {
@@ -91,6 +103,30 @@ function ctes(plan: ReportPlan): { sql: string; params: QueryParams } {
   ) AS f ON f.f_customer = c.customer_id`
     : '';
 
+  // Platform orders matter only for profit metrics and the settings that read them.
+  const needsOrders =
+    plan.metrics.some((m) => METRICS[m].profit) ||
+    s.platform_revenue === 'platform' || s.net_merchandise_revenue || s.refund_netting || s.new_customer_correction;
+  const orderColumns = needsOrders
+    ? `toFloat64(${revenue}) AS revenue,
+    toFloat64(${isNew}) AS is_new,
+    toFloat64(if(${matched}, o.o_cogs, 0)) AS cogs,
+    toFloat64(${fee}) AS fees,
+    toFloat64(if(${matched}, o.o_shipping_cost, 0)) AS shipping_costs,
+    toFloat64(if(${matched}, o.o_refunds, 0)) AS refunds,`
+    : `toFloat64(c.transaction_gross_revenue) AS revenue, toFloat64(c.is_new_customer) AS is_new,
+    ${ZERO} AS cogs, ${ZERO} AS fees, ${ZERO} AS shipping_costs, ${ZERO} AS refunds,`;
+  const orderJoin = needsOrders
+    ? `LEFT JOIN (
+    SELECT transaction_id AS o_tx, gross_revenue AS o_gross, tax AS o_tax, shipping AS o_shipping,
+      arraySum(r -> r.amount, refunds) AS o_refunds, cogs AS o_cogs, shipping_cost AS o_shipping_cost,
+      payment_fee AS o_fee, is_new_customer AS o_new
+    FROM orders FINAL
+    WHERE store_id = {store_id:UInt64} AND transaction_id != ''
+  ) AS o ON o.o_tx = c.transaction_id
+  ${firstOrder}`
+    : '';
+
   const touch = touchSql({
     ts: 'started',
     session_id: 'session_id',
@@ -106,7 +142,7 @@ function ctes(plan: ReportPlan): { sql: string; params: QueryParams } {
     utm_content: 'utm_content',
     referrer: 'referrer',
     landing_page: 'landing_page',
-  });
+  }, fields);
   // The organic touch of a conversion without an eligible touchpoint: its own session's page data.
   const fallback = touchSql({
     ts: 'conv_dt',
@@ -120,7 +156,7 @@ function ctes(plan: ReportPlan): { sql: string; params: QueryParams } {
     utm_content: 'own.utm_content',
     referrer: 'own.referrer',
     landing_page: 'own.landing_page',
-  });
+  }, fields);
   const creditTs = plan.dateMode === 'click' ? 'touch.ts' : 'conv_dt';
   const creditWhere = new Conditions()
     .add('weight > 0')
@@ -132,7 +168,7 @@ function ctes(plan: ReportPlan): { sql: string; params: QueryParams } {
     ? `
   UNION ALL
   SELECT concat('o:', transaction_id) AS conv_key,
-    ${touchSql({ ts: 'dt', channel: "'unattributed'", source: "'unattributed'" })} AS touch,
+    ${touchSql({ ts: 'dt', channel: "'unattributed'", source: "'unattributed'" }, fields)} AS touch,
     1. AS weight, dt AS credit_ts,
     toFloat64(gross_revenue - if({net_merchandise:UInt8}, tax + shipping, 0)
       - if({refund_netting:UInt8}, arraySum(r -> r.amount, refunds), 0)) AS revenue,
@@ -175,23 +211,11 @@ ids AS (
 conv AS (
   SELECT toString(rowNumberInAllBlocks()) AS conv_key, c.dt AS conv_dt, c.session_id AS session_id,
     multiIf(c.customer_id != '', concat('c:', c.customer_id), ${identitySql('c.visitor_id')}) AS identity,
-    toFloat64(${revenue}) AS revenue,
-    toFloat64(${isNew}) AS is_new,
-    toFloat64(if(${matched}, o.o_cogs, 0)) AS cogs,
-    toFloat64(${fee}) AS fees,
-    toFloat64(if(${matched}, o.o_shipping_cost, 0)) AS shipping_costs,
-    toFloat64(if(${matched}, o.o_refunds, 0)) AS refunds,
+    ${orderColumns}
     c.transaction_city AS city, c.coupon_code AS coupon_code
   FROM conversions AS c
   LEFT JOIN ids ON ids.id_visitor = c.visitor_id
-  LEFT JOIN (
-    SELECT transaction_id AS o_tx, gross_revenue AS o_gross, tax AS o_tax, shipping AS o_shipping,
-      arraySum(r -> r.amount, refunds) AS o_refunds, cogs AS o_cogs, shipping_cost AS o_shipping_cost,
-      payment_fee AS o_fee, is_new_customer AS o_new
-    FROM orders FINAL
-    WHERE store_id = {store_id:UInt64} AND transaction_id != ''
-  ) AS o ON o.o_tx = c.transaction_id
-  ${firstOrder}
+  ${orderJoin}
   WHERE ${convWhere.sql()}
 ),
 paths AS (
@@ -226,7 +250,6 @@ credits AS (
   return { sql, params };
 }
 
-const ZERO = 'toFloat64(0)';
 
 interface Branch {
   keys: string[];
