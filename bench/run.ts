@@ -1,0 +1,38 @@
+/**
+ * Runs the benchmark suites listed in bench/suites/index.ts: `npm run bench [-- suite ...]`.
+ * Suites on the shared data run first, on one seeded data dir (BENCH_EVENTS events, default
+ * 20,000,000); suites with their own data dir run after it is closed (chDB opens one data dir per
+ * process at a time).
+ */
+import { SUITES } from './suites/index.ts';
+import { benchSizes, openBenchEnv } from './seed.ts';
+
+const wanted = process.argv.slice(2);
+const unknown = wanted.filter((name) => !SUITES.some((s) => s.name === name));
+if (unknown.length) {
+  console.error(`unknown suite(s): ${unknown.join(', ')}; known: ${SUITES.map((s) => s.name).join(', ')}`);
+  process.exit(2);
+}
+const chosen = SUITES.filter((s) => !wanted.length || wanted.includes(s.name));
+const log = (line: string) => console.log(line);
+
+const onEnv = chosen.filter((s) => s.kind === 'env');
+if (onEnv.length) {
+  const sizes = benchSizes();
+  console.log(`seeding ${sizes.events} events, ${sizes.conversions} conversions, ${sizes.ads} ad rows (+5 % re-imported) ...`);
+  const env = await openBenchEnv(sizes);
+  console.log(`seeded in ${env.seedSeconds.toFixed(1)} s`);
+  try {
+    for (const suite of onEnv) {
+      console.log(`\n## ${suite.name}`);
+      if (suite.kind === 'env') await suite.run(env, log);
+    }
+  } finally {
+    await env.close();
+  }
+}
+for (const suite of chosen) {
+  if (suite.kind !== 'own') continue;
+  console.log(`\n## ${suite.name}`);
+  await suite.run(log);
+}

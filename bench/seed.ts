@@ -1,0 +1,183 @@
+/**
+ * Benchmark data, generated inside the engine (INSERT ... SELECT FROM numbers(), never rows through
+ * JS) on a temp data dir. Other suites reuse it: `openBenchEnv()` gives stores, the 50 workspaces
+ * with admin keys, and the sizes actually seeded.
+ *
+ * Shape (scaled by BENCH_EVENTS, default 20,000,000 events):
+ * - 50 workspaces; sessions spread over the 90 days up to now, 1 to 8 events each (4.5 on average),
+ *   about two sessions per visitor; channels facebook, instagram, google, tiktok, microsoft, bing,
+ *   creator, email and untagged (''), ad platforms carrying campaign/adgroup/ad ids and click ids
+ *   that match the ad rows.
+ * - conversions (1.5 % of the event count: 300k at full size) in real sessions, by their visitors,
+ *   80 % with a customer id, some customer ids shared by several visitors.
+ * - ad rows (500k at full size): per workspace, ad platform, day and ad; 5 % re-imported with a newer
+ *   version and different numbers (only those may be returned).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig, type Config } from '../src/config.ts';
+import { createLogger } from '../src/log.ts';
+import { openStores, type Stores } from '../src/store/index.ts';
+import { createWorkspace } from '../src/store/app/workspaces.ts';
+import { createApiKey } from '../src/store/app/api-keys.ts';
+import type { Clickhouse } from '../src/store/clickhouse.ts';
+
+export const WORKSPACES = 50;
+export const DAYS = 90;
+/** Raw channel per session, by weight; '' is untagged traffic. */
+const CHANNELS = ['', '', '', '', 'facebook', 'facebook', 'instagram', 'google', 'google', 'tiktok', 'microsoft', 'bing', 'creator', 'email'];
+export const AD_SOURCES = ['facebook', 'instagram', 'google', 'tiktok', 'microsoft', 'bing'];
+const CLICK_IDS: Record<string, string> = { facebook: 'fbclid', instagram: 'fbclid', google: 'gclid', tiktok: 'ttclid', microsoft: 'msclkid', bing: 'msclkid' };
+const EVENT_NAMES = ['pageview', 'pageview', 'pageview', 'view_content', 'add_to_cart', 'initiate_checkout', 'add_payment_info', 'contact', 'newsletter_signup', 'survey_opened'];
+const PATHS = ['/', '/collections/summer', '/products/linen-shirt', '/products/sneaker', '/cart', '/checkout', '/blog/care-guide'];
+
+export interface BenchSizes {
+  events: number;
+  sessions: number;
+  conversions: number;
+  ads: number;
+  adsPerPlatformDay: number;
+}
+
+export function benchSizes(events = Number(process.env.BENCH_EVENTS ?? 20_000_000)): BenchSizes {
+  const sessions = Math.max(1, Math.round(events / 4.5));
+  const adsPerPlatformDay = Math.max(1, Math.round((18.5 * events) / 20_000_000));
+  return {
+    events,
+    sessions,
+    conversions: Math.max(1, Math.round(events * 0.015)),
+    ads: WORKSPACES * DAYS * AD_SOURCES.length * adsPerPlatformDay,
+    adsPerPlatformDay,
+  };
+}
+
+/**
+ * Session attributes as SQL over a session number `s` (UInt64): every table derives the same
+ * session from the same number, so conversions land in real sessions by their real visitors.
+ */
+function sessionColumns(now: number) {
+  return `
+    s, s + 1 AS session_id,
+    {stores:Array(UInt64)}[1 + s % {workspaces:UInt32}] AS store_id,
+    1 + cityHash64(s, 2) % greatest(1, intDiv({sessions:UInt64}, 2)) AS visitor_id,
+    toDateTime64(${Math.floor(now / 1000)} - cityHash64(s, 1) % ({days:UInt32} * 86400), 3, 'UTC') AS start_dt,
+    1 + cityHash64(s, 3) % 8 AS len,
+    {channels:Array(String)}[1 + cityHash64(s, 4) % length({channels:Array(String)})] AS channel,
+    has({ad_sources:Array(String)}, channel) AS is_ad,
+    cityHash64(s, 5) % {ads_per_day:UInt32} AS ad_no`;
+}
+
+function params(storeIds: number[], sizes: BenchSizes) {
+  return {
+    stores: storeIds,
+    workspaces: storeIds.length,
+    sessions: sizes.sessions,
+    days: DAYS,
+    channels: CHANNELS,
+    ad_sources: AD_SOURCES,
+    ads_per_day: sizes.adsPerPlatformDay,
+    names: EVENT_NAMES,
+    paths: PATHS,
+    click_keys: AD_SOURCES.map((s) => CLICK_IDS[s]),
+  };
+}
+
+/** Ad ids as the ad rows carry them: `<source>-<ad number>`, 3 ads per adgroup, 2 adgroups per campaign. */
+const AD_ID = (source: string, no: string) => `concat(${source}, '-ad-', toString(${no}))`;
+const ADGROUP_ID = (source: string, no: string) => `concat(${source}, '-ag-', toString(intDiv(${no}, 3)))`;
+const CAMPAIGN_ID = (source: string, no: string) => `concat(${source}, '-c-', toString(intDiv(${no}, 6)))`;
+
+export async function seedAnalytics(ch: Clickhouse, storeIds: number[], sizes: BenchSizes, now = Date.now()): Promise<void> {
+  const p = params(storeIds, sizes);
+  await ch.exec(`
+INSERT INTO events (store_id, dt, name, session_id, visitor_id, visitor_timezone, adv_source, adv_campaign_id,
+  adv_adgroup_id, adv_ad_id, utm_source, utm_medium, utm_campaign, device_type, country_code, hostname, pathname,
+  referrer, entry_meta_keys, entry_meta_values)
+SELECT store_id, start_dt + toIntervalSecond(k * (20 + cityHash64(s, k, 6) % 90)),
+  if(k = 0, 'pageview', {names:Array(String)}[1 + cityHash64(s, k, 7) % length({names:Array(String)})]),
+  session_id, visitor_id, 'Europe/Berlin', channel,
+  if(is_ad, ${CAMPAIGN_ID('channel', 'ad_no')}, ''), if(is_ad, ${ADGROUP_ID('channel', 'ad_no')}, ''), if(is_ad, ${AD_ID('channel', 'ad_no')}, ''),
+  if(channel = '', '', channel), multiIf(is_ad, 'cpc', channel = 'email', 'email', channel = 'creator', 'creator', ''),
+  if(is_ad, ${CAMPAIGN_ID('channel', 'ad_no')}, ''),
+  ['desktop', 'mobile', 'mobile', 'tablet'][1 + cityHash64(s, 8) % 4], ['DE', 'US', 'GB', 'FR', 'AT'][1 + cityHash64(s, 9) % 5],
+  'shop.example', if(k = 0, {paths:Array(String)}[1 + cityHash64(s, 10) % 3], {paths:Array(String)}[1 + cityHash64(s, k, 11) % length({paths:Array(String)})]),
+  if(k = 0 AND channel != '', concat('https://', channel, '.example/'), ''),
+  if(is_ad, [{click_keys:Array(String)}[indexOf({ad_sources:Array(String)}, channel)]], []),
+  if(is_ad, [hex(cityHash64(s, 12))], [])
+FROM (SELECT ${sessionColumns(now)} FROM (SELECT number AS s FROM numbers({sessions:UInt64})))
+ARRAY JOIN range(len) AS k`, p);
+
+  await ch.exec(`
+INSERT INTO conversions (store_id, dt, name, session_id, visitor_id, customer_id, transaction_id, is_new_customer,
+  transaction_gross_revenue, transaction_currency, transaction_country_code, transaction_city, hostname)
+SELECT store_id, start_dt + toIntervalSecond(len * 60), if(c % 10 = 0, 'lead', 'purchase'), session_id, visitor_id,
+  if(cityHash64(c, 1) % 5 = 0, '', concat('cust-', toString(visitor_id % greatest(1, intDiv({sessions:UInt64} * 2, 5))))),
+  concat('T', toString(c)), toUInt8(cityHash64(c, 2) % 3 = 0), if(c % 10 = 0, 0, 1000 + cityHash64(c, 3) % 29000),
+  'USD', ['DE', 'US', 'GB', 'FR', 'AT'][1 + cityHash64(c, 4) % 5], ['Berlin', 'Austin', 'Leeds', 'Lyon', 'Graz'][1 + cityHash64(c, 4) % 5],
+  'shop.example'
+FROM (SELECT c, ${sessionColumns(now)} FROM (SELECT number AS c, cityHash64(number, 99) % {sessions:UInt64} AS s FROM numbers({conversions:UInt64})))`,
+  { ...p, conversions: sizes.conversions });
+
+  const adRows = (version: number, where: string) => `
+INSERT INTO ads (store_id, dt, source, ad_id, adaccount_id, campaign_id, campaign_name, adgroup_id, adgroup_name, ad_name,
+  spend, impressions, clicks, reach, version)
+SELECT store_id, dt, source, ${AD_ID('source', 'a')}, concat(source, '-acct-', toString(store_id)),
+  ${CAMPAIGN_ID('source', 'a')}, concat('Campaign ', toString(intDiv(a, 6))), ${ADGROUP_ID('source', 'a')},
+  concat('Adgroup ', toString(intDiv(a, 3))), concat('Ad ', toString(a)),
+  500 + cityHash64(n, ${version}) % 20000 AS spend, 100 + cityHash64(n, 20 + ${version}) % 50000 AS impressions,
+  intDiv(impressions, 50 + cityHash64(n, 30) % 100), if(source IN ('facebook', 'instagram'), intDiv(impressions * 4, 5), 0), ${version}
+FROM (
+  SELECT number AS n, n % {ads_per_day:UInt32} AS a,
+    {ad_sources:Array(String)}[1 + intDiv(n, {ads_per_day:UInt32}) % length({ad_sources:Array(String)})] AS source,
+    toDate(${Math.floor(now / 1000)}, 'UTC') - intDiv(n, {ads_per_day:UInt32} * length({ad_sources:Array(String)})) % {days:UInt32} AS dt,
+    {stores:Array(UInt64)}[1 + intDiv(n, {ads_per_day:UInt32} * length({ad_sources:Array(String)}) * {days:UInt32}) % {workspaces:UInt32}] AS store_id
+  FROM numbers({ads:UInt64})
+)
+WHERE ${where}`;
+  await ch.exec(adRows(1, '1'), { ...p, ads: sizes.ads });
+  await ch.exec(adRows(2, 'cityHash64(n, 40) % 20 = 0'), { ...p, ads: sizes.ads });
+}
+
+export interface BenchWorkspace {
+  id: number;
+  /** Data-API headers of an admin key. */
+  headers: Record<string, string>;
+}
+
+export interface BenchEnv {
+  config: Config;
+  stores: Stores;
+  workspaces: BenchWorkspace[];
+  sizes: BenchSizes;
+  seedSeconds: number;
+  close(): Promise<void>;
+}
+
+/** A temp data dir with 50 workspaces (admin key each) and the seeded analytics data. */
+export async function openBenchEnv(sizes = benchSizes()): Promise<BenchEnv> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'storelens-bench-'));
+  const config = loadConfig({}, { dataDir, demo: false, rate: { perSecond: 0, burst: 0, daily: 0 } });
+  const stores = await openStores(config, createLogger('silent'));
+  const workspaces: BenchWorkspace[] = [];
+  for (let i = 0; i < WORKSPACES; i++) {
+    const ws = await createWorkspace(stores.db, { name: `Bench shop ${i + 1}`, currency: 'USD', timezone: 'UTC' });
+    const key = await createApiKey(stores.db, ws.id, ['admin:admin']);
+    workspaces.push({ id: ws.id, headers: { 'x-api-key': key.api_key, 'client-secret': key.client_secret } });
+  }
+  const started = performance.now();
+  await seedAnalytics(stores.ch, workspaces.map((w) => w.id), sizes);
+  await stores.ch.exec('OPTIMIZE TABLE events FINAL');
+  const seedSeconds = (performance.now() - started) / 1000;
+  return {
+    config,
+    stores,
+    workspaces,
+    sizes,
+    seedSeconds,
+    async close() {
+      await stores.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,145 @@
+/**
+ * Data-API benchmark (docs/performance.md, "Data API"), on the shared seeded data (bench/seed.ts):
+ * 1. For one workspace and the default 7-day range: the first page and offset 20,000 of each
+ *    row-level endpoint, over real HTTP on a listening server, median and p99 over ITERATIONS
+ *    requests; each beside the same query run straight through `ch.query` (the query function the
+ *    route calls, same SQL, same rows) in the same run, interleaved so both see the same load.
+ * 2. /v3/conversions?group_by=date,adv_source over 90 days, measured the same way.
+ * 3. Throughput of /v3/events (first page) under 32 concurrent keep-alive clients (autocannon,
+ *    loopback), against a bare Fastify route that returns a JSON body of the same size.
+ */
+import Fastify from 'fastify';
+import autocannon from 'autocannon';
+import { buildApp } from '../../src/http/app.ts';
+import { createRateLimits } from '../../src/http/rate-limit.ts';
+import { createLogger } from '../../src/log.ts';
+import { resolveRange } from '../../src/api/params.ts';
+import { formatDay } from '../../src/http/dates.ts';
+import { AD_PLATFORMS, channelsOfAll } from '../../src/analytics/sources.ts';
+import { listEvents } from '../../src/analytics/queries/events/list-events.ts';
+import { listSessions } from '../../src/analytics/queries/sessions/list-sessions.ts';
+import { listConversions } from '../../src/analytics/queries/conversions/list-conversions.ts';
+import { groupConversions } from '../../src/analytics/queries/conversions/group-conversions.ts';
+import { listAds } from '../../src/analytics/queries/ads/list-ads.ts';
+import { totalAds } from '../../src/analytics/queries/ads/total-ads.ts';
+import type { BenchEnv } from '../seed.ts';
+
+const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 60);
+const WARMUP = 5;
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const CONNECTIONS = 32;
+const DAY_MS = 86_400_000;
+
+interface Case {
+  name: string;
+  url: string;
+  raw: () => Promise<unknown>;
+}
+
+export interface LatencyRow {
+  case: string;
+  rows: number;
+  apiMedianMs: number;
+  apiP99Ms: number;
+  engineMedianMs: number;
+  engineP99Ms: number;
+  ratio: number;
+}
+
+const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
+const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
+
+export async function runDataApiBench(env: BenchEnv, log: (line: string) => void = console.log) {
+  const { ch } = env.stores;
+  const ws = env.workspaces[0]!;
+  const logger = createLogger('silent');
+  const limits = await createRateLimits({ perSecond: 0, burst: 0, daily: 0 }, null);
+  const app = await buildApp({ config: env.config, stores: env.stores, limits, logger });
+  const base = await app.listen({ port: 0, host: '127.0.0.1' });
+  const bare = Fastify();
+  try {
+    const week = resolveRange({});
+    const today = Date.now() - (Date.now() % DAY_MS);
+    const quarter = resolveRange({ start_date: formatDay(today - 89 * DAY_MS), end_date: formatDay(today) });
+    const first = { limit: 100, offset: 0 };
+    const deep = { limit: 100, offset: 20_000 };
+    const storeId = ws.id;
+    const conv = { storeId, range: week, channels: null, excluded: [] };
+    const ads = { storeId, range: week, channels: channelsOfAll(AD_PLATFORMS) };
+    const cases: Case[] = [
+      { name: 'events, first page', url: '/v3/events', raw: () => listEvents(ch, { storeId, range: week, page: first, channels: null }) },
+      { name: 'events, offset 20000', url: '/v3/events?offset=20000', raw: () => listEvents(ch, { storeId, range: week, page: deep, channels: null }) },
+      { name: 'sessions, first page', url: '/v3/sessions', raw: () => listSessions(ch, { storeId, range: week, page: first, channels: null }) },
+      { name: 'sessions, offset 20000', url: '/v3/sessions?offset=20000', raw: () => listSessions(ch, { storeId, range: week, page: deep, channels: null }) },
+      { name: 'conversions, first page', url: '/v3/conversions', raw: () => listConversions(ch, { ...conv, page: first }) },
+      { name: 'conversions, offset 20000', url: '/v3/conversions?offset=20000', raw: () => listConversions(ch, { ...conv, page: deep }) },
+      { name: 'ads, first page', url: '/v3/ads', raw: () => Promise.all([listAds(ch, { ...ads, page: first }), totalAds(ch, ads)]) },
+      { name: 'ads, offset 20000', url: '/v3/ads?offset=20000', raw: () => Promise.all([listAds(ch, { ...ads, page: deep }), totalAds(ch, ads)]) },
+      {
+        name: 'conversions group_by=date,adv_source, 90 days',
+        url: `/v3/conversions?group_by=date,adv_source&start_date=${formatDay(today - 89 * DAY_MS)}&end_date=${formatDay(today)}`,
+        raw: () => groupConversions(ch, { ...conv, range: quarter, dimensions: ['date', 'adv_source'], page: first }),
+      },
+    ];
+
+    const results: LatencyRow[] = [];
+    for (const c of cases) {
+      const api: number[] = [];
+      const engine: number[] = [];
+      let rows = 0;
+      for (let i = 0; i < WARMUP + ITERATIONS; i++) {
+        let started = performance.now();
+        const response = await fetch(`${base}${c.url}`, { headers: ws.headers });
+        const body = (await response.json()) as { data: unknown[] };
+        if (response.status !== 200) throw new Error(`${c.url} answered ${response.status}: ${JSON.stringify(body)}`);
+        const apiMs = performance.now() - started;
+        started = performance.now();
+        await c.raw();
+        const engineMs = performance.now() - started;
+        if (i >= WARMUP) {
+          api.push(apiMs);
+          engine.push(engineMs);
+          rows = body.data.length;
+        }
+      }
+      api.sort((a, b) => a - b);
+      engine.sort((a, b) => a - b);
+      const row = {
+        case: c.name,
+        rows,
+        apiMedianMs: round(quantile(api, 0.5)),
+        apiP99Ms: round(quantile(api, 0.99)),
+        engineMedianMs: round(quantile(engine, 0.5)),
+        engineP99Ms: round(quantile(engine, 0.99)),
+        ratio: round(quantile(api, 0.5) / quantile(engine, 0.5), 2),
+      };
+      results.push(row);
+      log(`${row.case}: ${row.rows} rows, API median ${row.apiMedianMs} ms / p99 ${row.apiP99Ms} ms, engine median ${row.engineMedianMs} ms / p99 ${row.engineP99Ms} ms, ratio ${row.ratio}`);
+    }
+
+    // Throughput: /v3/events first page against a bare route serving a body of the same size.
+    const sample = await (await fetch(`${base}/v3/events`, { headers: ws.headers })).text();
+    bare.get('/bare', async (_request, reply) => reply.type('application/json').send(sample));
+    const bareBase = await bare.listen({ port: 0, host: '127.0.0.1' });
+    const load = async (url: string, headers: Record<string, string> = {}) => {
+      const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers });
+      if (result.non2xx || result.errors) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+      return result.requests.average;
+    };
+    const apiRps = await load(`${base}/v3/events`, ws.headers);
+    const bareRps = await load(`${bareBase}/bare`);
+    const throughput = { bodyBytes: Buffer.byteLength(sample), apiRps: round(apiRps), bareRps: round(bareRps), ratio: round(apiRps / bareRps, 3) };
+    log(`throughput, ${CONNECTIONS} clients for ${SECONDS} s, body ${throughput.bodyBytes} bytes: /v3/events ${throughput.apiRps} req/s, bare route ${throughput.bareRps} req/s, ratio ${throughput.ratio}`);
+
+    log('');
+    log('| case | rows | API median ms | API p99 ms | engine median ms | engine p99 ms | API / engine (median) |');
+    log('|---|---|---|---|---|---|---|');
+    for (const r of results) log(`| ${r.case} | ${r.rows} | ${r.apiMedianMs} | ${r.apiP99Ms} | ${r.engineMedianMs} | ${r.engineP99Ms} | ${r.ratio} |`);
+    log(`| /v3/events req/s (${CONNECTIONS} clients) vs bare route | ${throughput.bodyBytes} B | ${throughput.apiRps} | | ${throughput.bareRps} | | ${throughput.ratio} |`);
+    return { latency: results, throughput };
+  } finally {
+    await bare.close();
+    await app.close();
+    await limits.close();
+  }
+}

@@ -1,0 +1,16 @@
+import type { BenchEnv } from '../seed.ts';
+import { runDataApiBench } from './data-api.ts';
+import { runCollectorBench } from './collector.ts';
+
+/**
+ * Every benchmark suite. A suite is one file in this folder plus one line here. `env` suites run on
+ * the shared seeded data (bench/seed.ts); `own` suites set up their own data dir.
+ */
+export type BenchSuite =
+  | { name: string; kind: 'env'; run(env: BenchEnv, log: (line: string) => void): Promise<unknown> }
+  | { name: string; kind: 'own'; run(log: (line: string) => void): Promise<unknown> };
+
+export const SUITES: BenchSuite[] = [
+  { name: 'data-api', kind: 'env', run: runDataApiBench },
+  { name: 'collector', kind: 'own', run: runCollectorBench },
+];
