@@ -10,6 +10,7 @@
   var IDLE_MS = 30 * 60 * 1000;
   var CAMPAIGN = /^(utm_\w+|gclid|gbraid|wbraid|fbclid|ttclid|msclkid|epik|ScCid|sccid|tblci|obclid|ref)$/;
   var CONVERSIONS = /^(purchase|lead|subscribe)$/;
+  var NAME = /^[A-Za-z0-9_.:-]{1,64}$/;
   var FIELDS = ['transaction_id', 'revenue', 'currency', 'customer_id', 'is_new_customer', 'coupon_code'];
   var timezone = '';
   try { timezone = Intl.DateTimeFormat().resolvedOptions().timeZone || ''; } catch (e) {}
@@ -82,11 +83,14 @@
       save(state);
       return;
     }
-    if (command !== 'event' && command !== 'conversion') return;
+    // A bad call is dropped here: the collector refuses a whole request for one bad item.
+    if ((command !== 'event' && command !== 'conversion') || !NAME.test(name)) return;
     if (command === 'event' && !CONVERSIONS.test(name)) return record({ type: 'event', name: String(name) });
     var conversion = { type: 'conversion', name: String(name) };
     props = props || {};
     for (var i = 0; i < FIELDS.length; i++) if (props[FIELDS[i]] != null) conversion[FIELDS[i]] = props[FIELDS[i]];
+    if (conversion.revenue != null) conversion.revenue = Math.max(0, Math.round(Number(conversion.revenue)) || 0);
+    if (conversion.transaction_id != null) conversion.transaction_id = String(conversion.transaction_id);
     if (conversion.customer_id == null && load().u) conversion.customer_id = load().u;
     record(conversion);
   }
