@@ -12,7 +12,6 @@ export const TRYON_ERRORS = {
   job_not_found: 404,
   lead_not_allowed: 409,
   not_found: 404,
-  method_not_allowed: 405,
   // The service's own storage and media URLs.
   url_expired: 403,
   signature_invalid: 403,
