@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
 import { z } from 'zod';
 import { uniqueKeysTaken } from '../../store/app/tool-objects.ts';
-import { createAudited, listPresented, present, requireObject, updateAudited } from './objects.ts';
-import { ToolError, idArg, limitArg, longText, offsetArg, readTool, shortText, writeTool, type ToolContext } from './types.ts';
+import { createAudited, present, requireObject, updateAudited, listTool } from './objects.ts';
+import { ToolError, idArg, longText, shortText, writeTool, type ToolContext } from './types.ts';
 
 const CREATOR = 'creator';
 const PROGRAM = 'creator_program';
@@ -63,19 +63,19 @@ async function createCreator(ctx: ToolContext, data: Record<string, unknown>) {
 }
 
 export const creatorTools = [
-  readTool(
+  listTool(
     'creators.get-creators',
     'Get creators',
     'Lists the creators (influencers) with tracking code, program, handles and active flag.',
-    z.object({ limit: limitArg, offset: offsetArg }).strict(),
-    async (ctx, input) => ({ creators: await listPresented(ctx, CREATOR, input) }),
+    CREATOR,
+    'creators',
   ),
-  readTool(
+  listTool(
     'creators.get-programs',
     'Get creator programs',
     'Lists the creator commission programs (percentage, fixed or tiered templates).',
-    z.object({ limit: limitArg, offset: offsetArg }).strict(),
-    async (ctx, input) => ({ programs: await listPresented(ctx, PROGRAM, input) }),
+    PROGRAM,
+    'programs',
   ),
   writeTool(
     'creators.create-program',

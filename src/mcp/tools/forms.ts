@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { ToolError, idArg, limitArg, offsetArg, readTool, shortText, writeTool } from './types.ts';
-import { listPresented, present, requireObject, updateAudited } from './objects.ts';
+import { ToolError, idArg, shortText, writeTool } from './types.ts';
+import { present, requireObject, updateAudited, listTool } from './objects.ts';
 
 const KIND = 'form';
 const FIELD_TYPES = ['text', 'email', 'phone', 'number', 'select', 'checkbox', 'textarea', 'date'] as const;
@@ -9,12 +9,12 @@ type Field = { label: string; type: string; required: boolean; options?: string[
 type Form = { name: string; status: 'draft' | 'live'; fields: Field[] };
 
 export const formTools = [
-  readTool(
+  listTool(
     'forms.get-forms',
     'Get forms',
     'Lists the lead and signup forms of the workspace with their status (draft or live) and fields.',
-    z.object({ limit: limitArg, offset: offsetArg }).strict(),
-    async (ctx, input) => ({ forms: await listPresented(ctx, KIND, input) }),
+    KIND,
+    'forms',
   ),
   writeTool(
     'forms.add-fields',

@@ -1,17 +1,17 @@
 import { z } from 'zod';
 import { geoTestCandidates } from '../../analytics/queries/geo/geo-test-candidates.ts';
-import { listPresented } from './objects.ts';
+import { listTool } from './objects.ts';
 import { money, rangeOut, toolRange } from './range.ts';
 import { pixelScope } from './scope.ts';
-import { dateFromArg, dateToArg, limitArg, offsetArg, readTool } from './types.ts';
+import { dateFromArg, dateToArg, readTool } from './types.ts';
 
 export const geoTestingTools = [
-  readTool(
+  listTool(
     'geo-testing.get-tests',
     'Get geo tests',
     'Lists the geo holdout tests set up for this workspace (regions, dates, status).',
-    z.object({ limit: limitArg, offset: offsetArg }).strict(),
-    async (ctx, input) => ({ tests: await listPresented(ctx, 'geo_test', input) }),
+    'geo_test',
+    'tests',
   ),
   readTool(
     'geo-testing.get-candidates',

@@ -1,21 +1,21 @@
 import { z } from 'zod';
 import { adCreatives } from '../../analytics/queries/library/ad-creatives.ts';
 import { DAY_MS } from '../../http/dates.ts';
-import { audit, listPresented, present } from './objects.ts';
+import { audit, present, listTool } from './objects.ts';
 import { adScope } from './scope.ts';
-import { ToolError, limitArg, offsetArg, readTool, writeTool } from './types.ts';
+import { ToolError, writeTool } from './types.ts';
 import { createObject, findObjectByKey, updateObject } from '../../store/app/tool-objects.ts';
 
 const KIND = 'asset_label';
 type AssetLabels = { asset_id: string; labels: string[] };
 
 export const labelTools = [
-  readTool(
+  listTool(
     'labels.get-labels',
     'Get creative labels',
     'Lists the labels given to creative assets (hook, format, offer, ...), one entry per labelled asset.',
-    z.object({ limit: limitArg, offset: offsetArg }).strict(),
-    async (ctx, input) => ({ labels: await listPresented(ctx, KIND, input) }),
+    KIND,
+    'labels',
   ),
   writeTool(
     'labels.label-asset',

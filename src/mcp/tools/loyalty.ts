@@ -1,17 +1,17 @@
 import { z } from 'zod';
 import { repeatCustomers } from '../../analytics/queries/loyalty/repeat-customers.ts';
-import { listPresented } from './objects.ts';
+import { listTool } from './objects.ts';
 import { money, rangeOut, ratio, toolRange } from './range.ts';
 import { requireAllChannels } from './scope.ts';
-import { dateFromArg, dateToArg, limitArg, offsetArg, readTool } from './types.ts';
+import { dateFromArg, dateToArg, readTool } from './types.ts';
 
 export const loyaltyTools = [
-  readTool(
+  listTool(
     'loyalty.get-programs',
     'Get loyalty programs',
     'Lists the loyalty programs of the workspace (points, tiers and rewards as configured).',
-    z.object({ limit: limitArg, offset: offsetArg }).strict(),
-    async (ctx, input) => ({ programs: await listPresented(ctx, 'loyalty_program', input) }),
+    'loyalty_program',
+    'programs',
   ),
   readTool(
     'loyalty.get-analytics',

@@ -1,18 +1,18 @@
 import { z } from 'zod';
-import { createAudited, listPresented, present, updateAudited } from './objects.ts';
-import { idArg, limitArg, longText, offsetArg, readTool, shortText, tagsArg, writeTool } from './types.ts';
+import { createAudited, present, updateAudited, listTool } from './objects.ts';
+import { idArg, longText, shortText, tagsArg, writeTool } from './types.ts';
 
 const KIND = 'marketing_angle';
 const STATUSES = ['idea', 'testing', 'winning', 'paused', 'retired'] as const;
 const creativesArg = z.array(z.string().trim().min(1).max(200)).max(100).describe('Ad ids of the creatives that use this angle');
 
 export const marketingAngleTools = [
-  readTool(
+  listTool(
     'marketing-angles.get-angles',
     'Get marketing angles',
     'Lists the marketing angles (messaging hypotheses) with status, tags and linked creatives.',
-    z.object({ limit: limitArg, offset: offsetArg }).strict(),
-    async (ctx, input) => ({ angles: await listPresented(ctx, KIND, input) }),
+    KIND,
+    'angles',
   ),
   writeTool(
     'marketing-angles.create',

@@ -1,17 +1,17 @@
 import { z } from 'zod';
-import { createAudited, listPresented, present, updateAudited } from './objects.ts';
-import { idArg, limitArg, longText, offsetArg, readTool, shortText, writeTool } from './types.ts';
+import { createAudited, present, updateAudited, listTool } from './objects.ts';
+import { idArg, longText, shortText, writeTool } from './types.ts';
 
 type Note = { title: string; content: string };
 const KIND = 'note';
 
 export const noteTools = [
-  readTool(
+  listTool(
     'notes.get-notes',
     'Get notes',
     'Lists the notes saved in this workspace, oldest first, with id, title, content and timestamps.',
-    z.object({ limit: limitArg, offset: offsetArg }).strict(),
-    async (ctx, input) => ({ notes: await listPresented(ctx, KIND, input) }),
+    KIND,
+    'notes',
   ),
   writeTool(
     'notes.save-note',

@@ -6,7 +6,8 @@ import {
   updateObject,
   type ToolObject,
 } from '../../store/app/tool-objects.ts';
-import { notFound, type ToolContext } from './types.ts';
+import { z } from 'zod';
+import { limitArg, notFound, offsetArg, readTool, type ToolContext, type ToolDefinition } from './types.ts';
 
 /**
  * Shared plumbing of the stored-object tools: ids go out as strings, every write lands in the
@@ -62,4 +63,11 @@ export async function listPresented(
 ): Promise<Record<string, unknown>[]> {
   const objects = await listObjects(ctx.db, ctx.workspaceId, kind, { ...page, parentId });
   return objects.map(present);
+}
+
+/** A read tool that lists one kind of stored object, a page at a time, oldest first. */
+export function listTool(name: string, title: string, description: string, kind: string, member: string): ToolDefinition {
+  return readTool(name, title, description, z.object({ limit: limitArg, offset: offsetArg }).strict(), async (ctx, input) => ({
+    [member]: await listPresented(ctx, kind, input),
+  }));
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { createAudited, listPresented, present, requireObject, updateAudited } from './objects.ts';
-import { idArg, limitArg, offsetArg, readTool, shortText, writeTool } from './types.ts';
+import { createAudited, present, requireObject, updateAudited, listTool } from './objects.ts';
+import { idArg, shortText, writeTool } from './types.ts';
 import { offerOpportunitiesTool } from './offer-opportunities.ts';
 
 const KIND = 'offer';
@@ -20,12 +20,12 @@ const segmentArg = idArg('target segment').optional();
 const dateArg = (what: string) => z.string().regex(DAY, { error: `${what} must be YYYY-MM-DD` }).describe(`${what}, YYYY-MM-DD`);
 
 export const offerTools = [
-  readTool(
+  listTool(
     'offers.get-offers',
     'Get offers',
     'Lists the offers (discounts, free shipping, bundles) with status, configuration, target segment and dates.',
-    z.object({ limit: limitArg, offset: offsetArg }).strict(),
-    async (ctx, input) => ({ offers: await listPresented(ctx, KIND, input) }),
+    KIND,
+    'offers',
   ),
   offerOpportunitiesTool,
   writeTool(

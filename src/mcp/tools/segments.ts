@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { createAudited, listPresented, present, updateAudited } from './objects.ts';
-import { idArg, limitArg, longText, offsetArg, readTool, shortText, writeTool } from './types.ts';
+import { createAudited, present, updateAudited, listTool } from './objects.ts';
+import { idArg, longText, shortText, writeTool } from './types.ts';
 
 const KIND = 'segment';
 const OPERATORS = ['equals', 'not_equals', 'contains', 'greater_than', 'less_than', 'in'] as const;
@@ -21,12 +21,12 @@ export const segmentRules = z
   .describe('Rules, all of which must match (at most 50)');
 
 export const segmentTools = [
-  readTool(
+  listTool(
     'segments.get-segments',
     'Get segments',
     'Lists the customer segments of the workspace with their rules.',
-    z.object({ limit: limitArg, offset: offsetArg }).strict(),
-    async (ctx, input) => ({ segments: await listPresented(ctx, KIND, input) }),
+    KIND,
+    'segments',
   ),
   writeTool(
     'segments.create',

@@ -1,19 +1,19 @@
 import { z } from 'zod';
 import { countObjects, uniqueKeysTaken } from '../../store/app/tool-objects.ts';
-import { createAudited, listPresented } from './objects.ts';
-import { limitArg, offsetArg, readTool, writeTool } from './types.ts';
+import { createAudited, listTool } from './objects.ts';
+import { writeTool } from './types.ts';
 
 const KIND = 'topic';
 /** Keywords per topics.add call (service-spec.md, Limits). */
 export const MAX_KEYWORDS_PER_CALL = 20;
 
 export const topicTools = [
-  readTool(
+  listTool(
     'topics.get-topics',
     'Get tracked topics',
     'Lists the keywords this workspace tracks for content and AI-visibility monitoring.',
-    z.object({ limit: limitArg, offset: offsetArg }).strict(),
-    async (ctx, input) => ({ topics: await listPresented(ctx, KIND, input) }),
+    KIND,
+    'topics',
   ),
   writeTool(
     'topics.add',

@@ -55,27 +55,21 @@ const annotations = (title: string, readOnly: boolean, idempotent = readOnly): T
   openWorldHint: false,
 });
 
-/** A read tool: no side effects. */
-export function readTool<S extends z.ZodObject>(
-  name: string,
-  title: string,
-  description: string,
-  input: S,
-  run: (ctx: ToolContext, input: z.output<S>) => Promise<Record<string, unknown>>,
-): ToolDefinition {
-  return { name, description, input, annotations: annotations(title, true), run } as unknown as ToolDefinition;
+function defineTool(readOnly: boolean) {
+  return <S extends z.ZodObject>(
+    name: string,
+    title: string,
+    description: string,
+    input: S,
+    run: (ctx: ToolContext, input: z.output<S>) => Promise<Record<string, unknown>>,
+  ): ToolDefinition => ({ name, description, input, annotations: annotations(title, readOnly), run }) as unknown as ToolDefinition;
 }
 
+/** A read tool: no side effects. */
+export const readTool = defineTool(true);
+
 /** A write tool: adds or changes the named fields only; never deletes. */
-export function writeTool<S extends z.ZodObject>(
-  name: string,
-  title: string,
-  description: string,
-  input: S,
-  run: (ctx: ToolContext, input: z.output<S>) => Promise<Record<string, unknown>>,
-): ToolDefinition {
-  return { name, description, input, annotations: annotations(title, false), run } as unknown as ToolDefinition;
-}
+export const writeTool = defineTool(false);
 
 // Shared argument fragments. Ids travel as strings (decisions.md section 7.1).
 

@@ -1,17 +1,17 @@
 import { z } from 'zod';
-import { createAudited, listPresented, present, requireObject } from './objects.ts';
+import { createAudited, listPresented, present, requireObject, listTool } from './objects.ts';
 import { idArg, limitArg, offsetArg, readTool, shortText, writeTool } from './types.ts';
 
 const TRIGGERS = ['daily_schedule', 'weekly_schedule', 'metric_threshold', 'new_conversion', 'ad_fatigue'] as const;
 const ACTIONS = ['notify_email', 'notify_webhook', 'add_to_list', 'save_note'] as const;
 
 export const workflowTools = [
-  readTool(
+  listTool(
     'workflows.get-rules',
     'Get workflows',
     'Lists the automation workflows (trigger, conditions, actions) and whether each is enabled.',
-    z.object({ limit: limitArg, offset: offsetArg }).strict(),
-    async (ctx, input) => ({ workflows: await listPresented(ctx, 'workflow', input) }),
+    'workflow',
+    'workflows',
   ),
   readTool(
     'workflows.get-executions',

@@ -61,20 +61,24 @@ export async function createObject<T extends object>(
   return toObject<T>(row);
 }
 
-export async function findObject<T = Record<string, unknown>>(
+async function findOne<T>(
   db: AppDatabase,
   workspaceId: number,
   kind: string,
-  id: number,
+  match: { id: number } | { uniqueKey: string },
 ): Promise<ToolObject<T> | undefined> {
-  const row = await db
-    .selectFrom('tool_objects')
-    .select(COLUMNS)
-    .where('workspace_id', '=', workspaceId)
-    .where('kind', '=', kind)
-    .where('id', '=', id)
-    .executeTakeFirst();
+  let query = db.selectFrom('tool_objects').select(COLUMNS).where('workspace_id', '=', workspaceId).where('kind', '=', kind);
+  query = 'id' in match ? query.where('id', '=', match.id) : query.where('unique_key', '=', match.uniqueKey);
+  const row = await query.executeTakeFirst();
   return row && toObject<T>(row);
+}
+
+export function findObject<T = Record<string, unknown>>(db: AppDatabase, workspaceId: number, kind: string, id: number) {
+  return findOne<T>(db, workspaceId, kind, { id });
+}
+
+export function findObjectByKey<T = Record<string, unknown>>(db: AppDatabase, workspaceId: number, kind: string, uniqueKey: string) {
+  return findOne<T>(db, workspaceId, kind, { uniqueKey });
 }
 
 export async function listObjects<T = Record<string, unknown>>(
@@ -141,20 +145,4 @@ export async function updateObject<T extends object>(
       .execute();
     return { ...current, data, updatedAt };
   });
-}
-
-export async function findObjectByKey<T = Record<string, unknown>>(
-  db: AppDatabase,
-  workspaceId: number,
-  kind: string,
-  uniqueKey: string,
-): Promise<ToolObject<T> | undefined> {
-  const row = await db
-    .selectFrom('tool_objects')
-    .select(COLUMNS)
-    .where('workspace_id', '=', workspaceId)
-    .where('kind', '=', kind)
-    .where('unique_key', '=', uniqueKey)
-    .executeTakeFirst();
-  return row && toObject<T>(row);
 }
