@@ -1,5 +1,6 @@
 import type { BenchEnv } from '../seed.ts';
 import { runDataApiBench } from './data-api.ts';
+import { runCollectorBench } from './collector.ts';
 
 /**
  * Every benchmark suite. A suite is one file in this folder plus one line here. `env` suites run on
@@ -11,4 +12,5 @@ export type BenchSuite =
 
 export const SUITES: BenchSuite[] = [
   { name: 'data-api', kind: 'env', run: runDataApiBench },
+  { name: 'collector', kind: 'own', run: runCollectorBench },
 ];
