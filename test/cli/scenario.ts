@@ -14,6 +14,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import { importKinds } from '../../src/collect/import/kinds.ts';
 import { getJson, runCli, startServer, tempDataDir, writeFile, type CliResult, type Server } from './run-cli.ts';
 
 const EVENTS = [
@@ -138,7 +139,7 @@ export function cliScenario(mode: 'standalone' | 'server'): void {
     test('import refuses an unknown kind, a missing file and an unknown workspace with a JSON error', async () => {
       const file = writeFile(dataDir, 'x.ndjson', '');
       const cases: [string[], string][] = [
-        [['--workspace', '1', '--kind', 'visits', '--file', file], 'Unknown kind: visits. Kinds: events, conversions, orders, ads, products, expenses'],
+        [['--workspace', '1', '--kind', 'visits', '--file', file], `Unknown kind: visits. Kinds: ${importKinds.map((k) => k.kind).join(', ')}`],
         [['--workspace', '1', '--kind', 'events', '--file', `${dataDir}/missing.ndjson`], `File not found: ${dataDir}/missing.ndjson`],
         [['--workspace', '42', '--kind', 'events', '--file', file], 'Workspace 42 not found'],
       ];
