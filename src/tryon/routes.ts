@@ -11,6 +11,7 @@ import {
   type TryOnJob,
 } from '../store/app/tryon-jobs.ts';
 import {
+  countSessionUploads,
   createSession,
   createUpload,
   findUploadById,
@@ -110,8 +111,7 @@ export function tryOnApiRoutes(ctx: TryOnContext, worker: TryOnWorker): FastifyP
       const session =
         existing ??
         (await createSession(db, { workspaceId: storefront.workspaceId, tokenHash: hashSecret(token), now, lifetimeMs: SESSION_LIFETIME_MS }));
-      const uploads = await db.selectFrom('tryon_uploads').select((eb) => eb.fn.countAll<number>().as('n')).where('session_id', '=', session.id).executeTakeFirstOrThrow();
-      if (Number(uploads.n) >= storefront.sessionAttempts) {
+      if ((await countSessionUploads(db, session.id)) >= storefront.sessionAttempts) {
         throw new TryOnError('quota_exceeded', 'This try-on session has reached its upload limit');
       }
       const expiresAt = new Date(Math.min(now.getTime() + UPLOAD_URL_LIFETIME_MS, Date.parse(session.expires_at)));

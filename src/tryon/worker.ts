@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { Logger } from 'pino';
 import { claimJob, finishJob, renewLease, settleCredit, type TryOnJob } from '../store/app/tryon-jobs.ts';
-import { findUploadById } from '../store/app/tryon-sessions.ts';
+import { findSessionById, findUploadById } from '../store/app/tryon-sessions.ts';
 import { loadReference } from './catalog.ts';
 import { photoKey, resultKey, type TryOnContext } from './context.ts';
 import type { FailureReason } from './errors.ts';
@@ -37,7 +37,7 @@ export function createWorker(ctx: TryOnContext, logger: Logger): TryOnWorker {
   }
 
   async function process(job: TryOnJob, lease: string): Promise<void> {
-    const session = await db.selectFrom('tryon_sessions').select('expires_at').where('id', '=', job.session_id).executeTakeFirst();
+    const session = await findSessionById(db, job.session_id);
     if (!session || session.expires_at <= ctx.now().toISOString()) return fail(job, lease, 'session_expired');
     if (job.tries > MAX_TRIES) return fail(job, lease, 'generation_failed');
     const upload = await findUploadById(db, job.upload_id);

@@ -27,6 +27,19 @@ export async function findSessionByHash(db: AppDatabase, tokenHash: string): Pro
   return db.selectFrom('tryon_sessions').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
 }
 
+export async function findSessionById(db: AppDatabase, id: number): Promise<TryOnSession | undefined> {
+  return db.selectFrom('tryon_sessions').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function countSessionUploads(db: AppDatabase, sessionId: number): Promise<number> {
+  const row = await db
+    .selectFrom('tryon_uploads')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('session_id', '=', sessionId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 /** Counts one generation attempt unless the session's limit is reached (atomic). */
 export async function takeSessionAttempt(db: AppDatabase, sessionId: number, limit: number): Promise<boolean> {
   const result = await db
