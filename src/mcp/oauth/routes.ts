@@ -62,12 +62,20 @@ export async function oauthRoutes(app: FastifyInstance): Promise<void> {
     if (!server) {
       const ex = express();
       ex.disable('x-powered-by');
+      // The Fastify app trusts X-Forwarded-For (src/http/app.ts, trustProxy: true); so does this
+      // router, so the SDK's per-IP limits count clients, not the proxy.
+      ex.set('trust proxy', true);
+      const rateLimit = { validate: false };
       ex.use(
         mcpAuthRouter({
           provider,
           issuerUrl: new URL(base),
           resourceServerUrl: new URL(`${base}/mcp`),
           resourceName: 'Storelens analytics',
+          authorizationOptions: { rateLimit },
+          tokenOptions: { rateLimit },
+          clientRegistrationOptions: { rateLimit },
+          revocationOptions: { rateLimit },
         }),
       );
       server = ex as unknown as Handler;
