@@ -3,21 +3,15 @@
  * creator code, ad-id parameters) to the stored attribution columns. The table is documented in
  * docs/collection.md section 3; channel values are the raw values of src/analytics/sources.ts.
  */
+import type { EventRow } from './rows.ts';
 
-export interface Attribution {
-  adv_source: string;
-  adv_campaign_id: string;
-  adv_adgroup_id: string;
-  adv_ad_id: string;
-  adv_asset_group_id: string;
-  utm_source: string;
-  utm_medium: string;
-  utm_campaign: string;
-  utm_content: string;
-  utm_term: string;
-  entry_meta_keys: string[];
-  entry_meta_values: string[];
-}
+/** The attribution columns of an events row, all taken from the session's landing URL. */
+export type Attribution = Pick<
+  EventRow,
+  | 'adv_source' | 'adv_campaign_id' | 'adv_adgroup_id' | 'adv_ad_id' | 'adv_asset_group_id'
+  | 'utm_source' | 'utm_medium' | 'utm_campaign' | 'utm_content' | 'utm_term'
+  | 'entry_meta_keys' | 'entry_meta_values'
+>;
 
 /** utm_source spellings that name a meta-family channel. */
 const META_SOURCES: Record<string, string> = {
