@@ -7,41 +7,20 @@
  * Unknown fields (store_id, channel fields of conversions) are dropped.
  */
 import { z } from 'zod';
+import { parseBound } from '../http/dates.ts';
 
-const TIMESTAMP =
-  /^(\d{4})-(\d{2})-(\d{2})([ T])(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:?\d{2})?$/;
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const TIMESTAMP_HINT = 'expected YYYY-MM-DD HH:MM:SS[.mmm] (UTC) or ISO 8601 with Z or an offset';
-/** DateTime64 holds 1900..2299; earlier than 1970 is a data error in an analytics store. */
-const MIN_YEAR = 1970;
-const MAX_YEAR = 2299;
-
-
-function validDate(year: number, month: number, day: number): boolean {
-  if (year < MIN_YEAR || year > MAX_YEAR || month < 1 || month > 12 || day < 1) return false;
-  return day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
-}
+const HAS_TIME = /^\d{4}-\d{2}-\d{2}([ T])/;
+const HAS_ZONE = /(Z|[+-]\d{2}:?\d{2})$/;
 
 /** `YYYY-MM-DD HH:MM:SS.mmm` in UTC, or null when the text is not an accepted timestamp. */
 export function normaliseTimestamp(text: string): string | null {
-  const m = TIMESTAMP.exec(text.trim());
-  if (!m) return null;
-  const [, y, mo, d, sep, h, mi, s, fraction = '', zone] = m;
+  const value = text.trim();
+  const time = HAS_TIME.exec(value);
   // A `T` form without a zone is local time of an unknown place: refuse rather than guess.
-  if (sep === 'T' && !zone) return null;
-  const [year, month, day, hour, minute, second] = [y, mo, d, h, mi, s].map(Number) as [number, number, number, number, number, number];
-  if (!validDate(year, month, day) || hour > 23 || minute > 59 || second > 59) return null;
-  const millis = Number(fraction.padEnd(3, '0').slice(0, 3));
-  let epoch = Date.UTC(year, month - 1, day, hour, minute, second, millis);
-  if (zone && zone !== 'Z') {
-    const sign = zone[0] === '-' ? -1 : 1;
-    const digits = zone.slice(1).replace(':', '');
-    const offsetHours = Number(digits.slice(0, 2));
-    const offsetMinutes = Number(digits.slice(2));
-    if (offsetHours > 23 || offsetMinutes > 59) return null;
-    epoch -= sign * (offsetHours * 60 + offsetMinutes) * 60_000;
-  }
-  return formatTimestamp(new Date(epoch));
+  if (!time || (time[1] === 'T' && !HAS_ZONE.test(value))) return null;
+  const ms = parseBound(value, 'start');
+  return ms === null ? null : formatTimestamp(new Date(ms));
 }
 
 export function formatTimestamp(date: Date): string {
@@ -51,9 +30,8 @@ export function formatTimestamp(date: Date): string {
 
 /** `YYYY-MM-DD`, or null. */
 export function normaliseDate(text: string): string | null {
-  const m = DATE.exec(text.trim());
-  if (!m) return null;
-  return validDate(Number(m[1]), Number(m[2]), Number(m[3])) ? text.trim() : null;
+  const value = text.trim();
+  return /^\d{4}-\d{2}-\d{2}$/.test(value) && parseBound(value, 'start') !== null ? value : null;
 }
 
 const UINT64_MAX = 18446744073709551615n;
