@@ -4,7 +4,8 @@
  * snippet. One visitor lands from an Instagram ad (fbclid + utm_source=instagram), views a
  * product, adds it to the cart (a single-page-app navigation to /cart), and buys on /thanks,
  * where the purchase call is queued before the pixel has loaded. The events, the session and the
- * conversion must then come back through /v3/events, /v3/sessions and /v3/conversions.
+ * conversion must then come back through /v3/events, /v3/sessions and /v3/conversions. A second
+ * workspace's shop checks when the pixel starts a new session: a new campaign click, 30 idle minutes.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -16,9 +17,31 @@ import { eventually, todayRange } from './helpers.ts';
 
 let t: TestApp;
 let shop: TestWorkspace;
-let shopServer: http.Server;
+const shopServers: http.Server[] = [];
 let browser: Browser;
 let shopUrl: string;
+let renewalShop: TestWorkspace;
+let renewalUrl: string;
+
+const PAGES: Record<string, string> = {
+  '/': '<a id="product" href="/product">Shoe</a>',
+  '/product': `<button id="add" onclick="storelens('event','add_to_cart',{sku:'shoe'});history.pushState({},'','/cart');document.title='Cart'">Add to cart</button>
+<script>storelens('event','view_content')</script>`,
+  '/thanks': `<p>Thank you</p>
+<script>storelens('identify','c-42');storelens('conversion','purchase',{transaction_id:'T-900',revenue:12900,currency:'EUR',is_new_customer:1})</script>`,
+};
+
+/** A test shop on its own localhost port whose pages carry the pixel snippet of `pixelId`. */
+async function startShop(collector: string, pixelId: string): Promise<string> {
+  const server = http.createServer((request, response) => {
+    const html = PAGES[new URL(request.url ?? '/', 'http://shop').pathname];
+    response.writeHead(html ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' });
+    response.end(html ? page(collector, pixelId, html) : 'not found');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  shopServers.push(server);
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
 
 function page(collector: string, pixelId: string, body: string): string {
   return `<!doctype html><html><head><title>Test shop</title>
@@ -32,20 +55,9 @@ before(async () => {
   shop = await createTestWorkspace(t.stores);
   const collector = await t.app.listen({ port: 0, host: '127.0.0.1' });
 
-  const pages: Record<string, string> = {
-    '/': '<a id="product" href="/product">Shoe</a>',
-    '/product': `<button id="add" onclick="storelens('event','add_to_cart',{sku:'shoe'});history.pushState({},'','/cart');document.title='Cart'">Add to cart</button>
-<script>storelens('event','view_content')</script>`,
-    '/thanks': `<p>Thank you</p>
-<script>storelens('identify','c-42');storelens('conversion','purchase',{transaction_id:'T-900',revenue:12900,currency:'EUR',is_new_customer:1})</script>`,
-  };
-  shopServer = http.createServer((request, response) => {
-    const html = pages[new URL(request.url ?? '/', 'http://shop').pathname];
-    response.writeHead(html ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' });
-    response.end(html ? page(collector, shop.pixelId, html) : 'not found');
-  });
-  await new Promise<void>((resolve) => shopServer.listen(0, '127.0.0.1', resolve));
-  shopUrl = `http://127.0.0.1:${(shopServer.address() as AddressInfo).port}`;
+  shopUrl = await startShop(collector, shop.pixelId);
+  renewalShop = await createTestWorkspace(t.stores, 'Renewal shop');
+  renewalUrl = await startShop(collector, renewalShop.pixelId);
 
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
@@ -55,12 +67,12 @@ before(async () => {
 
 after(async () => {
   await browser?.close();
-  await new Promise((resolve) => shopServer?.close(resolve));
+  for (const server of shopServers) await new Promise((resolve) => server.close(resolve));
   await t.close();
 });
 
-async function get(path: string) {
-  const response = await t.app.inject({ method: 'GET', url: path, headers: shop.headers });
+async function get(path: string, headers = shop.headers) {
+  const response = await t.app.inject({ method: 'GET', url: path, headers });
   assert.equal(response.statusCode, 200, response.body);
   return response.json().data;
 }
@@ -107,5 +119,38 @@ test('a visit from an Instagram ad shows up as events, one session and a purchas
   assert.deepEqual(
     conversions.map((c: Event) => [c.name, c.transaction_id, c.transaction_gross_revenue, c.transaction_currency, c.customer_id, c.is_new_customer, c.session_id, c.adv_source, c.adv_campaign_id, c.utm_campaign]),
     [['purchase', 'T-900', '12900', 'EUR', 'c-42', '1', first!.session_id, 'instagram', '777', 'spring']],
+  );
+});
+
+test('the pixel starts a new session on a different campaign click and after 30 idle minutes, never a new visitor', async () => {
+  const context = await browser.newContext();
+  const tab = await context.newPage();
+  const loaded = () => tab.waitForFunction(() => (window as unknown as { __storelensLoaded?: boolean }).__storelensLoaded === true);
+  await tab.goto(`${renewalUrl}/`);
+  await loaded();
+  await tab.goto(`${renewalUrl}/?utm_source=newsletter&utm_medium=email&utm_campaign=nov`);
+  await loaded();
+  await tab.goto(`${renewalUrl}/?utm_source=newsletter&utm_medium=email&utm_campaign=nov`); // a reload: same click
+  await loaded();
+  await tab.evaluate(() => {
+    const state = JSON.parse(localStorage.getItem('_sl')!);
+    state.t = Date.now() - 31 * 60 * 1000;
+    localStorage.setItem('_sl', JSON.stringify(state));
+  });
+  await tab.goto(`${renewalUrl}/product`);
+  await loaded();
+  await context.close();
+
+  type Event = Record<string, string>;
+  const events: Event[] = await eventually(() => get(`/v3/events?${todayRange()}`, renewalShop.headers), (rows) => rows.length >= 5);
+  assert.equal(new Set(events.map((e) => e.visitor_id)).size, 1, 'one visitor');
+  const sessions = [...new Set(events.map((e) => e.session_id))];
+  assert.deepEqual(
+    sessions.map((id) => events.filter((e) => e.session_id === id).map((e) => `${e.name} ${e.pathname} '${e.adv_source}' '${e.utm_campaign}'`)),
+    [
+      ["pageview / '' ''"],
+      ["pageview / 'email' 'nov'", "pageview / 'email' 'nov'"],
+      ["pageview /product '' ''", "view_content /product '' ''"],
+    ],
   );
 });
