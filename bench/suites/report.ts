@@ -1,0 +1,211 @@
+/**
+ * Report benchmark (docs/performance.md, "Report"), on the shared seeded data (bench/seed.ts): for
+ * one workspace, GET /v3/report over real HTTP on a listening server, median and p99 over
+ * ITERATIONS requests, each beside one hand-written ClickHouse query computing the same
+ * last_click numbers (same sessions, same buyer identity, same window), interleaved so both see
+ * the same load. Before timing, the report's last_click rows are checked against that query.
+ *
+ * Cases: the default report (7 days); breakdown=campaign over 90 days with 28-day windows under
+ * last_click, linear and any_click; interval=day with attribution_date=click over 90 days.
+ */
+import { buildApp } from '../../src/http/app.ts';
+import { createRateLimits } from '../../src/http/rate-limit.ts';
+import { createLogger } from '../../src/log.ts';
+import { resolveRange } from '../../src/api/params.ts';
+import { formatDay, formatTimestampMs } from '../../src/http/dates.ts';
+import { reportingSourceSql } from '../../src/analytics/dimensions.ts';
+import type { Clickhouse } from '../../src/store/clickhouse.ts';
+import type { Range } from '../../src/http/paging.ts';
+import type { BenchEnv } from '../seed.ts';
+
+const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 30);
+const WARMUP = 3;
+const DAY_MS = 86_400_000;
+const TS = "DateTime64(3, 'UTC')";
+
+interface Baseline {
+  campaign: boolean;
+  day: boolean;
+  click: boolean;
+  windowDays: number;
+}
+
+/**
+ * The hand-written comparison: last click per conversion with argMaxIf over the buyer's tagged
+ * sessions, plus ads and sessions, in one query. Output columns: src, camp, date, spend, revenue
+ * (cents), conversions, sessions.
+ */
+function baselineSql(b: Baseline): string {
+  const keys = [...(b.campaign ? ['src', 'camp'] : []), ...(b.day ? ['date'] : [])];
+  const group = keys.length ? `GROUP BY ${keys.join(', ')}` : '';
+  const sel = (src: string, camp: string, date: string) =>
+    [...(b.campaign ? [`${src} AS src`, `${camp} AS camp`] : []), ...(b.day ? [`toDate(${date}) AS date`] : [])].join(', ');
+  const comma = keys.length ? ',' : '';
+  const inWindow = `t.ident != '' AND t.started <= cv.dt AND t.started >= cv.dt - toIntervalDay(${b.windowDays})`;
+  const creditDate = b.click ? 'if(n = 0, dt, lt.3)' : 'dt';
+  return `
+WITH
+sess AS (
+  SELECT session_id, min(dt) AS started, argMin(visitor_id, dt) AS vis, argMin(adv_source, dt) AS ch, argMin(adv_campaign_id, dt) AS cp
+  FROM events WHERE store_id = {store_id:UInt64} AND dt BETWEEN {scan_start:${TS}} AND {scan_end:${TS}}
+  GROUP BY session_id
+),
+idmap AS (
+  SELECT visitor_id AS vis, max(customer_id) AS cust FROM (
+    SELECT visitor_id, customer_id FROM events
+    WHERE store_id = {store_id:UInt64} AND dt BETWEEN {scan_start:${TS}} AND {scan_end:${TS}} AND customer_id != ''
+    UNION ALL SELECT visitor_id, customer_id FROM conversions
+    WHERE store_id = {store_id:UInt64} AND dt <= {scan_end:${TS}} AND customer_id != ''
+  ) GROUP BY visitor_id
+),
+touch AS (
+  SELECT if(i.cust != '', concat('c:', i.cust), concat('v:', toString(s.vis))) AS ident, s.started AS started,
+    s.session_id AS session_id, s.ch AS ch, s.cp AS cp
+  FROM sess AS s LEFT JOIN idmap AS i ON i.vis = s.vis WHERE s.ch != ''
+),
+cv AS (
+  SELECT rowNumberInAllBlocks() AS k, c.dt AS dt, c.transaction_gross_revenue AS rev,
+    multiIf(c.customer_id != '', concat('c:', c.customer_id), i.cust != '', concat('c:', i.cust), concat('v:', toString(c.visitor_id))) AS ident
+  FROM conversions AS c LEFT JOIN idmap AS i ON i.vis = c.visitor_id
+  WHERE c.store_id = {store_id:UInt64} AND c.dt BETWEEN {start:${TS}} AND {conv_end:${TS}}
+),
+last AS (
+  SELECT cv.k AS k, any(cv.dt) AS dt, any(cv.rev) AS rev, countIf(${inWindow}) AS n,
+    argMaxIf((t.ch, t.cp, t.started), (t.started, t.session_id), ${inWindow}) AS lt
+  FROM cv LEFT JOIN touch AS t ON t.ident = cv.ident
+  GROUP BY cv.k
+)
+SELECT ${keys.join(', ')}${comma} sum(spend) AS spend, sum(revenue) AS revenue, sum(conversions) AS conversions, sum(sessions) AS sessions
+FROM (
+  SELECT ${sel(`if(n = 0, 'organic', ${reportingSourceSql('lt.1')})`, "if(n = 0, '', lt.2)", creditDate)}${comma}
+    0 AS spend, sum(rev) AS revenue, count() AS conversions, 0 AS sessions
+  FROM last WHERE ${creditDate} BETWEEN {start:${TS}} AND {end:${TS}} ${group}
+  UNION ALL
+  SELECT ${sel(reportingSourceSql('source'), 'campaign_id', 'dt')}${comma} sum(spend), 0, 0, 0
+  FROM ads FINAL WHERE store_id = {store_id:UInt64} AND dt BETWEEN toDate({start:${TS}}) AND toDate({end:${TS}}) ${group}
+  UNION ALL
+  SELECT ${sel(reportingSourceSql('ch'), 'cp', 'started')}${comma} 0, 0, 0, count()
+  FROM sess WHERE started BETWEEN {start:${TS}} AND {end:${TS}} ${group}
+)
+${group}`;
+}
+
+function baselineParams(storeId: number, range: Range, b: Baseline) {
+  const window = b.windowDays * DAY_MS;
+  return {
+    store_id: storeId,
+    start: formatTimestampMs(range.startMs),
+    end: formatTimestampMs(range.endMs),
+    scan_start: formatTimestampMs(range.startMs - window),
+    scan_end: formatTimestampMs(b.click ? range.endMs + window : range.endMs),
+    conv_end: formatTimestampMs(b.click ? range.endMs + window : range.endMs),
+  };
+}
+
+type BaseRow = { src?: string; camp?: string; date?: string; spend: number; revenue: number; conversions: number; sessions: number };
+type ReportRow = Record<string, string | number | null>;
+
+/** Compares the report's last_click rows (all pages) with the baseline; returns the mismatches. */
+function compare(report: ReportRow[], base: BaseRow[], b: Baseline): string[] {
+  const key = (r: { source?: unknown; src?: unknown; campaign?: unknown; camp?: unknown; date?: unknown }) =>
+    [b.campaign ? (r.source ?? r.src) : '', b.campaign ? (r.campaign ?? r.camp) : '', b.day ? r.date : ''].join('|');
+  const expected = new Map(base.map((r) => [key(r), r]));
+  const problems: string[] = [];
+  for (const row of report) {
+    const want = expected.get(key(row));
+    expected.delete(key(row));
+    const got = [row.spend, row.revenue, row.conversions, row.sessions];
+    const exp = want ? [Number(want.spend) / 100, Number(want.revenue) / 100, Number(want.conversions), Number(want.sessions)] : [0, 0, 0, 0];
+    if (got.some((v, i) => Math.abs(Number(v) - exp[i]!) > 0.005)) problems.push(`${key(row)}: report ${got} vs baseline ${exp}`);
+  }
+  for (const [k, r] of expected) if (Number(r.revenue) || Number(r.sessions) || Number(r.spend)) problems.push(`${k}: missing in report`);
+  return problems;
+}
+
+const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
+const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
+
+export async function runReportBench(env: BenchEnv, log: (line: string) => void = console.log) {
+  const { ch } = env.stores;
+  const ws = env.workspaces[0]!;
+  const limits = await createRateLimits({ perSecond: 0, burst: 0, daily: 0 }, null);
+  const app = await buildApp({ config: env.config, stores: env.stores, limits, logger: createLogger('silent') });
+  const base = await app.listen({ port: 0, host: '127.0.0.1' });
+  try {
+    const today = Date.now() - (Date.now() % DAY_MS);
+    const from = formatDay(today - 89 * DAY_MS);
+    const to = formatDay(today);
+    const week = resolveRange({});
+    const quarter = resolveRange({ start_date: from, end_date: to });
+    const q90 = `start_date=${from}&end_date=${to}`;
+    const campaign: Baseline = { campaign: true, day: false, click: false, windowDays: 28 };
+    const cases = [
+      { name: 'default report (7 days)', url: '', range: week, b: { campaign: false, day: false, click: false, windowDays: 7 } },
+      { name: 'breakdown=campaign, last_click, 28-day window, 90 days', url: `${q90}&breakdown=campaign&attribution_window=28`, range: quarter, b: campaign },
+      { name: 'breakdown=campaign, linear, 28-day window, 90 days', url: `${q90}&breakdown=campaign&attribution_window=28&attribution_model=linear`, range: quarter, b: campaign },
+      { name: 'breakdown=campaign, any_click, 28-day window, 90 days', url: `${q90}&breakdown=campaign&attribution_window=28&attribution_model=any_click`, range: quarter, b: campaign },
+      { name: 'interval=day, attribution_date=click, 90 days', url: `${q90}&interval=day&attribution_date=click`, range: quarter, b: { campaign: false, day: true, click: true, windowDays: 7 } },
+    ];
+    const get = async (query: string) => {
+      const response = await fetch(`${base}/v3/report?${query}`, { headers: ws.headers });
+      const body = (await response.json()) as { data: ReportRow[]; pagination: { total_rows: number } };
+      if (response.status !== 200) throw new Error(`/v3/report?${query} answered ${response.status}: ${JSON.stringify(body)}`);
+      return body;
+    };
+    const baseline = (c: (typeof cases)[number]) =>
+      (ch as Clickhouse).query<BaseRow>('bench-report-baseline', baselineSql(c.b), baselineParams(ws.id, c.range, c.b));
+
+    // Correctness first: last_click rows (every page) against the hand-written query.
+    for (const c of cases.filter((c) => !c.url.includes('attribution_model='))) {
+      const rows: ReportRow[] = [];
+      for (let offset = 0; ; offset += 500) {
+        const page = await get(`${c.url}&metrics=spend,revenue,conversions,sessions&limit=500&offset=${offset}`);
+        rows.push(...page.data);
+        if (offset + 500 >= page.pagination.total_rows) break;
+      }
+      const problems = compare(rows, await baseline(c), c.b);
+      log(`${c.name}: ${rows.length} rows, ${problems.length ? `MISMATCH ${problems.slice(0, 5).join('; ')}` : 'equal to the hand-written last_click query'}`);
+    }
+
+    const results = [];
+    for (const c of cases) {
+      const api: number[] = [];
+      const engine: number[] = [];
+      let rows = 0;
+      for (let i = 0; i < WARMUP + ITERATIONS; i++) {
+        let started = performance.now();
+        const body = await get(c.url);
+        const apiMs = performance.now() - started;
+        started = performance.now();
+        await baseline(c);
+        const engineMs = performance.now() - started;
+        if (i >= WARMUP) {
+          api.push(apiMs);
+          engine.push(engineMs);
+          rows = body.pagination.total_rows;
+        }
+      }
+      api.sort((a, b) => a - b);
+      engine.sort((a, b) => a - b);
+      const row = {
+        case: c.name,
+        rows,
+        apiMedianMs: round(quantile(api, 0.5)),
+        apiP99Ms: round(quantile(api, 0.99)),
+        engineMedianMs: round(quantile(engine, 0.5)),
+        engineP99Ms: round(quantile(engine, 0.99)),
+        ratio: round(quantile(api, 0.5) / quantile(engine, 0.5), 2),
+      };
+      results.push(row);
+      log(`${row.case}: ${row.rows} rows, report median ${row.apiMedianMs} ms / p99 ${row.apiP99Ms} ms, hand-written median ${row.engineMedianMs} ms / p99 ${row.engineP99Ms} ms, ratio ${row.ratio}`);
+    }
+    log('');
+    log('| case | rows | report median ms | report p99 ms | hand-written last_click median ms | p99 ms | report / hand-written (median) |');
+    log('|---|---|---|---|---|---|---|');
+    for (const r of results) log(`| ${r.case} | ${r.rows} | ${r.apiMedianMs} | ${r.apiP99Ms} | ${r.engineMedianMs} | ${r.engineP99Ms} | ${r.ratio} |`);
+    return results;
+  } finally {
+    await app.close();
+    await limits.close();
+  }
+}
