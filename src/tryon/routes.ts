@@ -130,7 +130,7 @@ export function tryOnApiRoutes(ctx: TryOnContext, worker: TryOnWorker): FastifyP
         { key: photoKey(upload.upload_key), bytes: declared.bytes, mimeType: declared.mime, checksumSha256: declared.checksum, expiresAt },
         baseUrl(ctx, request),
       );
-      reply.code(201).header('cache-control', 'no-store');
+      reply.code(200).header('cache-control', 'no-store');
       return {
         job_id: upload.first_job_id,
         upload_key: upload.upload_key,
@@ -246,7 +246,7 @@ export function tryOnApiRoutes(ctx: TryOnContext, worker: TryOnWorker): FastifyP
       if (!created && (await findLead(db, job.job_id))?.email !== email) {
         throw new TryOnError('lead_not_allowed', 'This result already has a contact request');
       }
-      return reply.code(created ? 201 : 200).send({ status: 'received', created });
+      return { status: 'received', created };
     });
   };
 }

@@ -94,7 +94,7 @@ export async function putUpload(t: TestApp, uploadUrl: string, body: Buffer, hea
 /** Reserves, uploads and returns what a job request needs. */
 export async function uploadPhoto(t: TestApp, client: Client, photo: Buffer) {
   const reservation = await call(t, client, 'POST', '/try-on/v1/uploads', uploadBody(photo));
-  if (reservation.status !== 201) throw new Error(`reservation failed: ${JSON.stringify(reservation.body)}`);
+  if (reservation.status !== 200) throw new Error(`reservation failed: ${JSON.stringify(reservation.body)}`);
   client.token = reservation.body.session_token;
   const put = await putUpload(t, reservation.body.upload_url, photo, reservation.body.upload_headers);
   if (put.status !== 200) throw new Error(`upload failed: ${JSON.stringify(put.body)}`);
