@@ -77,6 +77,15 @@ for (const store of ['memory', 'redis'] as const) {
       assert.equal(refused.headers.ratelimit, '"burst";r=0;t=1');
     });
 
+    test('refills the bucket at the steady rate, not a whole burst per second', async () => {
+      const app = await limitedApp({ perSecond: 1, burst: 3, daily: 0, redisPrefix: prefix('refill') }, redisUrl);
+      for (let i = 0; i < 3; i++) assert.equal((await hit(app)).status, 200);
+      const refused = await hit(app);
+      assert.equal(refused.status, 429);
+      await sleep(Number(refused.headers['retry-after']) * 1000);
+      assert.deepEqual([(await hit(app)).status, (await hit(app)).status], [200, 429]);
+    });
+
     test('counts each key on its own', async () => {
       const app = await limitedApp({ perSecond: 1, burst: 2, daily: 0, redisPrefix: prefix('per-key') }, redisUrl);
       assert.deepEqual([(await hit(app)).status, (await hit(app)).status, (await hit(app)).status], [200, 200, 429]);
