@@ -37,11 +37,11 @@ export function normaliseDate(text: string): string | null {
 const UINT64_MAX = 18446744073709551615n;
 
 /** What a converter returns for a value it cannot take. */
-class Invalid {
+export class Invalid {
   constructor(readonly message: string) {}
 }
 
-type Convert<T> = (value: unknown) => T | Invalid;
+export type Convert<T> = (value: unknown) => T | Invalid;
 
 /**
  * A field from a converter. Fields are one transform over `unknown` rather than unions of zod
