@@ -23,6 +23,7 @@ const SDK_PATHS = [
   '/.well-known/oauth-protected-resource/mcp',
 ];
 const MAX_WORKSPACES = 20;
+const MAX_CACHED_BASES = 8;
 
 type Handler = (req: unknown, res: unknown, next: () => void) => void;
 
@@ -79,6 +80,8 @@ export async function oauthRoutes(app: FastifyInstance): Promise<void> {
         }),
       );
       server = ex as unknown as Handler;
+      // Without STORELENS_PUBLIC_URL the base comes from the Host header: keep the cache small.
+      if (servers.size >= MAX_CACHED_BASES) servers.clear();
       servers.set(base, server);
     }
     return server;
@@ -114,6 +117,8 @@ export async function oauthRoutes(app: FastifyInstance): Promise<void> {
   };
   for (const url of SDK_PATHS) app.route({ method: ['GET', 'POST', 'OPTIONS'], url, handler: bridge });
 
+  // No CSRF token: a consent only succeeds with the workspace keys and secrets typed into the form,
+  // which a cross-site attacker does not have; the redirect goes only to a registered URI.
   app.post('/oauth/consent', async (request, reply) => {
     const form = new URLSearchParams(typeof request.body === 'string' ? request.body : '');
     const field = (name: string) => form.get(name) ?? '';
