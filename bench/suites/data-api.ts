@@ -23,6 +23,7 @@ import { groupConversions } from '../../src/analytics/queries/conversions/group-
 import { listAds } from '../../src/analytics/queries/ads/list-ads.ts';
 import { totalAds } from '../../src/analytics/queries/ads/total-ads.ts';
 import type { BenchEnv } from '../seed.ts';
+import { measurePaired, round, type PairedTiming } from '../measure.ts';
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 60);
 const WARMUP = 5;
@@ -36,18 +37,11 @@ interface Case {
   raw: () => Promise<unknown>;
 }
 
-export interface LatencyRow {
+export interface LatencyRow extends PairedTiming {
   case: string;
   rows: number;
-  apiMedianMs: number;
-  apiP99Ms: number;
-  engineMedianMs: number;
-  engineP99Ms: number;
-  ratio: number;
 }
 
-const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
-const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
 
 export async function runDataApiBench(env: BenchEnv, log: (line: string) => void = console.log) {
   const { ch } = env.stores;
@@ -84,35 +78,17 @@ export async function runDataApiBench(env: BenchEnv, log: (line: string) => void
 
     const results: LatencyRow[] = [];
     for (const c of cases) {
-      const api: number[] = [];
-      const engine: number[] = [];
-      let rows = 0;
-      for (let i = 0; i < WARMUP + ITERATIONS; i++) {
-        let started = performance.now();
-        const response = await fetch(`${base}${c.url}`, { headers: ws.headers });
-        const body = (await response.json()) as { data: unknown[] };
-        if (response.status !== 200) throw new Error(`${c.url} answered ${response.status}: ${JSON.stringify(body)}`);
-        const apiMs = performance.now() - started;
-        started = performance.now();
-        await c.raw();
-        const engineMs = performance.now() - started;
-        if (i >= WARMUP) {
-          api.push(apiMs);
-          engine.push(engineMs);
-          rows = body.data.length;
-        }
-      }
-      api.sort((a, b) => a - b);
-      engine.sort((a, b) => a - b);
-      const row = {
-        case: c.name,
-        rows,
-        apiMedianMs: round(quantile(api, 0.5)),
-        apiP99Ms: round(quantile(api, 0.99)),
-        engineMedianMs: round(quantile(engine, 0.5)),
-        engineP99Ms: round(quantile(engine, 0.99)),
-        ratio: round(quantile(api, 0.5) / quantile(engine, 0.5), 2),
-      };
+      const { timing, last } = await measurePaired(
+        async () => {
+          const response = await fetch(`${base}${c.url}`, { headers: ws.headers });
+          const body = (await response.json()) as { data: unknown[] };
+          if (response.status !== 200) throw new Error(`${c.url} answered ${response.status}: ${JSON.stringify(body)}`);
+          return body;
+        },
+        c.raw,
+        { iterations: ITERATIONS, warmup: WARMUP },
+      );
+      const row = { case: c.name, rows: last.data.length, ...timing };
       results.push(row);
       log(`${row.case}: ${row.rows} rows, API median ${row.apiMedianMs} ms / p99 ${row.apiP99Ms} ms, engine median ${row.engineMedianMs} ms / p99 ${row.engineP99Ms} ms, ratio ${row.ratio}`);
     }

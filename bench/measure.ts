@@ -1,0 +1,51 @@
+/** Timing helpers shared by the suites. */
+
+export const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
+export const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
+
+export interface PairedTiming {
+  apiMedianMs: number;
+  apiP99Ms: number;
+  engineMedianMs: number;
+  engineP99Ms: number;
+  /** API median over engine median. */
+  ratio: number;
+}
+
+/**
+ * Times `api` and its `engine` baseline alternately (so both see the same machine load), after
+ * `warmup` untimed rounds. Returns medians, p99s and the answer of the last `api` call.
+ */
+export async function measurePaired<T>(
+  api: () => Promise<T>,
+  engine: () => Promise<unknown>,
+  options: { iterations: number; warmup: number },
+): Promise<{ timing: PairedTiming; last: T }> {
+  const apiMs: number[] = [];
+  const engineMs: number[] = [];
+  let last!: T;
+  for (let i = 0; i < options.warmup + options.iterations; i++) {
+    let started = performance.now();
+    last = await api();
+    const a = performance.now() - started;
+    started = performance.now();
+    await engine();
+    const e = performance.now() - started;
+    if (i >= options.warmup) {
+      apiMs.push(a);
+      engineMs.push(e);
+    }
+  }
+  apiMs.sort((x, y) => x - y);
+  engineMs.sort((x, y) => x - y);
+  return {
+    last,
+    timing: {
+      apiMedianMs: round(quantile(apiMs, 0.5)),
+      apiP99Ms: round(quantile(apiMs, 0.99)),
+      engineMedianMs: round(quantile(engineMs, 0.5)),
+      engineP99Ms: round(quantile(engineMs, 0.99)),
+      ratio: round(quantile(apiMs, 0.5) / quantile(engineMs, 0.5), 2),
+    },
+  };
+}
