@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import sharp from 'sharp';
 import { createTestWorkspace, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
 import { claimJob, findUsage, finishJob } from '../../src/store/app/tryon-jobs.ts';
-import { ORIGIN, call, getMedia, jobBody, manualTryOn, personJpeg, referencePng, setUpShop, uploadPhoto, type Client } from './fixtures.ts';
+import { ORIGIN, call, getMedia, jobBody, manualTryOn, personJpeg, putUpload, referencePng, setUpShop, uploadBody, uploadPhoto, type Client } from './fixtures.ts';
 import { runCommand } from '../../src/cli/run-command.ts';
 import { createLogger } from '../../src/log.ts';
 
@@ -75,6 +75,21 @@ describe('try-on flow', () => {
       { attempts: usage?.attempts, reserved: usage?.credits_reserved, committed: usage?.credits_committed, released: usage?.credits_released },
       { attempts: 1, reserved: 0, committed: 1, released: 0 },
     );
+  });
+});
+
+describe('png photos', () => {
+  test('a PNG photo is stored as a clean PNG and generates like a JPEG', async () => {
+    const png = await sharp(photo).png().toBuffer();
+    const c = client();
+    const reservation = await call(t, c, 'POST', '/try-on/v1/uploads', uploadBody(png, { mime_type: 'image/png' }));
+    c.token = reservation.body.session_token;
+    assert.equal((await putUpload(t, reservation.body.upload_url, png, reservation.body.upload_headers)).status, 200);
+    const stored = fs.readFileSync(path.join(t.config.dataDir, 'tryon', 'objects', reservation.body.upload_key, 'photo'));
+    assert.equal((await sharp(stored).metadata()).format, 'png');
+    await call(t, c, 'POST', '/try-on/v1/jobs', jobBody(reservation.body));
+    await t.app.tryon.worker.drain();
+    assert.equal((await call(t, c, 'GET', `/try-on/v1/jobs/${reservation.body.job_id}`)).body.status, 'done');
   });
 });
 
