@@ -1,4 +1,6 @@
+import fs from 'node:fs';
 import net from 'node:net';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Config } from '../config.ts';
 import { createLogger } from '../log.ts';
@@ -36,8 +38,20 @@ interface DemoWorkspace {
   pixelId: string;
 }
 
-/** On a data dir without any workspace: a "Demo Store" with the demo shop's data. */
+/**
+ * On a data dir without any workspace: a "Demo Store" with the demo shop's data. A marker file
+ * lives in the data dir while seeding runs, so a seed cut short (Ctrl-C) is reported at the next
+ * start instead of passing silently for a finished demo.
+ */
 async function seedDemoWorkspace(config: Config, stores: Stores): Promise<DemoWorkspace | null> {
+  const marker = path.join(config.dataDir, 'demo-seeding');
+  if (fs.existsSync(marker)) {
+    const id = fs.readFileSync(marker, 'utf8').trim();
+    say(
+      `The demo seeding of workspace ${id} was interrupted, so its data is incomplete. Start over with an ` +
+        `empty data dir, or fill a new workspace with \`workspace create\` and \`demo\`. (Delete ${marker} to silence this.)`,
+    );
+  }
   if (!config.demo || (await listWorkspaces(stores.db)).length > 0) return null;
   if (config.demoDays < 1 || config.demoDays > MAX_DEMO_DAYS) {
     throw new Error(`STORELENS_DEMO_DAYS must be from 1 to ${MAX_DEMO_DAYS}`);
@@ -47,7 +61,9 @@ async function seedDemoWorkspace(config: Config, stores: Stores): Promise<DemoWo
   await updateSettings(stores.db, workspace.id, { payment_fee_percent: 2.9, payment_fee_fixed: 30 });
   const key = await createApiKey(stores.db, workspace.id, ['admin:admin']);
   say(`New data dir: seeding a demo workspace with ${config.demoDays} days of data (STORELENS_DEMO=0 skips this)`);
+  fs.writeFileSync(marker, String(workspace.id));
   await seedDemo(stores.ch, { storeId: workspace.id, days: config.demoDays, progress: say });
+  fs.rmSync(marker);
   return { workspaceId: workspace.id, apiKey: key.api_key, clientSecret: key.client_secret, pixelId: workspace.pixelId };
 }
 

@@ -49,6 +49,7 @@ test('a new data dir gets a seeded Demo Store whose printed credentials work; re
     assert.equal(await server.stop(), 0);
   }
   assert.equal(fs.existsSync(path.join(dataDir, 'server.json')), false);
+  assert.equal(fs.existsSync(path.join(dataDir, 'demo-seeding')), false, 'the seeding marker is gone once the demo is complete');
 
   const again = await startServer(dataDir, { STORELENS_DEMO: '1', STORELENS_DEMO_DAYS: '1' });
   try {
