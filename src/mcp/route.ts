@@ -18,7 +18,7 @@ import {
 } from './protocol.ts';
 import { resolveCaller, type Caller } from './caller.ts';
 import { publicBase } from './oauth/routes.ts';
-import { findTool, toolList, WORKSPACE_ID_ARG } from './tools/index.ts';
+import { findTool, inputSchemaOf, toolList } from './tools/index.ts';
 import { ToolError, type ToolContext } from './tools/types.ts';
 import { workspacesListTool } from './tools/workspaces.ts';
 
@@ -59,8 +59,7 @@ async function callTool(app: FastifyInstance, caller: Caller, params: Record<str
   const tool = name === workspacesListTool.name && multi ? workspacesListTool : findTool(name);
   if (!tool) throw new RpcError(METHOD_NOT_FOUND, `Unknown tool: ${name}`);
 
-  const schema = multi && tool !== workspacesListTool ? tool.input.extend({ workspace_id: WORKSPACE_ID_ARG }) : tool.input;
-  const parsed = schema.safeParse(rawArgs);
+  const parsed = inputSchemaOf(tool, multi).safeParse(rawArgs);
   if (!parsed.success) throw invalidArguments(name, parsed.error);
   const { workspace_id: workspaceArg, ...input } = parsed.data as Record<string, unknown>;
 
@@ -83,7 +82,7 @@ async function callTool(app: FastifyInstance, caller: Caller, params: Record<str
       now: Date.now,
       workspaces: caller.kind === 'oauth' ? caller.workspaces : [],
     };
-    return toolResult(await tool.run(ctx, multi && tool !== workspacesListTool ? input : parsed.data));
+    return toolResult(await tool.run(ctx, input));
   } catch (error) {
     if (error instanceof ToolError) return toolResult({ error: { code: error.code, message: error.message } }, true);
     if (error instanceof HttpError && error.statusCode === 403) {

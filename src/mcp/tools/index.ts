@@ -91,11 +91,15 @@ function listed(tool: ToolDefinition, schema: z.ZodObject): ListedTool {
   return { name: tool.name, title: tool.annotations.title, description: tool.description, inputSchema: jsonSchemaOf(schema), annotations: tool.annotations };
 }
 
+const MULTI_INPUT = new Map<ToolDefinition, z.ZodObject>(TOOLS.map((t) => [t, t.input.extend({ workspace_id: WORKSPACE_ID_ARG })]));
+
+/** The arguments schema of a tool; on a multi-workspace connection it also requires workspace_id. */
+export function inputSchemaOf(tool: ToolDefinition, multiWorkspace: boolean): z.ZodObject {
+  return (multiWorkspace && MULTI_INPUT.get(tool)) || tool.input;
+}
+
 const single = TOOLS.map((t) => listed(t, t.input));
-const multi = [
-  listed(workspacesListTool, workspacesListTool.input),
-  ...TOOLS.map((t) => listed(t, t.input.extend({ workspace_id: WORKSPACE_ID_ARG }))),
-];
+const multi = [listed(workspacesListTool, workspacesListTool.input), ...TOOLS.map((t) => listed(t, inputSchemaOf(t, true)))];
 
 /** tools/list: everything on one page. Multi-workspace connections get workspace_id and workspaces_list. */
 export function toolList(multiWorkspace: boolean): ListedTool[] {
