@@ -3,7 +3,8 @@
  * verified origin is the demo page's own origin (http://localhost:PORT) while the API is called
  * at http://127.0.0.1:PORT, so every call is a real cross-origin request with CORS. The app
  * listens on a free port with its worker loop running; headless Debian Chromium drives the demo
- * storefront page. A screenshot of the result is kept under test-artifacts/.
+ * storefront page, once as a shop without the Storelens pixel (tracking.js posts to /collect
+ * itself) and once with it. A screenshot of the result is kept under test-artifacts/.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -100,5 +101,29 @@ test('a shopper tries on a product in the demo storefront, leaves an e-mail and 
     if (funnel.every((n) => names.includes(n))) break;
   }
   assert.deepEqual([...names].sort(), [...funnel].sort());
+  await context.close();
+});
+
+test('on a page with the Storelens pixel, try-on events go through the pixel and share its session', async () => {
+  const context = await browser.newContext({ userAgent: USER_AGENT });
+  const page = await context.newPage();
+  const query = new URLSearchParams({ api: `http://127.0.0.1:${port}`, workspace: String(shop.id), product: 'tee', variant: 'red-m', pixel: shop.pixelId, via_pixel: '1' });
+  await page.goto(`http://localhost:${port}/demo/storefront?${query}`);
+  type Row = { name: string; session_id: string; pathname: string };
+  let rows: Row[] = [];
+  for (const deadline = Date.now() + 15_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
+    const response = await t.app.inject({ method: 'GET', url: '/v3/events?name=pageview', headers: shop.headers });
+    rows = response.json().data;
+    if (rows.length > 0) break;
+  }
+  assert.equal(rows.length, 1);
+  const session = rows[0].session_id;
+  let opened: Row[] = [];
+  for (const deadline = Date.now() + 15_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
+    const response = await t.app.inject({ method: 'GET', url: '/v3/events?name=tryon_opened', headers: shop.headers });
+    opened = response.json().data.filter((e: Row) => e.session_id === session);
+    if (opened.length > 0) break;
+  }
+  assert.deepEqual(opened.map((e) => [e.name, e.pathname]), [['tryon_opened', '/demo/storefront']]);
   await context.close();
 });

@@ -1,7 +1,8 @@
 /*
  * Demo storefront: uses the try-on API the way a shop page would. Settings come from the query
  * string: api (base URL of the Storelens service), workspace, product, variant, title,
- * consent_version, marketing_version, pixel (public pixel id, for tracking.js).
+ * consent_version, marketing_version, pixel (public pixel id, for tracking.js), via_pixel=1
+ * (also load the Storelens pixel, as a shop that has it installed).
  * The session token lives in this page's memory only: never in storage, URLs or analytics.
  */
 (function () {
@@ -19,6 +20,15 @@
   var job = null;
 
   window.storelensTryOn = window.storelensTryOn || function () { (window.storelensTryOn.q = window.storelensTryOn.q || []).push(arguments); };
+  if (params.get('pixel') && params.get('via_pixel') === '1') {
+    // A shop with the Storelens pixel: tracking.js then reports through it.
+    window.storelens = window.storelens || function () { (window.storelens.q = window.storelens.q || []).push(arguments); };
+    var pixel = document.createElement('script');
+    pixel.async = true;
+    pixel.src = api.replace(/\/try-on\/v1$/, '') + '/pixel.js';
+    pixel.setAttribute('data-pixel-id', params.get('pixel'));
+    document.head.appendChild(pixel);
+  }
   if (params.get('pixel')) {
     var tag = document.createElement('script');
     tag.src = api + '/tracking.js';
