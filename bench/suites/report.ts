@@ -35,7 +35,7 @@ interface Baseline {
  * sessions, plus ads and sessions, in one query. Output columns: src, camp, date, spend, revenue
  * (cents), conversions, sessions.
  */
-function baselineSql(b: Baseline): string {
+export function baselineSql(b: Baseline): string {
   const keys = [...(b.campaign ? ['src', 'camp'] : []), ...(b.day ? ['date'] : [])];
   const group = keys.length ? `GROUP BY ${keys.join(', ')}` : '';
   const sel = (src: string, camp: string, date: string) =>
@@ -64,7 +64,7 @@ touch AS (
   FROM sess AS s LEFT JOIN idmap AS i ON i.vis = s.vis WHERE s.ch != ''
 ),
 cv AS (
-  SELECT rowNumberInAllBlocks() AS k, c.dt AS dt, c.transaction_gross_revenue AS rev,
+  SELECT concat(c._part, ':', toString(c._part_offset)) AS k, c.dt AS dt, c.transaction_gross_revenue AS rev,
     multiIf(c.customer_id != '', concat('c:', c.customer_id), i.cust != '', concat('c:', i.cust), concat('v:', toString(c.visitor_id))) AS ident
   FROM conversions AS c LEFT JOIN idmap AS i ON i.vis = c.visitor_id
   WHERE c.store_id = {store_id:UInt64} AND c.dt BETWEEN {start:${TS}} AND {conv_end:${TS}}
@@ -90,7 +90,7 @@ FROM (
 ${group}`;
 }
 
-function baselineParams(storeId: number, range: Range, b: Baseline) {
+export function baselineParams(storeId: number, range: Range, b: Baseline) {
   const window = b.windowDays * DAY_MS;
   return {
     store_id: storeId,

@@ -209,7 +209,7 @@ ids AS (
   ) GROUP BY visitor_id
 ),
 conv AS (
-  SELECT toString(rowNumberInAllBlocks()) AS conv_key, c.dt AS conv_dt, c.session_id AS session_id,
+  SELECT concat(c._part, ':', toString(c._part_offset)) AS conv_key, c.dt AS conv_dt, c.session_id AS session_id,
     multiIf(c.customer_id != '', concat('c:', c.customer_id), ${identitySql('c.visitor_id')}) AS identity,
     ${orderColumns}
     c.transaction_city AS city, c.coupon_code AS coupon_code
@@ -259,24 +259,41 @@ interface Branch {
   from: string;
 }
 
+/** Parts summed per row (metrics.ts turns them into metrics). */
 const PARTS = ['spend', 'impressions', 'clicks', 'sessions', 'add_to_carts', 'checkouts', 'conversions', 'revenue',
   'new_customers', 'cogs', 'payment_fees', 'shipping_costs', 'refunds'] as const;
+
+/**
+ * Credit parts again, summed with each conversion's visible weights capped at 1 (`share`): the
+ * totals count a conversion at most once even when any_click gives several platforms a full
+ * credit. Under every other model share = weight.
+ */
+const CREDIT_PARTS: Record<string, string> = {
+  conversions: '1.',
+  revenue: 'revenue',
+  new_customers: 'is_new',
+  cogs: 'cogs',
+  payment_fees: 'fees',
+  shipping_costs: 'shipping_costs',
+  refunds: 'refunds',
+};
+const SHARE_PARTS = Object.keys(CREDIT_PARTS).map((p) => `s_${p}`);
 
 function branchSql(branch: Branch, keyNames: string[]): string {
   const cols = [
     ...branch.keys.map((k, i) => `${k} AS k_${keyNames[i]}`),
     ...(branch.bucket ? [`${branch.bucket} AS bucket`] : []),
     `${branch.label} AS label`,
-    ...PARTS.map((p) => `${branch.parts[p] ?? ZERO} AS p_${p}`),
+    ...[...PARTS, ...SHARE_PARTS].map((p) => `${branch.parts[p] ?? ZERO} AS p_${p}`),
   ];
   const group = [...keyNames.map((k) => `k_${k}`), ...(branch.bucket ? ['bucket'] : [])];
   return `SELECT ${cols.join(', ')}
   ${branch.from}${group.length ? `\n  GROUP BY ${group.join(', ')}` : ''}`;
 }
 
-/** The three part sources for one breakdown (null: totals) and interval. */
-function branches(plan: ReportPlan, dimension: Dimension | null, withInterval: boolean): Branch[] {
-  const bucket = (ts: string) => (withInterval && plan.interval ? INTERVALS[plan.interval](ts) : null);
+/** The three part sources (ads, sessions, credits) for the plan's breakdown and interval. */
+function branches(plan: ReportPlan, dimension: Dimension | null): Branch[] {
+  const bucket = (ts: string) => (plan.interval ? INTERVALS[plan.interval](ts) : null);
   const keys = dimension?.keys ?? [];
   const out: Branch[] = [];
   const adsKeys = keys.map((k) => k.ads);
@@ -310,69 +327,60 @@ function branches(plan: ReportPlan, dimension: Dimension | null, withInterval: b
       from: `FROM session_rows WHERE ${where.sql()}`,
     });
   }
-  const creditParts = {
-    conversions: 'sum(weight)',
-    revenue: 'sum(weight * revenue)',
-    new_customers: 'sum(weight * is_new)',
-    cogs: 'sum(weight * cogs)',
-    payment_fees: 'sum(weight * fees)',
-    shipping_costs: 'sum(weight * shipping_costs)',
-    refunds: 'sum(weight * refunds)',
-  };
-  if (dimension) {
-    out.push({ keys: keys.map((k) => k.credit), bucket: bucket('credit_ts'), label: "''", parts: creditParts, from: 'FROM credits' });
-  } else {
-    // Totals and interval-only rows count each conversion at most once: a conversion's visible
-    // shares are capped at 1, so any_click (a full credit per platform) does not count it twice.
-    const perConversion = `FROM (
-    SELECT conv_key, ${withInterval && plan.interval ? 'credit_ts' : 'any(credit_ts) AS credit_ts'},
-      least(1., sum(weight)) AS weight, any(revenue) AS revenue, any(is_new) AS is_new, any(cogs) AS cogs,
-      any(fees) AS fees, any(shipping_costs) AS shipping_costs, any(refunds) AS refunds
-    FROM credits GROUP BY conv_key${withInterval && plan.interval ? ', credit_ts' : ''}
-  )`;
-    out.push({ keys: [], bucket: bucket('credit_ts'), label: "''", parts: creditParts, from: perConversion });
+  const credit: Record<string, string> = {};
+  for (const [part, column] of Object.entries(CREDIT_PARTS)) {
+    credit[part] = `sum(weight * ${column})`;
+    credit[`s_${part}`] = `sum(share * ${column})`;
   }
+  const shared = plan.model === 'any_click'
+    ? 'SELECT *, weight * least(1., s) / s AS share FROM (SELECT *, sum(weight) OVER (PARTITION BY conv_key) AS s FROM credits)'
+    : 'SELECT *, weight AS share FROM credits';
+  out.push({ keys: keys.map((k) => k.credit), bucket: bucket('credit_ts'), label: "''", parts: credit, from: `FROM (${shared})` });
   return out;
 }
 
-function unionSql(plan: ReportPlan, dimension: Dimension | null, withInterval: boolean): string {
-  const keyNames = (dimension?.keys ?? []).map((k) => k.name);
-  return branches(plan, dimension, withInterval)
-    .map((b) => branchSql(b, keyNames))
-    .join('\n  UNION ALL\n  ');
-}
-
 export interface ReportSql {
-  rows: string;
-  totals: string;
+  sql: string;
   params: QueryParams;
 }
 
-/** Outer sums get their own names: with prefer_column_name_to_alias an alias equal to an input column would not be seen. */
-const sumParts = PARTS.map((p) => `sum(p_${p}) AS t_${p}`).join(', ');
+/** A report part's per-row sum (`t_<part>`) and its total over every row (`all_<part>`). */
+function outerColumns(): string[] {
+  const rowSums = PARTS.map((p) => `sum(p_${p}) AS t_${p}`);
+  const totals = PARTS.map((p) => (p in CREDIT_PARTS ? `sum(sum(p_s_${p})) OVER () AS all_${p}` : `sum(sum(p_${p})) OVER () AS all_${p}`));
+  return [...rowSums, ...totals, 'count() OVER () AS total_rows'];
+}
 
+/**
+ * One query: the page of rows (`t_*`) with the totals over all rows (`all_*`, window sums computed
+ * before LIMIT) and the row count on every row. Outer aliases differ from inner column names:
+ * with prefer_column_name_to_alias an alias equal to an input column would not be seen.
+ */
 export function buildReportSql(plan: ReportPlan): ReportSql {
   const base = ctes(plan);
   const dimension: Dimension | null = plan.breakdown ? DIMENSIONS[plan.breakdown] : null;
-  const keyNames = (dimension?.keys ?? []).map((k) => `k_${k.name}`);
-  const group = [...(plan.interval ? ['bucket'] : []), ...keyNames];
-  const order = [...(plan.interval ? ['bucket'] : []), 't_revenue DESC', ...keyNames];
-  const rows = `${base.sql}
-SELECT ${[...keyNames, ...(plan.interval ? ['toString(bucket) AS date'] : []), 'max(label) AS label', sumParts, 'count() OVER () AS total_rows'].join(', ')}
-FROM (
-  ${unionSql(plan, dimension, true)}
-)
-${group.length ? `GROUP BY ${group.join(', ')}` : ''}
-ORDER BY ${order.join(', ')}
-LIMIT {limit:UInt32} OFFSET {offset:UInt64}`;
+  const keyNames = (dimension?.keys ?? []).map((k) => k.name);
+  const keyCols = keyNames.map((k) => `k_${k}`);
+  const group = [...(plan.interval ? ['bucket'] : []), ...keyCols];
+  const order = [...(plan.interval ? ['bucket'] : []), 't_revenue DESC', ...keyCols];
   const expenses = plan.includeExpenses
     ? `(SELECT toFloat64(sum(amount)) FROM expenses WHERE store_id = {store_id:UInt64}
       AND dt BETWEEN toDate({start:${TS}}, 'UTC') AND toDate({end:${TS}}, 'UTC'))`
     : ZERO;
-  const totals = `${base.sql}
-SELECT ${sumParts}, ${expenses} AS t_expenses
+  const union = branches(plan, dimension).map((b) => branchSql(b, keyNames)).join('\n  UNION ALL\n  ');
+  const sql = `${base.sql}
+SELECT ${[...keyCols, ...(plan.interval ? ['toString(bucket) AS date'] : []), 'max(label) AS label', ...outerColumns(), `${expenses} AS all_expenses`].join(',\n  ')}
 FROM (
-  ${unionSql(plan, null, false)}
-)`;
-  return { rows, totals, params: { ...base.params, limit: plan.limit, offset: plan.offset } };
+  ${union}
+)
+${group.length ? `GROUP BY ${group.join(', ')}` : ''}
+ORDER BY ${order.join(', ')}
+LIMIT {limit:UInt32} OFFSET {offset:UInt64}`;
+  return { sql, params: { ...base.params, limit: plan.limit, offset: plan.offset } };
+}
+
+/** Custom expenses in the range, for a report with no row at all. */
+export function expensesSql(): string {
+  return `SELECT toFloat64(sum(amount)) AS all_expenses FROM expenses WHERE store_id = {store_id:UInt64}
+    AND dt BETWEEN toDate({start:${TS}}, 'UTC') AND toDate({end:${TS}}, 'UTC')`;
 }

@@ -8,7 +8,7 @@ import { rangeInfo, type Range } from '../../http/paging.ts';
 import { DIMENSIONS } from '../dimensions.ts';
 import { PART_NAMES, formatMetric, type MetricContext, type Parts } from '../metrics.ts';
 import { ReportError, planReport, type ReportPlan, type ReportRequest } from './plan.ts';
-import { buildReportSql } from './build-sql.ts';
+import { buildReportSql, expensesSql } from './build-sql.ts';
 
 export { ReportError, type ReportRequest } from './plan.ts';
 
@@ -61,8 +61,10 @@ export interface ReportResult {
 
 type RawRow = Record<string, string | number>;
 
-function toParts(raw: RawRow, withSessions: boolean): Parts {
-  const parts = Object.fromEntries(PART_NAMES.map((p) => [p, Number(raw[`t_${p}`] ?? 0)])) as unknown as Parts;
+/** Parts of one row (`t_*`) or of the totals (`all_*`); session parts are null on rows without sessions. */
+function toParts(raw: RawRow | undefined, prefix: 't_' | 'all_', withSessions: boolean): Parts {
+  const parts = Object.fromEntries(PART_NAMES.map((p) => [p, Number(raw?.[`${prefix}${p}`] ?? 0)])) as unknown as Parts;
+  if (prefix === 't_') parts.expenses = 0;
   if (!withSessions) {
     parts.sessions = null;
     parts.add_to_carts = null;
@@ -97,30 +99,31 @@ export async function runReport(
   const range = resolveReportRange(request, now);
   const settings = await getSettings(stores.db, auth.workspaceId);
   const plan = planReport({ storeId: auth.workspaceId, visibility: auth.visibility, settings, range, request });
-  const sql = buildReportSql(plan);
-  const [rawRows, [rawTotals]] = await Promise.all([
-    stores.ch.query<RawRow>(QUERY_NAME, sql.rows, sql.params),
-    stores.ch.query<RawRow>(`${QUERY_NAME}-totals`, sql.totals, sql.params),
-  ]);
+  const { sql, params } = buildReportSql(plan);
+  const rawRows = await stores.ch.query<RawRow>(QUERY_NAME, sql, params);
+  // Totals and the row count ride on every row; a page past the end needs one row to read them.
+  let totalsRow = rawRows[0];
+  if (!totalsRow && plan.offset > 0) {
+    [totalsRow] = await stores.ch.query<RawRow>(QUERY_NAME, sql, { ...params, offset: 0, limit: 1 });
+  }
+  if (!totalsRow && plan.includeExpenses) {
+    [totalsRow] = await stores.ch.query<RawRow>(`${QUERY_NAME}-expenses`, expensesSql(), params);
+  }
   const ctx: MetricContext = { refundsNetted: settings.refund_netting };
   const dimension = plan.breakdown ? DIMENSIONS[plan.breakdown] : null;
   const rowsHaveSessions = dimension === null || dimension.keys.every((k) => k.session !== null);
+  const totals = metricsOf(plan, toParts(totalsRow, 'all_', true), ctx);
 
   const rows = rawRows.map((raw) => {
+    // Without breakdown and interval the one row is the whole scope: it equals the totals.
+    if (!dimension && !plan.interval) return { ...totals };
     const row: ReportRow = {};
     if (plan.interval) row.date = String(raw.date);
     for (const key of dimension?.keys ?? []) row[key.name] = String(raw[`k_${key.name}`]);
     if (dimension && 'label' in dimension) row[dimension.label.name] = String(raw.label);
-    const parts = toParts(raw, rowsHaveSessions);
-    return { ...row, ...metricsOf(plan, parts, ctx) };
+    return { ...row, ...metricsOf(plan, toParts(raw, 't_', rowsHaveSessions), ctx) };
   });
-  const totals = metricsOf(plan, toParts(rawTotals ?? {}, true), ctx);
-
-  let totalRows = rawRows.length ? Number(rawRows[0]!.total_rows) : 0;
-  if (!rawRows.length && plan.offset > 0) {
-    const first = await stores.ch.query<RawRow>(QUERY_NAME, sql.rows, { ...sql.params, offset: 0, limit: 1 });
-    totalRows = first.length ? Number(first[0]!.total_rows) : 0;
-  }
+  const totalRows = Number(totalsRow?.total_rows ?? 0);
   const hasMore = plan.offset + rows.length < totalRows;
   return {
     rows,
