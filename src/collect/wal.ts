@@ -152,6 +152,13 @@ export async function openBatchWriter(options: BatchWriterOptions): Promise<Batc
     const name = segmentName();
     const file = path.join(dir, name + SUFFIX);
     const handle = await fs.promises.open(file, 'a');
+    // Make the new file's directory entry durable too, not only its contents.
+    const directory = await fs.promises.open(dir, 'r');
+    try {
+      await directory.sync();
+    } finally {
+      await directory.close();
+    }
     return { name, file, handle, rows: 0 };
   }
 
@@ -173,8 +180,12 @@ export async function openBatchWriter(options: BatchWriterOptions): Promise<Batc
       for (const p of batch) p.resolve();
     } catch (error) {
       for (const p of batch) p.reject(error);
+      // A failed write may leave a torn line; later lines must not be glued to it, so the
+      // segment ends here (replay skips a torn last line).
+      if (current) await retire(current);
+      return;
     }
-    if (current && current.rows >= maxRows) void seal();
+    if (current.rows >= maxRows) void seal();
   }
 
   function scheduleWrite(): void {
@@ -186,15 +197,18 @@ export async function openBatchWriter(options: BatchWriterOptions): Promise<Batc
     });
   }
 
+  /** Ends a segment: no more writes go to it, and it is queued for insertion. */
+  async function retire(segment: Segment): Promise<void> {
+    current = null;
+    await segment.handle!.close().catch(() => undefined);
+    sealed.push(segment.name);
+    startInserting();
+  }
+
   /** Closes the current segment (if it holds rows) and queues it for insertion. */
   function seal(): Promise<void> {
     return onDisk(async () => {
-      if (!current || current.rows === 0) return;
-      const segment = current;
-      current = null;
-      await segment.handle!.close();
-      sealed.push(segment.name);
-      startInserting();
+      if (current && current.rows > 0) await retire(current);
     });
   }
 
