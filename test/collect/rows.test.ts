@@ -1,0 +1,78 @@
+/**
+ * The import row formats (src/collect/rows.ts) as a table: each case is one input row of a kind
+ * and the canonical row or the error text it must give. No stores involved.
+ */
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { z } from 'zod';
+import { adRow, conversionRow, describeIssues, eventRow, expenseRow, normaliseTimestamp, orderRow, productRow } from '../../src/collect/rows.ts';
+
+const check = (schema: z.ZodType, row: unknown) => {
+  const parsed = schema.safeParse(row);
+  return parsed.success ? parsed.data : describeIssues(parsed.error);
+};
+
+describe('timestamps', () => {
+  const cases: [string, string | null][] = [
+    ['2026-03-01 10:00:00', '2026-03-01 10:00:00.000'],
+    ['2026-03-01 10:00:00.5', '2026-03-01 10:00:00.500'],
+    ['2026-03-01T10:00:00Z', '2026-03-01 10:00:00.000'],
+    ['2026-03-01T10:00:00.123+02:00', '2026-03-01 08:00:00.123'],
+    ['2026-03-01T01:30:00-0130', '2026-03-01 03:00:00.000'],
+    ['2026-03-01 00:30:00+01:00', '2026-02-28 23:30:00.000'],
+    ['2026-03-01T10:00:00', null],
+    ['2026-02-29 10:00:00', null],
+    ['2026-03-01 24:00:00', null],
+    ['2026-03-01', null],
+    ['01/03/2026 10:00', null],
+  ];
+  for (const [input, expected] of cases) {
+    test(`${input} -> ${expected ?? 'rejected'}`, () => assert.equal(normaliseTimestamp(input), expected));
+  }
+});
+
+describe('row formats', () => {
+  test('an event takes digit strings and numbers for ids, drops store_id, fills absent strings with empty ones', () => {
+    assert.deepEqual(
+      check(eventRow, { store_id: 9, dt: '2026-03-01 10:00:00', name: 'pageview', session_id: '0042', visitor_id: 18446744073709551615n.toString(), adv_source: 'Facebook', country_code: 'de', entry_meta_keys: '["fbclid"]', entry_meta_values: ['x'] }),
+      {
+        dt: '2026-03-01 10:00:00.000', name: 'pageview', session_id: '42', visitor_id: '18446744073709551615', visitor_timezone: '',
+        adv_source: 'facebook', adv_campaign_id: '', adv_adgroup_id: '', adv_ad_id: '', adv_asset_group_id: '',
+        utm_source: '', utm_medium: '', utm_campaign: '', utm_content: '', utm_term: '', device_type: '', country_code: 'DE',
+        hostname: '', pathname: '', referrer: '', entry_meta_keys: ['fbclid'], entry_meta_values: ['x'], customer_id: '',
+      },
+    );
+  });
+
+  test('an event refuses ids that are not unsigned 64-bit integers and unequal click-id arrays', () => {
+    const base = { dt: '2026-03-01 10:00:00', name: 'pageview' };
+    assert.equal(check(eventRow, { ...base, session_id: -1, visitor_id: 1.5 }), 'session_id: expected a non-negative integer (number or digit string); visitor_id: expected a non-negative integer (number or digit string)');
+    assert.equal(check(eventRow, { ...base, session_id: '18446744073709551616', visitor_id: 1 }), 'session_id: expected a non-negative integer (number or digit string)');
+    assert.equal(check(eventRow, { ...base, session_id: 1, visitor_id: 1, entry_meta_keys: ['a', 'b'], entry_meta_values: ['x'] }), 'entry_meta_values: entry_meta_keys and entry_meta_values must have the same length');
+    assert.equal(check(eventRow, { ...base, session_id: 1, visitor_id: 1, entry_meta_keys: '[oops' }), 'entry_meta_keys: expected an array of strings (JSON text in CSV cells)');
+  });
+
+  test('a conversion keeps coupon_code, takes is_new_customer as 0/1/true/false and ignores channel fields', () => {
+    const row = { dt: '2026-03-01 10:00:00', name: 'purchase', session_id: 1, visitor_id: 2, is_new_customer: true, transaction_gross_revenue: '4999', coupon_code: 'WELCOME10', adv_source: 'google', utm_source: 'x' };
+    assert.deepEqual(check(conversionRow, row), {
+      dt: '2026-03-01 10:00:00.000', name: 'purchase', session_id: '1', visitor_id: '2', customer_id: '', transaction_id: '',
+      is_new_customer: 1, transaction_gross_revenue: 4999, transaction_currency: '', transaction_country_code: '',
+      transaction_city: '', hostname: '', coupon_code: 'WELCOME10',
+    });
+    assert.equal(check(conversionRow, { ...row, is_new_customer: 'yes' }), 'is_new_customer: expected 0 or 1');
+  });
+
+  test('an order reads refunds from JSON text and leaves an absent payment_fee null', () => {
+    assert.deepEqual(check(orderRow, { transaction_id: 1001, dt: '2026-03-01T10:00:00Z', refunds: '[{"dt":"2026-03-02 00:00:00","amount":"250"}]', currency: 'usd' }), {
+      transaction_id: '1001', dt: '2026-03-01 10:00:00.000', customer_id: '', is_new_customer: 0, currency: 'USD', gross_revenue: 0,
+      tax: 0, shipping: 0, discount: 0, refunds: [{ dt: '2026-03-02 00:00:00.000', amount: 250 }], cogs: 0, shipping_cost: 0, payment_fee: null,
+    });
+    assert.equal(check(orderRow, { transaction_id: 'T', dt: '2026-03-01 10:00:00', refunds: [{ dt: 'soon', amount: 1 }] }), 'refunds: [0]: dt: expected YYYY-MM-DD HH:MM:SS[.mmm] (UTC) or ISO 8601 with Z or an offset');
+  });
+
+  test('ads, products and expenses name their missing and malformed fields', () => {
+    assert.equal(check(adRow, { dt: '2026-03-01 00:00:00', source: ' ', spend: '12.5' }), 'dt: expected YYYY-MM-DD; source: must not be empty; ad_id: is required; spend: expected a non-negative integer (number or digit string)');
+    assert.deepEqual(check(productRow, { product_handle: 'tee', variant_id: 123, cost: '800' }), { product_handle: 'tee', variant_id: '123', title: '', image_path_or_url: '', cost: 800 });
+    assert.equal(check(expenseRow, { dt: '2026-02-30', name: 'Rent', amount: null }), 'dt: expected YYYY-MM-DD; amount: is required');
+  });
+});
