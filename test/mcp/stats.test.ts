@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { normalCdf, pearson, relativeChange, twoProportionTest } from '../../src/mcp/tools/stats.ts';
 import { fatigueOf } from '../../src/mcp/tools/ad-fatigue.ts';
+import { platformOf } from '../../src/mcp/tools/correlations.ts';
 
 test('pearson is 1 for a perfect line, -1 for a falling one, null for constant or short series', () => {
   assert.equal(pearson([1, 2, 3, 4], [10, 20, 30, 40]), 1);
@@ -39,4 +40,9 @@ test('fatigueOf scores a steady ad 0 and a single-day ad null', () => {
   assert.equal(fatigueOf([day(10, 900)]).score, null);
   // CTR -25 % (30 of 60 points), frequency +50 % (20 of 40 points)
   assert.equal(fatigueOf([day(40, 1000), day(30, 1000 / 1.5)]).score, 50);
+});
+
+test('platformOf groups landing channels under the platform that bills the ads', () => {
+  assert.deepEqual(['facebook', 'instagram', 'meta', 'bing', 'microsoft', 'influencer', 'google', 'email'].map(platformOf),
+    ['meta', 'meta', 'meta', 'microsoft', 'microsoft', 'creator', 'google', 'email']);
 });

@@ -5,12 +5,25 @@ import { money, rangeOut, ratio, toolRange } from './range.ts';
 import { pixelScope } from './scope.ts';
 import { pearson } from './stats.ts';
 import { dateFromArg, dateToArg, readTool } from './types.ts';
+import { META_FAMILY, channelsOf } from '../../analytics/sources.ts';
+
+/**
+ * The ad platform a raw channel spends through: ads rows say `meta` while sessions land from
+ * facebook, instagram, ...; microsoft and bing are one platform; creator covers influencer.
+ */
+export function platformOf(channel: string): string {
+  if ((META_FAMILY as readonly string[]).includes(channel)) return 'meta';
+  if (channelsOf('microsoft').includes(channel)) return 'microsoft';
+  if (channelsOf('creator').includes(channel)) return 'creator';
+  return channel;
+}
 
 export const correlationTools = [
   readTool(
     'correlations.get-data',
     'Spend vs revenue correlation',
-    'For each channel: daily ad spend against the daily revenue of conversions that landed from that channel, over every ' +
+    'For each channel (ad platforms grouped: meta covers facebook, instagram, ...; microsoft covers bing): daily ad ' +
+      'spend against the daily revenue of conversions that landed from that channel, over every ' +
       'day of the range (days without data count as 0), with the Pearson correlation. Optional daily series.',
     z
       .object({
@@ -25,9 +38,13 @@ export const correlationTools = [
       const days = Array.from({ length: range.days }, (_, i) => formatDay(range.startMs + i * DAY_MS));
       const byChannel = new Map<string, Map<string, { spend: number; revenue: number }>>();
       for (const r of rows) {
-        const series = byChannel.get(r.channel) ?? new Map();
-        series.set(r.day, { spend: Number(r.spend_cents), revenue: Number(r.revenue_cents) });
-        byChannel.set(r.channel, series);
+        const platform = platformOf(r.channel);
+        const series = byChannel.get(platform) ?? new Map<string, { spend: number; revenue: number }>();
+        const day = series.get(r.day) ?? { spend: 0, revenue: 0 };
+        day.spend += Number(r.spend_cents);
+        day.revenue += Number(r.revenue_cents);
+        series.set(r.day, day);
+        byChannel.set(platform, series);
       }
       const channels = [...byChannel].map(([channel, series]) => {
         const spend = days.map((d) => series.get(d)?.spend ?? 0);
