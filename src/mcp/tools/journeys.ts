@@ -38,7 +38,7 @@ export const journeyTools = [
       });
       const paths = rows.map((r) => ({
         path: r.path,
-        touchpoints: r.path.length,
+        touchpoints: Number(r.touchpoints),
         conversions: Number(r.conversions),
         revenue: money(Number(r.revenue_cents)),
         avg_sessions_before_conversion: Number(r.avg_touchpoints),

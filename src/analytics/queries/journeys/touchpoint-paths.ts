@@ -7,6 +7,8 @@ export const QUERY_NAME = 'touchpoint-paths';
 
 export interface PathRow {
   path: string[];
+  /** Channels in the path; 0 for the organic path of a conversion without touchpoints. */
+  touchpoints: number;
   conversions: number;
   revenue_cents: number;
   avg_touchpoints: number;
@@ -31,7 +33,8 @@ export async function touchpointPaths(
     .add(`t_source NOT IN ('', 'organic')`)
     .addIf(p.channels, 't_source IN {channels:Array(String)}', (v) => ({ channels: v }));
   const sql = `
-SELECT if(empty(touches), ['organic'], touches) AS path, toUInt64(count()) AS conversions, toInt64(sum(rev)) AS revenue_cents,
+SELECT if(empty(touches), ['organic'], touches) AS path, any(length(touches)) AS touchpoints, toUInt64(count()) AS conversions,
+  toInt64(sum(rev)) AS revenue_cents,
   round(avg(n_touches), 2) AS avg_touchpoints
 FROM (
   SELECT arrayMap(x -> x.2, arraySort(x -> x.1, groupArrayIf((t.t_start, t.t_source),
