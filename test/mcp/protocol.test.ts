@@ -132,6 +132,20 @@ describe('authentication', () => {
   });
 });
 
+/** Paths of properties without a description, and of objects that accept unknown members. */
+function undescribed(schema: any, path: string, out: string[] = []): string[] {
+  if (schema?.properties) {
+    if (schema.additionalProperties !== false) out.push(`${path} (not strict)`);
+    for (const [key, prop] of Object.entries<any>(schema.properties)) {
+      if (!prop.description) out.push(`${path}.${key}`);
+      undescribed(prop, `${path}.${key}`, out);
+    }
+  }
+  if (schema?.items) undescribed(schema.items, `${path}[]`, out);
+  for (const variant of schema?.anyOf ?? schema?.oneOf ?? []) undescribed(variant, path, out);
+  return out;
+}
+
 describe('tools/list', () => {
   test('lists every tool on one page, without nextCursor and without workspaces_list', async () => {
     const r = await postMcp(t.app, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, ws.headers);
@@ -148,9 +162,7 @@ describe('tools/list', () => {
       assert.equal(tool.inputSchema.type, 'object', tool.name);
       assert.equal(tool.inputSchema.additionalProperties, false, tool.name);
       assert.equal(tool.inputSchema.properties.workspace_id, undefined, tool.name);
-      for (const [key, prop] of Object.entries<any>(tool.inputSchema.properties)) {
-        assert.ok(prop.description, `${tool.name}.${key} has no description`);
-      }
+      assert.deepEqual(undescribed(tool.inputSchema, tool.name), [], 'every property, nested ones too, is described and every object strict');
       assert.equal(tool.annotations.destructiveHint, false, tool.name);
       const isRead = /\.(get-|list_schema$|query$|profit-summary$)/.test(tool.name);
       assert.equal(tool.annotations.readOnlyHint, isRead, tool.name);
