@@ -371,12 +371,14 @@ describe('GET /v3/report: bad input', () => {
   test('fuzzed parameters answer 200 or 400, never 500', async () => {
     const params = ['metrics', 'breakdown', 'interval', 'attribution_model', 'attribution_window', 'attribution_date',
       'source', 'exclude_source', 'name', 'limit', 'offset', 'start_date', 'end_date'];
-    const values = ['', '%00', '%27%3B--', '-1', '1e309', 'x'.repeat(3000), '*', 'creator,influencer'];
+    // Control characters and quotes, an oversized value, a negative number, and the parameter given twice.
+    const queries = (param: string) => [`${param}=%00%27%3B--`, `${param}=${'x'.repeat(3000)}`, `${param}=-1`, `${param}=a&${param}=b`];
     for (const param of params) {
-      for (const value of values) {
-        const response = await t.app.inject({ method: 'GET', url: `/v3/report?${param}=${value}&${param}=${value}`, headers: shop.headers });
-        assert.ok([200, 400].includes(response.statusCode), `${param}=${value.slice(0, 20)} -> ${response.statusCode}`);
-        assert.equal(typeof response.json().message === 'string' || Array.isArray(response.json().data), true);
+      for (const query of queries(param)) {
+        const response = await t.app.inject({ method: 'GET', url: `/v3/report?${query}`, headers: shop.headers });
+        assert.ok([200, 400].includes(response.statusCode), `${query.slice(0, 40)} -> ${response.statusCode}`);
+        const body = response.json();
+        assert.ok(response.statusCode === 200 ? Array.isArray(body.data) : typeof body.message === 'string');
       }
     }
   });
