@@ -51,6 +51,7 @@ describe('notes', () => {
     const updated = await ok('notes.update', { id: note.id, content: 'Recovered on Tuesday' });
     assert.equal(updated.note.title, 'ROAS dip');
     assert.equal(updated.note.content, 'Recovered on Tuesday');
+    assert.deepEqual(await refused('notes.update', { id: note.id }), { code: 'invalid_request', message: 'Nothing to change: name at least one field' });
     const { notes } = await ok('notes.get-notes');
     assert.deepEqual(notes.map((n: any) => [n.id, n.title, n.content]), [[note.id, 'ROAS dip', 'Recovered on Tuesday']]);
   });

@@ -7,7 +7,7 @@ import {
   type ToolObject,
 } from '../../store/app/tool-objects.ts';
 import { z } from 'zod';
-import { limitArg, notFound, offsetArg, readTool, type ToolContext, type ToolDefinition } from './types.ts';
+import { ToolError, limitArg, notFound, offsetArg, readTool, type ToolContext, type ToolDefinition } from './types.ts';
 
 /**
  * Shared plumbing of the stored-object tools: ids go out as strings, every write lands in the
@@ -49,6 +49,7 @@ export async function updateAudited<T extends object>(
   label = kind,
 ): Promise<ToolObject<T>> {
   const defined = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) as Partial<T>;
+  if (Object.keys(defined).length === 0) throw new ToolError('invalid_request', 'Nothing to change: name at least one field');
   const updated = await updateObject<T>(ctx.db, ctx.workspaceId, kind, Number(id), defined);
   if (!updated) throw notFound(label, id);
   await audit(ctx, action, `${kind}:${id}`, { changed: defined });
