@@ -3,6 +3,7 @@ import type { Visibility } from '../permissions.ts';
 import { canRequest, seesAnyPixelData } from '../permissions.ts';
 import { PIXEL_SOURCES, channelsOfAll } from '../sources.ts';
 import type { WorkspaceSettings } from '../../store/app/settings.ts';
+import { NO_PIXEL_ACCESS, NO_SOURCE_ACCESS } from '../../api/scope.ts';
 import { METRICS, METRIC_NAMES, DEFAULT_METRICS, type MetricName } from '../metrics.ts';
 import { BREAKDOWNS, INTERVAL_NAMES, type Breakdown, type Interval } from '../dimensions.ts';
 import {
@@ -47,8 +48,7 @@ export class ReportError extends Error {
   }
 }
 
-export const NO_PIXEL_ACCESS = 'You do not have access to pixel data';
-export const NO_SOURCE_ACCESS = 'You do not have access to the requested sources';
+export { NO_PIXEL_ACCESS, NO_SOURCE_ACCESS };
 export const NO_PROFIT_ACCESS = 'You do not have access to profit metrics';
 
 /** What the report query needs, every choice made. */
