@@ -67,3 +67,14 @@ test('on PostgreSQL: OAuth codes work once, tokens are found by hash and revoked
   await revokeToken(db, tokens.access_token);
   assert.equal(await findToken(db, 'access', tokens.access_token), undefined);
 });
+
+test('on PostgreSQL: a new code prunes codes and tokens expired for more than a day', async () => {
+  const db = t.stores.db;
+  const old = { expires_at: '2026-01-01T00:00:00.000Z', grants: '[]', client_id: 'c1' };
+  await db.insertInto('oauth_codes').values({ ...old, code_hash: 'old', redirect_uri: 'x', code_challenge: 'x', resource: '', used_at: null }).execute();
+  await db.insertInto('oauth_tokens').values({ ...old, token_hash: 'old', kind: 'access', revoked_at: null, created_at: old.expires_at }).execute();
+  await saveCode(db, { clientId: 'c1', redirectUri: 'http://127.0.0.1/cb', codeChallenge: 'ch', resource: '', grants: [] });
+  assert.equal((await db.selectFrom('oauth_codes').select('id').where('code_hash', '=', 'old').execute()).length, 0);
+  assert.equal((await db.selectFrom('oauth_tokens').select('id').where('token_hash', '=', 'old').execute()).length, 0);
+  assert.ok((await db.selectFrom('oauth_codes').select('id').execute()).length >= 1);
+});

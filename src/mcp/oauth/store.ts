@@ -44,10 +44,18 @@ export async function findClient(
   return row && { metadata: JSON.parse(row.metadata), secretHash: row.client_secret_hash };
 }
 
+/** Codes and tokens expired for more than a day are of no use, not even for an audit: drop them. */
+export async function pruneExpired(db: AppDatabase): Promise<void> {
+  const cutoff = iso(Date.now() - 86_400_000);
+  await db.deleteFrom('oauth_codes').where('expires_at', '<', cutoff).execute();
+  await db.deleteFrom('oauth_tokens').where('expires_at', '<', cutoff).execute();
+}
+
 export async function saveCode(
   db: AppDatabase,
   input: { clientId: string; redirectUri: string; codeChallenge: string; resource: string; grants: WorkspaceGrant[] },
 ): Promise<string> {
+  await pruneExpired(db);
   const code = newToken('slc');
   await db
     .insertInto('oauth_codes')
