@@ -62,7 +62,11 @@ const LANDING_OUT = LANDING_COLUMNS.filter((c) => c !== 'visitor_id')
   .map((c) => `l_${c} AS ${c}`)
   .join(', ');
 
-/** Returns up to `limit + 1` sessions, ordered by start then id. */
+/**
+ * Returns up to `limit + 1` sessions, ordered by start then id. The page is chosen first from the
+ * cheap per-session start (and landing channel when filtered); only the sessions on it get the full
+ * set of aggregates.
+ */
 export async function listSessions(ch: Clickhouse, params: ListSessionsParams): Promise<SessionRow[]> {
   const read = new Conditions()
     .add('store_id = {store_id:UInt64}', { store_id: params.storeId })
@@ -70,11 +74,11 @@ export async function listSessions(ch: Clickhouse, params: ListSessionsParams): 
     .addIf(params.sessionId, 'session_id = {session_id:UInt64}', (v) => ({ session_id: v }))
     .addIf(params.visitorId, 'visitor_id = {visitor_id:UInt64}', (v) => ({ visitor_id: v }));
   const keep = new Conditions()
-    .add(`s_start BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}`, {
+    .add(`p_start BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}`, {
       start: timestampParam(params.range.startMs),
       end: timestampParam(params.range.endMs),
     })
-    .addIf(params.channels, 'l_adv_source IN {channels:Array(String)}', (v) => ({ channels: v }));
+    .addIf(params.channels, 'argMin(adv_source, dt) IN {channels:Array(String)}', (v) => ({ channels: v }));
   const sql = `
 SELECT
   toString(store_id) AS store_id, toString(l_visitor_id) AS visitor_id, toString(session_id) AS session_id,
@@ -92,11 +96,20 @@ FROM (
     ${landingAggregates('l_')}
   FROM events
   WHERE ${read.sql()}
+    AND session_id IN (
+      SELECT session_id FROM (
+        SELECT session_id, min(dt) AS p_start
+        FROM events
+        WHERE ${read.sql()}
+        GROUP BY session_id
+        HAVING ${keep.sql()}
+        ORDER BY p_start, session_id
+        LIMIT {limit:UInt32} OFFSET {offset:UInt64}
+      )
+    )
   GROUP BY store_id, session_id
-  HAVING ${keep.sql()}
 )
-ORDER BY s_start, session_id
-LIMIT {limit:UInt32} OFFSET {offset:UInt64}`;
+ORDER BY s_start, session_id`;
   return ch.query<SessionRow>(QUERY_NAME, sql, {
     ...read.params,
     ...keep.params,
