@@ -21,6 +21,13 @@ if (onEnv.length) {
   const sizes = benchSizes();
   console.log(`seeding ${sizes.events} events, ${sizes.conversions} conversions, ${sizes.ads} ad rows (+5 % re-imported) ...`);
   const env = await openBenchEnv(sizes);
+  // An interrupted run still removes its multi-gigabyte data dir.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      env.removeDataDir();
+      process.exit(130);
+    });
+  }
   console.log(`seeded in ${env.seedSeconds.toFixed(1)} s`);
   try {
     for (const suite of onEnv) {

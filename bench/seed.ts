@@ -152,6 +152,8 @@ export interface BenchEnv {
   sizes: BenchSizes;
   seedSeconds: number;
   close(): Promise<void>;
+  /** Deletes the data dir without closing the stores (for an interrupted process). */
+  removeDataDir(): void;
 }
 
 /** A temp data dir with 50 workspaces (admin key each) and the seeded analytics data. */
@@ -177,6 +179,9 @@ export async function openBenchEnv(sizes = benchSizes()): Promise<BenchEnv> {
     seedSeconds,
     async close() {
       await stores.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+    removeDataDir() {
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
