@@ -2,7 +2,8 @@
  * Fixture: one workspace ("Test shop") whose pixel posts to POST /collect through app.inject;
  * each test uses its own visitor/session ids and its own client address (x-forwarded-for), so
  * the per-client rate limit (3 requests a minute here) only bites where a test wants it to.
- * Rows reach ClickHouse through the write-ahead log, flushed every 20 ms.
+ * Rows reach ClickHouse through the write-ahead log, flushed every 20 ms. The proxy's country
+ * header is configured as x-visitor-country (cf-ipcountry, the default, must then be ignored).
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,7 +15,7 @@ let shop: TestWorkspace;
 let client = 0;
 
 before(async () => {
-  t = await startTestApp({ collect: { flushMs: 20, maxRows: 5000, perClientPerMinute: 3, perPixelPerSecond: 0 } });
+  t = await startTestApp({ countryHeader: 'x-visitor-country', collect: { flushMs: 20, maxRows: 5000, perClientPerMinute: 3, perPixelPerSecond: 0 } });
   shop = await createTestWorkspace(t.stores);
 });
 
@@ -59,8 +60,8 @@ const eventsOf = (sessionId: string) => get(`/v3/events?${todayRange()}&session_
 const visibleEvents = (sessionId: string, count: number) => eventually(() => eventsOf(sessionId), (rows) => rows.length >= count);
 
 describe('POST /collect', () => {
-  test('stores a pageview with channel, click ids, UTMs, device and country derived on the server', async () => {
-    const answer = await post(body(), { 'user-agent': IPHONE_UA, 'cf-ipcountry': 'de' });
+  test('stores a pageview with channel, click ids, UTMs, device and country (configured header) derived on the server', async () => {
+    const answer = await post(body(), { 'user-agent': IPHONE_UA, 'x-visitor-country': 'de', 'cf-ipcountry': 'US' });
     assert.deepEqual([answer.status, answer.body], [202, { accepted: 1 }]);
     assert.equal(answer.headers['access-control-allow-origin'], '*');
     const rows = await visibleEvents('8001', 1);
@@ -81,7 +82,7 @@ describe('POST /collect', () => {
       { type: 'conversion', name: 'lead', url: 'https://shop.example/contact', ts: NOW, transaction_id: '' },
     ];
     const entry = { session_id: '8002', entry_url: 'https://shop.example/?fbclid=IwAR1&utm_source=instagram', referrer: '' };
-    assert.equal((await post(body({ ...entry, items }), { 'cf-ipcountry': 'FR' })).status, 202);
+    assert.equal((await post(body({ ...entry, items }), { 'x-visitor-country': 'FR' })).status, 202);
     // The thank-you page reloaded: the same purchase again.
     assert.equal((await post(body({ ...entry, items: [{ ...purchase, ts: NOW + 5000 }] }))).status, 202);
     await visibleEvents('8002', 1);
