@@ -1,12 +1,14 @@
 import type { Clickhouse, QueryParams } from '../../../store/clickhouse.ts';
 import type { Page, Range } from '../../../http/paging.ts';
 import { Conditions, TIMESTAMP_OUT, timestampParam } from '../../sql.ts';
+import type { EventRow } from '../events/list-events.ts';
 import {
   LANDING_COLUMNS,
   READ_WINDOW_SQL,
   SESSION_COUNTERS,
   landingAggregates,
   sessionReadWindow,
+  type LandingColumn,
   type SessionCounter,
 } from './session-sql.ts';
 
@@ -35,25 +37,7 @@ export type SessionRow = {
   session_entry_page: string;
   session_exit_page: string;
   events: string;
-} & Record<SessionCounter, string> & {
-  adv_source: string;
-  adv_campaign_id: string;
-  adv_adgroup_id: string;
-  adv_ad_id: string;
-  adv_asset_group_id: string;
-  utm_source: string;
-  utm_campaign: string;
-  utm_medium: string;
-  utm_content: string;
-  utm_term: string;
-  device_type: string;
-  country_code: string;
-  referrer: string;
-  pathname: string;
-  hostname: string;
-  entry_meta_keys: string[];
-  entry_meta_values: string[];
-};
+} & Record<SessionCounter, string> & Pick<EventRow, Exclude<LandingColumn, 'visitor_id'>>;
 
 const counterParams: QueryParams = Object.fromEntries(SESSION_COUNTERS.map(([event, counter]) => [`ev_${counter}`, event]));
 const COUNTERS_SQL = SESSION_COUNTERS.map(([, c]) => `countIf(name = {ev_${c}:String}) AS s_${c}`).join(',\n    ');
