@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { authenticateDataRequest } from './auth.ts';
 import { HttpError, sendError } from './errors.ts';
 
-const OTHER_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE'] as const;
+/** Every method Fastify routes, but GET (and the HEAD derived from it), answers 405. */
+const OTHER_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
 /**
  * Registers a read-only data-API endpoint. Other methods get 405 before any credential check;

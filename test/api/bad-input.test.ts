@@ -137,7 +137,7 @@ describe('bad input', () => {
 });
 
 const ENDPOINTS = Object.keys(ENDPOINT_PARAMS);
-const send = async (method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, headers: Record<string, string> = {}) => {
+const send = async (method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS', url: string, headers: Record<string, string> = {}) => {
   const response = await t.app.inject({ method, url, headers });
   return { status: response.statusCode, body: response.json() };
 };
@@ -146,7 +146,7 @@ describe('order of checks', () => {
   test('answers 404 for an unknown path and 405 for another method before any credential check', async () => {
     assert.deepEqual(await send('GET', '/v3/nothing-here'), { status: 404, body: { message: 'Not found' } });
     for (const path of ENDPOINTS) {
-      for (const method of ['POST', 'PUT', 'PATCH', 'DELETE'] as const) {
+      for (const method of ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const) {
         assert.deepEqual(await send(method, `${path}?limit=0`), { status: 405, body: { message: 'Method not allowed' } }, `${method} ${path}`);
       }
     }
