@@ -8,8 +8,8 @@ import type { ReportPlan } from './plan.ts';
 import { METRICS } from '../metrics.ts';
 
 /**
- * The report as two ClickHouse queries over shared CTEs (rows, and totals over the whole scope).
- * Everything runs in the engine: sessions are derived from events, each buyer's sessions become
+ * The report as one ClickHouse query: the page of rows, the totals over the whole scope and the
+ * row count (window sums computed before LIMIT). Everything runs in the engine: sessions are derived from events, each buyer's sessions become
  * one array of touchpoints, each conversion filters that array to its window and the model maps
  * it to weights; only the aggregated rows come back to Node.
  *
@@ -249,7 +249,6 @@ credits AS (
 )`;
   return { sql, params };
 }
-
 
 interface Branch {
   keys: string[];
