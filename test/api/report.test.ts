@@ -384,6 +384,11 @@ describe('GET /v3/report: bad input', () => {
     );
   });
 
+  test('a window reaching before 1970 and a range up to 2299 still answer 200 with the whole scope', async () => {
+    const early = await get('start_date=1970-01-01&end_date=2299-12-31&attribution_window=365&attribution_date=click&metrics=revenue,conversions');
+    assert.deepEqual([early.status, early.body.totals], [200, { revenue: 650, conversions: 4 }]);
+  });
+
   test('answers 405 for other methods', async () => {
     const response = await t.app.inject({ method: 'POST', url: '/v3/report', headers: shop.headers });
     assert.deepEqual([response.statusCode, response.json()], [405, { message: 'Method not allowed' }]);
