@@ -71,7 +71,7 @@ export interface ReportPlan {
   limit: number;
   offset: number;
   settings: WorkspaceSettings;
-  /** Platform orders with no pixel match get a row (setting on, and the report covers every channel). */
+  /** Platform orders with no pixel match get a row (setting on, every channel covered, no name filter). */
   includeUnattributed: boolean;
   /** Custom expenses go into the totals only when the report covers the whole store. */
   includeExpenses: boolean;
@@ -160,7 +160,7 @@ export function planReport(input: {
     name: request.name ?? null,
     ...page,
     settings,
-    includeUnattributed: settings.include_unattributed && channels === null,
+    includeUnattributed: settings.include_unattributed && channels === null && request.name === undefined,
     includeExpenses: channels === null,
   };
 }
