@@ -9,6 +9,8 @@
  * - session 205 / visitor 21: tiktok, 2026-03-02 09:00, one event of every counted kind plus a
  *   custom survey_opened; session 206 / visitor 26 starts at the same second (id order)
  * - session 207 / visitor 27: still going on, two pageviews in the last minutes
+ * - session 208 / visitor 28: a pageview on 2026-04-01 12:00 and, an imported oddity, another on
+ *   2026-04-03 13:00 (more than a day after a 2026-04-01 range end)
  * A second workspace holds a session that must never leak into the first.
  */
 import { after, before, describe, test } from 'node:test';
@@ -45,6 +47,8 @@ before(async () => {
     ev(206, 26, '2026-03-02 09:00:00', 'pageview', { pathname: '/' }),
     ev(207, 27, formatTimestamp(now - 120_000), 'pageview', { pathname: '/' }),
     ev(207, 27, formatTimestamp(now - 60_000), 'pageview', { pathname: '/cart' }),
+    ev(208, 28, '2026-04-01 12:00:00', 'pageview', { pathname: '/' }),
+    ev(208, 28, '2026-04-03 13:00:00', 'pageview', { pathname: '/again' }),
     { ...base, store_id: other.id, dt: '2026-03-01 10:00:00', name: 'pageview', session_id: 900, visitor_id: 90, pathname: '/' },
   ]);
 });
@@ -109,6 +113,13 @@ describe('GET /v3/sessions', () => {
     );
     assert.deepEqual(ids((await get('/v3/sessions?start_date=2026-03-01&end_date=2026-03-01&source=email')).body), []);
     assert.deepEqual(ids((await get('/v3/sessions?start_date=2026-02-28&end_date=2026-02-28')).body), ['204']);
+  });
+
+  test('reads a session up to one day past the range end (the documented margin)', async () => {
+    const row = async (range: string) =>
+      (await get(`/v3/sessions?${range}`)).body.data.map((x: Record<string, string>) => [x.session_id, x.events, x.session_end_dt]);
+    assert.deepEqual(await row('start_date=2026-04-01&end_date=2026-04-01'), [['208', '1', '2026-04-01 12:00:00']]);
+    assert.deepEqual(await row('start_date=2026-04-01&end_date=2026-04-02'), [['208', '2', '2026-04-03 13:00:00']]);
   });
 
   test('shows a session that is still going on in the default range', async () => {
