@@ -1,7 +1,9 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
 import { loadConfig, type Config } from '../src/config.ts';
 import { createLogger } from '../src/log.ts';
 import { openStores, type Stores } from '../src/store/index.ts';
@@ -64,4 +66,36 @@ export async function createTestWorkspace(stores: Stores, name = 'Test shop', cu
 /** Inserts fixture rows (objects with the table's column names) into an analytics table. */
 export async function insertRows(stores: Stores, table: string, rows: object[]): Promise<void> {
   await stores.ch.insertNdjson(table, rows.map((row) => JSON.stringify(row)).join('\n'));
+}
+
+/**
+ * A throwaway PostgreSQL database on the local server (TEST_DATABASE_URL's server, default
+ * postgres://postgres@127.0.0.1:5432/test), for running app state on the PostgreSQL dialect.
+ */
+export async function createThrowawayPostgres(prefix: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const server = new URL(process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test');
+  const name = `${prefix}_${crypto.randomBytes(6).toString('hex')}`;
+  const onServer = async (sql: string) => {
+    const client = new pg.Client({ connectionString: server.toString() });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  await onServer(`CREATE DATABASE ${name}`);
+  const url = new URL(server);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => onServer(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
+/** GET through the app; answers status and parsed body. */
+export async function injectGet(
+  t: TestApp,
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; body: any }> {
+  const response = await t.app.inject({ method: 'GET', url, headers });
+  return { status: response.statusCode, body: response.json() };
 }

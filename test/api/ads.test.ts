@@ -9,7 +9,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTestWorkspace, insertRows, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
+import { createTestWorkspace, injectGet, insertRows, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
 import { AD_PLATFORMS } from '../../src/analytics/sources.ts';
 
 let t: TestApp;
@@ -41,10 +41,7 @@ before(async () => {
 
 after(() => t.close());
 
-const get = async (url: string, headers: Record<string, string> = shop.headers) => {
-  const response = await t.app.inject({ method: 'GET', url, headers });
-  return { status: response.statusCode, body: response.json() };
-};
+const get = (url: string, headers: Record<string, string> = shop.headers) => injectGet(t, url, headers);
 const keys = (body: { data: { dt: string; source: string; ad_id: string }[] }) => body.data.map((a) => `${a.dt} ${a.source} ${a.ad_id}`);
 
 describe('GET /v3/ads', () => {

@@ -13,7 +13,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTestWorkspace, insertRows, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
+import { createTestWorkspace, injectGet, insertRows, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
 
 let t: TestApp;
 let shop: TestWorkspace;
@@ -50,10 +50,7 @@ before(async () => {
 
 after(() => t.close());
 
-const get = async (url: string, headers: Record<string, string> = shop.headers) => {
-  const response = await t.app.inject({ method: 'GET', url, headers });
-  return { status: response.statusCode, body: response.json() };
-};
+const get = (url: string, headers: Record<string, string> = shop.headers) => injectGet(t, url, headers);
 const txs = async (query: string, headers?: Record<string, string>) => {
   const { status, body } = await get(`/v3/conversions?${RANGE}&${query}`, headers);
   assert.equal(status, 200, JSON.stringify(body));

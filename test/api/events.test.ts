@@ -7,7 +7,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTestWorkspace, insertRows, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
+import { createTestWorkspace, injectGet, insertRows, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
 
 let t: TestApp;
 let shop: TestWorkspace;
@@ -30,10 +30,7 @@ before(async () => {
 
 after(() => t.close());
 
-const get = async (url: string, headers: Record<string, string> = shop.headers) => {
-  const response = await t.app.inject({ method: 'GET', url, headers });
-  return { status: response.statusCode, body: response.json() };
-};
+const get = (url: string, headers: Record<string, string> = shop.headers) => injectGet(t, url, headers);
 
 describe('GET /v3/events', () => {
   test('returns the range in time order with integers as strings and the pagination envelope', async () => {

@@ -21,7 +21,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTestWorkspace, insertRows, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
+import { createTestWorkspace, injectGet, insertRows, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
 import { updateSettings } from '../../src/store/app/workspaces.ts';
 import { runReport } from '../../src/analytics/report/run.ts';
 import { visibilityOf } from '../../src/analytics/permissions.ts';
@@ -84,10 +84,7 @@ before(async () => {
 
 after(() => t.close());
 
-const get = async (query: string, headers: Record<string, string> = shop.headers) => {
-  const response = await t.app.inject({ method: 'GET', url: `/v3/report?${query}`, headers });
-  return { status: response.statusCode, body: response.json() };
-};
+const get = (query: string, headers: Record<string, string> = shop.headers) => injectGet(t, `/v3/report?${query}`, headers);
 
 type Row = Record<string, string | number | null>;
 const pick = (rows: Row[], keys: string[]) => rows.map((r) => keys.map((k) => r[k]));

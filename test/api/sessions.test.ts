@@ -15,7 +15,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTestWorkspace, insertRows, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
+import { createTestWorkspace, injectGet, insertRows, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
 import { formatTimestamp } from '../../src/http/dates.ts';
 
 let t: TestApp;
@@ -55,10 +55,7 @@ before(async () => {
 
 after(() => t.close());
 
-const get = async (url: string, headers: Record<string, string> = shop.headers) => {
-  const response = await t.app.inject({ method: 'GET', url, headers });
-  return { status: response.statusCode, body: response.json() };
-};
+const get = (url: string, headers: Record<string, string> = shop.headers) => injectGet(t, url, headers);
 const ids = (body: { data: { session_id: string }[] }) => body.data.map((s) => s.session_id);
 
 const zeroCounters = {

@@ -6,35 +6,22 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import crypto from 'node:crypto';
-import pg from 'pg';
-import { createTestWorkspace, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
+import { createTestWorkspace, createThrowawayPostgres, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
 import { consumeCode, findToken, issueTokens, revokeToken, saveClient, saveCode } from '../../src/mcp/oauth/store.ts';
 import { toolOk } from './rpc.ts';
 
-const SERVER = 'postgres://postgres@127.0.0.1:5432';
-const database = `mcp_${crypto.randomBytes(6).toString('hex')}`;
 let t: TestApp;
 let shop: TestWorkspace;
-
-async function admin(sql: string) {
-  const client = new pg.Client({ connectionString: `${SERVER}/test` });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
+let postgres: Awaited<ReturnType<typeof createThrowawayPostgres>>;
 
 before(async () => {
-  await admin(`CREATE DATABASE ${database}`);
-  t = await startTestApp({ databaseUrl: `${SERVER}/${database}` });
+  postgres = await createThrowawayPostgres('mcp');
+  t = await startTestApp({ databaseUrl: postgres.url });
   shop = await createTestWorkspace(t.stores, 'Shop');
 });
 after(async () => {
   await t?.close();
-  await admin(`DROP DATABASE IF EXISTS ${database}`);
+  await postgres?.drop();
 });
 
 test('on PostgreSQL: stored objects, field-scoped updates, unique keys and the audit log', async () => {

@@ -6,28 +6,15 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
+import { createThrowawayPostgres } from '../helper.ts';
 import { migrateAppDb, openAppDb, type AppDatabase } from '../../src/store/app-db.ts';
 import { createWorkspace, findWorkspace, findWorkspaceByPixelId, getSettings, listWorkspaces, updateSettings } from '../../src/store/app/workspaces.ts';
 import { createApiKey, findActiveKey, revokeApiKey, verifyCredentials } from '../../src/store/app/api-keys.ts';
 import { listAudit, recordAudit } from '../../src/store/app/audit-log.ts';
 import { DEFAULT_SETTINGS } from '../../src/store/app/settings.ts';
-
-const PG_URL = new URL(process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test');
-
-async function onPgServer(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: PG_URL.toString() });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
 
 interface Dialect {
   name: string;
@@ -36,7 +23,7 @@ interface Dialect {
 }
 
 const sqliteDir = fs.mkdtempSync(path.join(os.tmpdir(), 'storelens-app-state-'));
-const pgDatabase = `app_state_${crypto.randomBytes(6).toString('hex')}`;
+let postgres: Awaited<ReturnType<typeof createThrowawayPostgres>> | undefined;
 
 const DIALECTS: Dialect[] = [
   {
@@ -47,12 +34,10 @@ const DIALECTS: Dialect[] = [
   {
     name: 'PostgreSQL',
     async open() {
-      await onPgServer(`CREATE DATABASE ${pgDatabase}`);
-      const url = new URL(PG_URL);
-      url.pathname = `/${pgDatabase}`;
-      return openAppDb({ databaseUrl: url.toString(), dataDir: sqliteDir });
+      postgres = await createThrowawayPostgres('app_state');
+      return openAppDb({ databaseUrl: postgres.url, dataDir: sqliteDir });
     },
-    cleanup: () => onPgServer(`DROP DATABASE IF EXISTS ${pgDatabase} WITH (FORCE)`),
+    cleanup: async () => postgres?.drop(),
   },
 ];
 

@@ -7,37 +7,24 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import crypto from 'node:crypto';
-import pg from 'pg';
 import { findUsage } from '../../src/store/app/tryon-jobs.ts';
-import { createTestWorkspace, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
+import { createTestWorkspace, createThrowawayPostgres, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
 import { ORIGIN, call, jobBody, personJpeg, setUpShop, uploadPhoto, manualTryOn, type Client } from './fixtures.ts';
 
-const SERVER = 'postgres://postgres@127.0.0.1:5432';
-const database = `tryon_${crypto.randomBytes(6).toString('hex')}`;
 let t: TestApp;
 let shop: TestWorkspace;
-
-async function admin(sql: string) {
-  const client = new pg.Client({ connectionString: `${SERVER}/test` });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
+let postgres: Awaited<ReturnType<typeof createThrowawayPostgres>>;
 
 before(async () => {
-  await admin(`CREATE DATABASE ${database}`);
-  t = await startTestApp({ databaseUrl: `${SERVER}/${database}`, tryon: manualTryOn() });
+  postgres = await createThrowawayPostgres('tryon');
+  t = await startTestApp({ databaseUrl: postgres.url, tryon: manualTryOn() });
   shop = await createTestWorkspace(t.stores, 'Shop');
   await setUpShop(t, shop.id);
 });
 
 after(async () => {
   await t?.close();
-  await admin(`DROP DATABASE IF EXISTS ${database}`);
+  await postgres?.drop();
 });
 
 test('on PostgreSQL: upload, idempotent job, conditional publish, credits, one lead per result, delete and sweep', async () => {
