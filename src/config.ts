@@ -19,6 +19,11 @@ export interface Config {
   rate: { perSecond: number; burst: number; daily: number; redisPrefix?: string };
   /** Request header that carries the visitor's country code (set by a proxy or CDN). */
   countryHeader: string;
+  /**
+   * Whether X-Forwarded-For names the client (`STORELENS_TRUST_PROXY=1` behind a proxy). Off by
+   * default: without a proxy a client could pick its own address and slip past per-client limits.
+   */
+  trustProxy: boolean;
   /** Public base URL, used for signed URLs and printed curl lines. */
   publicUrl: string | null;
   /** The collector (docs/collection.md): WAL flush cadence and per-pixel rate limits; 0 turns a limit off. */
@@ -95,6 +100,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       redisPrefix: env.STORELENS_REDIS_PREFIX || 'storelens',
     },
     countryHeader: (env.STORELENS_COUNTRY_HEADER || 'cf-ipcountry').toLowerCase(),
+    trustProxy: env.STORELENS_TRUST_PROXY === '1',
     publicUrl: env.STORELENS_PUBLIC_URL || null,
     collect: {
       flushMs: Math.max(10, intFromEnv(env, 'STORELENS_COLLECT_FLUSH_MS', 500)),

@@ -27,7 +27,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     loggerInstance: deps.logger as unknown as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 1024 * 1024,
-    trustProxy: true,
+    trustProxy: deps.config.trustProxy,
     routerOptions: { maxParamLength: 200 },
   });
   app.decorate('config', deps.config);

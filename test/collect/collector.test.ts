@@ -15,7 +15,7 @@ let shop: TestWorkspace;
 let client = 0;
 
 before(async () => {
-  t = await startTestApp({ countryHeader: 'x-visitor-country', collect: { flushMs: 20, maxRows: 5000, perClientPerMinute: 3, perPixelPerSecond: 0 } });
+  t = await startTestApp({ countryHeader: 'x-visitor-country', trustProxy: true, collect: { flushMs: 20, maxRows: 5000, perClientPerMinute: 3, perPixelPerSecond: 0 } });
   shop = await createTestWorkspace(t.stores);
 });
 

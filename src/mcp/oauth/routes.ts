@@ -63,9 +63,9 @@ export async function oauthRoutes(app: FastifyInstance): Promise<void> {
     if (!server) {
       const ex = express();
       ex.disable('x-powered-by');
-      // The Fastify app trusts X-Forwarded-For (src/http/app.ts, trustProxy: true); so does this
-      // router, so the SDK's per-IP limits count clients, not the proxy.
-      ex.set('trust proxy', true);
+      // Trust X-Forwarded-For exactly when the Fastify app does, so the SDK's per-IP limits
+      // count clients, not the proxy.
+      ex.set('trust proxy', app.config.trustProxy);
       const rateLimit = { validate: false };
       ex.use(
         mcpAuthRouter({
