@@ -29,10 +29,13 @@ export interface Clickhouse {
 export const ANALYTICS_DATABASE = 'storelens';
 
 /**
- * Output columns are named like table columns but carry wire formats (`toString(store_id) AS
- * store_id`); WHERE and ORDER BY must still see the columns.
+ * - prefer_column_name_to_alias: output columns are named like table columns but carry wire
+ *   formats (`toString(store_id) AS store_id`); WHERE and ORDER BY must still see the columns.
+ * - optimize_syntax_fuse_functions off: on the report's large statement this analyzer pass alone
+ *   cost about 60 ms per query (of ~175 ms analysis, measured with EXPLAIN QUERY TREE on empty
+ *   tables), for no measurable gain at run time.
  */
-const QUERY_SETTINGS = { prefer_column_name_to_alias: 1 } as const;
+const QUERY_SETTINGS = { prefer_column_name_to_alias: 1, optimize_syntax_fuse_functions: 0 } as const;
 
 const INSERT_SETTINGS = {
   date_time_input_format: 'best_effort',
