@@ -17,6 +17,7 @@ import { reportingSourceSql } from '../../src/analytics/dimensions.ts';
 import type { Clickhouse } from '../../src/store/clickhouse.ts';
 import type { Range } from '../../src/http/paging.ts';
 import type { BenchEnv } from '../seed.ts';
+import { measurePaired } from '../measure.ts';
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 30);
 const WARMUP = 3;
@@ -122,8 +123,6 @@ function compare(report: ReportRow[], base: BaseRow[], b: Baseline): string[] {
   return problems;
 }
 
-const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
-const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
 
 export async function runReportBench(env: BenchEnv, log: (line: string) => void = console.log) {
   const { ch } = env.stores;
@@ -169,33 +168,11 @@ export async function runReportBench(env: BenchEnv, log: (line: string) => void 
 
     const results = [];
     for (const c of cases) {
-      const api: number[] = [];
-      const engine: number[] = [];
-      let rows = 0;
-      for (let i = 0; i < WARMUP + ITERATIONS; i++) {
-        let started = performance.now();
-        const body = await get(c.url);
-        const apiMs = performance.now() - started;
-        started = performance.now();
-        await baseline(c);
-        const engineMs = performance.now() - started;
-        if (i >= WARMUP) {
-          api.push(apiMs);
-          engine.push(engineMs);
-          rows = body.pagination.total_rows;
-        }
-      }
-      api.sort((a, b) => a - b);
-      engine.sort((a, b) => a - b);
-      const row = {
-        case: c.name,
-        rows,
-        apiMedianMs: round(quantile(api, 0.5)),
-        apiP99Ms: round(quantile(api, 0.99)),
-        engineMedianMs: round(quantile(engine, 0.5)),
-        engineP99Ms: round(quantile(engine, 0.99)),
-        ratio: round(quantile(api, 0.5) / quantile(engine, 0.5), 2),
-      };
+      const { timing, last } = await measurePaired(() => get(c.url), () => baseline(c), {
+        iterations: ITERATIONS,
+        warmup: WARMUP,
+      });
+      const row = { case: c.name, rows: last.pagination.total_rows, ...timing };
       results.push(row);
       log(`${row.case}: ${row.rows} rows, report median ${row.apiMedianMs} ms / p99 ${row.apiP99Ms} ms, hand-written median ${row.engineMedianMs} ms / p99 ${row.engineP99Ms} ms, ratio ${row.ratio}`);
     }
