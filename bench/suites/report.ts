@@ -47,17 +47,14 @@ export function baselineSql(b: Baseline): string {
   return `
 WITH
 sess AS (
-  SELECT session_id, min(dt) AS started, argMin(visitor_id, dt) AS vis, argMin(adv_source, dt) AS ch, argMin(adv_campaign_id, dt) AS cp
-  FROM events WHERE store_id = {store_id:UInt64} AND dt BETWEEN {scan_start:${TS}} AND {scan_end:${TS}}
-  GROUP BY session_id
+  SELECT session_id, started, tupleElement(landing, 'visitor_id') AS vis, tupleElement(landing, 'adv_source') AS ch,
+    tupleElement(landing, 'adv_campaign_id') AS cp
+  FROM sessions FINAL
+  WHERE store_id = {store_id:UInt64} AND month BETWEEN toStartOfMonth({scan_start:${TS}}) AND toStartOfMonth({scan_end:${TS}})
+    AND started BETWEEN {scan_start:${TS}} AND {scan_end:${TS}}
 ),
 idmap AS (
-  SELECT visitor_id AS vis, max(customer_id) AS cust FROM (
-    SELECT visitor_id, customer_id FROM events
-    WHERE store_id = {store_id:UInt64} AND dt BETWEEN {scan_start:${TS}} AND {scan_end:${TS}} AND customer_id != ''
-    UNION ALL SELECT visitor_id, customer_id FROM conversions
-    WHERE store_id = {store_id:UInt64} AND dt <= {scan_end:${TS}} AND customer_id != ''
-  ) GROUP BY visitor_id
+  SELECT visitor_id AS vis, customer_id AS cust FROM visitor_customers FINAL WHERE store_id = {store_id:UInt64}
 ),
 touch AS (
   SELECT if(i.cust != '', concat('c:', i.cust), concat('v:', toString(s.vis))) AS ident, s.started AS started,

@@ -24,11 +24,6 @@ export interface Parts {
   expenses: number;
 }
 
-export const PART_NAMES = [
-  'spend', 'impressions', 'clicks', 'sessions', 'add_to_carts', 'checkouts', 'conversions', 'revenue',
-  'new_customers', 'cogs', 'payment_fees', 'shipping_costs', 'refunds', 'expenses',
-] as const satisfies readonly (keyof Parts)[];
-
 /** How a value goes on the wire. */
 export type MetricKind =
   | 'money' // cents in, decimal of the workspace currency out (2 places)

@@ -5,12 +5,14 @@
  * - session 202 / visitor 22: one untagged pageview of /blog at 2026-03-01 11:00 (a bounce)
  * - session 203 / visitor 23: google click at 2026-03-01 23:50 and a view_content at 2026-03-02 00:10;
  *   the later event is inserted first (out of order) and lies after a 2026-03-01 range end
- * - session 204 / visitor 24: email, starts 2026-02-28 23:55 and goes on at 2026-03-01 00:05
+ * - session 204 / visitor 24: email, starts 2026-02-27 23:55 and goes on at 2026-02-28 00:05
  * - session 205 / visitor 21: tiktok, 2026-03-02 09:00, one event of every counted kind plus a
  *   custom survey_opened; session 206 / visitor 26 starts at the same second (id order)
  * - session 207 / visitor 27: still going on, two pageviews in the last minutes
  * - session 208 / visitor 28: a pageview on 2026-04-01 12:00 and, an imported oddity, another on
  *   2026-04-03 13:00 (more than a day after a 2026-04-01 range end)
+ * - session 209 / visitor 29: a pageview on 2026-05-31 23:50 and an add_to_cart on 2026-06-01 00:10,
+ *   across the end of a month
  * A second workspace holds a session that must never leak into the first.
  */
 import { after, before, describe, test } from 'node:test';
@@ -40,8 +42,8 @@ before(async () => {
     ev(201, 21, '2026-03-01 10:05:00', 'initiate_checkout', { ...fb, pathname: '/checkout' }),
     ev(202, 22, '2026-03-01 11:00:00', 'pageview', { pathname: '/blog' }),
     ev(203, 23, '2026-03-01 23:50:00', 'pageview', { adv_source: 'google', adv_campaign_id: 'g-7', pathname: '/' }),
-    ev(204, 24, '2026-02-28 23:55:00', 'pageview', { adv_source: 'email', pathname: '/' }),
-    ev(204, 24, '2026-03-01 00:05:00', 'pageview', { adv_source: 'email', pathname: '/sale' }),
+    ev(204, 24, '2026-02-27 23:55:00', 'pageview', { adv_source: 'email', pathname: '/' }),
+    ev(204, 24, '2026-02-28 00:05:00', 'pageview', { adv_source: 'email', pathname: '/sale' }),
     ...['pageview', 'add_to_cart', 'initiate_checkout', 'view_content', 'contact', 'newsletter_signup', 'complete_registration', 'app_install', 'add_payment_info', 'survey_opened']
       .map((name, i) => ev(205, 21, `2026-03-02 09:${String(i).padStart(2, '0')}:00`, name, { ...tiktok, pathname: `/step/${i}` })),
     ev(206, 26, '2026-03-02 09:00:00', 'pageview', { pathname: '/' }),
@@ -49,6 +51,8 @@ before(async () => {
     ev(207, 27, formatTimestamp(now - 60_000), 'pageview', { pathname: '/cart' }),
     ev(208, 28, '2026-04-01 12:00:00', 'pageview', { pathname: '/' }),
     ev(208, 28, '2026-04-03 13:00:00', 'pageview', { pathname: '/again' }),
+    ev(209, 29, '2026-05-31 23:50:00', 'pageview', { pathname: '/' }),
+    ev(209, 29, '2026-06-01 00:10:00', 'add_to_cart', { pathname: '/p/2' }),
     { ...base, store_id: other.id, dt: '2026-03-01 10:00:00', name: 'pageview', session_id: 900, visitor_id: 90, pathname: '/' },
   ]);
 });
@@ -109,14 +113,23 @@ describe('GET /v3/sessions', () => {
       [['2026-03-01 23:50:00', '2026-03-02 00:10:00', '2', '/p/9', 'g-7']],
     );
     assert.deepEqual(ids((await get('/v3/sessions?start_date=2026-03-01&end_date=2026-03-01&source=email')).body), []);
-    assert.deepEqual(ids((await get('/v3/sessions?start_date=2026-02-28&end_date=2026-02-28')).body), ['204']);
+    assert.deepEqual(ids((await get('/v3/sessions?start_date=2026-02-28&end_date=2026-02-28')).body), []);
+    assert.deepEqual(ids((await get('/v3/sessions?start_date=2026-02-27&end_date=2026-02-27')).body), ['204']);
   });
 
-  test('reads a session up to one day past the range end (the documented margin)', async () => {
+  test('holds every event of the session however far apart, whatever the range', async () => {
     const row = async (range: string) =>
       (await get(`/v3/sessions?${range}`)).body.data.map((x: Record<string, string>) => [x.session_id, x.events, x.session_end_dt]);
-    assert.deepEqual(await row('start_date=2026-04-01&end_date=2026-04-01'), [['208', '1', '2026-04-01 12:00:00']]);
-    assert.deepEqual(await row('start_date=2026-04-01&end_date=2026-04-02'), [['208', '2', '2026-04-03 13:00:00']]);
+    assert.deepEqual(await row('start_date=2026-04-01&end_date=2026-04-01'), [['208', '2', '2026-04-03 13:00:00']]);
+    assert.deepEqual(await row('start_date=2026-04-02&end_date=2026-04-03'), []);
+  });
+
+  test('counts a session running past midnight at the end of a month as a new session in the new month', async () => {
+    const { body } = await get('/v3/sessions?start_date=2026-05-31&end_date=2026-06-01');
+    assert.deepEqual(
+      body.data.map((x: Record<string, string>) => [x.session_id, x.session_start_dt, x.events, x.pageviews, x.add_to_carts, x.session_entry_page]),
+      [['209', '2026-05-31 23:50:00', '1', '1', '0', '/'], ['209', '2026-06-01 00:10:00', '1', '0', '1', '/p/2']],
+    );
   });
 
   test('shows a session that is still going on in the default range', async () => {

@@ -33,7 +33,7 @@ export interface AttributionParams {
 /**
  * Attributes every conversion of `source`, a relation with the columns named by `path` (an
  * `Array(Touch)` of the buyer's sessions in any order), `convTs` (the conversion time) and those
- * `fallback` reads. Adds, one nesting level each (so ClickHouse analyses every expression once):
+ * `fallback` reads. Adds, in two nesting levels (each level costs ClickHouse analysis time):
  * - `eligible`: the touchpoints of `path` that carry a channel, started no later than the
  *   conversion and no earlier than `window_days` before it (both edges inclusive), and are not
  *   excluded; ordered by time, ties by session id;
@@ -49,10 +49,10 @@ export function attributionSql(model: ModelName, input: { source: string; path: 
     `t.channel NOT IN {excluded_channels:Array(String)}`,
   ].join(' AND ');
   return `SELECT *, arrayZip(touches, ${MODELS[model].weights('touches')}) AS credits FROM (
-    SELECT *, if(empty(eligible), [${fallback}], eligible) AS touches FROM (
-      SELECT *, arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> ${keep}, ${path})) AS eligible FROM (
-        ${source}
-      )
+    SELECT *, arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> ${keep}, ${path})) AS eligible,
+      if(empty(eligible), [${fallback}], eligible) AS touches
+    FROM (
+      ${source}
     )
   )`;
 }

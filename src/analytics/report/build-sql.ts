@@ -1,7 +1,7 @@
 import type { QueryParams } from '../../store/clickhouse.ts';
 import { DAY_MS } from '../../http/dates.ts';
 import { Conditions, addNameFilter, timestampParam } from '../sql.ts';
-import { landingAggregates } from '../queries/sessions/session-sql.ts';
+import { SESSIONS_FINAL, landingField, sessionsStartedSql, type LandingColumn } from '../queries/sessions/session-sql.ts';
 import { BASE_TOUCH_FIELDS, TOUCH_FIELDS, attributionSql, touchSql, type TouchField } from '../attribution/index.ts';
 import { DIMENSIONS, INTERVALS, reportingSourceSql, type Dimension } from '../dimensions.ts';
 import type { ReportPlan } from './plan.ts';
@@ -25,10 +25,15 @@ import { METRICS } from '../metrics.ts';
 const TS = "DateTime64(3, 'UTC')";
 const ZERO = 'toFloat64(0)';
 
-const SESSION_COLUMNS = [
-  'visitor_id', 'adv_source', 'adv_campaign_id', 'adv_adgroup_id', 'adv_ad_id',
-  'utm_source', 'utm_medium', 'utm_campaign', 'utm_content', 'utm_term', 'referrer', 'pathname',
-] as const;
+/** Landing fields a report reads, renamed to the touch vocabulary. */
+const SESSION_COLUMNS = {
+  visitor_id: 'visitor_id', adv_source: 'channel', adv_campaign_id: 'campaign', adv_adgroup_id: 'adgroup', adv_ad_id: 'ad',
+  utm_source: 'utm_source', utm_medium: 'utm_medium', utm_campaign: 'utm_campaign', utm_content: 'utm_content',
+  utm_term: 'utm_term', referrer: 'referrer', pathname: 'landing_page',
+} as const;
+
+/** Touch fields the organic fallback takes from the conversion's own session. */
+const OWN_SESSION_FIELDS: readonly TouchField[] = ['utm_source', 'utm_campaign', 'utm_medium', 'utm_term', 'utm_content', 'referrer', 'landing_page'];
 
 /** How far before and after the report range events and conversions are read. */
 function scanBounds(plan: ReportPlan) {
@@ -158,6 +163,7 @@ function ctes(plan: ReportPlan): { sql: string; params: QueryParams } {
     landing_page: 'own.landing_page',
   }, fields);
   const creditTs = plan.dateMode === 'click' ? 'touch.ts' : 'conv_dt';
+  const needsOwn = fields.some((f) => OWN_SESSION_FIELDS.includes(f));
   const creditWhere = new Conditions()
     .add('weight > 0')
     .add(`credit_ts BETWEEN {start:${TS}} AND {end:${TS}}`)
@@ -186,27 +192,13 @@ function ctes(plan: ReportPlan): { sql: string; params: QueryParams } {
 WITH
 session_rows AS (
   SELECT session_id, started,
-    s_visitor_id AS visitor_id, s_adv_source AS channel, s_adv_campaign_id AS campaign, s_adv_adgroup_id AS adgroup,
-    s_adv_ad_id AS ad, s_utm_source AS utm_source, s_utm_medium AS utm_medium, s_utm_campaign AS utm_campaign,
-    s_utm_content AS utm_content, s_utm_term AS utm_term, s_referrer AS referrer, s_pathname AS landing_page,
-    add_to_carts, checkouts
-  FROM (
-    SELECT session_id, min(dt) AS started,
-      ${landingAggregates('s_', SESSION_COLUMNS)},
-      countIf(name = 'add_to_cart') AS add_to_carts, countIf(name = 'initiate_checkout') AS checkouts
-    FROM events
-    WHERE store_id = {store_id:UInt64} AND dt BETWEEN {scan_start:${TS}} AND {scan_end:${TS}}
-    GROUP BY session_id
-  )
+    ${Object.entries(SESSION_COLUMNS).map(([column, name]) => `${landingField(column as LandingColumn)} AS ${name}`).join(', ')},
+    add_to_carts, initiated_checkouts AS checkouts
+  FROM ${SESSIONS_FINAL}
+  WHERE ${sessionsStartedSql(`{scan_start:${TS}}`, `{scan_end:${TS}}`)}
 ),
 ids AS (
-  SELECT visitor_id AS id_visitor, max(customer_id) AS customer FROM (
-    SELECT visitor_id, customer_id FROM events
-    WHERE store_id = {store_id:UInt64} AND dt BETWEEN {scan_start:${TS}} AND {scan_end:${TS}} AND customer_id != ''
-    UNION ALL
-    SELECT visitor_id, customer_id FROM conversions
-    WHERE store_id = {store_id:UInt64} AND dt <= {scan_end:${TS}} AND customer_id != ''
-  ) GROUP BY visitor_id
+  SELECT visitor_id AS id_visitor, customer_id AS customer FROM visitor_customers FINAL WHERE store_id = {store_id:UInt64}
 ),
 conv AS (
   SELECT concat(c._part, ':', toString(c._part_offset)) AS conv_key, c.dt AS conv_dt, c.session_id AS session_id,
@@ -225,17 +217,14 @@ paths AS (
   GROUP BY identity
 ),
 credits AS (
-  SELECT conv_key, touch, weight, ${creditTs} AS credit_ts,
-    revenue, is_new, cogs, fees, shipping_costs, refunds, city, coupon_code
-  FROM (
-  SELECT conv_key, conv_dt, credit.1 AS touch, credit.2 AS weight,
+  SELECT conv_key, credit.1 AS touch, credit.2 AS weight, ${creditTs} AS credit_ts,
     revenue, is_new, cogs, fees, shipping_costs, refunds, city, coupon_code
   FROM (
     ${attributionSql(plan.model, {
       source: `SELECT c.conv_key AS conv_key, c.conv_dt AS conv_dt, c.session_id AS session_id,
         c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
         c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,
-        p.path AS path, arrayFirst(t -> t.session_id = c.session_id, p.path) AS own
+        p.path AS path${needsOwn ? ', arrayFirst(t -> t.session_id = c.session_id, p.path) AS own' : ''}
       FROM conv AS c
       LEFT JOIN paths AS p ON p.identity = c.identity`,
       path: 'path',
@@ -244,30 +233,32 @@ credits AS (
     })}
   )
   ARRAY JOIN credits AS credit
-  )
   WHERE ${creditWhere.sql()}${unattributed}
 )`;
   return { sql, params };
 }
 
+/**
+ * One part source. Ads are summed per key inside their branch (their label is the newest name);
+ * sessions and credits hand one row each to the outer GROUP BY, which costs ClickHouse less
+ * analysis than a second aggregation per branch.
+ */
 interface Branch {
   keys: string[];
   bucket: string | null;
   label: string;
-  parts: Record<string, string>;
+  parts: Partial<Record<ArrayPart, string>>;
   from: string;
+  grouped: boolean;
 }
 
-/** Parts summed per row (metrics.ts turns them into metrics). */
-const PARTS = ['spend', 'impressions', 'clicks', 'sessions', 'add_to_carts', 'checkouts', 'conversions', 'revenue',
+/** Parts summed per row (metrics.ts turns them into metrics), in their order in the parts arrays. */
+export const REPORT_PARTS = ['spend', 'impressions', 'clicks', 'sessions', 'add_to_carts', 'checkouts', 'conversions', 'revenue',
   'new_customers', 'cogs', 'payment_fees', 'shipping_costs', 'refunds'] as const;
+export type ReportPart = (typeof REPORT_PARTS)[number];
 
-/**
- * Credit parts again, summed with each conversion's visible weights capped at 1 (`share`): the
- * totals count a conversion at most once even when any_click gives several platforms a full
- * credit. Under every other model share = weight.
- */
-const CREDIT_PARTS: Record<string, string> = {
+/** Conversion parts and the credit column each sums. */
+const CREDIT_PARTS = {
   conversions: '1.',
   revenue: 'revenue',
   new_customers: 'is_new',
@@ -275,19 +266,43 @@ const CREDIT_PARTS: Record<string, string> = {
   payment_fees: 'fees',
   shipping_costs: 'shipping_costs',
   refunds: 'refunds',
-};
-const SHARE_PARTS = Object.keys(CREDIT_PARTS).map((p) => `s_${p}`);
+} as const satisfies Partial<Record<ReportPart, string>>;
+type CreditPart = keyof typeof CREDIT_PARTS;
+type ArrayPart = ReportPart | `share_${CreditPart}`;
 
-function branchSql(branch: Branch, keyNames: string[]): string {
+/**
+ * Under any_click the credit parts come again after REPORT_PARTS, summed with each conversion's
+ * weights capped at 1 (`share`): the totals count a conversion at most once even when several
+ * platforms get a full credit. Under every other model the weights already sum to at most 1.
+ */
+function arrayParts(plan: ReportPlan): ArrayPart[] {
+  const shares = plan.model === 'any_click' ? Object.keys(CREDIT_PARTS).map((p) => `share_${p}` as ArrayPart) : [];
+  return [...REPORT_PARTS, ...shares];
+}
+
+/** Where the row value and the total of each part sit in `t_parts` and `all_parts` (0-based). */
+export function partPositions(plan: ReportPlan): { row: Record<ReportPart, number>; total: Record<ReportPart, number> } {
+  const order = arrayParts(plan);
+  const row = Object.fromEntries(REPORT_PARTS.map((p) => [p, order.indexOf(p)])) as Record<ReportPart, number>;
+  const total = Object.fromEntries(
+    REPORT_PARTS.map((p) => [p, p in CREDIT_PARTS && order.includes(`share_${p}` as ArrayPart) ? order.indexOf(`share_${p}` as ArrayPart) : row[p]]),
+  ) as Record<ReportPart, number>;
+  return { row, total };
+}
+
+/** One part source as a SELECT of keys, `label` and `p`, an array of its parts (zeros before them). */
+function branchSql(branch: Branch, keyNames: string[], order: ArrayPart[]): string {
+  const last = Math.max(...order.map((p, i) => (branch.parts[p] ? i : -1)));
+  const parts = order.slice(0, last + 1).map((p) => branch.parts[p] ?? ZERO);
   const cols = [
     ...branch.keys.map((k, i) => `${k} AS k_${keyNames[i]}`),
     ...(branch.bucket ? [`${branch.bucket} AS bucket`] : []),
     `${branch.label} AS label`,
-    ...[...PARTS, ...SHARE_PARTS].map((p) => `${branch.parts[p] ?? ZERO} AS p_${p}`),
+    `[${parts.join(', ')}] AS p`,
   ];
   const group = [...keyNames.map((k) => `k_${k}`), ...(branch.bucket ? ['bucket'] : [])];
   return `SELECT ${cols.join(', ')}
-  ${branch.from}${group.length ? `\n  GROUP BY ${group.join(', ')}` : ''}`;
+  ${branch.from}${branch.grouped && group.length ? `\n  GROUP BY ${group.join(', ')}` : ''}`;
 }
 
 /** The three part sources (ads, sessions, credits) for the plan's breakdown and interval. */
@@ -307,6 +322,7 @@ function branches(plan: ReportPlan, dimension: Dimension | null): Branch[] {
       label: dimension?.label ? `argMax(${dimension.label.ads}, dt)` : "''",
       parts: { spend: 'toFloat64(sum(spend))', impressions: 'toFloat64(sum(impressions))', clicks: 'toFloat64(sum(clicks))' },
       from: `FROM ads FINAL WHERE ${where.sql()}`,
+      grouped: true,
     });
   }
   const sessionKeys = keys.map((k) => k.session);
@@ -318,23 +334,20 @@ function branches(plan: ReportPlan, dimension: Dimension | null): Branch[] {
       keys: sessionKeys as string[],
       bucket: bucket('started'),
       label: "''",
-      parts: {
-        sessions: 'toFloat64(count())',
-        add_to_carts: 'toFloat64(sum(add_to_carts))',
-        checkouts: 'toFloat64(sum(checkouts))',
-      },
+      parts: { sessions: '1.', add_to_carts: 'toFloat64(add_to_carts)', checkouts: 'toFloat64(checkouts)' },
       from: `FROM session_rows WHERE ${where.sql()}`,
+      grouped: false,
     });
   }
-  const credit: Record<string, string> = {};
-  for (const [part, column] of Object.entries(CREDIT_PARTS)) {
-    credit[part] = `sum(weight * ${column})`;
-    credit[`s_${part}`] = `sum(share * ${column})`;
+  const credit: Partial<Record<ArrayPart, string>> = {};
+  for (const [part, column] of Object.entries(CREDIT_PARTS) as [CreditPart, string][]) {
+    credit[part] = `weight * ${column}`;
+    credit[`share_${part}`] = `share * ${column}`;
   }
-  const shared = plan.model === 'any_click'
-    ? 'SELECT *, weight * least(1., s) / s AS share FROM (SELECT *, sum(weight) OVER (PARTITION BY conv_key) AS s FROM credits)'
-    : 'SELECT *, weight AS share FROM credits';
-  out.push({ keys: keys.map((k) => k.credit), bucket: bucket('credit_ts'), label: "''", parts: credit, from: `FROM (${shared})` });
+  const from = plan.model === 'any_click'
+    ? 'FROM (SELECT *, weight * least(1., s) / s AS share FROM (SELECT *, sum(weight) OVER (PARTITION BY conv_key) AS s FROM credits))'
+    : 'FROM credits';
+  out.push({ keys: keys.map((k) => k.credit), bucket: bucket('credit_ts'), label: "''", parts: credit, from, grouped: false });
   return out;
 }
 
@@ -343,17 +356,11 @@ export interface ReportSql {
   params: QueryParams;
 }
 
-/** A report part's per-row sum (`t_<part>`) and its total over every row (`all_<part>`). */
-function outerColumns(): string[] {
-  const rowSums = PARTS.map((p) => `sum(p_${p}) AS t_${p}`);
-  const totals = PARTS.map((p) => (p in CREDIT_PARTS ? `sum(sum(p_s_${p})) OVER () AS all_${p}` : `sum(sum(p_${p})) OVER () AS all_${p}`));
-  return [...rowSums, ...totals, 'count() OVER () AS total_rows'];
-}
-
 /**
- * One query: the page of rows (`t_*`) with the totals over all rows (`all_*`, window sums computed
- * before LIMIT) and the row count on every row. Outer aliases differ from inner column names:
- * with prefer_column_name_to_alias an alias equal to an input column would not be seen.
+ * One query: the page of rows (`t_parts`) with the totals over all rows (`all_parts`, a window
+ * sum computed before LIMIT) and the row count on every row. Outer aliases differ from inner
+ * column names: with prefer_column_name_to_alias an alias equal to an input column would not be
+ * seen.
  */
 export function buildReportSql(plan: ReportPlan): ReportSql {
   const base = ctes(plan);
@@ -361,14 +368,25 @@ export function buildReportSql(plan: ReportPlan): ReportSql {
   const keyNames = (dimension?.keys ?? []).map((k) => k.name);
   const keyCols = keyNames.map((k) => `k_${k}`);
   const group = [...(plan.interval ? ['bucket'] : []), ...keyCols];
-  const order = [...(plan.interval ? ['bucket'] : []), 't_revenue DESC', ...keyCols];
+  const revenue = REPORT_PARTS.indexOf('revenue') + 1;
+  const order = [...(plan.interval ? ['bucket'] : []), `t_parts[${revenue}] DESC`, ...keyCols];
   const expenses = plan.includeExpenses
     ? `(SELECT toFloat64(sum(amount)) FROM expenses WHERE store_id = {store_id:UInt64}
       AND dt BETWEEN toDate({start:${TS}}, 'UTC') AND toDate({end:${TS}}, 'UTC'))`
     : ZERO;
-  const union = branches(plan, dimension).map((b) => branchSql(b, keyNames)).join('\n  UNION ALL\n  ');
+  const parts = arrayParts(plan);
+  const union = branches(plan, dimension).map((b) => branchSql(b, keyNames, parts)).join('\n  UNION ALL\n  ');
+  const columns = [
+    ...keyCols,
+    ...(plan.interval ? ['toString(bucket) AS date'] : []),
+    'max(label) AS label',
+    'sumForEach(p) AS t_parts',
+    'sumForEach(sumForEach(p)) OVER () AS all_parts',
+    'count() OVER () AS total_rows',
+    `${expenses} AS all_expenses`,
+  ];
   const sql = `${base.sql}
-SELECT ${[...keyCols, ...(plan.interval ? ['toString(bucket) AS date'] : []), 'max(label) AS label', ...outerColumns(), `${expenses} AS all_expenses`].join(',\n  ')}
+SELECT ${columns.join(',\n  ')}
 FROM (
   ${union}
 )

@@ -73,7 +73,7 @@ export interface ReportPlan {
   settings: WorkspaceSettings;
   /** Platform orders with no pixel match get a row (setting on, every channel covered, no name filter). */
   includeUnattributed: boolean;
-  /** Custom expenses go into the totals only when the report covers the whole store. */
+  /** Custom expenses go into the totals when the report covers the whole store and a profit metric is asked. */
   includeExpenses: boolean;
 }
 
@@ -161,6 +161,6 @@ export function planReport(input: {
     ...page,
     settings,
     includeUnattributed: settings.include_unattributed && channels === null && request.name === undefined,
-    includeExpenses: channels === null,
+    includeExpenses: channels === null && metrics.some((m) => METRICS[m].profit),
   };
 }

@@ -6,9 +6,9 @@ import { PIXEL_SOURCES, channelsOfAll } from '../sources.ts';
 import { resolveRange } from '../../api/params.ts';
 import { rangeInfo, type Range } from '../../http/paging.ts';
 import { DIMENSIONS } from '../dimensions.ts';
-import { PART_NAMES, formatMetric, type MetricContext, type Parts } from '../metrics.ts';
+import { formatMetric, type MetricContext, type Parts } from '../metrics.ts';
 import { ReportError, planReport, type ReportPlan, type ReportRequest } from './plan.ts';
-import { buildReportSql, expensesSql } from './build-sql.ts';
+import { REPORT_PARTS, buildReportSql, expensesSql, partPositions, type ReportPart } from './build-sql.ts';
 
 export { ReportError, type ReportRequest } from './plan.ts';
 
@@ -59,12 +59,15 @@ export interface ReportResult {
   settings_applied: SettingsApplied;
 }
 
-type RawRow = Record<string, string | number>;
+type RawRow = Record<string, string | number | number[]>;
 
-/** Parts of one row (`t_*`) or of the totals (`all_*`); session parts are null on rows without sessions. */
-function toParts(raw: RawRow | undefined, prefix: 't_' | 'all_', withSessions: boolean): Parts {
-  const parts = Object.fromEntries(PART_NAMES.map((p) => [p, Number(raw?.[`${prefix}${p}`] ?? 0)])) as unknown as Parts;
-  if (prefix === 't_') parts.expenses = 0;
+/**
+ * Parts of one row (`t_parts`) or of the totals (`all_parts`) by their array positions; session
+ * parts are null on rows without sessions, expenses are a total only.
+ */
+function toParts(values: number[] | undefined, positions: Record<ReportPart, number>, expenses: number, withSessions: boolean): Parts {
+  const parts = { expenses } as Parts;
+  for (const part of REPORT_PARTS) parts[part] = Number(values?.[positions[part]] ?? 0);
   if (!withSessions) {
     parts.sessions = null;
     parts.add_to_carts = null;
@@ -112,7 +115,9 @@ export async function runReport(
   const ctx: MetricContext = { refundsNetted: settings.refund_netting };
   const dimension = plan.breakdown ? DIMENSIONS[plan.breakdown] : null;
   const rowsHaveSessions = dimension === null || dimension.keys.every((k) => k.session !== null);
-  const totals = metricsOf(plan, toParts(totalsRow, 'all_', true), ctx);
+  const positions = partPositions(plan);
+  const totalParts = toParts(totalsRow?.all_parts as number[] | undefined, positions.total, Number(totalsRow?.all_expenses ?? 0), true);
+  const totals = metricsOf(plan, totalParts, ctx);
 
   const rows = rawRows.map((raw) => {
     // Without breakdown and interval the one row is the whole scope: it equals the totals.
@@ -121,7 +126,7 @@ export async function runReport(
     if (plan.interval) row.date = String(raw.date);
     for (const key of dimension?.keys ?? []) row[key.name] = String(raw[`k_${key.name}`]);
     if (dimension && 'label' in dimension) row[dimension.label.name] = String(raw.label);
-    return { ...row, ...metricsOf(plan, toParts(raw, 't_', rowsHaveSessions), ctx) };
+    return { ...row, ...metricsOf(plan, toParts(raw.t_parts as number[], positions.row, 0, rowsHaveSessions), ctx) };
   });
   const totalRows = Number(totalsRow?.total_rows ?? 0);
   const hasMore = plan.offset + rows.length < totalRows;

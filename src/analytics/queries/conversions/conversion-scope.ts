@@ -1,7 +1,7 @@
 import type { QueryParams } from '../../../store/clickhouse.ts';
 import type { Range } from '../../../http/paging.ts';
 import { Conditions, addNameFilter, timestampParam } from '../../sql.ts';
-import { READ_WINDOW_SQL, landingAggregates, sessionReadWindow, type LandingColumn } from '../sessions/session-sql.ts';
+import { SESSIONS_FINAL, landingColumns, type LandingColumn } from '../sessions/session-sql.ts';
 
 /** Filters shared by conversion rows and grouped conversions. */
 export interface ConversionFilters {
@@ -63,14 +63,13 @@ export function attributedConversions(filters: ConversionFilters): { sql: string
   SELECT c.*, ${CHANNEL_COLUMNS.map((col) => `l.l_${col} AS l_${col}`).join(', ')}
   FROM (SELECT * FROM conversions WHERE ${own.sql()}) AS c
   LEFT JOIN (
-    SELECT session_id AS l_session_id,
-      ${landingAggregates('l_', CHANNEL_COLUMNS)}
-    FROM events
-    WHERE store_id = {store_id:UInt64} AND ${READ_WINDOW_SQL}
-      AND session_id IN (SELECT session_id FROM conversions WHERE ${inRange})
-    GROUP BY session_id
+    SELECT session_id AS l_session_id, ${landingColumns('l_', CHANNEL_COLUMNS)}
+    FROM ${SESSIONS_FINAL}
+    WHERE store_id = {store_id:UInt64} AND session_id IN (SELECT session_id FROM conversions WHERE ${inRange})
+    ORDER BY session_id, started
+    LIMIT 1 BY session_id
   ) AS l ON c.session_id = l.l_session_id
   WHERE ${channel.sql()}
 )`;
-  return { sql, params: { ...own.params, ...channel.params, ...sessionReadWindow(filters.range) } };
+  return { sql, params: { ...own.params, ...channel.params } };
 }

@@ -1,7 +1,6 @@
 import type { Clickhouse } from '../../../store/clickhouse.ts';
 import type { Range } from '../../../http/paging.ts';
 import { timestampParam } from '../../sql.ts';
-import { READ_WINDOW_SQL, sessionReadWindow } from '../sessions/session-sql.ts';
 
 export const QUERY_NAME = 'pixel-health';
 
@@ -28,13 +27,12 @@ SELECT
      AND dt BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}) AS conversions,
   (SELECT toUInt64(count()) FROM conversions WHERE store_id = {store_id:UInt64}
      AND dt BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
-     AND session_id IN (SELECT session_id FROM events WHERE store_id = {store_id:UInt64} AND ${READ_WINDOW_SQL})) AS conversions_with_session
+     AND session_id IN (SELECT session_id FROM sessions WHERE store_id = {store_id:UInt64})) AS conversions_with_session
 SETTINGS output_format_json_quote_64bit_integers = 0`;
   const [row] = await ch.query<PixelHealthRow>(QUERY_NAME, sql, {
     store_id: p.storeId,
     start: timestampParam(p.range.startMs),
     end: timestampParam(p.range.endMs),
-    ...sessionReadWindow(p.range),
     now: timestampParam(p.nowMs),
     day_ago: timestampParam(p.nowMs - 86_400_000),
   });

@@ -2,7 +2,7 @@ import type { Clickhouse } from '../../../store/clickhouse.ts';
 import type { Range } from '../../../http/paging.ts';
 import { formatDay } from '../../../http/dates.ts';
 import { timestampParam } from '../../sql.ts';
-import { READ_WINDOW_SQL, sessionReadWindow } from '../sessions/session-sql.ts';
+import { SESSIONS_FINAL, landingField } from '../sessions/session-sql.ts';
 
 export const QUERY_NAME = 'ad-creatives';
 
@@ -66,10 +66,15 @@ LEFT JOIN (
     WHERE store_id = {store_id:UInt64} AND dt BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
   ) AS c
   INNER JOIN (
-    SELECT session_id, argMin(adv_ad_id, dt) AS l_ad_id
-    FROM events WHERE store_id = {store_id:UInt64} AND ${READ_WINDOW_SQL}
-    GROUP BY session_id
-    HAVING l_ad_id != ''
+    SELECT session_id, ${landingField('adv_ad_id')} AS l_ad_id
+    FROM ${SESSIONS_FINAL}
+    WHERE store_id = {store_id:UInt64}
+      AND session_id IN (
+        SELECT session_id FROM conversions
+        WHERE store_id = {store_id:UInt64} AND dt BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
+      )
+    ORDER BY session_id, started
+    LIMIT 1 BY session_id
   ) AS s ON c.session_id = s.session_id
   GROUP BY r_ad_id
 ) AS r ON a.ad_id = r.r_ad_id
@@ -80,7 +85,6 @@ SETTINGS output_format_json_quote_64bit_integers = 0`;
     store_id: p.storeId,
     start: timestampParam(p.range.startMs),
     end: timestampParam(p.range.endMs),
-    ...sessionReadWindow(p.range),
     day_start: formatDay(p.range.startMs),
     day_end: formatDay(p.range.endMs),
     all_channels: p.adChannels === null,

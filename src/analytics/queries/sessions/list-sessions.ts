@@ -1,13 +1,14 @@
-import type { Clickhouse, QueryParams } from '../../../store/clickhouse.ts';
+import type { Clickhouse } from '../../../store/clickhouse.ts';
 import type { Page, Range } from '../../../http/paging.ts';
 import { Conditions, TIMESTAMP_OUT, timestampParam } from '../../sql.ts';
 import type { EventRow } from '../events/list-events.ts';
 import {
   LANDING_COLUMNS,
-  READ_WINDOW_SQL,
+  SESSIONS_FINAL,
   SESSION_COUNTERS,
-  landingAggregates,
-  sessionReadWindow,
+  landingColumns,
+  landingField,
+  sessionsStartedSql,
   type LandingColumn,
   type SessionCounter,
 } from './session-sql.ts';
@@ -39,66 +40,32 @@ export type SessionRow = {
   events: string;
 } & Record<SessionCounter, string> & Pick<EventRow, Exclude<LandingColumn, 'visitor_id'>>;
 
-const counterParams: QueryParams = Object.fromEntries(SESSION_COUNTERS.map(([event, counter]) => [`ev_${counter}`, event]));
-const COUNTERS_SQL = SESSION_COUNTERS.map(([, c]) => `countIf(name = {ev_${c}:String}) AS s_${c}`).join(',\n    ');
-const COUNTERS_OUT = SESSION_COUNTERS.map(([, c]) => `toString(s_${c}) AS ${c}`).join(', ');
-const LANDING_OUT = LANDING_COLUMNS.filter((c) => c !== 'visitor_id')
-  .map((c) => `l_${c} AS ${c}`)
-  .join(', ');
+const COUNTERS_OUT = SESSION_COUNTERS.map(([, c]) => `toString(${c}) AS ${c}`).join(', ');
+const LANDING_OUT = landingColumns('', LANDING_COLUMNS.filter((c) => c !== 'visitor_id'));
 
-/**
- * Returns up to `limit + 1` sessions, ordered by start then id. The page is chosen first from the
- * cheap per-session start (and landing channel when filtered); only the sessions on it get the full
- * set of aggregates.
- */
+/** Returns up to `limit + 1` sessions, ordered by start then id. */
 export async function listSessions(ch: Clickhouse, params: ListSessionsParams): Promise<SessionRow[]> {
-  const read = new Conditions()
-    .add('store_id = {store_id:UInt64}', { store_id: params.storeId })
-    .add(READ_WINDOW_SQL, sessionReadWindow(params.range))
-    .addIf(params.sessionId, 'session_id = {session_id:UInt64}', (v) => ({ session_id: v }))
-    .addIf(params.visitorId, 'visitor_id = {visitor_id:UInt64}', (v) => ({ visitor_id: v }));
-  const keep = new Conditions()
-    .add(`p_start BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}`, {
+  const where = new Conditions()
+    .add(sessionsStartedSql("{start:DateTime64(3, 'UTC')}", "{end:DateTime64(3, 'UTC')}"), {
+      store_id: params.storeId,
       start: timestampParam(params.range.startMs),
       end: timestampParam(params.range.endMs),
     })
-    .addIf(params.channels, 'argMin(adv_source, dt) IN {channels:Array(String)}', (v) => ({ channels: v }));
+    .addIf(params.sessionId, 'session_id = {session_id:UInt64}', (v) => ({ session_id: v }))
+    .addIf(params.visitorId, `${landingField('visitor_id')} = {visitor_id:UInt64}`, (v) => ({ visitor_id: v }))
+    .addIf(params.channels, `${landingField('adv_source')} IN {channels:Array(String)}`, (v) => ({ channels: v }));
   const sql = `
 SELECT
-  toString(store_id) AS store_id, toString(l_visitor_id) AS visitor_id, toString(session_id) AS session_id,
-  ${TIMESTAMP_OUT('s_start')} AS session_start_dt, ${TIMESTAMP_OUT('s_end')} AS session_end_dt,
-  toString(dateDiff('second', toDateTime(s_start, 'UTC'), toDateTime(s_end, 'UTC'))) AS session_duration_seconds,
-  toString(toUInt8(s_events = 1 AND s_pageviews = 1)) AS is_bounce,
-  l_pathname AS session_entry_page, s_exit_page AS session_exit_page,
-  toString(s_events) AS events, ${COUNTERS_OUT},
+  toString(store_id) AS store_id, toString(${landingField('visitor_id')}) AS visitor_id, toString(session_id) AS session_id,
+  ${TIMESTAMP_OUT('started')} AS session_start_dt, ${TIMESTAMP_OUT('ended')} AS session_end_dt,
+  toString(dateDiff('second', toDateTime(started, 'UTC'), toDateTime(ended, 'UTC'))) AS session_duration_seconds,
+  toString(toUInt8(events = 1 AND pageviews = 1)) AS is_bounce,
+  ${landingField('pathname')} AS session_entry_page, tupleElement(exit_page, 'pathname') AS session_exit_page,
+  toString(events) AS events, ${COUNTERS_OUT},
   ${LANDING_OUT}
-FROM (
-  SELECT
-    store_id, session_id, min(dt) AS s_start, max(dt) AS s_end, count() AS s_events,
-    argMax(pathname, dt) AS s_exit_page,
-    ${COUNTERS_SQL},
-    ${landingAggregates('l_')}
-  FROM events
-  WHERE ${read.sql()}
-    AND session_id IN (
-      SELECT session_id FROM (
-        SELECT session_id, min(dt) AS p_start
-        FROM events
-        WHERE ${read.sql()}
-        GROUP BY session_id
-        HAVING ${keep.sql()}
-        ORDER BY p_start, session_id
-        LIMIT {limit:UInt32} OFFSET {offset:UInt64}
-      )
-    )
-  GROUP BY store_id, session_id
-)
-ORDER BY s_start, session_id`;
-  return ch.query<SessionRow>(QUERY_NAME, sql, {
-    ...read.params,
-    ...keep.params,
-    ...counterParams,
-    limit: params.page.limit + 1,
-    offset: params.page.offset,
-  });
+FROM ${SESSIONS_FINAL}
+WHERE ${where.sql()}
+ORDER BY started, session_id
+LIMIT {limit:UInt32} OFFSET {offset:UInt64}`;
+  return ch.query<SessionRow>(QUERY_NAME, sql, { ...where.params, limit: params.page.limit + 1, offset: params.page.offset });
 }

@@ -1,29 +1,31 @@
-import type { QueryParams } from '../../../store/clickhouse.ts';
-import type { Range } from '../../../http/paging.ts';
-import { DAY_MS } from '../../../http/dates.ts';
-import { timestampParam } from '../../sql.ts';
+/**
+ * Sessions are kept at ingest time in the `sessions` table (analytics migration 0003): a
+ * materialized view folds every block inserted into `events` into partial session rows, and
+ * readers use `FROM sessions FINAL` to get exactly one row per session, covering all of its
+ * events however late or out of order they arrived. A session that runs past midnight at the end
+ * of a UTC month is two sessions, one per month (each month is folded on its own).
+ *
+ * Columns: store_id, month, session_id, started, ended, events, one counter per SESSION_COUNTERS
+ * entry, customer_id (the largest seen in the session), the first event's LANDING_COLUMNS in two
+ * named tuples (`landing`: what attribution reads; `landing_context`: device, place, entry
+ * metadata) and `exit_page` (`dt`, `pathname` of the last event).
+ * Read tuple fields with landingField/tupleElement, never as `landing.field`: ClickHouse reads a
+ * dotted subcolumn on its own, and FINAL then folds that field alone (the smallest field value
+ * instead of the field of the smallest tuple).
+ */
+export const SESSIONS_FINAL = 'sessions FINAL';
 
 /**
- * Sessions are derived from events at query time: no sessions table, so a session that is still
- * going on, or whose events arrived late or out of order, is always up to date.
- *
- * To keep a query to a small slice of the (store_id, dt) sorted table, events are read only in
- * [range start - 1 day, range end + 1 day]. The pixel ends a session after 30 minutes idle, so a
- * session never spans that margin in practice; an imported session longer than a day is cut at
- * the margin (its later events are not counted, its earlier ones do not move its start).
+ * Conditions for one workspace's sessions that started between two bound DateTime64 expressions
+ * (e.g. `{start:DateTime64(3, 'UTC')}`). The `month` condition lets ClickHouse skip other months
+ * before FINAL; the one on `started` applies after it, to whole sessions.
  */
-export const SESSION_MARGIN_MS = DAY_MS;
-
-export function sessionReadWindow(range: Range): QueryParams {
-  return {
-    read_start: timestampParam(range.startMs - SESSION_MARGIN_MS),
-    read_end: timestampParam(range.endMs + SESSION_MARGIN_MS),
-  };
+export function sessionsStartedSql(start: string, end: string): string {
+  return `store_id = {store_id:UInt64} AND month BETWEEN toStartOfMonth(${start}) AND toStartOfMonth(${end})
+    AND started BETWEEN ${start} AND ${end}`;
 }
 
-export const READ_WINDOW_SQL = `dt BETWEEN {read_start:DateTime64(3, 'UTC')} AND {read_end:DateTime64(3, 'UTC')}`;
-
-/** Attributes a session takes from its first event (its landing). */
+/** Attributes a session takes from its first event (its landing): fields of `landing`. */
 export const LANDING_COLUMNS = [
   'visitor_id',
   'adv_source',
@@ -47,15 +49,7 @@ export const LANDING_COLUMNS = [
 
 export type LandingColumn = (typeof LANDING_COLUMNS)[number];
 
-/**
- * Aggregate expressions over a session's events giving each landing column as `<prefix><column>`
- * (the prefix keeps aliases apart from the table's columns).
- */
-export function landingAggregates(prefix: string, columns: readonly LandingColumn[] = LANDING_COLUMNS): string {
-  return columns.map((c) => `argMin(${c}, dt) AS ${prefix}${c}`).join(',\n    ');
-}
-
-/** Event name -> session counter (decisions.md section 3). */
+/** Event name -> session counter (decisions.md section 3); each is a column of `sessions`. */
 export const SESSION_COUNTERS = [
   ['pageview', 'pageviews'],
   ['add_to_cart', 'add_to_carts'],
@@ -69,3 +63,17 @@ export const SESSION_COUNTERS = [
 ] as const;
 
 export type SessionCounter = (typeof SESSION_COUNTERS)[number][1];
+
+const CONTEXT_COLUMNS: readonly LandingColumn[] = [
+  'adv_asset_group_id', 'device_type', 'country_code', 'hostname', 'entry_meta_keys', 'entry_meta_values',
+];
+
+/** A landing field of the session, from the tuple that holds it. */
+export function landingField(column: LandingColumn): string {
+  return `tupleElement(${CONTEXT_COLUMNS.includes(column) ? 'landing_context' : 'landing'}, '${column}')`;
+}
+
+/** Landing fields as `<prefix><column>` columns of a SELECT over `sessions`. */
+export function landingColumns(prefix: string, columns: readonly LandingColumn[] = LANDING_COLUMNS): string {
+  return columns.map((c) => `${landingField(c)} AS ${prefix}${c}`).join(', ');
+}

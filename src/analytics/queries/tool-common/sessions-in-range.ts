@@ -1,33 +1,31 @@
 import type { QueryParams } from '../../../store/clickhouse.ts';
 import type { Range } from '../../../http/paging.ts';
+import { DAY_MS } from '../../../http/dates.ts';
 import { Conditions, timestampParam } from '../../sql.ts';
-import { READ_WINDOW_SQL, landingAggregates, sessionReadWindow, type LandingColumn } from '../sessions/session-sql.ts';
+import { SESSIONS_FINAL, landingColumns, landingField, sessionsStartedSql, type LandingColumn } from '../sessions/session-sql.ts';
 
 /**
  * A subquery of the sessions that started in `range`, one row each: `session_id`, `s_start`,
  * `s_<landing column>` and the funnel counters `s_add_to_carts` and `s_checkouts`. Sessions are
- * restricted to `channels` (raw adv_source values) unless null.
+ * restricted to `channels` (raw adv_source values) unless null. The params also bind `read_end`,
+ * one day past the range, for reading the conversions made in these sessions.
  */
 export function sessionsInRange(
   input: { storeId: number; range: Range; channels: string[] | null },
   columns: readonly LandingColumn[],
 ): { sql: string; params: QueryParams } {
-  const having = new Conditions()
-    .add(`s_start BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}`, {
+  const where = new Conditions()
+    .add(sessionsStartedSql("{start:DateTime64(3, 'UTC')}", "{end:DateTime64(3, 'UTC')}"), {
+      store_id: input.storeId,
       start: timestampParam(input.range.startMs),
       end: timestampParam(input.range.endMs),
     })
-    .addIf(input.channels, 's_adv_source IN {channels:Array(String)}', (v) => ({ channels: v }));
-  const landing = columns.includes('adv_source') ? columns : (['adv_source', ...columns] as LandingColumn[]);
+    .addIf(input.channels, `${landingField('adv_source')} IN {channels:Array(String)}`, (v) => ({ channels: v }));
   const sql = `(
-  SELECT session_id, min(dt) AS s_start,
-    ${landingAggregates('s_', landing)},
-    countIf(name = 'add_to_cart') AS s_add_to_carts,
-    countIf(name = 'initiate_checkout') AS s_checkouts
-  FROM events
-  WHERE store_id = {store_id:UInt64} AND ${READ_WINDOW_SQL}
-  GROUP BY session_id
-  HAVING ${having.sql()}
+  SELECT session_id, started AS s_start, ${landingColumns('s_', columns.includes('adv_source') ? columns : ['adv_source', ...columns])},
+    add_to_carts AS s_add_to_carts, initiated_checkouts AS s_checkouts
+  FROM ${SESSIONS_FINAL}
+  WHERE ${where.sql()}
 )`;
-  return { sql, params: { store_id: input.storeId, ...sessionReadWindow(input.range), ...having.params } };
+  return { sql, params: { ...where.params, read_end: timestampParam(input.range.endMs + DAY_MS) } };
 }

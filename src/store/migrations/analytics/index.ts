@@ -1,5 +1,6 @@
 import * as initial from './0001_initial.ts';
 import * as weather from './0002_weather.ts';
+import * as sessions from './0003_sessions.ts';
 
 export interface AnalyticsMigration {
   id: number;
@@ -11,4 +12,5 @@ export interface AnalyticsMigration {
 export const analyticsMigrations: AnalyticsMigration[] = [
   { id: 1, name: 'initial', statements: initial.statements },
   { id: 2, name: 'weather', statements: weather.statements },
+  { id: 3, name: 'sessions', statements: sessions.statements },
 ];
