@@ -46,9 +46,15 @@ const QUERY_SETTINGS = {
   do_not_merge_across_partitions_select_final: 1,
 } as const;
 
+/**
+ * deduplicate_blocks_in_dependent_materialized_views: a retried insert that `events` drops as a
+ * duplicate must not reach the sessions views a second time (their tables keep the same
+ * deduplication window, keyed by the source block).
+ */
 const INSERT_SETTINGS = {
   date_time_input_format: 'best_effort',
   input_format_skip_unknown_fields: 1,
+  deduplicate_blocks_in_dependent_materialized_views: 1,
 } as const;
 
 function parseEachRow<T>(text: string): T[] {

@@ -34,6 +34,16 @@ async function names(prefix: string): Promise<string[]> {
   return rows.map((r) => r.name);
 }
 
+/** Events counted per session in the sessions table (fed by a view on every events insert). */
+async function sessionEvents(ids: number[]): Promise<number[]> {
+  const rows = await t.stores.ch.query<{ events: string }>(
+    'test-wal-sessions',
+    'SELECT events FROM sessions FINAL WHERE store_id = {s:UInt64} AND session_id IN {ids:Array(UInt64)} ORDER BY session_id',
+    { s: shop.id, ids },
+  );
+  return rows.map((r) => Number(r.events));
+}
+
 describe('write-ahead log', () => {
   test('replays a leftover segment on open, skipping a torn last line, and deletes it', async () => {
     fs.mkdirSync(dir, { recursive: true });
@@ -54,6 +64,7 @@ describe('write-ahead log', () => {
     fs.writeFileSync(path.join(dir, `${name}.wal`), content);
     await (await open()).close();
     assert.deepEqual(await names('twice_'), ['twice_a', 'twice_b']);
+    assert.deepEqual(await sessionEvents([3, 4]), [1, 1]);
   });
 
   test('two segments with identical rows are both stored: deduplication is per segment, not per content', async () => {
@@ -62,6 +73,7 @@ describe('write-ahead log', () => {
     fs.writeFileSync(path.join(dir, '000000000000004-dddddddddddd.wal'), content);
     await (await open()).close();
     assert.deepEqual(await names('same_'), ['same_a', 'same_a']);
+    assert.deepEqual(await sessionEvents([7]), [2]);
   });
 
   test('append resolves once its rows are on disk; flush makes them visible and empties the log', async () => {

@@ -9,11 +9,12 @@ import { METRICS } from '../metrics.ts';
 
 /**
  * The report as one ClickHouse query: the page of rows, the totals over the whole scope and the
- * row count (window sums computed before LIMIT). Everything runs in the engine: sessions are derived from events, each buyer's sessions become
- * one array of touchpoints, each conversion filters that array to its window and the model maps
- * it to weights; only the aggregated rows come back to Node.
+ * row count (a window sum computed before LIMIT). Everything runs in the engine: each buyer's
+ * sessions become one array of touchpoints, each conversion filters that array to its window and
+ * the model maps it to weights; only the aggregated rows come back to Node. ClickHouse spends most
+ * of this query's time analysing and planning it, so every query block counts.
  *
- *   session_rows  one row per session (landing attribution, add_to_cart / checkout counts)
+ *   session_rows  one row per session in the scan range (sessions table: landing, funnel counts)
  *   ids           visitor -> customer_id, so visitors that share a customer share a path
  *   paths         identity -> Array(Touch) of all its sessions in the scan range
  *   conv          conversions in scope with revenue and profit parts after the workspace settings

@@ -65,7 +65,7 @@ export function attributedConversions(filters: ConversionFilters): { sql: string
   LEFT JOIN (
     SELECT session_id AS l_session_id, ${landingColumns('l_', CHANNEL_COLUMNS)}
     FROM ${SESSIONS_FINAL}
-    WHERE store_id = {store_id:UInt64} AND session_id IN (SELECT session_id FROM conversions WHERE ${inRange})
+    PREWHERE store_id = {store_id:UInt64} AND session_id IN (SELECT session_id FROM conversions WHERE ${inRange})
     ORDER BY session_id, started
     LIMIT 1 BY session_id
   ) AS l ON c.session_id = l.l_session_id

@@ -68,7 +68,7 @@ LEFT JOIN (
   INNER JOIN (
     SELECT session_id, ${landingField('adv_ad_id')} AS l_ad_id
     FROM ${SESSIONS_FINAL}
-    WHERE store_id = {store_id:UInt64}
+    PREWHERE store_id = {store_id:UInt64}
       AND session_id IN (
         SELECT session_id FROM conversions
         WHERE store_id = {store_id:UInt64} AND dt BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}

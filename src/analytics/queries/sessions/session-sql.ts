@@ -9,6 +9,9 @@
  * entry, customer_id (the largest seen in the session), the first event's LANDING_COLUMNS in two
  * named tuples (`landing`: what attribution reads; `landing_context`: device, place, entry
  * metadata) and `exit_page` (`dt`, `pathname` of the last event).
+ * Conditions on the key (store_id, session_id) may go in PREWHERE, which runs before FINAL and
+ * spares merging rows no one asked for; conditions on anything else (`started`) belong in WHERE,
+ * applied after FINAL: a partial row's start is not the session's.
  * Read tuple fields with landingField/tupleElement, never as `landing.field`: ClickHouse reads a
  * dotted subcolumn on its own, and FINAL then folds that field alone (the smallest field value
  * instead of the field of the smallest tuple).

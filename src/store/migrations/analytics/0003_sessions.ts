@@ -19,6 +19,10 @@
  * ClickHouse prunes parts by the partition key's min/max before FINAL, which is safe for a value
  * all partial rows of a session share and wrong for a partial row's own start.
  *
+ * Both tables keep the deduplication window of `events` and `conversions`: a retried collector
+ * insert that those drop must not be counted twice here (clickhouse.ts turns on deduplication in
+ * dependent views).
+ *
  * The backfill truncates first so that a migration interrupted half-way can run again. It
  * assumes nothing writes events while migrations run (the server migrates before it listens).
  */
@@ -95,13 +99,15 @@ export const statements = [
     exit_page SimpleAggregateFunction(max, ${EXIT_TYPE})
   ) ENGINE = AggregatingMergeTree
   PARTITION BY month
-  ORDER BY (store_id, session_id)`,
+  ORDER BY (store_id, session_id)
+  SETTINGS non_replicated_deduplication_window = 10000`,
   `CREATE TABLE IF NOT EXISTS visitor_customers (
     store_id UInt64,
     visitor_id UInt64,
     customer_id SimpleAggregateFunction(max, String)
   ) ENGINE = AggregatingMergeTree
-  ORDER BY (store_id, visitor_id)`,
+  ORDER BY (store_id, visitor_id)
+  SETTINGS non_replicated_deduplication_window = 10000`,
   'DROP VIEW IF EXISTS sessions_mv',
   'DROP VIEW IF EXISTS visitor_customers_from_events_mv',
   'DROP VIEW IF EXISTS visitor_customers_from_conversions_mv',
