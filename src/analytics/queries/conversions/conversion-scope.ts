@@ -37,6 +37,14 @@ export const CHANNEL_COLUMNS = [
 export const CHANNEL_OUT = `if(l_adv_source IN ('', 'organic'), 'organic', l_adv_source)`;
 
 /**
+ * The months a conversion's session is looked up in: from the day before the range to its end. A
+ * session that began earlier than that (longer than a day before a conversion in it) is not found
+ * and the conversion counts as organic; the pixel ends sessions after 30 idle minutes.
+ */
+export const CONVERSION_SESSION_MONTHS = `month BETWEEN toStartOfMonth({start:DateTime64(3, 'UTC')} - INTERVAL 1 DAY)
+      AND toStartOfMonth({end:DateTime64(3, 'UTC')})`;
+
+/**
  * A subquery yielding every conversion in scope with its columns plus `l_<channel column>` from its
  * session's first event. Channel filters apply to the raw landing channel, so `organic` (which
  * stands for '' and 'organic') also matches conversions without a session.
@@ -65,7 +73,8 @@ export function attributedConversions(filters: ConversionFilters): { sql: string
   LEFT JOIN (
     SELECT session_id AS l_session_id, ${landingColumns('l_', CHANNEL_COLUMNS)}
     FROM ${SESSIONS_FINAL}
-    PREWHERE store_id = {store_id:UInt64} AND session_id IN (SELECT session_id FROM conversions WHERE ${inRange})
+    PREWHERE store_id = {store_id:UInt64} AND ${CONVERSION_SESSION_MONTHS}
+      AND session_id IN (SELECT session_id FROM conversions WHERE ${inRange})
     ORDER BY session_id, started
     LIMIT 1 BY session_id
   ) AS l ON c.session_id = l.l_session_id

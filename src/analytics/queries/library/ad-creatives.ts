@@ -3,6 +3,7 @@ import type { Range } from '../../../http/paging.ts';
 import { formatDay } from '../../../http/dates.ts';
 import { timestampParam } from '../../sql.ts';
 import { SESSIONS_FINAL, landingField } from '../sessions/session-sql.ts';
+import { CONVERSION_SESSION_MONTHS } from '../conversions/conversion-scope.ts';
 
 export const QUERY_NAME = 'ad-creatives';
 
@@ -68,7 +69,7 @@ LEFT JOIN (
   INNER JOIN (
     SELECT session_id, ${landingField('adv_ad_id')} AS l_ad_id
     FROM ${SESSIONS_FINAL}
-    PREWHERE store_id = {store_id:UInt64}
+    PREWHERE store_id = {store_id:UInt64} AND ${CONVERSION_SESSION_MONTHS}
       AND session_id IN (
         SELECT session_id FROM conversions
         WHERE store_id = {store_id:UInt64} AND dt BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
