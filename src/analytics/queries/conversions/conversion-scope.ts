@@ -41,7 +41,7 @@ export const CHANNEL_OUT = `if(l_adv_source IN ('', 'organic'), 'organic', l_adv
  * session that began earlier than that (longer than a day before a conversion in it) is not found
  * and the conversion counts as organic; the pixel ends sessions after 30 idle minutes.
  */
-export const CONVERSION_SESSION_MONTHS = `month BETWEEN toStartOfMonth({start:DateTime64(3, 'UTC')} - INTERVAL 1 DAY)
+const CONVERSION_SESSION_MONTHS = `month BETWEEN toStartOfMonth({start:DateTime64(3, 'UTC')} - INTERVAL 1 DAY)
       AND toStartOfMonth({end:DateTime64(3, 'UTC')})`;
 
 /**

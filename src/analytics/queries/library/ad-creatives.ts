@@ -1,9 +1,7 @@
 import type { Clickhouse } from '../../../store/clickhouse.ts';
 import type { Range } from '../../../http/paging.ts';
 import { formatDay } from '../../../http/dates.ts';
-import { timestampParam } from '../../sql.ts';
-import { SESSIONS_FINAL, landingField } from '../sessions/session-sql.ts';
-import { CONVERSION_SESSION_MONTHS } from '../conversions/conversion-scope.ts';
+import { attributedConversions } from '../conversions/conversion-scope.ts';
 
 export const QUERY_NAME = 'ad-creatives';
 
@@ -46,6 +44,7 @@ export async function adCreatives(
     offset: number;
   },
 ): Promise<CreativeRow[]> {
+  const conversions = attributedConversions({ storeId: p.storeId, range: p.range, channels: null, excluded: [] });
   const sql = `
 SELECT a.source AS source, a.ad_id AS ad_id, a.ad_name AS ad_name, a.campaign_id AS campaign_id, a.campaign_name AS campaign_name,
   a.first_day AS first_day, a.last_day AS last_day, a.spend_cents AS spend_cents, a.impressions AS impressions,
@@ -61,31 +60,15 @@ FROM (
   GROUP BY source, ad_id
 ) AS a
 LEFT JOIN (
-  SELECT s.l_ad_id AS r_ad_id, toUInt64(count()) AS conversions, toInt64(sum(c.transaction_gross_revenue)) AS revenue_cents
-  FROM (
-    SELECT session_id, transaction_gross_revenue FROM conversions
-    WHERE store_id = {store_id:UInt64} AND dt BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
-  ) AS c
-  INNER JOIN (
-    SELECT session_id, ${landingField('adv_ad_id')} AS l_ad_id
-    FROM ${SESSIONS_FINAL}
-    PREWHERE store_id = {store_id:UInt64} AND ${CONVERSION_SESSION_MONTHS}
-      AND session_id IN (
-        SELECT session_id FROM conversions
-        WHERE store_id = {store_id:UInt64} AND dt BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
-      )
-    ORDER BY session_id, started
-    LIMIT 1 BY session_id
-  ) AS s ON c.session_id = s.session_id
+  SELECT l_adv_ad_id AS r_ad_id, toUInt64(count()) AS conversions, toInt64(sum(transaction_gross_revenue)) AS revenue_cents
+  FROM ${conversions.sql}
   GROUP BY r_ad_id
 ) AS r ON a.ad_id = r.r_ad_id
 ORDER BY ${CREATIVE_ORDER[p.orderBy]} DESC, spend_cents DESC, source, ad_id
 LIMIT {limit:UInt32} OFFSET {offset:UInt32}
 SETTINGS output_format_json_quote_64bit_integers = 0`;
   return ch.query<CreativeRow>(QUERY_NAME, sql, {
-    store_id: p.storeId,
-    start: timestampParam(p.range.startMs),
-    end: timestampParam(p.range.endMs),
+    ...conversions.params,
     day_start: formatDay(p.range.startMs),
     day_end: formatDay(p.range.endMs),
     all_channels: p.adChannels === null,
