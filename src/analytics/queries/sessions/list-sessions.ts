@@ -1,6 +1,6 @@
 import type { Clickhouse } from '../../../store/clickhouse.ts';
 import type { Page, Range } from '../../../http/paging.ts';
-import { Conditions, TIMESTAMP_OUT, timestampParam } from '../../sql.ts';
+import { Conditions, TIMESTAMP_OUT } from '../../sql.ts';
 import type { EventRow } from '../events/list-events.ts';
 import {
   LANDING_COLUMNS,
@@ -8,7 +8,7 @@ import {
   SESSION_COUNTERS,
   landingColumns,
   landingField,
-  sessionsStartedSql,
+  sessionsStartedIn,
   type LandingColumn,
   type SessionCounter,
 } from './session-sql.ts';
@@ -46,11 +46,7 @@ const LANDING_OUT = landingColumns('', LANDING_COLUMNS.filter((c) => c !== 'visi
 /** Returns up to `limit + 1` sessions, ordered by start then id. */
 export async function listSessions(ch: Clickhouse, params: ListSessionsParams): Promise<SessionRow[]> {
   const where = new Conditions()
-    .add(sessionsStartedSql("{start:DateTime64(3, 'UTC')}", "{end:DateTime64(3, 'UTC')}"), {
-      store_id: params.storeId,
-      start: timestampParam(params.range.startMs),
-      end: timestampParam(params.range.endMs),
-    })
+    .add(...sessionsStartedIn(params.storeId, params.range))
     .addIf(params.sessionId, 'session_id = {session_id:UInt64}', (v) => ({ session_id: v }))
     .addIf(params.visitorId, `${landingField('visitor_id')} = {visitor_id:UInt64}`, (v) => ({ visitor_id: v }))
     .addIf(params.channels, `${landingField('adv_source')} IN {channels:Array(String)}`, (v) => ({ channels: v }));

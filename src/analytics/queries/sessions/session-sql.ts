@@ -1,3 +1,7 @@
+import type { QueryParams } from '../../../store/clickhouse.ts';
+import type { Range } from '../../../http/paging.ts';
+import { timestampParam } from '../../sql.ts';
+
 /**
  * Sessions are kept at ingest time in the `sessions` table (analytics migration 0003): a
  * materialized view folds every block inserted into `events` into partial session rows, and
@@ -26,6 +30,14 @@ export const SESSIONS_FINAL = 'sessions FINAL';
 export function sessionsStartedSql(start: string, end: string): string {
   return `store_id = {store_id:UInt64} AND month BETWEEN toStartOfMonth(${start}) AND toStartOfMonth(${end})
     AND started BETWEEN ${start} AND ${end}`;
+}
+
+/** sessionsStartedSql over `range`, bound as `start` and `end`, with the workspace as `store_id`. */
+export function sessionsStartedIn(storeId: number, range: Range): [string, QueryParams] {
+  return [
+    sessionsStartedSql("{start:DateTime64(3, 'UTC')}", "{end:DateTime64(3, 'UTC')}"),
+    { store_id: storeId, start: timestampParam(range.startMs), end: timestampParam(range.endMs) },
+  ];
 }
 
 /** Attributes a session takes from its first event (its landing): fields of `landing`. */

@@ -2,7 +2,7 @@ import type { QueryParams } from '../../../store/clickhouse.ts';
 import type { Range } from '../../../http/paging.ts';
 import { DAY_MS } from '../../../http/dates.ts';
 import { Conditions, timestampParam } from '../../sql.ts';
-import { SESSIONS_FINAL, landingColumns, landingField, sessionsStartedSql, type LandingColumn } from '../sessions/session-sql.ts';
+import { SESSIONS_FINAL, landingColumns, landingField, sessionsStartedIn, type LandingColumn } from '../sessions/session-sql.ts';
 
 /**
  * A subquery of the sessions that started in `range`, one row each: `session_id`, `s_start`,
@@ -15,11 +15,7 @@ export function sessionsInRange(
   columns: readonly LandingColumn[],
 ): { sql: string; params: QueryParams } {
   const where = new Conditions()
-    .add(sessionsStartedSql("{start:DateTime64(3, 'UTC')}", "{end:DateTime64(3, 'UTC')}"), {
-      store_id: input.storeId,
-      start: timestampParam(input.range.startMs),
-      end: timestampParam(input.range.endMs),
-    })
+    .add(...sessionsStartedIn(input.storeId, input.range))
     .addIf(input.channels, `${landingField('adv_source')} IN {channels:Array(String)}`, (v) => ({ channels: v }));
   const sql = `(
   SELECT session_id, started AS s_start, ${landingColumns('s_', columns.includes('adv_source') ? columns : ['adv_source', ...columns])},
