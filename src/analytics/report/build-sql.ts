@@ -284,11 +284,10 @@ function arrayParts(plan: ReportPlan): ArrayPart[] {
 /** Where the row value and the total of each part sit in `t_parts` and `all_parts` (0-based). */
 export function partPositions(plan: ReportPlan): { row: Record<ReportPart, number>; total: Record<ReportPart, number> } {
   const order = arrayParts(plan);
-  const row = Object.fromEntries(REPORT_PARTS.map((p) => [p, order.indexOf(p)])) as Record<ReportPart, number>;
-  const total = Object.fromEntries(
-    REPORT_PARTS.map((p) => [p, p in CREDIT_PARTS && order.includes(`share_${p}` as ArrayPart) ? order.indexOf(`share_${p}` as ArrayPart) : row[p]]),
-  ) as Record<ReportPart, number>;
-  return { row, total };
+  const positions = (pick: (p: ReportPart) => ArrayPart) =>
+    Object.fromEntries(REPORT_PARTS.map((p) => [p, order.indexOf(pick(p))])) as Record<ReportPart, number>;
+  const share = (p: ReportPart) => `share_${p}` as ArrayPart;
+  return { row: positions((p) => p), total: positions((p) => (order.includes(share(p)) ? share(p) : p)) };
 }
 
 /** One part source as a SELECT of keys, `label` and `p`, an array of its parts (zeros before them). */
