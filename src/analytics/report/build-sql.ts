@@ -163,13 +163,18 @@ function ctes(plan: ReportPlan): { sql: string; params: QueryParams } {
     referrer: 'own.referrer',
     landing_page: 'own.landing_page',
   }, fields);
-  const creditTs = plan.dateMode === 'click' ? 'touch.ts' : 'conv_dt';
+  const click = plan.dateMode === 'click';
+  const creditTs = click ? 'touch.ts' : 'conv_dt';
   const needsOwn = fields.some((f) => OWN_SESSION_FIELDS.includes(f));
-  const creditWhere = new Conditions()
-    .add('weight > 0')
-    .add(`credit_ts BETWEEN {start:${TS}} AND {end:${TS}}`)
-    .addIf(plan.channels, 'touch.channel IN {channels:Array(String)}', (v) => ({ channels: v }));
-  Object.assign(params, creditWhere.params);
+  // Credits are kept inside the array, before ARRAY JOIN: the same conditions in a WHERE on the
+  // joined columns cost ClickHouse ~20 ms more analysis. Conversions are read for the range
+  // itself in conversion-date mode, so only click dates need the range check.
+  const keptCredit = [
+    'c.2 > 0',
+    ...(click ? [`c.1.ts BETWEEN {start:${TS}} AND {end:${TS}}`] : []),
+    ...(plan.channels ? ['c.1.channel IN {channels:Array(String)}'] : []),
+  ].join(' AND ');
+  if (plan.channels) params.channels = plan.channels;
 
   const unattributed = plan.includeUnattributed
     ? `
@@ -233,8 +238,7 @@ credits AS (
       fallback,
     })}
   )
-  ARRAY JOIN credits AS credit
-  WHERE ${creditWhere.sql()}${unattributed}
+  ARRAY JOIN arrayFilter(c -> ${keptCredit}, credits) AS credit${unattributed}
 )`;
   return { sql, params };
 }
