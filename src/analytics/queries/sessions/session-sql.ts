@@ -3,16 +3,17 @@ import type { Range } from '../../../http/paging.ts';
 import { timestampParam } from '../../sql.ts';
 
 /**
- * Sessions are kept at ingest time in the `sessions` table (analytics migration 0003): a
+ * Sessions are kept at ingest time in the `sessions` table (analytics migrations 0003, 0004): a
  * materialized view folds every block inserted into `events` into partial session rows, and
  * readers use `FROM sessions FINAL` to get exactly one row per session, covering all of its
  * events however late or out of order they arrived. A session that runs past midnight at the end
  * of a UTC month is two sessions, one per month (each month is folded on its own).
  *
  * Columns: store_id, month, session_id, started, ended, events, one counter per SESSION_COUNTERS
- * entry, customer_id (the largest seen in the session), the first event's LANDING_COLUMNS in two
- * named tuples (`landing`: what attribution reads; `landing_context`: device, place, entry
- * metadata) and `exit_page` (`dt`, `pathname` of the last event).
+ * entry, customer_id (the largest seen in the session), the first event's LANDING_COLUMNS in three
+ * named tuples (`landing`: visitor and ad fields; `landing_utm`: UTM fields, referrer, landing
+ * page; `landing_context`: device, place, entry metadata; FINAL reads a tuple whole, so a reader
+ * pays only for the tuples it touches) and `exit_page` (`dt`, `pathname` of the last event).
  * Conditions on the key (store_id, session_id) may go in PREWHERE, which runs before FINAL and
  * spares merging rows no one asked for; conditions on anything else (`started`) belong in WHERE,
  * applied after FINAL: a partial row's start is not the session's.
@@ -79,13 +80,26 @@ export const SESSION_COUNTERS = [
 
 export type SessionCounter = (typeof SESSION_COUNTERS)[number][1];
 
-const CONTEXT_COLUMNS: readonly LandingColumn[] = [
-  'adv_asset_group_id', 'device_type', 'country_code', 'hostname', 'entry_meta_keys', 'entry_meta_values',
-];
+/** The tuple column holding each landing field that is not in `landing` (migration 0004). */
+const LANDING_TUPLES: Partial<Record<LandingColumn, string>> = {
+  utm_source: 'landing_utm',
+  utm_medium: 'landing_utm',
+  utm_campaign: 'landing_utm',
+  utm_content: 'landing_utm',
+  utm_term: 'landing_utm',
+  referrer: 'landing_utm',
+  pathname: 'landing_utm',
+  adv_asset_group_id: 'landing_context',
+  device_type: 'landing_context',
+  country_code: 'landing_context',
+  hostname: 'landing_context',
+  entry_meta_keys: 'landing_context',
+  entry_meta_values: 'landing_context',
+};
 
 /** A landing field of the session, from the tuple that holds it. */
 export function landingField(column: LandingColumn): string {
-  return `tupleElement(${CONTEXT_COLUMNS.includes(column) ? 'landing_context' : 'landing'}, '${column}')`;
+  return `tupleElement(${LANDING_TUPLES[column] ?? 'landing'}, '${column}')`;
 }
 
 /** Landing fields as `<prefix><column>` columns of a SELECT over `sessions`. */

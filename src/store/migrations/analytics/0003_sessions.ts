@@ -26,10 +26,10 @@
  * The backfill truncates first so that a migration interrupted half-way can run again. It
  * assumes nothing writes events while migrations run (the server migrates before it listens).
  */
-const TS = "DateTime64(3, 'UTC')";
+export const TS = "DateTime64(3, 'UTC')";
 
 /** Event name -> counter column; the list of SESSION_COUNTERS when this migration was written. */
-const COUNTERS = [
+export const COUNTERS = [
   ['pageview', 'pageviews'],
   ['add_to_cart', 'add_to_carts'],
   ['initiate_checkout', 'initiated_checkouts'],
@@ -52,19 +52,19 @@ const ATTRIBUTION_FIELDS: [string, string][] = [
   ...['adv_source', 'adv_campaign_id', 'adv_adgroup_id', 'adv_ad_id', 'utm_source', 'utm_medium', 'utm_campaign',
     'utm_content', 'utm_term', 'referrer', 'pathname'].map((name): [string, string] => [name, 'String']),
 ];
-const CONTEXT_FIELDS: [string, string][] = [
+export const CONTEXT_FIELDS: [string, string][] = [
   ...['adv_asset_group_id', 'device_type', 'country_code', 'hostname'].map((name): [string, string] => [name, 'String']),
   ['entry_meta_keys', 'Array(String)'],
   ['entry_meta_values', 'Array(String)'],
 ];
 const EVENT_RANK = `cityHash64(${[...ATTRIBUTION_FIELDS, ...CONTEXT_FIELDS].map(([name]) => name).join(', ')})`;
-const tupleType = (fields: [string, string][]) =>
+export const tupleType = (fields: [string, string][]) =>
   `Tuple(dt ${TS}, rank UInt64, ${fields.map(([name, type]) => `${name} ${type}`).join(', ')})`;
 const LANDING_TYPE = tupleType(ATTRIBUTION_FIELDS);
-const CONTEXT_TYPE = tupleType(CONTEXT_FIELDS);
-const EXIT_TYPE = `Tuple(dt ${TS}, pathname String)`;
-const quoted = (type: string) => `'${type.replace(/'/g, "\\'")}'`;
-const firstOf = (fields: [string, string][], type: string) =>
+export const CONTEXT_TYPE = tupleType(CONTEXT_FIELDS);
+export const EXIT_TYPE = `Tuple(dt ${TS}, pathname String)`;
+export const quoted = (type: string) => `'${type.replace(/'/g, "\\'")}'`;
+export const firstOf = (fields: [string, string][], type: string) =>
   `min(CAST(tuple(dt, ${EVENT_RANK}, ${fields.map(([name]) => name).join(', ')}), ${quoted(type)}))`;
 
 /** Partial session rows of the events in the FROM (the view's block, or the whole table). */
