@@ -12,20 +12,27 @@ import { META_FAMILY } from './sources.ts';
  * Identifiers in these expressions are fixed strings; no caller value ever reaches them.
  */
 
-/** Reporting source of a raw channel: meta family -> meta, bing -> microsoft, influencer -> creator, '' -> organic. */
+/** Raw channels reported under another source; every other channel is its own source. */
+const RENAMED_CHANNELS: Record<string, string> = {
+  ...Object.fromEntries(META_FAMILY.map((c) => [c, 'meta'])),
+  bing: 'microsoft',
+  influencer: 'creator',
+  '': 'organic',
+  organic: 'organic',
+};
+
+const quote = (s: string) => `'${s}'`;
+
+/**
+ * Reporting source of a raw channel: meta family -> meta, bing -> microsoft, influencer -> creator,
+ * '' -> organic. One `transform` (a hash lookup) costs ClickHouse less analysis than a multiIf.
+ */
 export function reportingSourceSql(channel: string): string {
-  const meta = META_FAMILY.map((c) => `'${c}'`).join(', ');
-  return `multiIf(${channel} IN (${meta}), 'meta', ${channel} = 'bing', 'microsoft', ${channel} = 'influencer', 'creator', ${channel} IN ('', 'organic'), 'organic', ${channel})`;
+  const from = Object.keys(RENAMED_CHANNELS).map(quote).join(', ');
+  const to = Object.values(RENAMED_CHANNELS).map(quote).join(', ');
+  return `transform(${channel}, [${from}], [${to}], ${channel})`;
 }
 
-/** The same rule in TypeScript, for labels outside SQL (pagination, docs). */
-export function reportingSource(channel: string): string {
-  if ((META_FAMILY as readonly string[]).includes(channel)) return 'meta';
-  if (channel === 'bing') return 'microsoft';
-  if (channel === 'influencer') return 'creator';
-  if (channel === '' || channel === 'organic') return 'organic';
-  return channel;
-}
 
 export interface KeyMember {
   /** Member name on the report row. */
