@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
 import { openClickhouse, type Clickhouse } from '../../src/store/clickhouse.ts';
-import { ATTRIBUTION_MODELS, attributionSql, touchSql, type ModelName } from '../../src/analytics/attribution/index.ts';
+import { ATTRIBUTION_MODELS, attributionColumns, touchSql, type ModelName } from '../../src/analytics/attribution/index.ts';
 import { reportingSourceSql } from '../../src/analytics/dimensions.ts';
 
 let ch: Clickhouse;
@@ -39,13 +39,9 @@ async function attribute(
   const pathSql = `arrayMap(x -> ${touchSql({ ts: 'x.1', session_id: 'x.2', channel: 'x.3', source: reportingSourceSql('x.3') })},
     arrayZip({ts:Array(DateTime64(3, 'UTC'))}, {sid:Array(UInt64)}, {channel:Array(String)}))`;
   const fallback = touchSql({ ts: 'conv_ts', channel: "''", source: "'organic'" });
-  const attributed = attributionSql(model, {
-    source: `SELECT ${pathSql} AS path, {conv:DateTime64(3, 'UTC')} AS conv_ts, path[1] AS own`,
-    path: 'path',
-    convTs: 'conv_ts',
-    fallback,
-  });
-  const sql = `SELECT arrayMap(c -> (c.1.session_id, c.1.source, round(c.2, 4)), credits) AS out FROM (${attributed})`;
+  const { eligible, credits } = attributionColumns(model, { path: 'path', convTs: 'conv_ts', fallback });
+  const sql = `SELECT arrayMap(c -> (c.1.session_id, c.1.source, round(c.2, 4)), ${credits}) AS out
+    FROM (SELECT ${pathSql} AS path, {conv:DateTime64(3, 'UTC')} AS conv_ts, ${eligible} AS eligible)`;
   const rows = await ch.query<{ out: [string, string, number][] }>('test-attribution', sql, {
     ts: touches.map((t) => t[0]),
     sid: touches.map((t) => t[1]),

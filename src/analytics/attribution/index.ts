@@ -30,29 +30,38 @@ export interface AttributionParams {
   excluded_channels: string[];
 }
 
+/** The attribution of one conversion as two expressions, on two query levels. */
+export interface AttributionColumns {
+  /**
+   * The touchpoints of the path that carry a channel, started no later than the conversion and
+   * no earlier than `window_days` before it (both edges inclusive) and are not excluded, ordered
+   * by time, ties by session id. Select it `AS eligible` beside the path and the conversion time.
+   */
+  eligible: string;
+  /**
+   * `Array(Tuple(Touch, Float64))`, one level above `eligible`: each of `touches` (`eligible`, or
+   * `[fallback]`, the organic touch, when nothing is eligible) with its weight under the model.
+   */
+  credits: string;
+}
+
 /**
- * Attributes every conversion of `source`, a relation with the columns named by `path` (an
- * `Array(Touch)` of the buyer's sessions in any order), `convTs` (the conversion time) and those
- * `fallback` reads. Adds, in two nesting levels (each level costs ClickHouse analysis time):
- * - `eligible`: the touchpoints of `path` that carry a channel, started no later than the
- *   conversion and no earlier than `window_days` before it (both edges inclusive), and are not
- *   excluded; ordered by time, ties by session id;
- * - `touches`: `eligible`, or `[fallback]` (the organic touch) when nothing is eligible;
- * - `credits`: `Array(Tuple(Touch, Float64))`, each touch with its weight under `model`.
+ * The columns that attribute a conversion: `path` is an `Array(Touch)` of the buyer's sessions in
+ * any order, `convTs` the conversion time, `fallback` the organic touch (it may read columns of
+ * the level above `eligible`). Two levels, not one per step: each query level costs ClickHouse
+ * analysis time, and a column is cheaper to reference than an alias, which is analysed again at
+ * every use (`touches` is an alias, but a cheap one over the column `eligible`).
  */
-export function attributionSql(model: ModelName, input: { source: string; path: string; convTs: string; fallback: string }): string {
-  const { source, path, convTs, fallback } = input;
+export function attributionColumns(model: ModelName, input: { path: string; convTs: string; fallback: string }): AttributionColumns {
+  const { path, convTs, fallback } = input;
   const keep = [
     `t.channel != ''`,
     `t.ts <= ${convTs}`,
     `t.ts >= ${convTs} - toIntervalDay({window_days:UInt16})`,
     `t.channel NOT IN {excluded_channels:Array(String)}`,
   ].join(' AND ');
-  return `SELECT *, arrayZip(touches, ${MODELS[model].weights('touches')}) AS credits FROM (
-    SELECT *, arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> ${keep}, ${path})) AS eligible,
-      if(empty(eligible), [${fallback}], eligible) AS touches
-    FROM (
-      ${source}
-    )
-  )`;
+  return {
+    eligible: `arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> ${keep}, ${path}))`,
+    credits: `arrayZip(if(empty(eligible), [${fallback}], eligible) AS touches, ${MODELS[model].weights('touches')})`,
+  };
 }

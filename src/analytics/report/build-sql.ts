@@ -2,7 +2,7 @@ import type { QueryParams } from '../../store/clickhouse.ts';
 import { DAY_MS } from '../../http/dates.ts';
 import { Conditions, addNameFilter, timestampParam } from '../sql.ts';
 import { SESSIONS_FINAL, landingField, sessionsStartedSql, type LandingColumn } from '../queries/sessions/session-sql.ts';
-import { BASE_TOUCH_FIELDS, TOUCH_FIELDS, attributionSql, touchSql, type TouchField } from '../attribution/index.ts';
+import { BASE_TOUCH_FIELDS, TOUCH_FIELDS, attributionColumns, touchSql, type TouchField } from '../attribution/index.ts';
 import { DIMENSIONS, INTERVALS, reportingSourceSql, type Dimension } from '../dimensions.ts';
 import type { ReportPlan } from './plan.ts';
 import { METRICS } from '../metrics.ts';
@@ -173,6 +173,7 @@ function ctes(plan: ReportPlan): { sql: string; params: QueryParams } {
     referrer: 'own.referrer',
     landing_page: 'own.landing_page',
   }, fields);
+  const attribution = attributionColumns(plan.model, { path: 'p.path', convTs: 'conv_dt', fallback });
   const click = plan.dateMode === 'click';
   const creditTs = click ? 'touch.ts' : 'conv_dt';
   const needsOwn = fields.some((f) => OWN_SESSION_FIELDS.includes(f));
@@ -236,19 +237,14 @@ credits AS (
   SELECT conv_key, credit.1 AS touch, credit.2 AS weight, ${creditTs} AS credit_ts,
     revenue, is_new, cogs, fees, shipping_costs, refunds, city, coupon_code
   FROM (
-    ${attributionSql(plan.model, {
-      source: `SELECT c.conv_key AS conv_key, c.conv_dt AS conv_dt, c.session_id AS session_id,
-        c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
-        c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,
-        p.path AS path${needsOwn ? ', arrayFirst(t -> t.session_id = c.session_id, p.path) AS own' : ''}
-      FROM conv AS c
-      LEFT JOIN paths AS p ON p.identity = c.identity`,
-      path: 'path',
-      convTs: 'conv_dt',
-      fallback,
-    })}
+    SELECT c.conv_key AS conv_key, c.conv_dt AS conv_dt, c.session_id AS session_id,
+      c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
+      c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,
+      ${attribution.eligible} AS eligible${needsOwn ? ', arrayFirst(t -> t.session_id = c.session_id, p.path) AS own' : ''}
+    FROM conv AS c
+    LEFT JOIN paths AS p ON p.identity = c.identity
   )
-  ARRAY JOIN arrayFilter(c -> ${keptCredit}, credits) AS credit${unattributed}
+  ARRAY JOIN arrayFilter(c -> ${keptCredit}, ${attribution.credits}) AS credit${unattributed}
 )`;
   return { sql, params };
 }
