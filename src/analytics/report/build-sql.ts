@@ -186,13 +186,19 @@ function ctes(plan: ReportPlan): { sql: string; params: QueryParams } {
     ...(plan.channels ? ['c.1.channel IN {channels:Array(String)}'] : []),
   ].join(' AND ');
   if (plan.channels) params.channels = plan.channels;
+  const kept = `arrayFilter(c -> ${keptCredit}, ${attribution.credits})`;
+  // any_click: each kept credit also carries its weight capped at one conversion in all (`share`).
+  const anyClick = plan.model === 'any_click';
+  const credited = anyClick
+    ? `arrayMap((c, s) -> (c.1, c.2, c.2 * least(1., s) / s), ${kept} AS kept, arrayWithConstant(length(kept), arraySum(k -> k.2, kept)))`
+    : kept;
 
   const unattributed = plan.includeUnattributed
     ? `
   UNION ALL
   SELECT concat('o:', transaction_id) AS conv_key,
     ${touchSql({ ts: 'dt', channel: "'unattributed'", source: "'unattributed'" }, fields)} AS touch,
-    1. AS weight, dt AS credit_ts,
+    1. AS weight,${anyClick ? ' 1. AS share,' : ''} dt AS credit_ts,
     toFloat64(gross_revenue - if({net_merchandise:UInt8}, tax + shipping, 0)
       - if({refund_netting:UInt8}, arraySum(r -> r.amount, refunds), 0)) AS revenue,
     toFloat64(is_new_customer) AS is_new, toFloat64(cogs) AS cogs,
@@ -234,7 +240,7 @@ paths AS (
   GROUP BY identity
 ),
 credits AS (
-  SELECT conv_key, credit.1 AS touch, credit.2 AS weight, ${creditTs} AS credit_ts,
+  SELECT conv_key, credit.1 AS touch, credit.2 AS weight,${anyClick ? ' credit.3 AS share,' : ''} ${creditTs} AS credit_ts,
     revenue, is_new, cogs, fees, shipping_costs, refunds, city, coupon_code
   FROM (
     SELECT c.conv_key AS conv_key, c.conv_dt AS conv_dt, c.session_id AS session_id,
@@ -244,7 +250,7 @@ credits AS (
     FROM conv AS c
     LEFT JOIN paths AS p ON p.identity = c.identity
   )
-  ARRAY JOIN arrayFilter(c -> ${keptCredit}, ${attribution.credits}) AS credit${unattributed}
+  ARRAY JOIN ${credited} AS credit${unattributed}
 )`;
   return { sql, params };
 }
@@ -354,10 +360,7 @@ function branches(plan: ReportPlan, dimension: Dimension | null): Branch[] {
     credit[part] = `weight * ${column}`;
     credit[`share_${part}`] = `share * ${column}`;
   }
-  const from = plan.model === 'any_click'
-    ? 'FROM (SELECT *, weight * least(1., s) / s AS share FROM (SELECT *, sum(weight) OVER (PARTITION BY conv_key) AS s FROM credits))'
-    : 'FROM credits';
-  out.push({ keys: keys.map((k) => k.credit), bucket: bucket('credit_ts'), label: "''", parts: credit, from, grouped: false });
+  out.push({ keys: keys.map((k) => k.credit), bucket: bucket('credit_ts'), label: "''", parts: credit, from: 'FROM credits', grouped: false });
   return out;
 }
 
