@@ -196,8 +196,7 @@ function ctes(plan: ReportPlan): { sql: string; params: QueryParams } {
   const unattributed = plan.includeUnattributed
     ? `
   UNION ALL
-  SELECT concat('o:', transaction_id) AS conv_key,
-    ${touchSql({ ts: 'dt', channel: "'unattributed'", source: "'unattributed'" }, fields)} AS touch,
+  SELECT ${touchSql({ ts: 'dt', channel: "'unattributed'", source: "'unattributed'" }, fields)} AS touch,
     1. AS weight,${anyClick ? ' 1. AS share,' : ''} dt AS credit_ts,
     toFloat64(gross_revenue - if({net_merchandise:UInt8}, tax + shipping, 0)
       - if({refund_netting:UInt8}, arraySum(r -> r.amount, refunds), 0)) AS revenue,
@@ -224,7 +223,7 @@ ids AS (
   SELECT visitor_id AS id_visitor, customer_id AS customer FROM visitor_customers FINAL WHERE store_id = {store_id:UInt64}
 ),
 conv AS (
-  SELECT concat(c._part, ':', toString(c._part_offset)) AS conv_key, c.dt AS conv_dt, c.session_id AS session_id,
+  SELECT c.dt AS conv_dt, c.session_id AS session_id,
     multiIf(c.customer_id != '', concat('c:', c.customer_id), ${identitySql('c.visitor_id')}) AS identity,
     ${orderColumns}
     c.transaction_city AS city, c.coupon_code AS coupon_code
@@ -240,10 +239,10 @@ paths AS (
   GROUP BY identity
 ),
 credits AS (
-  SELECT conv_key, credit.1 AS touch, credit.2 AS weight,${anyClick ? ' credit.3 AS share,' : ''} ${creditTs} AS credit_ts,
+  SELECT credit.1 AS touch, credit.2 AS weight,${anyClick ? ' credit.3 AS share,' : ''} ${creditTs} AS credit_ts,
     revenue, is_new, cogs, fees, shipping_costs, refunds, city, coupon_code
   FROM (
-    SELECT c.conv_key AS conv_key, c.conv_dt AS conv_dt, c.session_id AS session_id,
+    SELECT c.conv_dt AS conv_dt, c.session_id AS session_id,
       c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
       c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,
       ${attribution.eligible} AS eligible${needsOwn ? ', arrayFirst(t -> t.session_id = c.session_id, p.path) AS own' : ''}
