@@ -26,10 +26,10 @@
  * The backfill truncates first so that a migration interrupted half-way can run again. It
  * assumes nothing writes events while migrations run (the server migrates before it listens).
  */
-export const TS = "DateTime64(3, 'UTC')";
+const TS = "DateTime64(3, 'UTC')";
 
 /** Event name -> counter column; the list of SESSION_COUNTERS when this migration was written. */
-export const COUNTERS = [
+const COUNTERS = [
   ['pageview', 'pageviews'],
   ['add_to_cart', 'add_to_carts'],
   ['initiate_checkout', 'initiated_checkouts'],
@@ -62,30 +62,30 @@ export const tupleType = (fields: [string, string][]) =>
   `Tuple(dt ${TS}, rank UInt64, ${fields.map(([name, type]) => `${name} ${type}`).join(', ')})`;
 const LANDING_TYPE = tupleType(ATTRIBUTION_FIELDS);
 export const CONTEXT_TYPE = tupleType(CONTEXT_FIELDS);
-export const EXIT_TYPE = `Tuple(dt ${TS}, pathname String)`;
-export const quoted = (type: string) => `'${type.replace(/'/g, "\\'")}'`;
-export const firstOf = (fields: [string, string][], type: string) =>
+const EXIT_TYPE = `Tuple(dt ${TS}, pathname String)`;
+const quoted = (type: string) => `'${type.replace(/'/g, "\\'")}'`;
+const firstOf = (fields: [string, string][], type: string) =>
   `min(CAST(tuple(dt, ${EVENT_RANK}, ${fields.map(([name]) => name).join(', ')}), ${quoted(type)}))`;
 
+/** A landing tuple: its column name, its fields and their type. */
+export type LandingTuple = [column: string, fields: [string, string][], type: string];
+
+const LANDING_TUPLES: LandingTuple[] = [
+  ['landing', ATTRIBUTION_FIELDS, LANDING_TYPE],
+  ['landing_context', CONTEXT_FIELDS, CONTEXT_TYPE],
+];
+
 /** Partial session rows of the events in the FROM (the view's block, or the whole table). */
-const SESSIONS_OF_EVENTS = `
+export const sessionsOfEvents = (tuples: LandingTuple[]) => `
 SELECT store_id, toStartOfMonth(dt) AS month, session_id, min(dt) AS started, max(dt) AS ended, count() AS events,
   ${COUNTERS.map(([name, column]) => `countIf(name = '${name}') AS ${column}`).join(',\n  ')},
   max(customer_id) AS customer_id,
-  ${firstOf(ATTRIBUTION_FIELDS, LANDING_TYPE)} AS landing,
-  ${firstOf(CONTEXT_FIELDS, CONTEXT_TYPE)} AS landing_context,
+  ${tuples.map(([column, fields, type]) => `${firstOf(fields, type)} AS ${column}`).join(',\n  ')},
   max(CAST(tuple(dt, pathname), ${quoted(EXIT_TYPE)})) AS exit_page
 FROM events
 GROUP BY store_id, month, session_id`;
 
-const customersOf = (table: string) => `
-SELECT store_id, visitor_id, max(customer_id) AS customer_id
-FROM ${table}
-WHERE customer_id != ''
-GROUP BY store_id, visitor_id`;
-
-export const statements = [
-  `CREATE TABLE IF NOT EXISTS sessions (
+export const createSessionsTable = (tuples: LandingTuple[]) => `CREATE TABLE IF NOT EXISTS sessions (
     store_id UInt64,
     month Date,
     session_id UInt64,
@@ -94,13 +94,23 @@ export const statements = [
     events SimpleAggregateFunction(sum, UInt64),
     ${COUNTERS.map(([, column]) => `${column} SimpleAggregateFunction(sum, UInt64)`).join(',\n    ')},
     customer_id SimpleAggregateFunction(max, String),
-    landing SimpleAggregateFunction(min, ${LANDING_TYPE}),
-    landing_context SimpleAggregateFunction(min, ${CONTEXT_TYPE}),
+    ${tuples.map(([column, , type]) => `${column} SimpleAggregateFunction(min, ${type})`).join(',\n    ')},
     exit_page SimpleAggregateFunction(max, ${EXIT_TYPE})
   ) ENGINE = AggregatingMergeTree
   PARTITION BY month
   ORDER BY (store_id, session_id)
-  SETTINGS non_replicated_deduplication_window = 10000`,
+  SETTINGS non_replicated_deduplication_window = 10000`;
+
+const SESSIONS_OF_EVENTS = sessionsOfEvents(LANDING_TUPLES);
+
+const customersOf = (table: string) => `
+SELECT store_id, visitor_id, max(customer_id) AS customer_id
+FROM ${table}
+WHERE customer_id != ''
+GROUP BY store_id, visitor_id`;
+
+export const statements = [
+  createSessionsTable(LANDING_TUPLES),
   `CREATE TABLE IF NOT EXISTS visitor_customers (
     store_id UInt64,
     visitor_id UInt64,
