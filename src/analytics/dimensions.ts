@@ -33,7 +33,6 @@ export function reportingSourceSql(channel: string): string {
   return `transform(${channel}, [${from}], [${to}], ${channel})`;
 }
 
-
 export interface KeyMember {
   /** Member name on the report row. */
   name: string;

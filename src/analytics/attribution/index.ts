@@ -23,13 +23,6 @@ export const MODELS: Record<ModelName, AttributionModel> = {
   any_click: anyClick,
 };
 
-/** Bound parameters the attribution columns read. */
-export interface AttributionParams {
-  window_days: number;
-  /** Raw channels removed from every path before the model runs. */
-  excluded_channels: string[];
-}
-
 /** The attribution of one conversion as two expressions, on two query levels. */
 export interface AttributionColumns {
   /**
@@ -50,7 +43,8 @@ export interface AttributionColumns {
  * any order, `convTs` the conversion time, `fallback` the organic touch (it may read columns of
  * the level above `eligible`). Two levels, not one per step: each query level costs ClickHouse
  * analysis time, and a column is cheaper to reference than an alias, which is analysed again at
- * every use (`touches` is an alias, but a cheap one over the column `eligible`).
+ * every use (`touches` is an alias, but a cheap one over the column `eligible`). The query binds
+ * `window_days` and `excluded_channels` (raw channels removed from every path before the model).
  */
 export function attributionColumns(model: ModelName, input: { path: string; convTs: string; fallback: string }): AttributionColumns {
   const { path, convTs, fallback } = input;

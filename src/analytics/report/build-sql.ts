@@ -11,8 +11,8 @@ import { METRICS } from '../metrics.ts';
  * The report as one ClickHouse query: the page of rows, the totals over the whole scope and the
  * row count (a window sum computed before LIMIT). Everything runs in the engine: each buyer's
  * sessions become one array of touchpoints, each conversion filters that array to its window and
- * the model maps it to weights; only the aggregated rows come back to Node. ClickHouse spends most
- * of this query's time analysing and planning it, so every query block counts.
+ * the model maps it to weights; only the aggregated rows come back to Node. ClickHouse spends about
+ * half of this query's time analysing and planning it, so every query level counts.
  *
  *   session_rows  one row per session in the scan range (sessions table: landing, funnel counts)
  *   ids           visitor -> customer_id, so visitors that share a customer share a path
