@@ -152,10 +152,10 @@ export async function openBatchWriter(options: BatchWriterOptions): Promise<Batc
     });
   }
 
+  /** A wait that keeps the process alive (rows are waiting) and that `close` cuts short. */
   function pause(ms: number): Promise<void> {
     return new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, ms);
-      timer.unref();
       wake = () => {
         clearTimeout(timer);
         resolve();
