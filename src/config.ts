@@ -24,6 +24,11 @@ export interface Config {
    * default: without a proxy a client could pick its own address and slip past per-client limits.
    */
   trustProxy: boolean;
+  /**
+   * Key of the secret box that encrypts stored credentials (`STORELENS_SECRET_KEY`, 32 bytes as hex
+   * or base64); null: a key generated in `<data dir>/secret.key`.
+   */
+  secretKey: string | null;
   /** Public base URL, used for signed URLs and printed curl lines. */
   publicUrl: string | null;
   /**
@@ -126,6 +131,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     trustProxy: env.STORELENS_TRUST_PROXY === '1',
     publicUrl: env.STORELENS_PUBLIC_URL || null,
     mcpAllowedOrigins: originsFromEnv(env, 'STORELENS_MCP_ALLOWED_ORIGINS'),
+    secretKey: env.STORELENS_SECRET_KEY || null,
     collect: {
       flushMs: Math.max(10, intFromEnv(env, 'STORELENS_COLLECT_FLUSH_MS', 500)),
       maxRows: 5000,
