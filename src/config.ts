@@ -24,6 +24,11 @@ export interface Config {
    * default: without a proxy a client could pick its own address and slip past per-client limits.
    */
   trustProxy: boolean;
+  /**
+   * Key of the secret box that encrypts stored credentials (`STORELENS_SECRET_KEY`, 32 bytes as hex
+   * or base64); null: a key generated in `<data dir>/secret.key`.
+   */
+  secretKey: string | null;
   /** Public base URL, used for signed URLs and printed curl lines. */
   publicUrl: string | null;
   /** The collector (docs/collection.md): WAL flush cadence and per-pixel rate limits; 0 turns a limit off. */
@@ -102,6 +107,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     countryHeader: (env.STORELENS_COUNTRY_HEADER || 'cf-ipcountry').toLowerCase(),
     trustProxy: env.STORELENS_TRUST_PROXY === '1',
     publicUrl: env.STORELENS_PUBLIC_URL || null,
+    secretKey: env.STORELENS_SECRET_KEY || null,
     collect: {
       flushMs: Math.max(10, intFromEnv(env, 'STORELENS_COLLECT_FLUSH_MS', 500)),
       maxRows: 5000,
