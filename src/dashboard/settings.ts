@@ -112,7 +112,7 @@ export async function settingsRoutes(app: FastifyInstance): Promise<void> {
       last_conversion_at: health.last_conversion_at || null,
       order_webhook: {
         url: `${base}/webhooks/orders?workspace=${access.workspaceId}`,
-        secret_created: (await findWebhookSecret(app.stores.db, access.workspaceId)) !== undefined,
+        secret_created: (await findWebhookSecret(app.stores.db, app.stores.secrets, access.workspaceId)) !== undefined,
       },
     };
   });
