@@ -85,6 +85,8 @@ export interface OauthTokenTable {
   expires_at: string;
   revoked_at: string | null;
   created_at: string;
+  /** The resource (RFC 8707) the token was issued for; '' when the client named none. */
+  resource: Generated<string>;
 }
 
 export interface AppDb extends TryOnTables, CollectTables, DashboardTables {
