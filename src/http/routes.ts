@@ -10,6 +10,7 @@ import { collectPlugin } from '../collect/plugin.ts';
 import { collectCheck } from '../collect/status.ts';
 import { mcpRoute } from '../mcp/route.ts';
 import { oauthRoutes } from '../mcp/oauth/routes.ts';
+import { dashboardPlugin } from '../dashboard/plugin.ts';
 
 /** Every endpoint module, with its prefix. */
 export async function registerRoutes(app: FastifyInstance): Promise<void> {
@@ -27,4 +28,5 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(oauthRoutes);
   await registerTryOn(app);
   await app.register(adminRoute);
+  await app.register(dashboardPlugin);
 }

@@ -3,6 +3,7 @@ import { collectStatusCommand, replayDeadLettersCommand } from './collect.ts';
 import { demoCommand } from './demo.ts';
 import { importCommand } from './import.ts';
 import { setStorefrontCommand } from './storefront.ts';
+import { createUserCommand } from './user.ts';
 import { webhookRotateCommand, webhookSecretCommand } from './webhook.ts';
 import { createKeyCommand, createWorkspaceCommand, revokeKeyCommand, setSettingsCommand } from './workspace.ts';
 
@@ -19,4 +20,5 @@ export const commands: Record<string, Command> = {
   'collect replay-dead-letters': replayDeadLettersCommand,
   import: importCommand,
   demo: demoCommand,
+  'user create': createUserCommand,
 };
