@@ -9,6 +9,8 @@ export interface Config {
   /** Days of demo data seeded on a new data dir (`STORELENS_DEMO_DAYS`, default 90). */
   demoDays: number;
   clickhouseUrl: string | null;
+  /** Embedded chDB sessions that run queries in parallel (`STORELENS_CHDB_SESSIONS`, default 4). */
+  chdbSessions: number;
   databaseUrl: string | null;
   redisUrl: string | null;
   logLevel: string;
@@ -118,6 +120,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     demo: env.STORELENS_DEMO !== '0',
     demoDays: intFromEnv(env, 'STORELENS_DEMO_DAYS', 90),
     clickhouseUrl: env.CLICKHOUSE_URL || null,
+    chdbSessions: Math.max(1, intFromEnv(env, 'STORELENS_CHDB_SESSIONS', 4)),
     databaseUrl: env.DATABASE_URL || null,
     redisUrl: env.REDIS_URL || null,
     logLevel: env.LOG_LEVEL || 'warn',
