@@ -1,4 +1,5 @@
 import type { Command } from '../command.ts';
+import { collectStatusCommand, replayDeadLettersCommand } from './collect.ts';
 import { demoCommand } from './demo.ts';
 import { importCommand } from './import.ts';
 import { setStorefrontCommand } from './storefront.ts';
@@ -15,6 +16,8 @@ export const commands: Record<string, Command> = {
   'storefront set': setStorefrontCommand,
   'webhook secret': webhookSecretCommand,
   'webhook rotate': webhookRotateCommand,
+  'collect status': collectStatusCommand,
+  'collect replay-dead-letters': replayDeadLettersCommand,
   import: importCommand,
   demo: demoCommand,
   'user create': createUserCommand,
