@@ -23,6 +23,9 @@ const VALUE_OPTIONS = [
   'experiment',
   'experiment-variants',
   'days',
+  'email',
+  'password',
+  'role',
 ] as const;
 
 const OPTIONS = Object.fromEntries(VALUE_OPTIONS.map((name) => [name, { type: 'string' as const }]));
