@@ -23,6 +23,11 @@ const VALUE_OPTIONS = [
   'experiment',
   'experiment-variants',
   'days',
+  'platform',
+  'shop',
+  'site',
+  'secret',
+  'format',
 ] as const;
 
 const OPTIONS = Object.fromEntries(VALUE_OPTIONS.map((name) => [name, { type: 'string' as const }]));

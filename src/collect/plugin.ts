@@ -1,5 +1,6 @@
 /**
- * The collection surface (docs/collection.md): pixel, collector and order webhook, sharing one
+ * The collection surface (docs/collection.md, docs/integrations.md): pixel, collector, order
+ * webhooks (our own and the shop platforms') and the Shopify custom pixel, sharing one
  * durable batch writer. Opening the writer replays what a crash left, before the server listens.
  */
 import path from 'node:path';
@@ -7,6 +8,8 @@ import type { FastifyInstance } from 'fastify';
 import { openBatchWriter } from './wal.ts';
 import { collectorRoutes } from './collector.ts';
 import { webhookRoutes } from './webhook.ts';
+import { shopWebhookRoutes } from './shop/webhooks.ts';
+import { shopifyPixelRoute } from './shop/shopify-pixel.ts';
 
 export async function collectPlugin(app: FastifyInstance): Promise<void> {
   const writer = await openBatchWriter({
@@ -24,4 +27,6 @@ export async function collectPlugin(app: FastifyInstance): Promise<void> {
 
   await collectorRoutes(app, writer);
   await webhookRoutes(app, writer);
+  await app.register(shopWebhookRoutes, { writer });
+  await shopifyPixelRoute(app);
 }

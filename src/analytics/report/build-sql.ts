@@ -132,13 +132,16 @@ function ctes(plan: ReportPlan): { sql: string; params: QueryParams } {
     toFloat64(if(${matched}, o.o_refunds, 0)) AS refunds,`
     : `toFloat64(c.transaction_gross_revenue) AS revenue, toFloat64(c.is_new_customer) AS is_new,
     ${ZERO} AS cogs, ${ZERO} AS fees, ${ZERO} AS shipping_costs, ${ZERO} AS refunds,`;
+  // An order answers to its id and to its name (Shopify `#1001`, WooCommerce's number): one
+  // joinable row per non-empty identifier (docs/integrations.md).
   const orderJoin = needsOrders
     ? `LEFT JOIN (
-    SELECT transaction_id AS o_tx, gross_revenue AS o_gross, tax AS o_tax, shipping AS o_shipping,
+    SELECT o_tx, gross_revenue AS o_gross, tax AS o_tax, shipping AS o_shipping,
       arraySum(r -> r.amount, refunds) AS o_refunds, cogs AS o_cogs, shipping_cost AS o_shipping_cost,
       payment_fee AS o_fee, is_new_customer AS o_new
     FROM orders FINAL
-    WHERE store_id = {store_id:UInt64} AND transaction_id != ''
+    ARRAY JOIN arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name])) AS o_tx
+    WHERE store_id = {store_id:UInt64}
   ) AS o ON o.o_tx = c.transaction_id
   ${firstOrder}`
     : '';
@@ -193,6 +196,7 @@ function ctes(plan: ReportPlan): { sql: string; params: QueryParams } {
     ? `arrayMap((c, s) -> (c.1, c.2, c.2 * least(1., s) / s), ${kept} AS kept, arrayWithConstant(length(kept), arraySum(k -> k.2, kept)))`
     : kept;
 
+  const pixelTransactions = `SELECT transaction_id FROM conversions WHERE store_id = {store_id:UInt64} AND transaction_id != ''`;
   const unattributed = plan.includeUnattributed
     ? `
   UNION ALL
@@ -206,8 +210,8 @@ function ctes(plan: ReportPlan): { sql: string; params: QueryParams } {
     '' AS city, '' AS coupon_code
   FROM orders FINAL
   WHERE store_id = {store_id:UInt64} AND dt BETWEEN {start:${TS}} AND {end:${TS}}
-    AND transaction_id NOT IN {excluded_tx:Array(String)}
-    AND transaction_id NOT IN (SELECT transaction_id FROM conversions WHERE store_id = {store_id:UInt64} AND transaction_id != '')`
+    AND transaction_id NOT IN {excluded_tx:Array(String)} AND order_name NOT IN {excluded_tx:Array(String)}
+    AND transaction_id NOT IN (${pixelTransactions}) AND order_name NOT IN (${pixelTransactions})`
     : '';
 
   const sql = `

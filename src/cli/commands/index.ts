@@ -1,6 +1,7 @@
 import type { Command } from '../command.ts';
 import { demoCommand } from './demo.ts';
 import { importCommand } from './import.ts';
+import { setIntegrationCommand } from './integration.ts';
 import { setStorefrontCommand } from './storefront.ts';
 import { webhookRotateCommand, webhookSecretCommand } from './webhook.ts';
 import { createKeyCommand, createWorkspaceCommand, revokeKeyCommand, setSettingsCommand } from './workspace.ts';
@@ -14,6 +15,7 @@ export const commands: Record<string, Command> = {
   'storefront set': setStorefrontCommand,
   'webhook secret': webhookSecretCommand,
   'webhook rotate': webhookRotateCommand,
+  'integration set': setIntegrationCommand,
   import: importCommand,
   demo: demoCommand,
 };
