@@ -35,6 +35,8 @@ export interface PlatformOrder {
   lines: { variantId: string; quantity: number }[];
   /** COGS carried by the order itself, or null. */
   cogs: number | null;
+  /** The platform's name of an orders field, for error messages (`dt` -> `processed_at`). */
+  fieldNames?: Partial<Record<string, string>>;
 }
 
 /** One row of the orders table, as the write-ahead log and the import writer take it. */
@@ -110,7 +112,10 @@ export function toOrderRow(order: PlatformOrder, rules: OrderRules): OrderRecord
     cogs,
     cancelled: order.cancelled ? 1 : 0,
   });
-  if (!parsed.success) throw new OrderRejected(describeIssues(parsed.error));
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) issue.path[0] = order.fieldNames?.[String(issue.path[0])] ?? issue.path[0]!;
+    throw new OrderRejected(describeIssues(parsed.error));
+  }
   const { updated_at: updatedAt, ...row } = parsed.data;
   return { store_id: rules.storeId, ...row, version: timestampMs(updatedAt) };
 }

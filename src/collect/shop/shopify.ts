@@ -95,6 +95,21 @@ function toRefund(refund: ShopifyRefund, shopCurrency: string): PlatformRefund {
   return { id: refund.id, dt: refund.processed_at ?? refund.created_at, amount: refundAmount(refund, shopCurrency) };
 }
 
+/** Where each orders field comes from, for error messages. */
+const FIELD_NAMES = {
+  transaction_id: 'id',
+  order_name: 'name',
+  dt: 'processed_at',
+  updated_at: 'updated_at',
+  customer_id: 'customer.id',
+  currency: 'currency',
+  gross_revenue: 'total_price_set',
+  tax: 'total_tax_set',
+  shipping: 'shipping_lines',
+  discount: 'total_discounts_set',
+  refunds: 'refunds',
+};
+
 export interface ShopifyOrder extends PlatformOrder {
   /** `test: true`: placed with Shopify's test gateway; never counted. */
   test: boolean;
@@ -125,6 +140,7 @@ export function mapShopifyOrder(body: unknown): ShopifyOrder {
     cancelled: Boolean(order.cancelled_at),
     lines: order.line_items.flatMap((line) => (line.variant_id ? [{ variantId: line.variant_id, quantity: line.quantity }] : [])),
     cogs: null,
+    fieldNames: FIELD_NAMES,
   };
 }
 

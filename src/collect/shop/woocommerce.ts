@@ -17,6 +17,21 @@ const gmtDate = z
   .string({ error: 'expected a date' })
   .transform((value) => (/(Z|[+-]\d{2}:?\d{2})$/.test(value.trim()) ? value.trim() : `${value.trim()}Z`));
 
+/** Where each orders field comes from, for error messages. */
+const FIELD_NAMES = {
+  transaction_id: 'id',
+  order_name: 'number',
+  dt: 'date_created_gmt',
+  updated_at: 'date_modified_gmt',
+  customer_id: 'customer_id',
+  currency: 'currency',
+  gross_revenue: 'total',
+  tax: 'total_tax',
+  shipping: 'shipping_total',
+  discount: 'discount_total',
+  refunds: 'refunds',
+};
+
 const orderSchema = z.object({
   id: numericId,
   number: z.union([z.string(), z.number()]).nullish(),
@@ -71,6 +86,7 @@ export function mapWooOrder(body: unknown, knownRefundDates: Map<string, string>
       return variant && variant !== '0' ? [{ variantId: variant, quantity: line.quantity }] : [];
     }),
     cogs: null,
+    fieldNames: FIELD_NAMES,
   };
 }
 
