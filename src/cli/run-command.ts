@@ -28,6 +28,9 @@ const VALUE_OPTIONS = [
   'site',
   'secret',
   'format',
+  'email',
+  'password',
+  'role',
 ] as const;
 
 const OPTIONS = Object.fromEntries(VALUE_OPTIONS.map((name) => [name, { type: 'string' as const }]));

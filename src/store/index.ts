@@ -21,7 +21,7 @@ export async function openStores(config: Config, logger: Logger): Promise<Stores
   const db = await openAppDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   await migrateAppDb(db);
   await sealClearWebhookSecrets(db, secrets);
-  const ch = await openClickhouse({ url: config.clickhouseUrl, dataDir: path.join(config.dataDir, 'chdb') }, logger);
+  const ch = await openClickhouse({ url: config.clickhouseUrl, dataDir: path.join(config.dataDir, 'chdb'), chdbSessions: config.chdbSessions }, logger);
   await migrateAnalytics(ch);
   return {
     ch,

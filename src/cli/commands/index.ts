@@ -3,6 +3,7 @@ import { demoCommand } from './demo.ts';
 import { importCommand } from './import.ts';
 import { setIntegrationCommand } from './integration.ts';
 import { setStorefrontCommand } from './storefront.ts';
+import { createUserCommand } from './user.ts';
 import { webhookRotateCommand, webhookSecretCommand } from './webhook.ts';
 import { createKeyCommand, createWorkspaceCommand, revokeKeyCommand, setSettingsCommand } from './workspace.ts';
 
@@ -18,4 +19,5 @@ export const commands: Record<string, Command> = {
   'integration set': setIntegrationCommand,
   import: importCommand,
   demo: demoCommand,
+  'user create': createUserCommand,
 };
