@@ -1,4 +1,5 @@
 import type { Command } from '../command.ts';
+import { collectStatusCommand, replayDeadLettersCommand } from './collect.ts';
 import { demoCommand } from './demo.ts';
 import { importCommand } from './import.ts';
 import { setIntegrationCommand } from './integration.ts';
@@ -17,6 +18,8 @@ export const commands: Record<string, Command> = {
   'webhook secret': webhookSecretCommand,
   'webhook rotate': webhookRotateCommand,
   'integration set': setIntegrationCommand,
+  'collect status': collectStatusCommand,
+  'collect replay-dead-letters': replayDeadLettersCommand,
   import: importCommand,
   demo: demoCommand,
   'user create': createUserCommand,

@@ -5,7 +5,7 @@
  * COGS from the products table) and gives the row the orders table stores.
  */
 import { z } from 'zod';
-import { describeIssues, field, flag, normaliseTimestamp, orderRow, text, Invalid } from '../rows.ts';
+import { describeIssues, flag, orderRow, text, timestamp } from '../rows.ts';
 
 export interface PlatformRefund {
   /** The platform's refund id ('' when it has none); a refund seen again keeps its first date. */
@@ -45,33 +45,17 @@ export type OrderRecord = Record<string, unknown> & { transaction_id: string; ve
 /** A platform order that breaks a rule: answered 400 with this message, nothing stored. */
 export class OrderRejected extends Error {}
 
-const EARLIEST_MS = Date.UTC(2000, 0, 1);
-/** A platform's clock may run a little ahead of ours. */
-const CLOCK_SKEW_MS = 5 * 60_000;
-
-/** A timestamp of something that happened: from 2000-01-01 to now (plus clock skew). */
-const happened = field((value) => {
-  const normalised = typeof value === 'string' ? normaliseTimestamp(value) : null;
-  if (normalised === null) return new Invalid('expected an ISO 8601 timestamp with Z or an offset');
-  const ms = Date.parse(`${normalised.replace(' ', 'T')}Z`);
-  return ms >= EARLIEST_MS && ms <= Date.now() + CLOCK_SKEW_MS
-    ? normalised
-    : new Invalid('timestamp out of range (before 2000-01-01 or in the future)');
-});
-
+// `timestamp` (rows.ts) also refuses times before 2000 or in the future (docs/collection.md).
 const platformOrderRow = orderRow.extend({
-  dt: happened,
   order_name: text,
   refund_ids: z.array(z.string()),
-  updated_at: happened,
+  updated_at: timestamp,
   cancelled: flag,
 });
 
-const refundDates = z.array(happened);
-
 /** A timestamp text checked like an order's dates, normalised; throws OrderRejected. */
-export function checkHappened(text: string, name: string): string {
-  const parsed = happened.safeParse(text);
+export function checkHappened(value: string, name: string): string {
+  const parsed = timestamp.safeParse(value);
   if (!parsed.success) throw new OrderRejected(`${name}: ${parsed.error.issues[0]?.message}`);
   return parsed.data;
 }
@@ -92,8 +76,6 @@ export function toOrderRow(order: PlatformOrder, rules: OrderRules): OrderRecord
   if (order.currency.toUpperCase() !== rules.currency.toUpperCase()) {
     throw new OrderRejected(`order currency ${order.currency || '(none)'} does not match the workspace currency ${rules.currency}`);
   }
-  const dates = refundDates.safeParse(order.refunds.map((r) => r.dt));
-  if (!dates.success) throw new OrderRejected(describeIssues(dates.error).replace(/^(\d+)/, 'refunds.$1.dt'));
   const cogs = order.cogs ?? order.lines.reduce((sum, line) => sum + line.quantity * (rules.costs.get(line.variantId) ?? 0), 0);
   const parsed = platformOrderRow.safeParse({
     transaction_id: order.transactionId,
@@ -107,7 +89,7 @@ export function toOrderRow(order: PlatformOrder, rules: OrderRules): OrderRecord
     tax: order.tax,
     shipping: order.shipping,
     discount: order.discount,
-    refunds: order.refunds.map((r, i) => ({ dt: dates.data[i], amount: r.amount })),
+    refunds: order.refunds.map((r) => ({ dt: r.dt, amount: r.amount })),
     refund_ids: order.refunds.map((r) => r.id),
     cogs,
     cancelled: order.cancelled ? 1 : 0,
