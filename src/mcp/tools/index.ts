@@ -29,6 +29,8 @@ import { weatherTools } from './weather.ts';
 import { workflowTools } from './workflows.ts';
 import { workspacesListTool } from './workspaces.ts';
 import { jsonSchemaOf, outputSchemaOf } from './json-schema.ts';
+
+export { jsonSchemaOf };
 import { ALL_TOOLS, familyOf, isSelected, type ToolSelection } from './selection.ts';
 import type { ToolDefinition } from './types.ts';
 
