@@ -1,5 +1,6 @@
 /**
- * The collection surface (docs/collection.md): pixel, collector and order webhook, sharing one
+ * The collection surface (docs/collection.md, docs/integrations.md): pixel, collector, order
+ * webhooks (our own and the shop platforms') and the Shopify custom pixel, sharing one
  * durable batch writer. Opening the writer replays what a crash left, before the server listens.
  */
 import type { FastifyInstance } from 'fastify';
@@ -8,6 +9,8 @@ import { collectDir } from './wal-segment.ts';
 import { dropKnownTransactions } from './known-transactions.ts';
 import { collectorRoutes } from './collector.ts';
 import { webhookRoutes } from './webhook.ts';
+import { shopWebhookRoutes } from './shop/webhooks.ts';
+import { shopifyPixelRoute } from './shop/shopify-pixel.ts';
 
 export async function collectPlugin(app: FastifyInstance): Promise<void> {
   const writer = await openBatchWriter({
@@ -26,4 +29,6 @@ export async function collectPlugin(app: FastifyInstance): Promise<void> {
 
   await collectorRoutes(app, writer);
   await webhookRoutes(app, writer);
+  await app.register(shopWebhookRoutes, { writer });
+  await shopifyPixelRoute(app);
 }
