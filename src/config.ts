@@ -58,6 +58,14 @@ export interface TryOnConfig {
   workerIntervalMs: number;
   /** Sweeper interval in ms; 0 = no background loop. */
   sweepIntervalMs: number;
+  /**
+   * Open upload reservations (not yet a job, not yet swept) allowed per client network and per
+   * workspace; 0 turns one off (docs/try-on.md, "Uploads").
+   */
+  openUploadsPerClient: number;
+  openUploadsPerWorkspace: number;
+  /** Leads older than this many days are deleted by the sweeper; 0 keeps none past the next sweep. */
+  leadRetentionDays: number;
 }
 
 function tryOnFromEnv(env: NodeJS.ProcessEnv): TryOnConfig {
@@ -83,6 +91,9 @@ function tryOnFromEnv(env: NodeJS.ProcessEnv): TryOnConfig {
     signingSecret: env.STORELENS_TRYON_SIGNING_SECRET || null,
     workerIntervalMs: intFromEnv(env, 'STORELENS_TRYON_WORKER_INTERVAL_MS', 500),
     sweepIntervalMs: intFromEnv(env, 'STORELENS_TRYON_SWEEP_INTERVAL_MS', 60_000),
+    openUploadsPerClient: intFromEnv(env, 'STORELENS_TRYON_OPEN_UPLOADS_PER_CLIENT', 10),
+    openUploadsPerWorkspace: intFromEnv(env, 'STORELENS_TRYON_OPEN_UPLOADS_PER_WORKSPACE', 200),
+    leadRetentionDays: intFromEnv(env, 'STORELENS_TRYON_LEAD_RETENTION_DAYS', 30),
   };
 }
 

@@ -84,3 +84,16 @@ export async function upsertStorefront(db: AppDatabase, workspaceId: number, cha
   }
   return toStorefront(row);
 }
+
+/**
+ * Takes the storefront row's write lock until the transaction ends, so that checks counting the
+ * workspace's rows and the insert after them cannot interleave with another request's. PostgreSQL
+ * holds the lock of an updated row until commit; SQLite runs one write transaction at a time.
+ */
+export async function lockStorefront(db: AppDatabase, workspaceId: number): Promise<void> {
+  await db
+    .updateTable('tryon_storefronts')
+    .set((eb) => ({ updated_at: eb.ref('updated_at') }))
+    .where('workspace_id', '=', workspaceId)
+    .execute();
+}
