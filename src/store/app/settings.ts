@@ -37,7 +37,7 @@ export const DEFAULT_SETTINGS: WorkspaceSettings = workspaceSettingsSchema.parse
 /** Turns a `key=value` string from the command line into a typed settings value. */
 export function parseSettingValue(key: string, raw: string): unknown {
   const shape = workspaceSettingsSchema.shape as Record<string, z.ZodType>;
-  const field = shape[key];
+  const field = Object.hasOwn(shape, key) ? shape[key] : undefined;
   if (!field) throw new Error(`Unknown setting: ${key}. Known settings: ${Object.keys(shape).join(', ')}`);
   const fallback = (DEFAULT_SETTINGS as Record<string, unknown>)[key];
   if (typeof fallback === 'boolean') {
