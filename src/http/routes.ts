@@ -4,6 +4,7 @@ import { sessionsRoute } from '../api/sessions/route.ts';
 import { conversionsRoute } from '../api/conversions/route.ts';
 import { adsRoute } from '../api/ads/route.ts';
 import { reportRoute } from '../api/report/route.ts';
+import { openApiRoute } from '../api/openapi/route.ts';
 import { adminRoute } from '../cli/admin-route.ts';
 import { registerTryOn } from '../tryon/plugin.ts';
 import { collectPlugin } from '../collect/plugin.ts';
@@ -23,6 +24,7 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(conversionsRoute, { prefix: '/v3' });
   await app.register(adsRoute, { prefix: '/v3' });
   await app.register(reportRoute, { prefix: '/v3' });
+  await app.register(openApiRoute);
   await app.register(collectPlugin);
   await app.register(mcpRoute);
   await app.register(oauthRoutes);

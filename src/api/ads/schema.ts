@@ -13,6 +13,9 @@ export const adsQuerySchema = z.object({
   ad_id: text('Invalid ad_id parameter').optional(),
 });
 
+/** List parameters of /v3/ads (also listed in the OpenAPI document); no aliases. */
+export const adsQueryOptions = { aliases: {}, lists: ['source'] };
+
 export function parseAdsQuery(raw: unknown) {
-  return parseQuery(adsQuerySchema, normalizeQuery(raw, { lists: ['source'] }));
+  return parseQuery(adsQuerySchema, normalizeQuery(raw, adsQueryOptions));
 }

@@ -50,10 +50,13 @@ export const conversionsQuerySchema = z.object({
     .optional(),
 });
 
+/** Parameter aliases and list parameters of /v3/conversions (also listed in the OpenAPI document). */
+export const conversionsQueryOptions = {
+  aliases: { ...DATE_ALIASES, ...PAGE_ALIASES, sources: 'source', exclude_sources: 'exclude_source' },
+  lists: ['source', 'sources', 'exclude_source', 'exclude_sources', 'group_by'],
+};
+
 export function parseConversionsQuery(raw: unknown) {
-  const query = normalizeQuery(raw, {
-    aliases: { ...DATE_ALIASES, ...PAGE_ALIASES, sources: 'source', exclude_sources: 'exclude_source' },
-    lists: ['source', 'sources', 'exclude_source', 'exclude_sources', 'group_by'],
-  });
+  const query = normalizeQuery(raw, conversionsQueryOptions);
   return parseQuery(conversionsQuerySchema, query);
 }

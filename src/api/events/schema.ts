@@ -21,10 +21,12 @@ export const eventsQuerySchema = z.object({
   source: sourceListParam(PIXEL_SOURCES),
 });
 
+/** Parameter aliases and list parameters of /v3/events (also listed in the OpenAPI document). */
+export const eventsQueryOptions = {
+  aliases: { ...DATE_ALIASES, ...PAGE_ALIASES, event_name: 'name', sources: 'source' },
+  lists: ['source', 'sources'],
+};
+
 export function parseEventsQuery(raw: unknown) {
-  const query = normalizeQuery(raw, {
-    aliases: { ...DATE_ALIASES, ...PAGE_ALIASES, event_name: 'name', sources: 'source' },
-    lists: ['source', 'sources'],
-  });
-  return parseQuery(eventsQuerySchema, query);
+  return parseQuery(eventsQuerySchema, normalizeQuery(raw, eventsQueryOptions));
 }

@@ -39,10 +39,13 @@ export const reportQuerySchema = z.object({
   name: text('Invalid name parameter').optional(),
 });
 
+/** Parameter aliases and list parameters of /v3/report (also listed in the OpenAPI document). */
+export const reportQueryOptions = {
+  aliases: { ...DATE_ALIASES, sources: 'source', exclude_sources: 'exclude_source' },
+  lists: ['metrics', 'source', 'sources', 'exclude_source', 'exclude_sources'],
+};
+
 export function parseReportQuery(raw: unknown): ReportRequest {
-  const query = normalizeQuery(raw, {
-    aliases: { ...DATE_ALIASES, sources: 'source', exclude_sources: 'exclude_source' },
-    lists: ['metrics', 'source', 'sources', 'exclude_source', 'exclude_sources'],
-  });
+  const query = normalizeQuery(raw, reportQueryOptions);
   return parseQuery(reportQuerySchema, query);
 }

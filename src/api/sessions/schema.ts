@@ -10,10 +10,13 @@ export const sessionsQuerySchema = z.object({
   source: sourceListParam(PIXEL_SOURCES),
 });
 
+/** Parameter aliases and list parameters of /v3/sessions (also listed in the OpenAPI document). */
+export const sessionsQueryOptions = {
+  aliases: { ...DATE_ALIASES, ...PAGE_ALIASES, sources: 'source' },
+  lists: ['source', 'sources'],
+};
+
 export function parseSessionsQuery(raw: unknown) {
-  const query = normalizeQuery(raw, {
-    aliases: { ...DATE_ALIASES, ...PAGE_ALIASES, sources: 'source' },
-    lists: ['source', 'sources'],
-  });
+  const query = normalizeQuery(raw, sessionsQueryOptions);
   return parseQuery(sessionsQuerySchema, query);
 }
