@@ -9,6 +9,8 @@ export interface Config {
   /** Days of demo data seeded on a new data dir (`STORELENS_DEMO_DAYS`, default 90). */
   demoDays: number;
   clickhouseUrl: string | null;
+  /** Cluster the analytics schema is created on (`STORELENS_CLICKHOUSE_CLUSTER`, docs/scaling.md); needs CLICKHOUSE_URL. */
+  clickhouseCluster: string | null;
   /** Embedded chDB sessions that run queries in parallel (`STORELENS_CHDB_SESSIONS`, default 4). */
   chdbSessions: number;
   databaseUrl: string | null;
@@ -115,6 +117,12 @@ function originsFromEnv(env: NodeJS.ProcessEnv, name: string): string[] {
     });
 }
 
+function clusterFromEnv(env: NodeJS.ProcessEnv): string | null {
+  const cluster = env.STORELENS_CLICKHOUSE_CLUSTER || null;
+  if (cluster && !env.CLICKHOUSE_URL) throw new Error('STORELENS_CLICKHOUSE_CLUSTER needs CLICKHOUSE_URL (a cluster is a ClickHouse server)');
+  return cluster;
+}
+
 function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
@@ -131,6 +139,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     demo: env.STORELENS_DEMO !== '0',
     demoDays: intFromEnv(env, 'STORELENS_DEMO_DAYS', 90),
     clickhouseUrl: env.CLICKHOUSE_URL || null,
+    clickhouseCluster: clusterFromEnv(env),
     chdbSessions: Math.max(1, intFromEnv(env, 'STORELENS_CHDB_SESSIONS', 4)),
     databaseUrl: env.DATABASE_URL || null,
     redisUrl: env.REDIS_URL || null,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { BASE_SOURCES } from '../../analytics/sources.ts';
-import { dateShape, normalizeQuery, pagingShape, parseQuery, sourceListParam, text } from '../params.ts';
+import { dateShape, pagingShape, parseWith, sourceListParam, text, type QuerySpec } from '../params.ts';
 
 /** /v3/ads takes no parameter aliases (no from/to, no page/page_size) and no creator source. */
 export const adsQuerySchema = z.object({
@@ -13,9 +13,6 @@ export const adsQuerySchema = z.object({
   ad_id: text('Invalid ad_id parameter').optional(),
 });
 
-/** List parameters of /v3/ads (also listed in the OpenAPI document); no aliases. */
-export const adsQueryOptions = { aliases: {}, lists: ['source'] };
+export const adsQuery: QuerySpec<typeof adsQuerySchema> = { schema: adsQuerySchema, lists: ['source'] };
 
-export function parseAdsQuery(raw: unknown) {
-  return parseQuery(adsQuerySchema, normalizeQuery(raw, adsQueryOptions));
-}
+export const parseAdsQuery = (raw: unknown) => parseWith(adsQuery, raw);

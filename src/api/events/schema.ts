@@ -5,9 +5,9 @@ import {
   PAGE_ALIASES,
   dateShape,
   idParam,
-  normalizeQuery,
   pagingShape,
-  parseQuery,
+  parseWith,
+  type QuerySpec,
   sourceListParam,
   text,
 } from '../params.ts';
@@ -21,12 +21,10 @@ export const eventsQuerySchema = z.object({
   source: sourceListParam(PIXEL_SOURCES),
 });
 
-/** Parameter aliases and list parameters of /v3/events (also listed in the OpenAPI document). */
-export const eventsQueryOptions = {
+export const eventsQuery: QuerySpec<typeof eventsQuerySchema> = {
+  schema: eventsQuerySchema,
   aliases: { ...DATE_ALIASES, ...PAGE_ALIASES, event_name: 'name', sources: 'source' },
   lists: ['source', 'sources'],
 };
 
-export function parseEventsQuery(raw: unknown) {
-  return parseQuery(eventsQuerySchema, normalizeQuery(raw, eventsQueryOptions));
-}
+export const parseEventsQuery = (raw: unknown) => parseWith(eventsQuery, raw);

@@ -1,18 +1,15 @@
 import { z } from 'zod';
 import { NO_ADS_ACCESS, NO_PIXEL_ACCESS, NO_PROFIT_ACCESS, NO_SOURCE_ACCESS } from '../../analytics/permissions.ts';
 import { BASE_SOURCES, PIXEL_SOURCES } from '../../analytics/sources.ts';
-import { adsQueryOptions, adsQuerySchema } from '../ads/schema.ts';
-import { conversionsQueryOptions, conversionsQuerySchema } from '../conversions/schema.ts';
-import { eventsQueryOptions, eventsQuerySchema } from '../events/schema.ts';
-import { reportQueryOptions, reportQuerySchema } from '../report/schema.ts';
-import { sessionsQueryOptions, sessionsQuerySchema } from '../sessions/schema.ts';
+import { DATA_API_PREFIX, DATA_ENDPOINTS } from '../endpoints.ts';
+import type { QuerySpec } from '../params.ts';
 
 /**
- * The data API as an OpenAPI 3.1 document (served at /openapi.json; docs/api.md). Parameters come
- * from the zod schemas that validate each endpoint's query (`z.toJSONSchema`, input side: query
- * values are strings on the wire), with the aliases each endpoint accepts; OpenAPI 3.1 schemas are
- * JSON Schema 2020-12, which is what zod emits. Descriptions, row fields and the contract's error
- * messages are written here.
+ * The data API as an OpenAPI 3.1 document (served at /openapi.json; docs/api.md). Its paths are the
+ * route table (`endpoints.ts`); parameters come from the zod schemas that validate each endpoint's
+ * query (`z.toJSONSchema`, input side: query values are strings on the wire), with the aliases
+ * each endpoint accepts; OpenAPI 3.1 schemas are JSON Schema 2020-12, which is what zod emits.
+ * Descriptions, row fields and the contract's error messages are written here.
  */
 
 type Json = Record<string, unknown>;
@@ -114,12 +111,10 @@ const STATUS_MEANING: Record<number, string> = {
   429: 'Over the key\'s rate limit or daily quota; see Retry-After and the RateLimit headers',
 };
 
-interface Endpoint {
-  path: string;
+/** What the document says about one endpoint beyond its parameters. */
+interface Description {
   summary: string;
   description: string;
-  query: z.ZodObject;
-  options: { aliases: Record<string, string>; lists: readonly string[] };
   response: Json;
   errors: Record<number, string[]>;
 }
@@ -129,43 +124,31 @@ const pixelErrors = (extra400: string[] = []) => ({
   403: [NO_PIXEL_ACCESS, NO_SOURCE_ACCESS],
 });
 
-export const DATA_API_ENDPOINTS: Endpoint[] = [
-  {
-    path: '/v3/events',
+const DESCRIPTIONS: Record<string, Description> = {
+  '/events': {
     summary: 'Tracked events',
     description: 'Events of the key\'s visible channels, by time then id. Purchases are conversions, not events.',
-    query: eventsQuerySchema,
-    options: eventsQueryOptions,
     response: envelope(EVENT),
     errors: pixelErrors(['session_id must be numeric', 'visitor_id must be numeric']),
   },
-  {
-    path: '/v3/sessions',
+  '/sessions': {
     summary: 'Sessions',
     description: 'Sessions derived from events, with per-session counters and the landing attribution.',
-    query: sessionsQuerySchema,
-    options: sessionsQueryOptions,
     response: envelope(SESSION),
     errors: pixelErrors(['session_id must be numeric', 'visitor_id must be numeric']),
   },
-  {
-    path: '/v3/conversions',
+  '/conversions': {
     summary: 'Conversions',
     description: 'Conversion rows with the channel of their own session (session-level last touch), or aggregate rows with group_by.',
-    query: conversionsQuerySchema,
-    options: conversionsQueryOptions,
     response: envelope({ oneOf: [CONVERSION, AGGREGATE_ROW] }),
     errors: pixelErrors([
       'is_new_customer must be one of 0,1,true,false',
       'Unknown group_by dimension: <value>. Accepted dimensions: ...',
     ]),
   },
-  {
-    path: '/v3/ads',
+  '/ads': {
     summary: 'Ad performance',
     description: 'One row per ad and day (newest import wins), with totals over every page. Money in cents.',
-    query: adsQuerySchema,
-    options: adsQueryOptions,
     response: envelope(AD, {
       totals: {
         type: 'object',
@@ -174,24 +157,21 @@ export const DATA_API_ENDPOINTS: Endpoint[] = [
     }),
     errors: { 400: [unknownSource(BASE_SOURCES)], 403: [NO_ADS_ACCESS, NO_SOURCE_ACCESS] },
   },
-  {
-    path: '/v3/report',
+  '/report': {
     summary: 'Attributed report (the dashboard numbers)',
     description:
       'Metrics per breakdown value and/or interval bucket under an attribution model, with totals over the whole scope. ' +
       'Money as decimals in the workspace currency; ratios and percentages as fractions; null where a metric cannot be computed.',
-    query: reportQuerySchema,
-    options: reportQueryOptions,
     response: envelope(AGGREGATE_ROW, { totals: AGGREGATE_ROW, settings_applied: { type: 'object' } }),
     errors: {
       400: [unknownSource(PIXEL_SOURCES), 'Invalid <parameter>: <value>. Accepted values: ...'],
       403: [NO_PROFIT_ACCESS, NO_PIXEL_ACCESS, NO_SOURCE_ACCESS],
     },
   },
-];
+};
 
-function parametersOf(endpoint: Endpoint): Json[] {
-  const { properties } = z.toJSONSchema(endpoint.query, { io: 'input' }) as { properties: Record<string, Json> };
+function parametersOf(query: QuerySpec): Json[] {
+  const { properties } = z.toJSONSchema(query.schema, { io: 'input' }) as { properties: Record<string, Json> };
   const parameters: Json[] = Object.entries(properties).map(([name, schema]) => ({
     name,
     in: 'query',
@@ -199,7 +179,7 @@ function parametersOf(endpoint: Endpoint): Json[] {
     description: PARAMETER_DESCRIPTIONS[name] ?? '',
     schema,
   }));
-  for (const [alias, canonical] of Object.entries(endpoint.options.aliases)) {
+  for (const [alias, canonical] of Object.entries(query.aliases ?? {})) {
     parameters.push({ name: alias, in: 'query', required: false, description: `Alias of \`${canonical}\``, schema: properties[canonical] });
   }
   return parameters;
@@ -217,18 +197,20 @@ function errorResponse(status: number, messages: string[]): Json {
   };
 }
 
-function operationOf(endpoint: Endpoint): Json {
+function operationOf(path: string, query: QuerySpec): Json {
+  const described = DESCRIPTIONS[path];
+  if (!described) throw new Error(`The OpenAPI document has no description of ${path}`);
   const errors: Record<number, string[]> = { ...COMMON_ERRORS };
-  for (const [status, messages] of Object.entries(endpoint.errors)) errors[Number(status)] = [...(errors[Number(status)] ?? []), ...messages];
+  for (const [status, messages] of Object.entries(described.errors)) errors[Number(status)] = [...(errors[Number(status)] ?? []), ...messages];
   return {
     get: {
-      operationId: endpoint.path.replace('/v3/', ''),
-      summary: endpoint.summary,
-      description: endpoint.description,
+      operationId: path.slice(1),
+      summary: described.summary,
+      description: described.description,
       security: [{ apiKey: [], clientSecret: [] }],
-      parameters: parametersOf(endpoint),
+      parameters: parametersOf(query),
       responses: {
-        200: { description: 'A page of results', content: { 'application/json': { schema: endpoint.response } } },
+        200: { description: 'A page of results', content: { 'application/json': { schema: described.response } } },
         ...Object.fromEntries(Object.entries(errors).sort(([a], [b]) => Number(a) - Number(b)).map(([status, messages]) => [status, errorResponse(Number(status), messages)])),
       },
     },
@@ -246,7 +228,7 @@ export function openApiDocument(serverUrl: string): Json {
         'The API key decides the workspace and what the key may see. Reference: docs/api.md in the repository.',
     },
     servers: [{ url: serverUrl }],
-    paths: Object.fromEntries(DATA_API_ENDPOINTS.map((endpoint) => [endpoint.path, operationOf(endpoint)])),
+    paths: Object.fromEntries(DATA_ENDPOINTS.map(({ path, query }) => [`${DATA_API_PREFIX}${path}`, operationOf(path, query)])),
     components: {
       securitySchemes: {
         apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
