@@ -93,7 +93,7 @@ async function jobOfSession(ctx: TryOnContext, id: string, session: TryOnSession
 
 const isUniqueViolation = (error: unknown) => /unique|duplicate/i.test(String((error as Error)?.message));
 
-/** The try-on API of decisions.md section 8, under /try-on/v1. */
+/** The try-on API of docs/try-on.md, under /try-on/v1. */
 export function tryOnApiRoutes(ctx: TryOnContext, worker: TryOnWorker): FastifyPluginAsync {
   const { db } = ctx.stores;
   return async (app) => {

@@ -74,7 +74,7 @@ export const readTool = defineTool(true);
 /** A write tool: adds or changes the named fields only; never deletes. */
 export const writeTool = defineTool(false);
 
-// Shared argument fragments. Ids travel as strings (decisions.md section 7.1).
+// Shared argument fragments. Ids travel as strings of digits (docs/mcp.md, "Tools").
 
 export const idArg = (what: string) =>
   z.string().regex(/^\d{1,15}$/, { error: `${what} id must be a string of digits` }).describe(`Id of the ${what}`);

@@ -4,7 +4,7 @@ export const ATTRIBUTION_MODELS = ['last_click', 'first_click', 'linear', 'u_sha
 export const ATTRIBUTION_WINDOWS = [1, 7, 28, 90, 180, 365] as const;
 export const ATTRIBUTION_DATES = ['conversion', 'click'] as const;
 
-/** Workspace settings (decisions.md section 6); every switch is off by default. */
+/** Workspace settings (docs/attribution.md, "Workspace settings"); every switch is off by default. */
 export const workspaceSettingsSchema = z
   .object({
     include_unattributed: z.boolean().default(false),

@@ -2,7 +2,7 @@ import type { Selectable } from 'kysely';
 import type { AppDatabase } from '../app-db.ts';
 import type { TryOnStorefrontTable } from './tryon-schema.ts';
 
-/** Try-on settings of one workspace's storefront (decisions.md section 8). */
+/** Try-on settings of one workspace's storefront (docs/try-on.md, "Setting up a storefront"). */
 export interface Storefront {
   workspaceId: number;
   origins: string[];
