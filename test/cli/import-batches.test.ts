@@ -62,13 +62,16 @@ test('imports a large file in batches of 50,000 rows, reporting progress and the
   const result = await importFile(observed(t.stores.ch, batches), {
     kind: findImportKind('events')!,
     storeId: shop.id,
-    file,
+    input: { file },
+    currency: 'USD',
     progress: (message) => progress.push(message),
   });
   assert.equal(BATCH_ROWS, 50_000);
   assert.deepEqual(result, {
     kind: 'events',
+    format: 'ndjson',
     rows_imported: 110_000,
+    rows_already_imported: 0,
     rows_rejected: 2,
     errors: [
       { line: 7, message: 'session_id: is required' },
@@ -84,7 +87,7 @@ test('imports a large file in batches of 50,000 rows, reporting progress and the
 test('--strict validates the whole file first and inserts nothing when a line is invalid', async () => {
   const shop = await createTestWorkspace(t.stores, 'Strict');
   const batches: number[] = [];
-  const result = await importFile(observed(t.stores.ch, batches), { kind: findImportKind('events')!, storeId: shop.id, file, strict: true });
+  const result = await importFile(observed(t.stores.ch, batches), { kind: findImportKind('events')!, storeId: shop.id, input: { file }, currency: 'USD', strict: true });
   assert.deepEqual([result.rows_imported, result.rows_rejected, result.errors.length], [0, 2, 2]);
   assert.deepEqual(batches, []);
   assert.equal(await countEvents(shop.id), 0);
@@ -94,7 +97,7 @@ test('lists the first 100 errors but counts every rejected row', async () => {
   const shop = await createTestWorkspace(t.stores, 'Errors');
   const bad = path.join(t.config.dataDir, 'bad.ndjson');
   fs.writeFileSync(bad, Array.from({ length: 150 }, (_, i) => `{"line":${i}}`).join('\n'));
-  const result = await importFile(t.stores.ch, { kind: findImportKind('expenses')!, storeId: shop.id, file: bad });
+  const result = await importFile(t.stores.ch, { kind: findImportKind('expenses')!, storeId: shop.id, input: { file: bad }, currency: 'USD' });
   assert.deepEqual([result.rows_imported, result.rows_rejected, result.errors.length], [0, 150, 100]);
   assert.deepEqual(result.errors[99], { line: 100, message: 'dt: is required; name: is required; amount: is required' });
 });

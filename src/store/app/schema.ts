@@ -1,6 +1,7 @@
 import type { Generated } from 'kysely';
 import type { TryOnTables } from './tryon-schema.ts';
 import type { CollectTables } from './collect-schema.ts';
+import type { IngestTables } from './ingest-schema.ts';
 
 /** App state: everything that is not analytics. JSON columns are stored as text on both dialects. */
 export interface WorkspaceTable {
@@ -86,7 +87,7 @@ export interface OauthTokenTable {
   created_at: string;
 }
 
-export interface AppDb extends TryOnTables, CollectTables {
+export interface AppDb extends TryOnTables, CollectTables, IngestTables {
   workspaces: WorkspaceTable;
   api_keys: ApiKeyTable;
   audit_log: AuditLogTable;

@@ -3,6 +3,7 @@ import * as initial from './0001_initial.ts';
 import * as tools from './0002_tools.ts';
 import * as tryon from './0003_tryon.ts';
 import * as collect from './0004_collect.ts';
+import * as importsAndAdAccounts from './0006_imports_and_ad_accounts.ts';
 
 /** Keyed by name; Kysely applies them in name order. */
 export const appMigrations: Record<string, Migration> = {
@@ -10,4 +11,5 @@ export const appMigrations: Record<string, Migration> = {
   '0002_tools': tools,
   '0003_tryon': tryon,
   '0004_collect': collect,
+  '0006_imports_and_ad_accounts': importsAndAdAccounts,
 };
