@@ -25,6 +25,9 @@ const VALUE_OPTIONS = [
   'experiment-variants',
   'days',
   'format',
+  'email',
+  'password',
+  'role',
 ] as const;
 
 const OPTIONS = Object.fromEntries(VALUE_OPTIONS.map((name) => [name, { type: 'string' as const }]));

@@ -5,6 +5,7 @@ import type { Stores } from '../store/index.ts';
 import type { RateLimits } from './rate-limit.ts';
 import { HttpError, installErrorHandler, sendError } from './errors.ts';
 import { registerRoutes } from './routes.ts';
+import { installSecurityHeaders } from './security-headers.ts';
 
 export interface AppDeps {
   config: Config;
@@ -34,6 +35,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('stores', deps.stores);
   app.decorate('limits', deps.limits);
   app.decorateRequest('auth', null);
+  installSecurityHeaders(app);
   installErrorHandler(app);
   app.setNotFoundHandler((_request, reply) => sendError(reply, new HttpError(404, 'Not found')));
   await registerRoutes(app);

@@ -9,6 +9,7 @@ import { registerTryOn } from '../tryon/plugin.ts';
 import { collectPlugin } from '../collect/plugin.ts';
 import { mcpRoute } from '../mcp/route.ts';
 import { oauthRoutes } from '../mcp/oauth/routes.ts';
+import { dashboardPlugin } from '../dashboard/plugin.ts';
 
 /** Every endpoint module, with its prefix. */
 export async function registerRoutes(app: FastifyInstance): Promise<void> {
@@ -23,4 +24,5 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(oauthRoutes);
   await registerTryOn(app);
   await app.register(adminRoute);
+  await app.register(dashboardPlugin);
 }

@@ -28,6 +28,9 @@ export async function migrateAppDb(db: AppDatabase): Promise<void> {
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => appMigrations },
+    // Numbers are handed out per feature and land in any order: a data dir that already ran a
+    // later number must still take an earlier one that lands after it.
+    allowUnorderedMigrations: true,
   });
   const { error } = await migrator.migrateToLatest();
   if (error) throw error;

@@ -1,5 +1,7 @@
 import { Readable } from 'node:stream';
 import type { Logger } from 'pino';
+import { setParamsSql } from './chdb-params.ts';
+import { createSessionPool } from './session-pool.ts';
 
 /** Values bound server-side to `{name:Type}` placeholders. 64-bit ids travel as bigint. */
 export type QueryParams = Record<string, string | number | bigint | boolean | ReadonlyArray<string | number | bigint>>;
@@ -81,37 +83,56 @@ async function* ndjsonObjects(source: AsyncIterable<Buffer | string> | Iterable<
   if (pending.trim()) yield JSON.parse(pending);
 }
 
-async function openChdb(dataDir: string, logger: Logger): Promise<Clickhouse> {
+interface NdjsonInsert {
+  table: string;
+  values: string | Buffer | AsyncIterable<Buffer | string>;
+  format: 'JSONEachRow';
+  settings: Record<string, string | number>;
+}
+
+async function openChdb(dataDir: string, sessions: number, logger: Logger): Promise<Clickhouse> {
   const { Session } = await import('chdb');
-  const session = new Session(dataDir);
-  await session.queryAsync(`CREATE DATABASE IF NOT EXISTS ${ANALYTICS_DATABASE}`);
-  await session.queryAsync(`USE ${ANALYTICS_DATABASE}`);
-  for (const [name, value] of Object.entries(QUERY_SETTINGS)) await session.queryAsync(`SET ${name} = ${value}`);
+  const openSession = async () => {
+    const session = new Session(dataDir);
+    await session.queryAsync(`CREATE DATABASE IF NOT EXISTS ${ANALYTICS_DATABASE}`);
+    await session.queryAsync(`USE ${ANALYTICS_DATABASE}`);
+    await session.queryAsync(`SET ${Object.entries(QUERY_SETTINGS).map(([name, value]) => `${name} = ${value}`).join(', ')}`);
+    return session;
+  };
+  const pool = createSessionPool(sessions, openSession);
+  // Opened now, so that a data dir chDB cannot open fails start-up rather than the first request.
+  await pool.use(async () => {});
+  const run = (sql: string, params: QueryParams) =>
+    pool.use(async (session) => {
+      const set = setParamsSql(sql, params);
+      if (set) await session.queryAsync(set);
+      return session.queryAsync(sql, { format: 'JSONEachRow' });
+    });
   return {
     kind: 'chdb',
     async query<T>(name: string, sql: string, params: QueryParams = {}) {
       const started = performance.now();
-      const result = await session.queryBindAsync(sql, params, { format: 'JSONEachRow' });
-      const rows = parseEachRow<T>(result.text());
+      const rows = parseEachRow<T>((await run(sql, params)).text());
       logger.debug({ query: name, ms: Math.round(performance.now() - started), rows: rows.length }, 'clickhouse query');
       logger.trace({ query: name, sql }, 'clickhouse sql');
       return rows;
     },
     async exec(sql, params = {}) {
-      await session.queryBindAsync(sql, params, { format: 'JSONEachRow' });
+      await run(sql, params);
     },
     async insertNdjson(table, rows, options = {}) {
+      if ((typeof rows === 'string' || Buffer.isBuffer(rows)) && rows.length === 0) return;
       const settings: Record<string, string | number> = { ...INSERT_SETTINGS };
       if (options.dedupToken) settings.insert_deduplication_token = options.dedupToken;
-      if (typeof rows === 'string' || Buffer.isBuffer(rows)) {
-        if (rows.length === 0) return;
-        await session.insert({ table, values: rows, format: 'JSONEachRow', settings });
-      } else {
-        await session.insert({ table, values: rows, format: 'JSONEachRow', settings });
-      }
+      // chdb's insert takes bytes or a stream of chunks and dispatches at run time; its typings
+      // split that into overloads, which a union argument does not fit.
+      await pool.use((session) => {
+        const insert = session.insert.bind(session) as (params: NdjsonInsert) => Promise<unknown>;
+        return insert({ table, values: rows, format: 'JSONEachRow', settings });
+      });
     },
     async close() {
-      session.close();
+      await pool.close();
     },
   };
 }
@@ -157,8 +178,8 @@ async function openServer(url: string, logger: Logger): Promise<Clickhouse> {
 }
 
 export async function openClickhouse(
-  options: { url: string | null; dataDir: string },
+  options: { url: string | null; dataDir: string; chdbSessions: number },
   logger: Logger,
 ): Promise<Clickhouse> {
-  return options.url ? openServer(options.url, logger) : openChdb(options.dataDir, logger);
+  return options.url ? openServer(options.url, logger) : openChdb(options.dataDir, options.chdbSessions, logger);
 }

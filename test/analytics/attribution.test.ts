@@ -20,7 +20,7 @@ let dir: string;
 
 before(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'storelens-attribution-'));
-  ch = await openClickhouse({ url: null, dataDir: dir }, pino({ level: 'silent' }));
+  ch = await openClickhouse({ url: null, dataDir: dir, chdbSessions: 2 }, pino({ level: 'silent' }));
 });
 
 after(async () => {

@@ -19,8 +19,8 @@ before(async () => {
   t = await startTestApp({ collect: { flushMs: 20, maxRows: 5000, perClientPerMinute: 0, perPixelPerSecond: 0 } });
   shop = await createTestWorkspace(t.stores);
   const other = await createTestWorkspace(t.stores, 'Other');
-  secret = await ensureWebhookSecret(t.stores.db, shop.id);
-  otherSecret = await ensureWebhookSecret(t.stores.db, other.id);
+  secret = await ensureWebhookSecret(t.stores.db, t.stores.secrets, shop.id);
+  otherSecret = await ensureWebhookSecret(t.stores.db, t.stores.secrets, other.id);
 });
 
 after(() => t.close());

@@ -201,6 +201,16 @@ describe('tests, geo, health, loyalty, offers, weather', () => {
     });
   });
 
+  test('a tool without dates covers the data API\'s default range: 7 days ago through today', async () => {
+    const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+    const expected = () => ({ date_from: day(Date.now() - 7 * 86_400_000), date_to: day(Date.now()) });
+    const before = expected();
+    const { loyalty } = await ok('loyalty.get-analytics', {});
+    const got = { date_from: loyalty.date_from, date_to: loyalty.date_to };
+    // Either side of a midnight during the call.
+    assert.ok([JSON.stringify(before), JSON.stringify(expected())].includes(JSON.stringify(got)), JSON.stringify(got));
+  });
+
   test('offers.get-opportunities reports cart abandonment per channel and coupon performance', async () => {
     const { opportunities } = await ok('offers.get-opportunities', RANGE);
     assert.deepEqual(opportunities.cart_abandonment, [

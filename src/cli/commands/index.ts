@@ -2,6 +2,7 @@ import type { Command } from '../command.ts';
 import { demoCommand } from './demo.ts';
 import { importCommand } from './import.ts';
 import { setStorefrontCommand } from './storefront.ts';
+import { createUserCommand } from './user.ts';
 import { webhookRotateCommand, webhookSecretCommand } from './webhook.ts';
 import { createKeyCommand, createWorkspaceCommand, revokeKeyCommand, setSettingsCommand } from './workspace.ts';
 
@@ -16,4 +17,5 @@ export const commands: Record<string, Command> = {
   'webhook rotate': webhookRotateCommand,
   import: importCommand,
   demo: demoCommand,
+  'user create': createUserCommand,
 };

@@ -11,7 +11,7 @@ function webhookUrl(ctx: CommandContext, workspaceId: number): string {
 export const webhookSecretCommand: Command = async (ctx, args) => {
   const workspaceId = workspaceOption(args);
   await requireWorkspace(ctx, workspaceId);
-  const secret = await ensureWebhookSecret(ctx.stores.db, workspaceId);
+  const secret = await ensureWebhookSecret(ctx.stores.db, ctx.stores.secrets, workspaceId);
   return { workspace_id: workspaceId, url: webhookUrl(ctx, workspaceId), secret };
 };
 
@@ -19,6 +19,6 @@ export const webhookSecretCommand: Command = async (ctx, args) => {
 export const webhookRotateCommand: Command = async (ctx, args) => {
   const workspaceId = workspaceOption(args);
   await requireWorkspace(ctx, workspaceId);
-  const secret = await rotateWebhookSecret(ctx.stores.db, workspaceId);
+  const secret = await rotateWebhookSecret(ctx.stores.db, ctx.stores.secrets, workspaceId);
   return { workspace_id: workspaceId, url: webhookUrl(ctx, workspaceId), secret };
 };

@@ -84,7 +84,7 @@ export const dateFromArg = z
   .string()
   .regex(DAY, { error: 'date_from must be YYYY-MM-DD' })
   .optional()
-  .describe('First day, YYYY-MM-DD (UTC); default 30 days ago');
+  .describe('First day, YYYY-MM-DD (UTC); default 7 days ago');
 export const dateToArg = z
   .string()
   .regex(DAY, { error: 'date_to must be YYYY-MM-DD' })

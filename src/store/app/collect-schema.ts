@@ -2,8 +2,8 @@
 export interface CollectWebhookTable {
   workspace_id: number;
   /**
-   * The HMAC key in clear: an HMAC can only be checked by whoever holds the key, so it cannot be
-   * stored as a hash like API keys (trade-off in docs/collection.md section 5).
+   * The HMAC key, sealed with the deployment's secret box (an HMAC can only be checked by whoever
+   * holds the key, so it cannot be stored as a hash like API keys).
    */
   secret: string;
   created_at: string;

@@ -4,6 +4,8 @@ import * as tools from './0002_tools.ts';
 import * as tryon from './0003_tryon.ts';
 import * as collect from './0004_collect.ts';
 import * as importsAndAdAccounts from './0006_imports_and_ad_accounts.ts';
+import * as dashboard from './0007_dashboard.ts';
+import * as oauthTokenResource from './0010_oauth_token_resource.ts';
 
 /** Keyed by name; Kysely applies them in name order. */
 export const appMigrations: Record<string, Migration> = {
@@ -12,4 +14,6 @@ export const appMigrations: Record<string, Migration> = {
   '0003_tryon': tryon,
   '0004_collect': collect,
   '0006_imports_and_ad_accounts': importsAndAdAccounts,
+  '0007_dashboard': dashboard,
+  '0010_oauth_token_resource': oauthTokenResource,
 };
