@@ -1,12 +1,13 @@
 /**
  * The collection surface (docs/collection.md): pixel, collector and order webhook, sharing one
- * durable batch writer. Opening the writer replays what a crash left, before the server listens.
+ * durable batch writer, and the daily ad platform pull (docs/integrations.md). Opening the writer replays what a crash left, before the server listens.
  */
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { openBatchWriter } from './wal.ts';
 import { collectorRoutes } from './collector.ts';
 import { webhookRoutes } from './webhook.ts';
+import { registerAdSchedule } from './ads/schedule.ts';
 
 export async function collectPlugin(app: FastifyInstance): Promise<void> {
   const writer = await openBatchWriter({
@@ -24,4 +25,5 @@ export async function collectPlugin(app: FastifyInstance): Promise<void> {
 
   await collectorRoutes(app, writer);
   await webhookRoutes(app, writer);
+  registerAdSchedule(app);
 }

@@ -1,4 +1,5 @@
 import type { Command } from '../command.ts';
+import { adsConnectCommand, adsSyncCommand } from './ads.ts';
 import { demoCommand } from './demo.ts';
 import { importCommand } from './import.ts';
 import { setStorefrontCommand } from './storefront.ts';
@@ -16,6 +17,8 @@ export const commands: Record<string, Command> = {
   'webhook secret': webhookSecretCommand,
   'webhook rotate': webhookRotateCommand,
   import: importCommand,
+  'ads connect': adsConnectCommand,
+  'ads sync': adsSyncCommand,
   demo: demoCommand,
   'user create': createUserCommand,
 };
