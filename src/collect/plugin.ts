@@ -2,20 +2,22 @@
  * The collection surface (docs/collection.md): pixel, collector and order webhook, sharing one
  * durable batch writer, and the daily ad platform pull (docs/integrations.md). Opening the writer replays what a crash left, before the server listens.
  */
-import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { openBatchWriter } from './wal.ts';
+import { collectDir } from './wal-segment.ts';
+import { dropKnownTransactions } from './known-transactions.ts';
 import { collectorRoutes } from './collector.ts';
 import { webhookRoutes } from './webhook.ts';
 import { registerAdSchedule } from './ads/schedule.ts';
 
 export async function collectPlugin(app: FastifyInstance): Promise<void> {
   const writer = await openBatchWriter({
-    dir: path.join(app.config.dataDir, 'collect'),
+    dir: collectDir(app.config.dataDir),
     ch: app.stores.ch,
     logger: app.log as never,
     flushMs: app.config.collect.flushMs,
     maxRows: app.config.collect.maxRows,
+    beforeInsert: dropKnownTransactions(app.stores.ch),
   });
   app.addHook('onClose', () => writer.close());
 

@@ -7,13 +7,17 @@ import { reportRoute } from '../api/report/route.ts';
 import { adminRoute } from '../cli/admin-route.ts';
 import { registerTryOn } from '../tryon/plugin.ts';
 import { collectPlugin } from '../collect/plugin.ts';
+import { collectCheck } from '../collect/status.ts';
 import { mcpRoute } from '../mcp/route.ts';
 import { oauthRoutes } from '../mcp/oauth/routes.ts';
 import { dashboardPlugin } from '../dashboard/plugin.ts';
 
 /** Every endpoint module, with its prefix. */
 export async function registerRoutes(app: FastifyInstance): Promise<void> {
-  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/healthz', async () => {
+    const collect = await collectCheck(app.config.dataDir);
+    return { status: collect.status, checks: { collect } };
+  });
   await app.register(eventsRoute, { prefix: '/v3' });
   await app.register(sessionsRoute, { prefix: '/v3' });
   await app.register(conversionsRoute, { prefix: '/v3' });

@@ -1,5 +1,6 @@
 import type { Command } from '../command.ts';
 import { adsConnectCommand, adsSyncCommand } from './ads.ts';
+import { collectStatusCommand, replayDeadLettersCommand } from './collect.ts';
 import { demoCommand } from './demo.ts';
 import { importCommand } from './import.ts';
 import { setStorefrontCommand } from './storefront.ts';
@@ -16,6 +17,8 @@ export const commands: Record<string, Command> = {
   'storefront set': setStorefrontCommand,
   'webhook secret': webhookSecretCommand,
   'webhook rotate': webhookRotateCommand,
+  'collect status': collectStatusCommand,
+  'collect replay-dead-letters': replayDeadLettersCommand,
   import: importCommand,
   'ads connect': adsConnectCommand,
   'ads sync': adsSyncCommand,
