@@ -1,6 +1,8 @@
 /**
- * The collection surface (docs/collection.md): pixel, collector and order webhook, sharing one
- * durable batch writer, and the daily ad platform pull (docs/integrations.md). Opening the writer replays what a crash left, before the server listens.
+ * The collection surface (docs/collection.md, docs/integrations.md): pixel, collector, order
+ * webhooks (our own and the shop platforms') and the Shopify custom pixel, sharing one
+ * durable batch writer, and the daily ad platform pull. Opening the writer replays what a crash
+ * left, before the server listens.
  */
 import type { FastifyInstance } from 'fastify';
 import { openBatchWriter } from './wal.ts';
@@ -8,6 +10,8 @@ import { collectDir } from './wal-segment.ts';
 import { dropKnownTransactions } from './known-transactions.ts';
 import { collectorRoutes } from './collector.ts';
 import { webhookRoutes } from './webhook.ts';
+import { shopWebhookRoutes } from './shop/webhooks.ts';
+import { shopifyPixelRoute } from './shop/shopify-pixel.ts';
 import { registerAdSchedule } from './ads/schedule.ts';
 
 export async function collectPlugin(app: FastifyInstance): Promise<void> {
@@ -27,5 +31,7 @@ export async function collectPlugin(app: FastifyInstance): Promise<void> {
 
   await collectorRoutes(app, writer);
   await webhookRoutes(app, writer);
+  await app.register(shopWebhookRoutes, { writer });
+  await shopifyPixelRoute(app);
   registerAdSchedule(app);
 }

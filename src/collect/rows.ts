@@ -27,8 +27,8 @@ function parseTimestamp(text: string): number | null {
  * 2000-01-01 UTC to now plus a small allowance for clock skew. Checked on the UTC instant, after
  * any offset or client-clock correction is applied.
  */
-export const EARLIEST_HAPPENED_MS = Date.UTC(2000, 0, 1);
-export const CLOCK_SKEW_MS = 5 * 60_000;
+const EARLIEST_HAPPENED_MS = Date.UTC(2000, 0, 1);
+const CLOCK_SKEW_MS = 5 * 60_000;
 export const OUT_OF_RANGE = 'timestamp out of range (before 2000-01-01 or in the future)';
 
 export function happenedInRange(ms: number, now = Date.now()): boolean {

@@ -57,7 +57,8 @@ const RETRY_MAX_MS = 30_000;
 export async function openBatchWriter(options: BatchWriterOptions): Promise<BatchWriter> {
   const { dir, ch, logger, flushMs, maxRows } = options;
   const beforeInsert = options.beforeInsert ?? (async (_table, lines) => lines);
-  fs.mkdirSync(dir, { recursive: true });
+  // Owner only: the log and the dead letters hold customer ids.
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
 
   /**
    * Writes one sealed segment's rows into ClickHouse, sets refused rows aside, then deletes the

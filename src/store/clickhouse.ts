@@ -42,7 +42,7 @@ export const ANALYTICS_DATABASE = 'storelens';
  *   merging (about 16 ms instead of 40 ms for a workspace's 90 days in the report benchmark).
  *   A new partitioned ReplacingMergeTree must keep each key in one partition too.
  */
-const QUERY_SETTINGS = {
+export const QUERY_SETTINGS = {
   prefer_column_name_to_alias: 1,
   optimize_syntax_fuse_functions: 0,
   do_not_merge_across_partitions_select_final: 1,
@@ -57,6 +57,8 @@ const QUERY_SETTINGS = {
  * they get here; this is the second line of defence, docs/operations.md).
  */
 const INSERT_SETTINGS = {
+  // The views that an insert feeds run with the insert's settings, and their SELECTs rely on these.
+  ...QUERY_SETTINGS,
   date_time_input_format: 'best_effort',
   input_format_skip_unknown_fields: 1,
   deduplicate_blocks_in_dependent_materialized_views: 1,

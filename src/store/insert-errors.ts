@@ -12,7 +12,7 @@
  * Any other code (MEMORY_LIMIT_EXCEEDED, TOO_MANY_PARTS, TABLE_IS_READ_ONLY, NOT_ENOUGH_SPACE,
  * UNKNOWN_TABLE, TIMEOUT_EXCEEDED, NETWORK_ERROR, ...) is treated as the store being unavailable.
  */
-export const REFUSED_ROW_CODES: Readonly<Record<number, string>> = {
+const REFUSED_ROW_CODES: Readonly<Record<number, string>> = {
   6: 'CANNOT_PARSE_TEXT',
   25: 'CANNOT_PARSE_ESCAPE_SEQUENCE',
   26: 'CANNOT_PARSE_QUOTED_STRING',
@@ -33,7 +33,7 @@ export const REFUSED_ROW_CODES: Readonly<Record<number, string>> = {
   467: 'CANNOT_PARSE_BOOL',
 };
 
-export interface Refusal {
+interface Refusal {
   code: number;
   message: string;
 }

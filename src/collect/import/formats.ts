@@ -9,7 +9,8 @@ import { ImportRefused } from './records.ts';
 import { detectAdExport } from '../ads/export-reader.ts';
 import { firstLine, formatOf, openInput, type FileFormat, type ImportInput } from './sources.ts';
 
-export const FORMAT_NAMES = ['ndjson', 'csv', ...AD_EXPORT_FORMATS] as const;
+/** Every `--format`; `shopify` (orders) is read by src/collect/shop/shopify-csv.ts, not here. */
+export const FORMAT_NAMES = ['ndjson', 'csv', ...AD_EXPORT_FORMATS, 'shopify'] as const;
 
 const isAdExport = (name: string): name is AdExportFormatName => (AD_EXPORT_FORMATS as readonly string[]).includes(name);
 const OWN_ADS_HEADER = /(^|,)\s*"?ad_id"?\s*(,|$)/;
