@@ -84,7 +84,7 @@ describe('import --kind ads reads the platforms’ exports', () => {
       error: { message: 'Meta Ads Manager export without the columns every row needs: Amount spent (header on line 3)' },
     });
     assert.deepEqual(await importAds(shop, fixture('google-ads.csv'), '--format', 'yahoo'), {
-      error: { message: 'Unknown format: yahoo. Formats: ndjson, csv, meta, google, tiktok, microsoft' },
+      error: { message: 'Unknown format: yahoo. Formats: ndjson, csv, meta, google, tiktok, microsoft, shopify' },
     });
     assert.deepEqual(await cli('import', '--workspace', String(shop.id), '--kind', 'orders', '--file', fixture('google-ads.csv'), '--format', 'google'), {
       error: { message: '--format google is an ads report: use it with --kind ads' },

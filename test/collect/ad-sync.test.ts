@@ -107,6 +107,25 @@ describe('ad platform APIs', () => {
     assert.equal((await ads(shop)).totals.total_ads, 0);
   });
 
+  test('Meta: a malformed insights row (impossible day, spend no number) is rejected by row, the rest stored, exit code 2', async () => {
+    const shop = await createTestWorkspace(t.stores, 'Malformed');
+    await connectMeta(shop);
+    fake.state.metaBadRow = true;
+    const { outcome } = await sync(shop, '1');
+    fake.state.metaBadRow = false;
+    assert.deepEqual(outcome, {
+      exitCode: 2,
+      result: {
+        workspace_id: shop.id, start_date: today(), end_date: today(),
+        accounts: [{
+          platform: 'meta', account_id: 'act_111', rows_imported: 2, rows_rejected: 1,
+          errors: [{ row: 1, message: 'spend: expected an amount like 1,234.56, got "twelve"' }],
+        }],
+      },
+    });
+    assert.equal((await ads(shop)).totals.total_spend, 1234 + 50);
+  });
+
   test('Google: the refresh token buys an access token, the GAQL stream (after RESOURCE_EXHAUSTED) gives cost micros as cents', async () => {
     const shop = await createTestWorkspace(t.stores, 'Google shop');
     await connectGoogle(shop);

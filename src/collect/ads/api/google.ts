@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { Invalid } from '../../rows.ts';
+import { parseAdDay } from '../values.ts';
 import { AdSyncError, callApi, type ApiAnswer, type ApiSettings, type Verdict } from './call.ts';
 import type { PullRange } from './meta.ts';
 
@@ -151,8 +152,10 @@ function toAdRow(row: z.infer<typeof resultRow>, pull: GooglePull): Record<strin
   }
   const spend = microsToMinor(row.metrics?.costMicros ?? '0', pull.digits);
   if (spend instanceof Invalid) return new Invalid(`metrics.cost_micros: ${spend.message}`);
+  const dt = parseAdDay(row.segments?.date ?? '');
+  if (dt instanceof Invalid) return new Invalid(`segments.date: ${dt.message}`);
   return {
-    dt: row.segments?.date,
+    dt,
     source: 'google',
     ad_id: row.adGroupAd?.ad.id,
     adaccount_id: row.customer?.id ?? pull.customerId,

@@ -7,7 +7,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { Invalid } from '../../rows.ts';
-import { amountToMinor } from '../values.ts';
+import { amountToMinor, parseAdDay } from '../values.ts';
 import { AdSyncError, callApi, type ApiAnswer, type ApiSettings, type Verdict } from './call.ts';
 
 export interface MetaCredentials {
@@ -183,8 +183,10 @@ function toAdRow(row: Record<string, unknown>, pull: MetaPull): Record<string, u
   }
   const spend = amountToMinor(text(row.spend) || '0', pull.digits);
   if (spend instanceof Invalid) return new Invalid(`spend: ${spend.message}`);
+  const dt = parseAdDay(text(row.date_start));
+  if (dt instanceof Invalid) return new Invalid(`date_start: ${dt.message}`);
   return {
-    dt: row.date_start,
+    dt,
     source: 'meta',
     ad_id: row.ad_id,
     adaccount_id: text(row.account_id),
