@@ -22,7 +22,7 @@ export async function openStores(config: Config, logger: Logger): Promise<Stores
   await migrateAppDb(db);
   await sealClearWebhookSecrets(db, secrets);
   const ch = await openClickhouse({ url: config.clickhouseUrl, dataDir: path.join(config.dataDir, 'chdb'), chdbSessions: config.chdbSessions }, logger);
-  await withStartupLock(db, config.databaseUrl !== null, () => migrateAnalytics(ch));
+  await withStartupLock(db, config.databaseUrl !== null, () => migrateAnalytics(ch, { cluster: config.clickhouseCluster }));
   return {
     ch,
     db,
