@@ -29,7 +29,7 @@ export async function startTestApp(overrides: Partial<Config> = {}): Promise<Tes
   const config = loadConfig({}, { dataDir, demo: false, rate: { perSecond: 0, burst: 0, daily: 0 }, ...overrides });
   const logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
   const stores = await openStores(config, logger);
-  const limits = await createRateLimits(config.rate, config.redisUrl);
+  const limits = await createRateLimits(config.rate, config.redisUrl, logger);
   const app = await buildApp({ config, stores, limits, logger });
   await app.ready();
   return {

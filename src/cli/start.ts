@@ -12,6 +12,7 @@ import { createApiKey } from '../store/app/api-keys.ts';
 import { MAX_DEMO_DAYS } from './commands/demo.ts';
 import { seedDemo } from './demo/seed.ts';
 import { removeServerInfo, runningServer, writeServerInfo } from './runtime-files.ts';
+import { PRIVATE_FILE } from '../store/private-files.ts';
 
 const say = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -61,7 +62,7 @@ async function seedDemoWorkspace(config: Config, stores: Stores): Promise<DemoWo
   await updateSettings(stores.db, workspace.id, { payment_fee_percent: 2.9, payment_fee_fixed: 30 });
   const key = await createApiKey(stores.db, workspace.id, ['admin:admin']);
   say(`New data dir: seeding a demo workspace with ${config.demoDays} days of data (STORELENS_DEMO=0 skips this)`);
-  fs.writeFileSync(marker, String(workspace.id));
+  fs.writeFileSync(marker, String(workspace.id), { mode: PRIVATE_FILE });
   await seedDemo(stores.ch, { storeId: workspace.id, days: config.demoDays, progress: say });
   fs.rmSync(marker);
   return { workspaceId: workspace.id, apiKey: key.api_key, clientSecret: key.client_secret, pixelId: workspace.pixelId };
@@ -95,7 +96,7 @@ export async function start(config: Config): Promise<void> {
   if (other) throw new Error(`A server (pid ${other.pid}) already serves ${config.dataDir} on port ${other.port}`);
   await ensurePortFree(config.port, config.host);
   const stores = await openStores(config, logger);
-  const limits = await createRateLimits(config.rate, config.redisUrl);
+  const limits = await createRateLimits(config.rate, config.redisUrl, logger);
   const app = await buildApp({ config, stores, logger, limits });
   const release = async () => {
     await app.close();

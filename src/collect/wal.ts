@@ -116,7 +116,7 @@ async function withoutKnownTransactions(ch: Clickhouse, lines: string[]): Promis
 
 export async function openBatchWriter(options: BatchWriterOptions): Promise<BatchWriter> {
   const { dir, ch, logger, flushMs, maxRows } = options;
-  fs.mkdirSync(dir, { recursive: true });
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
 
   /** Writes one sealed segment's rows into ClickHouse, then deletes it. Throws on failure. */
   async function insertSegment(name: string): Promise<void> {
@@ -151,7 +151,7 @@ export async function openBatchWriter(options: BatchWriterOptions): Promise<Batc
   async function openSegment(): Promise<Segment> {
     const name = segmentName();
     const file = path.join(dir, name + SUFFIX);
-    const handle = await fs.promises.open(file, 'a');
+    const handle = await fs.promises.open(file, 'a', 0o600);
     // Make the new file's directory entry durable too, not only its contents.
     const directory = await fs.promises.open(dir, 'r');
     try {

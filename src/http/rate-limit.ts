@@ -1,6 +1,8 @@
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Redis } from 'ioredis';
+import pino, { type Logger } from 'pino';
 import type { Config } from '../config.ts';
+import type { CheckResult } from './health.ts';
 import { DAY_MS, formatDay, startOfUtcDay } from './dates.ts';
 import { HttpError } from './errors.ts';
 
@@ -16,6 +18,8 @@ export interface RateLimitOutcome {
 export interface RateLimits {
   /** Resolves with headers to add, or throws a 429 HttpError. */
   consume(key: string): Promise<RateLimitOutcome>;
+  /** Where the counters live right now: null without Redis, else Redis or the memory fallback. */
+  health(): CheckResult | null;
   close(): Promise<void>;
 }
 
@@ -72,7 +76,85 @@ function tooMany(retryAfterSeconds: number, headers: Record<string, string>): Ht
   return new HttpError(429, 'Rate limit exceeded', { ...headers, 'retry-after': String(retryAfterSeconds) });
 }
 
-export async function createRateLimits(config: Config['rate'], redisUrl: string | null): Promise<RateLimits> {
+/** One set of counters: the token bucket and the daily quota, either may be off. */
+interface Counters {
+  bucket: Bucket | null;
+  quota: RateLimiterMemory | RateLimiterRedis | null;
+}
+
+/**
+ * The Redis connection and whether it may be used. ioredis reconnects on its own (every 2 s at
+ * most); commands fail at once while it is down (no offline queue) and after 500 ms when it hangs.
+ * Every change between "usable" and "not usable" is logged once, at warn (docs/operations.md).
+ */
+interface RedisLink {
+  client: Redis;
+  usable(): boolean;
+  /** A command failed: use process memory until the connection is ready again. */
+  failed(error: unknown): void;
+  close(): void;
+}
+
+async function connectRedis(url: string, logger: Logger): Promise<RedisLink> {
+  const { Redis } = await import('ioredis');
+  const client = new Redis(url, {
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    commandTimeout: 500,
+    connectTimeout: 2000,
+  });
+  let state: 'unknown' | 'up' | 'down' | 'closed' = 'unknown';
+  const down = (error: unknown) => {
+    if (state === 'closed') return;
+    if (state !== 'down') {
+      logger.warn({ err: error }, 'Redis unreachable: rate limits use process memory until it is back');
+    }
+    state = 'down';
+  };
+  client.on('ready', () => {
+    if (state === 'closed') return;
+    if (state === 'down') logger.warn('Redis reachable again: rate limits use Redis');
+    state = 'up';
+  });
+  client.on('error', down);
+  client.on('close', () => {
+    if (state === 'up') down(new Error('connection closed'));
+  });
+  // A failed first attempt is not fatal: the service starts on memory counters, ioredis retries.
+  await client.connect().catch(down);
+  return {
+    client,
+    usable: () => state === 'up' && client.status === 'ready',
+    failed: down,
+    close() {
+      state = 'closed';
+      client.disconnect();
+    },
+  };
+}
+
+function memoryCounters(perSecond: number, daily: number, intervalMs: number, capacityMs: number): Counters {
+  return {
+    bucket: perSecond > 0 ? memoryBucket(intervalMs, capacityMs) : null,
+    quota: daily > 0 ? new RateLimiterMemory({ keyPrefix: 'daily', points: daily, duration: 2 * 86_400 }) : null,
+  };
+}
+
+function redisCounters(client: Redis, prefix: string, perSecond: number, daily: number, intervalMs: number, capacityMs: number): Counters {
+  return {
+    bucket: perSecond > 0 ? redisBucket(client, prefix, intervalMs, capacityMs) : null,
+    quota: daily > 0
+      ? new RateLimiterRedis({ storeClient: client, keyPrefix: `${prefix}:daily`, points: daily, duration: 2 * 86_400 })
+      : null,
+  };
+}
+
+/**
+ * With `redisUrl` the counters live in Redis, shared by every process; while Redis cannot be
+ * reached each process counts in its own memory instead of failing requests.
+ */
+export async function createRateLimits(config: Config['rate'], redisUrl: string | null, logger?: Logger): Promise<RateLimits> {
   const { perSecond, daily } = config;
   const prefix = config.redisPrefix ?? 'storelens';
   // Never less than one second's worth of requests, so a burst of 0 means "no extra burst".
@@ -80,55 +162,60 @@ export async function createRateLimits(config: Config['rate'], redisUrl: string 
   const intervalMs = perSecond > 0 ? 1000 / perSecond : 0;
   const capacityMs = capacity * intervalMs;
 
-  let client: Redis | null = null;
-  if (redisUrl && (perSecond > 0 || daily > 0)) {
-    const { Redis } = await import('ioredis');
-    client = new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true });
-    await client.connect();
-  }
-  const bucket = perSecond > 0
-    ? client ? redisBucket(client, prefix, intervalMs, capacityMs) : memoryBucket(intervalMs, capacityMs)
+  const memory = memoryCounters(perSecond, daily, intervalMs, capacityMs);
+  const redis = redisUrl && (perSecond > 0 || daily > 0)
+    ? await connectRedis(redisUrl, logger ?? pino({ level: 'silent' }))
     : null;
-  const quotaOptions = { keyPrefix: 'daily', points: daily, duration: 2 * 86_400 };
-  const quota = daily <= 0
-    ? null
-    : client
-      ? new RateLimiterRedis({ ...quotaOptions, storeClient: client, keyPrefix: `${prefix}:daily` })
-      : new RateLimiterMemory(quotaOptions);
+  const shared = redis ? redisCounters(redis.client, prefix, perSecond, daily, intervalMs, capacityMs) : null;
 
   const policy = [
-    bucket ? `"burst";q=${capacity};w=1` : null,
-    quota ? `"daily";q=${daily};w=86400` : null,
+    perSecond > 0 ? `"burst";q=${capacity};w=1` : null,
+    daily > 0 ? `"daily";q=${daily};w=86400` : null,
   ].filter(Boolean).join(', ');
+
+  async function consumeWith({ bucket, quota }: Counters, key: string): Promise<RateLimitOutcome> {
+    const now = Date.now();
+    const items: string[] = [];
+    const base: Record<string, string> = policy ? { 'ratelimit-policy': policy } : {};
+    if (bucket) {
+      const { retryMs, tat } = await bucket.take(key, now);
+      if (retryMs !== null) {
+        const retry = secondsUntil(retryMs);
+        throw tooMany(retry, { ...base, ratelimit: `"burst";r=0;t=${retry}` });
+      }
+      const remaining = Math.floor((capacityMs - (tat - now)) / intervalMs);
+      items.push(`"burst";r=${Math.max(0, remaining)};t=${Math.ceil((tat - now) / 1000)}`);
+    }
+    if (quota) {
+      const untilMidnight = secondsUntil(startOfUtcDay(now) + DAY_MS - now);
+      try {
+        const res = await quota.consume(`${key}:${formatDay(now)}`);
+        items.push(`"daily";r=${Math.max(0, res.remainingPoints)};t=${untilMidnight}`);
+      } catch (error) {
+        if (!(error instanceof RateLimiterRes)) throw error;
+        throw tooMany(untilMidnight, { ...base, ratelimit: `"daily";r=0;t=${untilMidnight}` });
+      }
+    }
+    return { headers: items.length ? { ...base, ratelimit: items.join(', ') } : {} };
+  }
 
   return {
     async consume(key) {
-      const now = Date.now();
-      const items: string[] = [];
-      const base: Record<string, string> = policy ? { 'ratelimit-policy': policy } : {};
-      if (bucket) {
-        const { retryMs, tat } = await bucket.take(key, now);
-        if (retryMs !== null) {
-          const retry = secondsUntil(retryMs);
-          throw tooMany(retry, { ...base, ratelimit: `"burst";r=0;t=${retry}` });
-        }
-        const remaining = Math.floor((capacityMs - (tat - now)) / intervalMs);
-        items.push(`"burst";r=${Math.max(0, remaining)};t=${Math.ceil((tat - now) / 1000)}`);
+      if (!redis || !shared || !redis.usable()) return consumeWith(memory, key);
+      try {
+        return await consumeWith(shared, key);
+      } catch (error) {
+        if (error instanceof HttpError) throw error;
+        redis.failed(error);
+        return consumeWith(memory, key);
       }
-      if (quota) {
-        const untilMidnight = secondsUntil(startOfUtcDay(now) + DAY_MS - now);
-        try {
-          const res = await quota.consume(`${key}:${formatDay(now)}`);
-          items.push(`"daily";r=${Math.max(0, res.remainingPoints)};t=${untilMidnight}`);
-        } catch (error) {
-          if (!(error instanceof RateLimiterRes)) throw error;
-          throw tooMany(untilMidnight, { ...base, ratelimit: `"daily";r=0;t=${untilMidnight}` });
-        }
-      }
-      return { headers: items.length ? { ...base, ratelimit: items.join(', ') } : {} };
+    },
+    health() {
+      if (!redis) return null;
+      return redis.usable() ? { state: 'ok' } : { state: 'degraded', detail: 'unreachable: rate limits use process memory' };
     },
     async close() {
-      client?.disconnect();
+      redis?.close();
     },
   };
 }

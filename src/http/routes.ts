@@ -8,11 +8,15 @@ import { adminRoute } from '../cli/admin-route.ts';
 import { registerTryOn } from '../tryon/plugin.ts';
 import { collectPlugin } from '../collect/plugin.ts';
 import { mcpRoute } from '../mcp/route.ts';
+import { checkHealth } from './health.ts';
 import { oauthRoutes } from '../mcp/oauth/routes.ts';
 
 /** Every endpoint module, with its prefix. */
 export async function registerRoutes(app: FastifyInstance): Promise<void> {
-  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/healthz', async (_request, reply) => {
+    const { statusCode, body } = await checkHealth(app.healthChecks);
+    return reply.code(statusCode).send(body);
+  });
   await app.register(eventsRoute, { prefix: '/v3' });
   await app.register(sessionsRoute, { prefix: '/v3' });
   await app.register(conversionsRoute, { prefix: '/v3' });

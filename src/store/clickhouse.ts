@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import type { Logger } from 'pino';
+import { FairQueue } from './query-queue.ts';
 
 /** Values bound server-side to `{name:Type}` placeholders. 64-bit ids travel as bigint. */
 export type QueryParams = Record<string, string | number | bigint | boolean | ReadonlyArray<string | number | bigint>>;
@@ -9,13 +10,30 @@ export interface InsertOptions {
   dedupToken?: string;
 }
 
+export interface QueryOptions {
+  /**
+   * Runs before queued reads: for short queries that other work waits on (the collector's
+   * duplicate check, the health probe). Never for a query a client can make heavy.
+   */
+  urgent?: boolean;
+}
+
+/** A read went over the time limit (`STORELENS_QUERY_TIMEOUT_MS`); the engine stopped it. */
+export class QueryTimeoutError extends Error {
+  constructor(readonly queryName: string) {
+    super('Query timed out');
+  }
+}
+
 /**
  * The one door to the analytics store. ClickHouse SQL runs unchanged on both transports:
  * embedded chDB (default) and a ClickHouse server (`CLICKHOUSE_URL`).
  */
 export interface Clickhouse {
   readonly kind: 'chdb' | 'server';
-  query<T>(name: string, sql: string, params?: QueryParams): Promise<T[]>;
+  /** A read, with the engine's time limit; throws QueryTimeoutError over it. */
+  query<T>(name: string, sql: string, params?: QueryParams, options?: QueryOptions): Promise<T[]>;
+  /** Schema changes and maintenance: no time limit, never called with a client's input. */
   exec(sql: string, params?: QueryParams): Promise<void>;
   /** Inserts newline-delimited JSON rows; the source may be a buffer or a stream of chunks. */
   insertNdjson(
@@ -57,6 +75,19 @@ const INSERT_SETTINGS = {
   deduplicate_blocks_in_dependent_materialized_views: 1,
 } as const;
 
+export interface ClickhouseOptions {
+  url: string | null;
+  dataDir: string;
+  /** Engine time limit of each `query` in ms (`max_execution_time`); 0 or absent = none. */
+  timeoutMs?: number;
+}
+
+/** ClickHouse says TIMEOUT_EXCEEDED (code 159) when max_execution_time stops a query. */
+function isTimeout(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  return String(code) === '159' || /\bTIMEOUT_EXCEEDED\b/.test(String(message));
+}
+
 function parseEachRow<T>(text: string): T[] {
   const rows: T[] = [];
   let start = 0;
@@ -81,21 +112,32 @@ async function* ndjsonObjects(source: AsyncIterable<Buffer | string> | Iterable<
   if (pending.trim()) yield JSON.parse(pending);
 }
 
-async function openChdb(dataDir: string, logger: Logger): Promise<Clickhouse> {
+async function openChdb({ dataDir, timeoutMs = 0 }: ClickhouseOptions, logger: Logger): Promise<Clickhouse> {
   const { Session } = await import('chdb');
   const session = new Session(dataDir);
   await session.queryAsync(`CREATE DATABASE IF NOT EXISTS ${ANALYTICS_DATABASE}`);
   await session.queryAsync(`USE ${ANALYTICS_DATABASE}`);
   for (const [name, value] of Object.entries(QUERY_SETTINGS)) await session.queryAsync(`SET ${name} = ${value}`);
+  // The binding runs parameterised queries one at a time anyway; queueing them here instead
+  // decides the order (docs/operations.md, "One key cannot hold the analytics engine").
+  const queue = new FairQueue(1);
+  // A per-query SETTINGS clause, as the session's settings would also bind migrations and seeding.
+  const limit = timeoutMs > 0 ? `\nSETTINGS max_execution_time = ${timeoutMs / 1000}` : '';
   return {
     kind: 'chdb',
-    async query<T>(name: string, sql: string, params: QueryParams = {}) {
-      const started = performance.now();
-      const result = await session.queryBindAsync(sql, params, { format: 'JSONEachRow' });
-      const rows = parseEachRow<T>(result.text());
-      logger.debug({ query: name, ms: Math.round(performance.now() - started), rows: rows.length }, 'clickhouse query');
+    async query<T>(name: string, sql: string, params: QueryParams = {}, options: QueryOptions = {}) {
+      const result = await queue.run(async () => {
+        const started = performance.now();
+        try {
+          const answer = await session.queryBindAsync(sql + limit, params, { format: 'JSONEachRow' });
+          logger.debug({ query: name, ms: Math.round(performance.now() - started) }, 'clickhouse query');
+          return answer;
+        } catch (error) {
+          throw timeoutOr(error, name, timeoutMs, logger);
+        }
+      }, options.urgent);
       logger.trace({ query: name, sql }, 'clickhouse sql');
-      return rows;
+      return parseEachRow<T>(result.text());
     },
     async exec(sql, params = {}) {
       await session.queryBindAsync(sql, params, { format: 'JSONEachRow' });
@@ -116,23 +158,29 @@ async function openChdb(dataDir: string, logger: Logger): Promise<Clickhouse> {
   };
 }
 
-async function openServer(url: string, logger: Logger): Promise<Clickhouse> {
+async function openServer({ url, timeoutMs = 0 }: ClickhouseOptions & { url: string }, logger: Logger): Promise<Clickhouse> {
   const { createClient } = await import('@clickhouse/client');
   const bootstrap = createClient({ url });
   await bootstrap.command({ query: `CREATE DATABASE IF NOT EXISTS ${ANALYTICS_DATABASE}` });
   await bootstrap.close();
   const client = createClient({ url, database: ANALYTICS_DATABASE });
+  const readSettings = timeoutMs > 0 ? { ...QUERY_SETTINGS, max_execution_time: timeoutMs / 1000 } : QUERY_SETTINGS;
   return {
     kind: 'server',
     async query<T>(name: string, sql: string, params: QueryParams = {}) {
       const started = performance.now();
-      const result = await client.query({
-        query: sql,
-        query_params: params,
-        format: 'JSONEachRow',
-        clickhouse_settings: QUERY_SETTINGS,
-      });
-      const rows = await result.json<T>();
+      let rows: T[];
+      try {
+        const result = await client.query({
+          query: sql,
+          query_params: params,
+          format: 'JSONEachRow',
+          clickhouse_settings: readSettings,
+        });
+        rows = await result.json<T>();
+      } catch (error) {
+        throw timeoutOr(error, name, timeoutMs, logger);
+      }
       logger.debug({ query: name, ms: Math.round(performance.now() - started), rows: rows.length }, 'clickhouse query');
       return rows;
     },
@@ -156,9 +204,12 @@ async function openServer(url: string, logger: Logger): Promise<Clickhouse> {
   };
 }
 
-export async function openClickhouse(
-  options: { url: string | null; dataDir: string },
-  logger: Logger,
-): Promise<Clickhouse> {
-  return options.url ? openServer(options.url, logger) : openChdb(options.dataDir, logger);
+function timeoutOr(error: unknown, name: string, timeoutMs: number, logger: Logger): unknown {
+  if (!isTimeout(error)) return error;
+  logger.warn({ query: name, limitMs: timeoutMs }, 'analytics query stopped at its time limit');
+  return new QueryTimeoutError(name);
+}
+
+export async function openClickhouse(options: ClickhouseOptions, logger: Logger): Promise<Clickhouse> {
+  return options.url ? openServer({ ...options, url: options.url }, logger) : openChdb(options, logger);
 }

@@ -1,25 +1,50 @@
+import path from 'node:path';
+import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
+import type { HealthCheck } from '../http/health.ts';
 import { openAppDb, migrateAppDb, type AppDatabase } from './app-db.ts';
 import { openClickhouse, type Clickhouse } from './clickhouse.ts';
 import { migrateAnalytics } from './analytics-schema.ts';
-import path from 'node:path';
+import { privateDir } from './private-files.ts';
 
 export interface Stores {
   ch: Clickhouse;
   db: AppDatabase;
+  /** `/healthz` checks `analytics` and `app_state`: a store that cannot answer makes it a 503. */
+  checks: HealthCheck[];
   close(): Promise<void>;
 }
 
 /** Opens and migrates both stores. The embedded ones live under the data dir. */
 export async function openStores(config: Config, logger: Logger): Promise<Stores> {
+  privateDir(config.dataDir);
   const db = await openAppDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   await migrateAppDb(db);
-  const ch = await openClickhouse({ url: config.clickhouseUrl, dataDir: path.join(config.dataDir, 'chdb') }, logger);
+  const ch = await openClickhouse(
+    { url: config.clickhouseUrl, dataDir: path.join(config.dataDir, 'chdb'), timeoutMs: config.queries.timeoutMs },
+    logger,
+  );
   await migrateAnalytics(ch);
   return {
     ch,
     db,
+    checks: [
+      {
+        name: 'analytics',
+        async run() {
+          await ch.query('health', 'SELECT 1', {}, { urgent: true });
+          return { state: 'ok' };
+        },
+      },
+      {
+        name: 'app_state',
+        async run() {
+          await sql`SELECT 1`.execute(db);
+          return { state: 'ok' };
+        },
+      },
+    ],
     async close() {
       await ch.close();
       await db.destroy();
