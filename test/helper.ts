@@ -22,11 +22,18 @@ export interface TestApp {
 /**
  * A fresh app on a fresh temp data dir with real embedded stores (chDB + SQLite). Node's test
  * runner gives each file its own process, and chDB allows one data dir per process, so call
- * this once per file. Environment variables are ignored: tests decide their own config.
+ * this once per file. Environment variables are ignored: tests decide their own config. Rate
+ * limits and the bound on requests in flight are off unless a test sets them.
  */
 export async function startTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'storelens-test-'));
-  const config = loadConfig({}, { dataDir, demo: false, rate: { perSecond: 0, burst: 0, daily: 0 }, ...overrides });
+  const config = loadConfig({}, {
+    dataDir,
+    demo: false,
+    rate: { perSecond: 0, burst: 0, daily: 0 },
+    queries: { timeoutMs: 10_000, maxPerKey: 0 },
+    ...overrides,
+  });
   const logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
   const stores = await openStores(config, logger);
   const limits = await createRateLimits(config.rate, config.redisUrl, logger);

@@ -15,14 +15,17 @@ type Job = () => Promise<void>;
 
 /**
  * Runs at most `concurrency` tasks at once. Urgent tasks (the collector's duplicate check, the
- * health probe: short queries others wait on) go first; the rest are served round-robin by lane,
- * in the order the lanes arrived. Tasks outside any lane share one lane of their own.
+ * health probe: short queries others wait on) go first; then the waiting lane served least
+ * recently goes next, so a key arriving while another key's queries queue up is served after the
+ * query now running, not after the other key's next one. Tasks outside any lane share one lane.
  */
 export class FairQueue {
   private running = 0;
   private readonly urgent: Job[] = [];
-  /** Lanes with waiting tasks; a Map keeps insertion order, so re-inserting a lane sends it to the back. */
   private readonly waiting = new Map<string, Job[]>();
+  /** When each lane was last served (a counter); a lane not in it counts as never served. */
+  private readonly served = new Map<string, number>();
+  private tick = 0;
 
   constructor(private readonly concurrency: number) {}
 
@@ -43,12 +46,18 @@ export class FairQueue {
 
   private next(): Job | undefined {
     if (this.urgent.length > 0) return this.urgent.shift();
-    const first = this.waiting.entries().next();
-    if (first.done) return undefined;
-    const [lane, jobs] = first.value;
+    let pick: string | undefined;
+    for (const lane of this.waiting.keys()) {
+      if (pick === undefined || (this.served.get(lane) ?? -1) < (this.served.get(pick) ?? -1)) pick = lane;
+    }
+    if (pick === undefined) return undefined;
+    const jobs = this.waiting.get(pick)!;
     const job = jobs.shift();
-    this.waiting.delete(lane);
-    if (jobs.length > 0) this.waiting.set(lane, jobs);
+    if (jobs.length === 0) this.waiting.delete(pick);
+    this.served.set(pick, ++this.tick);
+    if (this.served.size > 10_000) {
+      for (const lane of this.served.keys()) if (!this.waiting.has(lane)) this.served.delete(lane);
+    }
     return job;
   }
 

@@ -48,14 +48,14 @@ test('runs the command for a loopback client with the token', async () => {
 });
 
 test('answers 404 to a remote client, also when it claims a loopback address in X-Forwarded-For', async () => {
-  for (const headers of [{}, { 'x-forwarded-for': '127.0.0.1' }]) {
+  for (const headers of [{}, { 'x-forwarded-for': '127.0.0.1' }] as Record<string, string>[]) {
     const response = await send(trusting, '203.0.113.7', headers);
     assert.deepEqual([response.statusCode, response.json()], [404, { message: 'Not found' }]);
   }
 });
 
 test('answers 404 to a request a local proxy hands on', async () => {
-  for (const headers of [{ 'x-forwarded-for': '198.51.100.4' }, { forwarded: 'for=198.51.100.4' }, { 'x-real-ip': '198.51.100.4' }]) {
+  for (const headers of [{ 'x-forwarded-for': '198.51.100.4' }, { forwarded: 'for=198.51.100.4' }, { 'x-real-ip': '198.51.100.4' }] as Record<string, string>[]) {
     const response = await send(trusting, '127.0.0.1', headers);
     assert.deepEqual([response.statusCode, response.json()], [404, { message: 'Not found' }], JSON.stringify(headers));
   }

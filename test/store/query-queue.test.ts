@@ -1,6 +1,6 @@
 /**
- * The engine queue's order (docs/operations.md): urgent work first, then one task per lane in
- * turn, so a key with many queries waiting does not delay another key's single query.
+ * The engine queue's order (docs/operations.md): urgent work first, then the lane served least
+ * recently, so a key with many queries waiting does not delay another key's single query.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -23,7 +23,7 @@ function recorder() {
   return { started, task, finishAll };
 }
 
-test('serves lanes in turn, in the order they arrived, one task each', async () => {
+test('serves the waiting lane served least recently: a newcomer goes right after the running task', async () => {
   const queue = new FairQueue(1);
   const { started, task, finishAll } = recorder();
   const done = [
@@ -34,7 +34,7 @@ test('serves lanes in turn, in the order they arrived, one task each', async () 
   ];
   await finishAll();
   assert.deepEqual(await Promise.all(done), ['a1', 'a2', 'a3', 'a4', 'b1', 'c1', 'b2']);
-  assert.deepEqual(started, ['a1', 'a2', 'b1', 'c1', 'a3', 'b2', 'a4']);
+  assert.deepEqual(started, ['a1', 'b1', 'c1', 'a2', 'b2', 'a3', 'a4']);
 });
 
 test('runs urgent tasks before any waiting lane, and work outside a lane in a lane of its own', async () => {
@@ -48,7 +48,7 @@ test('runs urgent tasks before any waiting lane, and work outside a lane in a la
   ];
   await finishAll();
   await Promise.all(done);
-  assert.deepEqual(started, ['a1', 'dedupe', 'a2', 'plain']);
+  assert.deepEqual(started, ['a1', 'dedupe', 'plain', 'a2']);
 });
 
 test('passes a task\'s failure to its caller and goes on with the next', async () => {
