@@ -83,17 +83,23 @@ interface Counters {
 }
 
 /**
- * The Redis connection and whether it may be used. ioredis reconnects on its own (every 2 s at
- * most); commands fail at once while it is down (no offline queue) and after 500 ms when it hangs.
- * Every change between "usable" and "not usable" is logged once, at warn (docs/operations.md).
+ * The Redis connection and whether to use it. ioredis reconnects on its own (at most 2 s apart);
+ * commands fail at once while it is down (no offline queue) and after 500 ms when it hangs. After
+ * a failure on a connection that stays open (a hung server), one request tries Redis again every
+ * 2 s. Every change between the two states is logged once, at warn (docs/operations.md).
  */
 interface RedisLink {
   client: Redis;
-  usable(): boolean;
-  /** A command failed: use process memory until the connection is ready again. */
+  /** Redis answered last time and the connection is open. */
+  up(): boolean;
+  /** Whether the next request should use Redis: it is up, or it is time to try it again. */
+  shouldTry(): boolean;
   failed(error: unknown): void;
+  answered(): void;
   close(): void;
 }
+
+const RETRY_MS = 2000;
 
 async function connectRedis(url: string, logger: Logger): Promise<RedisLink> {
   const { Redis } = await import('ioredis');
@@ -102,31 +108,36 @@ async function connectRedis(url: string, logger: Logger): Promise<RedisLink> {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
     commandTimeout: 500,
-    connectTimeout: 2000,
+    connectTimeout: RETRY_MS,
+    retryStrategy: (attempt) => Math.min(attempt * 100, RETRY_MS),
   });
   let state: 'unknown' | 'up' | 'down' | 'closed' = 'unknown';
-  const down = (error: unknown) => {
+  let retryAt = 0;
+  const failed = (error: unknown) => {
     if (state === 'closed') return;
-    if (state !== 'down') {
-      logger.warn({ err: error }, 'Redis unreachable: rate limits use process memory until it is back');
-    }
+    if (state !== 'down') logger.warn({ err: error }, 'Redis unreachable: rate limits use process memory until it is back');
     state = 'down';
+    retryAt = Date.now() + RETRY_MS;
   };
-  client.on('ready', () => {
+  const answered = () => {
     if (state === 'closed') return;
     if (state === 'down') logger.warn('Redis reachable again: rate limits use Redis');
     state = 'up';
-  });
-  client.on('error', down);
+  };
+  const open = () => client.status === 'ready';
+  client.on('ready', answered);
+  client.on('error', failed);
   client.on('close', () => {
-    if (state === 'up') down(new Error('connection closed'));
+    if (state === 'up') failed(new Error('connection closed'));
   });
   // A failed first attempt is not fatal: the service starts on memory counters, ioredis retries.
-  await client.connect().catch(down);
+  await client.connect().catch(failed);
   return {
     client,
-    usable: () => state === 'up' && client.status === 'ready',
-    failed: down,
+    up: () => state === 'up' && open(),
+    shouldTry: () => open() && (state === 'up' || (state === 'down' && Date.now() >= retryAt)),
+    failed,
+    answered,
     close() {
       state = 'closed';
       client.disconnect();
@@ -201,18 +212,23 @@ export async function createRateLimits(config: Config['rate'], redisUrl: string 
 
   return {
     async consume(key) {
-      if (!redis || !shared || !redis.usable()) return consumeWith(memory, key);
+      if (!redis || !shared || !redis.shouldTry()) return consumeWith(memory, key);
       try {
-        return await consumeWith(shared, key);
+        const outcome = await consumeWith(shared, key);
+        redis.answered();
+        return outcome;
       } catch (error) {
-        if (error instanceof HttpError) throw error;
+        if (error instanceof HttpError) {
+          redis.answered();
+          throw error;
+        }
         redis.failed(error);
         return consumeWith(memory, key);
       }
     },
     health() {
       if (!redis) return null;
-      return redis.usable() ? { state: 'ok' } : { state: 'degraded', detail: 'unreachable: rate limits use process memory' };
+      return redis.up() ? { state: 'ok' } : { state: 'degraded', detail: 'unreachable: rate limits use process memory' };
     },
     async close() {
       redis?.close();

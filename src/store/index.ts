@@ -7,11 +7,15 @@ import { openAppDb, migrateAppDb, type AppDatabase } from './app-db.ts';
 import { openClickhouse, type Clickhouse } from './clickhouse.ts';
 import { migrateAnalytics } from './analytics-schema.ts';
 import { privateDir } from './private-files.ts';
+import { dataDirCheck } from './data-dir-check.ts';
 
 export interface Stores {
   ch: Clickhouse;
   db: AppDatabase;
-  /** `/healthz` checks `analytics` and `app_state`: a store that cannot answer makes it a 503. */
+  /**
+   * `/healthz` checks `analytics` and `app_state` (a store that cannot answer makes it a 503) and
+   * `data_dir` (full or read-only: degraded).
+   */
   checks: HealthCheck[];
   close(): Promise<void>;
 }
@@ -44,6 +48,7 @@ export async function openStores(config: Config, logger: Logger): Promise<Stores
           return { state: 'ok' };
         },
       },
+      dataDirCheck(config.dataDir),
     ],
     async close() {
       await ch.close();

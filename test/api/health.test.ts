@@ -1,6 +1,6 @@
 /**
  * `/healthz` and what the service does when a dependency goes away (docs/operations.md).
- * Fixture: one workspace with two admin keys and no analytics rows; requests are cheap
+ * Fixture: one workspace with three admin keys and no analytics rows; requests are cheap
  * `GET /v3/events` and `notes.get-notes` tool calls. The Redis is a throwaway `redis-server`
  * this file starts on a free port in a temp dir, stops and starts again.
  */
@@ -20,17 +20,20 @@ import type { FastifyInstance } from 'fastify';
 import { createTestWorkspace, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
 import { buildApp } from '../../src/http/app.ts';
 import { createRateLimits, type RateLimits } from '../../src/http/rate-limit.ts';
+import { dataDirCheck } from '../../src/store/data-dir-check.ts';
 import { callTool } from '../mcp/rpc.ts';
 
 let t: TestApp;
 let shop: TestWorkspace;
 let outageKey: Record<string, string>;
+let hangKey: Record<string, string>;
 const redisDir = fs.mkdtempSync(path.join(os.tmpdir(), 'storelens-redis-'));
 
 before(async () => {
   t = await startTestApp();
   shop = await createTestWorkspace(t.stores);
   outageKey = await shop.keyHeaders(['admin:admin']);
+  hangKey = await shop.keyHeaders(['admin:admin']);
 });
 after(async () => {
   await t.close();
@@ -84,10 +87,10 @@ async function healthUntil(app: FastifyInstance, done: (body: any) => boolean) {
 }
 
 test('answers 200 {"status":"ok"} with one named check per dependency', async () => {
-  assert.deepEqual(await health(t.app), { status: 200, body: { status: 'ok', checks: { analytics: 'ok', app_state: 'ok' } } });
+  assert.deepEqual(await health(t.app), { status: 200, body: { status: 'ok', checks: { analytics: 'ok', app_state: 'ok', data_dir: 'ok' } } });
 });
 
-test('keeps serving on process-memory limits while Redis is down, says so in /healthz and the log, and uses Redis again once it is back', async () => {
+test('keeps serving on process-memory limits while Redis is down or hangs, says so in /healthz and the log, and uses Redis again once it is back', async () => {
   const port = await freePort();
   const prefix = `storelens-test-${randomUUID()}`;
   const lines: any[] = [];
@@ -95,17 +98,24 @@ test('keeps serving on process-memory limits while Redis is down, says so in /he
   let redis = await startRedis(port);
   let limits: RateLimits | null = null;
   let app: FastifyInstance | null = null;
+  const clients: Redis[] = [];
+  /** A client of the throwaway Redis for looking at its keys; closed at the end. */
+  const inspect = () => {
+    const client = new Redis({ port, retryStrategy: () => null });
+    client.on('error', () => {});
+    clients.push(client);
+    return client;
+  };
   try {
     const rate = { perSecond: 1, burst: 6, daily: 0, redisPrefix: prefix };
     limits = await createRateLimits(rate, `redis://127.0.0.1:${port}`, logger);
     app = await buildApp({ config: { ...t.config, rate, redisUrl: `redis://127.0.0.1:${port}` }, stores: t.stores, limits, logger });
-    const client = new Redis({ port });
+    const client = inspect();
     const bucketKeys = () => client.keys(`${prefix}:bucket:*`);
 
     assert.equal(await events(app, shop.headers), 200);
-    assert.deepEqual((await health(app)).body, { status: 'ok', checks: { analytics: 'ok', app_state: 'ok', redis: 'ok' } });
+    assert.deepEqual((await health(app)).body, { status: 'ok', checks: { analytics: 'ok', app_state: 'ok', data_dir: 'ok', redis: 'ok' } });
     assert.equal((await bucketKeys()).length, 1, 'the counter lives in Redis');
-    client.disconnect();
 
     await stopRedis(redis);
     // Requests and tool calls still succeed; the limits hold, counted in this process's memory.
@@ -115,28 +125,60 @@ test('keeps serving on process-memory limits while Redis is down, says so in /he
     assert.equal(await events(app, outageKey), 429, 'the burst of 6 is spent in memory');
     assert.deepEqual(await health(app), {
       status: 200,
-      body: { status: 'degraded', checks: { analytics: 'ok', app_state: 'ok', redis: 'unreachable: rate limits use process memory' } },
+      body: { status: 'degraded', checks: { analytics: 'ok', app_state: 'ok', data_dir: 'ok', redis: 'unreachable: rate limits use process memory' } },
     });
 
     redis = await startRedis(port);
     const back = await healthUntil(app, (body) => body.checks.redis === 'ok');
-    assert.deepEqual(back, { status: 200, body: { status: 'ok', checks: { analytics: 'ok', app_state: 'ok', redis: 'ok' } } });
-    const fresh = new Redis({ port });
+    assert.deepEqual(back, { status: 200, body: { status: 'ok', checks: { analytics: 'ok', app_state: 'ok', data_dir: 'ok', redis: 'ok' } } });
+    const fresh = inspect();
     assert.deepEqual(await fresh.keys(`${prefix}:bucket:*`), [], 'the restarted Redis starts empty');
     assert.equal(await events(app, shop.headers), 200);
     assert.equal((await fresh.keys(`${prefix}:bucket:*`)).length, 1, 'counting happens in Redis again');
-    fresh.disconnect();
 
-    const messages = lines.map((line) => line.msg);
-    assert.deepEqual(
-      messages.filter((m) => /Redis/.test(m)),
-      ['Redis unreachable: rate limits use process memory until it is back', 'Redis reachable again: rate limits use Redis'],
-      'one warning per transition',
-    );
+    // A Redis that hangs with the connection open (stopped, not gone): requests still answer.
+    redis.kill('SIGSTOP');
+    assert.equal(await events(app, hangKey), 200);
+    assert.equal((await health(app)).body.status, 'degraded');
+    redis.kill('SIGCONT');
+    const deadline = Date.now() + 30_000;
+    // After a failure on an open connection, a request tries Redis again every 2 s.
+    while ((await health(app)).body.status !== 'ok' && Date.now() < deadline) {
+      assert.equal(await events(app, hangKey), 200);
+      await sleep(1000);
+    }
+    assert.deepEqual((await health(app)).body.checks.redis, 'ok');
+
+    const messages = lines.map((line) => line.msg).filter((m) => /Redis/.test(m));
+    const unreachable = 'Redis unreachable: rate limits use process memory until it is back';
+    const reachable = 'Redis reachable again: rate limits use Redis';
+    assert.deepEqual(messages, [unreachable, reachable, unreachable, reachable], 'one warning per transition');
   } finally {
+    for (const client of clients) client.disconnect();
     await app?.close();
     await limits?.close();
+    redis.kill('SIGCONT');
     await stopRedis(redis);
+  }
+});
+
+test('reports a data dir it cannot write to as degraded, still answering 200', async () => {
+  // Tests run as root here, for whom modes do not stop writes: a plain file stands in for the dir.
+  const notADir = path.join(redisDir, 'not-a-dir');
+  fs.writeFileSync(notADir, '');
+  const app = await buildApp({
+    config: t.config,
+    stores: { ...t.stores, checks: [...t.stores.checks.filter((c) => c.name !== 'data_dir'), dataDirCheck(notADir)] },
+    limits: await createRateLimits(t.config.rate, null),
+    logger: pino({ level: 'silent' }),
+  });
+  try {
+    assert.deepEqual(await health(app), {
+      status: 200,
+      body: { status: 'degraded', checks: { analytics: 'ok', app_state: 'ok', data_dir: 'not writable (ENOTDIR)' } },
+    });
+  } finally {
+    await app.close();
   }
 });
 

@@ -60,7 +60,7 @@ test('starts with Redis unreachable, serves on memory limits, keeps every data f
     assert.equal(health.status, 200);
     assert.deepEqual(await health.json(), {
       status: 'degraded',
-      checks: { analytics: 'ok', app_state: 'ok', redis: 'unreachable: rate limits use process memory' },
+      checks: { analytics: 'ok', app_state: 'ok', data_dir: 'ok', redis: 'unreachable: rate limits use process memory' },
     });
     assert.match(server.stderr(), /Redis unreachable: rate limits use process memory until it is back/);
 
