@@ -10,6 +10,8 @@ export interface Config {
   /** Days of demo data seeded on a new data dir (`STORELENS_DEMO_DAYS`, default 90). */
   demoDays: number;
   clickhouseUrl: string | null;
+  /** Embedded chDB sessions that run queries in parallel (`STORELENS_CHDB_SESSIONS`, default 4). */
+  chdbSessions: number;
   databaseUrl: string | null;
   redisUrl: string | null;
   logLevel: string;
@@ -33,8 +35,18 @@ export interface Config {
   queries: { timeoutMs: number; maxPerKey: number };
   /** Whether `/admin/cli` answers clients other than loopback (`STORELENS_ADMIN_REMOTE=1`). */
   adminRemote: boolean;
+  /**
+   * Key of the secret box that encrypts stored credentials (`STORELENS_SECRET_KEY`, 32 bytes as hex
+   * or base64); null: a key generated in `<data dir>/secret.key`.
+   */
+  secretKey: string | null;
   /** Public base URL, used for signed URLs and printed curl lines. */
   publicUrl: string | null;
+  /**
+   * Browser origins allowed to call the tool endpoint besides the public URL's and loopback ones
+   * (`STORELENS_MCP_ALLOWED_ORIGINS`, comma-separated; docs/mcp.md).
+   */
+  mcpAllowedOrigins: string[];
   /** The collector (docs/collection.md): WAL flush cadence and per-pixel rate limits; 0 turns a limit off. */
   collect: { flushMs: number; maxRows: number; perClientPerMinute: number; perPixelPerSecond: number };
   /** Storefront try-on API (docs/try-on.md). */
@@ -83,6 +95,24 @@ function tryOnFromEnv(env: NodeJS.ProcessEnv): TryOnConfig {
   };
 }
 
+/** Comma-separated origins, each normalised to `scheme://host[:port]`; anything else stops start-up. */
+function originsFromEnv(env: NodeJS.ProcessEnv, name: string): string[] {
+  return (env[name] ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      let url: URL;
+      try {
+        url = new URL(entry);
+      } catch {
+        throw new Error(`${name}: ${entry} is not an origin (scheme://host[:port])`);
+      }
+      if (url.origin === 'null') throw new Error(`${name}: ${entry} is not an origin (scheme://host[:port])`);
+      return url.origin;
+    });
+}
+
 function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
@@ -99,6 +129,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     demo: env.STORELENS_DEMO !== '0',
     demoDays: intFromEnv(env, 'STORELENS_DEMO_DAYS', 90),
     clickhouseUrl: env.CLICKHOUSE_URL || null,
+    chdbSessions: Math.max(1, intFromEnv(env, 'STORELENS_CHDB_SESSIONS', 4)),
     databaseUrl: env.DATABASE_URL || null,
     redisUrl: env.REDIS_URL || null,
     logLevel: env.LOG_LEVEL || 'warn',
@@ -116,6 +147,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     },
     adminRemote: env.STORELENS_ADMIN_REMOTE === '1',
     publicUrl: env.STORELENS_PUBLIC_URL || null,
+    mcpAllowedOrigins: originsFromEnv(env, 'STORELENS_MCP_ALLOWED_ORIGINS'),
+    secretKey: env.STORELENS_SECRET_KEY || null,
     collect: {
       flushMs: Math.max(10, intFromEnv(env, 'STORELENS_COLLECT_FLUSH_MS', 500)),
       maxRows: 5000,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { badRequest } from '../http/errors.ts';
-import { DAY_MS, parseBound, startOfUtcDay } from '../http/dates.ts';
+import { defaultRange, parseBound } from '../http/dates.ts';
 import { DEFAULT_LIMIT, MAX_LIMIT, type Page, type Range } from '../http/paging.ts';
 import { parseSourceList } from '../analytics/sources.ts';
 
@@ -78,11 +78,11 @@ export const sourceListParam = (accepted: readonly string[]) =>
 export const pagingShape = { limit: limitParam, offset: offsetParam };
 export const dateShape = { start_date: dateParam, end_date: dateParam };
 
-/** Resolves the date range: defaults to the last 7 days through the end of today (UTC). */
+/** Resolves the date range; a bound left out takes the default range's (`defaultRange`). */
 export function resolveRange(input: { start_date?: string; end_date?: string }, now = Date.now()): Range {
-  const today = startOfUtcDay(now);
-  const startMs = input.start_date === undefined ? today - 7 * DAY_MS : parseBound(input.start_date, 'start');
-  const endMs = input.end_date === undefined ? today + DAY_MS - 1 : parseBound(input.end_date, 'end');
+  const fallback = defaultRange(now);
+  const startMs = input.start_date === undefined ? fallback.startMs : parseBound(input.start_date, 'start');
+  const endMs = input.end_date === undefined ? fallback.endMs : parseBound(input.end_date, 'end');
   if (startMs === null || endMs === null) throw badRequest(DATE_MESSAGE);
   if (startMs > endMs) throw badRequest('start_date must be before end_date');
   return { startMs, endMs };

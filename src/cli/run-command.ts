@@ -23,6 +23,14 @@ const VALUE_OPTIONS = [
   'experiment',
   'experiment-variants',
   'days',
+  'platform',
+  'shop',
+  'site',
+  'secret',
+  'format',
+  'email',
+  'password',
+  'role',
 ] as const;
 
 const OPTIONS = Object.fromEntries(VALUE_OPTIONS.map((name) => [name, { type: 'string' as const }]));

@@ -9,6 +9,7 @@ import { buildApp } from '../http/app.ts';
 import { createRateLimits } from '../http/rate-limit.ts';
 import { createWorkspace, listWorkspaces, updateSettings } from '../store/app/workspaces.ts';
 import { createApiKey } from '../store/app/api-keys.ts';
+import { createDemoUser, type DemoUser } from '../dashboard/demo-user.ts';
 import { MAX_DEMO_DAYS } from './commands/demo.ts';
 import { seedDemo } from './demo/seed.ts';
 import { removeServerInfo, runningServer, writeServerInfo } from './runtime-files.ts';
@@ -37,6 +38,7 @@ interface DemoWorkspace {
   apiKey: string;
   clientSecret: string;
   pixelId: string;
+  user: DemoUser;
 }
 
 /**
@@ -61,11 +63,12 @@ async function seedDemoWorkspace(config: Config, stores: Stores): Promise<DemoWo
   // Orders without an exported processor fee are charged the usual card rate.
   await updateSettings(stores.db, workspace.id, { payment_fee_percent: 2.9, payment_fee_fixed: 30 });
   const key = await createApiKey(stores.db, workspace.id, ['admin:admin']);
+  const user = await createDemoUser(stores.db, workspace.id);
   say(`New data dir: seeding a demo workspace with ${config.demoDays} days of data (STORELENS_DEMO=0 skips this)`);
   fs.writeFileSync(marker, String(workspace.id), { mode: PRIVATE_FILE });
   await seedDemo(stores.ch, { storeId: workspace.id, days: config.demoDays, progress: say });
   fs.rmSync(marker);
-  return { workspaceId: workspace.id, apiKey: key.api_key, clientSecret: key.client_secret, pixelId: workspace.pixelId };
+  return { workspaceId: workspace.id, apiKey: key.api_key, clientSecret: key.client_secret, pixelId: workspace.pixelId, user };
 }
 
 function demoInstructions(demo: DemoWorkspace, baseUrl: string): string {
@@ -75,6 +78,8 @@ function demoInstructions(demo: DemoWorkspace, baseUrl: string): string {
     `  api key:       ${demo.apiKey}`,
     `  client secret: ${demo.clientSecret}`,
     `  pixel id:      ${demo.pixelId}`,
+    '',
+    `Dashboard: ${baseUrl}/  (email ${demo.user.email}, password ${demo.user.password})`,
     '',
     'Try it:',
     `  curl -s '${baseUrl}/v3/conversions?group_by=adv_source' -H 'x-api-key: ${demo.apiKey}' -H 'client-secret: ${demo.clientSecret}'`,

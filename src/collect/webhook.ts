@@ -46,7 +46,7 @@ export async function webhookRoutes(app: FastifyInstance, writer: BatchWriter): 
   app.post('/webhooks/orders', { bodyLimit: WEBHOOK_BODY_LIMIT }, async (request, reply) => {
     const workspaceId = Number((request.query as { workspace?: string }).workspace);
     const secret = Number.isSafeInteger(workspaceId) && workspaceId > 0
-      ? await findWebhookSecret(app.stores.db, workspaceId)
+      ? await findWebhookSecret(app.stores.db, app.stores.secrets, workspaceId)
       : undefined;
     const body = typeof request.body === 'string' ? request.body : '';
     const sentAt = header(request.headers['x-storelens-timestamp']);

@@ -7,6 +7,7 @@ import { createInFlightLimits, type InFlightLimits } from './in-flight.ts';
 import type { HealthCheck } from './health.ts';
 import { HttpError, installErrorHandler, sendError } from './errors.ts';
 import { registerRoutes } from './routes.ts';
+import { installSecurityHeaders } from './security-headers.ts';
 
 export interface AppDeps {
   config: Config;
@@ -43,6 +44,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('inFlight', createInFlightLimits(deps.config.queries.maxPerKey));
   app.decorate('healthChecks', [...deps.stores.checks, ...redisCheck(deps.limits)]);
   app.decorateRequest('auth', null);
+  installSecurityHeaders(app);
   installErrorHandler(app);
   app.setNotFoundHandler((_request, reply) => sendError(reply, new HttpError(404, 'Not found')));
   await registerRoutes(app);

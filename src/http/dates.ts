@@ -45,6 +45,15 @@ export function startOfUtcDay(ms: number): number {
   return ms - (((ms % DAY_MS) + DAY_MS) % DAY_MS);
 }
 
+/** Days before today at which a range starts when none is given (the data API and the tools alike). */
+export const DEFAULT_RANGE_DAYS = 7;
+
+/** The default range: from 00:00:00 UTC `DEFAULT_RANGE_DAYS` days ago through the end of today. */
+export function defaultRange(now: number): { startMs: number; endMs: number } {
+  const today = startOfUtcDay(now);
+  return { startMs: today - DEFAULT_RANGE_DAYS * DAY_MS, endMs: today + DAY_MS - 1 };
+}
+
 /** `YYYY-MM-DD HH:MM:SS` (seconds precision, as shown in pagination). */
 export function formatTimestamp(ms: number): string {
   return new Date(ms).toISOString().slice(0, 19).replace('T', ' ');

@@ -3,9 +3,11 @@ import type { FastifyInstance } from 'fastify';
 /**
  * `GET /healthz` (docs/operations.md): one named check per dependency. `degraded` means the
  * service still answers with a fallback (e.g. rate limits from process memory); `failing` means
- * requests that need it cannot be served, and the whole answer turns into a 503.
+ * requests that need it cannot be served, and the whole answer turns into a 503. The answer shows
+ * a check's `detail` (a short reason, or an object of counts), or `"ok"` when it has none.
  */
-export type CheckResult = { state: 'ok' } | { state: 'degraded' | 'failing'; detail: string };
+export type CheckDetail = string | Record<string, unknown>;
+export type CheckResult = { state: 'ok'; detail?: CheckDetail } | { state: 'degraded' | 'failing'; detail: CheckDetail };
 
 export interface HealthCheck {
   /** The key under `checks` in the answer. */
@@ -43,7 +45,7 @@ async function runCheck(check: HealthCheck): Promise<CheckResult> {
 
 export interface HealthAnswer {
   statusCode: 200 | 503;
-  body: { status: 'ok' | 'degraded' | 'unavailable'; checks: Record<string, string> };
+  body: { status: 'ok' | 'degraded' | 'unavailable'; checks: Record<string, CheckDetail> };
 }
 
 export async function checkHealth(checks: HealthCheck[]): Promise<HealthAnswer> {
@@ -54,7 +56,7 @@ export async function checkHealth(checks: HealthCheck[]): Promise<HealthAnswer> 
     statusCode: status === 'unavailable' ? 503 : 200,
     body: {
       status,
-      checks: Object.fromEntries(results.map(([name, result]) => [name, result.state === 'ok' ? 'ok' : result.detail])),
+      checks: Object.fromEntries(results.map(([name, result]) => [name, result.detail ?? 'ok'])),
     },
   };
 }

@@ -7,12 +7,21 @@ import { reportRoute } from '../api/report/route.ts';
 import { adminRoute } from '../cli/admin-route.ts';
 import { registerTryOn } from '../tryon/plugin.ts';
 import { collectPlugin } from '../collect/plugin.ts';
+import { collectCheck } from '../collect/status.ts';
 import { mcpRoute } from '../mcp/route.ts';
-import { checkHealth } from './health.ts';
+import { addHealthCheck, checkHealth } from './health.ts';
 import { oauthRoutes } from '../mcp/oauth/routes.ts';
+import { dashboardPlugin } from '../dashboard/plugin.ts';
 
 /** Every endpoint module, with its prefix. */
 export async function registerRoutes(app: FastifyInstance): Promise<void> {
+  addHealthCheck(app, {
+    name: 'collect',
+    async run() {
+      const collect = await collectCheck(app.config.dataDir);
+      return { state: collect.status === 'ok' ? 'ok' : 'degraded', detail: collect };
+    },
+  });
   app.get('/healthz', async (_request, reply) => {
     const { statusCode, body } = await checkHealth(app.healthChecks);
     return reply.code(statusCode).send(body);
@@ -27,4 +36,5 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(oauthRoutes);
   await registerTryOn(app);
   await app.register(adminRoute);
+  await app.register(dashboardPlugin);
 }

@@ -20,6 +20,7 @@ export type Caller =
 
 const MISSING =
   'Missing credentials: send Authorization: Bearer <api_key>:<client_secret>, or the x-api-key and client-secret headers';
+const MISSING_TOKEN = 'Missing OAuth access token: this URL is for OAuth connections (API keys connect to /mcp)';
 
 function header(request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name];
@@ -36,9 +37,16 @@ async function byKey(db: AppDatabase, apiKey: string, secret: string): Promise<C
   }
 }
 
-async function byToken(db: AppDatabase, token: string): Promise<Caller> {
+/**
+ * An OAuth access token, accepted only on the URL it was issued for (RFC 8707 `resource`); a
+ * token issued without a resource is accepted on both tool-endpoint URLs.
+ */
+async function byToken(db: AppDatabase, token: string, resource: string): Promise<Caller> {
   const found = await findToken(db, 'access', token);
   if (!found) throw new RpcError(AUTH_ERROR, 'Invalid or expired access token');
+  if (found.resource && found.resource !== resource) {
+    throw new RpcError(AUTH_ERROR, `This access token was issued for ${found.resource}, not ${resource}`);
+  }
   const grants = found.grants;
   return {
     kind: 'oauth',
@@ -59,21 +67,44 @@ async function byToken(db: AppDatabase, token: string): Promise<Caller> {
   };
 }
 
-/** Bearer `<api_key>:<client_secret>`, an OAuth access token, or the two data-API headers. */
-export async function resolveCaller(db: AppDatabase, request: FastifyRequest): Promise<Caller> {
+function bearerCredential(request: FastifyRequest): string | undefined {
   const authorization = header(request, 'authorization');
-  if (authorization) {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-    if (!match) throw new RpcError(AUTH_ERROR, 'Invalid Authorization header: expected Bearer <api_key>:<client_secret>');
-    const credential = match[1]!;
+  if (!authorization) return undefined;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+  if (!match) throw new RpcError(AUTH_ERROR, 'Invalid Authorization header: expected Bearer <api_key>:<client_secret>');
+  return match[1]!;
+}
+
+function queryParam(request: FastifyRequest, name: string): string | undefined {
+  const value = (request.query as Record<string, unknown>)[name];
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/**
+ * `POST /mcp`: Bearer `<api_key>:<client_secret>`, an OAuth access token issued for `resource`,
+ * the two data-API headers, or for clients that take nothing but a URL the `api_key` and
+ * `client_secret` query parameters (docs/mcp.md).
+ */
+export async function resolveCaller(db: AppDatabase, request: FastifyRequest, resource: string): Promise<Caller> {
+  const credential = bearerCredential(request);
+  if (credential) {
     const colon = credential.indexOf(':');
-    if (colon === -1) return byToken(db, credential);
+    if (colon === -1) return byToken(db, credential, resource);
     return byKey(db, credential.slice(0, colon), credential.slice(colon + 1));
   }
-  const apiKey = header(request, 'x-api-key');
-  const secret = header(request, 'client-secret');
+  const inHeaders = header(request, 'x-api-key') !== undefined || header(request, 'client-secret') !== undefined;
+  const apiKey = inHeaders ? header(request, 'x-api-key') : queryParam(request, 'api_key');
+  const secret = inHeaders ? header(request, 'client-secret') : queryParam(request, 'client_secret');
   if (!apiKey && !secret) throw new RpcError(AUTH_ERROR, MISSING);
-  if (!apiKey) throw new RpcError(AUTH_ERROR, 'Missing x-api-key header');
-  if (!secret) throw new RpcError(AUTH_ERROR, 'Missing client-secret header');
+  if (!apiKey) throw new RpcError(AUTH_ERROR, inHeaders ? 'Missing x-api-key header' : 'Missing api_key parameter');
+  if (!secret) throw new RpcError(AUTH_ERROR, inHeaders ? 'Missing client-secret header' : 'Missing client_secret parameter');
   return byKey(db, apiKey, secret);
+}
+
+/** `POST /mcp/oauth`: only an OAuth access token issued for `resource` (or for no resource). */
+export async function resolveOAuthCaller(db: AppDatabase, request: FastifyRequest, resource: string): Promise<Caller> {
+  const credential = bearerCredential(request);
+  if (!credential) throw new RpcError(AUTH_ERROR, MISSING_TOKEN);
+  if (credential.includes(':')) throw new RpcError(AUTH_ERROR, 'API keys are not accepted here: connect them to /mcp, or connect through OAuth');
+  return byToken(db, credential, resource);
 }

@@ -17,9 +17,11 @@ import {
   salvageId,
   type RpcRequest,
 } from './protocol.ts';
-import { resolveCaller, type Caller } from './caller.ts';
-import { publicBase } from './oauth/routes.ts';
-import { findTool, inputSchemaOf, toolList } from './tools/index.ts';
+import { resolveCaller, resolveOAuthCaller, type Caller } from './caller.ts';
+import { originAllowed } from './origin.ts';
+import { publicBase } from './public-base.ts';
+import { TOOL_FAMILIES, findTool, inputSchemaOf, toolList } from './tools/index.ts';
+import { SelectionError, parseSelection, type ToolSelection } from './tools/selection.ts';
 import { ToolError, type ToolContext } from './tools/types.ts';
 import { workspacesListTool } from './tools/workspaces.ts';
 
@@ -49,7 +51,13 @@ function toolResult(payload: Record<string, unknown>, isError = false) {
   };
 }
 
-async function callTool(app: FastifyInstance, caller: Caller, params: Record<string, unknown>) {
+/** One request's view of the endpoint: who calls (resolved when a method needs it) and which tools it sees. */
+interface Connection {
+  caller(): Promise<Caller>;
+  selection: ToolSelection;
+}
+
+async function callTool(app: FastifyInstance, caller: Caller, selection: ToolSelection, params: Record<string, unknown>) {
   const name = params.name;
   if (typeof name !== 'string') throw new RpcError(INVALID_PARAMS, 'Invalid params: name must be a string');
   const rawArgs = params.arguments ?? {};
@@ -57,7 +65,7 @@ async function callTool(app: FastifyInstance, caller: Caller, params: Record<str
     throw new RpcError(INVALID_PARAMS, 'Invalid params: arguments must be an object');
   }
   const multi = caller.kind === 'oauth';
-  const tool = name === workspacesListTool.name && multi ? workspacesListTool : findTool(name);
+  const tool = name === workspacesListTool.name && multi ? workspacesListTool : findTool(name, selection);
   if (!tool) throw new RpcError(METHOD_NOT_FOUND, `Unknown tool: ${name}`);
 
   const parsed = inputSchemaOf(tool, multi).safeParse(rawArgs);
@@ -96,7 +104,7 @@ async function callTool(app: FastifyInstance, caller: Caller, params: Record<str
   }
 }
 
-async function dispatch(app: FastifyInstance, request: FastifyRequest, rpc: RpcRequest): Promise<unknown> {
+async function dispatch(app: FastifyInstance, connection: Connection, rpc: RpcRequest): Promise<unknown> {
   switch (rpc.method) {
     case 'initialize':
       return {
@@ -108,13 +116,13 @@ async function dispatch(app: FastifyInstance, request: FastifyRequest, rpc: RpcR
     case 'ping':
       return {};
     case 'tools/list': {
-      const caller = await resolveCaller(app.stores.db, request);
+      const caller = await connection.caller();
       if (rpc.params.cursor !== undefined) throw new RpcError(INVALID_PARAMS, 'Invalid cursor: every tool is on the first page');
-      return { tools: toolList(caller.kind === 'oauth') };
+      return { tools: toolList(caller.kind === 'oauth', connection.selection) };
     }
     case 'tools/call': {
-      const caller = await resolveCaller(app.stores.db, request);
-      return callTool(app, caller, rpc.params);
+      const caller = await connection.caller();
+      return callTool(app, caller, connection.selection, rpc.params);
     }
     default:
       throw new RpcError(METHOD_NOT_FOUND, `Method not found: ${rpc.method}`);
@@ -125,11 +133,28 @@ function send(reply: FastifyReply, body: unknown): FastifyReply {
   return reply.code(200).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(body));
 }
 
-/** `POST /mcp`: JSON responses only, no sessions, no event stream (decisions.md section 7). */
+const OAUTH_PATH = '/mcp/oauth';
+const resourceMetadataUrl = (base: string, path: string) => `${base}/.well-known/oauth-protected-resource${path}`;
+
+/**
+ * `POST /mcp` and `POST /mcp/oauth`: JSON responses only, no sessions, no event stream
+ * (docs/mcp.md). Both refuse a foreign Origin with 403 first. `/mcp` resolves credentials only for
+ * the methods that need them and answers every JSON-RPC reply with HTTP 200; `/mcp/oauth` wants
+ * an OAuth access token on every request and answers HTTP 401 without one, which is what makes
+ * MCP clients start OAuth on their own.
+ */
 export async function mcpRoute(app: FastifyInstance): Promise<void> {
   // The body is read as text so that broken JSON becomes -32700 instead of Fastify's 400.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: MCP_BODY_LIMIT }, (_request, body, done) => done(null, body));
+
+  // MCP transport rule against DNS rebinding, before anything else (docs/mcp.md, "Origin").
+  app.addHook('onRequest', async (request, reply) => {
+    const origin = request.headers.origin;
+    if (origin !== undefined && !originAllowed(origin, app.config)) {
+      return reply.code(403).send({ message: 'Origin not allowed' });
+    }
+  });
 
   app.setErrorHandler((error: { statusCode?: number; code?: string }, request, reply) => {
     if (error instanceof HttpError && error.statusCode === 429) {
@@ -145,7 +170,38 @@ export async function mcpRoute(app: FastifyInstance): Promise<void> {
     return send(reply, replyError(null, new RpcError(INTERNAL_ERROR, 'Internal error')));
   });
 
-  app.post('/mcp', async (request, reply) => {
+  const connections = new WeakMap<FastifyRequest, Connection>();
+
+  /** Tool selection (400) and, on /mcp/oauth, the access token (401): before the body is read. */
+  const open = (path: string) => async (request: FastifyRequest, reply: FastifyReply) => {
+    let selection: ToolSelection;
+    try {
+      selection = parseSelection(request.query as Record<string, unknown>, TOOL_FAMILIES);
+    } catch (error) {
+      if (error instanceof SelectionError) return reply.code(400).send({ message: error.message });
+      throw error;
+    }
+    const base = publicBase(app.config, request);
+    if (path !== OAUTH_PATH) {
+      connections.set(request, { selection, caller: () => resolveCaller(app.stores.db, request, `${base}${path}`) });
+      return;
+    }
+    try {
+      const caller = await resolveOAuthCaller(app.stores.db, request, `${base}${path}`);
+      connections.set(request, { selection, caller: async () => caller });
+    } catch (error) {
+      if (!(error instanceof RpcError)) throw error;
+      // RFC 6750 section 3 and RFC 9728 section 5.1: where to find the authorization server.
+      const problem = request.headers.authorization ? ', error="invalid_token"' : '';
+      return reply
+        .code(401)
+        .header('www-authenticate', `Bearer resource_metadata="${resourceMetadataUrl(base, path)}"${problem}`)
+        .send({ message: error.message });
+    }
+  };
+
+  const handle = (path: string) => async (request: FastifyRequest, reply: FastifyReply) => {
+    const connection = connections.get(request)!;
     const text = typeof request.body === 'string' ? request.body : '';
     let rpc: RpcRequest;
     try {
@@ -161,24 +217,24 @@ export async function mcpRoute(app: FastifyInstance): Promise<void> {
     }
     if (rpc.notification) return reply.code(202).send();
     try {
-      return send(reply, replyResult(rpc.id, await dispatch(app, request, rpc)));
+      return send(reply, replyResult(rpc.id, await dispatch(app, connection, rpc)));
     } catch (error) {
       if (error instanceof RpcError) {
-        if (error.code === AUTH_ERROR) {
-          const base = publicBase(app, request);
-          reply.header('www-authenticate', `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"`);
-        }
+        if (error.code === AUTH_ERROR) reply.header('www-authenticate', `Bearer resource_metadata="${resourceMetadataUrl(publicBase(app.config, request), path)}"`);
         return send(reply, replyError(rpc.id, error));
       }
       if (error instanceof HttpError && error.statusCode === 429) throw error;
       request.log.error({ err: error, method: rpc.method }, 'mcp method failed');
       return send(reply, replyError(rpc.id, new RpcError(INTERNAL_ERROR, 'Internal error')));
     }
-  });
+  };
 
-  app.route({
-    method: ['GET', 'PUT', 'PATCH', 'DELETE'],
-    url: '/mcp',
-    handler: async (_request, reply) => reply.code(405).header('allow', 'POST').send({ message: 'Method not allowed' }),
-  });
+  for (const path of ['/mcp', OAUTH_PATH]) {
+    app.post(path, { onRequest: open(path) }, handle(path));
+    app.route({
+      method: ['GET', 'PUT', 'PATCH', 'DELETE'],
+      url: path,
+      handler: async (_request, reply) => reply.code(405).header('allow', 'POST').send({ message: 'Method not allowed' }),
+    });
+  }
 }

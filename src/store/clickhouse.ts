@@ -1,5 +1,7 @@
 import { Readable } from 'node:stream';
 import type { Logger } from 'pino';
+import { setParamsSql } from './chdb-params.ts';
+import { createSessionPool } from './session-pool.ts';
 import { FairQueue } from './query-queue.ts';
 
 /** Values bound server-side to `{name:Type}` placeholders. 64-bit ids travel as bigint. */
@@ -58,7 +60,7 @@ export const ANALYTICS_DATABASE = 'storelens';
  *   merging (about 16 ms instead of 40 ms for a workspace's 90 days in the report benchmark).
  *   A new partitioned ReplacingMergeTree must keep each key in one partition too.
  */
-const QUERY_SETTINGS = {
+export const QUERY_SETTINGS = {
   prefer_column_name_to_alias: 1,
   optimize_syntax_fuse_functions: 0,
   do_not_merge_across_partitions_select_final: 1,
@@ -68,16 +70,24 @@ const QUERY_SETTINGS = {
  * deduplicate_blocks_in_dependent_materialized_views: a retried insert that `events` drops as a
  * duplicate must not reach the sessions views a second time (their tables keep the same
  * deduplication window, keyed by the source block).
+ * input_format_json_throw_on_bad_escape_sequence off: a `\ud83d` without its pair is kept as
+ * those six characters instead of failing the whole insert (inputs are made well-formed before
+ * they get here; this is the second line of defence, docs/operations.md).
  */
 const INSERT_SETTINGS = {
+  // The views that an insert feeds run with the insert's settings, and their SELECTs rely on these.
+  ...QUERY_SETTINGS,
   date_time_input_format: 'best_effort',
   input_format_skip_unknown_fields: 1,
   deduplicate_blocks_in_dependent_materialized_views: 1,
+  input_format_json_throw_on_bad_escape_sequence: 0,
 } as const;
 
 export interface ClickhouseOptions {
   url: string | null;
   dataDir: string;
+  /** Embedded chDB sessions that run queries side by side (`STORELENS_CHDB_SESSIONS`). */
+  chdbSessions: number;
   /** Engine time limit of each `query` in ms (`max_execution_time`); 0 or absent = none. */
   timeoutMs?: number;
 }
@@ -112,24 +122,43 @@ async function* ndjsonObjects(source: AsyncIterable<Buffer | string> | Iterable<
   if (pending.trim()) yield JSON.parse(pending);
 }
 
-async function openChdb({ dataDir, timeoutMs = 0 }: ClickhouseOptions, logger: Logger): Promise<Clickhouse> {
+interface NdjsonInsert {
+  table: string;
+  values: string | Buffer | AsyncIterable<Buffer | string>;
+  format: 'JSONEachRow';
+  settings: Record<string, string | number>;
+}
+
+async function openChdb({ dataDir, chdbSessions, timeoutMs = 0 }: ClickhouseOptions, logger: Logger): Promise<Clickhouse> {
   const { Session } = await import('chdb');
-  const session = new Session(dataDir);
-  await session.queryAsync(`CREATE DATABASE IF NOT EXISTS ${ANALYTICS_DATABASE}`);
-  await session.queryAsync(`USE ${ANALYTICS_DATABASE}`);
-  for (const [name, value] of Object.entries(QUERY_SETTINGS)) await session.queryAsync(`SET ${name} = ${value}`);
-  // The binding runs parameterised queries one at a time anyway; queueing them here instead
-  // decides the order (docs/operations.md, "One key cannot hold the analytics engine").
-  const queue = new FairQueue(1);
-  // A per-query SETTINGS clause, as the session's settings would also bind migrations and seeding.
+  const openSession = async () => {
+    const session = new Session(dataDir);
+    await session.queryAsync(`CREATE DATABASE IF NOT EXISTS ${ANALYTICS_DATABASE}`);
+    await session.queryAsync(`USE ${ANALYTICS_DATABASE}`);
+    await session.queryAsync(`SET ${Object.entries(QUERY_SETTINGS).map(([name, value]) => `${name} = ${value}`).join(', ')}`);
+    return session;
+  };
+  const pool = createSessionPool(chdbSessions, openSession);
+  // Opened now, so that a data dir chDB cannot open fails start-up rather than the first request.
+  await pool.use(async () => {});
+  const run = (sql: string, params: QueryParams) =>
+    pool.use(async (session) => {
+      const set = setParamsSql(sql, params);
+      if (set) await session.queryAsync(set);
+      return session.queryAsync(sql, { format: 'JSONEachRow' });
+    });
+  // Reads wait here for a free session in a fair order (docs/operations.md, "One key cannot hold
+  // the analytics engine"); the pool's own queue then stays short.
+  const reads = new FairQueue(chdbSessions);
+  // A per-query SETTINGS clause: as a session setting it would also bind migrations and seeding.
   const limit = timeoutMs > 0 ? `\nSETTINGS max_execution_time = ${timeoutMs / 1000}` : '';
   return {
     kind: 'chdb',
     async query<T>(name: string, sql: string, params: QueryParams = {}, options: QueryOptions = {}) {
-      const result = await queue.run(async () => {
+      const result = await reads.run(async () => {
         const started = performance.now();
         try {
-          const answer = await session.queryBindAsync(sql + limit, params, { format: 'JSONEachRow' });
+          const answer = await run(sql + limit, params);
           logger.debug({ query: name, ms: Math.round(performance.now() - started) }, 'clickhouse query');
           return answer;
         } catch (error) {
@@ -140,20 +169,21 @@ async function openChdb({ dataDir, timeoutMs = 0 }: ClickhouseOptions, logger: L
       return parseEachRow<T>(result.text());
     },
     async exec(sql, params = {}) {
-      await session.queryBindAsync(sql, params, { format: 'JSONEachRow' });
+      await run(sql, params);
     },
     async insertNdjson(table, rows, options = {}) {
+      if ((typeof rows === 'string' || Buffer.isBuffer(rows)) && rows.length === 0) return;
       const settings: Record<string, string | number> = { ...INSERT_SETTINGS };
       if (options.dedupToken) settings.insert_deduplication_token = options.dedupToken;
-      if (typeof rows === 'string' || Buffer.isBuffer(rows)) {
-        if (rows.length === 0) return;
-        await session.insert({ table, values: rows, format: 'JSONEachRow', settings });
-      } else {
-        await session.insert({ table, values: rows, format: 'JSONEachRow', settings });
-      }
+      // chdb's insert takes bytes or a stream of chunks and dispatches at run time; its typings
+      // split that into overloads, which a union argument does not fit.
+      await pool.use((session) => {
+        const insert = session.insert.bind(session) as (params: NdjsonInsert) => Promise<unknown>;
+        return insert({ table, values: rows, format: 'JSONEachRow', settings });
+      });
     },
     async close() {
-      session.close();
+      await pool.close();
     },
   };
 }

@@ -2,8 +2,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 
 /**
  * Who the analytics queries started inside `fn` run for (an API key, an OAuth connection). The
- * embedded engine runs one parameterised query at a time, so the queue below takes turns between
- * lanes: one key's ten reports wait behind each other, not in front of another key's page.
+ * embedded engine runs a few queries at once (its sessions); the queue below decides who gets the
+ * next free one: one key's ten reports wait behind each other, not in front of another key's page.
  */
 const lanes = new AsyncLocalStorage<string>();
 

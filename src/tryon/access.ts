@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { hashSecret } from '../store/app/secrets.ts';
 import { findSessionByHash, type TryOnSession } from '../store/app/tryon-sessions.ts';
 import { findStorefront, type Storefront } from '../store/app/tryon-storefronts.ts';
-import type { TryOnContext } from './context.ts';
+import { serviceOrigin, type TryOnContext } from './context.ts';
 import { TryOnError } from './errors.ts';
 import { workspaceId } from './schema.ts';
 
@@ -24,12 +24,22 @@ export function allowOrigin(reply: FastifyReply, origin: string): void {
 }
 
 /**
- * The browser's Origin must be one of the storefront's verified origins. A workspace without
+ * The page the request comes from: its Origin header, or the service's own origin for a browser
+ * request that says `Sec-Fetch-Site: same-origin` (a browser sends no Origin on a same-origin
+ * GET, and no page can set either header).
+ */
+function requestOrigin(ctx: TryOnContext, request: FastifyRequest): string | null {
+  if (request.headers.origin) return request.headers.origin;
+  return request.headers['sec-fetch-site'] === 'same-origin' ? serviceOrigin(ctx, request) : null;
+}
+
+/**
+ * The request's origin must be one of the storefront's verified origins. A workspace without
  * a storefront has none, so every origin is refused.
  */
 export async function verifiedStorefront(ctx: TryOnContext, request: FastifyRequest, reply: FastifyReply): Promise<Storefront> {
   const id = requestWorkspaceId(request);
-  const origin = request.headers.origin;
+  const origin = requestOrigin(ctx, request);
   const storefront = await findStorefront(ctx.stores.db, id);
   if (!origin || !storefront || !storefront.origins.includes(origin)) {
     throw new TryOnError('origin_not_allowed', 'This origin is not a verified storefront of the workspace');

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Stores } from '../store/index.ts';
 import { createSigner, loadSigningKey, type Signer } from './signing.ts';
@@ -40,6 +41,20 @@ export function createTryOnContext(config: Config, stores: Stores, overrides: Pa
       ? createHttpProvider({ url: config.tryon.providerUrl!, token: config.tryon.providerToken })
       : createCompositor());
   return { config, stores, storage, generator, signer, root, now: overrides.now ?? (() => new Date()) };
+}
+
+/** The service's public base URL: STORELENS_PUBLIC_URL, else the request's own scheme and host. */
+export function baseUrl(ctx: TryOnContext, request: FastifyRequest): string {
+  return (ctx.config.publicUrl ?? `${request.protocol}://${request.host}`).replace(/\/+$/, '');
+}
+
+/** The origin of baseUrl; null when the Host header does not make a URL. */
+export function serviceOrigin(ctx: TryOnContext, request: FastifyRequest): string | null {
+  try {
+    return new URL(baseUrl(ctx, request)).origin;
+  } catch {
+    return null;
+  }
 }
 
 export const photoKey = (uploadKey: string) => `${uploadKey}/photo`;

@@ -1,6 +1,6 @@
-import fs from 'node:fs';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { createTryOnContext, type TryOnContext } from './context.ts';
+import { clientAsset, registerDemoStorefront } from './demo.ts';
 import { TryOnError, type TryOnErrorCode } from './errors.ts';
 import { tryOnApiRoutes } from './routes.ts';
 import { tryOnStorageRoutes } from './storage-routes.ts';
@@ -18,8 +18,6 @@ declare module 'fastify' {
     tryon: TryOnRuntime;
   }
 }
-
-const asset = (name: string) => fs.readFileSync(new URL(`./client/${name}`, import.meta.url), 'utf8');
 
 function sendTryOnError(reply: FastifyReply, code: TryOnErrorCode, message: string, status: number) {
   return reply.code(status).send({ error: { code, message } });
@@ -58,7 +56,7 @@ export async function registerTryOn(app: FastifyInstance): Promise<void> {
     await worker.stop();
   });
 
-  const tracking = asset('tracking.js');
+  const tracking = clientAsset('tracking.js');
   await app.register(
     async (api) => {
       api.setErrorHandler((error, request, reply) => {
@@ -83,8 +81,5 @@ export async function registerTryOn(app: FastifyInstance): Promise<void> {
     { prefix: '/try-on/v1' },
   );
 
-  const page = asset('storefront.html');
-  const script = asset('storefront.js');
-  app.get('/demo/storefront', async (_request, reply) => reply.type('text/html; charset=utf-8').send(page));
-  app.get('/demo/storefront.js', async (_request, reply) => reply.type('text/javascript; charset=utf-8').send(script));
+  registerDemoStorefront(app, context);
 }

@@ -28,6 +28,7 @@ import {
   RESULT_URL_LIFETIME_MS,
   SESSION_LIFETIME_MS,
   UPLOAD_URL_LIFETIME_MS,
+  baseUrl,
   photoKey,
   type TryOnContext,
 } from './context.ts';
@@ -44,10 +45,6 @@ function parse<T extends z.ZodType>(schema: T, value: unknown): z.infer<T> {
   const result = schema.safeParse(value ?? {});
   if (!result.success) throw new TryOnError('invalid_request', firstIssue(result.error));
   return result.data;
-}
-
-export function baseUrl(ctx: TryOnContext, request: FastifyRequest): string {
-  return (ctx.config.publicUrl ?? `${request.protocol}://${request.host}`).replace(/\/+$/, '');
 }
 
 function checkConsent(storefront: Storefront, body: { consent?: boolean; adult?: boolean; consent_version?: string }, needAdult: boolean): void {

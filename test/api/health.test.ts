@@ -23,6 +23,9 @@ import { createRateLimits, type RateLimits } from '../../src/http/rate-limit.ts'
 import { dataDirCheck } from '../../src/store/data-dir-check.ts';
 import { callTool } from '../mcp/rpc.ts';
 
+/** The collector's check with nothing waiting in its log (docs/operations.md). */
+const IDLE_COLLECTOR = { status: 'ok', wal: { segments: 0, bytes: 0, oldest_segment_at: null }, dead_letters: { rows: 0 } };
+
 let t: TestApp;
 let shop: TestWorkspace;
 let outageKey: Record<string, string>;
@@ -87,7 +90,7 @@ async function healthUntil(app: FastifyInstance, done: (body: any) => boolean) {
 }
 
 test('answers 200 {"status":"ok"} with one named check per dependency', async () => {
-  assert.deepEqual(await health(t.app), { status: 200, body: { status: 'ok', checks: { analytics: 'ok', app_state: 'ok', data_dir: 'ok' } } });
+  assert.deepEqual(await health(t.app), { status: 200, body: { status: 'ok', checks: { analytics: 'ok', app_state: 'ok', data_dir: 'ok', collect: IDLE_COLLECTOR } } });
 });
 
 test('keeps serving on process-memory limits while Redis is down or hangs, says so in /healthz and the log, and uses Redis again once it is back', async () => {
@@ -114,7 +117,7 @@ test('keeps serving on process-memory limits while Redis is down or hangs, says 
     const bucketKeys = () => client.keys(`${prefix}:bucket:*`);
 
     assert.equal(await events(app, shop.headers), 200);
-    assert.deepEqual((await health(app)).body, { status: 'ok', checks: { analytics: 'ok', app_state: 'ok', data_dir: 'ok', redis: 'ok' } });
+    assert.deepEqual((await health(app)).body, { status: 'ok', checks: { analytics: 'ok', app_state: 'ok', data_dir: 'ok', redis: 'ok', collect: IDLE_COLLECTOR } });
     assert.equal((await bucketKeys()).length, 1, 'the counter lives in Redis');
 
     await stopRedis(redis);
@@ -125,12 +128,12 @@ test('keeps serving on process-memory limits while Redis is down or hangs, says 
     assert.equal(await events(app, outageKey), 429, 'the burst of 6 is spent in memory');
     assert.deepEqual(await health(app), {
       status: 200,
-      body: { status: 'degraded', checks: { analytics: 'ok', app_state: 'ok', data_dir: 'ok', redis: 'unreachable: rate limits use process memory' } },
+      body: { status: 'degraded', checks: { analytics: 'ok', app_state: 'ok', data_dir: 'ok', redis: 'unreachable: rate limits use process memory', collect: IDLE_COLLECTOR } },
     });
 
     redis = await startRedis(port);
     const back = await healthUntil(app, (body) => body.checks.redis === 'ok');
-    assert.deepEqual(back, { status: 200, body: { status: 'ok', checks: { analytics: 'ok', app_state: 'ok', data_dir: 'ok', redis: 'ok' } } });
+    assert.deepEqual(back, { status: 200, body: { status: 'ok', checks: { analytics: 'ok', app_state: 'ok', data_dir: 'ok', redis: 'ok', collect: IDLE_COLLECTOR } } });
     const fresh = inspect();
     assert.deepEqual(await fresh.keys(`${prefix}:bucket:*`), [], 'the restarted Redis starts empty');
     assert.equal(await events(app, shop.headers), 200);
@@ -175,7 +178,7 @@ test('reports a data dir it cannot write to as degraded, still answering 200', a
   try {
     assert.deepEqual(await health(app), {
       status: 200,
-      body: { status: 'degraded', checks: { analytics: 'ok', app_state: 'ok', data_dir: 'not writable (ENOTDIR)' } },
+      body: { status: 'degraded', checks: { analytics: 'ok', app_state: 'ok', data_dir: 'not writable (ENOTDIR)', collect: IDLE_COLLECTOR } },
     });
   } finally {
     await app.close();

@@ -46,7 +46,10 @@ async function appOver(stores: Stores): Promise<FastifyInstance> {
 describe('time limit', () => {
   let app: FastifyInstance;
   before(async () => {
-    const tight = await openClickhouse({ url: null, dataDir: path.join(t.config.dataDir, 'chdb'), timeoutMs: 0.001 }, createLogger('silent'));
+    const tight = await openClickhouse(
+      { url: t.config.clickhouseUrl, dataDir: path.join(t.config.dataDir, 'chdb'), chdbSessions: 1, timeoutMs: 0.001 },
+      createLogger('silent'),
+    );
     closers.push(() => tight.close());
     app = await appOver({ ...t.stores, ch: tight });
   });

@@ -12,6 +12,9 @@ import path from 'node:path';
 import { loadConfig } from '../../src/config.ts';
 import { getJson, runCli, startServer, tempDataDir } from './run-cli.ts';
 
+/** The collector's check with nothing waiting in its log (docs/operations.md). */
+const IDLE_COLLECTOR = { status: 'ok', wal: { segments: 0, bytes: 0, oldest_segment_at: null }, dead_letters: { rows: 0 } };
+
 const dataDir = tempDataDir();
 after(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
@@ -60,7 +63,7 @@ test('starts with Redis unreachable, serves on memory limits, keeps every data f
     assert.equal(health.status, 200);
     assert.deepEqual(await health.json(), {
       status: 'degraded',
-      checks: { analytics: 'ok', app_state: 'ok', data_dir: 'ok', redis: 'unreachable: rate limits use process memory' },
+      checks: { analytics: 'ok', app_state: 'ok', data_dir: 'ok', redis: 'unreachable: rate limits use process memory', collect: IDLE_COLLECTOR },
     });
     assert.match(server.stderr(), /Redis unreachable: rate limits use process memory until it is back/);
 

@@ -1,6 +1,6 @@
 /**
  * `npm start` on a fresh data dir with the demo on (one day, STORELENS_DEMO_DAYS=1): it seeds a
- * "Demo Store", prints working credentials, a curl line and the pixel snippet, and then serves.
+ * "Demo Store", prints working credentials, a dashboard sign-in, a curl line and the pixel snippet, and then serves.
  * A second server on the same port fails with a clear message; SIGTERM shuts down cleanly, and a
  * restart on the same data dir seeds nothing.
  */
@@ -32,6 +32,14 @@ test('a new data dir gets a seeded Demo Store whose printed credentials work; re
     );
     assert.ok(out.includes(`<script async src="${server.baseUrl}/pixel.js" data-pixel-id="${pixelId}"></script>`), out);
     assert.match(server.stderr(), /demo: 1\/1 days generated/);
+    const [, email, password] = /Dashboard: \S+ +\(email (\S+), password (\S+)\)/.exec(out) ?? [];
+    const signIn = await fetch(`${server.baseUrl}/dashboard/api/sign-in`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password }),
+    });
+    assert.equal(signIn.status, 200, 'the printed demo sign-in works');
+    assert.deepEqual((await signIn.json()).workspaces.map((w: { id: number; role: string }) => [w.id, w.role]), [[1, 'owner']]);
 
     const today = new Date().toISOString().slice(0, 10);
     const headers = { 'x-api-key': apiKey, 'client-secret': secret };

@@ -116,6 +116,13 @@ describe('hourly, map, journeys', () => {
     const short = await ok('journeys.get-data', { ...RANGE, attribution_window: 1 });
     assert.deepEqual(short.journeys.paths.map((p: any) => p.path), [['google'], ['organic']]);
   });
+
+  test('journeys.get-data shows a restricted key only the paths it sees whole, never a shortened or organic stand-in', async () => {
+    const paths = async (scopes: string[]) => (await ok('journeys.get-data', RANGE, await ws.keyHeaders(scopes))).journeys.paths;
+    assert.deepEqual(await paths(['read:google']), []);
+    assert.deepEqual((await paths(['read:meta', 'read:google'])).map((p: any) => [p.path, p.conversions]), [[['facebook', 'google'], 1]]);
+    assert.deepEqual((await paths(['read:organic'])).map((p: any) => [p.path, p.conversions, p.revenue]), [[['organic'], 1, 50]]);
+  });
 });
 
 describe('correlations, fatigue, library', () => {
@@ -199,6 +206,16 @@ describe('tests, geo, health, loyalty, offers, weather', () => {
       repeat_revenue_share: 0.875,
       buckets: [{ orders: '1', customers: 1, revenue: 10 }, { orders: '2', customers: 1, revenue: 20 }, { orders: '4+', customers: 1, revenue: 50 }],
     });
+  });
+
+  test('a tool without dates covers the data API\'s default range: 7 days ago through today', async () => {
+    const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+    const expected = () => ({ date_from: day(Date.now() - 7 * 86_400_000), date_to: day(Date.now()) });
+    const before = expected();
+    const { loyalty } = await ok('loyalty.get-analytics', {});
+    const got = { date_from: loyalty.date_from, date_to: loyalty.date_to };
+    // Either side of a midnight during the call.
+    assert.ok([JSON.stringify(before), JSON.stringify(expected())].includes(JSON.stringify(got)), JSON.stringify(got));
   });
 
   test('offers.get-opportunities reports cart abandonment per channel and coupon performance', async () => {

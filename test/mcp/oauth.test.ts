@@ -1,7 +1,8 @@
 /**
- * Multi-workspace connections end to end: the MCP SDK client's OAuth code (discovery, dynamic
- * registration, PKCE) against our authorization server, the consent page driven in headless
- * Chromium, then the SDK client calling tools with workspace_id.
+ * The OAuth connector URL end to end, the way connectors use it: the MCP SDK Client with an
+ * OAuthClientProvider connects to /mcp/oauth holding no token, gets HTTP 401, and from there
+ * discovers, registers, sends the person to the consent page (driven in headless Chromium),
+ * exchanges the code with PKCE, calls tools with workspace_id and refreshes with rotation.
  * Fixture: workspace "North" (admin key) with one note; workspace "South" connected with a
  * read:meta key (no profit); workspace "West" never connected. A small HTTP server plays the
  * client's redirect target and records the code.
@@ -12,7 +13,7 @@ import http from 'node:http';
 import { chromium, type Browser } from 'playwright-core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { auth, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { createTestWorkspace, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
 import { revokeApiKey } from '../../src/store/app/api-keys.ts';
@@ -29,6 +30,7 @@ let north: TestWorkspace;
 let south: TestWorkspace;
 let west: TestWorkspace;
 let southKey: Record<string, string>;
+let connector: URL;
 
 /** The SDK client's storage, kept in memory; the authorization URL is handed to Chromium. */
 class TestOAuthProvider implements OAuthClientProvider {
@@ -101,6 +103,7 @@ before(async () => {
   t = await startTestApp();
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   base = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
+  connector = new URL(`${base}/mcp/oauth`);
   callback = http.createServer((req, res) => {
     const url = new URL(req.url!, callbackUrl);
     if (url.pathname === '/callback') codes.push(url);
@@ -125,7 +128,9 @@ after(async () => {
 });
 
 describe('discovery and registration', () => {
-  test('serves protected-resource and authorization-server metadata', async () => {
+  test('serves protected-resource metadata for each tool-endpoint URL and the authorization-server metadata', async () => {
+    const connectorPrm = await (await fetch(`${base}/.well-known/oauth-protected-resource/mcp/oauth`)).json();
+    assert.deepEqual(connectorPrm, { resource: `${base}/mcp/oauth`, authorization_servers: [`${base}/`], resource_name: 'Storelens analytics' });
     const prm = await (await fetch(`${base}/.well-known/oauth-protected-resource/mcp`)).json();
     assert.deepEqual(prm, { resource: `${base}/mcp`, authorization_servers: [`${base}/`], resource_name: 'Storelens analytics' });
     const as = await (await fetch(`${base}/.well-known/oauth-authorization-server`)).json();
@@ -134,23 +139,47 @@ describe('discovery and registration', () => {
     assert.equal(as.registration_endpoint, `${base}/register`);
   });
 
-  test('an unauthenticated tools/list points at the resource metadata', async () => {
+  test('/mcp/oauth answers initialize without a token with 401 and the resource metadata URL', async () => {
+    const r = await fetch(connector, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}',
+    });
+    assert.equal(r.status, 401);
+    assert.equal(r.headers.get('www-authenticate'), `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp/oauth"`);
+    assert.deepEqual(await r.json(), { message: 'Missing OAuth access token: this URL is for OAuth connections (API keys connect to /mcp)' });
+  });
+
+  test('/mcp keeps answering missing credentials with HTTP 200 and -32001, pointing at its own metadata', async () => {
     const r = await fetch(`${base}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' });
     assert.equal(r.status, 200);
+    assert.equal((await r.json()).error.code, -32001);
     assert.equal(r.headers.get('www-authenticate'), `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"`);
   });
 
-  test('the SDK registers dynamically and asks for consent with PKCE', async () => {
-    assert.equal(await auth(provider, { serverUrl: `${base}/mcp` }), 'REDIRECT');
+  test('the SDK client starts OAuth on its own: discovery from the 401, registration, PKCE', async () => {
+    const client = new Client({ name: 'connector-test', version: '1.0.0' });
+    await assert.rejects(client.connect(new StreamableHTTPClientTransport(connector, { authProvider: provider })), UnauthorizedError);
     assert.ok(provider.info?.client_id);
     const url = provider.authorizationUrl!;
     assert.equal(url.origin + url.pathname, `${base}/authorize`);
     assert.equal(url.searchParams.get('code_challenge_method'), 'S256');
-    assert.equal(url.searchParams.get('resource'), `${base}/mcp`);
+    assert.equal(url.searchParams.get('resource'), `${base}/mcp/oauth`);
+    assert.equal(url.searchParams.get('redirect_uri'), callbackUrl);
   });
 });
 
 describe('consent page', () => {
+  test('shows the origin the access goes to', async () => {
+    const page = await browser.newPage();
+    try {
+      await page.goto(provider.authorizationUrl!.href);
+      assert.equal(await page.locator('#redirect-origin').innerText(), new URL(callbackUrl).origin);
+    } finally {
+      await page.close();
+    }
+  });
+
   test('shows an error for a wrong secret and does not redirect', async () => {
     const result = await consentInBrowser(provider.authorizationUrl!, [{ key: north.headers['x-api-key']!, secret: 'slsec_wrong' }]);
     assert.deepEqual(result, { status: 'stayed', error: 'Workspace 1: Invalid client secret' });
@@ -204,7 +233,7 @@ describe('tokens', () => {
 
   test('the SDK exchanges the code; the code works once', async () => {
     const code = codes[0]!.searchParams.get('code')!;
-    assert.equal(await auth(provider, { serverUrl: `${base}/mcp`, authorizationCode: code }), 'AUTHORIZED');
+    await new StreamableHTTPClientTransport(connector, { authProvider: provider }).finishAuth(code);
     assert.match(provider.saved!.access_token, /^sla_/);
     assert.equal(provider.saved!.token_type, 'Bearer');
     const again = await fetch(`${base}/token`, {
@@ -224,7 +253,7 @@ describe('a multi-workspace connection', () => {
 
   before(async () => {
     client = new Client({ name: 'oauth-test', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { authProvider: provider }));
+    await client.connect(new StreamableHTTPClientTransport(connector, { authProvider: provider }));
   });
   after(() => client.close());
 
@@ -271,26 +300,25 @@ describe('a multi-workspace connection', () => {
     assert.ok(entries.some((e: any) => e.action === 'oauth.connect'));
   });
 
-  test('refreshing rotates the refresh token', async () => {
+  test('an access token that stops working is refreshed by the SDK, and the refresh token rotates', async () => {
     const old = provider.saved!;
-    const refreshed = await fetch(`${base}/token`, {
+    const clientSecret = (provider.info as { client_secret?: string }).client_secret ?? '';
+    const revoked = await fetch(`${base}/revoke`, {
       method: 'POST',
-      body: new URLSearchParams({
-        grant_type: 'refresh_token', refresh_token: old.refresh_token!, client_id: provider.info!.client_id,
-        client_secret: (provider.info as { client_secret?: string }).client_secret ?? '',
-      }),
+      body: new URLSearchParams({ token: old.access_token, client_id: provider.info!.client_id, client_secret: clientSecret }),
     });
-    assert.equal(refreshed.status, 200);
-    const tokens = await refreshed.json();
-    assert.notEqual(tokens.access_token, old.access_token);
+    assert.equal(revoked.status, 200);
+    // The next call gets 401; the SDK refreshes with the refresh token and repeats the call.
+    const notes = await client.callTool({ name: 'notes.get-notes', arguments: { workspace_id: String(north.id) } });
+    assert.equal(notes.isError, false);
+    assert.notEqual(provider.saved!.access_token, old.access_token);
+    assert.notEqual(provider.saved!.refresh_token, old.refresh_token);
     const reuse = await fetch(`${base}/token`, {
       method: 'POST',
-      body: new URLSearchParams({
-        grant_type: 'refresh_token', refresh_token: old.refresh_token!, client_id: provider.info!.client_id,
-        client_secret: (provider.info as { client_secret?: string }).client_secret ?? '',
-      }),
+      body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: old.refresh_token!, client_id: provider.info!.client_id, client_secret: clientSecret }),
     });
     assert.equal(reuse.status, 400);
+    assert.equal((await reuse.json()).error, 'invalid_grant');
   });
 
   test('revoking the key that connected a workspace closes that workspace only', async () => {
@@ -301,18 +329,20 @@ describe('a multi-workspace connection', () => {
     assert.equal(north_.isError, false);
   });
 
-  test('a revoked access token is refused with -32001', async () => {
+  test('a revoked access token gets 401 invalid_token on /mcp/oauth', async () => {
     const token = provider.saved!.access_token;
     const revoked = await fetch(`${base}/revoke`, {
       method: 'POST',
       body: new URLSearchParams({ token, client_id: provider.info!.client_id, client_secret: (provider.info as { client_secret?: string }).client_secret ?? '' }),
     });
     assert.equal(revoked.status, 200);
-    const r = await fetch(`${base}/mcp`, {
+    const r = await fetch(connector, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
       body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
     });
-    assert.deepEqual(await r.json(), { jsonrpc: '2.0', id: 1, error: { code: -32001, message: 'Invalid or expired access token' } });
+    assert.equal(r.status, 401);
+    assert.equal(r.headers.get('www-authenticate'), `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp/oauth", error="invalid_token"`);
+    assert.deepEqual(await r.json(), { message: 'Invalid or expired access token' });
   });
 });

@@ -48,8 +48,8 @@ test('on PostgreSQL: OAuth codes work once, tokens are found by hash and revoked
   const code = await saveCode(db, { clientId: 'c1', redirectUri: 'http://127.0.0.1/cb', codeChallenge: 'ch', resource: '', grants });
   assert.deepEqual((await consumeCode(db, code))?.grants, grants);
   assert.equal(await consumeCode(db, code), undefined);
-  const tokens = await issueTokens(db, 'c1', grants);
-  assert.deepEqual(await findToken(db, 'access', tokens.access_token), { clientId: 'c1', grants });
+  const tokens = await issueTokens(db, { clientId: 'c1', grants, resource: 'http://127.0.0.1/mcp/oauth' });
+  assert.deepEqual(await findToken(db, 'access', tokens.access_token), { clientId: 'c1', grants, resource: 'http://127.0.0.1/mcp/oauth' });
   assert.equal(await findToken(db, 'refresh', tokens.access_token), undefined);
   await revokeToken(db, tokens.access_token);
   assert.equal(await findToken(db, 'access', tokens.access_token), undefined);

@@ -54,6 +54,11 @@ describe('origin and session checks', () => {
     }
     const noOrigin = await t.app.inject({ method: 'POST', url: '/try-on/v1/uploads', payload: { workspace_id: shop.id, ...uploadBody(photo) } });
     assert.deepEqual([noOrigin.statusCode, noOrigin.json()], [403, expected]);
+    // Without Origin only a same-origin browser request passes, as the service's own origin (not verified here).
+    for (const site of ['cross-site', 'same-site', 'none', 'same-origin']) {
+      const poll = await t.app.inject({ method: 'GET', url: `/try-on/v1/jobs/job_x?workspace_id=${shop.id}`, headers: { 'sec-fetch-site': site } });
+      assert.deepEqual([poll.statusCode, poll.json()], [403, expected], site);
+    }
     assert.equal(await t.stores.db.selectFrom('tryon_sessions').select('id').where('workspace_id', '=', bare.id).executeTakeFirst(), undefined);
   });
 

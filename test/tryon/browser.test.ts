@@ -1,17 +1,19 @@
 /**
  * Fixture: workspace "Shop" with the storefront and catalog of fixtures.ts, except that the
- * verified origin is the demo page's own origin (http://localhost:PORT) while the API is called
- * at http://127.0.0.1:PORT, so every call is a real cross-origin request with CORS. The app
- * listens on a free port with its worker loop running; headless Debian Chromium drives the demo
- * storefront page, once as a shop without the Storelens pixel (tracking.js posts to /collect
- * itself) and once with it. A screenshot of the result is kept under test-artifacts/.
+ * verified origin is the service's own (http://localhost:PORT, mapped to 127.0.0.1): the demo
+ * page talks only to the origin that serves it, so its polls are same-origin GETs without an
+ * Origin header. The app listens on a free port with its worker loop running; headless Debian
+ * Chromium drives the demo storefront page, once as a shop without the Storelens pixel
+ * (tracking.js posts to /collect itself), once with it, and once with a foreign `api` parameter
+ * (evil.example, also mapped to 127.0.0.1, so a request there would succeed if the page made
+ * one). A screenshot of the result is kept under test-artifacts/.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { loadConfig } from '../../src/config.ts';
 import { upsertStorefront } from '../../src/store/app/tryon-storefronts.ts';
 import { createTestWorkspace, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
@@ -33,7 +35,7 @@ before(async () => {
   shop = await createTestWorkspace(t.stores, 'Shop');
   await setUpShop(t, shop.id);
   await upsertStorefront(t.stores.db, shop.id, { origins: [`http://localhost:${port}`] });
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: [...CHROMIUM_ARGS, '--host-resolver-rules=MAP localhost 127.0.0.1'] });
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: [...CHROMIUM_ARGS, '--host-resolver-rules=MAP localhost 127.0.0.1, MAP evil.example 127.0.0.1'] });
 });
 
 after(async () => {
@@ -52,8 +54,9 @@ test('a shopper tries on a product in the demo storefront, leaves an e-mail and 
     if (request.url().endsWith('/collect')) collected.push(request.postData() ?? '');
   });
 
+  const policyErrors = watchPolicyErrors(page);
   const query = new URLSearchParams({
-    api: `http://127.0.0.1:${port}`, workspace: String(shop.id), product: 'tee', variant: 'red-m', title: 'Blue tee',
+    workspace: String(shop.id), product: 'tee', variant: 'red-m', title: 'Blue tee',
     consent_version: 'c2', marketing_version: 'm1', pixel: shop.pixelId,
   });
   await page.goto(`http://localhost:${port}/demo/storefront?${query}`);
@@ -101,13 +104,16 @@ test('a shopper tries on a product in the demo storefront, leaves an e-mail and 
     if (funnel.every((n) => names.includes(n))) break;
   }
   assert.deepEqual([...names].sort(), [...funnel].sort());
+  // The page works within its own Content-Security-Policy.
+  assert.deepEqual(policyErrors, []);
   await context.close();
 });
 
 test('on a page with the Storelens pixel, try-on events go through the pixel and share its session', async () => {
   const context = await browser.newContext({ userAgent: USER_AGENT });
   const page = await context.newPage();
-  const query = new URLSearchParams({ api: `http://127.0.0.1:${port}`, workspace: String(shop.id), product: 'tee', variant: 'red-m', pixel: shop.pixelId, via_pixel: '1' });
+  const policyErrors = watchPolicyErrors(page);
+  const query = new URLSearchParams({ workspace: String(shop.id), product: 'tee', variant: 'red-m', pixel: shop.pixelId, via_pixel: '1' });
   await page.goto(`http://localhost:${port}/demo/storefront?${query}`);
   type Row = { name: string; session_id: string; pathname: string };
   let rows: Row[] = [];
@@ -125,5 +131,33 @@ test('on a page with the Storelens pixel, try-on events go through the pixel and
     if (opened.length > 0) break;
   }
   assert.deepEqual(opened.map((e) => [e.name, e.pathname]), [['tryon_opened', '/demo/storefront']]);
+  assert.deepEqual(policyErrors, []);
   await context.close();
 });
+
+test('the demo storefront loads nothing from the origin named in an api parameter', async () => {
+  const context = await browser.newContext({ userAgent: USER_AGENT });
+  const page = await context.newPage();
+  const requested: string[] = [];
+  page.on('request', (request) => requested.push(request.url()));
+  const query = new URLSearchParams({ api: `http://evil.example:${port}`, workspace: String(shop.id), product: 'tee', variant: 'red-m', pixel: shop.pixelId, via_pixel: '1' });
+  // The page's own scripts have run once tracking.js has reported tryon_opened through the pixel.
+  const opened = page.waitForRequest((request) => request.url().endsWith('/collect') && (request.postData() ?? '').includes('tryon_opened'));
+  const response = await page.goto(`http://localhost:${port}/demo/storefront?${query}`);
+  assert.match(response!.headers()['content-security-policy']!, /script-src 'self';/);
+  await opened;
+  const origins = new Set(requested.map((url) => new URL(url).origin));
+  assert.deepEqual([...origins], [`http://localhost:${port}`]);
+  assert.ok(requested.some((url) => url.endsWith('/try-on/v1/tracking.js')));
+  assert.ok(requested.some((url) => url.endsWith('/pixel.js')));
+  await context.close();
+});
+
+/** Console reports of Content-Security-Policy violations on this page. */
+function watchPolicyErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) errors.push(message.text());
+  });
+  return errors;
+}

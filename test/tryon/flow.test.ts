@@ -245,6 +245,20 @@ describe('browser surface', () => {
     assert.match(script.body, /\/uploads/);
   });
 
+  test('a same-origin poll without Origin counts as the service\'s own origin, when that origin is verified', async () => {
+    const own = await createTestWorkspace(t.stores, 'Own origin');
+    await setUpShop(t, own.id, { origins: ['http://localhost'] });
+    const c: Client = { workspaceId: own.id, origin: 'http://localhost', token: null };
+    const reservation = await uploadPhoto(t, c, photo);
+    assert.equal((await call(t, c, 'POST', '/try-on/v1/jobs', jobBody(reservation))).status, 202);
+    const poll = (headers: Record<string, string>) =>
+      t.app.inject({ method: 'GET', url: `/try-on/v1/jobs/${reservation.job_id}?workspace_id=${own.id}`, headers: { host: 'localhost', 'x-try-on-session': c.token!, ...headers } });
+    const sameOrigin = await poll({ 'sec-fetch-site': 'same-origin' });
+    assert.deepEqual([sameOrigin.statusCode, sameOrigin.json()], [200, { status: 'pending' }]);
+    const crossSite = await poll({ 'sec-fetch-site': 'cross-site' });
+    assert.equal(crossSite.json().error.code, 'origin_not_allowed');
+  });
+
   test('unknown paths under /try-on/v1 answer in the try-on error shape', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/try-on/v1/nope' });
     assert.deepEqual([response.statusCode, response.json()], [404, { error: { code: 'not_found', message: 'Not found' } }]);

@@ -18,6 +18,7 @@ import { ORIGIN, call, jobBody, personJpeg, setUpShop, uploadBody, type Client }
 let t: TestApp;
 let shop: TestWorkspace;
 let s3: http.Server;
+let endpoint: string;
 const objects = new Map<string, Buffer>();
 
 before(async () => {
@@ -47,7 +48,7 @@ before(async () => {
     });
   });
   await new Promise<void>((resolve) => s3.listen(0, '127.0.0.1', resolve));
-  const endpoint = `http://127.0.0.1:${(s3.address() as AddressInfo).port}`;
+  endpoint = `http://127.0.0.1:${(s3.address() as AddressInfo).port}`;
   const tryon = loadConfig({
     STORELENS_TRYON_STORAGE: 's3', STORELENS_TRYON_S3_BUCKET: 'media', STORELENS_TRYON_S3_ENDPOINT: endpoint,
     STORELENS_TRYON_S3_FORCE_PATH_STYLE: '1', STORELENS_TRYON_S3_ACCESS_KEY_ID: 'test', STORELENS_TRYON_S3_SECRET_ACCESS_KEY: 'test-secret',
@@ -105,4 +106,11 @@ test('with S3 storage a non-image in the bucket is refused at job time and delet
   const refused = await call(t, c, 'POST', '/try-on/v1/jobs', jobBody(reservation.body));
   assert.deepEqual([refused.status, refused.body], [422, { error: { code: 'upload_invalid', message: 'The file is not a JPEG or PNG image' } }]);
   assert.equal(objects.has(`/media/${reservation.body.upload_key}/photo`), false);
+});
+
+test('with S3 storage the demo storefront may call and show the bucket, and nothing else', async () => {
+  const page = await t.app.inject({ method: 'GET', url: '/demo/storefront' });
+  const policy = String(page.headers['content-security-policy']);
+  assert.match(policy, new RegExp(`; img-src 'self' ${endpoint}; connect-src 'self' ${endpoint}$`));
+  assert.match(policy, /; script-src 'self'; style-src 'self';/);
 });

@@ -72,11 +72,11 @@ function touchFields(plan: ReportPlan): TouchField[] {
   return [...BASE_TOUCH_FIELDS, ...(used as TouchField[])];
 }
 
-function ctes(plan: ReportPlan): { sql: string; params: QueryParams } {
-  const fields = touchFields(plan);
+/** Every value the report binds: the scope, the scan bounds and the workspace settings. */
+function reportParams(plan: ReportPlan): QueryParams {
   const s = plan.settings;
   const b = scanBounds(plan);
-  const params: QueryParams = {
+  return {
     store_id: plan.storeId,
     start: timestampParam(plan.range.startMs),
     end: timestampParam(plan.range.endMs),
@@ -93,19 +93,34 @@ function ctes(plan: ReportPlan): { sql: string; params: QueryParams } {
     fee_percent: s.payment_fee_percent,
     fee_fixed: s.payment_fee_fixed,
   };
-  const convWhere = new Conditions()
-    .add('c.store_id = {store_id:UInt64}')
-    .add(`c.dt BETWEEN {conv_start:${TS}} AND {conv_end:${TS}}`)
-    .add('c.transaction_id NOT IN {excluded_tx:Array(String)}');
-  addNameFilter(convWhere, 'c.name', plan.name ?? undefined);
-  Object.assign(params, convWhere.params);
+}
 
+/** The fee an order records, else the workspace's percentage plus fixed fee on its gross revenue. */
+const paymentFeeSql = (recorded: string, gross: string) =>
+  `ifNull(${recorded}, if(${gross} > 0, ${gross} * {fee_percent:Float64} / 100 + {fee_fixed:Int64}, 0))`;
+
+/**
+ * A conversion's revenue and profit parts after the workspace settings (`columns`), and the joins
+ * to platform orders they read (`joins`). Platform orders matter only for profit metrics and the
+ * settings that read them; otherwise the parts come from the conversion alone.
+ */
+function conversionValues(plan: ReportPlan): { columns: string; joins: string } {
+  const s = plan.settings;
+  const needsOrders =
+    plan.metrics.some((m) => METRICS[m].profit) ||
+    s.platform_revenue === 'platform' || s.net_merchandise_revenue || s.refund_netting || s.new_customer_correction;
+  if (!needsOrders) {
+    return {
+      columns: `toFloat64(c.transaction_gross_revenue) AS revenue, toFloat64(c.is_new_customer) AS is_new,
+    ${ZERO} AS cogs, ${ZERO} AS fees, ${ZERO} AS shipping_costs, ${ZERO} AS refunds,`,
+      joins: '',
+    };
+  }
   const matched = `o.o_tx != ''`;
   const revenue = `(if({platform_revenue:UInt8} AND ${matched}, o.o_gross, c.transaction_gross_revenue)
       - if({net_merchandise:UInt8} AND ${matched}, o.o_tax + o.o_shipping, 0)
       - if({refund_netting:UInt8} AND ${matched}, o.o_refunds, 0))`;
   const gross = `if(${matched}, o.o_gross, c.transaction_gross_revenue)`;
-  const fee = `ifNull(o.o_fee, if(${gross} > 0, ${gross} * {fee_percent:Float64} / 100 + {fee_fixed:Int64}, 0))`;
   // new_customer_correction: the platform order decides; without one, the customer's first order does.
   const isNew = s.new_customer_correction
     ? `if(${matched}, o.o_new, if(c.customer_id != '', c.dt <= f.first_dt, c.is_new_customer))`
@@ -118,31 +133,29 @@ function ctes(plan: ReportPlan): { sql: string; params: QueryParams } {
     ) GROUP BY customer_id
   ) AS f ON f.f_customer = c.customer_id`
     : '';
-
-  // Platform orders matter only for profit metrics and the settings that read them.
-  const needsOrders =
-    plan.metrics.some((m) => METRICS[m].profit) ||
-    s.platform_revenue === 'platform' || s.net_merchandise_revenue || s.refund_netting || s.new_customer_correction;
-  const orderColumns = needsOrders
-    ? `toFloat64(${revenue}) AS revenue,
+  return {
+    columns: `toFloat64(${revenue}) AS revenue,
     toFloat64(${isNew}) AS is_new,
     toFloat64(if(${matched}, o.o_cogs, 0)) AS cogs,
-    toFloat64(${fee}) AS fees,
+    toFloat64(${paymentFeeSql('o.o_fee', gross)}) AS fees,
     toFloat64(if(${matched}, o.o_shipping_cost, 0)) AS shipping_costs,
-    toFloat64(if(${matched}, o.o_refunds, 0)) AS refunds,`
-    : `toFloat64(c.transaction_gross_revenue) AS revenue, toFloat64(c.is_new_customer) AS is_new,
-    ${ZERO} AS cogs, ${ZERO} AS fees, ${ZERO} AS shipping_costs, ${ZERO} AS refunds,`;
-  const orderJoin = needsOrders
-    ? `LEFT JOIN (
-    SELECT transaction_id AS o_tx, gross_revenue AS o_gross, tax AS o_tax, shipping AS o_shipping,
+    toFloat64(if(${matched}, o.o_refunds, 0)) AS refunds,`,
+    // An order answers to its id and to its name (Shopify `#1001`, WooCommerce's number): one
+    // joinable row per non-empty identifier (docs/integrations.md).
+    joins: `LEFT JOIN (
+    SELECT o_tx, gross_revenue AS o_gross, tax AS o_tax, shipping AS o_shipping,
       arraySum(r -> r.amount, refunds) AS o_refunds, cogs AS o_cogs, shipping_cost AS o_shipping_cost,
       payment_fee AS o_fee, is_new_customer AS o_new
     FROM orders FINAL
-    WHERE store_id = {store_id:UInt64} AND transaction_id != ''
+    ARRAY JOIN arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name])) AS o_tx
+    WHERE store_id = {store_id:UInt64}
   ) AS o ON o.o_tx = c.transaction_id
-  ${firstOrder}`
-    : '';
+  ${firstOrder}`,
+  };
+}
 
+/** A session as a touch (`touch`), and the organic touch of a conversion without an eligible one (`fallback`). */
+function touchExpressions(fields: readonly TouchField[]): { touch: string; fallback: string } {
   const touch = touchSql({
     ts: 'started',
     session_id: 'session_id',
@@ -159,7 +172,7 @@ function ctes(plan: ReportPlan): { sql: string; params: QueryParams } {
     referrer: 'referrer',
     landing_page: 'landing_page',
   }, fields);
-  // The organic touch of a conversion without an eligible touchpoint: its own session's page data.
+  // The fallback takes its page data from the conversion's own session.
   const fallback = touchSql({
     ts: 'conv_dt',
     session_id: 'session_id',
@@ -173,42 +186,68 @@ function ctes(plan: ReportPlan): { sql: string; params: QueryParams } {
     referrer: 'own.referrer',
     landing_page: 'own.landing_page',
   }, fields);
-  const attribution = attributionColumns(plan.model, { path: 'p.path', convTs: 'conv_dt', fallback });
-  const click = plan.dateMode === 'click';
-  const creditTs = click ? 'touch.ts' : 'conv_dt';
-  const needsOwn = fields.some((f) => OWN_SESSION_FIELDS.includes(f));
-  // Credits are kept inside the array, before ARRAY JOIN: the same conditions in a WHERE on the
-  // joined columns cost ClickHouse ~20 ms more analysis. Conversions are read for the range
-  // itself in conversion-date mode, so only click dates need the range check.
+  return { touch, fallback };
+}
+
+/**
+ * The array of (touch, weight[, share]) a conversion credits. Credits are kept inside the array,
+ * before ARRAY JOIN: the same conditions in a WHERE on the joined columns cost ClickHouse ~20 ms
+ * more analysis. Conversions are read for the range itself in conversion-date mode, so only click
+ * dates need the range check.
+ */
+function creditedSql(plan: ReportPlan, credits: string): string {
   const keptCredit = [
     'c.2 > 0',
-    ...(click ? [`c.1.ts BETWEEN {start:${TS}} AND {end:${TS}}`] : []),
+    ...(plan.dateMode === 'click' ? [`c.1.ts BETWEEN {start:${TS}} AND {end:${TS}}`] : []),
     ...(plan.channels ? ['c.1.channel IN {channels:Array(String)}'] : []),
   ].join(' AND ');
-  if (plan.channels) params.channels = plan.channels;
-  const kept = `arrayFilter(c -> ${keptCredit}, ${attribution.credits})`;
+  const kept = `arrayFilter(c -> ${keptCredit}, ${credits})`;
   // any_click: each kept credit also carries its weight capped at one conversion in all (`share`).
-  const anyClick = plan.model === 'any_click';
-  const credited = anyClick
+  return plan.model === 'any_click'
     ? `arrayMap((c, s) -> (c.1, c.2, c.2 * least(1., s) / s), ${kept} AS kept, arrayWithConstant(length(kept), arraySum(k -> k.2, kept)))`
     : kept;
+}
 
-  const unattributed = plan.includeUnattributed
-    ? `
+const PIXEL_TRANSACTIONS = `SELECT transaction_id FROM conversions WHERE store_id = {store_id:UInt64} AND transaction_id != ''`;
+
+/**
+ * Platform orders with no pixel conversion (by id or by name), as credits of their own
+ * `unattributed` touch.
+ */
+function unattributedCreditsSql(plan: ReportPlan, fields: readonly TouchField[]): string {
+  return `
   UNION ALL
   SELECT ${touchSql({ ts: 'dt', channel: "'unattributed'", source: "'unattributed'" }, fields)} AS touch,
-    1. AS weight,${anyClick ? ' 1. AS share,' : ''} dt AS credit_ts,
+    1. AS weight,${plan.model === 'any_click' ? ' 1. AS share,' : ''} dt AS credit_ts,
     toFloat64(gross_revenue - if({net_merchandise:UInt8}, tax + shipping, 0)
       - if({refund_netting:UInt8}, arraySum(r -> r.amount, refunds), 0)) AS revenue,
     toFloat64(is_new_customer) AS is_new, toFloat64(cogs) AS cogs,
-    toFloat64(ifNull(payment_fee, if(gross_revenue > 0, gross_revenue * {fee_percent:Float64} / 100 + {fee_fixed:Int64}, 0))) AS fees,
+    toFloat64(${paymentFeeSql('payment_fee', 'gross_revenue')}) AS fees,
     toFloat64(shipping_cost) AS shipping_costs, toFloat64(arraySum(r -> r.amount, refunds)) AS refunds,
     '' AS city, '' AS coupon_code
   FROM orders FINAL
   WHERE store_id = {store_id:UInt64} AND dt BETWEEN {start:${TS}} AND {end:${TS}}
-    AND transaction_id NOT IN {excluded_tx:Array(String)}
-    AND transaction_id NOT IN (SELECT transaction_id FROM conversions WHERE store_id = {store_id:UInt64} AND transaction_id != '')`
-    : '';
+    AND transaction_id NOT IN {excluded_tx:Array(String)} AND order_name NOT IN {excluded_tx:Array(String)}
+    AND transaction_id NOT IN (${PIXEL_TRANSACTIONS}) AND order_name NOT IN (${PIXEL_TRANSACTIONS})`;
+}
+
+function ctes(plan: ReportPlan): { sql: string; params: QueryParams } {
+  const fields = touchFields(plan);
+  const params = reportParams(plan);
+  const convWhere = new Conditions()
+    .add('c.store_id = {store_id:UInt64}')
+    .add(`c.dt BETWEEN {conv_start:${TS}} AND {conv_end:${TS}}`)
+    .add('c.transaction_id NOT IN {excluded_tx:Array(String)}');
+  addNameFilter(convWhere, 'c.name', plan.name ?? undefined);
+  Object.assign(params, convWhere.params);
+  if (plan.channels) params.channels = plan.channels;
+
+  const values = conversionValues(plan);
+  const { touch, fallback } = touchExpressions(fields);
+  const attribution = attributionColumns(plan.model, { path: 'p.path', convTs: 'conv_dt', fallback });
+  const creditTs = plan.dateMode === 'click' ? 'touch.ts' : 'conv_dt';
+  const needsOwn = fields.some((f) => OWN_SESSION_FIELDS.includes(f));
+  const unattributed = plan.includeUnattributed ? unattributedCreditsSql(plan, fields) : '';
 
   const sql = `
 WITH
@@ -225,11 +264,11 @@ ids AS (
 conv AS (
   SELECT c.dt AS conv_dt, c.session_id AS session_id,
     multiIf(c.customer_id != '', concat('c:', c.customer_id), ${identitySql('c.visitor_id')}) AS identity,
-    ${orderColumns}
+    ${values.columns}
     c.transaction_city AS city, c.coupon_code AS coupon_code
   FROM conversions AS c
   LEFT JOIN ids ON ids.id_visitor = c.visitor_id
-  ${orderJoin}
+  ${values.joins}
   WHERE ${convWhere.sql()}
 ),
 paths AS (
@@ -239,7 +278,7 @@ paths AS (
   GROUP BY identity
 ),
 credits AS (
-  SELECT credit.1 AS touch, credit.2 AS weight,${anyClick ? ' credit.3 AS share,' : ''} ${creditTs} AS credit_ts,
+  SELECT credit.1 AS touch, credit.2 AS weight,${plan.model === 'any_click' ? ' credit.3 AS share,' : ''} ${creditTs} AS credit_ts,
     revenue, is_new, cogs, fees, shipping_costs, refunds, city, coupon_code
   FROM (
     SELECT c.conv_dt AS conv_dt, c.session_id AS session_id,
@@ -249,7 +288,7 @@ credits AS (
     FROM conv AS c
     LEFT JOIN paths AS p ON p.identity = c.identity
   )
-  ARRAY JOIN ${credited} AS credit${unattributed}
+  ARRAY JOIN ${creditedSql(plan, attribution.credits)} AS credit${unattributed}
 )`;
   return { sql, params };
 }
@@ -363,6 +402,10 @@ function branches(plan: ReportPlan, dimension: Dimension | null): Branch[] {
   return out;
 }
 
+/** The workspace's custom expenses in the report range, as a scalar subquery. */
+const EXPENSES_SQL = `(SELECT toFloat64(sum(amount)) FROM expenses WHERE store_id = {store_id:UInt64}
+      AND dt BETWEEN toDate({start:${TS}}, 'UTC') AND toDate({end:${TS}}, 'UTC'))`;
+
 export interface ReportSql {
   sql: string;
   params: QueryParams;
@@ -382,10 +425,7 @@ export function buildReportSql(plan: ReportPlan): ReportSql {
   const group = [...(plan.interval ? ['bucket'] : []), ...keyCols];
   const revenue = REPORT_PARTS.indexOf('revenue') + 1;
   const order = [...(plan.interval ? ['bucket'] : []), `t_parts[${revenue}] DESC`, ...keyCols];
-  const expenses = plan.includeExpenses
-    ? `(SELECT toFloat64(sum(amount)) FROM expenses WHERE store_id = {store_id:UInt64}
-      AND dt BETWEEN toDate({start:${TS}}, 'UTC') AND toDate({end:${TS}}, 'UTC'))`
-    : ZERO;
+  const expenses = plan.includeExpenses ? EXPENSES_SQL : ZERO;
   const parts = arrayParts(plan);
   const union = branches(plan, dimension).map((b) => branchSql(b, keyNames, parts)).join('\n  UNION ALL\n  ');
   const columns = [
@@ -410,6 +450,5 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}`;
 
 /** Custom expenses in the range, for a report with no row at all. */
 export function expensesSql(): string {
-  return `SELECT toFloat64(sum(amount)) AS all_expenses FROM expenses WHERE store_id = {store_id:UInt64}
-    AND dt BETWEEN toDate({start:${TS}}, 'UTC') AND toDate({end:${TS}}, 'UTC')`;
+  return `SELECT ${EXPENSES_SQL} AS all_expenses`;
 }

@@ -1,17 +1,14 @@
 import { ensureWebhookSecret, rotateWebhookSecret } from '../../store/app/webhooks.ts';
-import { workspaceOption, type Command, type CommandContext } from '../command.ts';
+import { serviceUrl, workspaceOption, type Command, type CommandContext } from '../command.ts';
 import { requireWorkspace } from './workspace.ts';
 
-function webhookUrl(ctx: CommandContext, workspaceId: number): string {
-  const base = ctx.config.publicUrl ?? `http://localhost:${ctx.config.port}`;
-  return `${base.replace(/\/$/, '')}/webhooks/orders?workspace=${workspaceId}`;
-}
+const webhookUrl = (ctx: CommandContext, workspaceId: number) => serviceUrl(ctx, `/webhooks/orders?workspace=${workspaceId}`);
 
 /** `webhook secret --workspace N`: the order-webhook URL and secret (created on first use). */
 export const webhookSecretCommand: Command = async (ctx, args) => {
   const workspaceId = workspaceOption(args);
   await requireWorkspace(ctx, workspaceId);
-  const secret = await ensureWebhookSecret(ctx.stores.db, workspaceId);
+  const secret = await ensureWebhookSecret(ctx.stores.db, ctx.stores.secrets, workspaceId);
   return { workspace_id: workspaceId, url: webhookUrl(ctx, workspaceId), secret };
 };
 
@@ -19,6 +16,6 @@ export const webhookSecretCommand: Command = async (ctx, args) => {
 export const webhookRotateCommand: Command = async (ctx, args) => {
   const workspaceId = workspaceOption(args);
   await requireWorkspace(ctx, workspaceId);
-  const secret = await rotateWebhookSecret(ctx.stores.db, workspaceId);
+  const secret = await rotateWebhookSecret(ctx.stores.db, ctx.stores.secrets, workspaceId);
   return { workspace_id: workspaceId, url: webhookUrl(ctx, workspaceId), secret };
 };

@@ -27,6 +27,16 @@ function row(index: number, apiKey: string): string {
   </fieldset>`;
 }
 
+/** Where the browser goes after Connect, as the person should check it: scheme and host. */
+function redirectTarget(redirectUri: string): string {
+  try {
+    const url = new URL(redirectUri);
+    return url.origin !== 'null' ? url.origin : `${url.protocol}//${url.host}`;
+  } catch {
+    return redirectUri;
+  }
+}
+
 /** CSP source of the redirect target: the consent form's POST ends in a redirect there. */
 function redirectSource(redirectUri: string): string {
   try {
@@ -49,14 +59,19 @@ export function consentPage(view: ConsentView): { body: string; headers: Record<
   body { font: 15px/1.5 system-ui, sans-serif; max-width: 34rem; margin: 3rem auto; padding: 0 1rem; color: #1d232b; }
   fieldset { border: 1px solid #c9d1d9; border-radius: 6px; margin: 0 0 1rem; padding: .75rem 1rem; }
   label { display: block; margin: .4rem 0; } input:not([type=hidden]) { display: block; width: 100%; padding: .4rem; box-sizing: border-box; }
+  .target { background: #fff8e1; border: 1px solid #e0c97a; padding: .6rem 1rem; border-radius: 6px; }
+  .target strong { font-size: 1.1em; word-break: break-all; }
   .error { background: #fdecea; border: 1px solid #e5a29b; padding: .6rem 1rem; border-radius: 6px; }
   button { padding: .5rem 1rem; margin-right: .5rem; }
 </style>
 </head>
 <body>
 <h1>Connect Storelens workspaces</h1>
-<p><strong>${escape(view.clientName)}</strong> asks to read analytics and create drafts in your Storelens workspaces.
-Add each workspace with an API key and its client secret (workspace settings). The connection gets the permissions
+<p><strong>${escape(view.clientName)}</strong> (a name the app chose itself) asks to read analytics and create drafts
+in your Storelens workspaces.</p>
+<p class="target">After you connect, the access is handed to <strong id="redirect-origin">${escape(redirectTarget(view.redirectUri))}</strong>.
+Connect only if that is the app you are setting up.</p>
+<p>Add each workspace with an API key and its client secret (workspace settings). The connection gets the permissions
 each key has now.</p>
 ${view.error ? `<p class="error" role="alert">${escape(view.error)}</p>` : ''}
 <form method="post" action="/oauth/consent" id="consent">

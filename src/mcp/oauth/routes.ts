@@ -1,36 +1,27 @@
 import crypto from 'node:crypto';
 import express from 'express';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { mcpAuthRouter } from '@modelcontextprotocol/sdk/server/auth/router.js';
-import { redirectUriMatches } from '@modelcontextprotocol/sdk/server/auth/handlers/authorize.js';
+import { authorizationHandler, redirectUriMatches } from '@modelcontextprotocol/sdk/server/auth/handlers/authorize.js';
+import { clientRegistrationHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/register.js';
+import { revocationHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/revoke.js';
+import { tokenHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/token.js';
 import { authenticateKey } from '../../http/auth.ts';
 import { HttpError } from '../../http/errors.ts';
 import { recordAudit } from '../../store/app/audit-log.ts';
 import { secretMatches } from '../../store/app/secrets.ts';
 import { findWorkspace } from '../../store/app/workspaces.ts';
+import { publicBase } from '../public-base.ts';
 import { consentPage, type ConsentView } from './consent-page.ts';
 import { StorelensOAuthProvider } from './provider.ts';
 import { findClient, saveCode, type WorkspaceGrant } from './store.ts';
 
-/** Paths the SDK's authorization server answers; each is bridged from Fastify to its Express router. */
-const SDK_PATHS = [
-  '/authorize',
-  '/token',
-  '/register',
-  '/revoke',
-  '/.well-known/oauth-authorization-server',
-  '/.well-known/oauth-protected-resource',
-  '/.well-known/oauth-protected-resource/mcp',
-];
+/** The SDK's handlers, each at its path; none depends on the server's address. */
+const SDK_PATHS = ['/authorize', '/token', '/register', '/revoke'];
+/** The two tool-endpoint URLs an OAuth token may be issued for (docs/mcp.md). */
+export const OAUTH_RESOURCES = ['/mcp', '/mcp/oauth'] as const;
 const MAX_WORKSPACES = 20;
-const MAX_CACHED_BASES = 8;
 
 type Handler = (req: unknown, res: unknown, next: () => void) => void;
-
-/** The server's public origin: STORELENS_PUBLIC_URL, else the request's own scheme and host. */
-export function publicBase(app: FastifyInstance, request: FastifyRequest): string {
-  return (app.config.publicUrl ?? `${request.protocol}://${request.host}`).replace(/\/+$/, '');
-}
 
 function parseBody(contentType: string | undefined, text: string): unknown {
   if (contentType?.includes('application/json')) {
@@ -47,53 +38,71 @@ function oauthError(reply: FastifyReply, status: number, error: string, descript
   return reply.code(status).header('cache-control', 'no-store').send({ error, error_description: description });
 }
 
+/** RFC 8414 metadata; the same fields the SDK's router publishes. */
+function authorizationServerMetadata(base: string) {
+  return {
+    issuer: `${base}/`,
+    authorization_endpoint: `${base}/authorize`,
+    response_types_supported: ['code'],
+    code_challenge_methods_supported: ['S256'],
+    token_endpoint: `${base}/token`,
+    token_endpoint_auth_methods_supported: ['client_secret_post', 'none'],
+    grant_types_supported: ['authorization_code', 'refresh_token'],
+    revocation_endpoint: `${base}/revoke`,
+    revocation_endpoint_auth_methods_supported: ['client_secret_post'],
+    registration_endpoint: `${base}/register`,
+  };
+}
+
+/** RFC 9728 metadata of one tool-endpoint URL. */
+function protectedResourceMetadata(base: string, path: string) {
+  return { resource: `${base}${path}`, authorization_servers: [`${base}/`], resource_name: 'Storelens analytics' };
+}
+
 /**
- * OAuth 2.1 for multi-workspace connections, built on the MCP SDK's authorization server
- * (metadata, dynamic client registration, authorize, token with PKCE, revoke), plus our consent
- * form. Fastify has already read the body; it is handed to Express pre-parsed.
+ * OAuth 2.1 for multi-workspace connections, built on the MCP SDK's authorization-server handlers
+ * (dynamic client registration, authorize, token with PKCE, revoke), plus our consent form and
+ * the discovery metadata. The handlers run in one Express app made at start-up; the metadata is
+ * computed per request from the public base, so nothing is kept per Host. Fastify has already
+ * read the body; it is handed to Express pre-parsed.
  */
 export async function oauthRoutes(app: FastifyInstance): Promise<void> {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_request, body, done) => done(null, body));
 
   const provider = new StorelensOAuthProvider(app.stores.db);
-  const servers = new Map<string, Handler>();
-  const serverFor = (base: string): Handler => {
-    let server = servers.get(base);
-    if (!server) {
-      const ex = express();
-      ex.disable('x-powered-by');
-      // Trust X-Forwarded-For exactly when the Fastify app does, so the SDK's per-IP limits
-      // count clients, not the proxy.
-      ex.set('trust proxy', app.config.trustProxy);
-      const rateLimit = { validate: false };
-      ex.use(
-        mcpAuthRouter({
-          provider,
-          issuerUrl: new URL(base),
-          resourceServerUrl: new URL(`${base}/mcp`),
-          resourceName: 'Storelens analytics',
-          authorizationOptions: { rateLimit },
-          tokenOptions: { rateLimit },
-          clientRegistrationOptions: { rateLimit },
-          revocationOptions: { rateLimit },
-        }),
-      );
-      server = ex as unknown as Handler;
-      // Without STORELENS_PUBLIC_URL the base comes from the Host header: keep the cache small.
-      if (servers.size >= MAX_CACHED_BASES) servers.clear();
-      servers.set(base, server);
-    }
-    return server;
+  const ex = express();
+  ex.disable('x-powered-by');
+  // Trust X-Forwarded-For exactly when the Fastify app does, so the SDK's per-IP limits count
+  // clients, not the proxy.
+  ex.set('trust proxy', app.config.trustProxy);
+  const rateLimit = { validate: false };
+  ex.use('/authorize', authorizationHandler({ provider, rateLimit }));
+  ex.use('/token', tokenHandler({ provider, rateLimit }));
+  ex.use('/register', clientRegistrationHandler({ clientsStore: provider.clientsStore, rateLimit }));
+  ex.use('/revoke', revocationHandler({ provider, rateLimit }));
+  const server = ex as unknown as Handler;
+
+  const metadata = (body: (request: FastifyRequest) => object) => async (request: FastifyRequest, reply: FastifyReply) => {
+    // Public documents, read by browser-based clients too.
+    reply.header('access-control-allow-origin', '*');
+    if (request.method === 'OPTIONS') return reply.code(204).header('access-control-allow-methods', 'GET').send();
+    return reply.send(body(request));
   };
+  app.route({
+    method: ['GET', 'OPTIONS'],
+    url: '/.well-known/oauth-authorization-server',
+    handler: metadata((request) => authorizationServerMetadata(publicBase(app.config, request))),
+  });
+  for (const path of OAUTH_RESOURCES) {
+    app.route({
+      method: ['GET', 'OPTIONS'],
+      url: `/.well-known/oauth-protected-resource${path}`,
+      handler: metadata((request) => protectedResourceMetadata(publicBase(app.config, request), path)),
+    });
+  }
 
   const bridge = async (request: FastifyRequest, reply: FastifyReply) => {
-    let server: Handler;
-    try {
-      server = serverFor(publicBase(app, request));
-    } catch {
-      return oauthError(reply, 500, 'server_error', 'OAuth needs an https address: set STORELENS_PUBLIC_URL');
-    }
     const raw = request.raw as typeof request.raw & { body?: unknown; _body?: boolean };
     if (typeof request.body === 'string') {
       raw.body = parseBody(request.headers['content-type'], request.body);

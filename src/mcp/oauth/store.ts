@@ -115,7 +115,14 @@ export async function consumeCode(db: AppDatabase, code: string): Promise<Stored
   };
 }
 
-async function saveToken(db: AppDatabase, kind: 'access' | 'refresh', clientId: string, grants: WorkspaceGrant[], seconds: number) {
+/** What a token carries: its client, the workspace grants and the resource it was issued for. */
+export interface TokenGrant {
+  clientId: string;
+  grants: WorkspaceGrant[];
+  resource: string;
+}
+
+async function saveToken(db: AppDatabase, kind: 'access' | 'refresh', grant: TokenGrant, seconds: number) {
   const token = newToken(kind === 'access' ? 'sla' : 'slr');
   const now = Date.now();
   await db
@@ -123,8 +130,9 @@ async function saveToken(db: AppDatabase, kind: 'access' | 'refresh', clientId: 
     .values({
       token_hash: hashSecret(token),
       kind,
-      client_id: clientId,
-      grants: JSON.stringify(grants),
+      client_id: grant.clientId,
+      grants: JSON.stringify(grant.grants),
+      resource: grant.resource,
       expires_at: iso(now + seconds * 1000),
       revoked_at: null,
       created_at: iso(now),
@@ -133,12 +141,12 @@ async function saveToken(db: AppDatabase, kind: 'access' | 'refresh', clientId: 
   return token;
 }
 
-export async function issueTokens(db: AppDatabase, clientId: string, grants: WorkspaceGrant[]) {
+export async function issueTokens(db: AppDatabase, grant: TokenGrant) {
   return {
-    access_token: await saveToken(db, 'access', clientId, grants, ACCESS_TOKEN_SECONDS),
+    access_token: await saveToken(db, 'access', grant, ACCESS_TOKEN_SECONDS),
     token_type: 'Bearer',
     expires_in: ACCESS_TOKEN_SECONDS,
-    refresh_token: await saveToken(db, 'refresh', clientId, grants, REFRESH_TOKEN_SECONDS),
+    refresh_token: await saveToken(db, 'refresh', grant, REFRESH_TOKEN_SECONDS),
   };
 }
 
@@ -146,16 +154,16 @@ export async function findToken(
   db: AppDatabase,
   kind: 'access' | 'refresh',
   token: string,
-): Promise<{ clientId: string; grants: WorkspaceGrant[] } | undefined> {
+): Promise<TokenGrant | undefined> {
   const row = await db
     .selectFrom('oauth_tokens')
-    .select(['client_id', 'grants'])
+    .select(['client_id', 'grants', 'resource'])
     .where('token_hash', '=', hashSecret(token))
     .where('kind', '=', kind)
     .where('revoked_at', 'is', null)
     .where('expires_at', '>', iso(Date.now()))
     .executeTakeFirst();
-  return row && { clientId: row.client_id, grants: JSON.parse(row.grants) };
+  return row && { clientId: row.client_id, grants: JSON.parse(row.grants), resource: row.resource };
 }
 
 /** Refresh-token rotation: the old refresh token stops working when a new pair is issued. */

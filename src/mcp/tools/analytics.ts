@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { METRICS, METRIC_NAMES, type MetricName } from '../../analytics/metrics.ts';
 import { BREAKDOWNS, INTERVAL_NAMES } from '../../analytics/dimensions.ts';
 import { PIXEL_SOURCES } from '../../analytics/sources.ts';
+import { NO_PROFIT_ACCESS } from '../../analytics/permissions.ts';
 import { ReportError, runReport, type ReportRequest, type ReportResult } from '../../analytics/report/run.ts';
 import { ATTRIBUTION_DATES, ATTRIBUTION_MODELS, ATTRIBUTION_WINDOWS } from '../../store/app/settings.ts';
 import { INVALID_PARAMS, RpcError } from '../protocol.ts';
@@ -92,7 +93,7 @@ export const analyticsTools = [
       })
       .strict(),
     async (ctx, { filters, ...rest }) => {
-      if (!ctx.visibility.profit) throw permissionDenied('You do not have access to profit metrics');
+      if (!ctx.visibility.profit) throw permissionDenied(NO_PROFIT_ACCESS);
       const result = await report(ctx, reportRequest(filters, { ...rest, metrics: PROFIT_SUMMARY_METRICS, limit: 500 }));
       return {
         profit: {

@@ -28,6 +28,7 @@ import { topicTools } from './topics.ts';
 import { weatherTools } from './weather.ts';
 import { workflowTools } from './workflows.ts';
 import { workspacesListTool } from './workspaces.ts';
+import { ALL_TOOLS, familyOf, isSelected, type ToolSelection } from './selection.ts';
 import type { ToolDefinition } from './types.ts';
 
 /** Every tool of the endpoint, in the order tools/list shows them. */
@@ -64,8 +65,13 @@ export const TOOLS: readonly ToolDefinition[] = [
 
 const BY_NAME = new Map(TOOLS.map((t) => [t.name, t]));
 
-export function findTool(name: string): ToolDefinition | undefined {
-  return BY_NAME.get(name);
+/** Every tool family (the part of a name before the dot), in tools/list order. */
+export const TOOL_FAMILIES: readonly string[] = [...new Set(TOOLS.map((t) => familyOf(t.name)))];
+
+/** A tool of the connection's selection by name; undefined when unknown or left out. */
+export function findTool(name: string, selection: ToolSelection = ALL_TOOLS): ToolDefinition | undefined {
+  const tool = BY_NAME.get(name);
+  return tool && isSelected(tool, selection) ? tool : undefined;
 }
 
 /** Required on every tool of a multi-workspace connection. */
@@ -101,7 +107,12 @@ export function inputSchemaOf(tool: ToolDefinition, multiWorkspace: boolean): z.
 const single = TOOLS.map((t) => listed(t, t.input));
 const multi = [listed(workspacesListTool, workspacesListTool.input), ...TOOLS.map((t) => listed(t, inputSchemaOf(t, true)))];
 
-/** tools/list: everything on one page. Multi-workspace connections get workspace_id and workspaces_list. */
-export function toolList(multiWorkspace: boolean): ListedTool[] {
-  return multiWorkspace ? multi : single;
+/**
+ * tools/list: the connection's selection on one page. Multi-workspace connections get
+ * workspace_id and workspaces_list (which every selection keeps).
+ */
+export function toolList(multiWorkspace: boolean, selection: ToolSelection = ALL_TOOLS): ListedTool[] {
+  const list = multiWorkspace ? multi : single;
+  if (selection === ALL_TOOLS) return list;
+  return list.filter((listed) => listed.name === workspacesListTool.name || findTool(listed.name, selection));
 }

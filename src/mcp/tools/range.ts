@@ -1,15 +1,14 @@
-import { DAY_MS, formatDay, parseBound, startOfUtcDay } from '../../http/dates.ts';
+import { DAY_MS, defaultRange, formatDay, parseBound } from '../../http/dates.ts';
 import type { Range } from '../../http/paging.ts';
 import { INVALID_PARAMS, RpcError } from '../protocol.ts';
 
-export const DEFAULT_RANGE_DAYS = 30;
 export const MAX_RANGE_DAYS = 731;
 
-/** `date_from`/`date_to` (whole UTC days) to a range; defaults to the last 30 days through today. */
+/** `date_from`/`date_to` (whole UTC days) to a range; a bound left out takes the data API's default. */
 export function toolRange(input: { date_from?: string; date_to?: string }, nowMs: number): Range & { days: number } {
-  const today = startOfUtcDay(nowMs);
-  const startMs = input.date_from === undefined ? today - (DEFAULT_RANGE_DAYS - 1) * DAY_MS : parseBound(input.date_from, 'start');
-  const endMs = input.date_to === undefined ? today + DAY_MS - 1 : parseBound(input.date_to, 'end');
+  const fallback = defaultRange(nowMs);
+  const startMs = input.date_from === undefined ? fallback.startMs : parseBound(input.date_from, 'start');
+  const endMs = input.date_to === undefined ? fallback.endMs : parseBound(input.date_to, 'end');
   if (startMs === null) throw new RpcError(INVALID_PARAMS, `Invalid arguments: date_from ${input.date_from} is not a calendar day`);
   if (endMs === null) throw new RpcError(INVALID_PARAMS, `Invalid arguments: date_to ${input.date_to} is not a calendar day`);
   if (startMs > endMs) throw new RpcError(INVALID_PARAMS, 'Invalid arguments: date_from must not be after date_to');

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Visibility } from '../../analytics/permissions.ts';
+import { NO_WRITE_ACCESS, type Visibility } from '../../analytics/permissions.ts';
 import type { Clickhouse } from '../../store/clickhouse.ts';
 import type { AppDatabase } from '../../store/app-db.ts';
 
@@ -55,14 +55,17 @@ const annotations = (title: string, readOnly: boolean, idempotent = readOnly): T
   openWorldHint: false,
 });
 
+type Run<S extends z.ZodObject> = (ctx: ToolContext, input: z.output<S>) => Promise<Record<string, unknown>>;
+
+/** Every write and update tool needs a key with admin:admin or write:drafts (docs/mcp.md). */
+const checkedWrite = <S extends z.ZodObject>(run: Run<S>): Run<S> => async (ctx, input) => {
+  if (!ctx.visibility.write) throw permissionDenied(NO_WRITE_ACCESS);
+  return run(ctx, input);
+};
+
 function defineTool(readOnly: boolean) {
-  return <S extends z.ZodObject>(
-    name: string,
-    title: string,
-    description: string,
-    input: S,
-    run: (ctx: ToolContext, input: z.output<S>) => Promise<Record<string, unknown>>,
-  ): ToolDefinition => ({ name, description, input, annotations: annotations(title, readOnly), run }) as unknown as ToolDefinition;
+  return <S extends z.ZodObject>(name: string, title: string, description: string, input: S, run: Run<S>): ToolDefinition =>
+    ({ name, description, input, annotations: annotations(title, readOnly), run: readOnly ? run : checkedWrite(run) }) as unknown as ToolDefinition;
 }
 
 /** A read tool: no side effects. */
@@ -84,7 +87,7 @@ export const dateFromArg = z
   .string()
   .regex(DAY, { error: 'date_from must be YYYY-MM-DD' })
   .optional()
-  .describe('First day, YYYY-MM-DD (UTC); default 30 days ago');
+  .describe('First day, YYYY-MM-DD (UTC); default 7 days ago');
 export const dateToArg = z
   .string()
   .regex(DAY, { error: 'date_to must be YYYY-MM-DD' })

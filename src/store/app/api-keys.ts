@@ -69,3 +69,40 @@ export async function revokeApiKey(db: AppDatabase, apiKey: string): Promise<boo
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
+
+export interface ApiKeyListing {
+  id: number;
+  keyPrefix: string;
+  scopes: string[];
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+/** A workspace's keys, newest first; only the prefix of each key is known. */
+export async function listApiKeys(db: AppDatabase, workspaceId: number): Promise<ApiKeyListing[]> {
+  const rows = await db
+    .selectFrom('api_keys')
+    .select(['id', 'key_prefix', 'scopes', 'created_at', 'revoked_at'])
+    .where('workspace_id', '=', workspaceId)
+    .orderBy('id', 'desc')
+    .execute();
+  return rows.map((r) => ({
+    id: Number(r.id),
+    keyPrefix: r.key_prefix,
+    scopes: JSON.parse(r.scopes) as string[],
+    createdAt: r.created_at,
+    revokedAt: r.revoked_at,
+  }));
+}
+
+/** Revokes a key by id, only within its own workspace; false when no active key matched. */
+export async function revokeApiKeyById(db: AppDatabase, workspaceId: number, id: number): Promise<boolean> {
+  const result = await db
+    .updateTable('api_keys')
+    .set({ revoked_at: new Date().toISOString() })
+    .where('id', '=', id)
+    .where('workspace_id', '=', workspaceId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}

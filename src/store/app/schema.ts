@@ -1,6 +1,7 @@
 import type { Generated } from 'kysely';
 import type { TryOnTables } from './tryon-schema.ts';
 import type { CollectTables } from './collect-schema.ts';
+import type { DashboardTables } from './dashboard-schema.ts';
 
 /** App state: everything that is not analytics. JSON columns are stored as text on both dialects. */
 export interface WorkspaceTable {
@@ -84,9 +85,11 @@ export interface OauthTokenTable {
   expires_at: string;
   revoked_at: string | null;
   created_at: string;
+  /** The resource (RFC 8707) the token was issued for; '' when the client named none. */
+  resource: Generated<string>;
 }
 
-export interface AppDb extends TryOnTables, CollectTables {
+export interface AppDb extends TryOnTables, CollectTables, DashboardTables {
   workspaces: WorkspaceTable;
   api_keys: ApiKeyTable;
   audit_log: AuditLogTable;

@@ -1,14 +1,15 @@
 /*
- * Demo storefront: uses the try-on API the way a shop page would. Settings come from the query
- * string: api (base URL of the Storelens service), workspace, product, variant, title,
- * consent_version, marketing_version, pixel (public pixel id, for tracking.js), via_pixel=1
- * (also load the Storelens pixel, as a shop that has it installed).
+ * Demo storefront: uses the try-on API the way a shop page would, on the service's own origin
+ * only (it never loads or calls anything elsewhere; its Content-Security-Policy would refuse it).
+ * Settings come from the query string: workspace, product, variant, title, consent_version,
+ * marketing_version, pixel (public pixel id, for tracking.js), via_pixel=1 (also load the
+ * Storelens pixel, as a shop that has it installed).
  * The session token lives in this page's memory only: never in storage, URLs or analytics.
  */
 (function () {
   'use strict';
   var params = new URLSearchParams(location.search);
-  var api = (params.get('api') || location.origin).replace(/\/+$/, '') + '/try-on/v1';
+  var api = '/try-on/v1';
   var workspaceId = Number(params.get('workspace'));
   var product = params.get('product') || '';
   var variant = params.get('variant') || '';
@@ -25,7 +26,7 @@
     window.storelens = window.storelens || function () { (window.storelens.q = window.storelens.q || []).push(arguments); };
     var pixel = document.createElement('script');
     pixel.async = true;
-    pixel.src = api.replace(/\/try-on\/v1$/, '') + '/pixel.js';
+    pixel.src = '/pixel.js';
     pixel.setAttribute('data-pixel-id', params.get('pixel'));
     document.head.appendChild(pixel);
   }

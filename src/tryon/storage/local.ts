@@ -60,5 +60,8 @@ export function createLocalStorage(root: string, signer: Signer): MediaStorage {
       await fs.rm(file, { force: true });
       await fs.rmdir(path.dirname(file)).catch(() => undefined);
     },
+    async urlOrigin() {
+      return null;
+    },
   };
 }

@@ -24,6 +24,7 @@ export function createS3Storage(config: TryOnConfig['s3'], client?: S3Client): M
           : undefined,
     });
   const Bucket = config.bucket;
+  let origin: string | undefined;
   return {
     kind: 's3',
     checksumHeader: 'x-amz-checksum-sha256',
@@ -59,6 +60,11 @@ export function createS3Storage(config: TryOnConfig['s3'], client?: S3Client): M
     },
     async delete(key) {
       await s3.send(new DeleteObjectCommand({ Bucket, Key: key }));
+    },
+    // Presigning is local (no request), and it resolves the endpoint exactly as real URLs do.
+    async urlOrigin() {
+      origin ??= new URL(await getSignedUrl(s3, new GetObjectCommand({ Bucket, Key: 'origin' }), { expiresIn: 60 })).origin;
+      return origin;
     },
   };
 }

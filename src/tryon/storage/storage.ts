@@ -19,4 +19,6 @@ export interface MediaStorage {
   get(key: string): Promise<Buffer | null>;
   put(key: string, body: Buffer, contentType: string): Promise<void>;
   delete(key: string): Promise<void>;
+  /** The origin of the signed URLs, or null when they are the service's own: a page using them must allow it. */
+  urlOrigin(): Promise<string | null>;
 }

@@ -1,0 +1,51 @@
+import type { FastifyInstance } from 'fastify';
+import { HttpError } from '../http/errors.ts';
+import { dashboardAssets } from './assets.ts';
+
+/** Every view's path; each serves the same page, and the browser code draws the view (or sign-in). */
+export const VIEW_PATHS = ['/', '/report', '/conversions', '/profit', '/live', '/settings'] as const;
+
+const PAGE = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Storelens</title>
+<link rel="stylesheet" href="/dashboard/app.css">
+<script type="module" src="/dashboard/app.js"></script>
+</head>
+<body><div id="app"><p class="loading">Loading…</p></div><noscript>The Storelens dashboard needs JavaScript.</noscript></body>
+</html>
+`;
+
+/**
+ * No inline script or style anywhere: the page loads one script and one stylesheet from this
+ * origin; uPlot and Preact set styles through the DOM, which style-src does not govern.
+ */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+export async function pageRoutes(app: FastifyInstance): Promise<void> {
+  // Bundle while the rest of the app starts; the first request waits for it if it must.
+  void dashboardAssets().catch((error) => app.log.error({ err: error }, 'dashboard bundle failed'));
+  for (const path of VIEW_PATHS) {
+    app.get(path, async (_request, reply) =>
+      reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(PAGE));
+  }
+  app.get<{ Params: { file: string } }>('/dashboard/:file', async (request, reply) => {
+    const asset = (await dashboardAssets())[request.params.file];
+    if (!asset) throw new HttpError(404, 'Not found');
+    reply.type(asset.type).header('etag', asset.etag).header('cache-control', 'no-cache');
+    if (request.headers['if-none-match'] === asset.etag) return reply.code(304).send();
+    return reply.send(asset.body);
+  });
+}

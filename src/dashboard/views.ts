@@ -1,0 +1,190 @@
+/**
+ * The read endpoints behind the dashboard's views (docs/dashboard.md, "JSON endpoints"). Each
+ * takes the data API's own query parameters plus `workspace`, reads through the same query layer
+ * as the API (the report core, the conversion queries) and uses as few report runs as it can.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { HttpError, badRequest } from '../http/errors.ts';
+import { DAY_MS } from '../http/dates.ts';
+import { rangePage } from '../http/paging.ts';
+import { channelsOfAll } from '../analytics/sources.ts';
+import { seesChannel } from '../analytics/permissions.ts';
+import { ReportError, runReport, type ReportRequest, type ReportResult } from '../analytics/report/run.ts';
+import { ATTRIBUTION_MODELS } from '../analytics/attribution/index.ts';
+import type { MetricName } from '../analytics/metrics.ts';
+import { listConversions } from '../analytics/queries/conversions/list-conversions.ts';
+import { conversionPath } from '../analytics/queries/conversions/conversion-path.ts';
+import { liveActivity } from '../analytics/queries/live/live-activity.ts';
+import { getSettings } from '../store/app/workspaces.ts';
+import { parseReportQuery } from '../api/report/schema.ts';
+import { parseConversionsQuery } from '../api/conversions/schema.ts';
+import { idParam, pageOf, parseQuery, resolveRange, text } from '../api/params.ts';
+import { pixelScope } from '../api/scope.ts';
+import { requireUser } from './auth.ts';
+import { workspaceAccess, workspaceParam, type WorkspaceAccess } from './access.ts';
+
+export const OVERVIEW_METRICS: MetricName[] = ['spend', 'revenue', 'roas', 'conversions', 'sessions', 'cr'];
+export const PROFIT_METRICS: MetricName[] = [
+  'revenue', 'spend', 'cogs', 'payment_fees', 'shipping_costs', 'refunds',
+  'gross_profit', 'contribution_profit', 'net_profit', 'gross_margin', 'net_margin', 'net_roas',
+];
+
+async function report(app: FastifyInstance, access: WorkspaceAccess, request: ReportRequest): Promise<ReportResult> {
+  try {
+    return await runReport(app.stores, access, request);
+  } catch (error) {
+    if (error instanceof ReportError) throw new HttpError(error.status, error.message);
+    throw error;
+  }
+}
+
+/** The chart's bucket when the request names none: days up to ~3 months, weeks up to 2 years, then months. */
+export function intervalFor(startMs: number, endMs: number): 'day' | 'week' | 'month' {
+  const days = (endMs - startMs) / DAY_MS;
+  if (days <= 93) return 'day';
+  return days <= 731 ? 'week' : 'month';
+}
+
+/** The period of the same length that ends where the range starts. */
+function previousPeriod(startMs: number, endMs: number) {
+  const length = endMs - startMs + 1;
+  return { start_date: new Date(startMs - length).toISOString(), end_date: new Date(startMs - 1).toISOString() };
+}
+
+function viewRequest(request: FastifyRequest): { access: WorkspaceAccess; query: ReportRequest; startMs: number; endMs: number } {
+  const access = workspaceAccess(request, workspaceParam(request));
+  const query = parseReportQuery(request.query);
+  const { startMs, endMs } = resolveRange(query);
+  return { access, query, startMs, endMs };
+}
+
+const pathQuery = z.object({
+  session_id: idParam('session_id').refine((v) => v !== undefined, { error: 'session_id must be numeric' }),
+  dt: z.string({ error: 'dt must be a timestamp YYYY-MM-DD HH:MM:SS' }).regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/, {
+    error: 'dt must be a timestamp YYYY-MM-DD HH:MM:SS',
+  }),
+  name: text('Invalid name parameter'),
+  transaction_id: text('Invalid transaction_id parameter').optional().default(''),
+});
+
+export async function viewRoutes(app: FastifyInstance): Promise<void> {
+  const onRequest = requireUser(app);
+
+  /** Overview: the totals of the range and of the period before it, and one series. Two report runs. */
+  app.get('/dashboard/api/overview', { onRequest }, async (request) => {
+    const { access, query, startMs, endMs } = viewRequest(request);
+    const metrics = [...OVERVIEW_METRICS, ...(access.visibility.profit ? (['net_profit'] as MetricName[]) : [])];
+    const interval = query.interval ?? intervalFor(startMs, endMs);
+    const base = { ...query, metrics, breakdown: undefined, offset: 0 };
+    const [current, previous] = await Promise.all([
+      report(app, access, { ...base, interval, limit: 500 }),
+      report(app, access, { ...base, ...previousPeriod(startMs, endMs), interval: undefined, limit: 1 }),
+    ]);
+    return {
+      interval,
+      metrics,
+      totals: current.totals,
+      previous: previous.totals,
+      series: current.rows,
+      range: { start_date: current.pagination.start_date, end_date: current.pagination.end_date },
+      previous_range: { start_date: previous.pagination.start_date, end_date: previous.pagination.end_date },
+      settings_applied: current.settings_applied,
+    };
+  });
+
+  /** Attribution: exactly /v3/report's answer for the same parameters. */
+  app.get('/dashboard/api/report', { onRequest }, async (request) => {
+    const { access, query } = viewRequest(request);
+    const result = await report(app, access, query);
+    return { data: result.rows, totals: result.totals, pagination: result.pagination, settings_applied: result.settings_applied };
+  });
+
+  /** The six models side by side for the same rows: one report run per model. */
+  app.get('/dashboard/api/compare', { onRequest }, async (request) => {
+    const { access, query } = viewRequest(request);
+    const runs = await Promise.all(ATTRIBUTION_MODELS.map((model) => report(app, access, { ...query, attribution_model: model })));
+    return { models: ATTRIBUTION_MODELS.map((model, i) => ({ model, data: runs[i]!.rows, totals: runs[i]!.totals })) };
+  });
+
+  /** Profit: the profit metrics by source, and over time. Two report runs; needs read:profit. */
+  app.get('/dashboard/api/profit', { onRequest }, async (request) => {
+    const { access, query, startMs, endMs } = viewRequest(request);
+    const interval = query.interval ?? intervalFor(startMs, endMs);
+    const base = { ...query, metrics: PROFIT_METRICS, offset: 0, limit: 500 };
+    const [bySource, overTime] = await Promise.all([
+      report(app, access, { ...base, breakdown: 'source', interval: undefined }),
+      report(app, access, { ...base, breakdown: undefined, interval }),
+    ]);
+    return { interval, metrics: PROFIT_METRICS, totals: bySource.totals, by_source: bySource.rows, series: overTime.rows };
+  });
+
+  /** Conversions: the raw rows of /v3/conversions, with its filters and paging. */
+  app.get('/dashboard/api/conversions', { onRequest }, async (request) => {
+    const access = workspaceAccess(request, workspaceParam(request));
+    const query = parseConversionsQuery(request.query);
+    const range = resolveRange(query);
+    const page = pageOf(query);
+    const rows = await listConversions(app.stores.ch, {
+      storeId: access.workspaceId,
+      range,
+      name: query.name,
+      transactionId: query.transaction_id,
+      customerId: query.customer_id,
+      isNewCustomer: query.is_new_customer,
+      channels: pixelScope(access.visibility, query.source),
+      excluded: channelsOfAll(query.exclude_source ?? []),
+      page,
+    });
+    return rangePage(rows, page, range);
+  });
+
+  /** One conversion's touchpoint path under the report's model, window and exclusions. */
+  app.get('/dashboard/api/conversions/path', { onRequest }, async (request) => {
+    const access = workspaceAccess(request, workspaceParam(request));
+    const key = parseQuery(pathQuery, request.query as Record<string, unknown>);
+    const query = parseReportQuery(request.query);
+    const settings = await getSettings(app.stores.db, access.workspaceId);
+    const model = query.attribution_model ?? settings.attribution_model;
+    const windowDays = query.attribution_window ?? settings.attribution_window;
+    if (!(ATTRIBUTION_MODELS as readonly string[]).includes(model)) throw badRequest(`Invalid attribution_model: ${model}`);
+    const excluded = query.exclude_source ?? settings.ignore_sources;
+    // The conversion must be one the member may list: same channel rule as the conversions view.
+    const convMs = Date.parse(`${key.dt.replace(' ', 'T')}Z`);
+    const visible = await listConversions(app.stores.ch, {
+      storeId: access.workspaceId,
+      range: { startMs: convMs, endMs: convMs + 999 },
+      name: key.name,
+      transactionId: key.transaction_id,
+      channels: pixelScope(access.visibility, undefined),
+      excluded: [],
+      page: { limit: 100, offset: 0 },
+    });
+    if (!visible.some((c) => c.session_id === String(key.session_id))) throw new HttpError(404, 'Conversion not found');
+    const path = await conversionPath(app.stores.ch, {
+      storeId: access.workspaceId,
+      key: { sessionId: key.session_id!, dt: key.dt, name: key.name, transactionId: key.transaction_id },
+      model: model as (typeof ATTRIBUTION_MODELS)[number],
+      windowDays,
+      excludedChannels: channelsOfAll(excluded),
+    });
+    if (!path) throw new HttpError(404, 'Conversion not found');
+    // A viewer limited to some channels does not see the other channels' sessions.
+    const touches = path.touches.filter((t) => seesChannel(access.visibility, t.channel));
+    return { ...path, touches, attribution_model: model, attribution_window: windowDays, exclude_source: excluded };
+  });
+
+  /** Live: the last 30 minutes of pageviews and conversions, polled by the view. */
+  app.get('/dashboard/api/live', { onRequest }, async (request) => {
+    const access = workspaceAccess(request, workspaceParam(request));
+    const now = Date.now();
+    const range = { startMs: now - 30 * 60_000, endMs: now };
+    const activity = await liveActivity(app.stores.ch, {
+      storeId: access.workspaceId,
+      range,
+      channels: pixelScope(access.visibility, undefined),
+      recent: 50,
+    });
+    return { now: new Date(now).toISOString(), ...activity };
+  });
+}
