@@ -17,7 +17,7 @@ import { createLogger } from '../../src/log.ts';
 import { formatDay } from '../../src/http/dates.ts';
 import { ANALYTICS_DATABASE, QUERY_SETTINGS, type Clickhouse, type QueryParams } from '../../src/store/clickhouse.ts';
 import type { BenchEnv } from '../seed.ts';
-import { quantile, round } from '../measure.ts';
+import { concurrentRate, round, type Rate } from '../measure.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CLIENTS = 32;
@@ -27,12 +27,6 @@ interface Statement {
   name: string;
   sql: string;
   params: QueryParams;
-}
-
-interface Rate {
-  rps: number;
-  p50Ms: number;
-  p99Ms: number;
 }
 
 /** The statements one request runs, in order, recorded on a copy of the app. */
@@ -55,26 +49,6 @@ async function recordStatements(env: BenchEnv, url: string, headers: Record<stri
     await limits.close();
   }
   return seen;
-}
-
-/** Completed calls per second and latency of `task` run by `callers` concurrent loops for `seconds`. */
-async function concurrentRate(task: () => Promise<unknown>, callers: number, seconds: number): Promise<Rate> {
-  const latencies: number[] = [];
-  const started = performance.now();
-  const until = started + seconds * 1000;
-  await Promise.all(Array.from({ length: callers }, async () => {
-    while (performance.now() < until) {
-      const t = performance.now();
-      await task();
-      latencies.push(performance.now() - t);
-    }
-  }));
-  latencies.sort((a, b) => a - b);
-  return {
-    rps: round(latencies.length / ((performance.now() - started) / 1000)),
-    p50Ms: round(quantile(latencies, 0.5)),
-    p99Ms: round(quantile(latencies, 0.99)),
-  };
 }
 
 async function httpRate(url: string, headers: Record<string, string>): Promise<Rate> {

@@ -6,7 +6,7 @@
  */
 import type { Clickhouse } from '../store/clickhouse.ts';
 import { findStoredTransactions } from './queries/find-stored-transactions.ts';
-import type { BeforeInsert } from './wal.ts';
+import type { BeforeInsert } from './wal-inserter.ts';
 
 type ConversionLine = { store_id?: unknown; name?: unknown; transaction_id?: unknown };
 

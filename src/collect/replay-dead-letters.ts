@@ -13,7 +13,7 @@ import type { Clickhouse } from '../store/clickhouse.ts';
 import { appendDeadLetters, deadLetterFile, readDeadLetters, takeForReplay, type NewDeadLetter } from './dead-letters.ts';
 import { deliver } from './deliver.ts';
 import { COLLECT_TABLES, byTable, collectDir, isCollectTable, isRow } from './wal-segment.ts';
-import type { BeforeInsert } from './wal.ts';
+import type { BeforeInsert } from './wal-inserter.ts';
 
 export interface ReplayResult {
   /** Rows the analytics store took. */

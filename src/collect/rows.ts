@@ -187,7 +187,7 @@ export const flag = field(toFlag, { default: 0 });
 /** A timestamp of something that happened: parsed, then range-checked in UTC (`happenedInRange`). */
 export const timestamp = field(toTimestamp);
 export const date = field(toDate);
-/** An absent or null string field is the empty string (decisions.md section 3). */
+/** An absent or null string field is the empty string (docs/api.md, "Wire types"). */
 export const text = field(toText, { default: '' });
 /** A required, non-empty string (numbers are taken as their digits, e.g. a numeric variant id). */
 export const name = field(toName);

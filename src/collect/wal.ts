@@ -2,19 +2,18 @@
  * The collector's durable batch writer. `append` resolves only once its rows are in a
  * write-ahead log segment that has been fdatasync'ed, so a 2xx answered after it survives a
  * crash. Concurrent appends share one write and one sync (group commit). Segments are sealed
- * every `flushMs` or `maxRows` and written into ClickHouse in order (`deliver`: one
- * deduplication token per segment and table); rows the store refuses go to the dead-letter file,
- * then the segment is deleted. When the store is unavailable the oldest segment is retried with
- * backoff and the later ones wait behind it. On open, segments left by a crash are replayed
- * first; open never fails because of what they hold (docs/operations.md).
+ * every `flushMs` or `maxRows` and handed to the inserter (`wal-inserter.ts`), which moves them
+ * into ClickHouse in order, sets refused rows aside and retries while the store is unavailable.
+ * On open, segments left by a crash are replayed first; open never fails because of what they
+ * hold (docs/operations.md).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Clickhouse } from '../store/clickhouse.ts';
-import { appendDeadLetters, deadLetterFile, syncDirectory, type NewDeadLetter } from './dead-letters.ts';
-import { deliver } from './deliver.ts';
-import { COLLECT_TABLES, SEGMENT_SUFFIX, decodeSegment, encodeRows, segmentName, type CollectTable, type Rows } from './wal-segment.ts';
+import { syncDirectory } from './dead-letters.ts';
+import { createSegmentInserter, type BeforeInsert } from './wal-inserter.ts';
+import { SEGMENT_SUFFIX, encodeRows, segmentName, type Rows } from './wal-segment.ts';
 
 export interface BatchWriter {
   /** Resolves when the rows are durable on disk (not yet visible in ClickHouse). */
@@ -24,9 +23,6 @@ export interface BatchWriter {
   /** Flushes (one attempt; what the store does not take stays in the log) and stops the timer. */
   close(): Promise<void>;
 }
-
-/** A business rule applied to one table's rows of a segment just before they are inserted. */
-export type BeforeInsert = (table: CollectTable, lines: string[]) => Promise<string[]>;
 
 export interface BatchWriterOptions {
   dir: string;
@@ -50,50 +46,22 @@ interface Pending {
   reject(error: unknown): void;
 }
 
-/** Backoff while the store is unavailable: doubles from the first to the last. */
-const RETRY_FIRST_MS = 1000;
-const RETRY_MAX_MS = 30_000;
-
 export async function openBatchWriter(options: BatchWriterOptions): Promise<BatchWriter> {
   const { dir, ch, logger, flushMs, maxRows } = options;
   const beforeInsert = options.beforeInsert ?? (async (_table, lines) => lines);
   // Owner only: the log and the dead letters hold customer ids.
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
 
-  /**
-   * Writes one sealed segment's rows into ClickHouse, sets refused rows aside, then deletes the
-   * segment. Throws only when the store is unavailable (nothing is set aside then).
-   */
-  async function insertSegment(name: string): Promise<void> {
-    const file = path.join(dir, name + SEGMENT_SUFFIX);
-    const source = `wal:${name}`;
-    const { lines, unreadable } = decodeSegment(await fs.promises.readFile(file, 'utf8'));
-    const refused: NewDeadLetter[] = unreadable.map((line) => ({
-      table: line.split('\t', 1)[0]!,
-      source,
-      error: { code: null, message: 'unreadable log line' },
-      row: line,
-    }));
-    for (const table of COLLECT_TABLES) {
-      const kept = await beforeInsert(table, lines[table]);
-      refused.push(...(await deliver(ch, { table, lines: kept, token: `${source}:${table}`, source })));
-    }
-    if (refused.length > 0) {
-      await appendDeadLetters(dir, refused);
-      logger.error({ segment: name, rows: refused.length, file: deadLetterFile(dir) }, 'analytics store refused collected rows; they are in the dead-letter file');
-    }
-    await fs.promises.unlink(file);
-  }
+  const inserter = createSegmentInserter({ dir, ch, logger, beforeInsert });
+  // Replay what a previous process left, oldest first, before accepting anything new.
+  await inserter.replayLeftovers();
 
   let current: Segment | null = null;
   let pending: Pending[] = [];
   /** Serialises writes and seals, so no write lands in a sealed segment. */
   let diskChain: Promise<void> = Promise.resolve();
   let writing = false;
-  const sealed: string[] = [];
-  let inserting: Promise<void> | null = null;
   let closing = false;
-  let wake: (() => void) | null = null;
 
   async function openSegment(): Promise<Segment> {
     const name = segmentName();
@@ -142,8 +110,7 @@ export async function openBatchWriter(options: BatchWriterOptions): Promise<Batc
   async function retire(segment: Segment): Promise<void> {
     current = null;
     await segment.handle.close().catch(() => undefined);
-    sealed.push(segment.name);
-    startInserting();
+    inserter.enqueue(segment.name);
   }
 
   /** Closes the current segment (if it holds rows) and queues it for insertion. */
@@ -153,59 +120,9 @@ export async function openBatchWriter(options: BatchWriterOptions): Promise<Batc
     });
   }
 
-  /** A wait that keeps the process alive (rows are waiting) and that `close` cuts short. */
-  function pause(ms: number): Promise<void> {
-    return new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      wake = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    }).finally(() => {
-      wake = null;
-    });
-  }
-
-  function startInserting(): void {
-    if (inserting) return;
-    inserting = (async () => {
-      let delay = RETRY_FIRST_MS;
-      while (sealed.length > 0) {
-        const name = sealed[0]!;
-        try {
-          await insertSegment(name);
-          sealed.shift();
-          delay = RETRY_FIRST_MS;
-        } catch (error) {
-          logger.error({ err: error, segment: name, retry_ms: delay }, 'analytics store unavailable; the collector keeps the rows in its log and retries');
-          if (closing) return;
-          await pause(delay);
-          delay = Math.min(delay * 2, RETRY_MAX_MS);
-        }
-      }
-    })().finally(() => {
-      inserting = null;
-    });
-  }
-
   async function flush(): Promise<void> {
     await seal();
-    while (inserting) await inserting;
-  }
-
-  // Replay what a previous process left, oldest first, before accepting anything new. If the
-  // store is unavailable, the rest is left to the background loop: start-up goes on.
-  const leftover = fs.readdirSync(dir).filter((f) => f.endsWith(SEGMENT_SUFFIX)).sort().map((f) => f.slice(0, -SEGMENT_SUFFIX.length));
-  for (const [i, name] of leftover.entries()) {
-    try {
-      await insertSegment(name);
-      logger.info({ segment: name }, 'replayed collector log segment');
-    } catch (error) {
-      logger.error({ err: error, segment: name }, 'analytics store unavailable at start-up; the collector log is replayed in the background');
-      sealed.push(...leftover.slice(i));
-      startInserting();
-      break;
-    }
+    await inserter.idle();
   }
 
   const timer = setInterval(() => void seal(), flushMs);
@@ -225,7 +142,7 @@ export async function openBatchWriter(options: BatchWriterOptions): Promise<Batc
     async close() {
       clearInterval(timer);
       closing = true;
-      wake?.();
+      inserter.stop();
       await diskChain;
       await flush();
       if (current) await current.handle.close();

@@ -1,9 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { eventsRoute } from '../api/events/route.ts';
-import { sessionsRoute } from '../api/sessions/route.ts';
-import { conversionsRoute } from '../api/conversions/route.ts';
-import { adsRoute } from '../api/ads/route.ts';
-import { reportRoute } from '../api/report/route.ts';
+import { DATA_API_PREFIX, DATA_ENDPOINTS } from '../api/endpoints.ts';
 import { adminRoute } from '../cli/admin-route.ts';
 import { registerTryOn } from '../tryon/plugin.ts';
 import { collectPlugin } from '../collect/plugin.ts';
@@ -26,11 +22,7 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
     const { statusCode, body } = await checkHealth(app.healthChecks);
     return reply.code(statusCode).send(body);
   });
-  await app.register(eventsRoute, { prefix: '/v3' });
-  await app.register(sessionsRoute, { prefix: '/v3' });
-  await app.register(conversionsRoute, { prefix: '/v3' });
-  await app.register(adsRoute, { prefix: '/v3' });
-  await app.register(reportRoute, { prefix: '/v3' });
+  for (const endpoint of DATA_ENDPOINTS) await app.register(endpoint.route, { prefix: DATA_API_PREFIX });
   await app.register(collectPlugin);
   await app.register(mcpRoute);
   await app.register(oauthRoutes);

@@ -37,7 +37,7 @@ export async function openStores(config: Config, logger: Logger): Promise<Stores
     chdbSessions: config.chdbSessions,
     timeoutMs: config.queries.timeoutMs,
   }, logger);
-  await withStartupLock(db, config.databaseUrl !== null, () => migrateAnalytics(ch));
+  await withStartupLock(db, config.databaseUrl !== null, () => migrateAnalytics(ch, { cluster: config.clickhouseCluster }));
   return {
     ch,
     db,

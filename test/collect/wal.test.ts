@@ -136,7 +136,7 @@ describe('write-ahead log', () => {
       ['events', 'wal:000000000000005-eeeeeeeeeeee', 72, JSON.stringify(bad)],
       ['orders', 'wal:000000000000005-eeeeeeeeeeee', 72, JSON.stringify(order(-18_000_000))],
     ]);
-    assert.match(letters[1]!.error.message, /^Code: 72\./);
+    assert.match(letters[1]!.error.message, /Unsigned type must not contain '-' symbol/);
     assert.ok(letters.every((l) => Math.abs(Date.parse(l.at) - Date.now()) < 3_600_000), 'each dead letter carries the time it was set aside');
     const orders = await t.stores.ch.query<{ transaction_id: string }>('test-wal-orders', 'SELECT transaction_id FROM orders WHERE store_id = {s:UInt64}', { s: shop.id });
     assert.deepEqual(orders.map((o) => o.transaction_id), ['T-5']);

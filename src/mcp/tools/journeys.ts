@@ -21,8 +21,8 @@ export const journeyTools = [
         attribution_window: z
           .literal([...ATTRIBUTION_WINDOWS])
           .optional()
-          .describe(`Lookback days: ${ATTRIBUTION_WINDOWS.join(', ')}; default the dashboard setting`),
-        limit: z.number().int().min(1).max(200).default(25).describe('Paths returned, 1 to 200 (default 25)'),
+          .describe('Lookback days; default the dashboard setting'),
+        limit: z.number().int().min(1).max(200).default(25).describe('Paths returned'),
       })
       .strict(),
     async (ctx, input) => {
