@@ -61,7 +61,6 @@ export function mapShopifyExport(rows: Record<string, unknown>[]): PlatformOrder
     refunds: o['Refunded Amount'] > 0 ? [{ id: '', dt: o['Created at'], amount: o['Refunded Amount'] }] : [],
     cancelled: Boolean(o['Cancelled at']),
     lines: [],
-    cogs: null,
   };
 }
 
