@@ -8,6 +8,7 @@ import type { Stores } from '../../store/index.ts';
 import { listAdConnections, recordAdSync, type AdConnection } from '../../store/app/ad-connections.ts';
 import { findWorkspace } from '../../store/app/workspaces.ts';
 import { findImportKind, newImportVersion } from '../import/kinds.ts';
+import { MAX_REPORTED_ERRORS } from '../import/run.ts';
 import { RowWriter } from '../import/writer.ts';
 import { Invalid } from '../rows.ts';
 import { AdSyncError, type ApiSettings } from './api/call.ts';
@@ -15,7 +16,6 @@ import { pullGoogle, type GoogleCredentials } from './api/google.ts';
 import { pullMeta, type MetaCredentials, type PullRange } from './api/meta.ts';
 import { minorDigits } from './values.ts';
 
-export const MAX_REPORTED_ERRORS = 100;
 /** Days a scheduled pull covers: the platforms restate about this far back. */
 export const RESYNC_DAYS = 28;
 export const MAX_SYNC_DAYS = 400;

@@ -21,7 +21,7 @@ export interface PullRange {
 }
 
 /** Ranges longer than this go through an async report run, as Meta advises for large reads. */
-export const META_ASYNC_AFTER_DAYS = 7;
+const ASYNC_AFTER_DAYS = 7;
 const FIELDS = [
   'account_id',
   'account_currency',
@@ -139,7 +139,7 @@ export async function* pullMeta(pull: MetaPull, range: PullRange): AsyncGenerato
     time_range: JSON.stringify({ since: range.since, until: range.until }),
     limit: '500',
   };
-  if (range.days > META_ASYNC_AFTER_DAYS) {
+  if (range.days > ASYNC_AFTER_DAYS) {
     const start = withToken(new URL(`${pull.account}/insights`, base));
     for (const [key, value] of Object.entries(query)) start.searchParams.set(key, value);
     const run = reportRun.safeParse(await call('POST', start));
