@@ -21,7 +21,7 @@ import {
 import { amountToMinor, minorDigits, parseAdDay, parseCount } from './values.ts';
 
 /** The header must come within this many lines (Microsoft's report preamble takes about ten). */
-export const HEADER_SEARCH_LINES = 30;
+const HEADER_SEARCH_LINES = 30;
 
 export interface AdExportOptions {
   /** Named with `--format`, or found by detectAdExport. */

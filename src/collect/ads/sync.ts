@@ -8,6 +8,7 @@ import type { Stores } from '../../store/index.ts';
 import { listAdConnections, recordAdSync, type AdConnection } from '../../store/app/ad-connections.ts';
 import { findWorkspace } from '../../store/app/workspaces.ts';
 import { findImportKind, newImportVersion } from '../import/kinds.ts';
+import { MAX_REPORTED_ERRORS } from '../import/run.ts';
 import { RowWriter } from '../import/writer.ts';
 import { Invalid } from '../rows.ts';
 import { AdSyncError, type ApiSettings } from './api/call.ts';
@@ -15,7 +16,6 @@ import { pullGoogle, type GoogleCredentials } from './api/google.ts';
 import { pullMeta, type MetaCredentials, type PullRange } from './api/meta.ts';
 import { minorDigits } from './values.ts';
 
-export const MAX_REPORTED_ERRORS = 100;
 /** Days a scheduled pull covers: the platforms restate about this far back. */
 export const RESYNC_DAYS = 28;
 export const MAX_SYNC_DAYS = 400;
@@ -35,6 +35,8 @@ export interface SyncDeps {
   config: AdsConfig;
   stores: Stores;
   progress(message: string): void;
+  /** Stops pulls in flight (server shutdown); a stopped pull is not recorded, so it is due again. */
+  signal?: AbortSignal;
 }
 
 export function pullRange(days: number, now = Date.now()): PullRange {
@@ -60,7 +62,7 @@ function pullOf(connection: AdConnection, deps: SyncDeps, currency: string, sett
 /** Pulls one account; an AdSyncError ends it with `error` (recorded on the connection). */
 export async function syncAccount(deps: SyncDeps, connection: AdConnection, currency: string, range: PullRange): Promise<AccountSyncResult> {
   const result: AccountSyncResult = { platform: connection.platform, account_id: connection.accountId, rows_imported: 0, rows_rejected: 0, errors: [] };
-  const settings: ApiSettings = { retryBaseMs: deps.config.retryBaseMs, maxAttempts: 5, timeoutMs: 60_000, progress: deps.progress };
+  const settings: ApiSettings = { retryBaseMs: deps.config.retryBaseMs, maxAttempts: 5, timeoutMs: 60_000, progress: deps.progress, signal: deps.signal };
   const writer = new RowWriter(deps.stores.ch, findImportKind('ads')!, { storeId: connection.workspaceId, version: newImportVersion() });
   const reject = (row: number, message: string) => {
     result.rows_rejected++;
@@ -80,7 +82,7 @@ export async function syncAccount(deps: SyncDeps, connection: AdConnection, curr
     result.error = error.message;
   }
   result.rows_imported = writer.written;
-  await recordAdSync(deps.stores.db, connection, new Date().toISOString(), result.error ?? null);
+  if (!deps.signal?.aborted) await recordAdSync(deps.stores.db, connection, new Date().toISOString(), result.error ?? null);
   deps.progress(`${connection.platform} ${connection.accountId}: ${result.error ? `failed: ${result.error}` : `${result.rows_imported} rows`}`);
   return result;
 }

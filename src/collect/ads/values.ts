@@ -42,7 +42,7 @@ const ISO_DAY = /^(\d{4})-(\d{2})-(\d{2})(?:[ T]\d{2}:\d{2}(?::\d{2})?)?$/;
 const US_DAY = /^(\d{1,2})\/(\d{1,2})\/(\d{4})(?: .*)?$/;
 const NAMED_DAY = /^(?:[A-Za-z]{3,9},\s*)?([A-Za-z]{3})[a-z]*\.?\s+(\d{1,2}),\s*(\d{4})$/;
 /** The earliest day an ads row may have; later than tomorrow (UTC) is refused too. */
-export const FIRST_AD_DAY = '2000-01-01';
+const FIRST_AD_DAY = '2000-01-01';
 
 function isoFromParts(year: number, month: number, day: number): string | null {
   const date = new Date(Date.UTC(year, month - 1, day));

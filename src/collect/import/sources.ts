@@ -12,15 +12,13 @@ import type { AdExportFormatName } from '../ads/export-formats.ts';
 import { adExportRecords } from '../ads/export-reader.ts';
 import type { SourceRecord } from './records.ts';
 
-export { ImportRefused, type SourceRecord } from './records.ts';
-
 /** A file on disk, or text made in memory (the demo's platform exports). */
 export type ImportInput = { file: string } | { name: string; text: string };
 
 /** `ad-export`: a platform's ads report (src/collect/ads). */
 export type FileFormat = { format: 'ndjson' } | { format: 'csv' } | { format: 'ad-export'; platform: AdExportFormatName; currency: string };
 
-export const inputName = (input: ImportInput) => ('file' in input ? input.file : input.name);
+const inputName = (input: ImportInput) => ('file' in input ? input.file : input.name);
 
 export function openInput(input: ImportInput): Readable {
   return 'file' in input ? fs.createReadStream(input.file) : Readable.from([input.text]);

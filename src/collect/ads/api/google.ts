@@ -105,7 +105,7 @@ async function accessToken(pull: GooglePull, label: string): Promise<string> {
 }
 
 /** The GAQL query; the dates come from our own range, never from input text. */
-export function adSpendQuery(range: PullRange): string {
+function adSpendQuery(range: PullRange): string {
   return (
     'SELECT customer.id, customer.currency_code, campaign.id, campaign.name, ad_group.id, ad_group.name, ' +
     'ad_group_ad.ad.id, ad_group_ad.ad.name, metrics.cost_micros, metrics.impressions, metrics.clicks, segments.date ' +
