@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { HttpError } from '../http/errors.ts';
+import { QueryTimeoutError } from '../store/clickhouse.ts';
 import { visibilityOf } from '../analytics/permissions.ts';
 import {
   AUTH_ERROR,
@@ -79,7 +80,8 @@ async function callTool(app: FastifyInstance, caller: Caller, selection: ToolSel
         : tool === workspacesListTool
           ? { workspaceId: 0, keyId: 0, scopes: [], visibility: visibilityOf([]) }
           : await caller.grant(workspaceArg as string | undefined);
-    await app.limits.consume(scope.keyId ? `key:${scope.keyId}` : caller.actor);
+    const limitKey = scope.keyId ? `key:${scope.keyId}` : caller.actor;
+    await app.limits.consume(limitKey);
     const ctx: ToolContext = {
       db: app.stores.db,
       ch: app.stores.ch,
@@ -90,8 +92,9 @@ async function callTool(app: FastifyInstance, caller: Caller, selection: ToolSel
       now: Date.now,
       workspaces: caller.kind === 'oauth' ? caller.workspaces : [],
     };
-    return toolResult(await tool.run(ctx, input));
+    return toolResult(await app.inFlight.run(limitKey, () => tool.run(ctx, input)));
   } catch (error) {
+    if (error instanceof QueryTimeoutError) return toolResult({ error: { code: 'timeout', message: error.message } }, true);
     if (error instanceof ToolError) return toolResult({ error: { code: error.code, message: error.message } }, true);
     if (error instanceof HttpError && error.statusCode === 403) {
       return toolResult({ error: { code: 'permission_denied', message: error.message } }, true);
