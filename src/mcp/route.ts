@@ -134,6 +134,8 @@ function send(reply: FastifyReply, body: unknown): FastifyReply {
 }
 
 const OAUTH_PATH = '/mcp/oauth';
+const EXPOSED_HEADERS = 'www-authenticate, retry-after, ratelimit, ratelimit-policy';
+const ALLOWED_REQUEST_HEADERS = 'authorization, content-type, accept, mcp-protocol-version, x-api-key, client-secret';
 const resourceMetadataUrl = (base: string, path: string) => `${base}/.well-known/oauth-protected-resource${path}`;
 
 /**
@@ -151,9 +153,10 @@ export async function mcpRoute(app: FastifyInstance): Promise<void> {
   // MCP transport rule against DNS rebinding, before anything else (docs/mcp.md, "Origin").
   app.addHook('onRequest', async (request, reply) => {
     const origin = request.headers.origin;
-    if (origin !== undefined && !originAllowed(origin, app.config)) {
-      return reply.code(403).send({ message: 'Origin not allowed' });
-    }
+    if (origin === undefined) return;
+    if (!originAllowed(origin, app.config)) return reply.code(403).send({ message: 'Origin not allowed' });
+    // An allowed page may read the answer, the discovery and rate-limit headers included (CORS).
+    reply.header('access-control-allow-origin', origin).header('vary', 'Origin').header('access-control-expose-headers', EXPOSED_HEADERS);
   });
 
   app.setErrorHandler((error: { statusCode?: number; code?: string }, request, reply) => {
@@ -236,5 +239,14 @@ export async function mcpRoute(app: FastifyInstance): Promise<void> {
       url: path,
       handler: async (_request, reply) => reply.code(405).header('allow', 'POST').send({ message: 'Method not allowed' }),
     });
+    // CORS preflight of a browser client on an allowed origin (a foreign one got 403 above).
+    app.options(path, async (_request, reply) =>
+      reply
+        .code(204)
+        .header('access-control-allow-methods', 'POST')
+        .header('access-control-allow-headers', ALLOWED_REQUEST_HEADERS)
+        .header('access-control-max-age', '600')
+        .send(),
+    );
   }
 }

@@ -106,6 +106,12 @@ describe('ad platform APIs', () => {
       },
     });
     assert.equal((await ads(shop)).totals.total_ads, 0);
+    const status = await cli('ads', 'status', '--workspace', String(shop.id));
+    const [account] = (status.outcome as { result: { accounts: Record<string, string | null>[] } }).result.accounts;
+    assert.deepEqual(Object.keys(account!), ['platform', 'account_id', 'connected_at', 'last_sync_at', 'last_sync_error']);
+    assert.match(account!.last_sync_at!, /^\d{4}-\d{2}-\d{2}T/);
+    assert.match(account!.last_sync_error!, /^meta act_111: Meta refused the access token \(error 190\/463/);
+    assert.ok(!JSON.stringify(status.outcome).includes('"expired"'), 'no credentials in the status');
   });
 
   test('Meta: a malformed insights row (impossible day, spend no number) is rejected by row, the rest stored, exit code 2', async () => {
