@@ -3,6 +3,7 @@ import path from 'node:path';
 /** Everything the process reads from its environment, read once. */
 export interface Config {
   port: number;
+  /** Address to listen on (`HOST`); loopback by default, so nothing outside the machine reaches it unasked. */
   host: string;
   dataDir: string;
   demo: boolean;
@@ -29,6 +30,14 @@ export interface Config {
    */
   trustProxy: boolean;
   /**
+   * Analytics load per key (docs/operations.md): the engine time limit of each analytics query
+   * (`STORELENS_QUERY_TIMEOUT_MS`, 0 = none) and how many data requests and tool calls one key may
+   * have in flight in this process (`STORELENS_MAX_QUERIES_PER_KEY`, 0 = no bound).
+   */
+  queries: { timeoutMs: number; maxPerKey: number };
+  /** Whether `/admin/cli` answers clients other than loopback (`STORELENS_ADMIN_REMOTE=1`). */
+  adminRemote: boolean;
+  /**
    * Key of the secret box that encrypts stored credentials (`STORELENS_SECRET_KEY`, 32 bytes as hex
    * or base64); null: a key generated in `<data dir>/secret.key`.
    */
@@ -44,6 +53,31 @@ export interface Config {
   collect: { flushMs: number; maxRows: number; perClientPerMinute: number; perPixelPerSecond: number };
   /** Storefront try-on API (docs/try-on.md). */
   tryon: TryOnConfig;
+  /** Ad platform API pulls (docs/integrations.md). */
+  ads: AdsConfig;
+}
+
+export interface AdsConfig {
+  /** Graph API base with its version (`STORELENS_META_API_URL`). */
+  metaApiUrl: string;
+  /** Google Ads API REST base with its version (`STORELENS_GOOGLE_ADS_API_URL`). */
+  googleAdsApiUrl: string;
+  /** Google's OAuth token endpoint (`STORELENS_GOOGLE_OAUTH_TOKEN_URL`). */
+  googleTokenUrl: string;
+  /** First wait before retrying a throttled call and between polls of a Meta report run, doubled per retry. */
+  retryBaseMs: number;
+  /** How often the server looks for accounts whose daily pull is due; 0 = no schedule. */
+  scheduleCheckMs: number;
+}
+
+function adsFromEnv(env: NodeJS.ProcessEnv): AdsConfig {
+  return {
+    metaApiUrl: env.STORELENS_META_API_URL || 'https://graph.facebook.com/v24.0',
+    googleAdsApiUrl: env.STORELENS_GOOGLE_ADS_API_URL || 'https://googleads.googleapis.com/v22',
+    googleTokenUrl: env.STORELENS_GOOGLE_OAUTH_TOKEN_URL || 'https://oauth2.googleapis.com/token',
+    retryBaseMs: intFromEnv(env, 'STORELENS_ADS_RETRY_MS', 5_000),
+    scheduleCheckMs: intFromEnv(env, 'STORELENS_ADS_SCHEDULE_CHECK_MS', 600_000),
+  };
 }
 
 export interface TryOnConfig {
@@ -134,7 +168,7 @@ function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): num
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   return {
     port: intFromEnv(env, 'PORT', 8080),
-    host: env.HOST || '0.0.0.0',
+    host: env.HOST || '127.0.0.1',
     dataDir: path.resolve(env.STORELENS_DATA_DIR || './data'),
     demo: env.STORELENS_DEMO !== '0',
     demoDays: intFromEnv(env, 'STORELENS_DEMO_DAYS', 90),
@@ -152,6 +186,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     },
     countryHeader: (env.STORELENS_COUNTRY_HEADER || 'cf-ipcountry').toLowerCase(),
     trustProxy: env.STORELENS_TRUST_PROXY === '1',
+    queries: {
+      timeoutMs: intFromEnv(env, 'STORELENS_QUERY_TIMEOUT_MS', 10_000),
+      maxPerKey: intFromEnv(env, 'STORELENS_MAX_QUERIES_PER_KEY', 4),
+    },
+    adminRemote: env.STORELENS_ADMIN_REMOTE === '1',
     publicUrl: env.STORELENS_PUBLIC_URL || null,
     mcpAllowedOrigins: originsFromEnv(env, 'STORELENS_MCP_ALLOWED_ORIGINS'),
     secretKey: env.STORELENS_SECRET_KEY || null,
@@ -162,6 +201,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       perPixelPerSecond: intFromEnv(env, 'STORELENS_COLLECT_RATE_PER_PIXEL', 1000),
     },
     tryon: tryOnFromEnv(env),
+    ads: adsFromEnv(env),
     ...overrides,
   };
 }

@@ -2,8 +2,10 @@ import type { BenchEnv } from '../seed.ts';
 import { runDataApiBench } from './data-api.ts';
 import { runCollectorBench } from './collector.ts';
 import { runReportBench } from './report.ts';
+import { runIsolationBench } from './isolation.ts';
 import { runConcurrencyBench } from './concurrency.ts';
 import { runGrowthBench } from './growth.ts';
+import { runOrderNamesBench } from './order-names.ts';
 
 /**
  * Every benchmark suite. A suite is one file in this folder plus one line here. `env` suites run on
@@ -17,6 +19,8 @@ export const SUITES: BenchSuite[] = [
   { name: 'data-api', kind: 'env', run: runDataApiBench },
   { name: 'collector', kind: 'own', run: runCollectorBench },
   { name: 'report', kind: 'env', run: runReportBench },
+  { name: 'isolation', kind: 'env', run: runIsolationBench },
   { name: 'concurrency', kind: 'env', run: runConcurrencyBench },
   { name: 'growth', kind: 'own', run: runGrowthBench },
+  { name: 'order-names', kind: 'own', run: runOrderNamesBench },
 ];

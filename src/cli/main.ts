@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { loadConfig } from '../config.ts';
 import { adminToken, runningServer } from './runtime-files.ts';
 import type { CommandOutcome } from './run-command.ts';
@@ -50,12 +51,17 @@ async function inProcess(argv: string[]): Promise<CommandOutcome> {
   }
 }
 
-/** File arguments are resolved here: the server may run in another directory. */
+/** File arguments are resolved here (as file paths, never URLs: any name works): the server may run in another directory. */
 function absolutePaths(argv: string[]): string[] {
-  return argv.map((arg, i) => (argv[i - 1] === '--file' ? new URL(arg, `file://${process.cwd()}/`).pathname : arg));
+  return argv.map((arg, i) => {
+    if (argv[i - 1] === '--file') return path.resolve(arg);
+    return arg.startsWith('--file=') ? `--file=${path.resolve(arg.slice(7))}` : arg;
+  });
 }
 
 async function main(argv: string[]): Promise<number> {
+  // Whatever this process creates in the data dir is the owner's only (docs/operations.md).
+  process.umask(0o077);
   if (argv[0] === 'start') {
     const { start } = await import('./start.ts');
     await start(loadConfig());
@@ -70,7 +76,7 @@ async function main(argv: string[]): Promise<number> {
     return 1;
   }
   process.stdout.write(`${JSON.stringify(outcome.result, null, 2)}\n`);
-  return 0;
+  return outcome.exitCode ?? 0;
 }
 
 main(process.argv.slice(2)).then(
