@@ -49,3 +49,30 @@ export async function measurePaired<T>(
     },
   };
 }
+
+export interface Rate {
+  /** Completed calls per second. */
+  rps: number;
+  p50Ms: number;
+  p99Ms: number;
+}
+
+/** Calls per second and latency of `task` run by `callers` concurrent loops for `seconds`. */
+export async function concurrentRate(task: () => Promise<unknown>, callers: number, seconds: number): Promise<Rate> {
+  const latencies: number[] = [];
+  const started = performance.now();
+  const until = started + seconds * 1000;
+  await Promise.all(Array.from({ length: callers }, async () => {
+    while (performance.now() < until) {
+      const t = performance.now();
+      await task();
+      latencies.push(performance.now() - t);
+    }
+  }));
+  latencies.sort((a, b) => a - b);
+  return {
+    rps: round(latencies.length / ((performance.now() - started) / 1000)),
+    p50Ms: round(quantile(latencies, 0.5)),
+    p99Ms: round(quantile(latencies, 0.99)),
+  };
+}

@@ -9,6 +9,8 @@ export interface Config {
   /** Days of demo data seeded on a new data dir (`STORELENS_DEMO_DAYS`, default 90). */
   demoDays: number;
   clickhouseUrl: string | null;
+  /** Cluster the analytics schema is created on (`STORELENS_CLICKHOUSE_CLUSTER`, docs/scaling.md); needs CLICKHOUSE_URL. */
+  clickhouseCluster: string | null;
   /** Embedded chDB sessions that run queries in parallel (`STORELENS_CHDB_SESSIONS`, default 4). */
   chdbSessions: number;
   databaseUrl: string | null;
@@ -58,6 +60,14 @@ export interface TryOnConfig {
   workerIntervalMs: number;
   /** Sweeper interval in ms; 0 = no background loop. */
   sweepIntervalMs: number;
+  /**
+   * Open upload reservations (not yet a job, not yet swept) allowed per client network and per
+   * workspace; 0 turns one off (docs/try-on.md, "Uploads").
+   */
+  openUploadsPerClient: number;
+  openUploadsPerWorkspace: number;
+  /** Leads older than this many days are deleted by the sweeper; 0 keeps none past the next sweep. */
+  leadRetentionDays: number;
 }
 
 function tryOnFromEnv(env: NodeJS.ProcessEnv): TryOnConfig {
@@ -83,6 +93,9 @@ function tryOnFromEnv(env: NodeJS.ProcessEnv): TryOnConfig {
     signingSecret: env.STORELENS_TRYON_SIGNING_SECRET || null,
     workerIntervalMs: intFromEnv(env, 'STORELENS_TRYON_WORKER_INTERVAL_MS', 500),
     sweepIntervalMs: intFromEnv(env, 'STORELENS_TRYON_SWEEP_INTERVAL_MS', 60_000),
+    openUploadsPerClient: intFromEnv(env, 'STORELENS_TRYON_OPEN_UPLOADS_PER_CLIENT', 10),
+    openUploadsPerWorkspace: intFromEnv(env, 'STORELENS_TRYON_OPEN_UPLOADS_PER_WORKSPACE', 200),
+    leadRetentionDays: intFromEnv(env, 'STORELENS_TRYON_LEAD_RETENTION_DAYS', 30),
   };
 }
 
@@ -104,6 +117,12 @@ function originsFromEnv(env: NodeJS.ProcessEnv, name: string): string[] {
     });
 }
 
+function clusterFromEnv(env: NodeJS.ProcessEnv): string | null {
+  const cluster = env.STORELENS_CLICKHOUSE_CLUSTER || null;
+  if (cluster && !env.CLICKHOUSE_URL) throw new Error('STORELENS_CLICKHOUSE_CLUSTER needs CLICKHOUSE_URL (a cluster is a ClickHouse server)');
+  return cluster;
+}
+
 function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
@@ -120,6 +139,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     demo: env.STORELENS_DEMO !== '0',
     demoDays: intFromEnv(env, 'STORELENS_DEMO_DAYS', 90),
     clickhouseUrl: env.CLICKHOUSE_URL || null,
+    clickhouseCluster: clusterFromEnv(env),
     chdbSessions: Math.max(1, intFromEnv(env, 'STORELENS_CHDB_SESSIONS', 4)),
     databaseUrl: env.DATABASE_URL || null,
     redisUrl: env.REDIS_URL || null,

@@ -7,10 +7,12 @@ import pg from 'pg';
 import { loadConfig, type Config } from '../src/config.ts';
 import { createLogger } from '../src/log.ts';
 import { openStores, type Stores } from '../src/store/index.ts';
+import { openClickhouse, type Clickhouse } from '../src/store/clickhouse.ts';
 import { buildApp } from '../src/http/app.ts';
 import { createRateLimits } from '../src/http/rate-limit.ts';
 import { createWorkspace } from '../src/store/app/workspaces.ts';
 import { createApiKey } from '../src/store/app/api-keys.ts';
+import { startClickhouseStandin } from './support/standin.ts';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -22,11 +24,16 @@ export interface TestApp {
 /**
  * A fresh app on a fresh temp data dir with real embedded stores (chDB + SQLite). Node's test
  * runner gives each file its own process, and chDB allows one data dir per process, so call
- * this once per file. Environment variables are ignored: tests decide their own config.
+ * this once per file. Environment variables are ignored: tests decide their own config, except
+ * `STORELENS_TEST_TRANSPORT=server` (`npm run test:server`), which puts the analytics store behind
+ * the ClickHouse stand-in (test/support/clickhouse-standin.ts) and the `server` transport.
  */
 export async function startTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'storelens-test-'));
-  const config = loadConfig({}, { dataDir, demo: false, rate: { perSecond: 0, burst: 0, daily: 0 }, ...overrides });
+  const standin = serverTransport() ? await startClickhouseStandin() : null;
+  const config = loadConfig({}, {
+    dataDir, demo: false, rate: { perSecond: 0, burst: 0, daily: 0 }, clickhouseUrl: standin?.url ?? null, ...overrides,
+  });
   const logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
   const stores = await openStores(config, logger);
   const limits = await createRateLimits(config.rate, config.redisUrl);
@@ -40,6 +47,25 @@ export async function startTestApp(overrides: Partial<Config> = {}): Promise<Tes
       await app.close();
       await limits.close();
       await stores.close();
+      await standin?.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Whether this run puts analytics behind the ClickHouse stand-in (`npm run test:server`). */
+export const serverTransport = () => process.env.STORELENS_TEST_TRANSPORT === 'server';
+
+/** The analytics store alone (migrations not applied), on the transport of this run. */
+export async function openTestClickhouse(): Promise<{ ch: Clickhouse; close(): Promise<void> }> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'storelens-ch-'));
+  const standin = serverTransport() ? await startClickhouseStandin() : null;
+  const ch = await openClickhouse({ url: standin?.url ?? null, dataDir, chdbSessions: 2 }, createLogger('silent'));
+  return {
+    ch,
+    async close() {
+      await ch.close();
+      await standin?.stop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };

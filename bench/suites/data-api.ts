@@ -23,7 +23,7 @@ import { groupConversions } from '../../src/analytics/queries/conversions/group-
 import { listAds } from '../../src/analytics/queries/ads/list-ads.ts';
 import { totalAds } from '../../src/analytics/queries/ads/total-ads.ts';
 import type { BenchEnv } from '../seed.ts';
-import { measurePaired, round, type PairedTiming } from '../measure.ts';
+import { concurrentRate, measurePaired, round, type PairedTiming } from '../measure.ts';
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 60);
 const WARMUP = 5;
@@ -42,20 +42,6 @@ export interface LatencyRow extends PairedTiming {
   rows: number;
 }
 
-
-/** Completed calls per second of `task` run by `callers` concurrent loops for `seconds`. */
-async function concurrentRate(task: () => Promise<unknown>, callers: number, seconds: number): Promise<number> {
-  const until = performance.now() + seconds * 1000;
-  let done = 0;
-  const started = performance.now();
-  await Promise.all(Array.from({ length: callers }, async () => {
-    while (performance.now() < until) {
-      await task();
-      done++;
-    }
-  }));
-  return done / ((performance.now() - started) / 1000);
-}
 
 export async function runDataApiBench(env: BenchEnv, log: (line: string) => void = console.log) {
   const { ch } = env.stores;
@@ -119,7 +105,7 @@ export async function runDataApiBench(env: BenchEnv, log: (line: string) => void
     const apiRps = await load(`${base}/v3/events`, ws.headers);
     const bareRps = await load(`${bareBase}/bare`);
     // The same query from 32 concurrent callers straight on the engine: the ceiling the API can reach.
-    const engineRps = await concurrentRate(cases[0]!.raw, CONNECTIONS, SECONDS);
+    const engineRps = (await concurrentRate(cases[0]!.raw, CONNECTIONS, SECONDS)).rps;
     const throughput = {
       bodyBytes: Buffer.byteLength(sample),
       apiRps: round(apiRps),

@@ -2,6 +2,7 @@ import type { BenchEnv } from '../seed.ts';
 import { runDataApiBench } from './data-api.ts';
 import { runCollectorBench } from './collector.ts';
 import { runReportBench } from './report.ts';
+import { runConcurrencyBench } from './concurrency.ts';
 
 /**
  * Every benchmark suite. A suite is one file in this folder plus one line here. `env` suites run on
@@ -15,4 +16,5 @@ export const SUITES: BenchSuite[] = [
   { name: 'data-api', kind: 'env', run: runDataApiBench },
   { name: 'collector', kind: 'own', run: runCollectorBench },
   { name: 'report', kind: 'env', run: runReportBench },
+  { name: 'concurrency', kind: 'env', run: runConcurrencyBench },
 ];

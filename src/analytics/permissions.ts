@@ -1,35 +1,51 @@
-import { META_FAMILY, PIXEL_SOURCES, channelsOf, NON_AD_SOURCES } from './sources.ts';
+import { PIXEL_SOURCES, channelsOf, channelsOfAll, NON_AD_SOURCES } from './sources.ts';
 
 /**
- * What a key may see, derived from its scopes (decisions.md section 4).
+ * Keys, scopes and what they allow (docs/api.md, "Keys and permissions"). Every access check of
+ * the data API and the tool endpoint is decided here; the surfaces only turn a refusal into
+ * their own error shape.
+ */
+
+/**
+ * What a key may see, derived from its scopes.
  * `channels` is null for admin keys: no channel restriction at all.
  */
 export interface Visibility {
   admin: boolean;
   profit: boolean;
+  /** Tool-endpoint writes: admin:admin or write:drafts. */
+  write: boolean;
   channels: ReadonlySet<string> | null;
 }
 
-const SCOPE_CHANNELS: Record<string, readonly string[]> = {
-  'read:meta': META_FAMILY,
-  'read:microsoft': channelsOf('microsoft'),
-  'read:bing': channelsOf('microsoft'),
-  'read:creators': channelsOf('creator'),
-  'read:creator': channelsOf('creator'),
-  'read:influencer': channelsOf('creator'),
-  'read:organic': channelsOf('organic'),
-};
+export const NO_PIXEL_ACCESS = 'You do not have access to pixel data';
+export const NO_ADS_ACCESS = 'You do not have access to ads data';
+export const NO_SOURCE_ACCESS = 'You do not have access to the requested sources';
+export const NO_PROFIT_ACCESS = 'You do not have access to profit metrics';
+export const NO_WRITE_ACCESS = 'Writing needs a key with the write:drafts or admin:admin scope';
+export const NO_AUDIT_ACCESS = 'The audit log needs a key with the admin:admin scope';
 
+/** Every scope a key may hold, with the raw channels each adds (none for the last three). */
+const SCOPE_CHANNELS: ReadonlyMap<string, readonly string[]> = new Map<string, readonly string[]>([
+  ...PIXEL_SOURCES.map((source): [string, readonly string[]] => [`read:${source}`, channelsOf(source)]),
+  ['read:creators', channelsOf('creator')],
+  ['read:profit', []],
+  ['write:drafts', []],
+  ['admin:admin', []],
+]);
+
+export const KNOWN_SCOPES: readonly string[] = [...SCOPE_CHANNELS.keys()];
+
+export function isValidScope(scope: string): boolean {
+  return SCOPE_CHANNELS.has(scope);
+}
+
+/** Scopes outside the known list grant nothing (keys are only created with known ones). */
 export function visibilityOf(scopes: readonly string[]): Visibility {
-  const admin = scopes.includes('admin:admin');
-  if (admin) return { admin: true, profit: true, channels: null };
+  if (scopes.includes('admin:admin')) return { admin: true, profit: true, write: true, channels: null };
   const channels = new Set<string>();
-  for (const scope of scopes) {
-    if (!scope.startsWith('read:') || scope === 'read:profit') continue;
-    const granted = SCOPE_CHANNELS[scope] ?? [scope.slice('read:'.length)];
-    for (const channel of granted) channels.add(channel);
-  }
-  return { admin: false, profit: scopes.includes('read:profit'), channels };
+  for (const scope of scopes) for (const channel of SCOPE_CHANNELS.get(scope) ?? []) channels.add(channel);
+  return { admin: false, profit: scopes.includes('read:profit'), write: scopes.includes('write:drafts'), channels };
 }
 
 export function seesChannel(visibility: Visibility, channel: string): boolean {
@@ -45,21 +61,40 @@ export function seesAnyPixelData(visibility: Visibility): boolean {
   return visibility.channels === null || visibility.channels.size > 0;
 }
 
+/** Why a pixel-side read (events, sessions, conversions, report, tools) filtered by `requested` is refused; null when it is allowed. */
+export function pixelRefusal(visibility: Visibility, requested: readonly string[] | undefined): string | null {
+  if (!seesAnyPixelData(visibility)) return NO_PIXEL_ACCESS;
+  return sourceRefusal(visibility, requested);
+}
+
+/** Why a filter naming `requested` is refused (a source the key cannot fully see); null when allowed. */
+export function sourceRefusal(visibility: Visibility, requested: readonly string[] | undefined): string | null {
+  return requested?.some((s) => !canRequest(visibility, s)) ? NO_SOURCE_ACCESS : null;
+}
+
+/**
+ * The raw channels an allowed pixel-side read may return: the requested ones, or all the key
+ * sees. Null means unrestricted (admin key, no filter).
+ */
+export function pixelChannels(visibility: Visibility, requested: readonly string[] | undefined): string[] | null {
+  if (requested?.length) return channelsOfAll(requested);
+  return visibility.channels === null ? null : [...visibility.channels];
+}
+
 /** Channels the key sees that carry ad rows; null for admin keys (all of them). */
 export function visibleAdChannels(visibility: Visibility): string[] | null {
   if (visibility.channels === null) return null;
   return [...visibility.channels].filter((c) => c !== '' && !NON_AD_SOURCES.has(c));
 }
 
+/** Why an ads read filtered by `requested` is refused; null when it is allowed. */
+export function adsRefusal(visibility: Visibility, requested: readonly string[] | undefined): string | null {
+  const visible = visibleAdChannels(visibility);
+  if (visible !== null && visible.length === 0) return NO_ADS_ACCESS;
+  return sourceRefusal(visibility, requested);
+}
+
 /** Every pixel-side source value this key could name, for listings. */
 export function requestableSources(visibility: Visibility): string[] {
   return PIXEL_SOURCES.filter((s) => canRequest(visibility, s));
-}
-
-/** Valid scope strings: admin:admin, read:profit, or read:<source>. */
-export function isValidScope(scope: string): boolean {
-  if (scope === 'admin:admin' || scope === 'read:profit') return true;
-  if (!scope.startsWith('read:')) return false;
-  const name = scope.slice('read:'.length);
-  return name in { creators: 1, influencer: 1 } || (PIXEL_SOURCES as readonly string[]).includes(name);
 }

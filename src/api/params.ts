@@ -88,6 +88,24 @@ export function resolveRange(input: { start_date?: string; end_date?: string }, 
   return { startMs, endMs };
 }
 
+/** An endpoint's query parameters: their schema, aliases and which ones take repeated values. */
+export interface QuerySpec<S extends z.ZodObject = z.ZodObject> {
+  schema: S;
+  /** Alias -> canonical name. */
+  aliases?: Record<string, string>;
+  /** Parameters whose repeated values are joined with commas (canonical names and aliases). */
+  lists?: readonly string[];
+}
+
+export function parseWith<S extends z.ZodObject>(spec: QuerySpec<S>, raw: unknown): z.output<S> {
+  return parseQuery(spec.schema, normalizeQuery(raw, spec));
+}
+
+/** Every parameter name an endpoint reads, aliases included. */
+export function parameterNames(spec: QuerySpec): string[] {
+  return [...Object.keys(spec.schema.shape), ...Object.keys(spec.aliases ?? {})];
+}
+
 export function parseQuery<S extends z.ZodType>(schema: S, query: RawQuery): z.output<S> {
   const result = schema.safeParse(query);
   if (!result.success) throw badRequest(result.error.issues[0]?.message ?? 'Invalid parameter');

@@ -33,3 +33,9 @@ export function workspaceOption(args: CommandArgs): number {
   if (!Number.isInteger(id) || id <= 0) throw new CommandError('--workspace must be a workspace id');
   return id;
 }
+
+/** An absolute URL of this service: `STORELENS_PUBLIC_URL`, else localhost on the configured port. */
+export function serviceUrl(ctx: CommandContext, path: string): string {
+  const base = ctx.config.publicUrl ?? `http://localhost:${ctx.config.port}`;
+  return `${base.replace(/\/+$/, '')}${path}`;
+}

@@ -23,6 +23,11 @@ const VALUE_OPTIONS = [
   'experiment',
   'experiment-variants',
   'days',
+  'platform',
+  'shop',
+  'site',
+  'secret',
+  'format',
   'email',
   'password',
   'role',
@@ -33,7 +38,7 @@ const OPTIONS = Object.fromEntries(VALUE_OPTIONS.map((name) => [name, { type: 's
 export function parseCommandLine(argv: string[]): { name: string; args: CommandArgs } {
   const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, strict: false, allowPositionals: true });
   const twoWords = positionals.slice(0, 2).join(' ');
-  const name = commands[twoWords] ? twoWords : (positionals[0] ?? '');
+  const name = Object.hasOwn(commands, twoWords) ? twoWords : (positionals[0] ?? '');
   const rest = positionals.slice(name.split(' ').length);
   return { name, args: { options: values as CommandArgs['options'], positionals: rest } };
 }
@@ -41,7 +46,8 @@ export function parseCommandLine(argv: string[]): { name: string; args: CommandA
 /** Runs one command; usage and validation errors become `{error}`, anything else is rethrown. */
 export async function runCommand(ctx: CommandContext, argv: string[]): Promise<CommandOutcome> {
   const { name, args } = parseCommandLine(argv);
-  const command = commands[name];
+  // `constructor` or `toString` must not find Object.prototype's members.
+  const command = Object.hasOwn(commands, name) ? commands[name] : undefined;
   if (!command) {
     return { error: { message: `Unknown command: ${argv.join(' ')}. Commands: start, ${Object.keys(commands).join(', ')}` } };
   }

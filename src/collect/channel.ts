@@ -13,35 +13,38 @@ export type Attribution = Pick<
   | 'entry_meta_keys' | 'entry_meta_values'
 >;
 
-/** utm_source spellings that name a meta-family channel. */
-const META_SOURCES: Record<string, string> = {
-  facebook: 'facebook',
-  fb: 'facebook',
-  instagram: 'instagram',
-  ig: 'instagram',
-  messenger: 'messenger',
-  threads: 'threads',
-  audience_network: 'audience_network',
-  an: 'audience_network',
-};
+/**
+ * utm_source spellings that name a meta-family channel. Maps, not object literals: a visitor's
+ * utm_source of `__proto__` or `constructor` must find nothing.
+ */
+const META_SOURCES = new Map<string, string>([
+  ['facebook', 'facebook'],
+  ['fb', 'facebook'],
+  ['instagram', 'instagram'],
+  ['ig', 'instagram'],
+  ['messenger', 'messenger'],
+  ['threads', 'threads'],
+  ['audience_network', 'audience_network'],
+  ['an', 'audience_network'],
+]);
 
 /** utm_source spellings that name a channel on their own (rule 11). */
-const SOURCE_ALIASES: Record<string, string> = {
+const SOURCE_ALIASES = new Map<string, string>([
   ...META_SOURCES,
-  google: 'google',
-  tiktok: 'tiktok',
-  pinterest: 'pinterest',
-  snapchat: 'snapchat',
-  microsoft: 'microsoft',
-  bing: 'bing',
-  taboola: 'taboola',
-  outbrain: 'outbrain',
-  openai: 'openai',
-  'chatgpt.com': 'openai',
-  whatsapp: 'whatsapp',
-  email: 'email',
-  newsletter: 'email',
-};
+  ['google', 'google'],
+  ['tiktok', 'tiktok'],
+  ['pinterest', 'pinterest'],
+  ['snapchat', 'snapchat'],
+  ['microsoft', 'microsoft'],
+  ['bing', 'bing'],
+  ['taboola', 'taboola'],
+  ['outbrain', 'outbrain'],
+  ['openai', 'openai'],
+  ['chatgpt.com', 'openai'],
+  ['whatsapp', 'whatsapp'],
+  ['email', 'email'],
+  ['newsletter', 'email'],
+]);
 
 const EMAIL_MEDIUMS = new Set(['email', 'e-mail', 'newsletter']);
 
@@ -51,7 +54,7 @@ const EMAIL_MEDIUMS = new Set(['email', 'e-mail', 'newsletter']);
  */
 const CLICK_IDS: ReadonlyArray<{ params: string[]; channel: (utmSource: string) => string }> = [
   { params: ['gclid', 'gbraid', 'wbraid'], channel: () => 'google' },
-  { params: ['fbclid'], channel: (utm) => META_SOURCES[utm] ?? 'facebook' },
+  { params: ['fbclid'], channel: (utm) => META_SOURCES.get(utm) ?? 'facebook' },
   { params: ['ttclid'], channel: () => 'tiktok' },
   { params: ['msclkid'], channel: () => 'microsoft' },
   { params: ['epik'], channel: () => 'pinterest' },
@@ -108,7 +111,7 @@ export function deriveAttribution(query: URLSearchParams): Attribution {
     }
   }
   if (!source && EMAIL_MEDIUMS.has(utm.utm_medium.toLowerCase())) source = 'email';
-  if (!source) source = SOURCE_ALIASES[utmSource] ?? '';
+  if (!source) source = SOURCE_ALIASES.get(utmSource) ?? '';
 
   return {
     adv_source: source,

@@ -3,13 +3,15 @@
  * whole request is checked before anything is stored: one bad item refuses the request.
  */
 import { z } from 'zod';
-import { flag, formatTimestamp, uint64, type ConversionRow, type EventRow } from './rows.ts';
+import { flag, formatTimestamp, happenedInRange, uint64, type ConversionRow, type EventRow } from './rows.ts';
 import { deriveAttribution } from './channel.ts';
 
 export const MAX_ITEMS = 50;
-/** Items may arrive late (an offline queue) but not older than this, nor from the future. */
+/**
+ * Items may arrive late (an offline queue) but not older than this; on top of the range of
+ * everything that happened (`happenedInRange`, which also bounds how far ahead they may be).
+ */
 export const MAX_AGE_MS = 7 * 86_400_000;
-export const MAX_AHEAD_MS = 5 * 60_000;
 /** Event and conversion names that are always conversions, whatever the type says. */
 export const CONVERSION_NAMES = new Set(['purchase', 'lead', 'subscribe']);
 
@@ -77,7 +79,7 @@ export function toRows(body: CollectBody, ctx: RequestContext): { events: Stored
   const conversions: Stored<ConversionRow>[] = [];
   body.items.forEach((it, index) => {
     const at = it.ts + offset;
-    if (at < ctx.now - MAX_AGE_MS || at > ctx.now + MAX_AHEAD_MS) {
+    if (at < ctx.now - MAX_AGE_MS || !happenedInRange(at, ctx.now)) {
       throw new PayloadError(`items.${index}.ts: timestamp out of range (older than 7 days or in the future)`);
     }
     const dt = formatTimestamp(new Date(at));

@@ -1,20 +1,25 @@
 /**
- * The collection surface (docs/collection.md): pixel, collector and order webhook, sharing one
+ * The collection surface (docs/collection.md, docs/integrations.md): pixel, collector, order
+ * webhooks (our own and the shop platforms') and the Shopify custom pixel, sharing one
  * durable batch writer. Opening the writer replays what a crash left, before the server listens.
  */
-import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { openBatchWriter } from './wal.ts';
+import { collectDir } from './wal-segment.ts';
+import { dropKnownTransactions } from './known-transactions.ts';
 import { collectorRoutes } from './collector.ts';
 import { webhookRoutes } from './webhook.ts';
+import { shopWebhookRoutes } from './shop/webhooks.ts';
+import { shopifyPixelRoute } from './shop/shopify-pixel.ts';
 
 export async function collectPlugin(app: FastifyInstance): Promise<void> {
   const writer = await openBatchWriter({
-    dir: path.join(app.config.dataDir, 'collect'),
+    dir: collectDir(app.config.dataDir),
     ch: app.stores.ch,
     logger: app.log as never,
     flushMs: app.config.collect.flushMs,
     maxRows: app.config.collect.maxRows,
+    beforeInsert: dropKnownTransactions(app.stores.ch),
   });
   app.addHook('onClose', () => writer.close());
 
@@ -24,4 +29,6 @@ export async function collectPlugin(app: FastifyInstance): Promise<void> {
 
   await collectorRoutes(app, writer);
   await webhookRoutes(app, writer);
+  await app.register(shopWebhookRoutes, { writer });
+  await shopifyPixelRoute(app);
 }

@@ -13,14 +13,38 @@ const TIMESTAMP_HINT = 'expected YYYY-MM-DD HH:MM:SS[.mmm] (UTC) or ISO 8601 wit
 const HAS_TIME = /^\d{4}-\d{2}-\d{2}([ T])/;
 const HAS_ZONE = /(Z|[+-]\d{2}:?\d{2})$/;
 
-/** `YYYY-MM-DD HH:MM:SS.mmm` in UTC, or null when the text is not an accepted timestamp. */
-export function normaliseTimestamp(text: string): string | null {
+/** Epoch milliseconds of an accepted timestamp text (its offset applied), or null. */
+function parseTimestamp(text: string): number | null {
   const value = text.trim();
   const time = HAS_TIME.exec(value);
   // A `T` form without a zone is local time of an unknown place: refuse rather than guess.
   if (!time || (time[1] === 'T' && !HAS_ZONE.test(value))) return null;
-  const ms = parseBound(value, 'start');
-  return ms === null ? null : formatTimestamp(new Date(ms));
+  return parseBound(value, 'start');
+}
+
+/**
+ * The time range of anything that happened (docs/collection.md, "Timestamps from outside"): from
+ * 2000-01-01 UTC to now plus a small allowance for clock skew. Checked on the UTC instant, after
+ * any offset or client-clock correction is applied.
+ */
+const EARLIEST_HAPPENED_MS = Date.UTC(2000, 0, 1);
+const CLOCK_SKEW_MS = 5 * 60_000;
+export const OUT_OF_RANGE = 'timestamp out of range (before 2000-01-01 or in the future)';
+
+export function happenedInRange(ms: number, now = Date.now()): boolean {
+  return ms >= EARLIEST_HAPPENED_MS && ms <= now + CLOCK_SKEW_MS;
+}
+
+// With the `u` flag a surrogate pair is one code point, so only unpaired halves match.
+const LONE_SURROGATE = /\p{Surrogate}/u;
+const LONE_SURROGATE_ALL = /\p{Surrogate}/gu;
+
+/**
+ * Lone UTF-16 surrogates (never valid text, refused by the analytics store) become U+FFFD, as
+ * `String.prototype.toWellFormed` does (which Node 20 lacks).
+ */
+export function wellFormed(text: string): string {
+  return LONE_SURROGATE.test(text) ? text.replace(LONE_SURROGATE_ALL, '\uFFFD') : text;
 }
 
 export function formatTimestamp(date: Date): string {
@@ -90,13 +114,22 @@ const toFlag: Convert<number> = (value) => {
   return new Invalid('expected 0 or 1');
 };
 
-const toTimestamp: Convert<string> = (value) =>
-  (typeof value === 'string' && normaliseTimestamp(value)) || new Invalid(TIMESTAMP_HINT);
+const toTimestamp: Convert<string> = (value) => {
+  if (typeof value !== 'string') return new Invalid(TIMESTAMP_HINT);
+  const ms = parseTimestamp(value);
+  if (ms === null) {
+    // Years the parser does not take (before 1970, after 2299) are out of range, not malformed.
+    const year = Number(value.trim().slice(0, 4));
+    const wellShaped = (year < 1970 || year > 2299) && parseTimestamp(value.trim().replace(/^\d{4}/, '2000')) !== null;
+    return new Invalid(wellShaped ? OUT_OF_RANGE : TIMESTAMP_HINT);
+  }
+  return happenedInRange(ms) ? formatTimestamp(new Date(ms)) : new Invalid(OUT_OF_RANGE);
+};
 
 const toDate: Convert<string> = (value) => (typeof value === 'string' && normaliseDate(value)) || new Invalid('expected YYYY-MM-DD');
 
 const toText: Convert<string> = (value) =>
-  typeof value === 'string' ? value : typeof value === 'number' ? String(value) : new Invalid('expected a string');
+  typeof value === 'string' ? wellFormed(value) : typeof value === 'number' ? String(value) : new Invalid('expected a string');
 
 const toName: Convert<string> = (value) => {
   const text = toText(value);
@@ -151,9 +184,10 @@ export const uint64 = field(toUint64);
 /** A non-negative amount in cents or a count: a number or digit string; 0 when absent. */
 export const cents = field(toCount, { default: 0 });
 export const flag = field(toFlag, { default: 0 });
+/** A timestamp of something that happened: parsed, then range-checked in UTC (`happenedInRange`). */
 export const timestamp = field(toTimestamp);
 export const date = field(toDate);
-/** An absent or null string field is the empty string (decisions.md section 3). */
+/** An absent or null string field is the empty string (docs/api.md, "Wire types"). */
 export const text = field(toText, { default: '' });
 /** A required, non-empty string (numbers are taken as their digits, e.g. a numeric variant id). */
 export const name = field(toName);

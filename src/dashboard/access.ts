@@ -22,7 +22,7 @@ export function memberVisibility(member: Pick<Membership, 'role' | 'scopes'>): V
   const scopes = member.scopes ?? [];
   const granted = visibilityOf(scopes);
   const narrowsChannels = scopes.some((s) => s.startsWith('read:') && s !== 'read:profit');
-  return narrowsChannels ? granted : { admin: false, profit: granted.profit, channels: null };
+  return narrowsChannels ? granted : { admin: false, profit: granted.profit, write: false, channels: null };
 }
 
 /**

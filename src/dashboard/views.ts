@@ -20,7 +20,7 @@ import { getSettings } from '../store/app/workspaces.ts';
 import { parseReportQuery } from '../api/report/schema.ts';
 import { parseConversionsQuery } from '../api/conversions/schema.ts';
 import { idParam, pageOf, parseQuery, resolveRange, text } from '../api/params.ts';
-import { pixelChannels } from '../api/scope.ts';
+import { pixelScope } from '../api/scope.ts';
 import { requireUser } from './auth.ts';
 import { workspaceAccess, workspaceParam, type WorkspaceAccess } from './access.ts';
 
@@ -132,7 +132,7 @@ export async function viewRoutes(app: FastifyInstance): Promise<void> {
       transactionId: query.transaction_id,
       customerId: query.customer_id,
       isNewCustomer: query.is_new_customer,
-      channels: pixelChannels(access.visibility, query.source),
+      channels: pixelScope(access.visibility, query.source),
       excluded: channelsOfAll(query.exclude_source ?? []),
       page,
     });
@@ -156,7 +156,7 @@ export async function viewRoutes(app: FastifyInstance): Promise<void> {
       range: { startMs: convMs, endMs: convMs + 999 },
       name: key.name,
       transactionId: key.transaction_id,
-      channels: pixelChannels(access.visibility, undefined),
+      channels: pixelScope(access.visibility, undefined),
       excluded: [],
       page: { limit: 100, offset: 0 },
     });
@@ -182,7 +182,7 @@ export async function viewRoutes(app: FastifyInstance): Promise<void> {
     const activity = await liveActivity(app.stores.ch, {
       storeId: access.workspaceId,
       range,
-      channels: pixelChannels(access.visibility, undefined),
+      channels: pixelScope(access.visibility, undefined),
       recent: 50,
     });
     return { now: new Date(now).toISOString(), ...activity };

@@ -9,7 +9,7 @@ export interface RateLimitOutcome {
 }
 
 /**
- * Per-key limits of decisions.md section 5: a token bucket (`burst` tokens, refilled at
+ * Per-key limits (docs/api.md, "Rate limits"): a token bucket (`burst` tokens, refilled at
  * `perSecond`) and a daily quota that resets at UTC midnight. A request refused by the bucket is
  * not counted against the daily quota.
  */

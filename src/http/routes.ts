@@ -1,24 +1,20 @@
 import type { FastifyInstance } from 'fastify';
-import { eventsRoute } from '../api/events/route.ts';
-import { sessionsRoute } from '../api/sessions/route.ts';
-import { conversionsRoute } from '../api/conversions/route.ts';
-import { adsRoute } from '../api/ads/route.ts';
-import { reportRoute } from '../api/report/route.ts';
+import { DATA_API_PREFIX, DATA_ENDPOINTS } from '../api/endpoints.ts';
 import { adminRoute } from '../cli/admin-route.ts';
 import { registerTryOn } from '../tryon/plugin.ts';
 import { collectPlugin } from '../collect/plugin.ts';
+import { collectCheck } from '../collect/status.ts';
 import { mcpRoute } from '../mcp/route.ts';
 import { oauthRoutes } from '../mcp/oauth/routes.ts';
 import { dashboardPlugin } from '../dashboard/plugin.ts';
 
 /** Every endpoint module, with its prefix. */
 export async function registerRoutes(app: FastifyInstance): Promise<void> {
-  app.get('/healthz', async () => ({ status: 'ok' }));
-  await app.register(eventsRoute, { prefix: '/v3' });
-  await app.register(sessionsRoute, { prefix: '/v3' });
-  await app.register(conversionsRoute, { prefix: '/v3' });
-  await app.register(adsRoute, { prefix: '/v3' });
-  await app.register(reportRoute, { prefix: '/v3' });
+  app.get('/healthz', async () => {
+    const collect = await collectCheck(app.config.dataDir);
+    return { status: collect.status, checks: { collect } };
+  });
+  for (const endpoint of DATA_ENDPOINTS) await app.register(endpoint.route, { prefix: DATA_API_PREFIX });
   await app.register(collectPlugin);
   await app.register(mcpRoute);
   await app.register(oauthRoutes);

@@ -1,5 +1,5 @@
 /**
- * The JSON-RPC 2.0 envelope of the tool endpoint (decisions.md section 7). The body is parsed and
+ * The JSON-RPC 2.0 envelope of the tool endpoint (docs/mcp.md, "Protocol"). The body is parsed and
  * checked here before anything else looks at it, so every framing problem becomes a JSON-RPC
  * error sent with HTTP 200.
  */

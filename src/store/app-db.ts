@@ -1,6 +1,6 @@
 import path from 'node:path';
 import fs from 'node:fs';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import type { AppDb } from './app/schema.ts';
 import { appMigrations } from './migrations/app/index.ts';
 
@@ -34,4 +34,24 @@ export async function migrateAppDb(db: AppDatabase): Promise<void> {
   });
   const { error } = await migrator.migrateToLatest();
   if (error) throw error;
+}
+
+/** Key of the advisory lock that nodes sharing one PostgreSQL database take around start-up work. */
+const STARTUP_LOCK = 7_240_315_001;
+
+/**
+ * Runs `job` while holding a lock every node sharing this PostgreSQL database takes at start-up,
+ * so that nodes starting at once apply each analytics migration exactly once (Kysely locks its own
+ * app-state migrations). SQLite serves a single node: the job just runs.
+ */
+export async function withStartupLock<T>(db: AppDatabase, postgres: boolean, job: () => Promise<T>): Promise<T> {
+  if (!postgres) return job();
+  return db.connection().execute(async (connection) => {
+    await sql`SELECT pg_advisory_lock(${STARTUP_LOCK})`.execute(connection);
+    try {
+      return await job();
+    } finally {
+      await sql`SELECT pg_advisory_unlock(${STARTUP_LOCK})`.execute(connection);
+    }
+  });
 }

@@ -42,7 +42,7 @@ export const ANALYTICS_DATABASE = 'storelens';
  *   merging (about 16 ms instead of 40 ms for a workspace's 90 days in the report benchmark).
  *   A new partitioned ReplacingMergeTree must keep each key in one partition too.
  */
-const QUERY_SETTINGS = {
+export const QUERY_SETTINGS = {
   prefer_column_name_to_alias: 1,
   optimize_syntax_fuse_functions: 0,
   do_not_merge_across_partitions_select_final: 1,
@@ -52,11 +52,17 @@ const QUERY_SETTINGS = {
  * deduplicate_blocks_in_dependent_materialized_views: a retried insert that `events` drops as a
  * duplicate must not reach the sessions views a second time (their tables keep the same
  * deduplication window, keyed by the source block).
+ * input_format_json_throw_on_bad_escape_sequence off: a `\ud83d` without its pair is kept as
+ * those six characters instead of failing the whole insert (inputs are made well-formed before
+ * they get here; this is the second line of defence, docs/operations.md).
  */
 const INSERT_SETTINGS = {
+  // The views that an insert feeds run with the insert's settings, and their SELECTs rely on these.
+  ...QUERY_SETTINGS,
   date_time_input_format: 'best_effort',
   input_format_skip_unknown_fields: 1,
   deduplicate_blocks_in_dependent_materialized_views: 1,
+  input_format_json_throw_on_bad_escape_sequence: 0,
 } as const;
 
 function parseEachRow<T>(text: string): T[] {

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
-import { openAppDb, migrateAppDb, type AppDatabase } from './app-db.ts';
+import { openAppDb, migrateAppDb, withStartupLock, type AppDatabase } from './app-db.ts';
 import { openClickhouse, type Clickhouse } from './clickhouse.ts';
 import { migrateAnalytics } from './analytics-schema.ts';
 import path from 'node:path';
@@ -22,7 +22,7 @@ export async function openStores(config: Config, logger: Logger): Promise<Stores
   await migrateAppDb(db);
   await sealClearWebhookSecrets(db, secrets);
   const ch = await openClickhouse({ url: config.clickhouseUrl, dataDir: path.join(config.dataDir, 'chdb'), chdbSessions: config.chdbSessions }, logger);
-  await migrateAnalytics(ch);
+  await withStartupLock(db, config.databaseUrl !== null, () => migrateAnalytics(ch, { cluster: config.clickhouseCluster }));
   return {
     ch,
     db,

@@ -10,7 +10,7 @@ import { createCompositor } from './generators/compositor.ts';
 import { createHttpProvider } from './generators/http-provider.ts';
 import type { Generator } from './generators/generator.ts';
 
-/** Lifetimes of decisions.md section 8 and the service spec's limits. */
+/** Lifetimes of sessions, signed URLs and unused uploads (docs/try-on.md). */
 export const SESSION_LIFETIME_MS = 23 * 60 * 60 * 1000;
 export const UPLOAD_URL_LIFETIME_MS = 2 * 60 * 1000;
 export const RESULT_URL_LIFETIME_MS = 60 * 1000;

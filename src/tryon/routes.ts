@@ -21,7 +21,7 @@ import {
   type TryOnSession,
   type TryOnUpload,
 } from '../store/app/tryon-sessions.ts';
-import type { Storefront } from '../store/app/tryon-storefronts.ts';
+import { lockStorefront, type Storefront } from '../store/app/tryon-storefronts.ts';
 import { SESSION_HEADER, requireSession, verifiedStorefront } from './access.ts';
 import { catalogEntry } from './catalog.ts';
 import {
@@ -35,6 +35,7 @@ import {
 import { TryOnError } from './errors.ts';
 import { MAX_UPLOAD_BYTES, MIME_TYPES, sanitizePhoto } from './image.ts';
 import { purgeUpload } from './media.ts';
+import { checkOpenUploads, clientKeyOf } from './reservations.ts';
 import { firstIssue, jobRequest, leadRequest, uploadRequest } from './schema.ts';
 import type { TryOnWorker } from './worker.ts';
 import type { z } from 'zod';
@@ -92,7 +93,7 @@ async function jobOfSession(ctx: TryOnContext, id: string, session: TryOnSession
 
 const isUniqueViolation = (error: unknown) => /unique|duplicate/i.test(String((error as Error)?.message));
 
-/** The try-on API of decisions.md section 8, under /try-on/v1. */
+/** The try-on API of docs/try-on.md, under /try-on/v1. */
 export function tryOnApiRoutes(ctx: TryOnContext, worker: TryOnWorker): FastifyPluginAsync {
   const { db } = ctx.stores;
   return async (app) => {
@@ -105,24 +106,30 @@ export function tryOnApiRoutes(ctx: TryOnContext, worker: TryOnWorker): FastifyP
       checkConsent(storefront, body, true);
       const declared = checkUploadDeclaration(body);
       const token = existing ? String(given) : newToken('tos');
-      const session =
-        existing ??
-        (await createSession(db, { workspaceId: storefront.workspaceId, tokenHash: hashSecret(token), now, lifetimeMs: SESSION_LIFETIME_MS }));
-      if ((await countSessionUploads(db, session.id)) >= storefront.sessionAttempts) {
-        throw new TryOnError('quota_exceeded', 'This try-on session has reached its upload limit');
-      }
-      const expiresAt = new Date(Math.min(now.getTime() + UPLOAD_URL_LIFETIME_MS, Date.parse(session.expires_at)));
-      const upload = await createUpload(db, {
-        workspace_id: storefront.workspaceId,
-        session_id: session.id,
-        upload_key: crypto.randomBytes(24).toString('base64url'),
-        first_job_id: randomId('job'),
-        bytes: declared.bytes,
-        mime_type: declared.mime,
-        checksum_sha256: declared.checksum,
-        url_expires_at: expiresAt.toISOString(),
-        created_at: now.toISOString(),
+      const clientKey = clientKeyOf(ctx, request);
+      const upload = await db.transaction().execute(async (trx) => {
+        await lockStorefront(trx, storefront.workspaceId);
+        const session =
+          existing ??
+          (await createSession(trx, { workspaceId: storefront.workspaceId, tokenHash: hashSecret(token), now, lifetimeMs: SESSION_LIFETIME_MS }));
+        if ((await countSessionUploads(trx, session.id)) >= storefront.sessionAttempts) {
+          throw new TryOnError('quota_exceeded', 'This try-on session has reached its upload limit');
+        }
+        await checkOpenUploads(ctx, trx, storefront.workspaceId, clientKey);
+        return createUpload(trx, {
+          workspace_id: storefront.workspaceId,
+          session_id: session.id,
+          upload_key: crypto.randomBytes(24).toString('base64url'),
+          first_job_id: randomId('job'),
+          bytes: declared.bytes,
+          mime_type: declared.mime,
+          checksum_sha256: declared.checksum,
+          client_key: clientKey,
+          url_expires_at: new Date(Math.min(now.getTime() + UPLOAD_URL_LIFETIME_MS, Date.parse(session.expires_at))).toISOString(),
+          created_at: now.toISOString(),
+        });
       });
+      const expiresAt = new Date(upload.url_expires_at);
       const uploadUrl = await ctx.storage.uploadUrl(
         { key: photoKey(upload.upload_key), bytes: declared.bytes, mimeType: declared.mime, checksumSha256: declared.checksum, expiresAt },
         baseUrl(ctx, request),

@@ -1,4 +1,6 @@
 import type { Logger } from 'pino';
+import { DAY_MS } from '../http/dates.ts';
+import { deleteLeadsBefore } from '../store/app/tryon-jobs.ts';
 import { listExpiredSessions, listOrphanUploads, listSessionUploads, markSessionSwept, markUploadDeleted } from '../store/app/tryon-sessions.ts';
 import { ORPHAN_UPLOAD_MS, photoKey, type TryOnContext } from './context.ts';
 import { purgeUpload } from './media.ts';
@@ -6,11 +8,13 @@ import { purgeUpload } from './media.ts';
 export interface SweepResult {
   sessions: number;
   orphan_uploads: number;
+  leads: number;
 }
 
 /**
- * Deletes personal media that must not outlive its purpose: everything of sessions past their
- * 23 hours, and photos whose upload never became a job within 30 minutes.
+ * Deletes personal data that must not outlive its purpose: everything of sessions past their
+ * 23 hours, photos whose upload never became a job within 30 minutes, and leads past their
+ * retention period (docs/try-on.md, "Leads").
  */
 export async function sweep(ctx: TryOnContext): Promise<SweepResult> {
   const { db } = ctx.stores;
@@ -35,7 +39,8 @@ export async function sweep(ctx: TryOnContext): Promise<SweepResult> {
     orphans += batch.length;
     if (batch.length === 0) break;
   }
-  return { sessions, orphan_uploads: orphans };
+  const leads = await deleteLeadsBefore(db, new Date(now.getTime() - ctx.config.tryon.leadRetentionDays * DAY_MS));
+  return { sessions, orphan_uploads: orphans, leads };
 }
 
 export function startSweeper(ctx: TryOnContext, logger: Logger): { stop(): void } {
@@ -46,7 +51,7 @@ export function startSweeper(ctx: TryOnContext, logger: Logger): { stop(): void 
     if (busy) return;
     busy = true;
     sweep(ctx)
-      .then((result) => (result.sessions || result.orphan_uploads) && logger.info(result, 'try-on media swept'))
+      .then((result) => (result.sessions || result.orphan_uploads || result.leads) && logger.info(result, 'try-on data swept'))
       .catch((err) => logger.error({ err }, 'try-on sweep failed'))
       .finally(() => (busy = false));
   }, every);

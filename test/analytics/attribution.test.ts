@@ -7,26 +7,19 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { pino } from 'pino';
-import { openClickhouse, type Clickhouse } from '../../src/store/clickhouse.ts';
+import type { Clickhouse } from '../../src/store/clickhouse.ts';
+import { openTestClickhouse } from '../helper.ts';
 import { ATTRIBUTION_MODELS, attributionColumns, touchSql, type ModelName } from '../../src/analytics/attribution/index.ts';
 import { reportingSourceSql } from '../../src/analytics/dimensions.ts';
 
 let ch: Clickhouse;
-let dir: string;
+let close: () => Promise<void>;
 
 before(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'storelens-attribution-'));
-  ch = await openClickhouse({ url: null, dataDir: dir, chdbSessions: 2 }, pino({ level: 'silent' }));
+  ({ ch, close } = await openTestClickhouse());
 });
 
-after(async () => {
-  await ch.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+after(() => close());
 
 const CONV = '2026-03-08 12:00:00.000';
 type Touch = [ts: string, sessionId: number, channel: string];

@@ -1,14 +1,16 @@
 /**
  * The demo generator on its own (no stores): three fixed days around the creator rename date
  * (2026-07-23 to 2026-07-25, ending 2026-07-25 12:00 UTC). Its rows must pass the import row
- * formats (seeding skips that check), be the same for the same seed, and hang together:
- * click ids on tagged sessions match ads rows, purchases have platform orders.
+ * formats (seeding skips that check; orders are Shopify orders that must map like a webhook
+ * delivery), be the same for the same seed, and hang together: click ids on tagged sessions match
+ * ads rows, purchases have platform orders.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DemoGenerator, expenseRows, productRows, type DayRows } from '../../src/cli/demo/generate.ts';
 import { findImportKind } from '../../src/collect/import/kinds.ts';
 import { checkRow } from '../../src/collect/import/writer.ts';
+import { demoOrderRow } from '../../src/cli/demo/shopify-orders.ts';
 
 const DAY = 86_400_000;
 const first = Date.UTC(2026, 6, 23);
@@ -20,14 +22,16 @@ function generate(seed = 7): DayRows[] {
 }
 
 const days = generate();
-const all = <K extends keyof DayRows>(kind: K) => days.flatMap((d) => d[kind]);
+const all = <K extends Exclude<keyof DayRows, 'orders'>>(kind: K) => days.flatMap((d) => d[kind]);
+/** The demo's Shopify orders mapped to orders rows, as seeding does. */
+const orderRows = () => days.flatMap((d) => d.orders).map((o) => demoOrderRow(o, 1));
 
 test('every generated row passes its import row format', () => {
   const target = { storeId: 1, version: 1 };
   const kinds: [string, Record<string, unknown>[]][] = [
     ['events', all('events')],
     ['conversions', all('conversions')],
-    ['orders', all('orders')],
+    ['orders', orderRows()],
     ['ads', [...all('ads'), ...all('adRevisions')]],
     ['products', productRows()],
     ['expenses', expenseRows('2026-07-01', '2026-07-25')],
@@ -66,11 +70,23 @@ test('tagged sessions carry ids of ads that have ads rows; click ids sit in entr
 
 test('every purchase has a platform order; some orders have no pixel match', () => {
   const purchases = all('conversions').filter((c) => c.name === 'purchase');
-  const orders = new Map(all('orders').map((o) => [o.transaction_id, o]));
+  const orders = new Map(orderRows().map((o) => [o.transaction_id, o]));
   assert.ok(purchases.length > 0);
-  for (const p of purchases) assert.equal(orders.get(p.transaction_id)?.gross_revenue, p.transaction_gross_revenue);
-  const matched = new Set(purchases.map((p) => p.transaction_id));
+  for (const p of purchases) assert.equal(orders.get(p.transaction_id as string)?.gross_revenue, p.transaction_gross_revenue);
+  const matched = new Set(purchases.map((p) => p.transaction_id as string));
   assert.ok([...orders.keys()].some((id) => !matched.has(id)));
   const names = new Set(all('conversions').map((c) => c.name));
   assert.ok(names.has('lead'));
+});
+
+test('orders are Shopify orders: numeric ids, `#N` names, COGS from the variants of the products rows', () => {
+  const rows = orderRows();
+  const costs = new Map(productRows().map((p) => [p.variant_id as string, p.cost as number]));
+  for (const [i, demo] of days.flatMap((d) => d.orders).entries()) {
+    const row = rows[i]!;
+    assert.match(row.transaction_id, /^\d{13}$/);
+    assert.equal(row.order_name, `#${(demo.order as { order_number: number }).order_number}`);
+    const lines = (demo.order as { line_items: { variant_id: number; quantity: number }[] }).line_items;
+    assert.equal(row.cogs, lines.reduce((sum, l) => sum + l.quantity * costs.get(String(l.variant_id))!, 0));
+  }
 });

@@ -80,6 +80,14 @@ export function cliScenario(mode: 'standalone' | 'server'): void {
       assert.deepEqual([revoke.code, revoke.json], [0, { revoked: true }]);
       const again = await cli('key', 'revoke', '--api-key', revoked.json.api_key);
       assert.deepEqual([again.code, again.stdout, again.error], [1, '', { error: { message: 'No active key matches --api-key' } }]);
+      const drafts = await cli('key', 'create', '--workspace', '1', '--scopes', 'read:creators,write:drafts');
+      assert.deepEqual([drafts.code, drafts.json.scopes], [0, ['read:creators', 'write:drafts']]);
+      for (const bad of ['read:toString', 'read:__proto__', 'read:constructor', 'write:all', 'read:meta,admin']) {
+        const refused = await cli('key', 'create', '--workspace', '1', '--scopes', bad);
+        assert.equal(refused.code, 1, bad);
+        assert.equal(refused.stdout, '');
+        assert.match(refused.error.error.message, /^Unknown scopes: [^.]+\. Known scopes: read:meta, .*read:creators, read:profit, write:drafts, admin:admin$/, bad);
+      }
       await viaApi(async () => {
         const url = `${server!.baseUrl}/v3/events?start_date=2026-03-01&end_date=2026-03-01`;
         const gone = await getJson(url, { 'x-api-key': revoked.json.api_key, 'client-secret': revoked.json.client_secret });

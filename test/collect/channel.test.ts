@@ -37,6 +37,12 @@ describe('channel mapping', () => {
     ['', ''],
     ['gclid=a&fbclid=b', 'google'],
     ['ref=anna&utm_medium=email', 'creator'],
+    ['utm_source=__proto__', ''],
+    ['utm_source=constructor', ''],
+    ['utm_source=toString', ''],
+    ['utm_source=hasOwnProperty', ''],
+    ['fbclid=a&utm_source=__proto__', 'facebook'],
+    ['fbclid=a&utm_source=valueOf', 'facebook'],
   ];
   for (const [query, channel] of table) {
     test(`?${query} gives adv_source '${channel}'`, () => {

@@ -135,6 +135,19 @@ describe('POST /collect', () => {
     assert.deepEqual([await eventsOf('8005'), await eventsOf('8006')], [[], []]);
   });
 
+  test('stores text with a lone UTF-16 surrogate made well-formed, and a later request still gets through', async () => {
+    // The JSON text carries the escape `\ud83d` with no second half: valid JSON, invalid Unicode.
+    const poisoned = JSON.stringify(body({ session_id: '8009', referrer: '\ud83d', items: [{ type: 'event', name: 'pageview', url: 'https://shop.example/p/\udc00', ts: NOW }] }));
+    assert.ok(poisoned.includes('"referrer":"\\ud83d"'));
+    assert.deepEqual((await post(poisoned)).body, { accepted: 1 });
+    assert.deepEqual((await post(body({ session_id: '8010' }))).body, { accepted: 1 });
+    await visibleEvents('8010', 1);
+    const [stored] = await visibleEvents('8009', 1);
+    assert.deepEqual([stored.referrer, stored.pathname], ['\ufffd', '/p/%EF%BF%BD']);
+    const health = await t.app.inject({ method: 'GET', url: '/healthz' });
+    assert.deepEqual(health.json().checks.collect.dead_letters, { rows: 0 });
+  });
+
   test('answers preflight requests from any origin and serves the pixel script', async () => {
     const preflight = await t.app.inject({ method: 'OPTIONS', url: '/collect', headers: { origin: 'https://shop.example', 'access-control-request-method': 'POST' } });
     assert.equal(preflight.statusCode, 204);

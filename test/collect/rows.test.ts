@@ -5,12 +5,14 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { z } from 'zod';
-import { adRow, conversionRow, describeIssues, eventRow, expenseRow, normaliseTimestamp, orderRow, productRow } from '../../src/collect/rows.ts';
+import { adRow, conversionRow, describeIssues, eventRow, expenseRow, orderRow, OUT_OF_RANGE, productRow, text, timestamp } from '../../src/collect/rows.ts';
 
 const check = (schema: z.ZodType, row: unknown) => {
   const parsed = schema.safeParse(row);
   return parsed.success ? parsed.data : describeIssues(parsed.error);
 };
+
+const HINT = 'expected YYYY-MM-DD HH:MM:SS[.mmm] (UTC) or ISO 8601 with Z or an offset';
 
 describe('timestamps', () => {
   const cases: [string, string | null][] = [
@@ -27,8 +29,34 @@ describe('timestamps', () => {
     ['01/03/2026 10:00', null],
   ];
   for (const [input, expected] of cases) {
-    test(`${input} -> ${expected ?? 'rejected'}`, () => assert.equal(normaliseTimestamp(input), expected));
+    test(`${input} -> ${expected ?? 'rejected'}`, () => assert.equal(check(timestamp, input), expected ?? HINT));
   }
+
+  const inFuture = (ms: number) => new Date(Date.now() + ms).toISOString();
+  const range: [string, string][] = [
+    ['2000-01-01T00:00:00Z', '2000-01-01 00:00:00.000'],
+    ['2000-01-01T00:30:00+01:00', OUT_OF_RANGE],
+    ['1970-01-01T00:00:00+05:00', OUT_OF_RANGE],
+    ['1969-12-31 23:59:59', OUT_OF_RANGE],
+    ['2300-01-01 00:00:00', OUT_OF_RANGE],
+    ['1969-02-30 10:00:00', HINT],
+    ['2299-12-31T00:00:00Z', OUT_OF_RANGE],
+    [inFuture(10 * 60_000), OUT_OF_RANGE],
+  ];
+  for (const [input, expected] of range) {
+    test(`checks the range after the offset: ${input} -> ${expected}`, () => assert.equal(check(timestamp, input), expected));
+  }
+
+  test('allows a few minutes of clock skew', () => {
+    const soon = Date.now() + 60_000;
+    assert.equal(check(timestamp, new Date(soon).toISOString()), new Date(soon).toISOString().replace('T', ' ').slice(0, 23));
+  });
+});
+
+describe('text', () => {
+  test('replaces lone surrogates with U+FFFD and keeps surrogate pairs', () => {
+    assert.equal(check(text, 'a\ud83d|\ude00b|\ud83d\ude00'), 'a\ufffd|\ufffdb|\ud83d\ude00');
+  });
 });
 
 describe('row formats', () => {

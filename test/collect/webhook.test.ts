@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { createTestWorkspace, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
 import { ensureWebhookSecret } from '../../src/store/app/webhooks.ts';
 import { signWebhook } from '../../src/collect/webhook.ts';
+import { OUT_OF_RANGE } from '../../src/collect/rows.ts';
 import { eventually } from './helpers.ts';
 
 let t: TestApp;
@@ -97,6 +98,11 @@ describe('POST /webhooks/orders', () => {
     ['an unknown type', () => deliver({ delivery_id: 'f-6', type: 'order.shipped', order: order({ transaction_id: '9006' }) }), 400, 'type: expected one of order.created, order.updated, order.refunded, order.cancelled'],
     ['a missing transaction id', () => deliver({ delivery_id: 'f-7', type: 'order.created', order: order({ transaction_id: undefined }) }), 400, 'order.transaction_id: is required'],
     ['a negative refund', () => deliver({ delivery_id: 'f-8', type: 'order.refunded', order: order({ transaction_id: '9008', refunds: [{ dt: '2026-11-21 09:00:00', amount: -5 }] }) }), 400, 'order.refunds: [0]: amount: expected a non-negative integer (number or digit string)'],
+    ['an updated_at in 1970 once its +05:00 offset is applied', () => deliver({ delivery_id: 'f-10', type: 'order.updated', order: order({ transaction_id: '9010', updated_at: '1970-01-01T00:00:00+05:00' }) }), 400, `order.updated_at: ${OUT_OF_RANGE}`],
+    ['an order date in 1969', () => deliver({ delivery_id: 'f-11', type: 'order.created', order: order({ transaction_id: '9011', dt: '1969-12-31T23:00:00Z' }) }), 400, `order.dt: ${OUT_OF_RANGE}`],
+    ['a refund in 2300', () => deliver({ delivery_id: 'f-12', type: 'order.refunded', order: order({ transaction_id: '9012', refunds: [{ dt: '2300-01-01 00:00:00', amount: 5 }] }) }), 400, `order.refunds: [0]: dt: ${OUT_OF_RANGE}`],
+    ['an updated_at in 2299, which would freeze the order', () => deliver({ delivery_id: 'f-13', type: 'order.updated', order: order({ transaction_id: '1001', updated_at: '2299-12-31T00:00:00Z', gross_revenue: 1 }) }), 400, `order.updated_at: ${OUT_OF_RANGE}`],
+    ['an updated_at an hour ahead', () => deliver({ delivery_id: 'f-14', type: 'order.updated', order: order({ transaction_id: '9014', updated_at: new Date(Date.now() + 3_600_000).toISOString() }) }), 400, `order.updated_at: ${OUT_OF_RANGE}`],
     ['a body over 256 KB', () => deliver({ delivery_id: 'f-9', type: 'order.created', order: order({ transaction_id: '9009', customer_id: 'x'.repeat(300_000) }) }), 413, 'Request body is too large'],
   ];
   for (const [what, send, status, message] of refused) {
@@ -105,9 +111,19 @@ describe('POST /webhooks/orders', () => {
     });
   }
 
+  test('takes a refused delivery again under the same delivery id once it is corrected', async () => {
+    const fixed = order({ transaction_id: '9013', updated_at: '2026-11-22T12:00:00+05:00' });
+    assert.deepEqual(await deliver({ delivery_id: 'f-13', type: 'order.updated', order: fixed }), { status: 202, body: { status: 'accepted' } });
+    const rows = await eventually(storedOrders, (r) => r.some((o) => o.transaction_id === '9013'));
+    assert.deepEqual(rows.filter((o) => o.transaction_id === '9013').map((o) => o.version), [String(Date.parse('2026-11-22T07:00:00Z'))]);
+  });
+
   test('left no order behind from refused deliveries', async () => {
     assert.equal((await deliver({ delivery_id: 'd-last', type: 'order.created', order: order({ transaction_id: '9999' }) })).status, 202);
     const rows = await eventually(storedOrders, (r) => r.some((o) => o.transaction_id === '9999'));
-    assert.deepEqual(rows.map((o) => o.transaction_id), ['1001', '2002', '9999']);
+    assert.deepEqual(rows.map((o) => [o.transaction_id, o.version]), [
+      ['1001', String(Date.parse('2026-11-22T08:00:00Z'))], ['2002', String(Date.parse('2026-11-20T11:00:00Z'))],
+      ['9013', String(Date.parse('2026-11-22T07:00:00Z'))], ['9999', String(Date.parse('2026-11-20T10:00:00Z'))],
+    ]);
   });
 });

@@ -116,6 +116,13 @@ describe('hourly, map, journeys', () => {
     const short = await ok('journeys.get-data', { ...RANGE, attribution_window: 1 });
     assert.deepEqual(short.journeys.paths.map((p: any) => p.path), [['google'], ['organic']]);
   });
+
+  test('journeys.get-data shows a restricted key only the paths it sees whole, never a shortened or organic stand-in', async () => {
+    const paths = async (scopes: string[]) => (await ok('journeys.get-data', RANGE, await ws.keyHeaders(scopes))).journeys.paths;
+    assert.deepEqual(await paths(['read:google']), []);
+    assert.deepEqual((await paths(['read:meta', 'read:google'])).map((p: any) => [p.path, p.conversions]), [[['facebook', 'google'], 1]]);
+    assert.deepEqual((await paths(['read:organic'])).map((p: any) => [p.path, p.conversions, p.revenue]), [[['organic'], 1, 50]]);
+  });
 });
 
 describe('correlations, fatigue, library', () => {

@@ -163,9 +163,10 @@ describe('tools/list', () => {
       assert.equal(tool.inputSchema.additionalProperties, false, tool.name);
       assert.equal(tool.inputSchema.properties.workspace_id, undefined, tool.name);
       assert.deepEqual(undescribed(tool.inputSchema, tool.name), [], 'every property, nested ones too, is described and every object strict');
-      assert.equal(tool.annotations.destructiveHint, false, tool.name);
       const isRead = /\.(get-|list_schema$|query$|profit-summary$)/.test(tool.name);
       assert.equal(tool.annotations.readOnlyHint, isRead, tool.name);
+      // MCP defines destructiveHint for tools that are not read-only only.
+      assert.equal(tool.annotations.destructiveHint, isRead ? undefined : false, tool.name);
     }
   });
 

@@ -1,5 +1,5 @@
 /**
- * tools/call counts against the same per-key limits as the data API (decisions.md section 5).
+ * tools/call counts against the same per-key limits as the data API (docs/mcp.md).
  * Fixture: one workspace with an admin key; the daily quota is set to 3 and the bucket is off.
  */
 import { after, before, test } from 'node:test';

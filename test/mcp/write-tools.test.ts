@@ -9,6 +9,9 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestWorkspace, insertRows, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
 import { createObject } from '../../src/store/app/tool-objects.ts';
+import fc from 'fast-check';
+import { TOOLS } from '../../src/mcp/tools/index.ts';
+import { validArgs } from './arbitraries.ts';
 import { callTool, toolOk } from './rpc.ts';
 
 let t: TestApp;
@@ -257,6 +260,43 @@ describe('audit log', () => {
     const actions = new Set(entries.map((e: any) => e.action));
     for (const write of ['topics.add', 'forms.add-fields', 'creators.create', 'creators.update', 'lists.add-top-creatives', 'labels.label-asset', 'workflows.create']) {
       assert.ok(actions.has(write), write);
+    }
+  });
+});
+
+describe('who may write', () => {
+  const WRITE_TOOLS = TOOLS.filter((tool) => !tool.annotations.readOnlyHint);
+  const DENIED = { code: 'permission_denied', message: 'Writing needs a key with the write:drafts or admin:admin scope' };
+
+  test('every write and update tool refuses a key without write:drafts or admin:admin, and records nothing', async () => {
+    assert.ok(WRITE_TOOLS.length >= 20);
+    const readers = [await ws.keyHeaders(['read:organic']), await ws.keyHeaders(['read:meta', 'read:google', 'read:profit', 'read:creators'])];
+    const logged = (await ok('audit-log.get-log', { limit: 500 })).entries.length;
+    for (const tool of WRITE_TOOLS) {
+      // Arguments are checked first (-32602); a valid set then meets the permission check.
+      let refused;
+      for (const [i, args] of fc.sample(validArgs(tool), 40).entries()) {
+        const reply = await callTool(t.app, readers[i % 2]!, tool.name, args);
+        if (reply.error?.code === -32602) continue;
+        refused = reply.result;
+        break;
+      }
+      assert.deepEqual(refused, { content: [{ type: 'text', text: JSON.stringify({ error: DENIED }) }], structuredContent: { error: DENIED }, isError: true }, tool.name);
+    }
+    assert.equal((await ok('audit-log.get-log', { limit: 500 })).entries.length, logged);
+  });
+
+  test('a write:drafts key writes (audited under its own key) but reads no channel and no audit log', async () => {
+    const writer = await ws.keyHeaders(['write:drafts']);
+    const { note } = await toolOk(t.app, writer, 'notes.save-note', { title: 'From the assistant', content: 'draft' });
+    const own = await ok('notes.save-note', { title: 'From the admin', content: '' });
+    const { entries } = await ok('audit-log.get-log', { limit: 2 });
+    assert.deepEqual(entries.map((e: any) => e.target), [`note:${own.note.id}`, `note:${note.id}`]);
+    assert.match(entries[1].actor, /^key:\d+$/);
+    assert.notEqual(entries[1].actor, entries[0].actor);
+    for (const [headers, name] of [[writer, 'audit-log.get-log'], [await ws.keyHeaders(['read:organic', 'read:profit']), 'audit-log.get-log'], [writer, 'hourly.get-data']] as const) {
+      const reply = await callTool(t.app, headers, name, {});
+      assert.equal(reply.result?.structuredContent.error.code, 'permission_denied', name);
     }
   });
 });

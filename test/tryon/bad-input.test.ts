@@ -12,7 +12,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { hashSecret } from '../../src/store/app/secrets.ts';
 import { createTestWorkspace, insertRows, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
-import { ORIGIN, call, jobBody, personJpeg, putUpload, setUpShop, sha256, uploadBody, uploadPhoto, versionDaysAgo, manualTryOn, type Client } from './fixtures.ts';
+import { ORIGIN, call, jobBody, personJpeg, putUpload, setUpShop, sha256, uploadBody, uploadPhoto, versionDaysAgo, manualTryOn, nextAddress, type Client } from './fixtures.ts';
 
 let t: TestApp;
 let shop: TestWorkspace;
@@ -37,7 +37,8 @@ before(async () => {
 
 after(() => t.close());
 
-const client = (changes: Partial<Client> = {}): Client => ({ workspaceId: shop.id, origin: ORIGIN, token: null, ...changes });
+/** Each client is another shopper, with an address of its own. */
+const client = (changes: Partial<Client> = {}): Client => ({ workspaceId: shop.id, origin: ORIGIN, token: null, address: nextAddress(), ...changes });
 const err = (code: string, message: string) => ({ error: { code, message } });
 /** The same string with its last character replaced by a different one. */
 const alter = (value: string) => `${value.slice(0, -1)}${value.endsWith('x') ? 'y' : 'x'}`;

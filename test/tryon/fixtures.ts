@@ -59,7 +59,13 @@ export interface Client {
   workspaceId: number;
   origin: string;
   token: string | null;
+  /** The shopper's address (inject's socket address); default 127.0.0.1. */
+  address?: string;
 }
+
+let shoppers = 0;
+/** A fresh client address, for tests that act as many shoppers (open reservations count per client). */
+export const nextAddress = () => `10.200.${Math.floor(++shoppers / 250)}.${(shoppers % 250) + 1}`;
 
 export async function call(t: TestApp, client: Client, method: 'GET' | 'POST' | 'DELETE', url: string, body?: Record<string, unknown>) {
   const headers: Record<string, string> = { origin: client.origin };
@@ -69,6 +75,7 @@ export async function call(t: TestApp, client: Client, method: 'GET' | 'POST' | 
     method,
     url: withWorkspace ?? url,
     headers,
+    ...(client.address ? { remoteAddress: client.address } : {}),
     ...(method === 'POST' ? { payload: { workspace_id: client.workspaceId, ...body } } : {}),
   });
   return { status: response.statusCode, body: response.body ? response.json() : null, headers: response.headers };

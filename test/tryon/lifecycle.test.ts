@@ -110,7 +110,7 @@ describe('session lifetime and sweeper', () => {
     const poll = await call(t, done, 'GET', `/try-on/v1/jobs/${a.job_id}`);
     assert.deepEqual([poll.status, poll.body], [410, { error: { code: 'session_expired', message: 'The try-on session has expired' } }]);
     assert.notEqual((await sessionOf(done.token!)).media_deleted_at, null);
-    assert.deepEqual(await t.app.tryon.sweep(), { sessions: 0, orphan_uploads: 0 });
+    assert.deepEqual(await t.app.tryon.sweep(), { sessions: 0, orphan_uploads: 0, leads: 0 });
   });
 
   test('uploads that never became a job are deleted after 30 minutes; younger ones are kept', async () => {
@@ -123,9 +123,30 @@ describe('session lifetime and sweeper', () => {
     assert.equal((await putUpload(t, old.body.upload_url, photo, old.body.upload_headers)).status, 200);
     const young = await uploadPhoto(t, c, photo);
     await t.stores.db.updateTable('tryon_uploads').set({ created_at: past(31 * 60 * 1000) }).where('upload_key', '=', old.body.upload_key).execute();
-    assert.deepEqual(await t.app.tryon.sweep(), { sessions: 0, orphan_uploads: 1 });
+    assert.deepEqual(await t.app.tryon.sweep(), { sessions: 0, orphan_uploads: 1, leads: 0 });
     assert.equal(fs.existsSync(file(old.body.upload_key, 'photo')), false);
     assert.equal(fs.existsSync(file(young.upload_key, 'photo')), true);
+  });
+
+  test('leads are kept 30 days (the default retention) and then deleted by the sweeper; younger ones stay', async () => {
+    assert.equal(t.config.tryon.leadRetentionDays, 30);
+    const leadFor = async (email: string) => {
+      const c = client();
+      const reservation = await uploadPhoto(t, c, photo);
+      await call(t, c, 'POST', '/try-on/v1/jobs', jobBody(reservation));
+      await t.app.tryon.worker.drain();
+      const lead = await call(t, c, 'POST', `/try-on/v1/jobs/${reservation.job_id}/leads`, { email, marketing_consent: true, marketing_version: 'm1' });
+      assert.deepEqual(lead.body, { status: 'received', created: true });
+      return reservation.job_id;
+    };
+    const old = await leadFor('old@example.com');
+    const young = await leadFor('young@example.com');
+    const day = 24 * 3600 * 1000;
+    await t.stores.db.updateTable('tryon_leads').set({ created_at: past(30 * day + 60_000) }).where('job_id', '=', old).execute();
+    await t.stores.db.updateTable('tryon_leads').set({ created_at: past(30 * day - 60_000) }).where('job_id', '=', young).execute();
+    assert.deepEqual(await t.app.tryon.sweep(), { sessions: 0, orphan_uploads: 0, leads: 1 });
+    const left = await t.stores.db.selectFrom('tryon_leads').select('email').where('job_id', 'in', [old, young]).execute();
+    assert.deepEqual(left, [{ email: 'young@example.com' }]);
   });
 });
 

@@ -141,12 +141,15 @@ function conversionValues(plan: ReportPlan): { columns: string; joins: string } 
     toFloat64(${paymentFeeSql('o.o_fee', gross)}) AS fees,
     toFloat64(if(${matched}, o.o_shipping_cost, 0)) AS shipping_costs,
     toFloat64(if(${matched}, o.o_refunds, 0)) AS refunds,`,
+    // An order answers to its id and to its name (Shopify `#1001`, WooCommerce's number): one
+    // joinable row per non-empty identifier (docs/integrations.md).
     joins: `LEFT JOIN (
-    SELECT transaction_id AS o_tx, gross_revenue AS o_gross, tax AS o_tax, shipping AS o_shipping,
+    SELECT o_tx, gross_revenue AS o_gross, tax AS o_tax, shipping AS o_shipping,
       arraySum(r -> r.amount, refunds) AS o_refunds, cogs AS o_cogs, shipping_cost AS o_shipping_cost,
       payment_fee AS o_fee, is_new_customer AS o_new
     FROM orders FINAL
-    WHERE store_id = {store_id:UInt64} AND transaction_id != ''
+    ARRAY JOIN arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name])) AS o_tx
+    WHERE store_id = {store_id:UInt64}
   ) AS o ON o.o_tx = c.transaction_id
   ${firstOrder}`,
   };
@@ -208,7 +211,12 @@ function creditedSql(plan: ReportPlan, credits: string): string {
     : kept;
 }
 
-/** Platform orders with no pixel conversion, as credits of their own `unattributed` touch. */
+const PIXEL_TRANSACTIONS = `SELECT transaction_id FROM conversions WHERE store_id = {store_id:UInt64} AND transaction_id != ''`;
+
+/**
+ * Platform orders with no pixel conversion (by id or by name), as credits of their own
+ * `unattributed` touch.
+ */
 function unattributedCreditsSql(plan: ReportPlan, fields: readonly TouchField[]): string {
   return `
   UNION ALL
@@ -222,8 +230,8 @@ function unattributedCreditsSql(plan: ReportPlan, fields: readonly TouchField[])
     '' AS city, '' AS coupon_code
   FROM orders FINAL
   WHERE store_id = {store_id:UInt64} AND dt BETWEEN {start:${TS}} AND {end:${TS}}
-    AND transaction_id NOT IN {excluded_tx:Array(String)}
-    AND transaction_id NOT IN (SELECT transaction_id FROM conversions WHERE store_id = {store_id:UInt64} AND transaction_id != '')`;
+    AND transaction_id NOT IN {excluded_tx:Array(String)} AND order_name NOT IN {excluded_tx:Array(String)}
+    AND transaction_id NOT IN (${PIXEL_TRANSACTIONS}) AND order_name NOT IN (${PIXEL_TRANSACTIONS})`;
 }
 
 function ctes(plan: ReportPlan): { sql: string; params: QueryParams } {

@@ -1,9 +1,8 @@
 import type { Range } from '../../http/paging.ts';
 import type { Visibility } from '../permissions.ts';
-import { canRequest, seesAnyPixelData } from '../permissions.ts';
+import { NO_PROFIT_ACCESS, pixelChannels, pixelRefusal } from '../permissions.ts';
 import { PIXEL_SOURCES, channelsOfAll } from '../sources.ts';
 import type { WorkspaceSettings } from '../../store/app/settings.ts';
-import { NO_PIXEL_ACCESS, NO_SOURCE_ACCESS } from '../../api/scope.ts';
 import { METRICS, METRIC_NAMES, DEFAULT_METRICS, type MetricName } from '../metrics.ts';
 import { BREAKDOWNS, INTERVAL_NAMES, type Breakdown, type Interval } from '../dimensions.ts';
 import {
@@ -50,9 +49,6 @@ export class ReportError extends Error {
     super(message);
   }
 }
-
-export { NO_PIXEL_ACCESS, NO_SOURCE_ACCESS };
-export const NO_PROFIT_ACCESS = 'You do not have access to profit metrics';
 
 /** What the report query needs, every choice made. */
 export interface ReportPlan {
@@ -103,17 +99,14 @@ function checkProfitAccess(metrics: MetricName[], visibility: Visibility): void 
   if (!visibility.profit && metrics.some((m) => METRICS[m].profit)) throw new ReportError(403, NO_PROFIT_ACCESS);
 }
 
-function checkPixelAccess(visibility: Visibility): void {
-  if (!seesAnyPixelData(visibility)) throw new ReportError(403, NO_PIXEL_ACCESS);
+function checkPixelAccess(sources: string[], visibility: Visibility): void {
+  const refusal = pixelRefusal(visibility, sources);
+  if (refusal) throw new ReportError(403, refusal);
 }
 
 function checkSources(sources: string[] | undefined, param: string): string[] {
   for (const source of sources ?? []) oneOf(param, source, PIXEL_SOURCES);
   return sources ?? [];
-}
-
-function checkSourceAccess(sources: string[], visibility: Visibility): void {
-  if (sources.some((s) => !canRequest(visibility, s))) throw new ReportError(403, NO_SOURCE_ACCESS);
 }
 
 function checkPage(limit: number | undefined, offset: number | undefined): { limit: number; offset: number } {
@@ -122,12 +115,6 @@ function checkPage(limit: number | undefined, offset: number | undefined): { lim
   if (!Number.isInteger(l) || l <= 0) throw new ReportError(400, 'limit must be a positive integer');
   if (!Number.isInteger(o) || o < 0) throw new ReportError(400, 'offset must be a non-negative integer');
   return { limit: Math.min(l, 500), offset: o };
-}
-
-/** The channels rows may carry: the requested ones the key sees, or all it sees (null: any). */
-function visibleChannels(requested: string[], visibility: Visibility): string[] | null {
-  if (requested.length) return channelsOfAll(requested);
-  return visibility.channels === null ? null : [...visibility.channels];
 }
 
 export function planReport(input: {
@@ -147,10 +134,9 @@ export function planReport(input: {
   const sources = checkSources(request.source, 'source');
   const excludedSources = request.exclude_source ? checkSources(request.exclude_source, 'exclude_source') : settings.ignore_sources;
   const page = checkPage(request.limit, request.offset);
-  checkPixelAccess(visibility);
-  checkSourceAccess(sources, visibility);
+  checkPixelAccess(sources, visibility);
   checkProfitAccess(metrics, visibility);
-  const channels = visibleChannels(sources, visibility);
+  const channels = pixelChannels(visibility, sources);
   const drilled = request.campaign !== undefined || request.adgroup !== undefined;
   return {
     storeId: input.storeId,

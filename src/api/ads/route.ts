@@ -1,25 +1,19 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { dataRoute } from '../../http/data-route.ts';
 import { rangePage } from '../../http/paging.ts';
-import { forbidden } from '../../http/errors.ts';
 import { AD_PLATFORMS, channelsOfAll } from '../../analytics/sources.ts';
 import { visibleAdChannels, type Visibility } from '../../analytics/permissions.ts';
 import { listAds } from '../../analytics/queries/ads/list-ads.ts';
 import { totalAds } from '../../analytics/queries/ads/total-ads.ts';
 import { pageOf, resolveRange } from '../params.ts';
-import { assertCanRequest } from '../scope.ts';
+import { assertAdsAccess } from '../scope.ts';
 import { parseAdsQuery } from './schema.ts';
-
-export const NO_ADS_ACCESS = 'You do not have access to ads data';
 
 /** The sources an ads request covers: the requested ones, else every ad platform the key sees. */
 function adSources(visibility: Visibility, requested: string[] | undefined): string[] {
+  assertAdsAccess(visibility, requested);
+  if (requested?.length) return requested;
   const visible = visibleAdChannels(visibility);
-  if (visible !== null && visible.length === 0) throw forbidden(NO_ADS_ACCESS);
-  if (requested?.length) {
-    assertCanRequest(visibility, requested);
-    return requested;
-  }
   return visible === null ? [...AD_PLATFORMS] : AD_PLATFORMS.filter((s) => visible.includes(s));
 }
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { BASE_SOURCES } from '../../analytics/sources.ts';
-import { dateShape, normalizeQuery, pagingShape, parseQuery, sourceListParam, text } from '../params.ts';
+import { dateShape, pagingShape, parseWith, sourceListParam, text, type QuerySpec } from '../params.ts';
 
 /** /v3/ads takes no parameter aliases (no from/to, no page/page_size) and no creator source. */
 export const adsQuerySchema = z.object({
@@ -13,6 +13,6 @@ export const adsQuerySchema = z.object({
   ad_id: text('Invalid ad_id parameter').optional(),
 });
 
-export function parseAdsQuery(raw: unknown) {
-  return parseQuery(adsQuerySchema, normalizeQuery(raw, { lists: ['source'] }));
-}
+export const adsQuery: QuerySpec<typeof adsQuerySchema> = { schema: adsQuerySchema, lists: ['source'] };
+
+export const parseAdsQuery = (raw: unknown) => parseWith(adsQuery, raw);

@@ -6,7 +6,7 @@ import { listConversions } from '../../analytics/queries/conversions/list-conver
 import { groupConversions } from '../../analytics/queries/conversions/group-conversions.ts';
 import type { ConversionFilters } from '../../analytics/queries/conversions/conversion-scope.ts';
 import { pageOf, resolveRange } from '../params.ts';
-import { pixelChannels } from '../scope.ts';
+import { pixelScope } from '../scope.ts';
 import { parseConversionsQuery } from './schema.ts';
 
 export const conversionsRoute: FastifyPluginAsync = async (app) => {
@@ -21,7 +21,7 @@ export const conversionsRoute: FastifyPluginAsync = async (app) => {
       transactionId: query.transaction_id,
       customerId: query.customer_id,
       isNewCustomer: query.is_new_customer,
-      channels: pixelChannels(auth.visibility, query.source),
+      channels: pixelScope(auth.visibility, query.source),
       // Exclusion only ever removes rows, so it needs no permission of its own.
       excluded: channelsOfAll(query.exclude_source ?? []),
     };

@@ -5,15 +5,15 @@ import {
   DATE_ALIASES,
   PAGE_ALIASES,
   dateShape,
-  normalizeQuery,
   pagingShape,
-  parseQuery,
+  parseWith,
+  type QuerySpec,
   sourceListParam,
   text,
 } from '../params.ts';
 
 const NEW_CUSTOMER_MESSAGE = 'is_new_customer must be one of 0,1,true,false';
-const NEW_CUSTOMER_VALUES: Record<string, 0 | 1> = { '0': 0, '1': 1, true: 1, false: 0 };
+const NEW_CUSTOMER_VALUES = new Map<string, 0 | 1>([['0', 0], ['1', 1], ['true', 1], ['false', 0]]);
 
 const GROUP_BY_MESSAGE = `group_by accepts a comma-separated list of: ${CONVERSION_DIMENSION_NAMES.join(', ')}`;
 
@@ -45,15 +45,15 @@ export const conversionsQuerySchema = z.object({
   customer_id: text('Invalid customer_id parameter').optional(),
   is_new_customer: z
     .string({ error: NEW_CUSTOMER_MESSAGE })
-    .refine((v) => v in NEW_CUSTOMER_VALUES, { error: NEW_CUSTOMER_MESSAGE })
-    .transform((v) => NEW_CUSTOMER_VALUES[v])
+    .refine((v) => NEW_CUSTOMER_VALUES.has(v), { error: NEW_CUSTOMER_MESSAGE })
+    .transform((v) => NEW_CUSTOMER_VALUES.get(v)!)
     .optional(),
 });
 
-export function parseConversionsQuery(raw: unknown) {
-  const query = normalizeQuery(raw, {
-    aliases: { ...DATE_ALIASES, ...PAGE_ALIASES, sources: 'source', exclude_sources: 'exclude_source' },
-    lists: ['source', 'sources', 'exclude_source', 'exclude_sources', 'group_by'],
-  });
-  return parseQuery(conversionsQuerySchema, query);
-}
+export const conversionsQuery: QuerySpec<typeof conversionsQuerySchema> = {
+  schema: conversionsQuerySchema,
+  aliases: { ...DATE_ALIASES, ...PAGE_ALIASES, sources: 'source', exclude_sources: 'exclude_source' },
+  lists: ['source', 'sources', 'exclude_source', 'exclude_sources', 'group_by'],
+};
+
+export const parseConversionsQuery = (raw: unknown) => parseWith(conversionsQuery, raw);

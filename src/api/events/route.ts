@@ -3,7 +3,7 @@ import { dataRoute } from '../../http/data-route.ts';
 import { rangePage } from '../../http/paging.ts';
 import { listEvents } from '../../analytics/queries/events/list-events.ts';
 import { resolveRange } from '../params.ts';
-import { pixelChannels } from '../scope.ts';
+import { pixelScope } from '../scope.ts';
 import { parseEventsQuery } from './schema.ts';
 
 export const eventsRoute: FastifyPluginAsync = async (app) => {
@@ -11,7 +11,7 @@ export const eventsRoute: FastifyPluginAsync = async (app) => {
     const query = parseEventsQuery(request.query);
     const range = resolveRange(query);
     const auth = request.auth!;
-    const channels = pixelChannels(auth.visibility, query.source);
+    const channels = pixelScope(auth.visibility, query.source);
     const page = { limit: query.limit, offset: query.offset };
     const rows = await listEvents(app.stores.ch, {
       storeId: auth.workspaceId,

@@ -5,9 +5,9 @@ import {
   PAGE_ALIASES,
   dateShape,
   idParam,
-  normalizeQuery,
   pagingShape,
-  parseQuery,
+  parseWith,
+  type QuerySpec,
   sourceListParam,
   text,
 } from '../params.ts';
@@ -21,10 +21,10 @@ export const eventsQuerySchema = z.object({
   source: sourceListParam(PIXEL_SOURCES),
 });
 
-export function parseEventsQuery(raw: unknown) {
-  const query = normalizeQuery(raw, {
-    aliases: { ...DATE_ALIASES, ...PAGE_ALIASES, event_name: 'name', sources: 'source' },
-    lists: ['source', 'sources'],
-  });
-  return parseQuery(eventsQuerySchema, query);
-}
+export const eventsQuery: QuerySpec<typeof eventsQuerySchema> = {
+  schema: eventsQuerySchema,
+  aliases: { ...DATE_ALIASES, ...PAGE_ALIASES, event_name: 'name', sources: 'source' },
+  lists: ['source', 'sources'],
+};
+
+export const parseEventsQuery = (raw: unknown) => parseWith(eventsQuery, raw);

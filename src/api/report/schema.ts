@@ -4,7 +4,7 @@ import { METRIC_NAMES } from '../../analytics/metrics.ts';
 import { BREAKDOWNS, INTERVAL_NAMES } from '../../analytics/dimensions.ts';
 import { ATTRIBUTION_DATES, ATTRIBUTION_MODELS, ATTRIBUTION_WINDOWS } from '../../analytics/attribution/index.ts';
 import { acceptedMessage, type ReportRequest } from '../../analytics/report/plan.ts';
-import { DATE_ALIASES, dateShape, normalizeQuery, pagingShape, parseQuery, sourceListParam, text } from '../params.ts';
+import { DATE_ALIASES, dateShape, pagingShape, parseWith, sourceListParam, text, type QuerySpec } from '../params.ts';
 
 /** A parameter that must be one of `accepted`; the 400 names the parameter and the accepted values. */
 const choice = <T extends string>(param: string, accepted: readonly [T, ...T[]]) =>
@@ -41,10 +41,10 @@ export const reportQuerySchema = z.object({
   adgroup: text('Invalid adgroup parameter').optional(),
 });
 
-export function parseReportQuery(raw: unknown): ReportRequest {
-  const query = normalizeQuery(raw, {
-    aliases: { ...DATE_ALIASES, sources: 'source', exclude_sources: 'exclude_source' },
-    lists: ['metrics', 'source', 'sources', 'exclude_source', 'exclude_sources'],
-  });
-  return parseQuery(reportQuerySchema, query);
-}
+export const reportQuery: QuerySpec<typeof reportQuerySchema> = {
+  schema: reportQuerySchema,
+  aliases: { ...DATE_ALIASES, sources: 'source', exclude_sources: 'exclude_source' },
+  lists: ['metrics', 'source', 'sources', 'exclude_source', 'exclude_sources'],
+};
+
+export const parseReportQuery = (raw: unknown): ReportRequest => parseWith(reportQuery, raw);

@@ -3,7 +3,7 @@ import { dataRoute } from '../../http/data-route.ts';
 import { rangePage } from '../../http/paging.ts';
 import { listSessions } from '../../analytics/queries/sessions/list-sessions.ts';
 import { pageOf, resolveRange } from '../params.ts';
-import { pixelChannels } from '../scope.ts';
+import { pixelScope } from '../scope.ts';
 import { parseSessionsQuery } from './schema.ts';
 
 export const sessionsRoute: FastifyPluginAsync = async (app) => {
@@ -11,7 +11,7 @@ export const sessionsRoute: FastifyPluginAsync = async (app) => {
     const query = parseSessionsQuery(request.query);
     const range = resolveRange(query);
     const auth = request.auth!;
-    const channels = pixelChannels(auth.visibility, query.source);
+    const channels = pixelScope(auth.visibility, query.source);
     const page = pageOf(query);
     const rows = await listSessions(app.stores.ch, {
       storeId: auth.workspaceId,

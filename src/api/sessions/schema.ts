@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PIXEL_SOURCES } from '../../analytics/sources.ts';
-import { DATE_ALIASES, PAGE_ALIASES, dateShape, idParam, normalizeQuery, pagingShape, parseQuery, sourceListParam } from '../params.ts';
+import { DATE_ALIASES, PAGE_ALIASES, dateShape, idParam, pagingShape, parseWith, sourceListParam, type QuerySpec } from '../params.ts';
 
 export const sessionsQuerySchema = z.object({
   ...dateShape,
@@ -10,10 +10,10 @@ export const sessionsQuerySchema = z.object({
   source: sourceListParam(PIXEL_SOURCES),
 });
 
-export function parseSessionsQuery(raw: unknown) {
-  const query = normalizeQuery(raw, {
-    aliases: { ...DATE_ALIASES, ...PAGE_ALIASES, sources: 'source' },
-    lists: ['source', 'sources'],
-  });
-  return parseQuery(sessionsQuerySchema, query);
-}
+export const sessionsQuery: QuerySpec<typeof sessionsQuerySchema> = {
+  schema: sessionsQuerySchema,
+  aliases: { ...DATE_ALIASES, ...PAGE_ALIASES, sources: 'source' },
+  lists: ['source', 'sources'],
+};
+
+export const parseSessionsQuery = (raw: unknown) => parseWith(sessionsQuery, raw);

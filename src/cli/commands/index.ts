@@ -1,6 +1,8 @@
 import type { Command } from '../command.ts';
+import { collectStatusCommand, replayDeadLettersCommand } from './collect.ts';
 import { demoCommand } from './demo.ts';
 import { importCommand } from './import.ts';
+import { setIntegrationCommand } from './integration.ts';
 import { setStorefrontCommand } from './storefront.ts';
 import { createUserCommand } from './user.ts';
 import { webhookRotateCommand, webhookSecretCommand } from './webhook.ts';
@@ -15,6 +17,9 @@ export const commands: Record<string, Command> = {
   'storefront set': setStorefrontCommand,
   'webhook secret': webhookSecretCommand,
   'webhook rotate': webhookRotateCommand,
+  'integration set': setIntegrationCommand,
+  'collect status': collectStatusCommand,
+  'collect replay-dead-letters': replayDeadLettersCommand,
   import: importCommand,
   demo: demoCommand,
   'user create': createUserCommand,

@@ -1,11 +1,8 @@
 import { ensureWebhookSecret, rotateWebhookSecret } from '../../store/app/webhooks.ts';
-import { workspaceOption, type Command, type CommandContext } from '../command.ts';
+import { serviceUrl, workspaceOption, type Command, type CommandContext } from '../command.ts';
 import { requireWorkspace } from './workspace.ts';
 
-function webhookUrl(ctx: CommandContext, workspaceId: number): string {
-  const base = ctx.config.publicUrl ?? `http://localhost:${ctx.config.port}`;
-  return `${base.replace(/\/$/, '')}/webhooks/orders?workspace=${workspaceId}`;
-}
+const webhookUrl = (ctx: CommandContext, workspaceId: number) => serviceUrl(ctx, `/webhooks/orders?workspace=${workspaceId}`);
 
 /** `webhook secret --workspace N`: the order-webhook URL and secret (created on first use). */
 export const webhookSecretCommand: Command = async (ctx, args) => {

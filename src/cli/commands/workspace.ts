@@ -1,6 +1,6 @@
 import { createWorkspace, findWorkspace, updateSettings } from '../../store/app/workspaces.ts';
 import { createApiKey, revokeApiKey } from '../../store/app/api-keys.ts';
-import { isValidScope } from '../../analytics/permissions.ts';
+import { KNOWN_SCOPES, isValidScope } from '../../analytics/permissions.ts';
 import { parseSettingValue } from '../../store/app/settings.ts';
 import { CommandError, requireOption, workspaceOption, type Command, type CommandContext } from '../command.ts';
 
@@ -27,8 +27,9 @@ export const createKeyCommand: Command = async (ctx, args) => {
   const workspaceId = workspaceOption(args);
   await requireWorkspace(ctx, workspaceId);
   const scopes = requireOption(args, 'scopes').split(',').map((s) => s.trim()).filter(Boolean);
-  const invalid = scopes.filter((s) => !isValidScope(s));
-  if (scopes.length === 0 || invalid.length) throw new CommandError(`Invalid scopes: ${invalid.join(', ') || '(none)'}`);
+  if (scopes.length === 0) throw new CommandError('--scopes names no scope');
+  const unknown = scopes.filter((s) => !isValidScope(s));
+  if (unknown.length) throw new CommandError(`Unknown scopes: ${unknown.join(', ')}. Known scopes: ${KNOWN_SCOPES.join(', ')}`);
   return createApiKey(ctx.stores.db, workspaceId, scopes);
 };
 

@@ -2,7 +2,8 @@
  * Generates the demo shop's traffic one day at a time, in the import row formats
  * (src/collect/rows.ts): sessions of visitors over the channels of catalog.ts with their events,
  * the conversions they end in, the shop's own orders for those purchases (plus a few it took
- * without a pixel match), and one ads row per ad and day whose clicks follow the tagged sessions.
+ * without a pixel match) as Shopify orders, and one ads row per ad and day whose clicks follow
+ * the tagged sessions.
  */
 import { formatTimestamp } from '../../collect/rows.ts';
 import {
@@ -26,13 +27,15 @@ import {
   type Place,
 } from './catalog.ts';
 import { Random } from './random.ts';
+import { shopifyOrder, type DemoOrder, type DemoOrderInput } from './shopify-orders.ts';
 
 type Row = Record<string, unknown>;
 
 export interface DayRows {
   events: Row[];
   conversions: Row[];
-  orders: Row[];
+  /** Shopify orders (mapped to orders rows by `demoOrderRow`). */
+  orders: DemoOrder[];
   /** First import of the day's ads rows. */
   ads: Row[];
   /** Restated rows for some of them, imported later: the newest version wins. */
@@ -65,6 +68,9 @@ const PLACE_ENTRIES = PLACES;
 const slug = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
 
 export const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+/** Shopify-like numeric ids: orders around 5.9e12, customers around 7.4e12 (exact as doubles). */
+const shopifyOrderId = (number: number) => String(5_940_139_000_000 + number);
+const shopifyCustomerId = (n: number) => String(7_460_000_000_000 + n);
 
 export class DemoGenerator {
   private readonly random: Random;
@@ -246,8 +252,7 @@ export class DemoGenerator {
     // Some buyers come back on another device: a new visitor id, a known customer.
     if (this.customers.length > 20 && r.chance(0.06)) visitor.customerId = r.pick(this.customers);
     else {
-      const n = this.nextCustomer++;
-      visitor.customerId = r.chance(0.35) ? `shopper${n}@example.com` : `cust_${n}`;
+      visitor.customerId = shopifyCustomerId(this.nextCustomer++);
       this.customers.push(visitor.customerId);
     }
     return visitor.customerId;
@@ -268,29 +273,30 @@ export class DemoGenerator {
     const shipping = subtotal - discount >= 7500 ? 0 : 595;
     const tax = Math.round((subtotal - discount) * 0.08);
     const revenue = subtotal - discount + shipping + tax;
-    const transactionId = `DS${this.nextOrder++}`;
-    this.conversion(rows, at, 'purchase', base, visitor, revenue, coupon, until, { transactionId, customerId, isNew });
-    const refunds: Row[] = [];
+    const number = this.nextOrder++;
+    const orderId = shopifyOrderId(number);
+    // The pixel sends the order id, as the Shopify custom pixel does (docs/integrations.md).
+    this.conversion(rows, at, 'purchase', base, visitor, revenue, coupon, until, { transactionId: orderId, customerId, isNew });
+    const refunds: DemoOrderInput['refunds'] = [];
     if (r.chance(0.05)) {
       const when = at + r.int(2, 12) * DAY_MS;
-      if (when < until) refunds.push({ dt: formatTimestamp(new Date(when)), amount: r.chance(0.4) ? revenue : Math.round(revenue * 0.4) });
+      if (when < until) refunds.push({ id: String(number * 10), at: when, amount: r.chance(0.4) ? revenue : Math.round(revenue * 0.4) });
     }
-    rows.orders.push({
-      transaction_id: transactionId,
-      dt: formatTimestamp(new Date(Math.min(at + r.int(1_000, 20_000), until - 1))),
-      customer_id: customerId,
-      is_new_customer: isNew,
-      currency: 'USD',
-      gross_revenue: revenue,
-      tax,
-      shipping,
+    const order = shopifyOrder({
+      id: orderId,
+      number,
+      at: Math.min(at + r.int(1_000, 20_000), until - 1),
+      customerId,
+      isNew,
+      lines: items.map((p) => ({ variantId: r.pick(p.variants), price: p.price })),
       discount,
+      shipping,
+      tax,
       refunds,
-      cogs: items.reduce((sum, p) => sum + p.cost, 0),
-      shipping_cost: r.int(420, 890),
-      // Some shops export their processor fee; the rest falls back to the workspace's fee settings.
-      ...(r.chance(0.6) ? { payment_fee: Math.round(revenue * 0.029) + 30 } : {}),
     });
+    const shippingCost = r.int(420, 890);
+    // Some shops export their processor fee; the rest falls back to the workspace's fee settings.
+    rows.orders.push({ order, shippingCost, ...(r.chance(0.6) ? { paymentFee: Math.round(revenue * 0.029) + 30 } : {}) });
   }
 
   private conversion(
@@ -327,21 +333,20 @@ export class DemoGenerator {
     const r = this.random;
     if (at >= until) return;
     const item = r.pick(PRODUCTS);
-    const tax = Math.round(item.price * 0.08);
-    rows.orders.push({
-      transaction_id: `DS${this.nextOrder++}`,
-      dt: formatTimestamp(new Date(at)),
-      customer_id: `cust_${this.nextCustomer++}`,
-      is_new_customer: 1,
-      currency: 'USD',
-      gross_revenue: item.price + tax,
-      tax,
-      shipping: 0,
+    const number = this.nextOrder++;
+    const order = shopifyOrder({
+      id: shopifyOrderId(number),
+      number,
+      at,
+      customerId: shopifyCustomerId(this.nextCustomer++),
+      isNew: 1,
+      lines: [{ variantId: r.pick(item.variants), price: item.price }],
       discount: 0,
+      shipping: 0,
+      tax: Math.round(item.price * 0.08),
       refunds: [],
-      cogs: item.cost,
-      shipping_cost: r.int(420, 890),
     });
+    rows.orders.push({ order, shippingCost: r.int(420, 890) });
   }
 
   /** One row per ad and day; clicks follow the day's tagged sessions, cost follows clicks. */

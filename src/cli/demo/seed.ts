@@ -6,6 +6,7 @@ import type { Clickhouse } from '../../store/clickhouse.ts';
 import { findImportKind, newImportVersion } from '../../collect/import/kinds.ts';
 import { RowWriter } from '../../collect/import/writer.ts';
 import { DemoGenerator, expenseRows, isoDate, productRows } from './generate.ts';
+import { demoOrderRow } from './shopify-orders.ts';
 
 export interface DemoOptions {
   storeId: number;
@@ -58,7 +59,7 @@ export async function seedDemo(ch: Clickhouse, options: DemoOptions): Promise<De
     const day = generator.day(first + i * DAY_MS, i, options.days, now);
     await add(writers.events, day.events);
     await add(writers.conversions, day.conversions);
-    await add(writers.orders, day.orders);
+    for (const order of day.orders) await writers.orders.push(demoOrderRow(order, options.storeId));
     await add(writers.ads, day.ads);
     await add(adRevisions, day.adRevisions);
     if ((i + 1) % step === 0 || i === options.days - 1) {

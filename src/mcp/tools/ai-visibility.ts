@@ -32,7 +32,7 @@ export const aiVisibilityTools = [
       .object({
         prompt: shortText('The question as a shopper would ask an AI assistant', 500),
         brand: z.string().trim().max(200).optional().describe('Brand name to look for; default the workspace name'),
-        competitors: z.array(z.string().trim().min(1).max(200)).max(20).default([]).describe('Competitor names to look for, at most 20'),
+        competitors: z.array(z.string().trim().min(1).max(200)).max(20).default([]).describe('Competitor names to look for'),
       })
       .strict(),
     async (ctx, input) => ({ prompt: present(await createAudited(ctx, 'ai-visibility.create-prompt', PROMPT, { brand: '', ...input, active: true })) }),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { METRICS, METRIC_NAMES, type MetricName } from '../../analytics/metrics.ts';
 import { BREAKDOWNS, INTERVAL_NAMES } from '../../analytics/dimensions.ts';
 import { PIXEL_SOURCES } from '../../analytics/sources.ts';
+import { NO_PROFIT_ACCESS } from '../../analytics/permissions.ts';
 import { ReportError, runReport, type ReportRequest, type ReportResult } from '../../analytics/report/run.ts';
 import { ATTRIBUTION_DATES, ATTRIBUTION_MODELS, ATTRIBUTION_WINDOWS } from '../../store/app/settings.ts';
 import { INVALID_PARAMS, RpcError } from '../protocol.ts';
@@ -11,17 +12,17 @@ const DAY_OR_TIMESTAMP = /^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}:\d{2})?$/;
 const sourceList = (description: string) => z.array(z.enum(PIXEL_SOURCES)).max(PIXEL_SOURCES.length).describe(description);
 
 export const attributionArgs = {
-  attribution_model: z.enum(ATTRIBUTION_MODELS).optional().describe(`Attribution model: ${ATTRIBUTION_MODELS.join(', ')}; default the dashboard setting`),
-  attribution_window: z.literal([...ATTRIBUTION_WINDOWS]).optional().describe(`Lookback days: ${ATTRIBUTION_WINDOWS.join(', ')}; default the dashboard setting`),
-  attribution_date: z.enum(ATTRIBUTION_DATES).optional().describe('conversion: window counts back from the conversion; click: credit booked on the click date; default the dashboard setting'),
+  attribution_model: z.enum(ATTRIBUTION_MODELS).optional().describe('Default: dashboard setting'),
+  attribution_window: z.literal([...ATTRIBUTION_WINDOWS]).optional().describe('Lookback days; default: dashboard setting'),
+  attribution_date: z.enum(ATTRIBUTION_DATES).optional().describe('click: credit on the click date; default: dashboard setting'),
 };
 
 export const reportFilters = z
   .object({
-    date_from: z.string().regex(DAY_OR_TIMESTAMP, { error: 'date_from must be YYYY-MM-DD' }).optional().describe('First day, YYYY-MM-DD (UTC); default 7 days ago'),
-    date_to: z.string().regex(DAY_OR_TIMESTAMP, { error: 'date_to must be YYYY-MM-DD' }).optional().describe('Last day, inclusive, YYYY-MM-DD (UTC); default today'),
-    source: sourceList('Restrict to these channels (meta covers its family, creator covers influencer)').optional(),
-    ignore_sources: sourceList('Channels removed from attribution paths, credit moving to the previous touchpoint; default the dashboard setting').optional(),
+    date_from: z.string().regex(DAY_OR_TIMESTAMP, { error: 'date_from must be YYYY-MM-DD' }).optional().describe('First day (UTC); default 7 days ago'),
+    date_to: z.string().regex(DAY_OR_TIMESTAMP, { error: 'date_to must be YYYY-MM-DD' }).optional().describe('Last day, inclusive; default today'),
+    source: sourceList('Only these channels (meta covers its family)').optional(),
+    ignore_sources: sourceList('Channels removed from paths; default: dashboard setting').optional(),
   })
   .strict()
   .describe('Date range and channel filters');
@@ -65,13 +66,13 @@ export const analyticsTools = [
     z
       .object({
         metrics: z.array(z.enum(METRIC_NAMES)).min(1).max(METRIC_NAMES.length).optional()
-          .describe(`Metrics, default spend, revenue, roas, conversions, sessions. Profit metrics (${PROFIT_METRICS.join(', ')}) need read:profit`),
+          .describe('Default spend, revenue, roas, conversions, sessions; profit metrics need read:profit'),
         filters: reportFilters.optional(),
-        breakdown: z.enum(BREAKDOWNS).optional().describe(`Row dimension: ${BREAKDOWNS.join(', ')}; omit for totals only`),
-        interval: z.enum(INTERVAL_NAMES).optional().describe(`Time bucket of the rows: ${INTERVAL_NAMES.join(', ')}; omit for one period`),
+        breakdown: z.enum(BREAKDOWNS).optional().describe('Row dimension; omit for totals only'),
+        interval: z.enum(INTERVAL_NAMES).optional().describe('Row time bucket; omit for one period'),
         ...attributionArgs,
-        limit: z.number().int().min(1).max(500).default(100).describe('Rows per page, 1 to 500 (default 100)'),
-        offset: z.number().int().min(0).max(1_000_000).default(0).describe('Rows skipped (default 0)'),
+        limit: z.number().int().min(1).max(500).default(100).describe('Page size'),
+        offset: z.number().int().min(0).max(1_000_000).default(0).describe('Rows to skip'),
       })
       .strict(),
     async (ctx, { filters, ...rest }) => {
@@ -87,12 +88,12 @@ export const analyticsTools = [
     z
       .object({
         filters: reportFilters.optional(),
-        interval: z.enum(INTERVAL_NAMES).optional().describe(`Time bucket: ${INTERVAL_NAMES.join(', ')}; omit for one period`),
+        interval: z.enum(INTERVAL_NAMES).optional().describe('Time bucket; omit for one period'),
         ...attributionArgs,
       })
       .strict(),
     async (ctx, { filters, ...rest }) => {
-      if (!ctx.visibility.profit) throw permissionDenied('You do not have access to profit metrics');
+      if (!ctx.visibility.profit) throw permissionDenied(NO_PROFIT_ACCESS);
       const result = await report(ctx, reportRequest(filters, { ...rest, metrics: PROFIT_SUMMARY_METRICS, limit: 500 }));
       return {
         profit: {

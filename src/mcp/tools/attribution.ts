@@ -14,7 +14,7 @@ export const attributionTools = [
     z
       .object({
         models: z.array(z.enum(ATTRIBUTION_MODELS)).min(1).max(ATTRIBUTION_MODELS.length).optional()
-          .describe(`Models to compare: ${ATTRIBUTION_MODELS.join(', ')} (default all)`),
+          .describe('Models to compare'),
         filters: reportFilters.optional(),
         attribution_window: attributionArgs.attribution_window,
         attribution_date: attributionArgs.attribution_date,

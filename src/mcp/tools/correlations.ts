@@ -29,7 +29,7 @@ export const correlationTools = [
       .object({
         date_from: dateFromArg,
         date_to: dateToArg,
-        include_series: z.boolean().default(false).describe('Also return the daily series per channel (default false)'),
+        include_series: z.boolean().default(false).describe('Also return the daily series per channel'),
       })
       .strict(),
     async (ctx, input) => {

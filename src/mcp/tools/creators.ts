@@ -15,7 +15,7 @@ const commission = z
   .discriminatedUnion('type', [
     z.object({
       type: z.literal('percentage').describe('A share of attributed revenue'),
-      rate_percent: z.number().gt(0).max(100).describe('Percent of attributed revenue, above 0 and at most 100'),
+      rate_percent: z.number().gt(0).max(100).describe('Percent of attributed revenue'),
     }).strict(),
     z.object({
       type: z.literal('fixed').describe('A fixed amount per attributed order'),

@@ -24,8 +24,8 @@ export const dashboardTools = [
       .object({
         name: shortText('Name of the report'),
         metrics: z.array(z.enum(METRIC_NAMES)).min(1).max(METRIC_NAMES.length).describe('Metrics shown'),
-        breakdown: z.enum(BREAKDOWNS).optional().describe(`Row dimension: ${BREAKDOWNS.join(', ')}`),
-        interval: z.enum(INTERVAL_NAMES).optional().describe(`Time bucket: ${INTERVAL_NAMES.join(', ')}`),
+        breakdown: z.enum(BREAKDOWNS).optional().describe('Row dimension'),
+        interval: z.enum(INTERVAL_NAMES).optional().describe('Time bucket'),
         filters: reportFilters.optional(),
         ...attributionArgs,
       })

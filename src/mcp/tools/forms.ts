@@ -28,15 +28,15 @@ export const formTools = [
             z
               .object({
                 label: shortText('Label shown to the visitor'),
-                type: z.enum(FIELD_TYPES).describe(`Field type: ${FIELD_TYPES.join(', ')}`),
-                required: z.boolean().default(false).describe('Whether the visitor must fill it (default false)'),
+                type: z.enum(FIELD_TYPES).describe('Field type'),
+                required: z.boolean().default(false).describe('Whether the visitor must fill it'),
                 options: z.array(z.string().trim().min(1).max(200)).max(50).optional().describe('Choices of a select field'),
               })
               .strict(),
           )
           .min(1)
           .max(20)
-          .describe('Fields to append, 1 to 20'),
+          .describe('Fields to append'),
         confirm_live: z.boolean().default(false).describe('Must be true to change a form that is live'),
       })
       .strict(),

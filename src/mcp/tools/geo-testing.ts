@@ -23,8 +23,8 @@ export const geoTestingTools = [
         date_from: dateFromArg,
         date_to: dateToArg,
         level: z.enum(['country', 'city']).default('country').describe('country (default) or city'),
-        min_conversions: z.number().int().min(1).max(1_000_000).default(30).describe('Fewest conversions a region needs (default 30)'),
-        limit: z.number().int().min(1).max(200).default(20).describe('Regions returned, 1 to 200 (default 20)'),
+        min_conversions: z.number().int().min(1).max(1_000_000).default(30).describe('Fewest conversions a region needs'),
+        limit: z.number().int().min(1).max(200).default(20).describe('Regions returned'),
       })
       .strict(),
     async (ctx, input) => {

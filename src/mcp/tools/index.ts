@@ -28,6 +28,9 @@ import { topicTools } from './topics.ts';
 import { weatherTools } from './weather.ts';
 import { workflowTools } from './workflows.ts';
 import { workspacesListTool } from './workspaces.ts';
+import { jsonSchemaOf, outputSchemaOf } from './json-schema.ts';
+
+export { jsonSchemaOf };
 import { ALL_TOOLS, familyOf, isSelected, type ToolSelection } from './selection.ts';
 import type { ToolDefinition } from './types.ts';
 
@@ -78,23 +81,37 @@ export function findTool(name: string, selection: ToolSelection = ALL_TOOLS): To
 export const WORKSPACE_ID_ARG = z
   .string()
   .regex(/^\d{1,15}$/, { error: 'workspace_id must be a string of digits (see workspaces_list)' })
-  .describe('Workspace to act on, an id from workspaces_list');
+  .describe('Id from workspaces_list');
 
 export interface ListedTool {
   name: string;
   title: string;
   description: string;
   inputSchema: Record<string, unknown>;
-  annotations: ToolDefinition['annotations'];
+  outputSchema: Record<string, unknown>;
+  annotations: Partial<ToolDefinition['annotations']>;
 }
 
-export function jsonSchemaOf(schema: z.ZodObject): Record<string, unknown> {
-  const { $schema: _drop, ...json } = z.toJSONSchema(schema, { io: 'input' }) as Record<string, unknown>;
-  return json;
+/**
+ * The hints as tools/list sends them: the title is the tool's own `title`; the destructive and
+ * idempotent hints, which MCP defines only for tools that are not read-only, go with writes only
+ * (idempotent only when true, its default being false).
+ */
+function listedAnnotations({ readOnlyHint, destructiveHint, idempotentHint, openWorldHint }: ToolDefinition['annotations']) {
+  return readOnlyHint
+    ? { readOnlyHint, openWorldHint }
+    : { readOnlyHint, destructiveHint, ...(idempotentHint ? { idempotentHint } : {}), openWorldHint };
 }
 
 function listed(tool: ToolDefinition, schema: z.ZodObject): ListedTool {
-  return { name: tool.name, title: tool.annotations.title, description: tool.description, inputSchema: jsonSchemaOf(schema), annotations: tool.annotations };
+  return {
+    name: tool.name,
+    title: tool.annotations.title,
+    description: tool.description,
+    inputSchema: jsonSchemaOf(schema),
+    outputSchema: outputSchemaOf(tool.name),
+    annotations: listedAnnotations(tool.annotations),
+  };
 }
 
 const MULTI_INPUT = new Map<ToolDefinition, z.ZodObject>(TOOLS.map((t) => [t, t.input.extend({ workspace_id: WORKSPACE_ID_ARG })]));

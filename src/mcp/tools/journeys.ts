@@ -12,7 +12,8 @@ export const journeyTools = [
     'Customer journeys',
     'The most common touchpoint paths before a conversion: the channels of the visitor\'s tagged sessions within the ' +
       'attribution window, in order (repeats in a row collapsed), with conversions and revenue per path. A conversion ' +
-      'without touchpoints has the path ["organic"].',
+      'without touchpoints has the path ["organic"]. A key limited to some channels sees only the paths made entirely of ' +
+      'channels it can read.',
     z
       .object({
         date_from: dateFromArg,
@@ -20,8 +21,8 @@ export const journeyTools = [
         attribution_window: z
           .literal([...ATTRIBUTION_WINDOWS])
           .optional()
-          .describe(`Lookback days: ${ATTRIBUTION_WINDOWS.join(', ')}; default the dashboard setting`),
-        limit: z.number().int().min(1).max(200).default(25).describe('Paths returned, 1 to 200 (default 25)'),
+          .describe('Lookback days; default the dashboard setting'),
+        limit: z.number().int().min(1).max(200).default(25).describe('Paths returned'),
       })
       .strict(),
     async (ctx, input) => {

@@ -25,8 +25,8 @@ export const labelTools = [
     z
       .object({
         asset_id: z.string().trim().min(1).max(200).describe('Ad id of the creative, as library.get-assets lists it'),
-        labels: z.array(z.string().trim().min(1).max(60)).min(1).max(30).describe('Labels, 1 to 30'),
-        force: z.boolean().default(false).describe('Replace labels the asset already has (default false)'),
+        labels: z.array(z.string().trim().min(1).max(60)).min(1).max(30).describe('Labels'),
+        force: z.boolean().default(false).describe('Replace labels the asset already has'),
       })
       .strict(),
     async (ctx, input) => {

@@ -44,7 +44,7 @@ export const libraryTools = [
       .object({
         date_from: dateFromArg,
         date_to: dateToArg,
-        sort_by: z.enum(RANK_BY).default('spend').describe(`Ranking: ${RANK_BY.join(', ')} (default spend)`),
+        sort_by: z.enum(RANK_BY).default('spend').describe('Ranking'),
         limit: limitArg,
         offset: offsetArg,
       })

@@ -81,7 +81,7 @@ export const listTools = [
       .object({
         list_id: idArg('list'),
         name: shortText('Column name', 100),
-        type: z.enum(COLUMN_TYPES).default('text').describe(`Column type: ${COLUMN_TYPES.join(', ')} (default text)`),
+        type: z.enum(COLUMN_TYPES).default('text').describe('Column type'),
       })
       .strict(),
     async (ctx, input) => {
@@ -100,7 +100,7 @@ export const listTools = [
     z
       .object({
         list_id: idArg('list'),
-        items: z.array(z.object({ values: valuesArg }).strict()).min(1).max(200).describe('Items to add, 1 to 200'),
+        items: z.array(z.object({ values: valuesArg }).strict()).min(1).max(200).describe('Items to add'),
       })
       .strict(),
     async (ctx, input) => {
@@ -120,7 +120,7 @@ export const listTools = [
     z
       .object({
         list_id: idArg('list'),
-        items: z.array(z.object({ id: idArg('item'), values: valuesArg }).strict()).min(1).max(200).describe('Items to change, 1 to 200'),
+        items: z.array(z.object({ id: idArg('item'), values: valuesArg }).strict()).min(1).max(200).describe('Items to change'),
       })
       .strict(),
     async (ctx, input) => {
@@ -150,8 +150,8 @@ export const listTools = [
     z
       .object({
         list_id: idArg('list'),
-        rank_by: z.enum(RANK_BY).describe(`Ranking measure: ${RANK_BY.join(', ')}`),
-        count: z.number().int().min(1).max(50).default(10).describe('How many creatives to add, 1 to 50 (default 10)'),
+        rank_by: z.enum(RANK_BY).describe('Ranking measure'),
+        count: z.number().int().min(1).max(50).default(10).describe('How many creatives to add'),
         date_from: dateFromArg,
         date_to: dateToArg,
       })

@@ -15,7 +15,7 @@ export const mapTools = [
         date_from: dateFromArg,
         date_to: dateToArg,
         level: z.enum(['country', 'city']).default('country').describe('country (default) or city'),
-        limit: z.number().int().min(1).max(500).default(100).describe('Places returned, 1 to 500 (default 100)'),
+        limit: z.number().int().min(1).max(500).default(100).describe('Places returned'),
       })
       .strict(),
     async (ctx, input) => {

@@ -39,7 +39,7 @@ export const marketingAngleTools = [
         title: shortText('New title').optional(),
         summary: longText('New summary', 2000).optional(),
         notes: longText('New notes', 10_000).optional(),
-        status: z.enum(STATUSES).optional().describe(`New status: ${STATUSES.join(', ')}`),
+        status: z.enum(STATUSES).optional().describe('New status'),
         tags: tagsArg.optional(),
         linked_creatives: creativesArg.optional(),
       })

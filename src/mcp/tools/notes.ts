@@ -19,8 +19,8 @@ export const noteTools = [
     'Saves a new note (for example an observation about a campaign) and returns it with its id.',
     z
       .object({
-        title: shortText('Title of the note, up to 200 characters'),
-        content: longText('Body of the note, plain text or Markdown, up to 20,000 characters'),
+        title: shortText('Title of the note'),
+        content: longText('Body of the note, plain text or Markdown'),
       })
       .strict(),
     async (ctx, input) => {

@@ -35,7 +35,7 @@ export const offerTools = [
     z
       .object({
         name: shortText('Name of the offer'),
-        type: z.enum(TYPES).describe(`Kind of offer: ${TYPES.join(', ')}`),
+        type: z.enum(TYPES).describe('Kind of offer'),
         config: configArg.default({}),
         target_segment_id: segmentArg.describe('Segment the offer targets (all customers when omitted)'),
         start_date: dateArg('start_date').optional(),
@@ -55,7 +55,7 @@ export const offerTools = [
       .object({
         id: idArg('offer'),
         name: shortText('New name').optional(),
-        status: z.enum(STATUSES).optional().describe(`New status: ${STATUSES.join(', ')}`),
+        status: z.enum(STATUSES).optional().describe('New status'),
         config: configArg.optional(),
         target_segment_id: segmentArg.describe('New target segment'),
         start_date: dateArg('start_date').optional(),

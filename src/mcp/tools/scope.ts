@@ -1,17 +1,29 @@
-import { seesChannel, visibleAdChannels } from '../../analytics/permissions.ts';
-import { pixelChannels } from '../../api/scope.ts';
+import {
+  NO_AUDIT_ACCESS,
+  adsRefusal,
+  pixelChannels,
+  pixelRefusal,
+  seesChannel,
+  visibleAdChannels,
+} from '../../analytics/permissions.ts';
 import { permissionDenied, type ToolContext } from './types.ts';
 
 /** Raw channels the caller may read on the pixel side; null means all. Same rules as the data API. */
 export function pixelScope(ctx: ToolContext): string[] | null {
+  const refusal = pixelRefusal(ctx.visibility, undefined);
+  if (refusal) throw permissionDenied(refusal);
   return pixelChannels(ctx.visibility, undefined);
 }
 
 /** Ad platforms the caller may read; refuses a key that sees none, as /v3/ads does. */
 export function adScope(ctx: ToolContext): string[] | null {
-  const channels = visibleAdChannels(ctx.visibility);
-  if (channels !== null && channels.length === 0) throw permissionDenied('You do not have access to ads data');
-  return channels;
+  const refusal = adsRefusal(ctx.visibility, undefined);
+  if (refusal) throw permissionDenied(refusal);
+  return visibleAdChannels(ctx.visibility);
+}
+
+export function requireAuditAccess(ctx: ToolContext): void {
+  if (!ctx.visibility.admin) throw permissionDenied(NO_AUDIT_ACCESS);
 }
 
 export function seesOrganic(ctx: ToolContext): boolean {

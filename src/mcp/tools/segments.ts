@@ -10,7 +10,7 @@ export const segmentRules = z
     z
       .object({
         field: shortText('Customer or session field, e.g. country_code, orders_count, total_spent, adv_source', 100),
-        operator: z.enum(OPERATORS).describe(`Comparison: ${OPERATORS.join(', ')}`),
+        operator: z.enum(OPERATORS).describe('Comparison'),
         value: z
           .union([z.string().max(500), z.number(), z.array(z.string().max(200)).max(100)])
           .describe('Value to compare with (a list for the in operator)'),
@@ -18,7 +18,7 @@ export const segmentRules = z
       .strict(),
   )
   .max(50)
-  .describe('Rules, all of which must match (at most 50)');
+  .describe('Rules, all of which must match');
 
 export const segmentTools = [
   listTool(

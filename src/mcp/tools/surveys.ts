@@ -10,7 +10,7 @@ const QUESTION_TYPES = ['text', 'single_choice', 'multiple_choice', 'rating', 'n
 const question = z
   .object({
     text: shortText('The question as shown to the customer', 500),
-    type: z.enum(QUESTION_TYPES).describe(`Answer type: ${QUESTION_TYPES.join(', ')}`),
+    type: z.enum(QUESTION_TYPES).describe('Answer type'),
     options: z.array(z.string().trim().min(1).max(200)).max(20).optional().describe('Choices, for single_choice and multiple_choice'),
   })
   .strict();
@@ -41,7 +41,7 @@ export const surveyTools = [
     z
       .object({
         title: shortText('Title of the survey'),
-        questions: z.array(question).min(1).max(30).describe('Questions, 1 to 30, each with text and type'),
+        questions: z.array(question).min(1).max(30).describe('Questions each with text and type'),
       })
       .strict(),
     async (ctx, input) => {

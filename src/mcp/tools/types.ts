@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Visibility } from '../../analytics/permissions.ts';
+import { NO_WRITE_ACCESS, type Visibility } from '../../analytics/permissions.ts';
 import type { Clickhouse } from '../../store/clickhouse.ts';
 import type { AppDatabase } from '../../store/app-db.ts';
 
@@ -55,14 +55,17 @@ const annotations = (title: string, readOnly: boolean, idempotent = readOnly): T
   openWorldHint: false,
 });
 
+type Run<S extends z.ZodObject> = (ctx: ToolContext, input: z.output<S>) => Promise<Record<string, unknown>>;
+
+/** Every write and update tool needs a key with admin:admin or write:drafts (docs/mcp.md). */
+const checkedWrite = <S extends z.ZodObject>(run: Run<S>): Run<S> => async (ctx, input) => {
+  if (!ctx.visibility.write) throw permissionDenied(NO_WRITE_ACCESS);
+  return run(ctx, input);
+};
+
 function defineTool(readOnly: boolean) {
-  return <S extends z.ZodObject>(
-    name: string,
-    title: string,
-    description: string,
-    input: S,
-    run: (ctx: ToolContext, input: z.output<S>) => Promise<Record<string, unknown>>,
-  ): ToolDefinition => ({ name, description, input, annotations: annotations(title, readOnly), run }) as unknown as ToolDefinition;
+  return <S extends z.ZodObject>(name: string, title: string, description: string, input: S, run: Run<S>): ToolDefinition =>
+    ({ name, description, input, annotations: annotations(title, readOnly), run: readOnly ? run : checkedWrite(run) }) as unknown as ToolDefinition;
 }
 
 /** A read tool: no side effects. */
@@ -71,26 +74,26 @@ export const readTool = defineTool(true);
 /** A write tool: adds or changes the named fields only; never deletes. */
 export const writeTool = defineTool(false);
 
-// Shared argument fragments. Ids travel as strings (decisions.md section 7.1).
+// Shared argument fragments. Ids travel as strings of digits (docs/mcp.md, "Tools").
 
 export const idArg = (what: string) =>
   z.string().regex(/^\d{1,15}$/, { error: `${what} id must be a string of digits` }).describe(`Id of the ${what}`);
 
-export const limitArg = z.number().int().min(1).max(500).default(50).describe('Items per page, 1 to 500 (default 50)');
-export const offsetArg = z.number().int().min(0).max(1_000_000).default(0).describe('Items skipped (default 0)');
+export const limitArg = z.number().int().min(1).max(500).default(50).describe('Page size');
+export const offsetArg = z.number().int().min(0).max(1_000_000).default(0).describe('Items to skip');
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 export const dateFromArg = z
   .string()
   .regex(DAY, { error: 'date_from must be YYYY-MM-DD' })
   .optional()
-  .describe('First day, YYYY-MM-DD (UTC); default 7 days ago');
+  .describe('First day (UTC); default 7 days ago');
 export const dateToArg = z
   .string()
   .regex(DAY, { error: 'date_to must be YYYY-MM-DD' })
   .optional()
-  .describe('Last day, inclusive, YYYY-MM-DD (UTC); default today');
+  .describe('Last day, inclusive; default today');
 
 export const shortText = (description: string, max = 200) => z.string().trim().min(1).max(max).describe(description);
 export const longText = (description: string, max = 20_000) => z.string().max(max).describe(description);
-export const tagsArg = z.array(z.string().trim().min(1).max(60)).max(50).describe('Tags, at most 50');
+export const tagsArg = z.array(z.string().trim().min(1).max(60)).max(50).describe('Tags');

@@ -32,7 +32,7 @@ export const workflowTools = [
         name: shortText('Name of the workflow'),
         trigger: z
           .object({
-            type: z.enum(TRIGGERS).describe(`When it runs: ${TRIGGERS.join(', ')}`),
+            type: z.enum(TRIGGERS).describe('When it runs'),
             metric: z.string().max(60).optional().describe('Metric watched by metric_threshold, e.g. roas'),
             operator: z.enum(['above', 'below']).optional().describe('Direction for metric_threshold'),
             value: z.number().optional().describe('Threshold for metric_threshold'),
@@ -43,14 +43,14 @@ export const workflowTools = [
           .array(
             z
               .object({
-                type: z.enum(ACTIONS).describe(`What it does: ${ACTIONS.join(', ')}`),
+                type: z.enum(ACTIONS).describe('What it does'),
                 target: z.string().max(500).default('').describe('E-mail address, webhook URL or list id, by type'),
               })
               .strict(),
           )
           .min(1)
           .max(10)
-          .describe('Actions, 1 to 10, run in order'),
+          .describe('Actions run in order'),
       })
       .strict(),
     async (ctx, input) => ({ workflow: present(await createAudited(ctx, 'workflows.create', 'workflow', { ...input, enabled: false })) }),

@@ -10,7 +10,7 @@ export interface WorkspaceTable {
   currency: string;
   timezone: string;
   pixel_id: string;
-  /** JSON object of workspace settings (decisions.md section 6). */
+  /** JSON object of workspace settings (docs/attribution.md, "Workspace settings"). */
   settings: string;
   created_at: string;
 }

@@ -4,7 +4,7 @@ export const ATTRIBUTION_MODELS = ['last_click', 'first_click', 'linear', 'u_sha
 export const ATTRIBUTION_WINDOWS = [1, 7, 28, 90, 180, 365] as const;
 export const ATTRIBUTION_DATES = ['conversion', 'click'] as const;
 
-/** Workspace settings (decisions.md section 6); every switch is off by default. */
+/** Workspace settings (docs/attribution.md, "Workspace settings"); every switch is off by default. */
 export const workspaceSettingsSchema = z
   .object({
     include_unattributed: z.boolean().default(false),
@@ -37,7 +37,7 @@ export const DEFAULT_SETTINGS: WorkspaceSettings = workspaceSettingsSchema.parse
 /** Turns a `key=value` string from the command line into a typed settings value. */
 export function parseSettingValue(key: string, raw: string): unknown {
   const shape = workspaceSettingsSchema.shape as Record<string, z.ZodType>;
-  const field = shape[key];
+  const field = Object.hasOwn(shape, key) ? shape[key] : undefined;
   if (!field) throw new Error(`Unknown setting: ${key}. Known settings: ${Object.keys(shape).join(', ')}`);
   const fallback = (DEFAULT_SETTINGS as Record<string, unknown>)[key];
   if (typeof fallback === 'boolean') {

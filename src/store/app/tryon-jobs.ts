@@ -206,3 +206,9 @@ export async function insertLead(
     .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;
 }
+
+/** Deletes the leads received before `before` (the retention period's start); returns how many. */
+export async function deleteLeadsBefore(db: Db, before: Date): Promise<number> {
+  const result = await db.deleteFrom('tryon_leads').where('created_at', '<', before.toISOString()).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -37,6 +37,8 @@ export interface TryOnUploadTable {
   bytes: number;
   mime_type: string;
   checksum_sha256: string;
+  /** Keyed hash of the reserving client's network (src/http/client-network.ts); '' before migration 0008. */
+  client_key: string;
   /** reserved -> stored -> deleted */
   status: string;
   url_expires_at: string;

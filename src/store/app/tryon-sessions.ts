@@ -40,6 +40,28 @@ export async function countSessionUploads(db: AppDatabase, sessionId: number): P
   return Number(row.n);
 }
 
+/**
+ * Upload reservations that may still hold a photo: reserved since `since`, not deleted, and not
+ * the photo of a job yet. Counted per client key or per workspace.
+ */
+export async function countOpenUploads(
+  db: AppDatabase,
+  by: { column: 'client_key'; value: string } | { column: 'workspace_id'; value: number },
+  since: Date,
+): Promise<number> {
+  const row = await db
+    .selectFrom('tryon_uploads')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where(by.column, '=', by.value)
+    .where('created_at', '>', since.toISOString())
+    .where('status', '!=', 'deleted')
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom('tryon_jobs').select('tryon_jobs.id').whereRef('tryon_jobs.upload_id', '=', 'tryon_uploads.id'))),
+    )
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 /** Counts one generation attempt unless the session's limit is reached (atomic). */
 export async function takeSessionAttempt(db: AppDatabase, sessionId: number, limit: number): Promise<boolean> {
   const result = await db

@@ -2,7 +2,7 @@ import type { Selectable } from 'kysely';
 import type { AppDatabase } from '../app-db.ts';
 import type { TryOnStorefrontTable } from './tryon-schema.ts';
 
-/** Try-on settings of one workspace's storefront (decisions.md section 8). */
+/** Try-on settings of one workspace's storefront (docs/try-on.md, "Setting up a storefront"). */
 export interface Storefront {
   workspaceId: number;
   origins: string[];
@@ -83,4 +83,17 @@ export async function upsertStorefront(db: AppDatabase, workspaceId: number, cha
     await db.insertInto('tryon_storefronts').values(row).execute();
   }
   return toStorefront(row);
+}
+
+/**
+ * Takes the storefront row's write lock until the transaction ends, so that checks counting the
+ * workspace's rows and the insert after them cannot interleave with another request's. PostgreSQL
+ * holds the lock of an updated row until commit; SQLite runs one write transaction at a time.
+ */
+export async function lockStorefront(db: AppDatabase, workspaceId: number): Promise<void> {
+  await db
+    .updateTable('tryon_storefronts')
+    .set((eb) => ({ updated_at: eb.ref('updated_at') }))
+    .where('workspace_id', '=', workspaceId)
+    .execute();
 }

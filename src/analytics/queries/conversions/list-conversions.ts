@@ -9,7 +9,7 @@ export interface ListConversionsParams extends ConversionFilters {
   page: Page;
 }
 
-/** A conversion as it goes on the wire: integers as strings (decisions.md section 3). */
+/** A conversion as it goes on the wire: integers as strings (docs/api.md, "Wire types"). */
 export interface ConversionRow {
   store_id: string;
   dt: string;

@@ -15,7 +15,7 @@ export interface ListEventsParams {
   channels: string[] | null;
 }
 
-/** An event as it goes on the wire: integers as strings (decisions.md section 3). */
+/** An event as it goes on the wire: integers as strings (docs/api.md, "Wire types"). */
 export interface EventRow {
   store_id: string;
   dt: string;

@@ -17,9 +17,10 @@ export interface PathRow {
 /**
  * Each conversion's path: the channels of the visitor's tagged sessions that started within
  * `windowDays` before it, in time order, repeats in a row collapsed. Untagged sessions are not
- * touchpoints; a conversion without any gets the path ['organic']. Only `channels` count as
- * touchpoints when the key's visibility is restricted; conversions left without a visible path
- * are dropped unless `organicVisible`.
+ * touchpoints; a conversion without any gets the path ['organic']. A restricted key (`channels`
+ * not null) gets only the conversions whose whole path it sees: every touchpoint in `channels`,
+ * or no touchpoint and `organicVisible`. Paths are never shortened to what a key sees, so a
+ * restricted key's paths and counts are exactly the admin's for those paths.
  */
 export async function touchpointPaths(
   ch: Clickhouse,
@@ -29,9 +30,6 @@ export async function touchpointPaths(
     .add(`store_id = {store_id:UInt64} AND dt BETWEEN {touch_start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}`, {
       touch_start: timestampParam(p.range.startMs - p.windowDays * DAY_MS),
     });
-  const having = new Conditions()
-    .add(`t_source NOT IN ('', 'organic')`)
-    .addIf(p.channels, 't_source IN {channels:Array(String)}', (v) => ({ channels: v }));
   const sql = `
 SELECT if(empty(touches), ['organic'], touches) AS path, any(length(touches)) AS touchpoints, toUInt64(count()) AS conversions,
   toInt64(sum(rev)) AS revenue_cents,
@@ -51,18 +49,19 @@ FROM (
     SELECT visitor_id, session_id, min(dt) AS t_start, argMin(adv_source, dt) AS t_source
     FROM events WHERE ${touch.sql()}
     GROUP BY visitor_id, session_id
-    HAVING ${having.sql()}
+    HAVING t_source NOT IN ('', 'organic')
   ) AS t ON c.visitor_id = t.visitor_id
   GROUP BY c.visitor_id, c.dt, c.transaction_id, c.session_id, c.name
 )
-WHERE {organic_visible:Bool} OR notEmpty(touches)
+WHERE NOT {restricted:Bool} OR if(empty(touches), {organic_visible:Bool}, arrayAll(x -> has({channels:Array(String)}, x), touches))
 GROUP BY path
 ORDER BY conversions DESC, revenue_cents DESC, path
 LIMIT {limit:UInt32}
 SETTINGS output_format_json_quote_64bit_integers = 0`;
   return ch.query<PathRow>(QUERY_NAME, sql, {
     ...touch.params,
-    ...having.params,
+    restricted: p.channels !== null,
+    channels: p.channels ?? [],
     store_id: p.storeId,
     start: timestampParam(p.range.startMs),
     end: timestampParam(p.range.endMs),

@@ -26,7 +26,7 @@ export interface ListSessionsParams {
   channels: string[] | null;
 }
 
-/** A session as it goes on the wire: integers as strings (decisions.md section 3). */
+/** A session as it goes on the wire: integers as strings (docs/api.md, "Wire types"). */
 export type SessionRow = {
   store_id: string;
   visitor_id: string;

@@ -65,7 +65,7 @@ export const LANDING_COLUMNS = [
 
 export type LandingColumn = (typeof LANDING_COLUMNS)[number];
 
-/** Event name -> session counter (decisions.md section 3); each is a column of `sessions`. */
+/** Event name -> session counter (docs/api.md, "GET /v3/sessions"); each is a column of `sessions`. */
 export const SESSION_COUNTERS = [
   ['pageview', 'pageviews'],
   ['add_to_cart', 'add_to_carts'],

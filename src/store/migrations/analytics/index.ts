@@ -2,6 +2,7 @@ import * as initial from './0001_initial.ts';
 import * as weather from './0002_weather.ts';
 import * as sessions from './0003_sessions.ts';
 import * as splitLanding from './0004_split_landing.ts';
+import * as orderPlatformIds from './0005_order_platform_ids.ts';
 
 export interface AnalyticsMigration {
   id: number;
@@ -15,4 +16,5 @@ export const analyticsMigrations: AnalyticsMigration[] = [
   { id: 2, name: 'weather', statements: weather.statements },
   { id: 3, name: 'sessions', statements: sessions.statements },
   { id: 4, name: 'split_landing', statements: splitLanding.statements },
+  { id: 5, name: 'order_platform_ids', statements: orderPlatformIds.statements },
 ];

@@ -3,7 +3,9 @@ import * as initial from './0001_initial.ts';
 import * as tools from './0002_tools.ts';
 import * as tryon from './0003_tryon.ts';
 import * as collect from './0004_collect.ts';
+import * as shopIntegrations from './0005_shop_integrations.ts';
 import * as dashboard from './0007_dashboard.ts';
+import * as tryonLimits from './0008_tryon_limits.ts';
 import * as oauthTokenResource from './0010_oauth_token_resource.ts';
 
 /** Keyed by name; Kysely applies them in name order. */
@@ -12,6 +14,8 @@ export const appMigrations: Record<string, Migration> = {
   '0002_tools': tools,
   '0003_tryon': tryon,
   '0004_collect': collect,
+  '0005_shop_integrations': shopIntegrations,
   '0007_dashboard': dashboard,
+  '0008_tryon_limits': tryonLimits,
   '0010_oauth_token_resource': oauthTokenResource,
 };

@@ -1,0 +1,99 @@
+/**
+ * WooCommerce's order JSON (REST API v3 `order`, the body of the `order.*` webhooks) mapped to
+ * PlatformOrder. Only the fields read here are checked. Sources and the mapping table:
+ * docs/integrations.md ("WooCommerce").
+ */
+import { z } from 'zod';
+import { describeIssues } from '../rows.ts';
+import { moneyAmount } from './money.ts';
+import { OrderRejected, type PlatformOrder } from './order.ts';
+import { numericId } from './shopify.ts';
+
+/** Order statuses that mean the sale did not happen. */
+const NOT_SOLD = new Set(['cancelled', 'failed', 'trash']);
+
+/** `*_gmt` dates are UTC written without a zone (`2017-03-22T16:28:02`). */
+const gmtDate = z
+  .string({ error: 'expected a date' })
+  .transform((value) => (/(Z|[+-]\d{2}:?\d{2})$/.test(value.trim()) ? value.trim() : `${value.trim()}Z`));
+
+/** Where each orders field comes from, for error messages. */
+const FIELD_NAMES = {
+  transaction_id: 'id',
+  order_name: 'number',
+  dt: 'date_created_gmt',
+  updated_at: 'date_modified_gmt',
+  customer_id: 'customer_id',
+  currency: 'currency',
+  gross_revenue: 'total',
+  tax: 'total_tax',
+  shipping: 'shipping_total',
+  discount: 'discount_total',
+  refunds: 'refunds',
+};
+
+const orderSchema = z.object({
+  id: numericId,
+  number: z.union([z.string(), z.number()]).nullish(),
+  status: z.string().nullish(),
+  currency: z.string({ error: 'is required' }),
+  date_created_gmt: gmtDate,
+  date_modified_gmt: gmtDate.nullish(),
+  discount_total: moneyAmount,
+  shipping_total: moneyAmount,
+  total: moneyAmount,
+  total_tax: moneyAmount,
+  customer_id: numericId.nullish(),
+  line_items: z
+    .array(z.object({ product_id: numericId.nullish(), variation_id: numericId.nullish(), quantity: z.number().int().nonnegative() }))
+    .default([]),
+  refunds: z.array(z.object({ id: numericId, total: moneyAmount })).default([]),
+});
+
+const idOnly = z.object({ id: numericId });
+
+function parse<T extends z.ZodType>(schema: T, body: unknown): z.output<T> {
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) throw new OrderRejected(describeIssues(parsed.error));
+  return parsed.data;
+}
+
+/**
+ * Maps a WooCommerce order. Its refunds carry no date: a refund gets the date it was first seen
+ * with (`knownRefundDates`, from the stored order), else the order's `date_modified_gmt`.
+ */
+export function mapWooOrder(body: unknown, knownRefundDates: Map<string, string> = new Map()): PlatformOrder {
+  const order = parse(orderSchema, body);
+  const modified = order.date_modified_gmt ?? order.date_created_gmt;
+  const number = order.number === null || order.number === undefined ? '' : String(order.number);
+  return {
+    transactionId: order.id,
+    orderName: number === order.id ? '' : number,
+    dt: order.date_created_gmt,
+    updatedAt: modified,
+    customerId: order.customer_id && order.customer_id !== '0' ? order.customer_id : '',
+    isNewCustomer: 0,
+    currency: order.currency.toUpperCase(),
+    grossRevenue: order.total,
+    tax: order.total_tax,
+    shipping: order.shipping_total,
+    discount: order.discount_total,
+    // WooCommerce lists refunds as negative totals.
+    refunds: order.refunds.map((r) => ({ id: r.id, dt: knownRefundDates.get(r.id) ?? modified, amount: Math.abs(r.total) })),
+    cancelled: NOT_SOLD.has(order.status ?? ''),
+    lines: order.line_items.flatMap((line) => {
+      const variant = line.variation_id && line.variation_id !== '0' ? line.variation_id : line.product_id;
+      return variant && variant !== '0' ? [{ variantId: variant, quantity: line.quantity }] : [];
+    }),
+    cogs: null,
+    fieldNames: FIELD_NAMES,
+  };
+}
+
+/**
+ * The order id of a body: all an `order.deleted` delivery carries, and what an order is looked
+ * up by before mapping (for the dates of refunds already seen).
+ */
+export function wooOrderId(body: unknown): string {
+  return parse(idOnly, body).id;
+}

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { TOOL_OUTPUTS } from './outputs.ts';
+
+type Json = Record<string, unknown>;
+
+const isPlainType = (branch: unknown): branch is { type: string } =>
+  typeof branch === 'object' && branch !== null && Object.keys(branch).length === 1 && typeof (branch as Json).type === 'string';
+
+/**
+ * Drops what JSON Schema implies anyway, so tools/list stays small (docs/mcp.md, "Size of the tool
+ * list"): `$schema`, `propertyNames: {type: string}`, empty `additionalProperties: {}` and, below
+ * the top level (some clients want `properties` there), empty `properties`; an `anyOf` of bare
+ * types becomes one `type` list.
+ */
+function compact(node: unknown, root = true): unknown {
+  if (Array.isArray(node)) return node.map((item) => compact(item, false));
+  if (typeof node !== 'object' || node === null) return node;
+  const out: Json = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === '$schema') continue;
+    if (key === 'propertyNames' && isPlainType(value) && value.type === 'string') continue;
+    const empty = typeof value === 'object' && value !== null && Object.keys(value).length === 0;
+    if (empty && (key === 'additionalProperties' || (key === 'properties' && !root))) continue;
+    out[key] = key === 'properties' ? Object.fromEntries(Object.entries(value as Json).map(([name, schema]) => [name, compact(schema, false)])) : compact(value, false);
+  }
+  if (Array.isArray(out.anyOf) && out.anyOf.every(isPlainType)) {
+    out.type = out.anyOf.map((branch) => (branch as { type: string }).type);
+    delete out.anyOf;
+  }
+  return out;
+}
+
+/** The JSON Schema of a tool's arguments, as tools/list and docs/tools.md show it. */
+export function jsonSchemaOf(schema: z.ZodObject): Json {
+  return compact(z.toJSONSchema(schema, { io: 'input' })) as Json;
+}
+
+/**
+ * A tool's `outputSchema`: its result members, any of which may instead be a refusal
+ * `{error: {code, message}}` (a result with `isError: true`), since clients validate the
+ * structured content of refusals too. Members are therefore not `required`: requiring "the result
+ * or the error" would cost about 100 bytes per tool in every tools/list.
+ */
+export function outputSchemaOf(toolName: string): Json {
+  const shape = TOOL_OUTPUTS[toolName];
+  if (!shape) throw new Error(`Tool ${toolName} has no output schema in outputs.ts`);
+  const { required: _optional, ...schema } = jsonSchemaOf(shape) as Json & { properties: Json };
+  return { ...schema, properties: { ...schema.properties, error: { type: 'object' } } };
+}

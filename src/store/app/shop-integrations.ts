@@ -1,0 +1,62 @@
+import type { AppDatabase } from '../app-db.ts';
+import type { SecretBox } from '../secret-box.ts';
+
+export type ShopPlatform = 'shopify' | 'woocommerce';
+
+export interface ShopIntegration {
+  platform: ShopPlatform;
+  shop: string;
+  workspaceId: number;
+  /** The signing secret in clear; it never leaves the process (not printed, logged or answered). */
+  secret: string;
+}
+
+/** The shop is connected to another workspace: one shop feeds one workspace. */
+export class ShopTakenError extends Error {
+  constructor(readonly workspaceId: number) {
+    super(`this shop is already connected to workspace ${workspaceId}`);
+  }
+}
+
+/** Connects a shop to a workspace, or replaces the secret of a connection it already has. */
+export async function setShopIntegration(db: AppDatabase, box: SecretBox, integration: ShopIntegration): Promise<void> {
+  const now = new Date().toISOString();
+  const secret = box.seal(integration.secret);
+  await db.transaction().execute(async (tx) => {
+    const existing = await tx
+      .selectFrom('shop_integrations')
+      .select('workspace_id')
+      .where('platform', '=', integration.platform)
+      .where('shop', '=', integration.shop)
+      .executeTakeFirst();
+    if (existing && Number(existing.workspace_id) !== integration.workspaceId) throw new ShopTakenError(Number(existing.workspace_id));
+    if (existing) {
+      await tx
+        .updateTable('shop_integrations')
+        .set({ secret, updated_at: now })
+        .where('platform', '=', integration.platform)
+        .where('shop', '=', integration.shop)
+        .execute();
+    } else {
+      await tx
+        .insertInto('shop_integrations')
+        .values({ platform: integration.platform, shop: integration.shop, workspace_id: integration.workspaceId, secret, created_at: now, updated_at: now })
+        .execute();
+    }
+  });
+}
+
+export async function findShopIntegration(
+  db: AppDatabase,
+  box: SecretBox,
+  platform: ShopPlatform,
+  shop: string,
+): Promise<ShopIntegration | undefined> {
+  const row = await db
+    .selectFrom('shop_integrations')
+    .select(['workspace_id', 'secret'])
+    .where('platform', '=', platform)
+    .where('shop', '=', shop)
+    .executeTakeFirst();
+  return row ? { platform, shop, workspaceId: Number(row.workspace_id), secret: box.open(row.secret) } : undefined;
+}

