@@ -44,6 +44,31 @@ export interface Config {
   collect: { flushMs: number; maxRows: number; perClientPerMinute: number; perPixelPerSecond: number };
   /** Storefront try-on API (docs/try-on.md). */
   tryon: TryOnConfig;
+  /** Ad platform API pulls (docs/integrations.md). */
+  ads: AdsConfig;
+}
+
+export interface AdsConfig {
+  /** Graph API base with its version (`STORELENS_META_API_URL`). */
+  metaApiUrl: string;
+  /** Google Ads API REST base with its version (`STORELENS_GOOGLE_ADS_API_URL`). */
+  googleAdsApiUrl: string;
+  /** Google's OAuth token endpoint (`STORELENS_GOOGLE_OAUTH_TOKEN_URL`). */
+  googleTokenUrl: string;
+  /** First wait before retrying a throttled call and between polls of a Meta report run, doubled per retry. */
+  retryBaseMs: number;
+  /** How often the server looks for accounts whose daily pull is due; 0 = no schedule. */
+  scheduleCheckMs: number;
+}
+
+function adsFromEnv(env: NodeJS.ProcessEnv): AdsConfig {
+  return {
+    metaApiUrl: env.STORELENS_META_API_URL || 'https://graph.facebook.com/v24.0',
+    googleAdsApiUrl: env.STORELENS_GOOGLE_ADS_API_URL || 'https://googleads.googleapis.com/v22',
+    googleTokenUrl: env.STORELENS_GOOGLE_OAUTH_TOKEN_URL || 'https://oauth2.googleapis.com/token',
+    retryBaseMs: intFromEnv(env, 'STORELENS_ADS_RETRY_MS', 5_000),
+    scheduleCheckMs: intFromEnv(env, 'STORELENS_ADS_SCHEDULE_CHECK_MS', 600_000),
+  };
 }
 
 export interface TryOnConfig {
@@ -162,6 +187,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       perPixelPerSecond: intFromEnv(env, 'STORELENS_COLLECT_RATE_PER_PIXEL', 1000),
     },
     tryon: tryOnFromEnv(env),
+    ads: adsFromEnv(env),
     ...overrides,
   };
 }

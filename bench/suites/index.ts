@@ -3,6 +3,7 @@ import { runDataApiBench } from './data-api.ts';
 import { runCollectorBench } from './collector.ts';
 import { runReportBench } from './report.ts';
 import { runConcurrencyBench } from './concurrency.ts';
+import { runOrderNamesBench } from './order-names.ts';
 
 /**
  * Every benchmark suite. A suite is one file in this folder plus one line here. `env` suites run on
@@ -17,4 +18,5 @@ export const SUITES: BenchSuite[] = [
   { name: 'collector', kind: 'own', run: runCollectorBench },
   { name: 'report', kind: 'env', run: runReportBench },
   { name: 'concurrency', kind: 'env', run: runConcurrencyBench },
+  { name: 'order-names', kind: 'own', run: runOrderNamesBench },
 ];

@@ -68,7 +68,7 @@ export function pixelRefusal(visibility: Visibility, requested: readonly string[
 }
 
 /** Why a filter naming `requested` is refused (a source the key cannot fully see); null when allowed. */
-export function sourceRefusal(visibility: Visibility, requested: readonly string[] | undefined): string | null {
+function sourceRefusal(visibility: Visibility, requested: readonly string[] | undefined): string | null {
   return requested?.some((s) => !canRequest(visibility, s)) ? NO_SOURCE_ACCESS : null;
 }
 
@@ -92,9 +92,4 @@ export function adsRefusal(visibility: Visibility, requested: readonly string[] 
   const visible = visibleAdChannels(visibility);
   if (visible !== null && visible.length === 0) return NO_ADS_ACCESS;
   return sourceRefusal(visibility, requested);
-}
-
-/** Every pixel-side source value this key could name, for listings. */
-export function requestableSources(visibility: Visibility): string[] {
-  return PIXEL_SOURCES.filter((s) => canRequest(visibility, s));
 }

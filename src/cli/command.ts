@@ -21,6 +21,14 @@ export type Command = (ctx: CommandContext, args: CommandArgs) => Promise<unknow
 /** A usage error: printed as JSON on stderr with a non-zero exit. */
 export class CommandError extends Error {}
 
+/** A result that is printed like any other but ends the CLI with another exit code (import with rejected rows: 2). */
+export class ExitWith {
+  constructor(
+    readonly result: unknown,
+    readonly exitCode: number,
+  ) {}
+}
+
 export function requireOption(args: CommandArgs, name: string): string {
   const value = args.options[name];
   if (typeof value !== 'string' || value === '') throw new CommandError(`--${name} is required`);

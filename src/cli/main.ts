@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { loadConfig } from '../config.ts';
 import { adminToken, runningServer } from './runtime-files.ts';
 import type { CommandOutcome } from './run-command.ts';
@@ -50,9 +51,12 @@ async function inProcess(argv: string[]): Promise<CommandOutcome> {
   }
 }
 
-/** File arguments are resolved here: the server may run in another directory. */
+/** File arguments are resolved here (as file paths, never URLs: any name works): the server may run in another directory. */
 function absolutePaths(argv: string[]): string[] {
-  return argv.map((arg, i) => (argv[i - 1] === '--file' ? new URL(arg, `file://${process.cwd()}/`).pathname : arg));
+  return argv.map((arg, i) => {
+    if (argv[i - 1] === '--file') return path.resolve(arg);
+    return arg.startsWith('--file=') ? `--file=${path.resolve(arg.slice(7))}` : arg;
+  });
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -70,7 +74,7 @@ async function main(argv: string[]): Promise<number> {
     return 1;
   }
   process.stdout.write(`${JSON.stringify(outcome.result, null, 2)}\n`);
-  return 0;
+  return outcome.exitCode ?? 0;
 }
 
 main(process.argv.slice(2)).then(

@@ -1,8 +1,9 @@
 import { parseArgs } from 'node:util';
-import { CommandError, type CommandArgs, type CommandContext } from './command.ts';
+import { CommandError, ExitWith, type CommandArgs, type CommandContext } from './command.ts';
 import { commands } from './commands/index.ts';
 
-export type CommandOutcome = { result: unknown } | { error: { message: string } };
+/** `exitCode` is absent when the command succeeded fully (exit 0). */
+export type CommandOutcome = { result: unknown; exitCode?: number } | { error: { message: string } };
 
 /** Options that take a value; any other `--flag` is a boolean switch (e.g. `--strict`). */
 const VALUE_OPTIONS = [
@@ -28,6 +29,14 @@ const VALUE_OPTIONS = [
   'site',
   'secret',
   'format',
+  'account',
+  'access-token',
+  'customer-id',
+  'login-customer-id',
+  'developer-token',
+  'client-id',
+  'client-secret',
+  'refresh-token',
   'email',
   'password',
   'role',
@@ -52,7 +61,8 @@ export async function runCommand(ctx: CommandContext, argv: string[]): Promise<C
     return { error: { message: `Unknown command: ${argv.join(' ')}. Commands: start, ${Object.keys(commands).join(', ')}` } };
   }
   try {
-    return { result: await command(ctx, args) };
+    const result = await command(ctx, args);
+    return result instanceof ExitWith ? { result: result.result, exitCode: result.exitCode } : { result };
   } catch (error) {
     if (error instanceof CommandError) return { error: { message: error.message } };
     ctx.logger.error({ err: error }, 'command failed');

@@ -1,7 +1,8 @@
 /**
  * The collection surface (docs/collection.md, docs/integrations.md): pixel, collector, order
  * webhooks (our own and the shop platforms') and the Shopify custom pixel, sharing one
- * durable batch writer. Opening the writer replays what a crash left, before the server listens.
+ * durable batch writer, and the daily ad platform pull. Opening the writer replays what a crash
+ * left, before the server listens.
  */
 import type { FastifyInstance } from 'fastify';
 import { openBatchWriter } from './wal.ts';
@@ -11,6 +12,7 @@ import { collectorRoutes } from './collector.ts';
 import { webhookRoutes } from './webhook.ts';
 import { shopWebhookRoutes } from './shop/webhooks.ts';
 import { shopifyPixelRoute } from './shop/shopify-pixel.ts';
+import { registerAdSchedule } from './ads/schedule.ts';
 
 export async function collectPlugin(app: FastifyInstance): Promise<void> {
   const writer = await openBatchWriter({
@@ -31,4 +33,5 @@ export async function collectPlugin(app: FastifyInstance): Promise<void> {
   await webhookRoutes(app, writer);
   await app.register(shopWebhookRoutes, { writer });
   await shopifyPixelRoute(app);
+  registerAdSchedule(app);
 }

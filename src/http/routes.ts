@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { DATA_API_PREFIX, DATA_ENDPOINTS } from '../api/endpoints.ts';
+import { openApiRoute } from '../api/openapi/route.ts';
 import { adminRoute } from '../cli/admin-route.ts';
 import { registerTryOn } from '../tryon/plugin.ts';
 import { collectPlugin } from '../collect/plugin.ts';
@@ -15,6 +16,7 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
     return { status: collect.status, checks: { collect } };
   });
   for (const endpoint of DATA_ENDPOINTS) await app.register(endpoint.route, { prefix: DATA_API_PREFIX });
+  await app.register(openApiRoute);
   await app.register(collectPlugin);
   await app.register(mcpRoute);
   await app.register(oauthRoutes);

@@ -7,7 +7,10 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { Readable } from 'node:stream';
+import { adExports } from '../../src/cli/demo/ad-exports.ts';
 import { DemoGenerator, expenseRows, productRows, type DayRows } from '../../src/cli/demo/generate.ts';
+import { adExportRecords, detectAdExport } from '../../src/collect/ads/export-reader.ts';
 import { findImportKind } from '../../src/collect/import/kinds.ts';
 import { checkRow } from '../../src/collect/import/writer.ts';
 import { demoOrderRow } from '../../src/cli/demo/shopify-orders.ts';
@@ -77,6 +80,25 @@ test('every purchase has a platform order; some orders have no pixel match', () 
   assert.ok([...orders.keys()].some((id) => !matched.has(id)));
   const names = new Set(all('conversions').map((c) => c.name));
   assert.ok(names.has('lead'));
+});
+
+test('the ads rows written as the platforms’ exports read back as the same rows (bing reports through Microsoft)', async () => {
+  const rows = [...all('ads'), ...all('adRevisions')];
+  const exported = adExports(rows, 'USD', 'ads');
+  assert.deepEqual(exported.map((e) => e.format), ['meta', 'google', 'tiktok', 'microsoft']);
+  const read: Record<string, unknown>[] = [];
+  for (const file of exported) {
+    assert.equal(await detectAdExport(Readable.from([file.text])), file.format);
+    for await (const record of adExportRecords(Readable.from([file.text]), { format: file.format, currency: 'USD', now })) {
+      assert.ok('value' in record, JSON.stringify(record));
+      read.push(record.value);
+    }
+  }
+  const key = (row: Record<string, unknown>) => JSON.stringify(row);
+  const expected = rows.map((row) => ({ ...row, source: row.source === 'bing' ? 'microsoft' : row.source }));
+  assert.deepEqual(read.map(key).sort(), expected.map(key).sort());
+  assert.match(exported[1]!.text, /^Ad report\r\n"July 23, 2026 - July 25, 2026"\r\nDay,Customer ID,/);
+  assert.match(exported[1]!.text, /\r\nTotal: Account,--,/);
 });
 
 test('orders are Shopify orders: numeric ids, `#N` names, COGS from the variants of the products rows', () => {

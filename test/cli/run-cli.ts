@@ -11,6 +11,8 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const MAIN = path.join(ROOT, 'src/cli/main.ts');
+/** Absolute, so that the CLI can run in any directory. */
+const TSX = import.meta.resolve('tsx');
 
 export function tempDataDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'storelens-cli-'));
@@ -45,8 +47,9 @@ const lastJsonLine = (text: string) => {
   return line ? JSON.parse(line) : undefined;
 };
 
-export async function runCli(dataDir: string, args: string[], extra: Record<string, string> = {}): Promise<CliResult> {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], { cwd: ROOT, env: childEnv(dataDir, extra) });
+/** `cwd`: the directory the CLI runs in (relative `--file` names are resolved against it). */
+export async function runCli(dataDir: string, args: string[], extra: Record<string, string> = {}, cwd = ROOT): Promise<CliResult> {
+  const child = spawn(process.execPath, ['--import', TSX, MAIN, ...args], { cwd, env: childEnv(dataDir, extra) });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk) => (stdout += chunk));

@@ -148,6 +148,18 @@ describe('POST /collect', () => {
     assert.deepEqual(health.json().checks.collect.dead_letters, { rows: 0 });
   });
 
+  test('takes a utm_source named after a prototype member as an unknown source: no channel', async () => {
+    const names = ['__proto__', 'constructor', 'toString', 'hasOwnProperty'];
+    for (const [i, name] of names.entries()) {
+      const answer = await post(body({ session_id: `803${i}`, entry_url: `https://shop.example/?utm_source=${name}&utm_medium=social` }));
+      assert.deepEqual(answer.body, { accepted: 1 });
+    }
+    for (const [i, name] of names.entries()) {
+      const [row] = await visibleEvents(`803${i}`, 1);
+      assert.deepEqual([row.adv_source, row.utm_source, row.utm_medium], ['', name, 'social'], name);
+    }
+  });
+
   test('answers preflight requests from any origin and serves the pixel script', async () => {
     const preflight = await t.app.inject({ method: 'OPTIONS', url: '/collect', headers: { origin: 'https://shop.example', 'access-control-request-method': 'POST' } });
     assert.equal(preflight.statusCode, 204);

@@ -84,7 +84,8 @@ const importArgs = (extra: string[] = []) => ['import', '--workspace', String(sh
 
 test('--strict imports nothing when one order is invalid, and names its first line', async () => {
   assert.deepEqual(await cli(t, importArgs(['--strict'])), {
-    result: { kind: 'orders', rows_imported: 0, rows_rejected: 1, errors: [{ line: 5, message: 'Total: expected a decimal amount' }] },
+    result: { kind: 'orders', format: 'shopify', rows_imported: 0, rows_already_imported: 0, rows_rejected: 1, errors: [{ line: 5, message: 'Total: expected a decimal amount' }] },
+    exitCode: 2,
   });
   const rows = await t.stores.ch.query('test-csv-none', 'SELECT 1 FROM orders WHERE store_id = {store:UInt64}', { store: shop.id });
   assert.equal(rows.length, 0);
@@ -92,7 +93,8 @@ test('--strict imports nothing when one order is invalid, and names its first li
 
 test('imports one order per group of rows, with its name, money, refund and timestamps', async () => {
   assert.deepEqual(await cli(t, importArgs()), {
-    result: { kind: 'orders', rows_imported: 2, rows_rejected: 1, errors: [{ line: 5, message: 'Total: expected a decimal amount' }] },
+    result: { kind: 'orders', format: 'shopify', rows_imported: 2, rows_rejected: 1, rows_already_imported: 0, errors: [{ line: 5, message: 'Total: expected a decimal amount' }] },
+    exitCode: 2,
   });
   const rows = await t.stores.ch.query(
     'test-csv-orders',

@@ -221,6 +221,17 @@ describe('POST /webhooks/shopify: bad deliveries store nothing', () => {
     }
   });
 
+  test('refuses a delivery without X-Shopify-Webhook-Id with 400', async () => {
+    const body = shopifyOrderJson(fresh);
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/webhooks/shopify',
+      payload: body,
+      headers: { 'content-type': 'application/json', 'x-shopify-topic': 'orders/create', 'x-shopify-shop-domain': SHOP, 'x-shopify-hmac-sha256': sign(SECRET, body) },
+    });
+    assert.deepEqual([response.statusCode, response.json()], [400, { message: 'the delivery id header is missing or longer than 200 characters' }]);
+  });
+
   test('refuses a body over 1 MB with 413', async () => {
     const body = JSON.stringify({ id: 1, note: 'x'.repeat(1024 * 1024) });
     assert.deepEqual(await post('orders/create', body), { status: 413, body: { message: 'Request body is too large' } });

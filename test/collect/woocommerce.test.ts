@@ -157,7 +157,7 @@ describe('POST /webhooks/woocommerce', () => {
     });
   });
 
-  test('refuses forged or missing signatures and unknown sites with 401, bad bodies with 400, nothing stored', async () => {
+  test('refuses forged or missing signatures and unknown sites with 401, bad bodies with 400, huge ones with 413, nothing stored', async () => {
     const fresh = wooOrder({ ...ORDER_729, id: 800 });
     const refused = { status: 401, body: { message: 'Invalid webhook signature' } };
     assert.deepEqual(await post('order.created', fresh, { signature: null }), refused);
@@ -172,6 +172,8 @@ describe('POST /webhooks/woocommerce', () => {
       [{ ...fresh, total: '12,50' }, 'total: expected a decimal amount'],
     ];
     for (const [payload, message] of cases) assert.deepEqual(await post('order.created', payload), { status: 400, body: { message } }, message);
+    const huge = JSON.stringify({ ...fresh, customer_note: 'x'.repeat(1024 * 1024) });
+    assert.deepEqual(await post('order.created', huge), { status: 413, body: { message: 'Request body is too large' } });
     const marker = wooOrder({ ...ORDER_729, id: 801, modifiedMs: NOW });
     assert.equal((await post('order.created', marker)).status, 202);
     const rows = await eventually(stored, (r) => r.some((o) => o.transaction_id === '801'));

@@ -89,7 +89,7 @@ describe('security headers', () => {
       }
     }
     const dashboard = ['/', '/profit', '/conversions', '/report', '/live', '/settings'].map((page) => `GET ${page}`);
-    assert.deepEqual(html.sort(), [...dashboard, 'GET /demo/storefront'].sort());
+    assert.deepEqual(html.sort(), [...dashboard, 'GET /demo/storefront', 'GET /api-docs'].sort());
   });
 
   test('the demo storefront runs only its own files and talks only to its own origin', async () => {

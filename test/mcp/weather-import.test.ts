@@ -29,7 +29,8 @@ before(async () => {
     '2026-11-12,DE,Berlin,warm,0,clear',
   ].join('\n'));
   const result = await runCli(dir, ['import', '--workspace', String(created.json.workspace_id), '--kind', 'weather', '--file', csv]);
-  assert.equal(result.code, 0, result.stderr);
+  // One row is rejected: the JSON summary still comes on stdout, with exit code 2.
+  assert.equal(result.code, 2, result.stderr);
   imported = result.json;
   t = await startTestApp({ dataDir: dir });
   await insertRows(t.stores, 'conversions', [{

@@ -13,9 +13,9 @@ export const demoCommand: Command = async (ctx, args) => {
   if (typeof rawDays !== 'string' || !/^\d+$/.test(rawDays) || days < 1 || days > MAX_DEMO_DAYS) {
     throw new CommandError(`--days must be an integer from 1 to ${MAX_DEMO_DAYS}`);
   }
-  await requireWorkspace(ctx, workspaceId);
+  const workspace = await requireWorkspace(ctx, workspaceId);
   if ((await countWorkspaceRows(ctx.stores.ch, workspaceId)) > 0) {
     throw new CommandError(`Workspace ${workspaceId} already has data; the demo fills only an empty workspace`);
   }
-  return seedDemo(ctx.stores.ch, { storeId: workspaceId, days, progress: ctx.progress });
+  return seedDemo(ctx.stores.ch, { storeId: workspaceId, days, currency: workspace.currency, progress: ctx.progress });
 };

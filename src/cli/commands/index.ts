@@ -1,4 +1,5 @@
 import type { Command } from '../command.ts';
+import { adsConnectCommand, adsSyncCommand } from './ads.ts';
 import { collectStatusCommand, replayDeadLettersCommand } from './collect.ts';
 import { demoCommand } from './demo.ts';
 import { importCommand } from './import.ts';
@@ -21,6 +22,8 @@ export const commands: Record<string, Command> = {
   'collect status': collectStatusCommand,
   'collect replay-dead-letters': replayDeadLettersCommand,
   import: importCommand,
+  'ads connect': adsConnectCommand,
+  'ads sync': adsSyncCommand,
   demo: demoCommand,
   'user create': createUserCommand,
 };

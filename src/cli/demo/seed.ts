@@ -1,10 +1,13 @@
 /**
  * Fills one workspace with the demo shop: the generator's rows go through the import kinds'
- * row formats and batch writers, exactly like an imported file.
+ * row formats and batch writers, exactly like an imported file; its ad spend goes in as the ad
+ * platforms' own report exports, read by the same code as `import --kind ads`.
  */
 import type { Clickhouse } from '../../store/clickhouse.ts';
 import { findImportKind, newImportVersion } from '../../collect/import/kinds.ts';
+import { importFile } from '../../collect/import/run.ts';
 import { RowWriter } from '../../collect/import/writer.ts';
+import { adExports } from './ad-exports.ts';
 import { DemoGenerator, expenseRows, isoDate, productRows } from './generate.ts';
 import { demoOrderRow } from './shopify-orders.ts';
 
@@ -15,6 +18,8 @@ export interface DemoOptions {
   now?: Date;
   seed?: number;
   sessionsPerDay?: number;
+  /** The workspace currency, in which the ad platforms' exports are written (default USD). */
+  currency?: string;
   progress?: (message: string) => void;
 }
 
@@ -40,12 +45,11 @@ export async function seedDemo(ch: Clickhouse, options: DemoOptions): Promise<De
     events: writer('events'),
     conversions: writer('conversions'),
     orders: writer('orders'),
-    ads: writer('ads'),
     products: writer('products'),
     expenses: writer('expenses'),
   };
-  // Created after writers.ads, so its version is newer: the restated rows win.
-  const adRevisions = writer('ads');
+  const adRows: Record<string, unknown>[] = [];
+  const adRevisions: Record<string, unknown>[] = [];
   // The generator writes rows in canonical row form (test/cli/demo-rows.test.ts checks every
   // kind against its schema), so seeding skips the per-row check that imports need.
   const add = async (target: RowWriter, rows: Record<string, unknown>[]) => {
@@ -60,8 +64,8 @@ export async function seedDemo(ch: Clickhouse, options: DemoOptions): Promise<De
     await add(writers.events, day.events);
     await add(writers.conversions, day.conversions);
     for (const order of day.orders) await writers.orders.push(demoOrderRow(order, options.storeId));
-    await add(writers.ads, day.ads);
-    await add(adRevisions, day.adRevisions);
+    adRows.push(...day.ads);
+    adRevisions.push(...day.adRevisions);
     if ((i + 1) % step === 0 || i === options.days - 1) {
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
       options.progress?.(`demo: ${i + 1}/${options.days} days generated (${isoDate(first + i * DAY_MS)}, ${seconds}s)`);
@@ -70,7 +74,22 @@ export async function seedDemo(ch: Clickhouse, options: DemoOptions): Promise<De
   await add(writers.products, productRows());
   await add(writers.expenses, expenseRows(isoDate(first), isoDate(today)));
   for (const w of Object.values(writers)) await w.flush();
-  await adRevisions.flush();
+  // The restated rows are exported and imported later, so their version is newer and they win.
+  const currency = options.currency ?? 'USD';
+  let ads = 0;
+  for (const [label, rows] of [['ads', adRows], ['restated', adRevisions]] as const) {
+    for (const file of adExports(rows, currency, label)) {
+      const result = await importFile(ch, {
+        kind: findImportKind('ads')!,
+        storeId: options.storeId,
+        input: { name: file.name, text: file.text },
+        format: file.format,
+        currency,
+      });
+      if (result.rows_rejected > 0) throw new Error(`demo: ${file.name} has rejected rows: ${JSON.stringify(result.errors.slice(0, 3))}`);
+      ads += result.rows_imported;
+    }
+  }
 
   return {
     workspace_id: options.storeId,
@@ -81,7 +100,7 @@ export async function seedDemo(ch: Clickhouse, options: DemoOptions): Promise<De
       events: writers.events.written,
       conversions: writers.conversions.written,
       orders: writers.orders.written,
-      ads: writers.ads.written + adRevisions.written,
+      ads,
       products: writers.products.written,
       expenses: writers.expenses.written,
     },

@@ -18,6 +18,11 @@ export interface ImportKind<S extends z.ZodType = z.ZodType> {
   table: string;
   schema: S;
   toRow(row: z.output<S>, target: ImportTarget): Record<string, unknown>;
+  /**
+   * Rows are appended, not versioned: a repeated import would count them twice, so imports of
+   * these kinds skip batches they already wrote (writer.ts, BatchLedger).
+   */
+  appendOnly?: boolean;
 }
 
 /** Keeps each entry's `toRow` typed by its own schema. */
@@ -26,12 +31,19 @@ export function defineKind<S extends z.ZodType>(kind: ImportKind<S>): ImportKind
 }
 
 export const importKinds: ImportKind[] = [
-  defineKind({ kind: 'events', table: 'events', schema: eventRow, toRow: (row, t) => ({ store_id: t.storeId, ...row }) }),
+  defineKind({
+    kind: 'events',
+    table: 'events',
+    schema: eventRow,
+    toRow: (row, t) => ({ store_id: t.storeId, ...row }),
+    appendOnly: true,
+  }),
   defineKind({
     kind: 'conversions',
     table: 'conversions',
     schema: conversionRow,
     toRow: (row, t) => ({ store_id: t.storeId, ...row }),
+    appendOnly: true,
   }),
   defineKind({
     kind: 'orders',
@@ -46,7 +58,13 @@ export const importKinds: ImportKind[] = [
     schema: productRow,
     toRow: (row, t) => ({ store_id: t.storeId, ...row, version: t.version }),
   }),
-  defineKind({ kind: 'expenses', table: 'expenses', schema: expenseRow, toRow: (row, t) => ({ store_id: t.storeId, ...row }) }),
+  defineKind({
+    kind: 'expenses',
+    table: 'expenses',
+    schema: expenseRow,
+    toRow: (row, t) => ({ store_id: t.storeId, ...row }),
+    appendOnly: true,
+  }),
   defineKind({
     kind: 'weather',
     table: 'weather_daily',

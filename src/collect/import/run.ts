@@ -5,9 +5,10 @@
  * if every row is valid) the import pass.
  */
 import type { Clickhouse } from '../../store/clickhouse.ts';
+import { resolveFormat } from './formats.ts';
 import { newImportVersion, type ImportKind, type ImportTarget } from './kinds.ts';
-import { readRecords, type FileFormat } from './sources.ts';
-import { checkRow, RowWriter } from './writer.ts';
+import { readRecords, type FileFormat, type ImportInput } from './sources.ts';
+import { checkRow, RowWriter, type BatchLedger } from './writer.ts';
 
 /** Only the first errors are listed; `rows_rejected` counts them all. */
 export const MAX_REPORTED_ERRORS = 100;
@@ -15,7 +16,11 @@ const PROGRESS_EVERY = 100_000;
 
 export interface ImportResult {
   kind: string;
+  /** The format read: ndjson, csv, or the ad platform whose export it was. */
+  format: string;
   rows_imported: number;
+  /** Rows of batches an earlier import of an append-only kind already wrote: not written again. */
+  rows_already_imported: number;
   rows_rejected: number;
   errors: { line: number; message: string }[];
 }
@@ -23,10 +28,14 @@ export interface ImportResult {
 export interface ImportOptions {
   kind: ImportKind;
   storeId: number;
-  file: string;
-  format?: FileFormat;
+  input: ImportInput;
+  /** `--format`; absent: from the file name and, for ads CSV files, the header row. */
+  format?: string;
+  /** The workspace currency: platform exports in another one are refused. */
+  currency: string;
   strict?: boolean;
   batchRows?: number;
+  ledger?: BatchLedger;
   progress?: (message: string) => void;
 }
 
@@ -51,11 +60,11 @@ class Rejections {
   }
 }
 
-async function validate(options: ImportOptions, target: ImportTarget): Promise<Rejections> {
+async function validate(options: ImportOptions, format: FileFormat, target: ImportTarget): Promise<Rejections> {
   const rejections = new Rejections();
   const report = progressReporter(options, 'validated');
   let seen = 0;
-  for await (const record of readRecords(options.file, options.format)) {
+  for await (const record of readRecords(options.input, format)) {
     const checked = 'error' in record ? record : checkRow(options.kind, target, record.value);
     if ('error' in checked) rejections.add(record.line, checked.error);
     report(++seen);
@@ -63,24 +72,36 @@ async function validate(options: ImportOptions, target: ImportTarget): Promise<R
   return rejections;
 }
 
+/**
+ * Imports one file. Throws ImportRefused when the whole file is refused; a platform export is read
+ * through once before anything is written, so such a refusal (another currency on any line)
+ * leaves nothing behind.
+ */
 export async function importFile(ch: Clickhouse, options: ImportOptions): Promise<ImportResult> {
+  const format = await resolveFormat(options.kind, options.input, options.format, options.currency);
   const target: ImportTarget = { storeId: options.storeId, version: newImportVersion() };
-  const result = (written: number, rejections: Rejections): ImportResult => ({
+  const result = (writer: RowWriter | null, rejections: Rejections): ImportResult => ({
     kind: options.kind.kind,
-    rows_imported: written,
+    format: format.format === 'ad-export' ? format.platform : format.format,
+    rows_imported: writer?.written ?? 0,
+    rows_already_imported: writer?.skipped ?? 0,
     rows_rejected: rejections.count,
     errors: rejections.errors,
   });
-  if (options.strict) {
-    const rejections = await validate(options, target);
-    if (rejections.count > 0) return result(0, rejections);
+  if (options.strict || format.format === 'ad-export') {
+    const rejections = await validate(options, format, target);
+    if (options.strict && rejections.count > 0) return result(null, rejections);
   }
   const rejections = new Rejections();
-  const writer = new RowWriter(ch, options.kind, target, options.batchRows, progressReporter(options, 'imported'));
-  for await (const record of readRecords(options.file, options.format)) {
+  const writer = new RowWriter(ch, options.kind, target, {
+    batchRows: options.batchRows,
+    afterFlush: progressReporter(options, 'imported'),
+    ledger: options.ledger,
+  });
+  for await (const record of readRecords(options.input, format)) {
     const error = 'error' in record ? record.error : await writer.add(record.value);
     if (error !== null) rejections.add(record.line, error);
   }
   await writer.flush();
-  return result(writer.written, rejections);
+  return result(writer, rejections);
 }

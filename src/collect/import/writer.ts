@@ -2,6 +2,7 @@
  * The one way rows of a kind reach their table: check a record against the kind's row format,
  * turn it into a table row, and insert rows in batches as NDJSON. Used by `import` and `demo`.
  */
+import crypto from 'node:crypto';
 import type { Clickhouse } from '../../store/clickhouse.ts';
 import { describeIssues } from '../rows.ts';
 import type { ImportKind, ImportTarget } from './kinds.ts';
@@ -15,18 +16,37 @@ export function checkRow(kind: ImportKind, target: ImportTarget, value: unknown)
   return parsed.success ? { row: kind.toRow(parsed.data, target) } : { error: describeIssues(parsed.error) };
 }
 
+/**
+ * Remembers which batches were written, by a digest of their content: a batch seen before is
+ * skipped. Only for append-only kinds (a versioned row differs in every import anyway).
+ */
+export interface BatchLedger {
+  has(digest: string): Promise<boolean>;
+  record(digest: string, rows: number): Promise<void>;
+}
+
+export interface RowWriterOptions {
+  batchRows?: number;
+  afterFlush?: (written: number) => void;
+  ledger?: BatchLedger;
+}
+
 export class RowWriter {
   /** Rows inserted so far. */
   written = 0;
+  /** Rows of batches the ledger had already seen, so not written again. */
+  skipped = 0;
   private batch: string[] = [];
+  private readonly batchRows: number;
 
   constructor(
     private readonly ch: Clickhouse,
     readonly kind: ImportKind,
     readonly target: ImportTarget,
-    private readonly batchRows = BATCH_ROWS,
-    private readonly afterFlush: (written: number) => void = () => {},
-  ) {}
+    private readonly options: RowWriterOptions = {},
+  ) {
+    this.batchRows = options.batchRows ?? BATCH_ROWS;
+  }
 
   /** Buffers a row that already passed `checkRow`; inserts the batch once it is full. */
   async push(row: Record<string, unknown>): Promise<void> {
@@ -44,13 +64,24 @@ export class RowWriter {
 
   async flush(): Promise<void> {
     if (this.batch.length === 0) return;
+    const rows = this.batch.length;
+    const text = this.batch.join('\n');
+    this.batch = [];
+    const ledger = this.kind.appendOnly ? this.options.ledger : undefined;
+    // The rows carry store_id, so equal digests mean equal rows of the same workspace.
+    const digest = ledger ? crypto.createHash('sha256').update(`${this.kind.table}\n${text}`).digest('hex') : '';
+    if (ledger && (await ledger.has(digest))) {
+      this.skipped += rows;
+      return;
+    }
     try {
-      await this.ch.insertNdjson(this.kind.table, this.batch.join('\n'));
+      // The token makes ClickHouse drop a repeat of this batch (a crash before the ledger's record).
+      await this.ch.insertNdjson(this.kind.table, text, ledger ? { dedupToken: `import-${digest}` } : {});
     } catch (error) {
       throw new Error(`${this.kind.kind}: insert failed after ${this.written} rows: ${(error as Error).message}`);
     }
-    this.written += this.batch.length;
-    this.batch = [];
-    this.afterFlush(this.written);
+    await ledger?.record(digest, rows);
+    this.written += rows;
+    this.options.afterFlush?.(this.written);
   }
 }

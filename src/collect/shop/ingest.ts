@@ -14,9 +14,9 @@ export interface ShopWorkspace {
   currency: string;
 }
 
-/** The order rows of one platform order: COGS looked up for its variants when it carries none. */
+/** The orders row of one platform order, with COGS from its variants' costs in the products table. */
 export async function orderRecord(ch: Clickhouse, workspace: ShopWorkspace, order: PlatformOrder): Promise<OrderRecord> {
-  const variantIds = order.cogs === null ? [...new Set(order.lines.map((l) => l.variantId))] : [];
+  const variantIds = [...new Set(order.lines.map((l) => l.variantId))];
   const costs = await findProductCosts(ch, { storeId: workspace.id, variantIds });
   return toOrderRow(order, { storeId: workspace.id, currency: workspace.currency, costs });
 }

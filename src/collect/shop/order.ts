@@ -31,10 +31,8 @@ export interface PlatformOrder {
   discount: number;
   refunds: PlatformRefund[];
   cancelled: boolean;
-  /** Line items by variant id; they give the COGS when the order carries none. */
+  /** Line items by variant id; with the products table's costs they give the COGS (platform orders carry no costs). */
   lines: { variantId: string; quantity: number }[];
-  /** COGS carried by the order itself, or null. */
-  cogs: number | null;
   /** The platform's name of an orders field, for error messages (`dt` -> `processed_at`). */
   fieldNames?: Partial<Record<string, string>>;
 }
@@ -64,7 +62,7 @@ export interface OrderRules {
   storeId: number;
   /** The workspace currency: an order in another currency is refused. */
   currency: string;
-  /** Unit cost in cents per variant id (the products table), for orders that carry no COGS. */
+  /** Unit cost in cents per variant id (the products table). */
   costs: Map<string, number>;
 }
 
@@ -76,7 +74,7 @@ export function toOrderRow(order: PlatformOrder, rules: OrderRules): OrderRecord
   if (order.currency.toUpperCase() !== rules.currency.toUpperCase()) {
     throw new OrderRejected(`order currency ${order.currency || '(none)'} does not match the workspace currency ${rules.currency}`);
   }
-  const cogs = order.cogs ?? order.lines.reduce((sum, line) => sum + line.quantity * (rules.costs.get(line.variantId) ?? 0), 0);
+  const cogs = order.lines.reduce((sum, line) => sum + line.quantity * (rules.costs.get(line.variantId) ?? 0), 0);
   const parsed = platformOrderRow.safeParse({
     transaction_id: order.transactionId,
     order_name: order.orderName,

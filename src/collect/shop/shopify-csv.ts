@@ -61,7 +61,6 @@ export function mapShopifyExport(rows: Record<string, unknown>[]): PlatformOrder
     refunds: o['Refunded Amount'] > 0 ? [{ id: '', dt: o['Created at'], amount: o['Refunded Amount'] }] : [],
     cancelled: Boolean(o['Cancelled at']),
     lines: [],
-    cogs: null,
   };
 }
 
@@ -70,7 +69,7 @@ type Group = { line: number; rows: Record<string, unknown>[] } | { line: number;
 /** The export's rows grouped by order (consecutive rows with the same `Name`). */
 async function* orderGroups(file: string): AsyncGenerator<Group> {
   let current: { line: number; name: unknown; rows: Record<string, unknown>[] } | null = null;
-  for await (const record of readRecords(file, 'csv')) {
+  for await (const record of readRecords({ file }, { format: 'csv' })) {
     if ('error' in record) {
       yield record;
       continue;
@@ -110,7 +109,7 @@ export async function importShopifyOrders(ch: Clickhouse, options: ShopifyImport
   };
   if (options.strict) {
     for await (const group of orderGroups(options.file)) await toRecord(group);
-    if (rejected > 0) return { kind: 'orders', rows_imported: 0, rows_rejected: rejected, errors };
+    if (rejected > 0) return { kind: 'orders', format: 'shopify', rows_imported: 0, rows_already_imported: 0, rows_rejected: rejected, errors };
   }
   const writer = new RowWriter(ch, findImportKind('orders')!, { storeId: options.workspace.id, version: newImportVersion() });
   for await (const group of orderGroups(options.file)) {
@@ -118,5 +117,5 @@ export async function importShopifyOrders(ch: Clickhouse, options: ShopifyImport
     if (record) await writer.push(record);
   }
   await writer.flush();
-  return { kind: 'orders', rows_imported: writer.written, rows_rejected: rejected, errors };
+  return { kind: 'orders', format: 'shopify', rows_imported: writer.written, rows_already_imported: 0, rows_rejected: rejected, errors };
 }

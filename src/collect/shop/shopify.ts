@@ -139,7 +139,6 @@ export function mapShopifyOrder(body: unknown): ShopifyOrder {
     refunds: order.refunds.map((r) => toRefund(r, order.currency)),
     cancelled: Boolean(order.cancelled_at),
     lines: order.line_items.flatMap((line) => (line.variant_id ? [{ variantId: line.variant_id, quantity: line.quantity }] : [])),
-    cogs: null,
     fieldNames: FIELD_NAMES,
   };
 }

@@ -85,7 +85,6 @@ export function mapWooOrder(body: unknown, knownRefundDates: Map<string, string>
       const variant = line.variation_id && line.variation_id !== '0' ? line.variation_id : line.product_id;
       return variant && variant !== '0' ? [{ variantId: variant, quantity: line.quantity }] : [];
     }),
-    cogs: null,
     fieldNames: FIELD_NAMES,
   };
 }

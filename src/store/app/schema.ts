@@ -1,6 +1,7 @@
 import type { Generated } from 'kysely';
 import type { TryOnTables } from './tryon-schema.ts';
 import type { CollectTables } from './collect-schema.ts';
+import type { IngestTables } from './ingest-schema.ts';
 import type { DashboardTables } from './dashboard-schema.ts';
 
 /** App state: everything that is not analytics. JSON columns are stored as text on both dialects. */
@@ -89,7 +90,7 @@ export interface OauthTokenTable {
   resource: Generated<string>;
 }
 
-export interface AppDb extends TryOnTables, CollectTables, DashboardTables {
+export interface AppDb extends TryOnTables, CollectTables, IngestTables, DashboardTables {
   workspaces: WorkspaceTable;
   api_keys: ApiKeyTable;
   audit_log: AuditLogTable;

@@ -3,6 +3,7 @@ import * as weather from './0002_weather.ts';
 import * as sessions from './0003_sessions.ts';
 import * as splitLanding from './0004_split_landing.ts';
 import * as orderPlatformIds from './0005_order_platform_ids.ts';
+import * as expensesDedupWindow from './0006_expenses_dedup_window.ts';
 
 export interface AnalyticsMigration {
   id: number;
@@ -17,4 +18,5 @@ export const analyticsMigrations: AnalyticsMigration[] = [
   { id: 3, name: 'sessions', statements: sessions.statements },
   { id: 4, name: 'split_landing', statements: splitLanding.statements },
   { id: 5, name: 'order_platform_ids', statements: orderPlatformIds.statements },
+  { id: 6, name: 'expenses_dedup_window', statements: expensesDedupWindow.statements },
 ];

@@ -4,6 +4,7 @@ import * as tools from './0002_tools.ts';
 import * as tryon from './0003_tryon.ts';
 import * as collect from './0004_collect.ts';
 import * as shopIntegrations from './0005_shop_integrations.ts';
+import * as importsAndAdAccounts from './0006_imports_and_ad_accounts.ts';
 import * as dashboard from './0007_dashboard.ts';
 import * as tryonLimits from './0008_tryon_limits.ts';
 import * as oauthTokenResource from './0010_oauth_token_resource.ts';
@@ -15,6 +16,7 @@ export const appMigrations: Record<string, Migration> = {
   '0003_tryon': tryon,
   '0004_collect': collect,
   '0005_shop_integrations': shopIntegrations,
+  '0006_imports_and_ad_accounts': importsAndAdAccounts,
   '0007_dashboard': dashboard,
   '0008_tryon_limits': tryonLimits,
   '0010_oauth_token_resource': oauthTokenResource,

@@ -1,0 +1,242 @@
+import { z } from 'zod';
+import { NO_ADS_ACCESS, NO_PIXEL_ACCESS, NO_PROFIT_ACCESS, NO_SOURCE_ACCESS } from '../../analytics/permissions.ts';
+import { BASE_SOURCES, PIXEL_SOURCES } from '../../analytics/sources.ts';
+import { DATA_API_PREFIX, DATA_ENDPOINTS } from '../endpoints.ts';
+import type { QuerySpec } from '../params.ts';
+
+/**
+ * The data API as an OpenAPI 3.1 document (served at /openapi.json; docs/api.md). Its paths are the
+ * route table (`endpoints.ts`); parameters come from the zod schemas that validate each endpoint's
+ * query (`z.toJSONSchema`, input side: query values are strings on the wire), with the aliases
+ * each endpoint accepts; OpenAPI 3.1 schemas are JSON Schema 2020-12, which is what zod emits.
+ * Descriptions, row fields and the contract's error messages are written here.
+ */
+
+type Json = Record<string, unknown>;
+
+const PARAMETER_DESCRIPTIONS: Record<string, string> = {
+  start_date: 'First day, YYYY-MM-DD (UTC), or a full timestamp used as given; default 7 days ago',
+  end_date: 'Last day, inclusive up to 23:59:59 UTC, or a full timestamp; default today',
+  limit: 'Rows per page, default 100; above 500 is clamped to 500',
+  offset: 'Rows skipped, default 0',
+  name: 'Name filter; `*` matches any run of characters, everything else is literal',
+  session_id: 'Only this session (digits)',
+  visitor_id: 'Only this visitor (digits)',
+  source: 'Comma-separated channels; meta covers its family, creator covers influencer',
+  exclude_source: 'Comma-separated channels removed from the result (never widens what the key sees)',
+  group_by: 'Comma-separated dimensions; the answer is then aggregate rows',
+  transaction_id: 'Only this transaction',
+  customer_id: 'Only this customer',
+  is_new_customer: '0, 1, true or false',
+  adaccount_id: 'Only this ad account',
+  campaign_id: 'Only this campaign',
+  adgroup_id: 'Only this ad group',
+  ad_id: 'Only this ad',
+  metrics: 'Comma-separated metrics; default spend, revenue, roas, conversions, sessions; profit metrics need read:profit',
+  breakdown: 'Row dimension; omit for totals only',
+  interval: 'Time bucket of the rows; omit for one period',
+  attribution_model: 'Default: the workspace setting (last_click)',
+  attribution_window: 'Lookback days: 1, 7, 28, 90, 180 or 365; default: the workspace setting (7)',
+  attribution_date: 'conversion: the window counts back from the conversion; click: credit is booked on the click date',
+};
+
+const str = { type: 'string' };
+const strings = { type: 'array', items: str };
+const num = { type: 'number' };
+/** Row-level responses carry every integer as a string of digits (docs/api.md, wire types). */
+const rowOf = (fields: string[], arrays: string[] = []): Json => ({
+  type: 'object',
+  properties: Object.fromEntries([...fields.map((f) => [f, str]), ...arrays.map((f) => [f, strings])]),
+});
+const CHANNEL_FIELDS = ['adv_source', 'adv_campaign_id', 'adv_adgroup_id', 'adv_ad_id'];
+const UTM_FIELDS = ['utm_source', 'utm_medium', 'utm_campaign', 'utm_content', 'utm_term'];
+const ENTRY_META = ['entry_meta_keys', 'entry_meta_values'];
+
+const EVENT = rowOf(
+  ['store_id', 'dt', 'name', 'session_id', 'visitor_id', 'visitor_timezone', ...CHANNEL_FIELDS, 'adv_asset_group_id', ...UTM_FIELDS,
+    'device_type', 'country_code', 'hostname', 'pathname', 'referrer'],
+  ENTRY_META,
+);
+const SESSION = rowOf(
+  ['store_id', 'visitor_id', 'session_id', 'session_start_dt', 'session_end_dt', 'session_duration_seconds', 'is_bounce',
+    'session_entry_page', 'session_exit_page', 'events', 'pageviews', 'add_to_carts', 'initiated_checkouts', 'view_contents', 'contacts',
+    'newsletter_signups', 'completed_registrations', 'app_installs', 'add_payment_infos', ...CHANNEL_FIELDS, 'adv_asset_group_id',
+    ...UTM_FIELDS, 'device_type', 'country_code', 'referrer', 'pathname', 'hostname'],
+  ENTRY_META,
+);
+const CONVERSION = rowOf([
+  'store_id', 'dt', 'name', 'session_id', 'visitor_id', 'customer_id', 'transaction_id', 'is_new_customer', 'transaction_gross_revenue',
+  'transaction_currency', 'transaction_country_code', 'transaction_city', 'hostname', ...CHANNEL_FIELDS, ...UTM_FIELDS,
+]);
+const AD = rowOf([
+  'store_id', 'dt', 'adaccount_id', 'source', 'campaign_id', 'campaign_name', 'adgroup_id', 'adgroup_name', 'ad_id', 'ad_name',
+  'spend', 'impressions', 'clicks', 'reach',
+]);
+/** Aggregates are JSON numbers; the members depend on the request (breakdown, group_by, metrics). */
+const AGGREGATE_ROW = { type: 'object', additionalProperties: { type: ['string', 'number', 'null'] } };
+
+const PAGINATION = {
+  type: 'object',
+  properties: { limit: num, offset: num, has_more: { type: 'boolean' }, next_offset: { type: ['number', 'null'] }, start_date: str, end_date: str },
+};
+
+const envelope = (row: Json, extra: Json = {}): Json => ({
+  type: 'object',
+  properties: { data: { type: 'array', items: row }, pagination: PAGINATION, ...extra },
+  required: ['data', 'pagination'],
+});
+
+const unknownSource = (accepted: readonly string[]) => `Unknown source: <value>. Accepted sources: ${accepted.join(', ')}`;
+
+/** Messages every endpoint can answer with, by status. */
+const COMMON_ERRORS: Record<number, string[]> = {
+  400: [
+    'Missing x-api-key header',
+    'Missing client-secret header',
+    'Invalid start_date or end_date parameter',
+    'start_date must be before end_date',
+    'limit must be a positive integer',
+    'offset must be a non-negative integer',
+  ],
+  401: ['Invalid API key', 'Invalid client secret'],
+  405: ['Method not allowed'],
+  429: ['Rate limit exceeded'],
+};
+
+const STATUS_MEANING: Record<number, string> = {
+  400: 'Missing credentials or an invalid parameter',
+  401: 'Wrong API key or client secret (a revoked key is unknown)',
+  403: 'The key may not see what was asked for',
+  405: 'Only GET (and HEAD) are served',
+  429: 'Over the key\'s rate limit or daily quota; see Retry-After and the RateLimit headers',
+};
+
+/** What the document says about one endpoint beyond its parameters. */
+interface Description {
+  summary: string;
+  description: string;
+  response: Json;
+  errors: Record<number, string[]>;
+}
+
+const pixelErrors = (extra400: string[] = []) => ({
+  400: [unknownSource(PIXEL_SOURCES), ...extra400],
+  403: [NO_PIXEL_ACCESS, NO_SOURCE_ACCESS],
+});
+
+const DESCRIPTIONS: Record<string, Description> = {
+  '/events': {
+    summary: 'Tracked events',
+    description: 'Events of the key\'s visible channels, by time then id. Purchases are conversions, not events.',
+    response: envelope(EVENT),
+    errors: pixelErrors(['session_id must be numeric', 'visitor_id must be numeric']),
+  },
+  '/sessions': {
+    summary: 'Sessions',
+    description: 'Sessions derived from events, with per-session counters and the landing attribution.',
+    response: envelope(SESSION),
+    errors: pixelErrors(['session_id must be numeric', 'visitor_id must be numeric']),
+  },
+  '/conversions': {
+    summary: 'Conversions',
+    description: 'Conversion rows with the channel of their own session (session-level last touch), or aggregate rows with group_by.',
+    response: envelope({ oneOf: [CONVERSION, AGGREGATE_ROW] }),
+    errors: pixelErrors([
+      'is_new_customer must be one of 0,1,true,false',
+      'Unknown group_by dimension: <value>. Accepted dimensions: ...',
+    ]),
+  },
+  '/ads': {
+    summary: 'Ad performance',
+    description: 'One row per ad and day (newest import wins), with totals over every page. Money in cents.',
+    response: envelope(AD, {
+      totals: {
+        type: 'object',
+        properties: { total_ads: num, total_spend: num, total_impressions: num, total_clicks: num, total_reach: num },
+      },
+    }),
+    errors: { 400: [unknownSource(BASE_SOURCES)], 403: [NO_ADS_ACCESS, NO_SOURCE_ACCESS] },
+  },
+  '/report': {
+    summary: 'Attributed report (the dashboard numbers)',
+    description:
+      'Metrics per breakdown value and/or interval bucket under an attribution model, with totals over the whole scope. ' +
+      'Money as decimals in the workspace currency; ratios and percentages as fractions; null where a metric cannot be computed.',
+    response: envelope(AGGREGATE_ROW, { totals: AGGREGATE_ROW, settings_applied: { type: 'object' } }),
+    errors: {
+      400: [unknownSource(PIXEL_SOURCES), 'Invalid <parameter>: <value>. Accepted values: ...'],
+      403: [NO_PROFIT_ACCESS, NO_PIXEL_ACCESS, NO_SOURCE_ACCESS],
+    },
+  },
+};
+
+function parametersOf(query: QuerySpec): Json[] {
+  const { properties } = z.toJSONSchema(query.schema, { io: 'input' }) as { properties: Record<string, Json> };
+  const parameters: Json[] = Object.entries(properties).map(([name, schema]) => ({
+    name,
+    in: 'query',
+    required: false,
+    description: PARAMETER_DESCRIPTIONS[name] ?? '',
+    schema,
+  }));
+  for (const [alias, canonical] of Object.entries(query.aliases ?? {})) {
+    parameters.push({ name: alias, in: 'query', required: false, description: `Alias of \`${canonical}\``, schema: properties[canonical] });
+  }
+  return parameters;
+}
+
+function errorResponse(status: number, messages: string[]): Json {
+  return {
+    description: `${STATUS_MEANING[status]}. Messages: ${messages.map((m) => `\`${m}\``).join('; ')}`,
+    content: {
+      'application/json': {
+        schema: { $ref: '#/components/schemas/Error' },
+        examples: Object.fromEntries(messages.map((message, i) => [`e${i + 1}`, { value: { message } }])),
+      },
+    },
+  };
+}
+
+function operationOf(path: string, query: QuerySpec): Json {
+  const described = DESCRIPTIONS[path];
+  if (!described) throw new Error(`The OpenAPI document has no description of ${path}`);
+  const errors: Record<number, string[]> = { ...COMMON_ERRORS };
+  for (const [status, messages] of Object.entries(described.errors)) errors[Number(status)] = [...(errors[Number(status)] ?? []), ...messages];
+  return {
+    get: {
+      operationId: path.slice(1),
+      summary: described.summary,
+      description: described.description,
+      security: [{ apiKey: [], clientSecret: [] }],
+      parameters: parametersOf(query),
+      responses: {
+        200: { description: 'A page of results', content: { 'application/json': { schema: described.response } } },
+        ...Object.fromEntries(Object.entries(errors).sort(([a], [b]) => Number(a) - Number(b)).map(([status, messages]) => [status, errorResponse(Number(status), messages)])),
+      },
+    },
+  };
+}
+
+export function openApiDocument(serverUrl: string): Json {
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Storelens data API',
+      version: '3',
+      description:
+        'Read-only access to one workspace\'s events, sessions, conversions, ad performance and attributed report. ' +
+        'The API key decides the workspace and what the key may see. Reference: docs/api.md in the repository.',
+    },
+    servers: [{ url: serverUrl }],
+    paths: Object.fromEntries(DATA_ENDPOINTS.map(({ path, query }) => [`${DATA_API_PREFIX}${path}`, operationOf(path, query)])),
+    components: {
+      securitySchemes: {
+        apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
+        clientSecret: { type: 'apiKey', in: 'header', name: 'client-secret' },
+      },
+      schemas: {
+        Error: { type: 'object', properties: { message: str }, required: ['message'] },
+      },
+    },
+  };
+}

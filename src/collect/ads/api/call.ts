@@ -1,0 +1,71 @@
+/**
+ * One HTTP call to an ad platform's API with plain fetch: a time limit, a size limit on the
+ * answer, JSON parsing, and the platform's word on whether (and when) to try again. Every
+ * platform-specific rule lives in the caller's `classify`.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+
+export interface ApiSettings {
+  /** First wait before a retry, doubled on each further attempt (docs/integrations.md). */
+  retryBaseMs: number;
+  maxAttempts: number;
+  timeoutMs: number;
+  progress(message: string): void;
+}
+
+export interface ApiAnswer {
+  status: number;
+  headers: Headers;
+  body: unknown;
+}
+
+/** A pull that cannot go on: a message for people (expired token, refused credentials, ...). */
+export class AdSyncError extends Error {}
+
+/** `retry`: wait at least `afterMs` (the platform's own estimate, or 0), then try again. */
+export type Verdict = { ok: true } | { retry: true; afterMs: number; reason: string } | { fail: string };
+
+const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
+
+async function readJson(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (text.length > MAX_ANSWER_BYTES) throw new AdSyncError(`the API answered more than ${MAX_ANSWER_BYTES} bytes`);
+  if (text.trim() === '') return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new AdSyncError(`the API answered HTTP ${response.status} with a body that is not JSON`);
+  }
+}
+
+export async function callApi(
+  settings: ApiSettings,
+  label: string,
+  request: () => { url: string; init: RequestInit },
+  classify: (answer: ApiAnswer) => Verdict,
+): Promise<ApiAnswer> {
+  for (let attempt = 1; ; attempt++) {
+    const { url, init } = request();
+    let answer: ApiAnswer;
+    try {
+      const response = await fetch(url, { ...init, signal: AbortSignal.timeout(settings.timeoutMs) });
+      answer = { status: response.status, headers: response.headers, body: await readJson(response) };
+    } catch (error) {
+      if (error instanceof AdSyncError) throw error;
+      if (attempt >= settings.maxAttempts) throw new AdSyncError(`${label}: the API could not be reached (${(error as Error).message})`);
+      await wait(settings, label, attempt, 0, `network error: ${(error as Error).message}`);
+      continue;
+    }
+    const verdict = classify(answer);
+    if ('ok' in verdict) return answer;
+    if ('fail' in verdict) throw new AdSyncError(`${label}: ${verdict.fail}`);
+    if (attempt >= settings.maxAttempts) throw new AdSyncError(`${label}: ${verdict.reason}; gave up after ${attempt} attempts`);
+    await wait(settings, label, attempt, verdict.afterMs, verdict.reason);
+  }
+}
+
+async function wait(settings: ApiSettings, label: string, attempt: number, afterMs: number, reason: string): Promise<void> {
+  const ms = Math.max(afterMs, settings.retryBaseMs * 2 ** (attempt - 1));
+  settings.progress(`${label}: ${reason}; retrying in ${(ms / 1000).toFixed(1)}s`);
+  await sleep(ms);
+}

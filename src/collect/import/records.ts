@@ -1,0 +1,5 @@
+/** What every import reader yields: a record with its file line, or the line's problem. */
+export type SourceRecord = { line: number; value: Record<string, unknown> } | { line: number; error: string };
+
+/** The whole file is refused (unknown layout, missing columns, another currency): nothing is imported. */
+export class ImportRefused extends Error {}
