@@ -4,6 +4,7 @@ import { runCollectorBench } from './collector.ts';
 import { runReportBench } from './report.ts';
 import { runConcurrencyBench } from './concurrency.ts';
 import { runOrderNamesBench } from './order-names.ts';
+import { runDashboardBench } from './dashboard.ts';
 
 /**
  * Every benchmark suite. A suite is one file in this folder plus one line here. `env` suites run on
@@ -19,4 +20,5 @@ export const SUITES: BenchSuite[] = [
   { name: 'report', kind: 'env', run: runReportBench },
   { name: 'concurrency', kind: 'env', run: runConcurrencyBench },
   { name: 'order-names', kind: 'own', run: runOrderNamesBench },
+  { name: 'dashboard', kind: 'env', run: runDashboardBench },
 ];
