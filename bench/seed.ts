@@ -159,7 +159,13 @@ export interface BenchEnv {
 /** A temp data dir with 50 workspaces (admin key each) and the seeded analytics data. */
 export async function openBenchEnv(sizes = benchSizes()): Promise<BenchEnv> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'storelens-bench-'));
-  const config = loadConfig({}, { dataDir, demo: false, rate: { perSecond: 0, burst: 0, daily: 0 } });
+  // Without rate limits or a bound on requests in flight: the suites measure, they do not police.
+  const config = loadConfig({}, {
+    dataDir,
+    demo: false,
+    rate: { perSecond: 0, burst: 0, daily: 0 },
+    queries: { ...loadConfig({}).queries, maxPerKey: 0 },
+  });
   const stores = await openStores(config, createLogger('silent'));
   const workspaces: BenchWorkspace[] = [];
   for (let i = 0; i < WORKSPACES; i++) {

@@ -3,6 +3,7 @@ import path from 'node:path';
 /** Everything the process reads from its environment, read once. */
 export interface Config {
   port: number;
+  /** Address to listen on (`HOST`); loopback by default, so nothing outside the machine reaches it unasked. */
   host: string;
   dataDir: string;
   demo: boolean;
@@ -28,6 +29,14 @@ export interface Config {
    * default: without a proxy a client could pick its own address and slip past per-client limits.
    */
   trustProxy: boolean;
+  /**
+   * Analytics load per key (docs/operations.md): the engine time limit of each analytics query
+   * (`STORELENS_QUERY_TIMEOUT_MS`, 0 = none) and how many data requests and tool calls one key may
+   * have in flight in this process (`STORELENS_MAX_QUERIES_PER_KEY`, 0 = no bound).
+   */
+  queries: { timeoutMs: number; maxPerKey: number };
+  /** Whether `/admin/cli` answers clients other than loopback (`STORELENS_ADMIN_REMOTE=1`). */
+  adminRemote: boolean;
   /**
    * Key of the secret box that encrypts stored credentials (`STORELENS_SECRET_KEY`, 32 bytes as hex
    * or base64); null: a key generated in `<data dir>/secret.key`.
@@ -159,7 +168,7 @@ function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): num
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   return {
     port: intFromEnv(env, 'PORT', 8080),
-    host: env.HOST || '0.0.0.0',
+    host: env.HOST || '127.0.0.1',
     dataDir: path.resolve(env.STORELENS_DATA_DIR || './data'),
     demo: env.STORELENS_DEMO !== '0',
     demoDays: intFromEnv(env, 'STORELENS_DEMO_DAYS', 90),
@@ -177,6 +186,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     },
     countryHeader: (env.STORELENS_COUNTRY_HEADER || 'cf-ipcountry').toLowerCase(),
     trustProxy: env.STORELENS_TRUST_PROXY === '1',
+    queries: {
+      timeoutMs: intFromEnv(env, 'STORELENS_QUERY_TIMEOUT_MS', 10_000),
+      maxPerKey: intFromEnv(env, 'STORELENS_MAX_QUERIES_PER_KEY', 4),
+    },
+    adminRemote: env.STORELENS_ADMIN_REMOTE === '1',
     publicUrl: env.STORELENS_PUBLIC_URL || null,
     mcpAllowedOrigins: originsFromEnv(env, 'STORELENS_MCP_ALLOWED_ORIGINS'),
     secretKey: env.STORELENS_SECRET_KEY || null,

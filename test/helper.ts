@@ -26,17 +26,23 @@ export interface TestApp {
  * runner gives each file its own process, and chDB allows one data dir per process, so call
  * this once per file. Environment variables are ignored: tests decide their own config, except
  * `STORELENS_TEST_TRANSPORT=server` (`npm run test:server`), which puts the analytics store behind
- * the ClickHouse stand-in (test/support/clickhouse-standin.ts) and the `server` transport.
+ * the ClickHouse stand-in (test/support/clickhouse-standin.ts) and the `server` transport. Rate
+ * limits and the bound on requests in flight are off unless a test sets them.
  */
 export async function startTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'storelens-test-'));
   const standin = serverTransport() ? await startClickhouseStandin() : null;
   const config = loadConfig({}, {
-    dataDir, demo: false, rate: { perSecond: 0, burst: 0, daily: 0 }, clickhouseUrl: standin?.url ?? null, ...overrides,
+    dataDir,
+    demo: false,
+    rate: { perSecond: 0, burst: 0, daily: 0 },
+    queries: { timeoutMs: 10_000, maxPerKey: 0 },
+    clickhouseUrl: standin?.url ?? null,
+    ...overrides,
   });
   const logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
   const stores = await openStores(config, logger);
-  const limits = await createRateLimits(config.rate, config.redisUrl);
+  const limits = await createRateLimits(config.rate, config.redisUrl, logger);
   const app = await buildApp({ config, stores, limits, logger });
   await app.ready();
   return {

@@ -2,6 +2,7 @@ import type { BenchEnv } from '../seed.ts';
 import { runDataApiBench } from './data-api.ts';
 import { runCollectorBench } from './collector.ts';
 import { runReportBench } from './report.ts';
+import { runIsolationBench } from './isolation.ts';
 import { runConcurrencyBench } from './concurrency.ts';
 import { runOrderNamesBench } from './order-names.ts';
 import { runDashboardBench } from './dashboard.ts';
@@ -18,6 +19,7 @@ export const SUITES: BenchSuite[] = [
   { name: 'data-api', kind: 'env', run: runDataApiBench },
   { name: 'collector', kind: 'own', run: runCollectorBench },
   { name: 'report', kind: 'env', run: runReportBench },
+  { name: 'isolation', kind: 'env', run: runIsolationBench },
   { name: 'concurrency', kind: 'env', run: runConcurrencyBench },
   { name: 'order-names', kind: 'own', run: runOrderNamesBench },
   { name: 'dashboard', kind: 'env', run: runDashboardBench },

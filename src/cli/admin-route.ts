@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
-import type { FastifyPluginAsync } from 'fastify';
+import net from 'node:net';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { adminToken } from './runtime-files.ts';
 import { runCommand } from './run-command.ts';
 
@@ -9,13 +10,30 @@ function tokenMatches(given: string, expected: string): boolean {
   return crypto.timingSafeEqual(a, b);
 }
 
+const FORWARDING_HEADERS = ['forwarded', 'x-forwarded-for', 'x-real-ip'];
+
+/**
+ * Whether the request comes from this machine: the socket's peer is a loopback address (never
+ * `request.ip`, which a client can set through X-Forwarded-For behind STORELENS_TRUST_PROXY), and
+ * no proxy handed it on: a reverse proxy on the same machine connects from loopback too, for
+ * clients anywhere.
+ */
+function fromThisMachine(request: FastifyRequest): boolean {
+  let peer = request.raw.socket.remoteAddress ?? '';
+  if (peer.startsWith('::ffff:')) peer = peer.slice(7);
+  const loopback = peer === '::1' || (net.isIPv4(peer) && peer.startsWith('127.'));
+  return loopback && FORWARDING_HEADERS.every((name) => request.headers[name] === undefined);
+}
+
 /**
  * `POST /admin/cli`: runs a CLI command inside the server (which owns the embedded stores).
- * The answer is NDJSON: progress lines, then one `{result}` or `{error}` line.
+ * The answer is NDJSON: progress lines, then one `{result}` or `{error}` line. Only clients on
+ * this machine reach it (404 for others) unless STORELENS_ADMIN_REMOTE=1.
  */
 export const adminRoute: FastifyPluginAsync = async (app) => {
   const expected = adminToken(app.config.dataDir);
   app.post<{ Body: { argv?: unknown } }>('/admin/cli', async (request, reply) => {
+    if (!app.config.adminRemote && !fromThisMachine(request)) return reply.code(404).send({ message: 'Not found' });
     const auth = request.headers.authorization ?? '';
     if (!auth.startsWith('Bearer ') || !tokenMatches(auth.slice(7), expected)) {
       return reply.code(401).send({ message: 'Invalid admin token' });

@@ -60,6 +60,8 @@ function absolutePaths(argv: string[]): string[] {
 }
 
 async function main(argv: string[]): Promise<number> {
+  // Whatever this process creates in the data dir is the owner's only (docs/operations.md).
+  process.umask(0o077);
   if (argv[0] === 'start') {
     const { start } = await import('./start.ts');
     await start(loadConfig());

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { PRIVATE_FILE, privateDir } from '../store/private-files.ts';
 
 /**
  * While the server runs it owns the embedded stores; it leaves its port and a secret admin token
@@ -17,14 +18,14 @@ const tokenPath = (dataDir: string) => path.join(dataDir, 'admin-token');
 export function adminToken(dataDir: string): string {
   const file = tokenPath(dataDir);
   if (!fs.existsSync(file)) {
-    fs.mkdirSync(dataDir, { recursive: true });
-    fs.writeFileSync(file, crypto.randomBytes(32).toString('base64url'), { mode: 0o600, flag: 'wx' });
+    privateDir(dataDir);
+    fs.writeFileSync(file, crypto.randomBytes(32).toString('base64url'), { mode: PRIVATE_FILE, flag: 'wx' });
   }
   return fs.readFileSync(file, 'utf8').trim();
 }
 
 export function writeServerInfo(dataDir: string, info: ServerInfo): void {
-  fs.writeFileSync(infoPath(dataDir), JSON.stringify(info));
+  fs.writeFileSync(infoPath(dataDir), JSON.stringify(info), { mode: PRIVATE_FILE });
 }
 
 export function removeServerInfo(dataDir: string): void {

@@ -13,6 +13,7 @@ import { createDemoUser, type DemoUser } from '../dashboard/demo-user.ts';
 import { MAX_DEMO_DAYS } from './commands/demo.ts';
 import { seedDemo } from './demo/seed.ts';
 import { removeServerInfo, runningServer, writeServerInfo } from './runtime-files.ts';
+import { PRIVATE_FILE } from '../store/private-files.ts';
 
 const say = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -64,7 +65,7 @@ async function seedDemoWorkspace(config: Config, stores: Stores): Promise<DemoWo
   const key = await createApiKey(stores.db, workspace.id, ['admin:admin']);
   const user = await createDemoUser(stores.db, workspace.id);
   say(`New data dir: seeding a demo workspace with ${config.demoDays} days of data (STORELENS_DEMO=0 skips this)`);
-  fs.writeFileSync(marker, String(workspace.id));
+  fs.writeFileSync(marker, String(workspace.id), { mode: PRIVATE_FILE });
   await seedDemo(stores.ch, { storeId: workspace.id, days: config.demoDays, progress: say });
   fs.rmSync(marker);
   return { workspaceId: workspace.id, apiKey: key.api_key, clientSecret: key.client_secret, pixelId: workspace.pixelId, user };
@@ -100,7 +101,7 @@ export async function start(config: Config): Promise<void> {
   if (other) throw new Error(`A server (pid ${other.pid}) already serves ${config.dataDir} on port ${other.port}`);
   await ensurePortFree(config.port, config.host);
   const stores = await openStores(config, logger);
-  const limits = await createRateLimits(config.rate, config.redisUrl);
+  const limits = await createRateLimits(config.rate, config.redisUrl, logger);
   const app = await buildApp({ config, stores, logger, limits });
   const release = async () => {
     await app.close();

@@ -3,6 +3,8 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Stores } from '../store/index.ts';
 import type { RateLimits } from './rate-limit.ts';
+import { createInFlightLimits, type InFlightLimits } from './in-flight.ts';
+import type { HealthCheck } from './health.ts';
 import { HttpError, installErrorHandler, sendError } from './errors.ts';
 import { registerRoutes } from './routes.ts';
 import { installSecurityHeaders } from './security-headers.ts';
@@ -19,7 +21,12 @@ declare module 'fastify' {
     config: Config;
     stores: Stores;
     limits: RateLimits;
+    inFlight: InFlightLimits;
   }
+}
+
+function redisCheck(limits: RateLimits): HealthCheck[] {
+  return limits.health() ? [{ name: 'redis', run: () => limits.health()! }] : [];
 }
 
 /** Builds the whole HTTP surface; never listens (the CLI's `start` does). */
@@ -34,6 +41,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('config', deps.config);
   app.decorate('stores', deps.stores);
   app.decorate('limits', deps.limits);
+  app.decorate('inFlight', createInFlightLimits(deps.config.queries.maxPerKey));
+  app.decorate('healthChecks', [...deps.stores.checks, ...redisCheck(deps.limits)]);
   app.decorateRequest('auth', null);
   installSecurityHeaders(app);
   installErrorHandler(app);

@@ -8,7 +8,8 @@ const OTHER_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 /**
  * Registers a read-only data-API endpoint. Other methods get 405 before any credential check;
  * GET requests are authenticated (400/401) and rate-limited (429) before the handler validates
- * parameters (400) and permissions (403).
+ * parameters (400) and permissions (403). The handler counts against the key's bound on requests
+ * in flight (429 over it).
  */
 export function dataRoute(
   app: FastifyInstance,
@@ -23,7 +24,7 @@ export function dataRoute(
       const { headers } = await app.limits.consume(`key:${request.auth.keyId}`);
       reply.headers(headers);
     },
-    handler,
+    handler: (request, reply) => app.inFlight.run(`key:${request.auth!.keyId}`, () => handler(request, reply)),
   });
   app.route({
     method: [...OTHER_METHODS],

@@ -1,6 +1,8 @@
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Redis } from 'ioredis';
+import pino, { type Logger } from 'pino';
 import type { Config } from '../config.ts';
+import type { CheckResult } from './health.ts';
 import { DAY_MS, formatDay, startOfUtcDay } from './dates.ts';
 import { HttpError } from './errors.ts';
 
@@ -16,6 +18,8 @@ export interface RateLimitOutcome {
 export interface RateLimits {
   /** Resolves with headers to add, or throws a 429 HttpError. */
   consume(key: string): Promise<RateLimitOutcome>;
+  /** Where the counters live right now: null without Redis, else Redis or the memory fallback. */
+  health(): CheckResult | null;
   close(): Promise<void>;
 }
 
@@ -72,7 +76,96 @@ function tooMany(retryAfterSeconds: number, headers: Record<string, string>): Ht
   return new HttpError(429, 'Rate limit exceeded', { ...headers, 'retry-after': String(retryAfterSeconds) });
 }
 
-export async function createRateLimits(config: Config['rate'], redisUrl: string | null): Promise<RateLimits> {
+/** One set of counters: the token bucket and the daily quota, either may be off. */
+interface Counters {
+  bucket: Bucket | null;
+  quota: RateLimiterMemory | RateLimiterRedis | null;
+}
+
+/**
+ * The Redis connection and whether to use it. ioredis reconnects on its own (at most 2 s apart);
+ * commands fail at once while it is down (no offline queue) and after 500 ms when it hangs. After
+ * a failure on a connection that stays open (a hung server), one request tries Redis again every
+ * 2 s. Every change between the two states is logged once, at warn (docs/operations.md).
+ */
+interface RedisLink {
+  client: Redis;
+  /** Redis answered last time and the connection is open. */
+  up(): boolean;
+  /** Whether the next request should use Redis: it is up, or it is time to try it again. */
+  shouldTry(): boolean;
+  failed(error: unknown): void;
+  answered(): void;
+  close(): void;
+}
+
+const RETRY_MS = 2000;
+
+async function connectRedis(url: string, logger: Logger): Promise<RedisLink> {
+  const { Redis } = await import('ioredis');
+  const client = new Redis(url, {
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    commandTimeout: 500,
+    connectTimeout: RETRY_MS,
+    retryStrategy: (attempt) => Math.min(attempt * 100, RETRY_MS),
+  });
+  let state: 'unknown' | 'up' | 'down' | 'closed' = 'unknown';
+  let retryAt = 0;
+  const failed = (error: unknown) => {
+    if (state === 'closed') return;
+    if (state !== 'down') logger.warn({ err: error }, 'Redis unreachable: rate limits use process memory until it is back');
+    state = 'down';
+    retryAt = Date.now() + RETRY_MS;
+  };
+  const answered = () => {
+    if (state === 'closed') return;
+    if (state === 'down') logger.warn('Redis reachable again: rate limits use Redis');
+    state = 'up';
+  };
+  const open = () => client.status === 'ready';
+  client.on('ready', answered);
+  client.on('error', failed);
+  client.on('close', () => {
+    if (state === 'up') failed(new Error('connection closed'));
+  });
+  // A failed first attempt is not fatal: the service starts on memory counters, ioredis retries.
+  await client.connect().catch(failed);
+  return {
+    client,
+    up: () => state === 'up' && open(),
+    shouldTry: () => open() && (state === 'up' || (state === 'down' && Date.now() >= retryAt)),
+    failed,
+    answered,
+    close() {
+      state = 'closed';
+      client.disconnect();
+    },
+  };
+}
+
+function memoryCounters(perSecond: number, daily: number, intervalMs: number, capacityMs: number): Counters {
+  return {
+    bucket: perSecond > 0 ? memoryBucket(intervalMs, capacityMs) : null,
+    quota: daily > 0 ? new RateLimiterMemory({ keyPrefix: 'daily', points: daily, duration: 2 * 86_400 }) : null,
+  };
+}
+
+function redisCounters(client: Redis, prefix: string, perSecond: number, daily: number, intervalMs: number, capacityMs: number): Counters {
+  return {
+    bucket: perSecond > 0 ? redisBucket(client, prefix, intervalMs, capacityMs) : null,
+    quota: daily > 0
+      ? new RateLimiterRedis({ storeClient: client, keyPrefix: `${prefix}:daily`, points: daily, duration: 2 * 86_400 })
+      : null,
+  };
+}
+
+/**
+ * With `redisUrl` the counters live in Redis, shared by every process; while Redis cannot be
+ * reached each process counts in its own memory instead of failing requests.
+ */
+export async function createRateLimits(config: Config['rate'], redisUrl: string | null, logger?: Logger): Promise<RateLimits> {
   const { perSecond, daily } = config;
   const prefix = config.redisPrefix ?? 'storelens';
   // Never less than one second's worth of requests, so a burst of 0 means "no extra burst".
@@ -80,55 +173,65 @@ export async function createRateLimits(config: Config['rate'], redisUrl: string 
   const intervalMs = perSecond > 0 ? 1000 / perSecond : 0;
   const capacityMs = capacity * intervalMs;
 
-  let client: Redis | null = null;
-  if (redisUrl && (perSecond > 0 || daily > 0)) {
-    const { Redis } = await import('ioredis');
-    client = new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true });
-    await client.connect();
-  }
-  const bucket = perSecond > 0
-    ? client ? redisBucket(client, prefix, intervalMs, capacityMs) : memoryBucket(intervalMs, capacityMs)
+  const memory = memoryCounters(perSecond, daily, intervalMs, capacityMs);
+  const redis = redisUrl && (perSecond > 0 || daily > 0)
+    ? await connectRedis(redisUrl, logger ?? pino({ level: 'silent' }))
     : null;
-  const quotaOptions = { keyPrefix: 'daily', points: daily, duration: 2 * 86_400 };
-  const quota = daily <= 0
-    ? null
-    : client
-      ? new RateLimiterRedis({ ...quotaOptions, storeClient: client, keyPrefix: `${prefix}:daily` })
-      : new RateLimiterMemory(quotaOptions);
+  const shared = redis ? redisCounters(redis.client, prefix, perSecond, daily, intervalMs, capacityMs) : null;
 
   const policy = [
-    bucket ? `"burst";q=${capacity};w=1` : null,
-    quota ? `"daily";q=${daily};w=86400` : null,
+    perSecond > 0 ? `"burst";q=${capacity};w=1` : null,
+    daily > 0 ? `"daily";q=${daily};w=86400` : null,
   ].filter(Boolean).join(', ');
+
+  async function consumeWith({ bucket, quota }: Counters, key: string): Promise<RateLimitOutcome> {
+    const now = Date.now();
+    const items: string[] = [];
+    const base: Record<string, string> = policy ? { 'ratelimit-policy': policy } : {};
+    if (bucket) {
+      const { retryMs, tat } = await bucket.take(key, now);
+      if (retryMs !== null) {
+        const retry = secondsUntil(retryMs);
+        throw tooMany(retry, { ...base, ratelimit: `"burst";r=0;t=${retry}` });
+      }
+      const remaining = Math.floor((capacityMs - (tat - now)) / intervalMs);
+      items.push(`"burst";r=${Math.max(0, remaining)};t=${Math.ceil((tat - now) / 1000)}`);
+    }
+    if (quota) {
+      const untilMidnight = secondsUntil(startOfUtcDay(now) + DAY_MS - now);
+      try {
+        const res = await quota.consume(`${key}:${formatDay(now)}`);
+        items.push(`"daily";r=${Math.max(0, res.remainingPoints)};t=${untilMidnight}`);
+      } catch (error) {
+        if (!(error instanceof RateLimiterRes)) throw error;
+        throw tooMany(untilMidnight, { ...base, ratelimit: `"daily";r=0;t=${untilMidnight}` });
+      }
+    }
+    return { headers: items.length ? { ...base, ratelimit: items.join(', ') } : {} };
+  }
 
   return {
     async consume(key) {
-      const now = Date.now();
-      const items: string[] = [];
-      const base: Record<string, string> = policy ? { 'ratelimit-policy': policy } : {};
-      if (bucket) {
-        const { retryMs, tat } = await bucket.take(key, now);
-        if (retryMs !== null) {
-          const retry = secondsUntil(retryMs);
-          throw tooMany(retry, { ...base, ratelimit: `"burst";r=0;t=${retry}` });
+      if (!redis || !shared || !redis.shouldTry()) return consumeWith(memory, key);
+      try {
+        const outcome = await consumeWith(shared, key);
+        redis.answered();
+        return outcome;
+      } catch (error) {
+        if (error instanceof HttpError) {
+          redis.answered();
+          throw error;
         }
-        const remaining = Math.floor((capacityMs - (tat - now)) / intervalMs);
-        items.push(`"burst";r=${Math.max(0, remaining)};t=${Math.ceil((tat - now) / 1000)}`);
+        redis.failed(error);
+        return consumeWith(memory, key);
       }
-      if (quota) {
-        const untilMidnight = secondsUntil(startOfUtcDay(now) + DAY_MS - now);
-        try {
-          const res = await quota.consume(`${key}:${formatDay(now)}`);
-          items.push(`"daily";r=${Math.max(0, res.remainingPoints)};t=${untilMidnight}`);
-        } catch (error) {
-          if (!(error instanceof RateLimiterRes)) throw error;
-          throw tooMany(untilMidnight, { ...base, ratelimit: `"daily";r=0;t=${untilMidnight}` });
-        }
-      }
-      return { headers: items.length ? { ...base, ratelimit: items.join(', ') } : {} };
+    },
+    health() {
+      if (!redis) return null;
+      return redis.up() ? { state: 'ok' } : { state: 'degraded', detail: 'unreachable: rate limits use process memory' };
     },
     async close() {
-      client?.disconnect();
+      redis?.close();
     },
   };
 }

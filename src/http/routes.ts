@@ -6,14 +6,22 @@ import { registerTryOn } from '../tryon/plugin.ts';
 import { collectPlugin } from '../collect/plugin.ts';
 import { collectCheck } from '../collect/status.ts';
 import { mcpRoute } from '../mcp/route.ts';
+import { addHealthCheck, checkHealth } from './health.ts';
 import { oauthRoutes } from '../mcp/oauth/routes.ts';
 import { dashboardPlugin } from '../dashboard/plugin.ts';
 
 /** Every endpoint module, with its prefix. */
 export async function registerRoutes(app: FastifyInstance): Promise<void> {
-  app.get('/healthz', async () => {
-    const collect = await collectCheck(app.config.dataDir);
-    return { status: collect.status, checks: { collect } };
+  addHealthCheck(app, {
+    name: 'collect',
+    async run() {
+      const collect = await collectCheck(app.config.dataDir);
+      return { state: collect.status === 'ok' ? 'ok' : 'degraded', detail: collect };
+    },
+  });
+  app.get('/healthz', async (_request, reply) => {
+    const { statusCode, body } = await checkHealth(app.healthChecks);
+    return reply.code(statusCode).send(body);
   });
   for (const endpoint of DATA_ENDPOINTS) await app.register(endpoint.route, { prefix: DATA_API_PREFIX });
   await app.register(openApiRoute);

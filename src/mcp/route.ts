@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { HttpError } from '../http/errors.ts';
+import { QueryTimeoutError } from '../store/clickhouse.ts';
 import { visibilityOf } from '../analytics/permissions.ts';
 import {
   AUTH_ERROR,
@@ -79,7 +80,8 @@ async function callTool(app: FastifyInstance, caller: Caller, selection: ToolSel
         : tool === workspacesListTool
           ? { workspaceId: 0, keyId: 0, scopes: [], visibility: visibilityOf([]) }
           : await caller.grant(workspaceArg as string | undefined);
-    await app.limits.consume(scope.keyId ? `key:${scope.keyId}` : caller.actor);
+    const limitKey = scope.keyId ? `key:${scope.keyId}` : caller.actor;
+    await app.limits.consume(limitKey);
     const ctx: ToolContext = {
       db: app.stores.db,
       ch: app.stores.ch,
@@ -90,8 +92,9 @@ async function callTool(app: FastifyInstance, caller: Caller, selection: ToolSel
       now: Date.now,
       workspaces: caller.kind === 'oauth' ? caller.workspaces : [],
     };
-    return toolResult(await tool.run(ctx, input));
+    return toolResult(await app.inFlight.run(limitKey, () => tool.run(ctx, input)));
   } catch (error) {
+    if (error instanceof QueryTimeoutError) return toolResult({ error: { code: 'timeout', message: error.message } }, true);
     if (error instanceof ToolError) return toolResult({ error: { code: error.code, message: error.message } }, true);
     if (error instanceof HttpError && error.statusCode === 403) {
       return toolResult({ error: { code: 'permission_denied', message: error.message } }, true);
@@ -131,6 +134,8 @@ function send(reply: FastifyReply, body: unknown): FastifyReply {
 }
 
 const OAUTH_PATH = '/mcp/oauth';
+const EXPOSED_HEADERS = 'www-authenticate, retry-after, ratelimit, ratelimit-policy';
+const ALLOWED_REQUEST_HEADERS = 'authorization, content-type, accept, mcp-protocol-version, x-api-key, client-secret';
 const resourceMetadataUrl = (base: string, path: string) => `${base}/.well-known/oauth-protected-resource${path}`;
 
 /**
@@ -148,9 +153,10 @@ export async function mcpRoute(app: FastifyInstance): Promise<void> {
   // MCP transport rule against DNS rebinding, before anything else (docs/mcp.md, "Origin").
   app.addHook('onRequest', async (request, reply) => {
     const origin = request.headers.origin;
-    if (origin !== undefined && !originAllowed(origin, app.config)) {
-      return reply.code(403).send({ message: 'Origin not allowed' });
-    }
+    if (origin === undefined) return;
+    if (!originAllowed(origin, app.config)) return reply.code(403).send({ message: 'Origin not allowed' });
+    // An allowed page may read the answer, the discovery and rate-limit headers included (CORS).
+    reply.header('access-control-allow-origin', origin).header('vary', 'Origin').header('access-control-expose-headers', EXPOSED_HEADERS);
   });
 
   app.setErrorHandler((error: { statusCode?: number; code?: string }, request, reply) => {
@@ -233,5 +239,14 @@ export async function mcpRoute(app: FastifyInstance): Promise<void> {
       url: path,
       handler: async (_request, reply) => reply.code(405).header('allow', 'POST').send({ message: 'Method not allowed' }),
     });
+    // CORS preflight of a browser client on an allowed origin (a foreign one got 403 above).
+    app.options(path, async (_request, reply) =>
+      reply
+        .code(204)
+        .header('access-control-allow-methods', 'POST')
+        .header('access-control-allow-headers', ALLOWED_REQUEST_HEADERS)
+        .header('access-control-max-age', '600')
+        .send(),
+    );
   }
 }

@@ -2,6 +2,7 @@ import path from 'node:path';
 import fs from 'node:fs';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import type { AppDb } from './app/schema.ts';
+import { PRIVATE_FILE, privateDir } from './private-files.ts';
 import { appMigrations } from './migrations/app/index.ts';
 
 export type AppDatabase = Kysely<AppDb>;
@@ -15,8 +16,12 @@ export async function openAppDb(options: { databaseUrl: string | null; dataDir: 
     });
   }
   const { default: Database } = await import('better-sqlite3');
-  fs.mkdirSync(options.dataDir, { recursive: true });
-  const sqlite = new Database(path.join(options.dataDir, 'app.sqlite'));
+  const file = path.join(options.dataDir, 'app.sqlite');
+  privateDir(options.dataDir);
+  // SQLite gives new -wal and -shm files the database file's mode; older ones are tightened here.
+  fs.closeSync(fs.openSync(file, 'a', PRIVATE_FILE));
+  for (const own of [file, `${file}-wal`, `${file}-shm`]) if (fs.existsSync(own)) fs.chmodSync(own, PRIVATE_FILE);
+  const sqlite = new Database(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');

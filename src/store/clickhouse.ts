@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import type { Logger } from 'pino';
 import { setParamsSql } from './chdb-params.ts';
 import { createSessionPool } from './session-pool.ts';
+import { FairQueue } from './query-queue.ts';
 
 /** Values bound server-side to `{name:Type}` placeholders. 64-bit ids travel as bigint. */
 export type QueryParams = Record<string, string | number | bigint | boolean | ReadonlyArray<string | number | bigint>>;
@@ -11,13 +12,30 @@ export interface InsertOptions {
   dedupToken?: string;
 }
 
+export interface QueryOptions {
+  /**
+   * Runs before queued reads: for short queries that other work waits on (the collector's
+   * duplicate check, the health probe). Never for a query a client can make heavy.
+   */
+  urgent?: boolean;
+}
+
+/** A read went over the time limit (`STORELENS_QUERY_TIMEOUT_MS`); the engine stopped it. */
+export class QueryTimeoutError extends Error {
+  constructor(readonly queryName: string) {
+    super('Query timed out');
+  }
+}
+
 /**
  * The one door to the analytics store. ClickHouse SQL runs unchanged on both transports:
  * embedded chDB (default) and a ClickHouse server (`CLICKHOUSE_URL`).
  */
 export interface Clickhouse {
   readonly kind: 'chdb' | 'server';
-  query<T>(name: string, sql: string, params?: QueryParams): Promise<T[]>;
+  /** A read, with the engine's time limit; throws QueryTimeoutError over it. */
+  query<T>(name: string, sql: string, params?: QueryParams, options?: QueryOptions): Promise<T[]>;
+  /** Schema changes and maintenance: no time limit, never called with a client's input. */
   exec(sql: string, params?: QueryParams): Promise<void>;
   /** Inserts newline-delimited JSON rows; the source may be a buffer or a stream of chunks. */
   insertNdjson(
@@ -65,6 +83,21 @@ const INSERT_SETTINGS = {
   input_format_json_throw_on_bad_escape_sequence: 0,
 } as const;
 
+export interface ClickhouseOptions {
+  url: string | null;
+  dataDir: string;
+  /** Embedded chDB sessions that run queries side by side (`STORELENS_CHDB_SESSIONS`). */
+  chdbSessions: number;
+  /** Engine time limit of each `query` in ms (`max_execution_time`); 0 or absent = none. */
+  timeoutMs?: number;
+}
+
+/** ClickHouse says TIMEOUT_EXCEEDED (code 159) when max_execution_time stops a query. */
+function isTimeout(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  return String(code) === '159' || /\bTIMEOUT_EXCEEDED\b/.test(String(message));
+}
+
 function parseEachRow<T>(text: string): T[] {
   const rows: T[] = [];
   let start = 0;
@@ -96,7 +129,7 @@ interface NdjsonInsert {
   settings: Record<string, string | number>;
 }
 
-async function openChdb(dataDir: string, sessions: number, logger: Logger): Promise<Clickhouse> {
+async function openChdb({ dataDir, chdbSessions, timeoutMs = 0 }: ClickhouseOptions, logger: Logger): Promise<Clickhouse> {
   const { Session } = await import('chdb');
   const openSession = async () => {
     const session = new Session(dataDir);
@@ -105,7 +138,7 @@ async function openChdb(dataDir: string, sessions: number, logger: Logger): Prom
     await session.queryAsync(`SET ${Object.entries(QUERY_SETTINGS).map(([name, value]) => `${name} = ${value}`).join(', ')}`);
     return session;
   };
-  const pool = createSessionPool(sessions, openSession);
+  const pool = createSessionPool(chdbSessions, openSession);
   // Opened now, so that a data dir chDB cannot open fails start-up rather than the first request.
   await pool.use(async () => {});
   const run = (sql: string, params: QueryParams) =>
@@ -114,14 +147,26 @@ async function openChdb(dataDir: string, sessions: number, logger: Logger): Prom
       if (set) await session.queryAsync(set);
       return session.queryAsync(sql, { format: 'JSONEachRow' });
     });
+  // Reads wait here for a free session in a fair order (docs/operations.md, "One key cannot hold
+  // the analytics engine"); the pool's own queue then stays short.
+  const reads = new FairQueue(chdbSessions);
+  // A per-query SETTINGS clause: as a session setting it would also bind migrations and seeding.
+  const limit = timeoutMs > 0 ? `\nSETTINGS max_execution_time = ${timeoutMs / 1000}` : '';
   return {
     kind: 'chdb',
-    async query<T>(name: string, sql: string, params: QueryParams = {}) {
-      const started = performance.now();
-      const rows = parseEachRow<T>((await run(sql, params)).text());
-      logger.debug({ query: name, ms: Math.round(performance.now() - started), rows: rows.length }, 'clickhouse query');
+    async query<T>(name: string, sql: string, params: QueryParams = {}, options: QueryOptions = {}) {
+      const result = await reads.run(async () => {
+        const started = performance.now();
+        try {
+          const answer = await run(sql + limit, params);
+          logger.debug({ query: name, ms: Math.round(performance.now() - started) }, 'clickhouse query');
+          return answer;
+        } catch (error) {
+          throw timeoutOr(error, name, timeoutMs, logger);
+        }
+      }, options.urgent);
       logger.trace({ query: name, sql }, 'clickhouse sql');
-      return rows;
+      return parseEachRow<T>(result.text());
     },
     async exec(sql, params = {}) {
       await run(sql, params);
@@ -143,23 +188,29 @@ async function openChdb(dataDir: string, sessions: number, logger: Logger): Prom
   };
 }
 
-async function openServer(url: string, logger: Logger): Promise<Clickhouse> {
+async function openServer({ url, timeoutMs = 0 }: ClickhouseOptions & { url: string }, logger: Logger): Promise<Clickhouse> {
   const { createClient } = await import('@clickhouse/client');
   const bootstrap = createClient({ url });
   await bootstrap.command({ query: `CREATE DATABASE IF NOT EXISTS ${ANALYTICS_DATABASE}` });
   await bootstrap.close();
   const client = createClient({ url, database: ANALYTICS_DATABASE });
+  const readSettings = timeoutMs > 0 ? { ...QUERY_SETTINGS, max_execution_time: timeoutMs / 1000 } : QUERY_SETTINGS;
   return {
     kind: 'server',
     async query<T>(name: string, sql: string, params: QueryParams = {}) {
       const started = performance.now();
-      const result = await client.query({
-        query: sql,
-        query_params: params,
-        format: 'JSONEachRow',
-        clickhouse_settings: QUERY_SETTINGS,
-      });
-      const rows = await result.json<T>();
+      let rows: T[];
+      try {
+        const result = await client.query({
+          query: sql,
+          query_params: params,
+          format: 'JSONEachRow',
+          clickhouse_settings: readSettings,
+        });
+        rows = await result.json<T>();
+      } catch (error) {
+        throw timeoutOr(error, name, timeoutMs, logger);
+      }
       logger.debug({ query: name, ms: Math.round(performance.now() - started), rows: rows.length }, 'clickhouse query');
       return rows;
     },
@@ -183,9 +234,12 @@ async function openServer(url: string, logger: Logger): Promise<Clickhouse> {
   };
 }
 
-export async function openClickhouse(
-  options: { url: string | null; dataDir: string; chdbSessions: number },
-  logger: Logger,
-): Promise<Clickhouse> {
-  return options.url ? openServer(options.url, logger) : openChdb(options.dataDir, options.chdbSessions, logger);
+function timeoutOr(error: unknown, name: string, timeoutMs: number, logger: Logger): unknown {
+  if (!isTimeout(error)) return error;
+  logger.warn({ query: name, limitMs: timeoutMs }, 'analytics query stopped at its time limit');
+  return new QueryTimeoutError(name);
+}
+
+export async function openClickhouse(options: ClickhouseOptions, logger: Logger): Promise<Clickhouse> {
+  return options.url ? openServer({ ...options, url: options.url }, logger) : openChdb(options, logger);
 }

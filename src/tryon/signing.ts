@@ -17,7 +17,7 @@ export function loadSigningKey(secret: string | null, dataDir: string): Buffer {
   try {
     return Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'base64');
   } catch {
-    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
     const key = crypto.randomBytes(32);
     try {
       fs.writeFileSync(file, key.toString('base64'), { mode: 0o600, flag: 'wx' });

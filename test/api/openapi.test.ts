@@ -44,6 +44,8 @@ const MESSAGES: [number, string][] = [
   [405, 'Method not allowed'],
   [403, 'You do not have access to profit metrics'],
   [429, 'Rate limit exceeded'],
+  [429, 'Too many concurrent requests'],
+  [503, 'Query timed out'],
 ];
 
 const messagesOf = (path: string, status: number): string[] =>

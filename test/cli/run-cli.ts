@@ -18,7 +18,7 @@ export function tempDataDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'storelens-cli-'));
 }
 
-/** Environment for a child: only what the test decides, no rate limits, quiet logs. */
+/** Environment for a child: only what the test decides, no rate limits or in-flight bound, quiet logs. */
 export function childEnv(dataDir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return {
     PATH: process.env.PATH,
@@ -27,6 +27,7 @@ export function childEnv(dataDir: string, extra: Record<string, string> = {}): N
     STORELENS_RATE_PER_SECOND: '0',
     STORELENS_RATE_BURST: '0',
     STORELENS_DAILY_QUOTA: '0',
+    STORELENS_MAX_QUERIES_PER_KEY: '0',
     LOG_LEVEL: 'warn',
     ...extra,
   };

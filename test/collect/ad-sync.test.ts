@@ -9,6 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runCommand } from '../../src/cli/run-command.ts';
 import { createLogger } from '../../src/log.ts';
+import { syncWorkspace } from '../../src/collect/ads/sync.ts';
 import { createTestWorkspace, injectGet, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
 import { startFakePlatforms, type FakePlatforms } from '../fixtures/ads/fake-platforms.ts';
 
@@ -105,6 +106,12 @@ describe('ad platform APIs', () => {
       },
     });
     assert.equal((await ads(shop)).totals.total_ads, 0);
+    const status = await cli('ads', 'status', '--workspace', String(shop.id));
+    const [account] = (status.outcome as { result: { accounts: Record<string, string | null>[] } }).result.accounts;
+    assert.deepEqual(Object.keys(account!), ['platform', 'account_id', 'connected_at', 'last_sync_at', 'last_sync_error']);
+    assert.match(account!.last_sync_at!, /^\d{4}-\d{2}-\d{2}T/);
+    assert.match(account!.last_sync_error!, /^meta act_111: Meta refused the access token \(error 190\/463/);
+    assert.ok(!JSON.stringify(status.outcome).includes('"expired"'), 'no credentials in the status');
   });
 
   test('Meta: a malformed insights row (impossible day, spend no number) is rejected by row, the rest stored, exit code 2', async () => {
@@ -174,6 +181,21 @@ describe('ad platform APIs', () => {
       ['google', 1, undefined],
       ['meta', 0, 'meta act_111: Meta refused the access to'],
     ]);
+  });
+
+  test('a pull stopped from our side (shutdown) ends at its next wait and is not recorded, so it stays due', async () => {
+    const shop = await createTestWorkspace(t.stores, 'Stopped');
+    await connectMeta(shop);
+    fake.state.runningPolls = Number.MAX_SAFE_INTEGER;
+    const stop = new AbortController();
+    const progress = (message: string) => {
+      if (message.includes('(Job Running)')) stop.abort();
+    };
+    const result = await syncWorkspace({ config: t.config.ads, stores: t.stores, progress, signal: stop.signal }, shop.id, 28);
+    fake.state.runningPolls = 2;
+    assert.deepEqual(result.accounts, [{ platform: 'meta', account_id: 'act_111', rows_imported: 0, rows_rejected: 0, errors: [], error: 'meta act_111: stopped' }]);
+    const row = await t.stores.db.selectFrom('ad_connections').selectAll().where('workspace_id', '=', shop.id).executeTakeFirstOrThrow();
+    assert.deepEqual([row.last_sync_at, row.last_sync_error], [null, null]);
   });
 
   test('credentials are stored sealed, never in clear; bad options are refused', async () => {

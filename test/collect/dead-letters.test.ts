@@ -80,7 +80,10 @@ test('collect status through the server and /healthz report the dead letters', a
   const health = await getJson(`${server!.baseUrl}/healthz`, {});
   assert.deepEqual(health, {
     status: 200,
-    body: { status: 'degraded', checks: { collect: { status: 'degraded', wal: { segments: 0, bytes: 0, oldest_segment_at: null }, dead_letters: { rows: 2 } } } },
+    body: {
+      status: 'degraded',
+      checks: { analytics: 'ok', app_state: 'ok', data_dir: 'ok', collect: { status: 'degraded', wal: { segments: 0, bytes: 0, oldest_segment_at: null }, dead_letters: { rows: 2 } } },
+    },
   });
 });
 

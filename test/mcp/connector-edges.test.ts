@@ -102,6 +102,26 @@ describe('Origin', () => {
     }
   });
 
+  test('an allowed origin gets CORS headers, for the preflight and the answer, on both URLs', async () => {
+    for (const url of ['/mcp', '/mcp/oauth']) {
+      const preflight = await fetch(`${BASE}${url}`, {
+        method: 'OPTIONS',
+        headers: { origin: 'https://claude.ai', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
+      });
+      assert.equal(preflight.status, 204, url);
+      assert.equal(preflight.headers.get('access-control-allow-origin'), 'https://claude.ai');
+      assert.equal(preflight.headers.get('access-control-allow-methods'), 'POST');
+      assert.match(preflight.headers.get('access-control-allow-headers')!, /authorization, content-type/);
+      const foreign = await fetch(`${BASE}${url}`, { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
+      assert.equal(foreign.status, 403);
+      assert.equal(foreign.headers.get('access-control-allow-origin'), null);
+    }
+    const answer = await post('/mcp/oauth', LIST, { origin: 'https://claude.ai' });
+    assert.equal(answer.status, 401);
+    assert.equal(answer.headers.get('access-control-allow-origin'), 'https://claude.ai');
+    assert.match(answer.headers.get('access-control-expose-headers')!, /www-authenticate/);
+  });
+
   test('the public URL\'s origin is allowed, and STORELENS_MCP_ALLOWED_ORIGINS is read as origins', () => {
     const config = loadConfig({ STORELENS_PUBLIC_URL: 'https://analytics.shop.example/base', STORELENS_MCP_ALLOWED_ORIGINS: ' https://claude.ai/ , https://chatgpt.com' });
     assert.deepEqual(config.mcpAllowedOrigins, ['https://claude.ai', 'https://chatgpt.com']);
@@ -246,6 +266,8 @@ describe('narrowing the tool set from the URL', () => {
     const r = await post('/mcp?tools=notes,bogus,x', LIST, bearer(ws.headers));
     assert.equal(r.status, 400);
     assert.deepEqual(r.body, { message: `Unknown tool family: bogus, x. Tool families: ${TOOL_FAMILIES.join(', ')}` });
+    const long = await post(`/mcp?tools=${'y'.repeat(5000)},a,b,c,d,e,f`, LIST);
+    assert.deepEqual(long.body, { message: `Unknown tool family: ${'y'.repeat(40)}..., a, b, c, d, .... Tool families: ${TOOL_FAMILIES.join(', ')}` });
     assert.deepEqual((await post('/mcp?tools=', LIST)).body, { message: `tools must name at least one tool family: ${TOOL_FAMILIES.join(', ')}` });
     assert.deepEqual((await post('/mcp/oauth?read_only=yes', LIST)).body, { message: 'read_only must be 1 or 0' });
   });

@@ -100,7 +100,8 @@ const COMMON_ERRORS: Record<number, string[]> = {
   ],
   401: ['Invalid API key', 'Invalid client secret'],
   405: ['Method not allowed'],
-  429: ['Rate limit exceeded'],
+  429: ['Rate limit exceeded', 'Too many concurrent requests'],
+  503: ['Query timed out'],
 };
 
 const STATUS_MEANING: Record<number, string> = {
@@ -108,7 +109,8 @@ const STATUS_MEANING: Record<number, string> = {
   401: 'Wrong API key or client secret (a revoked key is unknown)',
   403: 'The key may not see what was asked for',
   405: 'Only GET (and HEAD) are served',
-  429: 'Over the key\'s rate limit or daily quota; see Retry-After and the RateLimit headers',
+  429: 'Over the key\'s rate limit or daily quota, or too many of its requests in flight; see Retry-After (and the RateLimit headers for the rate limits)',
+  503: 'The analytics query ran over its time limit (STORELENS_QUERY_TIMEOUT_MS); narrow the request and try again',
 };
 
 /** What the document says about one endpoint beyond its parameters. */

@@ -52,6 +52,23 @@ export const adsConnectCommand: Command = async (ctx, args) => {
   };
 };
 
+/** `ads status --workspace ID`: the connected accounts and how their last pull went (never the credentials). */
+export const adsStatusCommand: Command = async (ctx, args) => {
+  const workspaceId = workspaceOption(args);
+  await requireWorkspace(ctx, workspaceId);
+  const accounts = await listAdConnections(ctx.stores.db, ctx.stores.secrets, workspaceId);
+  return {
+    workspace_id: workspaceId,
+    accounts: accounts.map((a) => ({
+      platform: a.platform,
+      account_id: a.accountId,
+      connected_at: a.createdAt,
+      last_sync_at: a.lastSyncAt,
+      last_sync_error: a.lastSyncError,
+    })),
+  };
+};
+
 /**
  * `ads sync --workspace ID [--days 28]`: pulls every connected account now. Exit code 0 when all
  * worked, 2 when an account failed or rows were rejected, 1 when nothing could be pulled.

@@ -1,5 +1,5 @@
 import type { Command } from '../command.ts';
-import { adsConnectCommand, adsSyncCommand } from './ads.ts';
+import { adsConnectCommand, adsStatusCommand, adsSyncCommand } from './ads.ts';
 import { collectStatusCommand, replayDeadLettersCommand } from './collect.ts';
 import { demoCommand } from './demo.ts';
 import { importCommand } from './import.ts';
@@ -24,6 +24,7 @@ export const commands: Record<string, Command> = {
   import: importCommand,
   'ads connect': adsConnectCommand,
   'ads sync': adsSyncCommand,
+  'ads status': adsStatusCommand,
   demo: demoCommand,
   'user create': createUserCommand,
 };

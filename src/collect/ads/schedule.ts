@@ -2,7 +2,7 @@
  * The server's daily pull: every `scheduleCheckMs` it looks for connected accounts whose last
  * pull (successful or not) is a day old or more and pulls their last RESYNC_DAYS days again,
  * since the platforms restate recent days. One pass at a time; errors are recorded on the
- * connection and logged, never thrown (docs/integrations.md, "Daily pull").
+ * connection and logged, never thrown; closing the app stops a pull in flight (docs/integrations.md).
  */
 import type { FastifyInstance } from 'fastify';
 import { listAdConnections } from '../../store/app/ad-connections.ts';
@@ -16,6 +16,7 @@ export function registerAdSchedule(app: FastifyInstance): void {
   if (every <= 0) return;
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> | null = null;
+  const stopping = new AbortController();
   const log = app.log;
 
   async function pass(): Promise<void> {
@@ -24,14 +25,16 @@ export function registerAdSchedule(app: FastifyInstance): void {
     const due = (at: string | null) => at === null || now - Date.parse(at) >= DAY_MS - every;
     const connections = (await listAdConnections(app.stores.db, app.stores.secrets)).filter((c) => due(c.lastSyncAt));
     for (const connection of connections) {
+      if (stopping.signal.aborted) return;
       const workspace = await findWorkspace(app.stores.db, connection.workspaceId);
       if (!workspace) continue;
       const result = await syncAccount(
-        { config: app.config.ads, stores: app.stores, progress: (message) => log.debug({ ads: message }, 'ad sync') },
+        { config: app.config.ads, stores: app.stores, progress: (message) => log.debug({ ads: message }, 'ad sync'), signal: stopping.signal },
         connection,
         workspace.currency,
         pullRange(RESYNC_DAYS, now),
       );
+      if (stopping.signal.aborted) return;
       if (result.error) log.warn({ platform: result.platform, account: result.account_id, error: result.error }, 'scheduled ad pull failed');
       else log.info({ platform: result.platform, account: result.account_id, rows: result.rows_imported }, 'scheduled ad pull');
     }
@@ -50,6 +53,8 @@ export function registerAdSchedule(app: FastifyInstance): void {
   });
   app.addHook('onClose', async () => {
     if (timer) clearInterval(timer);
+    // A pull in flight stops at its next call or wait; it is not recorded, so it runs again after a restart.
+    stopping.abort();
     await running;
   });
 }

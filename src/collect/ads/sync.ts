@@ -35,6 +35,8 @@ export interface SyncDeps {
   config: AdsConfig;
   stores: Stores;
   progress(message: string): void;
+  /** Stops pulls in flight (server shutdown); a stopped pull is not recorded, so it is due again. */
+  signal?: AbortSignal;
 }
 
 export function pullRange(days: number, now = Date.now()): PullRange {
@@ -60,7 +62,7 @@ function pullOf(connection: AdConnection, deps: SyncDeps, currency: string, sett
 /** Pulls one account; an AdSyncError ends it with `error` (recorded on the connection). */
 export async function syncAccount(deps: SyncDeps, connection: AdConnection, currency: string, range: PullRange): Promise<AccountSyncResult> {
   const result: AccountSyncResult = { platform: connection.platform, account_id: connection.accountId, rows_imported: 0, rows_rejected: 0, errors: [] };
-  const settings: ApiSettings = { retryBaseMs: deps.config.retryBaseMs, maxAttempts: 5, timeoutMs: 60_000, progress: deps.progress };
+  const settings: ApiSettings = { retryBaseMs: deps.config.retryBaseMs, maxAttempts: 5, timeoutMs: 60_000, progress: deps.progress, signal: deps.signal };
   const writer = new RowWriter(deps.stores.ch, findImportKind('ads')!, { storeId: connection.workspaceId, version: newImportVersion() });
   const reject = (row: number, message: string) => {
     result.rows_rejected++;
@@ -80,7 +82,7 @@ export async function syncAccount(deps: SyncDeps, connection: AdConnection, curr
     result.error = error.message;
   }
   result.rows_imported = writer.written;
-  await recordAdSync(deps.stores.db, connection, new Date().toISOString(), result.error ?? null);
+  if (!deps.signal?.aborted) await recordAdSync(deps.stores.db, connection, new Date().toISOString(), result.error ?? null);
   deps.progress(`${connection.platform} ${connection.accountId}: ${result.error ? `failed: ${result.error}` : `${result.rows_imported} rows`}`);
   return result;
 }

@@ -18,8 +18,9 @@ export async function findStoredTransactions(
 SELECT DISTINCT toString(store_id) AS store_id, name, transaction_id
 FROM conversions
 WHERE store_id IN {store_ids:Array(UInt64)} AND transaction_id IN {transaction_ids:Array(String)}`;
+  // Urgent: the collector's inserts wait on this short lookup, which must not queue behind reports.
   return ch.query<StoredTransaction>(QUERY_NAME, sql, {
     store_ids: params.storeIds,
     transaction_ids: params.transactionIds,
-  });
+  }, { urgent: true });
 }

@@ -10,6 +10,7 @@ export interface AdConnection {
   platform: string;
   accountId: string;
   credentials: Record<string, string>;
+  createdAt: string;
   lastSyncAt: string | null;
   lastSyncError: string | null;
 }
@@ -49,6 +50,7 @@ export async function listAdConnections(db: AppDatabase, secrets: SecretBox, wor
     platform: row.platform,
     accountId: row.account_id,
     credentials: JSON.parse(secrets.open(row.credentials)) as Record<string, string>,
+    createdAt: row.created_at,
     lastSyncAt: row.last_sync_at,
     lastSyncError: row.last_sync_error,
   }));

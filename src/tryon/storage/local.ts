@@ -50,7 +50,7 @@ export function createLocalStorage(root: string, signer: Signer): MediaStorage {
     },
     async put(key, body) {
       const file = fileOf(key);
-      await fs.mkdir(path.dirname(file), { recursive: true });
+      await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
       const temp = `${file}.${process.pid}.tmp`;
       await fs.writeFile(temp, body, { mode: 0o600 });
       await fs.rename(temp, file);

@@ -11,6 +11,8 @@ export interface ApiSettings {
   maxAttempts: number;
   timeoutMs: number;
   progress(message: string): void;
+  /** Aborted when the server shuts down: the pull stops at its next call or wait. */
+  signal?: AbortSignal;
 }
 
 export interface ApiAnswer {
@@ -21,6 +23,18 @@ export interface ApiAnswer {
 
 /** A pull that cannot go on: a message for people (expired token, refused credentials, ...). */
 export class AdSyncError extends Error {}
+
+/** The pull was stopped from our side (shutdown), not by the platform. */
+export class AdSyncStopped extends AdSyncError {}
+
+/** Waits, unless the pull is stopped first. */
+export async function pause(settings: ApiSettings, ms: number, label: string): Promise<void> {
+  try {
+    await sleep(ms, undefined, { signal: settings.signal });
+  } catch {
+    throw new AdSyncStopped(`${label}: stopped`);
+  }
+}
 
 /** `retry`: wait at least `afterMs` (the platform's own estimate, or 0), then try again. */
 export type Verdict = { ok: true } | { retry: true; afterMs: number; reason: string } | { fail: string };
@@ -48,10 +62,12 @@ export async function callApi(
     const { url, init } = request();
     let answer: ApiAnswer;
     try {
-      const response = await fetch(url, { ...init, signal: AbortSignal.timeout(settings.timeoutMs) });
+      const timeout = AbortSignal.timeout(settings.timeoutMs);
+      const response = await fetch(url, { ...init, signal: settings.signal ? AbortSignal.any([settings.signal, timeout]) : timeout });
       answer = { status: response.status, headers: response.headers, body: await readJson(response) };
     } catch (error) {
       if (error instanceof AdSyncError) throw error;
+      if (settings.signal?.aborted) throw new AdSyncStopped(`${label}: stopped`);
       if (attempt >= settings.maxAttempts) throw new AdSyncError(`${label}: the API could not be reached (${(error as Error).message})`);
       await wait(settings, label, attempt, 0, `network error: ${(error as Error).message}`);
       continue;
@@ -67,5 +83,5 @@ export async function callApi(
 async function wait(settings: ApiSettings, label: string, attempt: number, afterMs: number, reason: string): Promise<void> {
   const ms = Math.max(afterMs, settings.retryBaseMs * 2 ** (attempt - 1));
   settings.progress(`${label}: ${reason}; retrying in ${(ms / 1000).toFixed(1)}s`);
-  await sleep(ms);
+  await pause(settings, ms, label);
 }

@@ -4,11 +4,10 @@
  * report run (`POST act_<id>/insights`, poll `async_status` until `Job Completed`, then read
  * `<run>/insights`) for longer ones, `paging.next` cursors, throttling headers and error codes.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { Invalid } from '../../rows.ts';
 import { amountToMinor, parseAdDay } from '../values.ts';
-import { AdSyncError, callApi, type ApiAnswer, type ApiSettings, type Verdict } from './call.ts';
+import { AdSyncError, callApi, pause, type ApiAnswer, type ApiSettings, type Verdict } from './call.ts';
 
 export interface MetaCredentials {
   access_token: string;
@@ -122,7 +121,7 @@ export async function* pullMeta(pull: MetaPull, range: PullRange): AsyncGenerato
     const busy = Math.max(insightsUsage(answer.headers), businessUsage(answer.headers).percent);
     if (busy >= BUSY_PERCENT) {
       pull.settings.progress(`${label}: Meta reports ${busy}% of the insights quota used; pausing`);
-      await sleep(pull.settings.retryBaseMs);
+      await pause(pull.settings, pull.settings.retryBaseMs, label);
     }
     return answer.body;
   };
@@ -152,7 +151,7 @@ export async function* pullMeta(pull: MetaPull, range: PullRange): AsyncGenerato
       pull.settings.progress(`${label}: report run ${id} ${async_percent_completion ?? 0}% (${async_status})`);
       if (async_status === 'Job Completed') break;
       if (async_status === 'Job Failed' || async_status === 'Job Skipped') throw new AdSyncError(`${label}: report run ${id} ended with "${async_status}"`);
-      await sleep(pull.settings.retryBaseMs);
+      await pause(pull.settings, pull.settings.retryBaseMs, label);
     }
     next = withToken(new URL(`${id}/insights`, base));
     next.searchParams.set('limit', '500');

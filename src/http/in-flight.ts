@@ -1,0 +1,33 @@
+import { runInLane } from '../store/query-queue.ts';
+import { HttpError } from './errors.ts';
+
+/**
+ * How many data requests and tool calls one key may have running at once in this process
+ * (`STORELENS_MAX_QUERIES_PER_KEY`, docs/operations.md). One over the bound is refused at once
+ * with 429 instead of queueing behind the key's own work; the analytics queries of an admitted
+ * call run in the key's lane of the engine queue.
+ */
+export interface InFlightLimits {
+  run<T>(key: string, work: () => Promise<T>): Promise<T>;
+}
+
+export const tooManyConcurrent = () =>
+  new HttpError(429, 'Too many concurrent requests', { 'retry-after': '1' });
+
+export function createInFlightLimits(maxPerKey: number): InFlightLimits {
+  const running = new Map<string, number>();
+  return {
+    async run(key, work) {
+      const now = running.get(key) ?? 0;
+      if (maxPerKey > 0 && now >= maxPerKey) throw tooManyConcurrent();
+      running.set(key, now + 1);
+      try {
+        return await runInLane(key, work);
+      } finally {
+        const left = (running.get(key) ?? 1) - 1;
+        if (left === 0) running.delete(key);
+        else running.set(key, left);
+      }
+    },
+  };
+}
