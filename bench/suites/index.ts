@@ -6,6 +6,7 @@ import { runIsolationBench } from './isolation.ts';
 import { runConcurrencyBench } from './concurrency.ts';
 import { runGrowthBench } from './growth.ts';
 import { runOrderNamesBench } from './order-names.ts';
+import { runDashboardBench } from './dashboard.ts';
 
 /**
  * Every benchmark suite. A suite is one file in this folder plus one line here. `env` suites run on
@@ -23,4 +24,5 @@ export const SUITES: BenchSuite[] = [
   { name: 'concurrency', kind: 'env', run: runConcurrencyBench },
   { name: 'growth', kind: 'own', run: runGrowthBench },
   { name: 'order-names', kind: 'own', run: runOrderNamesBench },
+  { name: 'dashboard', kind: 'env', run: runDashboardBench },
 ];
