@@ -4,6 +4,7 @@ import { runCollectorBench } from './collector.ts';
 import { runReportBench } from './report.ts';
 import { runIsolationBench } from './isolation.ts';
 import { runConcurrencyBench } from './concurrency.ts';
+import { runGrowthBench } from './growth.ts';
 import { runOrderNamesBench } from './order-names.ts';
 import { runDashboardBench } from './dashboard.ts';
 
@@ -21,6 +22,7 @@ export const SUITES: BenchSuite[] = [
   { name: 'report', kind: 'env', run: runReportBench },
   { name: 'isolation', kind: 'env', run: runIsolationBench },
   { name: 'concurrency', kind: 'env', run: runConcurrencyBench },
+  { name: 'growth', kind: 'own', run: runGrowthBench },
   { name: 'order-names', kind: 'own', run: runOrderNamesBench },
   { name: 'dashboard', kind: 'env', run: runDashboardBench },
 ];
