@@ -1,12 +1,12 @@
 /**
  * `npm run screenshots`: every dashboard view at desktop (1280 px) and phone (375 px) width, saved
  * under docs/screenshots/. The app runs on a temporary data dir with the demo shop (30 days,
- * SCREENSHOT_DAYS to change) and a few live pageviews, in Debian's Chromium via playwright-core.
+ * SCREENSHOT_DAYS to change) and a few rows of the last minutes, in Debian's Chromium via playwright-core.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Page } from 'playwright-core';
-import { startTestApp, createTestWorkspace } from '../test/helper.ts';
+import { startTestApp, createTestWorkspace, insertRows } from '../test/helper.ts';
 import { seedDemo } from '../src/cli/demo/seed.ts';
 import { updateSettings } from '../src/store/app/workspaces.ts';
 import { createUser, setMembership } from '../src/store/app/users.ts';
@@ -29,12 +29,14 @@ try {
   await setMembership(t.stores.db, { userId: user.id, workspaceId: shop.id, role: 'owner', scopes: null });
   await setMembership(t.stores.db, { userId: user.id, workspaceId: shop.id + 1, role: 'viewer', scopes: null });
   const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
-  await t.app.inject({
-    method: 'POST',
-    url: '/collect',
-    headers: { 'content-type': 'application/json', 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/126.0 Safari/537.36' },
-    payload: { pixel_id: shop.pixelId, visitor_id: '77', session_id: '78', events: [{ name: 'pageview', url: 'https://shop.example/products/linen-shirt?utm_source=newsletter&utm_medium=email' }] },
-  });
+  const now = Date.now();
+  const at = (minutesAgo: number) => new Date(now - minutesAgo * 60_000).toISOString().slice(0, 19).replace('T', ' ');
+  const live = [['google', '/products/linen-shirt', 12], ['facebook', '/collections/summer', 7], ['', '/', 3], ['email', '/cart', 1]] as const;
+  await insertRows(t.stores, 'events', live.map(([source, page, ago], i) =>
+    ({ store_id: shop.id, dt: at(ago), name: 'pageview', session_id: 9000 + i, visitor_id: 9100 + i, adv_source: source, pathname: page })));
+  await insertRows(t.stores, 'conversions', [
+    { store_id: shop.id, dt: at(0.5), name: 'purchase', session_id: 9002, visitor_id: 9102, transaction_id: 'LIVE-1', transaction_gross_revenue: 8900, transaction_currency: 'USD' },
+  ]);
 
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
   const end = new Date().toISOString().slice(0, 10);
@@ -60,7 +62,7 @@ try {
     const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: 1 });
     const page = await context.newPage();
     const problems: string[] = [];
-    page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
+    page.on('console', (m) => m.type() === 'error' && !m.text().startsWith('Failed to load resource') && problems.push(m.text()));
     page.on('pageerror', (e) => problems.push(e.message));
     for (const [name, url, ready] of views) {
       if (name === 'overview' && !(await page.$('.top'))) {

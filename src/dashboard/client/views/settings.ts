@@ -152,8 +152,7 @@ function InstallAndIntegrations({ workspace }: { workspace: string }) {
       <h2 id="pixel-title">Pixel</h2>
       <label>Paste into every page of the shop
         <textarea readonly rows="3" name="snippet">${d.snippet}</textarea></label>
-      <p class="note">Last event received: <strong>${d.last_event_at ? `${d.last_event_at} UTC` : 'none yet'}</strong>
-        (${d.events_last_24h} in the last 24 hours). Last conversion: ${d.last_conversion_at ? `${d.last_conversion_at} UTC` : 'none yet'}.</p>
+      <p class="note">Last event received: <strong>${d.last_event_at ? `${d.last_event_at} UTC` : 'none yet'}</strong>${` (${d.events_last_24h} in the last 24 hours). Last conversion: ${d.last_conversion_at ? `${d.last_conversion_at} UTC` : 'none yet'}.`}</p>
     </section>
     <section aria-labelledby="integrations-title">
       <h2 id="integrations-title">Integrations</h2>
