@@ -17,6 +17,9 @@ import { timestampParam } from '../../sql.ts';
  * Conditions on the key (store_id, session_id) may go in PREWHERE, which runs before FINAL and
  * spares merging rows no one asked for; conditions on anything else (`started`) belong in WHERE,
  * applied after FINAL: a partial row's start is not the session's.
+ * FINAL costs little on a partition of one part and about twice as much on a few (collector flushes
+ * make one each): analytics migration 0011 has the engine merge parts older than ten minutes
+ * (docs/performance.md, "Report on data as the collector inserts it").
  * Read tuple fields with landingField/tupleElement, never as `landing.field`: ClickHouse reads a
  * dotted subcolumn on its own, and FINAL then folds that field alone (the smallest field value
  * instead of the field of the smallest tuple).
