@@ -26,7 +26,7 @@ export async function runGrowthBench(log: (line: string) => void = console.log) 
   // Weights in SCALES order first (16x is last), then 1x filler up to the same total.
   const weights = [...SCALES, ...Array.from({ length: units - big - 1 }, () => 1)];
   const sizes = benchSizes(undefined, weights);
-  log(`seeding ${sizes.events} events over ${sizes.workspaces} workspaces (weights ${SCALES.join(', ')} and ${units - big - 1} of 1), ${sizes.merged ? 'merged' : 'unmerged'} ...`);
+  log(`seeding ${sizes.events} events over ${sizes.workspaces} workspaces (weights ${weights.join(', ')}), ${sizes.merged ? 'merged' : 'unmerged'} ...`);
   const env = await openBenchEnv(sizes);
   const limits = await createRateLimits({ perSecond: 0, burst: 0, daily: 0 }, null);
   const app = await buildApp({ config: env.config, stores: env.stores, limits, logger: createLogger('silent') });
