@@ -5,7 +5,7 @@
  * process at a time).
  */
 import { SUITES } from './suites/index.ts';
-import { benchSizes, openBenchEnv } from './seed.ts';
+import { benchSizes, openBenchEnv, partCounts } from './seed.ts';
 
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((name) => !SUITES.some((s) => s.name === name));
@@ -19,7 +19,7 @@ const log = (line: string) => console.log(line);
 const onEnv = chosen.filter((s) => s.kind === 'env');
 if (onEnv.length) {
   const sizes = benchSizes();
-  console.log(`seeding ${sizes.events} events, ${sizes.conversions} conversions, ${sizes.ads} ad rows (+5 % re-imported) ...`);
+  console.log(`seeding ${sizes.events} events, ${sizes.conversions} conversions, ${sizes.ads} ad rows (+5 % re-imported), ${sizes.workspaces} workspaces, ${sizes.merged ? 'merged' : 'unmerged'} ...`);
   const env = await openBenchEnv(sizes);
   // An interrupted run still removes its multi-gigabyte data dir.
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -28,7 +28,7 @@ if (onEnv.length) {
       process.exit(130);
     });
   }
-  console.log(`seeded in ${env.seedSeconds.toFixed(1)} s`);
+  console.log(`seeded in ${env.seedSeconds.toFixed(1)} s; ${await partCounts(env.stores.ch)}`);
   try {
     for (const suite of onEnv) {
       console.log(`\n## ${suite.name}`);

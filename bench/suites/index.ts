@@ -4,7 +4,10 @@ import { runCollectorBench } from './collector.ts';
 import { runReportBench } from './report.ts';
 import { runIsolationBench } from './isolation.ts';
 import { runConcurrencyBench } from './concurrency.ts';
+import { runGrowthBench } from './growth.ts';
+import { runFinalPartsBench } from './final-parts.ts';
 import { runOrderNamesBench } from './order-names.ts';
+import { runDashboardBench } from './dashboard.ts';
 
 /**
  * Every benchmark suite. A suite is one file in this folder plus one line here. `env` suites run on
@@ -20,5 +23,8 @@ export const SUITES: BenchSuite[] = [
   { name: 'report', kind: 'env', run: runReportBench },
   { name: 'isolation', kind: 'env', run: runIsolationBench },
   { name: 'concurrency', kind: 'env', run: runConcurrencyBench },
+  { name: 'final-parts', kind: 'env', run: runFinalPartsBench },
+  { name: 'growth', kind: 'own', run: runGrowthBench },
   { name: 'order-names', kind: 'own', run: runOrderNamesBench },
+  { name: 'dashboard', kind: 'env', run: runDashboardBench },
 ];

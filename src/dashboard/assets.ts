@@ -17,7 +17,10 @@ let bundle: Promise<Record<string, Asset>> | null = null;
  */
 export function dashboardAssets(): Promise<Record<string, Asset>> {
   bundle ??= build({
-    entryPoints: { app: fileURLToPath(new URL('./client/main.ts', import.meta.url)) },
+    entryPoints: [
+      { in: fileURLToPath(new URL('./client/main.ts', import.meta.url)), out: 'app' },
+      { in: fileURLToPath(new URL('./client/style.css', import.meta.url)), out: 'app' },
+    ],
     bundle: true,
     minify: true,
     format: 'esm',

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { HttpError } from '../http/errors.ts';
+import { contentSecurityPolicy } from '../http/security-headers.ts';
 import { dashboardAssets } from './assets.ts';
 
 /** Every view's path; each serves the same page, and the browser code draws the view (or sign-in). */
@@ -22,24 +23,21 @@ const PAGE = `<!doctype html>
  * No inline script or style anywhere: the page loads one script and one stylesheet from this
  * origin; uPlot and Preact set styles through the DOM, which style-src does not govern.
  */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+export const CONTENT_SECURITY_POLICY = contentSecurityPolicy({
+  'default-src': ["'self'"],
+  'script-src': ["'self'"],
+  'style-src': ["'self'"],
+  'img-src': ["'self'", 'data:'],
+  'connect-src': ["'self'"],
+  'form-action': ["'self'"],
+});
 
 export async function pageRoutes(app: FastifyInstance): Promise<void> {
   // Bundle while the rest of the app starts; the first request waits for it if it must.
   void dashboardAssets().catch((error) => app.log.error({ err: error }, 'dashboard bundle failed'));
   for (const path of VIEW_PATHS) {
     app.get(path, async (_request, reply) =>
-      reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(PAGE));
+      reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').header('content-security-policy', CONTENT_SECURITY_POLICY).send(PAGE));
   }
   app.get<{ Params: { file: string } }>('/dashboard/:file', async (request, reply) => {
     const asset = (await dashboardAssets())[request.params.file];

@@ -31,7 +31,7 @@ function localTable(table: TableDefinition): string {
     .replace(`CREATE TABLE ${db}.${table.name} (`, `CREATE TABLE IF NOT EXISTS ${db}.${name} ON CLUSTER ${CLUSTER_MACRO} (`)
     .replace(engine[0], `ENGINE = Replicated${engine[1]}(${args})`)
     // Replicated tables deduplicate retried inserts on their own.
-    .replace(/non_replicated_deduplication_window = \d+, /, '');
+    .replace(/(, )?non_replicated_deduplication_window = \d+(, )?/, (_, before, after) => (before && after ? ', ' : ''));
 }
 
 const distributedTable = (table: TableDefinition) =>

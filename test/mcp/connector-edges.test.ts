@@ -266,6 +266,8 @@ describe('narrowing the tool set from the URL', () => {
     const r = await post('/mcp?tools=notes,bogus,x', LIST, bearer(ws.headers));
     assert.equal(r.status, 400);
     assert.deepEqual(r.body, { message: `Unknown tool family: bogus, x. Tool families: ${TOOL_FAMILIES.join(', ')}` });
+    const long = await post(`/mcp?tools=${'y'.repeat(5000)},a,b,c,d,e,f`, LIST);
+    assert.deepEqual(long.body, { message: `Unknown tool family: ${'y'.repeat(40)}..., a, b, c, d, .... Tool families: ${TOOL_FAMILIES.join(', ')}` });
     assert.deepEqual((await post('/mcp?tools=', LIST)).body, { message: `tools must name at least one tool family: ${TOOL_FAMILIES.join(', ')}` });
     assert.deepEqual((await post('/mcp/oauth?read_only=yes', LIST)).body, { message: 'read_only must be 1 or 0' });
   });

@@ -69,7 +69,8 @@ function touchFields(plan: ReportPlan): TouchField[] {
   const used = plan.breakdown
     ? DIMENSIONS[plan.breakdown].keys.map((k) => k.credit.replace(/^touch\./, '')).filter((f) => names.includes(f as TouchField))
     : [];
-  return [...BASE_TOUCH_FIELDS, ...(used as TouchField[])];
+  const drill: TouchField[] = [...(plan.campaign !== null ? ['campaign' as const] : []), ...(plan.adgroup !== null ? ['adgroup' as const] : [])];
+  return [...new Set([...BASE_TOUCH_FIELDS, ...(used as TouchField[]), ...drill])];
 }
 
 /** Every value the report binds: the scope, the scan bounds and the workspace settings. */
@@ -198,6 +199,8 @@ function creditedSql(plan: ReportPlan, credits: string): string {
     'c.2 > 0',
     ...(plan.dateMode === 'click' ? [`c.1.ts BETWEEN {start:${TS}} AND {end:${TS}}`] : []),
     ...(plan.channels ? ['c.1.channel IN {channels:Array(String)}'] : []),
+    ...(plan.campaign !== null ? ['c.1.campaign = {campaign:String}'] : []),
+    ...(plan.adgroup !== null ? ['c.1.adgroup = {adgroup:String}'] : []),
   ].join(' AND ');
   const kept = `arrayFilter(c -> ${keptCredit}, ${credits})`;
   // any_click: each kept credit also carries its weight capped at one conversion in all (`share`).
@@ -246,6 +249,8 @@ function ctes(plan: ReportPlan): { sql: string; params: QueryParams } {
   addNameFilter(convWhere, 'c.name', plan.name ?? undefined);
   Object.assign(params, convWhere.params);
   if (plan.channels) params.channels = plan.channels;
+  if (plan.campaign !== null) params.campaign = plan.campaign;
+  if (plan.adgroup !== null) params.adgroup = plan.adgroup;
 
   const values = conversionValues(plan);
   const { touch, fallback } = touchExpressions(fields);
@@ -374,7 +379,9 @@ function branches(plan: ReportPlan, dimension: Dimension | null): Branch[] {
     const where = new Conditions()
       .add('store_id = {store_id:UInt64}')
       .add(`dt BETWEEN toDate({start:${TS}}, 'UTC') AND toDate({end:${TS}}, 'UTC')`)
-      .addIf(plan.channels, 'source IN {channels:Array(String)}', (v) => ({ channels: v }));
+      .addIf(plan.channels, 'source IN {channels:Array(String)}', (v) => ({ channels: v }))
+      .addIf(plan.campaign, 'campaign_id = {campaign:String}', (v) => ({ campaign: v }))
+      .addIf(plan.adgroup, 'adgroup_id = {adgroup:String}', (v) => ({ adgroup: v }));
     out.push({
       keys: adsKeys as string[],
       bucket: bucket('dt'),
@@ -388,7 +395,9 @@ function branches(plan: ReportPlan, dimension: Dimension | null): Branch[] {
   if (sessionKeys.every((k) => k !== null)) {
     const where = new Conditions()
       .add(`started BETWEEN {start:${TS}} AND {end:${TS}}`)
-      .addIf(plan.channels, 'channel IN {channels:Array(String)}', (v) => ({ channels: v }));
+      .addIf(plan.channels, 'channel IN {channels:Array(String)}', (v) => ({ channels: v }))
+      .addIf(plan.campaign, 'campaign = {campaign:String}', (v) => ({ campaign: v }))
+      .addIf(plan.adgroup, 'adgroup = {adgroup:String}', (v) => ({ adgroup: v }));
     out.push({
       keys: sessionKeys as string[],
       bucket: bucket('started'),

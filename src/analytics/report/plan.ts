@@ -33,6 +33,9 @@ export interface ReportRequest {
   exclude_source?: string[];
   /** Conversion-name filter, `*` wildcard. */
   name?: string;
+  /** Campaign id (and ad group id) the rows, credits and ads must carry: drill-down below a source. */
+  campaign?: string;
+  adgroup?: string;
   limit?: number;
   offset?: number;
 }
@@ -64,6 +67,9 @@ export interface ReportPlan {
   /** Source values behind `excludedChannels`, for settings_applied. */
   excludedSources: string[];
   name: string | null;
+  /** Campaign and ad group ids every credit, session and ads row must carry; null: any. */
+  campaign: string | null;
+  adgroup: string | null;
   limit: number;
   offset: number;
   settings: WorkspaceSettings;
@@ -131,6 +137,7 @@ export function planReport(input: {
   checkPixelAccess(sources, visibility);
   checkProfitAccess(metrics, visibility);
   const channels = pixelChannels(visibility, sources);
+  const drilled = request.campaign !== undefined || request.adgroup !== undefined;
   return {
     storeId: input.storeId,
     range: input.range,
@@ -144,9 +151,11 @@ export function planReport(input: {
     excludedChannels: channelsOfAll(excludedSources),
     excludedSources: [...excludedSources],
     name: request.name ?? null,
+    campaign: request.campaign ?? null,
+    adgroup: request.adgroup ?? null,
     ...page,
     settings,
-    includeUnattributed: settings.include_unattributed && channels === null && request.name === undefined,
-    includeExpenses: channels === null && metrics.some((m) => METRICS[m].profit),
+    includeUnattributed: settings.include_unattributed && channels === null && request.name === undefined && !drilled,
+    includeExpenses: channels === null && !drilled && metrics.some((m) => METRICS[m].profit),
   };
 }

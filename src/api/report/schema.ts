@@ -37,6 +37,8 @@ export const reportQuerySchema = z.object({
   source: sourceListParam(PIXEL_SOURCES),
   exclude_source: sourceListParam(PIXEL_SOURCES),
   name: text('Invalid name parameter').optional(),
+  campaign: text('Invalid campaign parameter').optional(),
+  adgroup: text('Invalid adgroup parameter').optional(),
 });
 
 export const reportQuery: QuerySpec<typeof reportQuerySchema> = {

@@ -1,1 +1,5 @@
-export {};
+import { render } from 'preact';
+import { html } from 'htm/preact';
+import { App } from './app.ts';
+
+render(html`<${App} />`, document.getElementById('app')!);

@@ -33,7 +33,11 @@ export function parseSelection(query: Record<string, unknown>, families: readonl
     const names = tools.split(',').map((n) => n.trim()).filter(Boolean);
     if (names.length === 0) throw new SelectionError(`tools must name at least one tool family: ${families.join(', ')}`);
     const unknown = names.filter((n) => !families.includes(n));
-    if (unknown.length) throw new SelectionError(`Unknown tool family: ${unknown.join(', ')}. Tool families: ${families.join(', ')}`);
+    if (unknown.length) {
+      // The message names what was wrong, but never echoes more than a few short names.
+      const shown = unknown.slice(0, 5).map((n) => (n.length > 40 ? `${n.slice(0, 40)}...` : n));
+      throw new SelectionError(`Unknown tool family: ${shown.join(', ')}${unknown.length > 5 ? ', ...' : ''}. Tool families: ${families.join(', ')}`);
+    }
     selected = new Set(names);
   }
   if (readOnly !== undefined && !['0', '1', 'true', 'false'].includes(readOnly)) {

@@ -88,13 +88,13 @@ buyer AS (
 )
 SELECT toString(toDateTime(conv_dt, 'UTC')) AS dt,
   arrayMap(t -> (toString(toDateTime(t.ts, 'UTC')), toString(t.session_id), t.channel, t.source, t.campaign, t.adgroup, t.ad, t.utm_campaign),
-    arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> t.ts <= conv_dt, path))) AS touches,
+    arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> t.ts <= conv_dt, path))) AS sessions_in_window,
   arrayMap(c -> (toString(c.1.session_id), c.1.channel, c.2), ${attribution.credits}) AS credits
 FROM (
   SELECT c.conv_dt AS conv_dt, c.session_id AS session_id, b.path AS path, ${attribution.eligible} AS eligible
   FROM conv AS c CROSS JOIN buyer AS b
 )`;
-  const rows = await ch.query<{ dt: string; touches: Tuple[]; credits: [string, string, number][] }>(QUERY_NAME, sql, {
+  const rows = await ch.query<{ dt: string; sessions_in_window: Tuple[]; credits: [string, string, number][] }>(QUERY_NAME, sql, {
     store_id: p.storeId,
     session_id: p.key.sessionId.toString(),
     dt: p.key.dt,
@@ -111,7 +111,7 @@ FROM (
   const organic = row.credits.find(([, channel]) => channel === '');
   return {
     dt: row.dt,
-    touches: row.touches.map(([started, session_id, channel, source, campaign, adgroup, ad, utm_campaign]) => ({
+    touches: row.sessions_in_window.map(([started, session_id, channel, source, campaign, adgroup, ad, utm_campaign]) => ({
       started, session_id, channel, source, campaign, adgroup, ad, utm_campaign,
       weight: weights.get(session_id) ?? null,
     })),

@@ -4,6 +4,7 @@ import * as sessions from './0003_sessions.ts';
 import * as splitLanding from './0004_split_landing.ts';
 import * as orderPlatformIds from './0005_order_platform_ids.ts';
 import * as expensesDedupWindow from './0006_expenses_dedup_window.ts';
+import * as mergeSessions from './0011_merge_sessions.ts';
 
 export interface AnalyticsMigration {
   id: number;
@@ -19,4 +20,5 @@ export const analyticsMigrations: AnalyticsMigration[] = [
   { id: 4, name: 'split_landing', statements: splitLanding.statements },
   { id: 5, name: 'order_platform_ids', statements: orderPlatformIds.statements },
   { id: 6, name: 'expenses_dedup_window', statements: expensesDedupWindow.statements },
+  { id: 11, name: 'merge_sessions', statements: mergeSessions.statements },
 ];

@@ -1,0 +1,110 @@
+/**
+ * What `FINAL` over several parts costs the report (docs/performance.md, "Report on data as the
+ * collector inserts it"), on the shared seeded data: the statement of one 90-day linear campaign
+ * report (28-day window), recorded from a request, run straight on the engine against
+ * - the tables as they are (merged after the default seed),
+ * - copies of `sessions` and `visitor_customers` split into PARTS parts per partition by day of
+ *   the month (the state collector flushes leave), merges stopped,
+ * - a copy of `sessions` with one part per month for everything older than two days and PARTS
+ *   small parts for the last two days (the state analytics migration 0011 leaves),
+ * in turn, round after round, after checking that all three give the same rows. Prints medians
+ * and the counters of one run of each (`system.events` before and after).
+ */
+import { buildApp } from '../../src/http/app.ts';
+import { createRateLimits } from '../../src/http/rate-limit.ts';
+import { createLogger } from '../../src/log.ts';
+import { formatDay } from '../../src/http/dates.ts';
+import type { Clickhouse, QueryParams } from '../../src/store/clickhouse.ts';
+import type { BenchEnv } from '../seed.ts';
+import { quantile, round } from '../measure.ts';
+
+const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 30);
+const PARTS = 4;
+const DAY_MS = 86_400_000;
+const COUNTERS = ['UserTimeMicroseconds', 'SelectedRows', 'ReadCompressedBytes', 'QueryAnalysisMicroseconds'];
+
+async function recordReport(env: BenchEnv, url: string): Promise<{ sql: string; params: QueryParams }> {
+  let seen: { sql: string; params: QueryParams } | null = null;
+  const ch: Clickhouse = {
+    ...env.stores.ch,
+    async query(name, sql, params = {}) {
+      if (name === 'report') seen = { sql, params };
+      return env.stores.ch.query(name, sql, params);
+    },
+  };
+  const limits = await createRateLimits({ perSecond: 0, burst: 0, daily: 0 }, null);
+  const app = await buildApp({ config: env.config, stores: { ...env.stores, ch }, limits, logger: createLogger('silent') });
+  try {
+    const response = await app.inject({ method: 'GET', url, headers: env.workspaces[0]!.headers });
+    if (response.statusCode !== 200) throw new Error(`${url} answered ${response.statusCode}: ${response.body}`);
+  } finally {
+    await app.close();
+    await limits.close();
+  }
+  if (!seen) throw new Error('the report ran no statement named report');
+  return seen;
+}
+
+/** A copy of `table` without merges, filled by one INSERT per condition (one part each per partition). */
+async function splitCopy(ch: Clickhouse, table: string, copy: string, conditions: string[]) {
+  await ch.exec(`DROP TABLE IF EXISTS ${copy} SYNC`);
+  await ch.exec(`CREATE TABLE ${copy} AS ${table}`);
+  await ch.exec(`SYSTEM STOP MERGES ${copy}`);
+  for (const condition of conditions) await ch.exec(`INSERT INTO ${copy} SELECT * FROM ${table} WHERE ${condition}`);
+}
+
+const counters = async (ch: Clickhouse) =>
+  Object.fromEntries((await ch.query<{ event: string; value: number }>('bench-events',
+    'SELECT event, value FROM system.events WHERE event IN {names:Array(String)}', { names: COUNTERS })).map((r) => [r.event, Number(r.value)]));
+
+/** Rows compared as sets, floats to 9 significant digits (summation order may differ). */
+const normalized = (rows: unknown[]) =>
+  rows.map((r) => JSON.stringify(r, (_, v) => (typeof v === 'number' ? Number(v.toPrecision(9)) : v))).sort().join('\n');
+
+export async function runFinalPartsBench(env: BenchEnv, log: (line: string) => void = console.log) {
+  const { ch } = env.stores;
+  const today = Date.now() - (Date.now() % DAY_MS);
+  const url = `/v3/report?start_date=${formatDay(today - 89 * DAY_MS)}&end_date=${formatDay(today)}&breakdown=campaign&attribution_window=28&attribution_model=linear`;
+  const report = await recordReport(env, url);
+  const byDay = (column: string) => Array.from({ length: PARTS }, (_, i) => `${column} % ${PARTS} = ${i}`);
+  await splitCopy(ch, 'sessions', 'bench_sessions_parts', byDay('toDayOfMonth(started)'));
+  await splitCopy(ch, 'visitor_customers', 'bench_visitor_customers_parts', byDay('visitor_id'));
+  await splitCopy(ch, 'sessions', 'bench_sessions_tail', [
+    'started < now() - INTERVAL 2 DAY',
+    ...byDay('session_id').map((c) => `started >= now() - INTERVAL 2 DAY AND ${c}`),
+  ]);
+  const variants = {
+    'as seeded': report.sql,
+    [`${PARTS} parts per partition`]: report.sql.replace('sessions FINAL', 'bench_sessions_parts FINAL')
+      .replace('visitor_customers FINAL', 'bench_visitor_customers_parts FINAL'),
+    'merged + small recent parts': report.sql.replace('sessions FINAL', 'bench_sessions_tail FINAL'),
+  };
+  try {
+    const expected = normalized(await ch.query('bench-final', report.sql, report.params));
+    for (const [name, sql] of Object.entries(variants)) {
+      const same = normalized(await ch.query('bench-final', sql, report.params)) === expected;
+      const before = await counters(ch);
+      await ch.query('bench-final', sql, report.params);
+      const after = await counters(ch);
+      log(`${name}: ${same ? 'same rows' : 'DIFFERENT ROWS'}; ${COUNTERS.map((c) => `${c} ${(after[c] ?? 0) - (before[c] ?? 0)}`).join(', ')}`);
+    }
+    const ms: Record<string, number[]> = {};
+    for (let i = 0; i < 2 + ITERATIONS; i++) {
+      for (const [name, sql] of Object.entries(variants)) {
+        const started = performance.now();
+        await ch.query('bench-final', sql, report.params);
+        if (i >= 2) (ms[name] ??= []).push(performance.now() - started);
+      }
+    }
+    const base = quantile(ms['as seeded']!.sort((a, b) => a - b), 0.5);
+    log('');
+    log('| sessions and buyer links | median ms | p99 ms | / as seeded |');
+    log('|---|---|---|---|');
+    for (const [name, m] of Object.entries(ms)) {
+      m.sort((a, b) => a - b);
+      log(`| ${name} | ${round(quantile(m, 0.5))} | ${round(quantile(m, 0.99))} | ${round(quantile(m, 0.5) / base, 2)} |`);
+    }
+  } finally {
+    for (const copy of ['bench_sessions_parts', 'bench_visitor_customers_parts', 'bench_sessions_tail']) await ch.exec(`DROP TABLE IF EXISTS ${copy} SYNC`);
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * `npm run screenshots`: every dashboard view at desktop (1280 px) and phone (375 px) width, saved
+ * under docs/screenshots/. The app runs on a temporary data dir with the demo shop (30 days,
+ * SCREENSHOT_DAYS to change) and a few rows of the last minutes, in Debian's Chromium via playwright-core.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium, type Page } from 'playwright-core';
+import { startTestApp, createTestWorkspace, insertRows } from '../test/helper.ts';
+import { seedDemo } from '../src/cli/demo/seed.ts';
+import { updateSettings } from '../src/store/app/workspaces.ts';
+import { createUser, setMembership } from '../src/store/app/users.ts';
+import { hashPassword } from '../src/dashboard/passwords.ts';
+
+const OUT = path.resolve('docs/screenshots');
+const days = Number(process.env.SCREENSHOT_DAYS ?? 30);
+const PASSWORD = 'screenshot password';
+
+export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic'];
+
+const t = await startTestApp();
+try {
+  const shop = await createTestWorkspace(t.stores, 'Demo Store');
+  await createTestWorkspace(t.stores, 'Second Shop');
+  await updateSettings(t.stores.db, shop.id, { payment_fee_percent: 2.9, payment_fee_fixed: 30 });
+  process.stderr.write(`seeding ${days} demo days ...\n`);
+  await seedDemo(t.stores.ch, { storeId: shop.id, days });
+  const user = await createUser(t.stores.db, 'owner@demo.example', await hashPassword(PASSWORD));
+  await setMembership(t.stores.db, { userId: user.id, workspaceId: shop.id, role: 'owner', scopes: null });
+  await setMembership(t.stores.db, { userId: user.id, workspaceId: shop.id + 1, role: 'viewer', scopes: null });
+  const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const now = Date.now();
+  const at = (minutesAgo: number) => new Date(now - minutesAgo * 60_000).toISOString().slice(0, 19).replace('T', ' ');
+  const live = [['google', '/products/linen-shirt', 12], ['facebook', '/collections/summer', 7], ['', '/', 3], ['email', '/cart', 1]] as const;
+  await insertRows(t.stores, 'events', live.map(([source, page, ago], i) =>
+    ({ store_id: shop.id, dt: at(ago), name: 'pageview', session_id: 9000 + i, visitor_id: 9100 + i, adv_source: source, pathname: page })));
+  await insertRows(t.stores, 'conversions', [
+    { store_id: shop.id, dt: at(0.5), name: 'purchase', session_id: 9002, visitor_id: 9102, transaction_id: 'LIVE-1', transaction_gross_revenue: 8900, transaction_currency: 'USD' },
+  ]);
+
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const end = new Date().toISOString().slice(0, 10);
+  const start = new Date(Date.now() - (days - 1) * 86_400_000).toISOString().slice(0, 10);
+  const range = `workspace=${shop.id}&start_date=${start}&end_date=${end}`;
+  const views: [string, string, (page: Page) => Promise<void>][] = [
+    ['sign-in', '/', async () => {}],
+    ['overview', `/?${range}`, (p) => p.waitForSelector('.kpi').then(() => {})],
+    ['attribution', `/report?${range}&attribution_model=linear`, (p) => p.waitForSelector('tbody tr').then(() => {})],
+    ['attribution-campaigns', `/report?${range}&breakdown=campaign&source=meta`, (p) => p.waitForSelector('tbody tr').then(() => {})],
+    ['attribution-models', `/report?${range}&compare=1`, (p) => p.waitForSelector('tbody tr').then(() => {})],
+    ['conversions', `/conversions?${range}`, async (p) => {
+      await p.waitForSelector('tbody tr button.link');
+      await p.click('tbody tr button.link');
+      await p.waitForSelector('.path li');
+    }],
+    ['profit', `/profit?${range}`, (p) => p.waitForSelector('tbody tr').then(() => {})],
+    ['live', `/live?workspace=${shop.id}`, (p) => p.waitForSelector('.kpi').then(() => {})],
+    ['settings', `/settings?workspace=${shop.id}`, (p) => p.waitForSelector('#keys-title ~ .table-block tbody tr').then(() => {})],
+  ];
+  fs.mkdirSync(OUT, { recursive: true });
+  for (const [width, height, suffix] of [[1280, 860, 'desktop'], [375, 812, 'phone']] as const) {
+    const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: 1 });
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('console', (m) => m.type() === 'error' && !m.text().startsWith('Failed to load resource') && problems.push(m.text()));
+    page.on('pageerror', (e) => problems.push(e.message));
+    for (const [name, url, ready] of views) {
+      if (name === 'overview' && !(await page.$('.top'))) {
+        await page.fill('input[name=email]', 'owner@demo.example');
+        await page.fill('input[name=password]', PASSWORD);
+        await page.click('button[type=submit]');
+        await page.waitForSelector('.top');
+      }
+      await page.goto(`${base}${url}`);
+      await ready(page);
+      await page.waitForLoadState('networkidle');
+      await page.screenshot({ path: path.join(OUT, `${name}-${suffix}.png`), fullPage: true });
+      process.stderr.write(`${name}-${suffix}.png\n`);
+    }
+    if (problems.length) throw new Error(`browser errors: ${problems.join('\n')}`);
+    await context.close();
+  }
+  await browser.close();
+} finally {
+  await t.close();
+}

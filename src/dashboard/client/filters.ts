@@ -1,0 +1,94 @@
+/** The controls shared by the views: date range with presets, attribution switches, source chips. */
+import { html } from 'htm/preact';
+import { withParams, type Route } from './router.ts';
+import { daysAgo, label, today } from './format.ts';
+
+export const MODELS = ['last_click', 'first_click', 'linear', 'u_shaped', 'total_impact', 'any_click'];
+export const WINDOWS = ['1', '7', '28', '90', '180', '365'];
+/** Reporting sources, as report rows name them. */
+export const SOURCES = ['meta', 'google', 'tiktok', 'pinterest', 'snapchat', 'microsoft', 'email', 'creator', 'organic'];
+
+export interface Applied {
+  attribution_model: string;
+  attribution_window: number;
+  attribution_date: string;
+  ignore_sources: string[];
+}
+
+const monthStart = (offset: number) => {
+  const d = new Date();
+  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + offset, 1)).toISOString().slice(0, 10);
+};
+
+const PRESETS: Record<string, { label: string; range: () => [string, string] }> = {
+  today: { label: 'Today', range: () => [today(), today()] },
+  yesterday: { label: 'Yesterday', range: () => [daysAgo(1), daysAgo(1)] },
+  '7d': { label: 'Last 7 days', range: () => [daysAgo(7), today()] },
+  '30d': { label: 'Last 30 days', range: () => [daysAgo(30), today()] },
+  '90d': { label: 'Last 90 days', range: () => [daysAgo(90), today()] },
+  month: { label: 'This month', range: () => [monthStart(0), today()] },
+  last_month: { label: 'Last month', range: () => [monthStart(-1), daysAgo(new Date().getUTCDate())] },
+};
+
+/** The range the API uses when the URL names none: 7 days ago through today. */
+export function shownRange(route: Route): [string, string] {
+  return [route.params.get('start_date') ?? daysAgo(7), route.params.get('end_date') ?? today()];
+}
+
+function DateRange(props: { route: Route }) {
+  const [start, end] = shownRange(props.route);
+  const preset = Object.entries(PRESETS).find(([, p]) => p.range().join() === [start, end].join())?.[0] ?? 'custom';
+  const choose = (key: string) => {
+    const p = PRESETS[key];
+    if (p) {
+      const [s, e] = p.range();
+      withParams(props.route, { start_date: s, end_date: e, offset: null });
+    }
+  };
+  return html`<div class="field-group">
+    <label>Date range
+      <select name="range" onChange=${(e: Event) => choose((e.target as HTMLSelectElement).value)}>
+        ${preset === 'custom' && html`<option value="custom" selected>Custom</option>`}
+        ${Object.entries(PRESETS).map(([key, p]) => html`<option value=${key} selected=${key === preset}>${p.label}</option>`)}
+      </select>
+    </label>
+    <label>From <input type="date" name="start_date" value=${start} max=${end}
+      onChange=${(e: Event) => withParams(props.route, { start_date: (e.target as HTMLInputElement).value, offset: null })} /></label>
+    <label>To <input type="date" name="end_date" value=${end} min=${start}
+      onChange=${(e: Event) => withParams(props.route, { end_date: (e.target as HTMLInputElement).value, offset: null })} /></label>
+  </div>`;
+}
+
+function Select(props: { route: Route; name: string; text: string; options: string[]; value: string; optionLabel?: (v: string) => string }) {
+  return html`<label>${props.text}
+    <select name=${props.name} onChange=${(e: Event) => withParams(props.route, { [props.name]: (e.target as HTMLSelectElement).value, offset: null })}>
+      ${props.options.map((o) => html`<option value=${o} selected=${o === props.value}>${props.optionLabel ? props.optionLabel(o) : o}</option>`)}
+    </select>
+  </label>`;
+}
+
+export function Filters(props: { route: Route; applied?: Applied | null; attribution?: boolean; exclude?: boolean }) {
+  const { route, applied } = props;
+  const p = route.params;
+  const excluded = (p.get('exclude_source') ?? applied?.ignore_sources.join(',') ?? '').split(',').filter(Boolean);
+  const toggle = (source: string) => {
+    const next = excluded.includes(source) ? excluded.filter((s) => s !== source) : [...excluded, source];
+    // An empty list must still override the workspace's ignore_sources, so it stays in the URL.
+    withParams(route, { exclude_source: next.join(',') || (applied?.ignore_sources.length ? ',' : null), offset: null });
+  };
+  return html`<form class="filters" onSubmit=${(e: Event) => e.preventDefault()}>
+    <${DateRange} route=${route} />
+    ${props.attribution !== false && html`<div class="field-group">
+      <${Select} route=${route} name="attribution_model" text="Attribution model" options=${MODELS}
+        value=${p.get('attribution_model') ?? applied?.attribution_model ?? 'last_click'} optionLabel=${label} />
+      <${Select} route=${route} name="attribution_window" text="Window (days)" options=${WINDOWS}
+        value=${p.get('attribution_window') ?? String(applied?.attribution_window ?? 7)} />
+      <${Select} route=${route} name="attribution_date" text="Credit on" options=${['conversion', 'click']}
+        value=${p.get('attribution_date') ?? applied?.attribution_date ?? 'conversion'}
+        optionLabel=${(v: string) => (v === 'click' ? 'Click date' : 'Conversion date')} />
+    </div>`}
+    ${props.exclude && html`<fieldset class="chips"><legend>Exclude sources</legend>
+      ${SOURCES.map((s) => html`<button type="button" class="chip" aria-pressed=${excluded.includes(s) ? 'true' : 'false'} onClick=${() => toggle(s)}>${s}</button>`)}
+    </fieldset>`}
+  </form>`;
+}

@@ -1,0 +1,57 @@
+/** How numbers are shown; the table's CSV keeps the API's raw values. */
+
+export type Kind = 'money' | 'count' | 'share' | 'ratio' | 'fraction' | 'text';
+
+export const METRIC_KINDS: Record<string, Kind> = {
+  spend: 'money', revenue: 'money', roas: 'ratio', ctr: 'fraction', cpa: 'money', cr: 'fraction', sessions: 'count',
+  conversions: 'share', impressions: 'count', clicks: 'count', new_customers: 'share', add_to_carts: 'count', checkouts: 'count',
+  cogs: 'money', payment_fees: 'money', shipping_costs: 'money', refunds: 'money', gross_profit: 'money',
+  contribution_profit: 'money', net_profit: 'money', gross_margin: 'fraction', net_margin: 'fraction', net_roas: 'ratio',
+};
+
+export const LABELS: Record<string, string> = {
+  spend: 'Spend', revenue: 'Revenue', roas: 'ROAS', ctr: 'CTR', cpa: 'CPA', cr: 'CR', sessions: 'Sessions',
+  conversions: 'Conversions', impressions: 'Impressions', clicks: 'Clicks', new_customers: 'New customers',
+  add_to_carts: 'Add to carts', checkouts: 'Checkouts', cogs: 'COGS', payment_fees: 'Payment fees',
+  shipping_costs: 'Shipping costs', refunds: 'Refunds', gross_profit: 'Gross profit', contribution_profit: 'Contribution profit',
+  net_profit: 'Net profit', gross_margin: 'Gross margin', net_margin: 'Net margin', net_roas: 'Net ROAS',
+  source: 'Source', campaign: 'Campaign', adgroup: 'Ad group', ad: 'Ad', date: 'Date', utm_source: 'UTM source',
+  utm_campaign: 'UTM campaign', utm_medium: 'UTM medium', utm_term: 'UTM term', utm_content: 'UTM content',
+  pageviews: 'Pageviews', referrer: 'Referrer', landing_page: 'Landing page', city: 'City', coupon_code: 'Coupon code',
+  last_click: 'Last click', first_click: 'First click', linear: 'Linear', u_shaped: 'U-shaped',
+  total_impact: 'Total impact', any_click: 'Any click',
+};
+
+export const label = (key: string) => LABELS[key] ?? key.replace(/_/g, ' ');
+
+let currency = 'USD';
+export function setCurrency(code: string): void {
+  currency = code;
+}
+
+export function formatValue(value: unknown, kind: Kind): string {
+  if (value === null || value === undefined) return '–';
+  if (kind === 'text') return String(value) || '(none)';
+  const n = Number(value);
+  switch (kind) {
+    case 'money':
+      return new Intl.NumberFormat('en-US', { style: 'currency', currency, maximumFractionDigits: Math.abs(n) >= 1000 ? 0 : 2 }).format(n);
+    case 'count':
+      return new Intl.NumberFormat('en-US').format(n);
+    case 'share':
+      return new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 }).format(n);
+    case 'ratio':
+      return `${n.toFixed(2)}×`;
+    case 'fraction':
+      return `${(n * 100).toFixed(2)} %`;
+  }
+}
+
+/** The change against the previous period, as a signed percentage; null when it cannot be computed. */
+export function change(current: number | null, previous: number | null): number | null {
+  if (current === null || previous === null || previous === 0) return null;
+  return (current - previous) / Math.abs(previous);
+}
+
+export const today = () => new Date().toISOString().slice(0, 10);
+export const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);

@@ -1,0 +1,96 @@
+/**
+ * Conversions: the raw rows of /v3/conversions with filters and paging; choosing one shows its
+ * touchpoint path under the URL's model, window and exclusions ("why was this credited to X").
+ */
+import { html } from 'htm/preact';
+import type { ViewProps } from '../app.ts';
+import { useData, apiParams } from '../data.ts';
+import { Filters, SOURCES } from '../filters.ts';
+import { Table, type Column, type Row } from '../table.ts';
+import { formatValue, label } from '../format.ts';
+import { withParams, type Route } from '../router.ts';
+import { FILTER_PARAMS, Status } from './common.ts';
+
+const PAGE_SIZE = '50';
+
+interface ConversionsAnswer {
+  data: Row[];
+  pagination: { offset: number; limit: number; has_more: boolean; next_offset: number | null };
+}
+
+interface PathAnswer {
+  dt: string;
+  touches: { started: string; session_id: string; channel: string; source: string; campaign: string; adgroup: string; ad: string; utm_campaign: string; weight: number | null }[];
+  organic_weight: number;
+  attribution_model: string;
+  attribution_window: number;
+  exclude_source: string[];
+}
+
+const encodeKey = (row: Row) => [row.session_id, row.dt, row.name, row.transaction_id].map((v) => encodeURIComponent(String(v ?? ''))).join('|');
+
+function Path({ route, selected }: { route: Route; selected: string }) {
+  const [session_id, dt, name, transaction_id] = selected.split('|').map(decodeURIComponent);
+  const params = apiParams(route.params, ['workspace', 'attribution_model', 'attribution_window', 'exclude_source']);
+  for (const [k, v] of Object.entries({ session_id, dt, name, transaction_id })) params.set(k, v ?? '');
+  const answer = useData<PathAnswer>('conversions/path', params);
+  const d = answer.data;
+  return html`<section class="panel" aria-labelledby="path-title">
+    <div class="table-tools"><h2 id="path-title">Touchpoint path of ${name} ${transaction_id ? `#${transaction_id}` : ''} at ${dt}</h2>
+      <button type="button" class="secondary" onClick=${() => withParams(route, { conversion: null })}>Close</button></div>
+    <${Status} loading=${answer.loading} error=${answer.error} />
+    ${d && html`<p class="note">${label(d.attribution_model)}, ${d.attribution_window}-day window${d.exclude_source.length ? `, excluding ${d.exclude_source.join(', ')}` : ''}.
+      ${d.organic_weight > 0 ? ' No eligible touchpoint: credited to organic.' : ''}</p>
+      <ol class="path">${d.touches.length === 0 && html`<li>No sessions of this buyer in the window.</li>`}
+        ${d.touches.map((t) => html`<li class=${t.weight ? 'credited' : ''}>
+          <strong>${t.channel === '' ? 'untagged visit' : t.source}</strong> · ${t.started}
+          ${t.campaign && html` · campaign ${t.campaign}`}${t.ad && html` · ad ${t.ad}`}${t.utm_campaign && html` · utm ${t.utm_campaign}`}
+          <span class="credit">${t.weight !== null ? `${formatValue(t.weight, 'fraction')} of the credit`
+            : t.channel === '' ? 'not a touchpoint (no channel)' : 'not eligible (excluded source)'}</span>
+        </li>`)}
+      </ol>`}
+  </section>`;
+}
+
+export function Conversions({ route }: ViewProps) {
+  const p = route.params;
+  const params = apiParams(p, [...FILTER_PARAMS, 'name', 'transaction_id', 'customer_id', 'is_new_customer', 'offset']);
+  params.set('limit', PAGE_SIZE);
+  const answer = useData<ConversionsAnswer>('conversions', params);
+  const d = answer.data;
+  const selected = p.get('conversion');
+  const columns: Column[] = [
+    { key: 'dt', label: 'Time (UTC)', kind: 'text', onOpen: (row) => withParams(route, { conversion: encodeKey(row) }) },
+    { key: 'name', label: 'Name', kind: 'text' },
+    { key: 'transaction_id', label: 'Transaction', kind: 'text' },
+    { key: 'transaction_gross_revenue', label: 'Revenue', kind: 'text', display: (row) => formatValue(Number(row.transaction_gross_revenue) / 100, 'money') },
+    { key: 'adv_source', label: 'Session source', kind: 'text' },
+    { key: 'utm_campaign', label: 'UTM campaign', kind: 'text' },
+    { key: 'customer_id', label: 'Customer', kind: 'text' },
+    { key: 'is_new_customer', label: 'New', kind: 'text', display: (row) => (row.is_new_customer === '1' ? 'yes' : 'no') },
+  ];
+  const text = (name: string, title: string) => html`<label>${title}
+    <input type="search" name=${name} value=${p.get(name) ?? ''} onChange=${(e: Event) => withParams(route, { [name]: (e.target as HTMLInputElement).value, offset: null })} /></label>`;
+  return html`
+    <${Filters} route=${route} />
+    <form class="filters" onSubmit=${(e: Event) => e.preventDefault()}><div class="field-group">
+      <label>Session source
+        <select name="source" onChange=${(e: Event) => withParams(route, { source: (e.target as HTMLSelectElement).value, offset: null })}>
+          <option value="" selected=${!p.get('source')}>Any</option>
+          ${SOURCES.map((s) => html`<option value=${s} selected=${p.get('source') === s}>${s}</option>`)}
+        </select>
+      </label>
+      ${text('name', 'Conversion name')}${text('transaction_id', 'Transaction id')}
+    </div></form>
+    ${selected && html`<${Path} route=${route} selected=${selected} />`}
+    <${Status} loading=${answer.loading} error=${answer.error} />
+    ${d && html`<${Table} caption="Conversion rows" columns=${columns} rows=${d.data} filename="storelens-conversions.csv"
+        empty="No conversions for these filters." />
+      <div class="pager">
+        <button type="button" class="secondary" disabled=${d.pagination.offset === 0}
+          onClick=${() => withParams(route, { offset: String(Math.max(0, d.pagination.offset - d.pagination.limit)) })}>Previous page</button>
+        <button type="button" class="secondary" disabled=${!d.pagination.has_more}
+          onClick=${() => withParams(route, { offset: String(d.pagination.next_offset) })}>Next page</button>
+      </div>`}
+  `;
+}

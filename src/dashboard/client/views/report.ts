@@ -1,0 +1,160 @@
+/**
+ * Attribution (/report): the /v3/report table for the URL's parameters, with drill-down
+ * source -> campaign -> ad group -> ad (each level adds the row's key as a filter), the six models
+ * side by side (`compare=1`), and exclude-source chips.
+ */
+import { html } from 'htm/preact';
+import type { ViewProps } from '../app.ts';
+import { useData, apiParams } from '../data.ts';
+import { Filters, MODELS, type Applied } from '../filters.ts';
+import { Table, type Column, type Row } from '../table.ts';
+import { label, METRIC_KINDS } from '../format.ts';
+import { withParams, type Route } from '../router.ts';
+import { FILTER_PARAMS, Status } from './common.ts';
+
+const BREAKDOWNS = ['source', 'campaign', 'adgroup', 'ad', 'utm_source', 'utm_campaign', 'utm_medium', 'utm_term', 'utm_content', 'referrer', 'landing_page', 'city', 'coupon_code'];
+const BASE_METRICS = ['spend', 'revenue', 'roas', 'conversions', 'cpa', 'sessions', 'cr', 'new_customers'];
+const PROFIT_METRICS = ['net_profit', 'net_roas'];
+const ALL_METRICS = ['spend', 'revenue', 'roas', 'ctr', 'cpa', 'cr', 'sessions', 'conversions', 'impressions', 'clicks', 'new_customers',
+  'add_to_carts', 'checkouts', 'cogs', 'payment_fees', 'shipping_costs', 'refunds', 'gross_profit', 'contribution_profit', 'net_profit',
+  'gross_margin', 'net_margin', 'net_roas'];
+const PROFIT_ONLY = new Set(['cogs', 'payment_fees', 'shipping_costs', 'refunds', 'gross_profit', 'contribution_profit', 'net_profit', 'gross_margin', 'net_margin', 'net_roas']);
+/** The next level of a drill-down, and the parameter the clicked row's key becomes. */
+const DRILL: Record<string, { next: string; param: string }> = {
+  source: { next: 'campaign', param: 'source' },
+  campaign: { next: 'adgroup', param: 'campaign' },
+  adgroup: { next: 'ad', param: 'adgroup' },
+};
+
+interface ReportAnswer {
+  data: Row[];
+  totals: Row;
+  pagination: { offset: number; limit: number; has_more: boolean; next_offset: number | null; total_rows: number };
+  settings_applied: Applied;
+}
+
+interface CompareAnswer {
+  models: { model: string; data: Row[]; totals: Row }[];
+}
+
+function keyColumns(breakdown: string, drill: ((row: Row) => void) | undefined): Column[] {
+  const named = ['campaign', 'adgroup', 'ad'].includes(breakdown);
+  const cols: Column[] = [];
+  if (named) cols.push({ key: 'source', label: 'Source', kind: 'text' });
+  cols.push({
+    key: breakdown,
+    label: label(breakdown),
+    kind: 'text',
+    onOpen: drill,
+    display: named ? (row) => `${row[`${breakdown}_name`] || '(no name)'} · ${row[breakdown] || '(none)'}` : undefined,
+  });
+  return cols;
+}
+
+function Breadcrumbs({ route }: { route: Route }) {
+  const p = route.params;
+  const steps: { text: string; changes: Record<string, string | null> }[] = [
+    { text: 'All sources', changes: { breakdown: 'source', source: null, campaign: null, adgroup: null } },
+    ...(p.get('source') ? [{ text: `Source ${p.get('source')}`, changes: { breakdown: 'campaign', campaign: null, adgroup: null } }] : []),
+    ...(p.get('campaign') ? [{ text: `Campaign ${p.get('campaign')}`, changes: { breakdown: 'adgroup', adgroup: null } }] : []),
+    ...(p.get('adgroup') ? [{ text: `Ad group ${p.get('adgroup')}`, changes: { breakdown: 'ad' } }] : []),
+  ];
+  if (steps.length === 1) return null;
+  return html`<nav aria-label="Drill-down" class="crumbs">${steps.map((s, i) =>
+    i === steps.length - 1
+      ? html`<span aria-current="location">${s.text}</span>`
+      : html`<button type="button" class="link" onClick=${() => withParams(route, { ...s.changes, offset: null })}>${s.text}</button><span aria-hidden="true"> › </span>`)}</nav>`;
+}
+
+function MetricPicker({ route, metrics, profit }: { route: Route; metrics: string[]; profit: boolean }) {
+  const toggle = (m: string) => {
+    const next = metrics.includes(m) ? metrics.filter((x) => x !== m) : ALL_METRICS.filter((x) => x === m || metrics.includes(x));
+    if (next.length) withParams(route, { metrics: next.join(',') });
+  };
+  return html`<details class="metric-picker"><summary>Columns</summary>
+    <fieldset><legend>Metrics shown</legend>
+      ${ALL_METRICS.filter((m) => profit || !PROFIT_ONLY.has(m)).map((m) => html`<label class="check">
+        <input type="checkbox" name="metric" value=${m} checked=${metrics.includes(m)} onChange=${() => toggle(m)} /> ${label(m)}</label>`)}
+    </fieldset></details>`;
+}
+
+function Compare({ route, breakdown }: { route: Route; breakdown: string }) {
+  const params = apiParams(route.params, [...FILTER_PARAMS, 'campaign', 'adgroup', 'limit', 'offset']);
+  params.set('breakdown', breakdown);
+  params.set('metrics', 'revenue,conversions');
+  const answer = useData<CompareAnswer>('compare', params);
+  const d = answer.data;
+  if (!d) return html`<${Status} loading=${answer.loading} error=${answer.error} />`;
+  const keyOf = (row: Row) => ['source', breakdown].map((k) => row[k] ?? '').join('\t');
+  const rows = new Map<string, Row>();
+  for (const { model, data } of d.models) {
+    for (const row of data) {
+      const merged = rows.get(keyOf(row)) ?? { ...row };
+      merged[`${model}_revenue`] = row.revenue;
+      merged[`${model}_conversions`] = row.conversions;
+      rows.set(keyOf(row), merged);
+    }
+  }
+  const totals: Row = {};
+  for (const { model, totals: t } of d.models) {
+    totals[`${model}_revenue`] = t.revenue;
+    totals[`${model}_conversions`] = t.conversions;
+  }
+  const columns: Column[] = [
+    ...keyColumns(breakdown, undefined),
+    ...MODELS.flatMap((m) => [
+      { key: `${m}_revenue`, label: `${label(m)} revenue`, kind: 'money' as const },
+      { key: `${m}_conversions`, label: `${label(m)} conv.`, kind: 'share' as const },
+    ]),
+  ];
+  return html`<${Table} caption="The six models side by side" columns=${columns} rows=${[...rows.values()]} totals=${totals}
+    filename=${`storelens-models-${breakdown}.csv`} />`;
+}
+
+export function Report({ route, workspace }: ViewProps) {
+  const p = route.params;
+  const breakdown = p.get('breakdown') ?? 'source';
+  const metrics = (p.get('metrics') ?? [...BASE_METRICS, ...(workspace.profit ? PROFIT_METRICS : [])].join(',')).split(',').filter(Boolean);
+  const params = apiParams(p, [...FILTER_PARAMS, 'campaign', 'adgroup', 'interval', 'name', 'limit', 'offset']);
+  params.set('breakdown', breakdown);
+  params.set('metrics', metrics.join(','));
+  const comparing = p.get('compare') === '1';
+  const answer = useData<ReportAnswer>(comparing ? null : 'report', params);
+  const d = answer.data;
+  const drill = DRILL[breakdown];
+  const open = drill
+    ? (row: Row) => withParams(route, { breakdown: drill.next, [drill.param]: String(row[breakdown]), ...(breakdown === 'source' ? { campaign: null, adgroup: null } : {}), offset: null })
+    : undefined;
+  const columns: Column[] = [
+    ...(p.get('interval') ? [{ key: 'date', label: 'Date', kind: 'text' as const }] : []),
+    ...keyColumns(breakdown, open),
+    ...metrics.map((m) => ({ key: m, label: label(m), kind: METRIC_KINDS[m] ?? 'count' })),
+  ];
+  const page = d?.pagination;
+  return html`
+    <${Filters} route=${route} applied=${d?.settings_applied} exclude=${true} />
+    <div class="toolbar">
+      <label>Breakdown
+        <select name="breakdown" onChange=${(e: Event) => withParams(route, { breakdown: (e.target as HTMLSelectElement).value, offset: null })}>
+          ${BREAKDOWNS.map((b) => html`<option value=${b} selected=${b === breakdown}>${label(b)}</option>`)}
+        </select>
+      </label>
+      <label class="check"><input type="checkbox" name="compare" checked=${comparing}
+        onChange=${() => withParams(route, { compare: comparing ? null : '1' })} /> Compare the six models</label>
+      ${!comparing && html`<${MetricPicker} route=${route} metrics=${metrics} profit=${workspace.profit} />`}
+    </div>
+    <${Breadcrumbs} route=${route} />
+    ${comparing
+      ? html`<${Compare} route=${route} breakdown=${breakdown} />`
+      : html`<${Status} loading=${answer.loading} error=${answer.error} />
+        ${d && html`<${Table} caption=${`Attribution by ${label(breakdown).toLowerCase()}`} columns=${columns} rows=${d.data} totals=${d.totals}
+          filename=${`storelens-report-${breakdown}.csv`} />
+          <div class="pager">
+            <span>${page!.total_rows === 0 ? 'No rows' : `Rows ${page!.offset + 1}–${page!.offset + d.data.length} of ${page!.total_rows}`}</span>
+            <button type="button" class="secondary" disabled=${page!.offset === 0}
+              onClick=${() => withParams(route, { offset: String(Math.max(0, page!.offset - page!.limit)) })}>Previous page</button>
+            <button type="button" class="secondary" disabled=${!page!.has_more}
+              onClick=${() => withParams(route, { offset: String(page!.next_offset) })}>Next page</button>
+          </div>`}`}
+  `;
+}

@@ -1,0 +1,171 @@
+/**
+ * The dashboard end to end in headless Chromium (Debian's /usr/bin/chromium via playwright-core).
+ * Fixture: workspace "Shop" with 3 days of the demo shop, workspace "Empty" without data; ada owns
+ * both, vic views Shop. The app listens on a free port.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { createTestWorkspace, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
+import { seedDemo } from '../../src/cli/demo/seed.ts';
+import { PASSWORD, createUser } from './helpers.ts';
+
+let t: TestApp;
+let shop: TestWorkspace;
+let empty: TestWorkspace;
+let base: string;
+let browser: Browser;
+const errors: string[] = [];
+
+const today = new Date().toISOString().slice(0, 10);
+const twoDaysAgo = new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10);
+
+before(async () => {
+  t = await startTestApp();
+  shop = await createTestWorkspace(t.stores, 'Shop');
+  empty = await createTestWorkspace(t.stores, 'Empty');
+  await seedDemo(t.stores.ch, { storeId: shop.id, days: 3, sessionsPerDay: 300 });
+  await createUser(t, 'ada@example.com', shop.id);
+  await createUser(t, 'ada@example.com', empty.id);
+  await createUser(t, 'vic@example.com', shop.id, ['--role', 'viewer']);
+  base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic'],
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  await t.close();
+  assert.deepEqual(errors, [], 'no console errors or CSP violations');
+});
+
+async function signedIn(email: string, path = '/'): Promise<Page> {
+  const context = await browser.newContext({ acceptDownloads: true });
+  const page = await context.newPage();
+  // A refused request (401 before sign-in) is logged by the browser itself; script errors and CSP refusals are not.
+  page.on('console', (m) => m.type() === 'error' && !m.text().startsWith('Failed to load resource') && errors.push(m.text()));
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`${base}${path}`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForSelector('header.top');
+  return page;
+}
+
+const params = (page: Page) => new URL(page.url()).searchParams;
+
+/** Waits until the view has fetched what its URL asks for (it keeps the last answer while loading). */
+async function settled(page: Page): Promise<void> {
+  await page.waitForFunction(() => document.querySelector('main .loading') === null && document.querySelector('main h1') !== null);
+}
+
+test('an owner signs in, switches workspace, changes range and model, drills down and downloads the CSV', async () => {
+  const page = await signedIn('ada@example.com', `/report?workspace=${shop.id}`);
+  await page.waitForSelector('tbody tr');
+  assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'Attribution');
+
+  await page.getByLabel('Workspace').selectOption(String(empty.id));
+  await page.waitForFunction(() => document.querySelector('td.empty') !== null);
+  assert.equal(params(page).get('workspace'), String(empty.id));
+  await page.getByLabel('Workspace').selectOption(String(shop.id));
+  await settled(page);
+
+  await page.getByLabel('From').fill(twoDaysAgo);
+  await page.getByLabel('From').dispatchEvent('change');
+  await page.getByLabel('Attribution model').selectOption('linear');
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('attribution_model') === 'linear');
+  assert.deepEqual([params(page).get('start_date'), params(page).get('attribution_model')], [twoDaysAgo, 'linear']);
+  await settled(page);
+
+  // The table shows what /v3/report answers for the URL's parameters.
+  const query = new URLSearchParams(params(page));
+  query.delete('workspace');
+  query.set('breakdown', 'source');
+  query.set('metrics', 'spend,revenue,roas,conversions,cpa,sessions,cr,new_customers,net_profit,net_roas');
+  const viaApi = (await t.app.inject({ method: 'GET', url: `/v3/report?${query}`, headers: shop.headers })).json();
+  const shownSources = await page.$$eval('tbody tr td:first-child', (cells) => cells.map((c) => c.textContent));
+  assert.deepEqual(shownSources, viaApi.data.map((r: { source: string }) => r.source));
+
+  await page.locator('tbody').getByRole('button', { name: 'meta', exact: true }).click();
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('breakdown') === 'campaign');
+  assert.equal(params(page).get('source'), 'meta');
+  await settled(page);
+  await page.waitForSelector('th:has-text("Campaign")');
+  await page.locator('tbody tr td button.link').first().click();
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('breakdown') === 'adgroup');
+  assert.ok(params(page).get('campaign'));
+  await settled(page);
+  await page.waitForSelector('th:has-text("Ad group")');
+
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
+  const csv = fs.readFileSync((await download.path())!, 'utf8');
+  const lines = csv.trim().split('\r\n');
+  const rows = await page.locator('tbody tr').count();
+  assert.equal(lines.length, rows + 2, 'header, every shown row, totals');
+  assert.match(lines[0]!, /^Source,Ad group,Spend,Revenue,ROAS,Conversions/);
+
+  await page.goBack();
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('breakdown') === 'campaign');
+  await page.context().close();
+});
+
+test('an owner creates and revokes a key; the revoked key then gets 401 from the API', async () => {
+  const page = await signedIn('ada@example.com', `/settings?workspace=${shop.id}`);
+  await page.getByRole('checkbox', { name: 'read:meta' }).check();
+  await page.getByRole('button', { name: 'Create key' }).click();
+  const apiKey = await page.getByLabel('API key', { exact: true }).inputValue();
+  const secret = await page.getByLabel('Client secret').inputValue();
+  const headers = { 'x-api-key': apiKey, 'client-secret': secret };
+  const before = await t.app.inject({ method: 'GET', url: '/v3/report?source=meta', headers });
+  assert.equal(before.statusCode, 200);
+  page.once('dialog', (dialog) => dialog.accept());
+  const row = page.locator('tr', { hasText: apiKey.slice(0, 10) });
+  await row.getByRole('button', { name: 'Revoke' }).click();
+  await row.getByText(/^revoked/).waitFor();
+  const afterRevoke = await t.app.inject({ method: 'GET', url: '/v3/report?source=meta', headers });
+  assert.deepEqual([afterRevoke.statusCode, afterRevoke.json()], [401, { message: 'Invalid API key' }]);
+  await page.context().close();
+});
+
+test('changing a setting changes the report', async () => {
+  const page = await signedIn('ada@example.com', `/report?workspace=${shop.id}`);
+  await page.waitForSelector('tbody tr');
+  await settled(page);
+  assert.equal(await page.getByLabel('Attribution model').inputValue(), 'last_click');
+  const revenue = () => page.locator('tfoot td').nth(2).textContent();
+  const before = await revenue();
+  await page.getByRole('link', { name: 'Settings' }).click();
+  await page.getByLabel('Include platform orders without a pixel match').check();
+  await page.locator('form[aria-labelledby=report-settings] select[name=attribution_model]').selectOption('first_click');
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  await page.getByText('Saved.').waitFor();
+  await page.getByRole('link', { name: 'Attribution' }).click();
+  await page.waitForSelector('tbody tr');
+  await settled(page);
+  await page.waitForFunction(() => (document.querySelector('select[name=attribution_model]') as HTMLSelectElement)?.value === 'first_click');
+  assert.notEqual(await revenue(), before, 'orders without a pixel match add to the total revenue');
+  assert.ok((await page.$$eval('tbody tr td:first-child', (cells) => cells.map((c) => c.textContent))).includes('unattributed'));
+  await page.context().close();
+});
+
+test('a viewer has no settings link and cannot reach settings by URL; the pages carry the CSP', async () => {
+  const page = await signedIn('vic@example.com');
+  await page.waitForSelector('.kpi');
+  assert.equal(await page.getByRole('link', { name: 'Settings' }).count(), 0);
+  assert.ok(!(await page.locator('.kpi').allTextContents()).some((k) => k.includes('Net profit')));
+  await page.goto(`${base}/settings?workspace=${shop.id}`);
+  await page.getByText('Only owners of this workspace can see its settings.').waitFor();
+  const response = await page.request.get(`${base}/dashboard/api/keys?workspace=${shop.id}`);
+  assert.equal(response.status(), 403);
+  const html = await page.request.get(`${base}/report`);
+  assert.match(html.headers()['content-security-policy']!, /default-src 'self'/);
+  assert.equal(html.headers()['x-content-type-options'], 'nosniff');
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByRole('button', { name: 'Sign in' }).waitFor();
+  assert.equal((await page.request.get(`${base}/dashboard/api/me`)).status(), 401);
+  await page.context().close();
+});

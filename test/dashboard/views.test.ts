@@ -1,0 +1,246 @@
+/**
+ * The dashboard's read endpoints over HTTP, against the data API for the same parameters.
+ * Fixtures: workspace "shop" with 5 days of the demo shop (every channel, ads, orders, expenses);
+ * workspace "paths" by hand: visitors 3 and 4 share customer bob, s31 2026-02-27 12:00 tiktok
+ * (visitor 3) and s41 2026-03-05 12:00 untagged (visitor 4), purchase T3 2026-03-05 12:05 in s41,
+ * 200.00; workspace "other" with a purchase OTHER-1 that no shop user may ever see.
+ * Personas: owen (owner of shop and paths), vic (viewer of shop), mia (viewer of shop with
+ * read:meta), pia (viewer of shop with read:profit), oz (owner of other only).
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createTestWorkspace, insertRows, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
+import { seedDemo } from '../../src/cli/demo/seed.ts';
+import { createUser, signIn, type Signed } from './helpers.ts';
+
+let t: TestApp;
+let shop: TestWorkspace;
+let paths: TestWorkspace;
+let other: TestWorkspace;
+const as: Record<string, Signed> = {};
+
+const today = new Date().toISOString().slice(0, 10);
+const fourDaysAgo = new Date(Date.now() - 4 * 86_400_000).toISOString().slice(0, 10);
+const RANGE = `start_date=${fourDaysAgo}&end_date=${today}`;
+
+before(async () => {
+  t = await startTestApp();
+  shop = await createTestWorkspace(t.stores, 'Shop');
+  paths = await createTestWorkspace(t.stores, 'Paths');
+  other = await createTestWorkspace(t.stores, 'Other');
+  await seedDemo(t.stores.ch, { storeId: shop.id, days: 5, sessionsPerDay: 300 });
+  const ev = (session: number, visitor: number, dt: string, extra: object) =>
+    ({ store_id: paths.id, dt, name: 'pageview', session_id: session, visitor_id: visitor, pathname: '/', ...extra });
+  await insertRows(t.stores, 'events', [
+    ev(31, 3, '2026-02-27 12:00:00', { adv_source: 'tiktok', adv_campaign_id: 'tt1', customer_id: 'bob' }),
+    ev(41, 4, '2026-03-05 12:00:00', { customer_id: 'bob' }),
+    { ...ev(91, 9, `${today} 00:00:01`, {}), store_id: other.id },
+  ]);
+  await insertRows(t.stores, 'conversions', [
+    { store_id: paths.id, dt: '2026-03-05 12:05:00', name: 'purchase', session_id: 41, visitor_id: 4, customer_id: 'bob', transaction_id: 'T3', transaction_gross_revenue: 20000, transaction_currency: 'USD' },
+    { store_id: other.id, dt: `${today} 00:00:02`, name: 'purchase', session_id: 91, visitor_id: 9, transaction_id: 'OTHER-1', transaction_gross_revenue: 99999, transaction_currency: 'USD' },
+  ]);
+  await createUser(t, 'owen@example.com', shop.id);
+  await createUser(t, 'owen@example.com', paths.id);
+  await createUser(t, 'vic@example.com', shop.id, ['--role', 'viewer']);
+  await createUser(t, 'mia@example.com', shop.id, ['--role', 'viewer', '--scopes', 'read:meta']);
+  await createUser(t, 'pia@example.com', shop.id, ['--role', 'viewer', '--scopes', 'read:profit']);
+  await createUser(t, 'oz@example.com', other.id);
+  for (const name of ['owen', 'vic', 'mia', 'pia', 'oz']) as[name] = await signIn(t, `${name}@example.com`);
+});
+after(() => t.close());
+
+async function api(url: string, headers: Record<string, string>) {
+  const response = await t.app.inject({ method: 'GET', url, headers });
+  return { status: response.statusCode, body: response.json() };
+}
+
+const REPORT_CASES = [
+  `${RANGE}&breakdown=source`,
+  `${RANGE}&breakdown=campaign&source=meta&attribution_model=linear&attribution_window=28`,
+  `${RANGE}&breakdown=adgroup&source=meta&attribution_model=u_shaped&metrics=revenue,conversions,spend,roas,cr`,
+  `${RANGE}&interval=day&attribution_date=click&exclude_source=email,organic`,
+  `${RANGE}&breakdown=source&attribution_model=any_click&metrics=revenue,net_profit,gross_margin,net_roas`,
+  `${RANGE}&breakdown=utm_campaign&limit=3&offset=2`,
+];
+
+test("the attribution view's numbers equal /v3/report's for the same parameters, per role", async () => {
+  const keys = {
+    owen: shop.headers,
+    mia: await shop.keyHeaders(['read:meta']),
+    // A viewer with read:profit alone sees every channel with profit: what an admin key sees.
+    pia: shop.headers,
+  };
+  for (const query of REPORT_CASES) {
+    for (const [name, headers] of Object.entries(keys)) {
+      const viaApi = await api(`/v3/report?${query}`, headers);
+      const viaDashboard = await as[name]!.get(`/dashboard/api/report?workspace=${shop.id}&${query}`);
+      assert.equal(viaDashboard.status, viaApi.status, `${name} ${query}`);
+      if (viaApi.status !== 200) {
+        assert.deepEqual(viaDashboard.body, viaApi.body, `${name} ${query}`);
+        continue;
+      }
+      assert.ok(viaApi.body.data.length > 0, `the fixture has rows for ${query}`);
+      assert.deepEqual(
+        { data: viaDashboard.body.data, totals: viaDashboard.body.totals, pagination: viaDashboard.body.pagination },
+        viaApi.body,
+        `${name} ${query}`,
+      );
+    }
+  }
+});
+
+test('a viewer sees every channel but no profit; --scopes narrow channels or add profit (the API permission code decides)', async () => {
+  const sources = async (who: string) =>
+    (await as[who]!.get(`/dashboard/api/report?workspace=${shop.id}&${RANGE}&breakdown=source`)).body.data.map((r: { source: string }) => r.source).sort();
+  const owner = await sources('owen');
+  assert.ok(owner.length >= 5, owner.join());
+  assert.deepEqual(await sources('vic'), owner);
+  assert.deepEqual(await sources('mia'), ['meta']);
+  const profit = `/dashboard/api/report?workspace=${shop.id}&${RANGE}&metrics=net_profit`;
+  assert.deepEqual(await as.vic!.get(profit), { status: 403, body: { message: 'You do not have access to profit metrics' } });
+  assert.deepEqual(await as.mia!.get(`/dashboard/api/profit?workspace=${shop.id}&${RANGE}`), { status: 403, body: { message: 'You do not have access to profit metrics' } });
+  assert.equal((await as.pia!.get(profit)).status, 200);
+  assert.deepEqual(await as.mia!.get(`/dashboard/api/report?workspace=${shop.id}&${RANGE}&source=google`), { status: 403, body: { message: 'You do not have access to the requested sources' } });
+  const overview = await as.vic!.get(`/dashboard/api/overview?workspace=${shop.id}&${RANGE}`);
+  assert.deepEqual(overview.body.metrics, ['spend', 'revenue', 'roas', 'conversions', 'sessions', 'cr'], 'no net profit for a plain viewer');
+  const owned = await as.owen!.get(`/dashboard/api/overview?workspace=${shop.id}&${RANGE}`);
+  assert.deepEqual(owned.body.metrics, ['spend', 'revenue', 'roas', 'conversions', 'sessions', 'cr', 'net_profit']);
+});
+
+test('the overview is two report runs: the range by day and the period of the same length before it', async () => {
+  const metrics = 'spend,revenue,roas,conversions,sessions,cr,net_profit';
+  const overview = await as.owen!.get(`/dashboard/api/overview?workspace=${shop.id}&${RANGE}&attribution_model=linear`);
+  assert.equal(overview.status, 200);
+  const current = await api(`/v3/report?${RANGE}&attribution_model=linear&interval=day&metrics=${metrics}`, shop.headers);
+  assert.deepEqual([overview.body.interval, overview.body.totals, overview.body.series], ['day', current.body.totals, current.body.data]);
+  const startMs = Date.parse(`${fourDaysAgo}T00:00:00Z`);
+  const previous = await api(
+    `/v3/report?start_date=${new Date(startMs - 5 * 86_400_000).toISOString()}&end_date=${new Date(startMs - 1).toISOString()}&attribution_model=linear&metrics=${metrics}`,
+    shop.headers,
+  );
+  assert.deepEqual(overview.body.previous, previous.body.totals);
+  assert.deepEqual(overview.body.previous_range, { start_date: previous.body.pagination.start_date, end_date: previous.body.pagination.end_date });
+  const long = await as.owen!.get(`/dashboard/api/overview?workspace=${shop.id}&start_date=2026-01-01&end_date=2026-06-30`);
+  assert.equal(long.body.interval, 'week');
+});
+
+test('the model comparison holds each model\'s /v3/report rows; profit holds the report by source and over time', async () => {
+  const compare = await as.owen!.get(`/dashboard/api/compare?workspace=${shop.id}&${RANGE}&breakdown=source&metrics=revenue,conversions`);
+  assert.deepEqual(compare.body.models.map((m: { model: string }) => m.model), ['last_click', 'first_click', 'linear', 'u_shaped', 'total_impact', 'any_click']);
+  for (const m of compare.body.models) {
+    const viaApi = await api(`/v3/report?${RANGE}&breakdown=source&metrics=revenue,conversions&attribution_model=${m.model}`, shop.headers);
+    assert.deepEqual({ data: m.data, totals: m.totals }, { data: viaApi.body.data, totals: viaApi.body.totals }, m.model);
+  }
+  const profit = await as.owen!.get(`/dashboard/api/profit?workspace=${shop.id}&${RANGE}`);
+  const metrics = profit.body.metrics.join(',');
+  const bySource = await api(`/v3/report?${RANGE}&breakdown=source&metrics=${metrics}&limit=500`, shop.headers);
+  const overTime = await api(`/v3/report?${RANGE}&interval=day&metrics=${metrics}&limit=500`, shop.headers);
+  assert.deepEqual([profit.body.by_source, profit.body.totals, profit.body.series], [bySource.body.data, bySource.body.totals, overTime.body.data]);
+});
+
+test('conversions are /v3/conversions rows; the path shows why a conversion was credited where it was', async () => {
+  const query = `${RANGE}&source=meta&limit=5&offset=2`;
+  const rows = await as.owen!.get(`/dashboard/api/conversions?workspace=${shop.id}&${query}`);
+  const viaApi = await api(`/v3/conversions?${query}`, shop.headers);
+  assert.deepEqual(rows.body.data, viaApi.body.data);
+  assert.equal(rows.body.data.length, 5);
+
+  const path = (q: string) => as.owen!.get(`/dashboard/api/conversions/path?workspace=${paths.id}&session_id=41&dt=2026-03-05%2012:05:00&name=purchase&transaction_id=T3${q}`);
+  const lastClick = await path('');
+  assert.equal(lastClick.status, 200, JSON.stringify(lastClick.body));
+  assert.deepEqual(lastClick.body, {
+    dt: '2026-03-05 12:05:00',
+    touches: [
+      { started: '2026-02-27 12:00:00', session_id: '31', channel: 'tiktok', source: 'tiktok', campaign: 'tt1', adgroup: '', ad: '', utm_campaign: '', weight: 1 },
+      { started: '2026-03-05 12:00:00', session_id: '41', channel: '', source: 'organic', campaign: '', adgroup: '', ad: '', utm_campaign: '', weight: null },
+    ],
+    organic_weight: 0,
+    attribution_model: 'last_click',
+    attribution_window: 7,
+    exclude_source: [],
+  });
+  // The report books it the same way: T3 is tiktok's under last click.
+  const report = await api('/v3/report?start_date=2026-03-05&end_date=2026-03-05&breakdown=source&metrics=revenue', (await paths.keyHeaders(['admin:admin'])));
+  assert.deepEqual(report.body.data, [{ source: 'tiktok', revenue: 200 }, { source: 'organic', revenue: 0 }]);
+  const shortWindow = await path('&attribution_window=1');
+  assert.deepEqual([shortWindow.body.touches.map((x: { weight: number | null }) => x.weight), shortWindow.body.organic_weight], [[null], 1], 'tiktok falls outside a 1-day window');
+  const excluded = await path('&exclude_source=tiktok');
+  assert.deepEqual([excluded.body.touches.map((x: { weight: number | null }) => x.weight), excluded.body.organic_weight], [[null, null], 1]);
+  assert.deepEqual((await path('&attribution_model=nope')).body, { message: 'Invalid attribution_model: nope. Accepted values: last_click, first_click, linear, u_shaped, total_impact, any_click' });
+  const missing = await as.owen!.get(`/dashboard/api/conversions/path?workspace=${paths.id}&session_id=41&dt=2026-03-05%2012:05:01&name=purchase&transaction_id=T3`);
+  assert.deepEqual(missing, { status: 404, body: { message: 'Conversion not found' } });
+  const foreign = await as.owen!.get(`/dashboard/api/conversions/path?workspace=${shop.id}&session_id=91&dt=${today}%2000:00:02&name=purchase&transaction_id=OTHER-1`);
+  assert.deepEqual(foreign, { status: 404, body: { message: 'Conversion not found' } });
+});
+
+test('live shows what arrived in the last 30 minutes, and only from the own workspace', async () => {
+  const now = new Date().toISOString().slice(0, 19).replace('T', ' ');
+  await insertRows(t.stores, 'events', [
+    { store_id: shop.id, dt: now, name: 'pageview', session_id: 555, visitor_id: 556, adv_source: 'google', pathname: '/live-test' },
+    { store_id: other.id, dt: now, name: 'pageview', session_id: 557, visitor_id: 558, pathname: '/other-shop' },
+  ]);
+  const live = await as.owen!.get(`/dashboard/api/live?workspace=${shop.id}`);
+  assert.equal(live.status, 200);
+  assert.ok(live.body.recent.some((r: { pathname: string; source: string }) => r.pathname === '/live-test' && r.source === 'google'));
+  assert.ok(!live.body.recent.some((r: { pathname: string }) => r.pathname === '/other-shop'));
+  assert.ok(live.body.minutes.reduce((n: number, m: { pageviews: number }) => n + m.pageviews, 0) >= 1);
+  const mia = await as.mia!.get(`/dashboard/api/live?workspace=${shop.id}`);
+  assert.ok(!mia.body.recent.some((r: { pathname: string }) => r.pathname === '/live-test'), 'a meta-only viewer does not see google traffic');
+});
+
+const VIEW_ENDPOINTS = ['overview', 'report', 'compare', 'profit', 'conversions', 'live'];
+const OWNER_ENDPOINTS = ['settings', 'keys', 'install', 'storefront', 'members'];
+
+test('a workspace that is not the user\'s is refused alike, existing or not, on every endpoint', async () => {
+  for (const endpoint of [...VIEW_ENDPOINTS, ...OWNER_ENDPOINTS]) {
+    for (const workspace of [String(shop.id), '999', '0', '-1', 'abc', '1e3', ' 1', `${shop.id}.0`]) {
+      const response = await as.oz!.get(`/dashboard/api/${endpoint}?workspace=${encodeURIComponent(workspace)}&${RANGE}`);
+      assert.deepEqual(response, { status: 403, body: { message: 'You do not have access to this workspace' } }, `${endpoint} ${workspace}`);
+    }
+    const own = await as.oz!.get(`/dashboard/api/${endpoint}?${RANGE}`);
+    assert.equal(own.status, 200, `${endpoint} defaults to the user's own workspace`);
+  }
+  const report = await as.oz!.get(`/dashboard/api/report?${RANGE}`);
+  assert.deepEqual(report.body.totals.revenue, 999.99, "only the own workspace's purchase");
+  const conversions = await as.oz!.get(`/dashboard/api/conversions?${RANGE}`);
+  assert.deepEqual(conversions.body.data.map((c: { transaction_id: string }) => c.transaction_id), ['OTHER-1']);
+});
+
+test('a viewer calling an owner endpoint gets 403 and changes nothing', async () => {
+  for (const endpoint of OWNER_ENDPOINTS) {
+    assert.deepEqual(await as.vic!.get(`/dashboard/api/${endpoint}?workspace=${shop.id}`), { status: 403, body: { message: 'Only owners of this workspace can do this' } }, endpoint);
+  }
+  const writes: [('POST' | 'PUT' | 'DELETE'), string, unknown][] = [
+    ['PUT', 'settings', { refund_netting: true }],
+    ['POST', 'keys', { scopes: ['admin:admin'] }],
+    ['DELETE', 'keys/1', undefined],
+    ['PUT', 'storefront', { origins: ['https://evil.example'], consent_version: 'v1', marketing_version: 'v1', session_attempts: 1, daily_attempts: 1 }],
+  ];
+  for (const [method, path, body] of writes) {
+    assert.deepEqual(await as.vic!.send(method, `/dashboard/api/${path}?workspace=${shop.id}`, body), { status: 403, body: { message: 'Only owners of this workspace can do this' } });
+  }
+  const settings = await as.owen!.get(`/dashboard/api/settings?workspace=${shop.id}`);
+  assert.equal(settings.body.settings.refund_netting, false);
+});
+
+const GARBAGE = ['', 'x', '-1', '0', '1e9', '99999999999999999999999', '2026-02-30', 'null', '%00', '../..', "'; DROP TABLE events --", 'a'.repeat(3000), '[]', '{}', 'meta,,google', 'é'];
+const PARAMS = ['start_date', 'end_date', 'breakdown', 'attribution_model', 'attribution_window', 'attribution_date', 'metrics', 'interval', 'source',
+  'exclude_source', 'limit', 'offset', 'name', 'campaign', 'adgroup', 'transaction_id', 'customer_id', 'is_new_customer', 'session_id', 'dt'];
+
+test('garbage in every query parameter of every view gets a clear 400 or a normal answer, never a 500', async () => {
+  for (const endpoint of [...VIEW_ENDPOINTS, 'conversions/path']) {
+    for (const param of PARAMS) {
+      for (const value of [...GARBAGE.map((g) => encodeURIComponent(g)), 'a&' + param + '=b']) {
+        const response = await as.owen!.get(`/dashboard/api/${endpoint}?workspace=${shop.id}&${param}=${value}`);
+        assert.ok([200, 400, 403, 404].includes(response.status), `${endpoint} ${param}=${value.slice(0, 40)}: ${response.status} ${JSON.stringify(response.body).slice(0, 200)}`);
+        if (response.status !== 200) assert.equal(typeof response.body.message, 'string');
+        assert.ok(!JSON.stringify(response.body).includes('OTHER-1'), 'never another workspace\'s data');
+      }
+    }
+  }
+  assert.deepEqual(await as.owen!.get(`/dashboard/api/report?workspace=${shop.id}&breakdown=nope`), {
+    status: 400,
+    body: { message: 'Invalid breakdown: nope. Accepted values: source, campaign, adgroup, ad, utm_source, utm_campaign, utm_medium, utm_term, utm_content, referrer, landing_page, city, coupon_code' },
+  });
+});
