@@ -13,6 +13,8 @@ import { createApiKey, listApiKeys, revokeApiKeyById } from '../store/app/api-ke
 import { findWebhookSecret } from '../store/app/webhooks.ts';
 import { findStorefront, upsertStorefront, STOREFRONT_DEFAULTS } from '../store/app/tryon-storefronts.ts';
 import { listWorkspaceMembers } from '../store/app/users.ts';
+import { listShopIntegrations } from '../store/app/shop-integrations.ts';
+import { listAdConnections } from '../store/app/ad-connections.ts';
 import { workspaceSettingsSchema } from '../store/app/settings.ts';
 import { requireUser } from './auth.ts';
 import { requireOwner, workspaceAccess, workspaceParam, type WorkspaceAccess } from './access.ts';
@@ -33,9 +35,10 @@ const keyBody = z.object({
   scopes: z.array(z.string().max(64)).min(1, { error: 'choose at least one scope' }).max(40),
 }).strict();
 
-const ORIGIN = /^https?:\/\/[^/\s?#]+$/;
+const ORIGIN = /^https?:\/\/[^/\s?#@]+\/?$/;
 const storefrontBody = z.object({
-  origins: z.array(z.string().max(200).regex(ORIGIN, { error: 'must be an origin like https://shop.example' })).max(20),
+  origins: z.array(z.string().max(200).regex(ORIGIN, { error: 'must be an origin like https://shop.example' })
+    .refine(URL.canParse, { error: 'must be an origin like https://shop.example' })).max(20),
   consent_version: z.string().regex(/^[\w.:-]{1,64}$/),
   marketing_version: z.string().regex(/^[\w.:-]{1,64}$/),
   session_attempts: z.number().int().min(1).max(1000),
@@ -114,6 +117,19 @@ export async function settingsRoutes(app: FastifyInstance): Promise<void> {
         url: `${base}/webhooks/orders?workspace=${access.workspaceId}`,
         secret_created: (await findWebhookSecret(app.stores.db, app.stores.secrets, access.workspaceId)) !== undefined,
       },
+      shops: (await listShopIntegrations(app.stores.db, access.workspaceId)).map((s) => ({
+        platform: s.platform,
+        shop: s.shop,
+        webhook_url: `${base}/webhooks/${s.platform}`,
+        updated_at: s.updatedAt,
+      })),
+      // Credentials stay sealed in app state: only what identifies the account and its last pull.
+      ad_accounts: (await listAdConnections(app.stores.db, app.stores.secrets, access.workspaceId)).map((c) => ({
+        platform: c.platform,
+        account_id: c.accountId,
+        last_sync_at: c.lastSyncAt,
+        last_sync_error: c.lastSyncError,
+      })),
     };
   });
 

@@ -21,7 +21,7 @@ const ROUTES: Record<string, string[]> = {
   '/v3/sessions': ['start_date', 'end_date', 'from', 'to', 'limit', 'offset', 'page', 'page_size', 'session_id', 'visitor_id', 'source', 'sources'],
   '/v3/conversions': ['start_date', 'end_date', 'from', 'to', 'limit', 'offset', 'page', 'page_size', 'name', 'source', 'sources', 'exclude_source', 'exclude_sources', 'group_by', 'transaction_id', 'customer_id', 'is_new_customer'],
   '/v3/ads': ['start_date', 'end_date', 'limit', 'offset', 'source', 'adaccount_id', 'campaign_id', 'adgroup_id', 'ad_id'],
-  '/v3/report': ['start_date', 'end_date', 'from', 'to', 'metrics', 'breakdown', 'interval', 'attribution_model', 'attribution_window', 'attribution_date', 'source', 'sources', 'exclude_source', 'exclude_sources', 'name', 'limit', 'offset'],
+  '/v3/report': ['start_date', 'end_date', 'from', 'to', 'metrics', 'breakdown', 'interval', 'attribution_model', 'attribution_window', 'attribution_date', 'source', 'sources', 'exclude_source', 'exclude_sources', 'name', 'campaign', 'adgroup', 'limit', 'offset'],
 };
 
 /** The contract's error messages with their status ("..." stands for the listed accepted values). */

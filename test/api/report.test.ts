@@ -135,6 +135,19 @@ describe('GET /v3/report: numbers', () => {
     ].map((row) => Object.fromEntries(['source', 'campaign', 'campaign_name', ...metrics.split(',')].map((k) => [k, row[k as keyof typeof row]]))));
   });
 
+  test('campaign and adgroup drill down: only credits, sessions and ads rows of that id, totals of the part', async () => {
+    const adgroups = await get(`${RANGE}&breakdown=adgroup&source=meta&campaign=c1`);
+    assert.deepEqual(adgroups.body.data, [{ source: 'meta', adgroup: 'g1', adgroup_name: 'Broad', spend: 100, revenue: 300, roas: 3, conversions: 1, sessions: 2 }]);
+    assert.deepEqual(adgroups.body.totals, { spend: 100, revenue: 300, roas: 3, conversions: 1, sessions: 2 });
+    const ads = await get(`${RANGE}&breakdown=ad&campaign=c1&adgroup=g1`);
+    assert.deepEqual(pick(ads.body.data, ['source', 'ad', 'ad_name', 'spend', 'revenue']), [['meta', 'a1', 'Hero', 100, 300]]);
+    const google = await get(`${RANGE}&breakdown=campaign&campaign=c2&metrics=spend,revenue,net_profit`);
+    // 100 - 40 cogs - 2.50 fee - 3 shipping - 50 spend - 20 refunds; the 50.00 rent stays out of a drilled total.
+    assert.deepEqual(google.body.totals, { spend: 50, revenue: 100, net_profit: -15.5 });
+    const none = await get(`${RANGE}&breakdown=adgroup&campaign=nope`);
+    assert.deepEqual([none.body.data, none.body.totals.revenue], [[], 0]);
+  });
+
   test('every breakdown yields its own members and, under last_click, rows that sum to the total revenue', async () => {
     const members: Record<string, string[]> = {
       source: ['source'], campaign: ['source', 'campaign', 'campaign_name'], adgroup: ['source', 'adgroup', 'adgroup_name'],

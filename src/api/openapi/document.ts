@@ -38,6 +38,8 @@ const PARAMETER_DESCRIPTIONS: Record<string, string> = {
   attribution_model: 'Default: the workspace setting (last_click)',
   attribution_window: 'Lookback days: 1, 7, 28, 90, 180 or 365; default: the workspace setting (7)',
   attribution_date: 'conversion: the window counts back from the conversion; click: credit is booked on the click date',
+  campaign: 'Only credits, sessions and ads rows of this campaign id (drill-down below a source)',
+  adgroup: 'Only credits, sessions and ads rows of this ad group id (drill-down below a campaign)',
 };
 
 const str = { type: 'string' };

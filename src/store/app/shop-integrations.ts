@@ -60,3 +60,18 @@ export async function findShopIntegration(
     .executeTakeFirst();
   return row ? { platform, shop, workspaceId: Number(row.workspace_id), secret: box.open(row.secret) } : undefined;
 }
+
+/** A workspace's connected shops, without their secrets (for listings). */
+export async function listShopIntegrations(
+  db: AppDatabase,
+  workspaceId: number,
+): Promise<{ platform: ShopPlatform; shop: string; updatedAt: string }[]> {
+  const rows = await db
+    .selectFrom('shop_integrations')
+    .select(['platform', 'shop', 'updated_at'])
+    .where('workspace_id', '=', workspaceId)
+    .orderBy('platform')
+    .orderBy('shop')
+    .execute();
+  return rows.map((r) => ({ platform: r.platform as ShopPlatform, shop: r.shop, updatedAt: r.updated_at }));
+}

@@ -141,6 +141,8 @@ interface Install {
   events_last_24h: number;
   last_conversion_at: string | null;
   order_webhook: { url: string; secret_created: boolean };
+  shops: { platform: string; shop: string; webhook_url: string; updated_at: string }[];
+  ad_accounts: { platform: string; account_id: string; last_sync_at: string | null; last_sync_error: string | null }[];
 }
 
 function InstallAndIntegrations({ workspace }: { workspace: string }) {
@@ -159,9 +161,12 @@ function InstallAndIntegrations({ workspace }: { workspace: string }) {
       <dl class="facts">
         <dt>Order webhook</dt><dd><code>${d.order_webhook.url}</code>
           ${d.order_webhook.secret_created ? ' (secret set)' : ' (no secret yet)'}: <code>npm run cli -- webhook secret --workspace ${workspace}</code></dd>
-        <dt>Shopify</dt><dd><code>${base}/webhooks/shopify</code> — <code>npm run cli -- integration set --workspace ${workspace} --platform shopify ...</code></dd>
-        <dt>WooCommerce</dt><dd><code>${base}/webhooks/woocommerce</code> — <code>npm run cli -- integration set --workspace ${workspace} --platform woocommerce ...</code></dd>
-        <dt>Ad platforms</dt><dd>Import the platforms' CSV reports with <code>import --kind ads</code>, or connect the APIs with <code>ads connect</code>.</dd>
+        <dt>Shops</dt><dd>${d.shops.length === 0
+          ? html`none connected. Shopify sends to <code>${base}/webhooks/shopify</code>, WooCommerce to <code>${base}/webhooks/woocommerce</code>, after <code>npm run cli -- integration set --workspace ${workspace} --platform shopify|woocommerce ...</code>`
+          : html`<ul>${d.shops.map((s) => html`<li>${s.platform} <strong>${s.shop}</strong>: webhooks to <code>${s.webhook_url}</code></li>`)}</ul>`}</dd>
+        <dt>Ad accounts</dt><dd>${d.ad_accounts.length === 0
+          ? html`none connected: <code>npm run cli -- ads connect --workspace ${workspace} --platform meta|google ...</code>, or import the platforms' CSV reports with <code>import --kind ads</code>.`
+          : html`<ul>${d.ad_accounts.map((a) => html`<li>${a.platform} <strong>${a.account_id}</strong>: ${a.last_sync_at ? `last pulled ${a.last_sync_at.slice(0, 16).replace('T', ' ')} UTC` : 'not pulled yet'}${a.last_sync_error ? ` (error: ${a.last_sync_error})` : ''}</li>`)}</ul>`}</dd>
       </dl>
     </section>`;
 }
