@@ -31,7 +31,7 @@ export interface TestApp {
  */
 export async function startTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'storelens-test-'));
-  const standin = serverTransport() ? await startClickhouseStandin() : null;
+  const standin = serverTransport() && overrides.clickhouseUrl === undefined ? await startClickhouseStandin() : null;
   const config = loadConfig({}, {
     dataDir,
     demo: false,

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ZodError } from 'zod';
 import { UnknownSourceError } from '../analytics/sources.ts';
-import { QueryTimeoutError } from '../store/clickhouse.ts';
+import { AnalyticsUnavailableError } from '../store/clickhouse.ts';
 
 /** An error whose message is part of the contract and goes to the client as `{message}`. */
 export class HttpError extends Error {
@@ -20,7 +20,7 @@ export const forbidden = (message: string) => new HttpError(403, message);
 /** Maps any thrown value to the contract's `{message}` body; 5xx details stay in the log. */
 export function toHttpError(error: unknown): HttpError {
   if (error instanceof HttpError) return error;
-  if (error instanceof QueryTimeoutError) return new HttpError(503, error.message);
+  if (error instanceof AnalyticsUnavailableError) return new HttpError(503, error.message);
   if (error instanceof UnknownSourceError) return badRequest(error.message);
   if (error instanceof ZodError) return badRequest(error.issues[0]?.message ?? 'Invalid parameter');
   const fastifyError = error as FastifyError;
@@ -40,8 +40,8 @@ export function sendError(reply: FastifyReply, error: HttpError): FastifyReply {
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
     const httpError = toHttpError(error);
-    // A query stopped at its time limit is logged (warn) where it stopped; it is no fault here.
-    if (httpError.statusCode >= 500 && !(error instanceof QueryTimeoutError)) request.log.error({ err: error, url: request.url }, 'request failed');
+    // A read the store could not answer is logged (warn) where it failed; it is no fault here.
+    if (httpError.statusCode >= 500 && !(error instanceof AnalyticsUnavailableError)) request.log.error({ err: error, url: request.url }, 'request failed');
     else request.log.info({ status: httpError.statusCode, message: httpError.message }, 'request rejected');
     return sendError(reply, httpError);
   });

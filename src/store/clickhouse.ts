@@ -20,11 +20,38 @@ export interface QueryOptions {
   urgent?: boolean;
 }
 
-/** A read went over the time limit (`STORELENS_QUERY_TIMEOUT_MS`); the engine stopped it. */
-export class QueryTimeoutError extends Error {
-  constructor(readonly queryName: string) {
-    super('Query timed out');
+/**
+ * The analytics store could not answer a read, and a later try may succeed: the surfaces answer
+ * 503 (data API) or a tool error with `code` (/mcp), never a 500 or a half answer.
+ */
+export class AnalyticsUnavailableError extends Error {
+  constructor(
+    readonly code: 'timeout' | 'unavailable',
+    message: string,
+  ) {
+    super(message);
   }
+}
+
+/** A read went over the time limit (`STORELENS_QUERY_TIMEOUT_MS`); the engine stopped it. */
+export class QueryTimeoutError extends AnalyticsUnavailableError {
+  constructor(readonly queryName: string) {
+    super('timeout', 'Query timed out');
+  }
+}
+
+/** The ClickHouse server could not be reached, or dropped the connection mid-answer. */
+export class StoreUnreachableError extends AnalyticsUnavailableError {
+  constructor() {
+    super('unavailable', 'Analytics store unavailable');
+  }
+}
+
+/** Network failures of the server transport (Node's socket errors and the client's own words). */
+const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+function isUnreachable(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  return UNREACHABLE_CODES.has(String(code)) || /socket hang up|Timeout error/i.test(String(message));
 }
 
 /**
@@ -162,7 +189,7 @@ async function openChdb({ dataDir, chdbSessions, timeoutMs = 0 }: ClickhouseOpti
           logger.debug({ query: name, ms: Math.round(performance.now() - started) }, 'clickhouse query');
           return answer;
         } catch (error) {
-          throw timeoutOr(error, name, timeoutMs, logger);
+          throw readFailure(error, name, timeoutMs, logger);
         }
       }, options.urgent);
       logger.trace({ query: name, sql }, 'clickhouse sql');
@@ -189,11 +216,13 @@ async function openChdb({ dataDir, chdbSessions, timeoutMs = 0 }: ClickhouseOpti
 }
 
 async function openServer({ url, timeoutMs = 0 }: ClickhouseOptions & { url: string }, logger: Logger): Promise<Clickhouse> {
-  const { createClient } = await import('@clickhouse/client');
-  const bootstrap = createClient({ url });
+  const { createClient, ClickHouseLogLevel } = await import('@clickhouse/client');
+  // The client's own console logging is off: failures reach pino through the callers (quiet by default).
+  const log = { level: ClickHouseLogLevel.OFF };
+  const bootstrap = createClient({ url, log });
   await bootstrap.command({ query: `CREATE DATABASE IF NOT EXISTS ${ANALYTICS_DATABASE}` });
   await bootstrap.close();
-  const client = createClient({ url, database: ANALYTICS_DATABASE });
+  const client = createClient({ url, database: ANALYTICS_DATABASE, log });
   const readSettings = timeoutMs > 0 ? { ...QUERY_SETTINGS, max_execution_time: timeoutMs / 1000 } : QUERY_SETTINGS;
   return {
     kind: 'server',
@@ -209,7 +238,7 @@ async function openServer({ url, timeoutMs = 0 }: ClickhouseOptions & { url: str
         });
         rows = await result.json<T>();
       } catch (error) {
-        throw timeoutOr(error, name, timeoutMs, logger);
+        throw readFailure(error, name, timeoutMs, logger);
       }
       logger.debug({ query: name, ms: Math.round(performance.now() - started), rows: rows.length }, 'clickhouse query');
       return rows;
@@ -234,10 +263,17 @@ async function openServer({ url, timeoutMs = 0 }: ClickhouseOptions & { url: str
   };
 }
 
-function timeoutOr(error: unknown, name: string, timeoutMs: number, logger: Logger): unknown {
-  if (!isTimeout(error)) return error;
-  logger.warn({ query: name, limitMs: timeoutMs }, 'analytics query stopped at its time limit');
-  return new QueryTimeoutError(name);
+/** A read's failure as the surfaces tell it apart: over its time limit, store unreachable, or as it was. */
+function readFailure(error: unknown, name: string, timeoutMs: number, logger: Logger): unknown {
+  if (isTimeout(error)) {
+    logger.warn({ query: name, limitMs: timeoutMs }, 'analytics query stopped at its time limit');
+    return new QueryTimeoutError(name);
+  }
+  if (isUnreachable(error)) {
+    logger.warn({ query: name, err: error }, 'analytics store unreachable');
+    return new StoreUnreachableError();
+  }
+  return error;
 }
 
 export async function openClickhouse(options: ClickhouseOptions, logger: Logger): Promise<Clickhouse> {

@@ -46,6 +46,7 @@ const MESSAGES: [number, string][] = [
   [429, 'Rate limit exceeded'],
   [429, 'Too many concurrent requests'],
   [503, 'Query timed out'],
+  [503, 'Analytics store unavailable'],
 ];
 
 const messagesOf = (path: string, status: number): string[] =>

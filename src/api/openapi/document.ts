@@ -103,7 +103,7 @@ const COMMON_ERRORS: Record<number, string[]> = {
   401: ['Invalid API key', 'Invalid client secret'],
   405: ['Method not allowed'],
   429: ['Rate limit exceeded', 'Too many concurrent requests'],
-  503: ['Query timed out'],
+  503: ['Query timed out', 'Analytics store unavailable'],
 };
 
 const STATUS_MEANING: Record<number, string> = {
