@@ -216,11 +216,14 @@ export interface BenchEnv {
 export async function openBenchEnv(sizes = benchSizes()): Promise<BenchEnv> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'storelens-bench-'));
   // Without rate limits or a bound on requests in flight: the suites measure, they do not police.
-  const config = loadConfig({}, {
+  // The query time limit may come from the environment (STORELENS_QUERY_TIMEOUT_MS, 0 = none).
+  const limit = process.env.STORELENS_QUERY_TIMEOUT_MS;
+  const env = limit === undefined ? {} : { STORELENS_QUERY_TIMEOUT_MS: limit };
+  const config = loadConfig(env, {
     dataDir,
     demo: false,
     rate: { perSecond: 0, burst: 0, daily: 0 },
-    queries: { ...loadConfig({}).queries, maxPerKey: 0 },
+    queries: { ...loadConfig(env).queries, maxPerKey: 0 },
   });
   const stores = await openStores(config, createLogger('silent'));
   const workspaces: BenchWorkspace[] = [];
