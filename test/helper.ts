@@ -8,7 +8,7 @@ import { loadConfig, type Config } from '../src/config.ts';
 import { createLogger } from '../src/log.ts';
 import { openStores, type Stores } from '../src/store/index.ts';
 import { openClickhouse, type Clickhouse } from '../src/store/clickhouse.ts';
-import { buildApp } from '../src/http/app.ts';
+import { buildApp } from '../src/server/app.ts';
 import { createRateLimits } from '../src/http/rate-limit.ts';
 import { createWorkspace } from '../src/store/app/workspaces.ts';
 import { createApiKey } from '../src/store/app/api-keys.ts';

@@ -16,7 +16,7 @@ import autocannon from 'autocannon';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/log.ts';
 import { openStores } from '../../src/store/index.ts';
-import { buildApp } from '../../src/http/app.ts';
+import { buildApp } from '../../src/server/app.ts';
 import { createRateLimits } from '../../src/http/rate-limit.ts';
 import { createWorkspace } from '../../src/store/app/workspaces.ts';
 import { collectBody, toRows } from '../../src/collect/payload.ts';

@@ -8,10 +8,10 @@
  * ITERATIONS times), p50 and p95 per load. Baseline measured in the same run: the same report
  * runs through /v3/report with an API key (overview: its two calls one after the other).
  */
-import { buildApp } from '../../src/http/app.ts';
+import { buildApp } from '../../src/server/app.ts';
 import { createRateLimits } from '../../src/http/rate-limit.ts';
 import { createLogger } from '../../src/log.ts';
-import { formatDay } from '../../src/http/dates.ts';
+import { formatDay } from '../../src/kit/dates.ts';
 import { createUser, setMembership } from '../../src/store/app/users.ts';
 import { hashPassword } from '../../src/dashboard/passwords.ts';
 import type { BenchEnv } from '../seed.ts';

@@ -10,11 +10,11 @@
  */
 import Fastify from 'fastify';
 import autocannon from 'autocannon';
-import { buildApp } from '../../src/http/app.ts';
+import { buildApp } from '../../src/server/app.ts';
 import { createRateLimits } from '../../src/http/rate-limit.ts';
 import { createLogger } from '../../src/log.ts';
 import { resolveRange } from '../../src/api/params.ts';
-import { formatDay } from '../../src/http/dates.ts';
+import { formatDay } from '../../src/kit/dates.ts';
 import { AD_PLATFORMS, channelsOfAll } from '../../src/analytics/sources.ts';
 import { listEvents } from '../../src/analytics/queries/events/list-events.ts';
 import { listSessions } from '../../src/analytics/queries/sessions/list-sessions.ts';

@@ -10,10 +10,10 @@
  * in turn, round after round, after checking that all three give the same rows. Prints medians
  * and the counters of one run of each (`system.events` before and after).
  */
-import { buildApp } from '../../src/http/app.ts';
+import { buildApp } from '../../src/server/app.ts';
 import { createRateLimits } from '../../src/http/rate-limit.ts';
 import { createLogger } from '../../src/log.ts';
-import { formatDay } from '../../src/http/dates.ts';
+import { formatDay } from '../../src/kit/dates.ts';
 import type { Clickhouse, QueryParams } from '../../src/store/clickhouse.ts';
 import type { BenchEnv } from '../seed.ts';
 import { quantile, round } from '../measure.ts';

@@ -7,10 +7,10 @@
  * three see the same machine load; the suite prints each median and the growth factor per step.
  * BENCH_MERGED applies as for the shared data (bench/seed.ts).
  */
-import { buildApp } from '../../src/http/app.ts';
+import { buildApp } from '../../src/server/app.ts';
 import { createRateLimits } from '../../src/http/rate-limit.ts';
 import { createLogger } from '../../src/log.ts';
-import { formatDay } from '../../src/http/dates.ts';
+import { formatDay } from '../../src/kit/dates.ts';
 import { benchSizes, openBenchEnv, partCounts } from '../seed.ts';
 import { quantile, round } from '../measure.ts';
 

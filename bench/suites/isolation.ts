@@ -12,10 +12,10 @@
  * All phases run in one process on the same data, one after another.
  */
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/http/app.ts';
+import { buildApp } from '../../src/server/app.ts';
 import { createRateLimits } from '../../src/http/rate-limit.ts';
 import { createLogger } from '../../src/log.ts';
-import { formatDay } from '../../src/http/dates.ts';
+import { formatDay } from '../../src/kit/dates.ts';
 import { findStoredTransactions } from '../../src/collect/queries/find-stored-transactions.ts';
 import type { BenchEnv } from '../seed.ts';
 import { quantile, round } from '../measure.ts';

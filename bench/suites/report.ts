@@ -8,14 +8,14 @@
  * Cases: the default report (7 days); breakdown=campaign over 90 days with 28-day windows under
  * last_click, linear and any_click; interval=day with attribution_date=click over 90 days.
  */
-import { buildApp } from '../../src/http/app.ts';
+import { buildApp } from '../../src/server/app.ts';
 import { createRateLimits } from '../../src/http/rate-limit.ts';
 import { createLogger } from '../../src/log.ts';
 import { resolveRange } from '../../src/api/params.ts';
-import { formatDay, formatTimestampMs } from '../../src/http/dates.ts';
+import { formatDay, formatTimestampMs } from '../../src/kit/dates.ts';
 import { reportingSourceSql } from '../../src/analytics/dimensions.ts';
 import type { Clickhouse } from '../../src/store/clickhouse.ts';
-import type { Range } from '../../src/http/paging.ts';
+import type { Range } from '../../src/kit/paging.ts';
 import type { BenchEnv } from '../seed.ts';
 import { measurePaired } from '../measure.ts';
 

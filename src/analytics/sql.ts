@@ -1,5 +1,5 @@
 import type { QueryParams } from '../store/clickhouse.ts';
-import { formatTimestampMs } from '../http/dates.ts';
+import { formatTimestampMs } from '../kit/dates.ts';
 
 /** Collects WHERE clauses and their bound values; no value ever enters the SQL text. */
 export class Conditions {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { badRequest } from '../http/errors.ts';
-import { defaultRange, parseBound } from '../http/dates.ts';
-import { DEFAULT_LIMIT, MAX_LIMIT, type Page, type Range } from '../http/paging.ts';
+import { defaultRange, parseBound } from '../kit/dates.ts';
+import { DEFAULT_LIMIT, MAX_LIMIT, type Page, type Range } from '../kit/paging.ts';
 import { parseSourceList } from '../analytics/sources.ts';
 
 /**

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { Config } from '../config.ts';
 import { createLogger } from '../log.ts';
 import { openStores, type Stores } from '../store/index.ts';
-import { buildApp } from '../http/app.ts';
+import { buildApp } from '../server/app.ts';
 import { createRateLimits } from '../http/rate-limit.ts';
 import { createWorkspace, listWorkspaces, updateSettings } from '../store/app/workspaces.ts';
 import { createApiKey } from '../store/app/api-keys.ts';

@@ -7,7 +7,7 @@
  * Unknown fields (store_id, channel fields of conversions) are dropped.
  */
 import { z } from 'zod';
-import { parseBound } from '../http/dates.ts';
+import { parseBound } from '../kit/dates.ts';
 
 const TIMESTAMP_HINT = 'expected YYYY-MM-DD HH:MM:SS[.mmm] (UTC) or ISO 8601 with Z or an offset';
 const HAS_TIME = /^\d{4}-\d{2}-\d{2}([ T])/;
@@ -287,6 +287,23 @@ export const expenseRow = z.object({
   dt: date,
   name,
   amount: field(toCount),
+});
+
+/**
+ * One daily weather observation (`import --kind weather`): `dt, country_code, city?,
+ * temperature_c, precipitation_mm?, condition?`. Numbers may be text.
+ */
+export const weatherRow = z.object({
+  dt: date,
+  country_code: z
+    .string({ error: 'expected a two-letter country code' })
+    .trim()
+    .regex(/^[A-Za-z]{2}$/, { error: 'expected a two-letter country code' })
+    .transform((v) => v.toUpperCase()),
+  city: text,
+  temperature_c: z.coerce.number({ error: 'expected a number' }).min(-90).max(60),
+  precipitation_mm: z.coerce.number({ error: 'expected a number' }).min(0).max(2000).default(0),
+  condition: z.string().trim().toLowerCase().max(40).default(''),
 });
 
 export type EventRow = z.infer<typeof eventRow>;

@@ -6,8 +6,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { HttpError, badRequest } from '../http/errors.ts';
-import { DAY_MS } from '../http/dates.ts';
-import { rangePage } from '../http/paging.ts';
+import { DAY_MS } from '../kit/dates.ts';
+import { rangePage } from '../kit/paging.ts';
 import { channelsOfAll } from '../analytics/sources.ts';
 import { seesChannel } from '../analytics/permissions.ts';
 import { ReportError, runReport, type ReportRequest, type ReportResult } from '../analytics/report/run.ts';

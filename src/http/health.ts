@@ -1,19 +1,11 @@
-import type { FastifyInstance } from 'fastify';
-
 /**
  * `GET /healthz` (docs/operations.md): one named check per dependency. `degraded` means the
  * service still answers with a fallback (e.g. rate limits from process memory); `failing` means
  * requests that need it cannot be served, and the whole answer turns into a 503. The answer shows
  * a check's `detail` (a short reason, or an object of counts), or `"ok"` when it has none.
  */
-export type CheckDetail = string | Record<string, unknown>;
-export type CheckResult = { state: 'ok'; detail?: CheckDetail } | { state: 'degraded' | 'failing'; detail: CheckDetail };
-
-export interface HealthCheck {
-  /** The key under `checks` in the answer. */
-  name: string;
-  run(): Promise<CheckResult> | CheckResult;
-}
+import type { FastifyInstance } from 'fastify';
+import type { CheckDetail, CheckResult, HealthCheck } from '../kit/health-check.ts';
 
 /** A check that gives no answer within this time counts as failing. */
 const CHECK_TIMEOUT_MS = 5000;

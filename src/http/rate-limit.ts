@@ -2,8 +2,8 @@ import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limite
 import type { Redis } from 'ioredis';
 import pino, { type Logger } from 'pino';
 import type { Config } from '../config.ts';
-import type { CheckResult } from './health.ts';
-import { DAY_MS, formatDay, startOfUtcDay } from './dates.ts';
+import type { CheckResult } from '../kit/health-check.ts';
+import { DAY_MS, formatDay, startOfUtcDay } from '../kit/dates.ts';
 import { HttpError } from './errors.ts';
 
 export interface RateLimitOutcome {

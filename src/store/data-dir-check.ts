@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { CheckResult, HealthCheck } from '../http/health.ts';
+import type { CheckResult, HealthCheck } from '../kit/health-check.ts';
 import { PRIVATE_FILE } from './private-files.ts';
 
 /** Below this much free space the data dir check reports `degraded` (docs/operations.md). */

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
-import type { HealthCheck } from '../http/health.ts';
+import type { HealthCheck } from '../kit/health-check.ts';
 import { openAppDb, migrateAppDb, withStartupLock, type AppDatabase } from './app-db.ts';
 import { openClickhouse, type Clickhouse } from './clickhouse.ts';
 import { migrateAnalytics } from './analytics-schema.ts';

@@ -6,7 +6,7 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseBound } from '../../src/http/dates.ts';
+import { parseBound } from '../../src/kit/dates.ts';
 import { ReportError, planReport, type ReportRequest } from '../../src/analytics/report/plan.ts';
 import { buildReportSql } from '../../src/analytics/report/build-sql.ts';
 import { visibilityOf } from '../../src/analytics/permissions.ts';

@@ -14,7 +14,7 @@ import fc from 'fast-check';
 import { createTestWorkspace, insertRows, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
 import { DATA_API_PREFIX, DATA_ENDPOINTS } from '../../src/api/endpoints.ts';
 import { parameterNames } from '../../src/api/params.ts';
-import { formatDay, formatTimestamp } from '../../src/http/dates.ts';
+import { formatDay, formatTimestamp } from '../../src/kit/dates.ts';
 import { PROTOTYPE_NAMES } from '../mcp/arbitraries.ts';
 
 let t: TestApp;

@@ -18,7 +18,7 @@ import pino from 'pino';
 import { Redis } from 'ioredis';
 import type { FastifyInstance } from 'fastify';
 import { createTestWorkspace, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
-import { buildApp } from '../../src/http/app.ts';
+import { buildApp } from '../../src/server/app.ts';
 import { createRateLimits, type RateLimits } from '../../src/http/rate-limit.ts';
 import { dataDirCheck } from '../../src/store/data-dir-check.ts';
 import { callTool } from '../mcp/rpc.ts';

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { createTestWorkspace, insertRows, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
-import { buildApp } from '../../src/http/app.ts';
+import { buildApp } from '../../src/server/app.ts';
 import { createRateLimits } from '../../src/http/rate-limit.ts';
 import { createLogger } from '../../src/log.ts';
 import { openClickhouse, type Clickhouse } from '../../src/store/clickhouse.ts';

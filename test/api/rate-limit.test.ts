@@ -11,7 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { createTestWorkspace, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
-import { buildApp } from '../../src/http/app.ts';
+import { buildApp } from '../../src/server/app.ts';
 import { createRateLimits } from '../../src/http/rate-limit.ts';
 import { createLogger } from '../../src/log.ts';
 import type { Config } from '../../src/config.ts';

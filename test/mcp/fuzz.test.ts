@@ -14,7 +14,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { createTestWorkspace, insertRows, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
 import { TOOLS, jsonSchemaOf } from '../../src/mcp/tools/index.ts';
-import { formatDay, formatTimestamp } from '../../src/http/dates.ts';
+import { formatDay, formatTimestamp } from '../../src/kit/dates.ts';
 import { PROTOTYPE_NAMES, garbage, hostileArgs, validArgs } from './arbitraries.ts';
 import { postMcp, toolOk } from './rpc.ts';
 

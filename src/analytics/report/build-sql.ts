@@ -1,5 +1,5 @@
 import type { QueryParams } from '../../store/clickhouse.ts';
-import { DAY_MS } from '../../http/dates.ts';
+import { DAY_MS } from '../../kit/dates.ts';
 import { Conditions, addNameFilter, timestampParam } from '../sql.ts';
 import { SESSIONS_FINAL, landingField, sessionsStartedSql, type LandingColumn } from '../queries/sessions/session-sql.ts';
 import { BASE_TOUCH_FIELDS, TOUCH_FIELDS, attributionColumns, touchSql, type TouchField } from '../attribution/index.ts';

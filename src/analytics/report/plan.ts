@@ -1,4 +1,4 @@
-import type { Range } from '../../http/paging.ts';
+import type { Range } from '../../kit/paging.ts';
 import type { Visibility } from '../permissions.ts';
 import { NO_PROFIT_ACCESS, pixelChannels, pixelRefusal } from '../permissions.ts';
 import { PIXEL_SOURCES, channelsOfAll } from '../sources.ts';

@@ -4,7 +4,7 @@ import { getSettings } from '../../store/app/workspaces.ts';
 import type { Visibility } from '../permissions.ts';
 import { PIXEL_SOURCES, channelsOfAll } from '../sources.ts';
 import { resolveRange } from '../../api/params.ts';
-import { rangeInfo, type Range } from '../../http/paging.ts';
+import { rangeInfo, type Range } from '../../kit/paging.ts';
 import { DIMENSIONS } from '../dimensions.ts';
 import { formatMetric, type MetricContext, type Parts } from '../metrics.ts';
 import { ReportError, planReport, type ReportPlan, type ReportRequest } from './plan.ts';

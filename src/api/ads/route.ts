@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { dataRoute } from '../../http/data-route.ts';
-import { rangePage } from '../../http/paging.ts';
+import { rangePage } from '../../kit/paging.ts';
 import { AD_PLATFORMS, channelsOfAll } from '../../analytics/sources.ts';
 import { visibleAdChannels, type Visibility } from '../../analytics/permissions.ts';
 import { listAds } from '../../analytics/queries/ads/list-ads.ts';

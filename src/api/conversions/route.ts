@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { dataRoute } from '../../http/data-route.ts';
-import { rangePage, slicePage } from '../../http/paging.ts';
+import { rangePage, slicePage } from '../../kit/paging.ts';
 import { channelsOfAll } from '../../analytics/sources.ts';
 import { listConversions } from '../../analytics/queries/conversions/list-conversions.ts';
 import { groupConversions } from '../../analytics/queries/conversions/group-conversions.ts';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { dataRoute } from '../../http/data-route.ts';
-import { rangePage } from '../../http/paging.ts';
+import { rangePage } from '../../kit/paging.ts';
 import { listEvents } from '../../analytics/queries/events/list-events.ts';
 import { resolveRange } from '../params.ts';
 import { pixelScope } from '../scope.ts';

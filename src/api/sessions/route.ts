@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { dataRoute } from '../../http/data-route.ts';
-import { rangePage } from '../../http/paging.ts';
+import { rangePage } from '../../kit/paging.ts';
 import { listSessions } from '../../analytics/queries/sessions/list-sessions.ts';
 import { pageOf, resolveRange } from '../params.ts';
 import { pixelScope } from '../scope.ts';

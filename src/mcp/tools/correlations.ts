@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DAY_MS, formatDay } from '../../http/dates.ts';
+import { DAY_MS, formatDay } from '../../kit/dates.ts';
 import { dailySpendRevenue } from '../../analytics/queries/correlations/daily-spend-revenue.ts';
 import { money, rangeOut, ratio, toolRange } from './range.ts';
 import { pixelScope } from './scope.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DAY_MS, formatDay, startOfUtcDay } from '../../http/dates.ts';
+import { DAY_MS, formatDay, startOfUtcDay } from '../../kit/dates.ts';
 import { adFreshness } from '../../analytics/queries/health/ad-freshness.ts';
 import { pixelHealth } from '../../analytics/queries/health/pixel-health.ts';
 import { visibleAdChannels } from '../../analytics/permissions.ts';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { adCreatives } from '../../analytics/queries/library/ad-creatives.ts';
-import { DAY_MS } from '../../http/dates.ts';
+import { DAY_MS } from '../../kit/dates.ts';
 import { audit, present, listTool } from './objects.ts';
 import { adScope } from './scope.ts';
 import { ToolError, writeTool } from './types.ts';

@@ -1,5 +1,5 @@
-import { DAY_MS, defaultRange, formatDay, parseBound } from '../../http/dates.ts';
-import type { Range } from '../../http/paging.ts';
+import { DAY_MS, defaultRange, formatDay, parseBound } from '../../kit/dates.ts';
+import type { Range } from '../../kit/paging.ts';
 import { INVALID_PARAMS, RpcError } from '../protocol.ts';
 
 export const MAX_RANGE_DAYS = 731;

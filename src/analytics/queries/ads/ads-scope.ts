@@ -1,4 +1,4 @@
-import type { Range } from '../../../http/paging.ts';
+import type { Range } from '../../../kit/paging.ts';
 import { Conditions, timestampParam } from '../../sql.ts';
 
 export interface AdFilters {

@@ -1,5 +1,5 @@
 import type { Clickhouse } from '../../../store/clickhouse.ts';
-import type { Page } from '../../../http/paging.ts';
+import type { Page } from '../../../kit/paging.ts';
 import { adConditions, type AdFilters } from './ads-scope.ts';
 
 export const QUERY_NAME = 'list-ads';

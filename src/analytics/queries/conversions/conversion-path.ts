@@ -1,5 +1,5 @@
 import type { Clickhouse } from '../../../store/clickhouse.ts';
-import { DAY_MS } from '../../../http/dates.ts';
+import { DAY_MS } from '../../../kit/dates.ts';
 import { timestampParam } from '../../sql.ts';
 import { SESSIONS_FINAL, landingField, sessionsStartedSql } from '../sessions/session-sql.ts';
 import { attributionColumns, touchSql, type ModelName } from '../../attribution/index.ts';

@@ -1,5 +1,5 @@
 import type { Clickhouse } from '../../../store/clickhouse.ts';
-import type { Page } from '../../../http/paging.ts';
+import type { Page } from '../../../kit/paging.ts';
 import { TIMESTAMP_OUT } from '../../sql.ts';
 import { CHANNEL_COLUMNS, CHANNEL_OUT, attributedConversions, type ConversionFilters } from './conversion-scope.ts';
 

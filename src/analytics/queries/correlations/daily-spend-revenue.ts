@@ -1,6 +1,6 @@
 import type { Clickhouse } from '../../../store/clickhouse.ts';
-import type { Range } from '../../../http/paging.ts';
-import { formatDay } from '../../../http/dates.ts';
+import type { Range } from '../../../kit/paging.ts';
+import { formatDay } from '../../../kit/dates.ts';
 import { attributedConversions } from '../conversions/conversion-scope.ts';
 
 export const QUERY_NAME = 'daily-spend-revenue';

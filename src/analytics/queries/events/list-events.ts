@@ -1,5 +1,5 @@
 import type { Clickhouse } from '../../../store/clickhouse.ts';
-import type { Page, Range } from '../../../http/paging.ts';
+import type { Page, Range } from '../../../kit/paging.ts';
 import { Conditions, TIMESTAMP_OUT, addNameFilter, timestampParam } from '../../sql.ts';
 
 export const QUERY_NAME = 'list-events';

@@ -1,5 +1,5 @@
 import type { Clickhouse } from '../../../store/clickhouse.ts';
-import type { Range } from '../../../http/paging.ts';
+import type { Range } from '../../../kit/paging.ts';
 import { timestampParam } from '../../sql.ts';
 
 export const QUERY_NAME = 'pixel-health';

@@ -1,6 +1,6 @@
 import type { Clickhouse } from '../../../store/clickhouse.ts';
-import type { Range } from '../../../http/paging.ts';
-import { DAY_MS } from '../../../http/dates.ts';
+import type { Range } from '../../../kit/paging.ts';
+import { DAY_MS } from '../../../kit/dates.ts';
 import { Conditions, timestampParam } from '../../sql.ts';
 
 export const QUERY_NAME = 'touchpoint-paths';

@@ -1,5 +1,5 @@
 import type { Clickhouse } from '../../../store/clickhouse.ts';
-import type { Range } from '../../../http/paging.ts';
+import type { Range } from '../../../kit/paging.ts';
 import { Conditions, TIMESTAMP_OUT, timestampParam } from '../../sql.ts';
 import { CHANNEL_OUT, attributedConversions } from '../conversions/conversion-scope.ts';
 

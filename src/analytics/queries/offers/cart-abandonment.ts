@@ -1,5 +1,5 @@
 import type { Clickhouse } from '../../../store/clickhouse.ts';
-import type { Range } from '../../../http/paging.ts';
+import type { Range } from '../../../kit/paging.ts';
 import { sessionsInRange } from '../tool-common/sessions-in-range.ts';
 
 export const QUERY_NAME = 'cart-abandonment';

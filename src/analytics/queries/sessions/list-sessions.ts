@@ -1,5 +1,5 @@
 import type { Clickhouse } from '../../../store/clickhouse.ts';
-import type { Page, Range } from '../../../http/paging.ts';
+import type { Page, Range } from '../../../kit/paging.ts';
 import { Conditions, TIMESTAMP_OUT } from '../../sql.ts';
 import type { EventRow } from '../events/list-events.ts';
 import {

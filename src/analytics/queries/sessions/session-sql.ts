@@ -1,5 +1,5 @@
 import type { QueryParams } from '../../../store/clickhouse.ts';
-import type { Range } from '../../../http/paging.ts';
+import type { Range } from '../../../kit/paging.ts';
 import { timestampParam } from '../../sql.ts';
 
 /**

@@ -1,6 +1,6 @@
 import type { QueryParams } from '../../../store/clickhouse.ts';
-import type { Range } from '../../../http/paging.ts';
-import { DAY_MS } from '../../../http/dates.ts';
+import type { Range } from '../../../kit/paging.ts';
+import { DAY_MS } from '../../../kit/dates.ts';
 import { Conditions, timestampParam } from '../../sql.ts';
 import { SESSIONS_FINAL, landingColumns, landingField, sessionsStartedIn, type LandingColumn } from '../sessions/session-sql.ts';
 

@@ -6,7 +6,7 @@ import { registerTryOn } from '../tryon/plugin.ts';
 import { collectPlugin } from '../collect/plugin.ts';
 import { collectCheck } from '../collect/status.ts';
 import { mcpRoute } from '../mcp/route.ts';
-import { addHealthCheck, checkHealth } from './health.ts';
+import { addHealthCheck, checkHealth } from '../http/health.ts';
 import { oauthRoutes } from '../mcp/oauth/routes.ts';
 import { dashboardPlugin } from '../dashboard/plugin.ts';
 

@@ -2,12 +2,12 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Stores } from '../store/index.ts';
-import type { RateLimits } from './rate-limit.ts';
-import { createInFlightLimits, type InFlightLimits } from './in-flight.ts';
-import type { HealthCheck } from './health.ts';
-import { HttpError, installErrorHandler, sendError } from './errors.ts';
+import type { RateLimits } from '../http/rate-limit.ts';
+import { createInFlightLimits, type InFlightLimits } from '../http/in-flight.ts';
+import type { HealthCheck } from '../kit/health-check.ts';
+import { HttpError, installErrorHandler, sendError } from '../http/errors.ts';
 import { registerRoutes } from './routes.ts';
-import { installSecurityHeaders } from './security-headers.ts';
+import { installSecurityHeaders } from '../http/security-headers.ts';
 
 export interface AppDeps {
   config: Config;
