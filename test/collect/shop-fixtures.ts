@@ -9,6 +9,7 @@ import crypto from 'node:crypto';
 import type { TestApp } from '../helper.ts';
 import { runCommand } from '../../src/cli/run-command.ts';
 import { createLogger } from '../../src/log.ts';
+import { DESKTOP_UA } from './helpers.ts';
 
 /** Base64 HMAC-SHA256 of the raw body: `X-Shopify-Hmac-Sha256` and `X-WC-Webhook-Signature`. */
 export const sign = (secret: string, body: string) => crypto.createHmac('sha256', secret).update(body).digest('base64');
@@ -180,4 +181,25 @@ export function wooOrder(input: WooOrderInput) {
 /** Runs a CLI command in-process against the test app's stores (as the admin endpoint does). */
 export async function cli(t: TestApp, argv: string[]) {
   return runCommand({ config: t.config, stores: t.stores, logger: createLogger('silent'), progress: () => {} }, argv);
+}
+
+/**
+ * What the storefront pixel sends for a Google-ad visitor who buys: a pageview a minute and forty
+ * seconds before `atMs`, then the purchase with the order's name as its transaction id ($122.00).
+ */
+export async function collectGooglePurchase(t: TestApp, pixelId: string, transactionId: string, atMs: number): Promise<void> {
+  const collected = await t.app.inject({
+    method: 'POST',
+    url: '/collect',
+    headers: { 'content-type': 'text/plain', 'user-agent': DESKTOP_UA },
+    payload: JSON.stringify({
+      pixel_id: pixelId, visitor_id: '2716389124431', session_id: '918273645501',
+      entry_url: 'https://northwind.example/?gclid=Cj0KCQ', referrer: 'https://www.google.com/', timezone: 'UTC',
+      items: [
+        { type: 'event', name: 'pageview', url: 'https://northwind.example/', ts: atMs - 100_000 },
+        { type: 'conversion', name: 'purchase', url: 'https://northwind.example/thank-you', ts: atMs, transaction_id: transactionId, revenue: 12200, currency: 'USD' },
+      ],
+    }),
+  });
+  if (collected.statusCode !== 202) throw new Error(`/collect answered ${collected.statusCode}: ${collected.body}`);
 }

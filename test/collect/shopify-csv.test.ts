@@ -11,8 +11,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createTestWorkspace, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
 import { updateSettings } from '../../src/store/app/workspaces.ts';
-import { DESKTOP_UA, eventually, todayRange } from './helpers.ts';
-import { cli } from './shop-fixtures.ts';
+import { eventually, todayRange } from './helpers.ts';
+import { cli, collectGooglePurchase } from './shop-fixtures.ts';
 
 const HEADER = [
   'Name', 'Email', 'Financial Status', 'Paid at', 'Fulfillment Status', 'Fulfilled at', 'Accepts Marketing', 'Currency', 'Subtotal',
@@ -115,20 +115,7 @@ test('imports one order per group of rows, with its name, money, refund and time
 });
 
 test('the report matches the backfilled orders to the pixel by name and shows the rest as unattributed', async () => {
-  const collected = await t.app.inject({
-    method: 'POST',
-    url: '/collect',
-    headers: { 'content-type': 'text/plain', 'user-agent': DESKTOP_UA },
-    payload: JSON.stringify({
-      pixel_id: shop.pixelId, visitor_id: '2716389124431', session_id: '918273645501',
-      entry_url: 'https://northwind.example/?gclid=Cj0KCQ', referrer: 'https://www.google.com/', timezone: 'UTC',
-      items: [
-        { type: 'event', name: 'pageview', url: 'https://northwind.example/', ts: NOW - 3_700_000 },
-        { type: 'conversion', name: 'purchase', url: 'https://northwind.example/thank-you', ts: NOW - 3_600_000, transaction_id: '#1001', revenue: 12200, currency: 'USD' },
-      ],
-    }),
-  });
-  assert.equal(collected.statusCode, 202, collected.body);
+  await collectGooglePurchase(t, shop.pixelId, '#1001', NOW - 3_600_000);
   await updateSettings(t.stores.db, shop.id, { include_unattributed: true, platform_revenue: 'platform' });
   const report = await eventually(
     async () => (await t.app.inject({ method: 'GET', url: `/v3/report?${todayRange()}&breakdown=source&metrics=revenue,conversions,refunds,gross_profit,net_profit`, headers: shop.headers })).json(),

@@ -11,8 +11,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestWorkspace, insertRows, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
 import { updateSettings } from '../../src/store/app/workspaces.ts';
-import { DESKTOP_UA, eventually, todayRange } from './helpers.ts';
-import { cli, shopifyOrderJson, shopifyRefund, shopifyRefundJson, sign, type ShopifyOrderInput } from './shop-fixtures.ts';
+import { eventually, todayRange } from './helpers.ts';
+import { cli, collectGooglePurchase, shopifyOrderJson, shopifyRefund, shopifyRefundJson, sign, type ShopifyOrderInput } from './shop-fixtures.ts';
 
 const SHOP = 'northwind.myshopify.com';
 const SECRET = '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';
@@ -245,20 +245,7 @@ describe('POST /webhooks/shopify: bad deliveries store nothing', () => {
 
 describe('GET /v3/report with Shopify orders', () => {
   test('gives profit from the matched order and an unattributed row for the order the pixel never saw', async () => {
-    const collected = await t.app.inject({
-      method: 'POST',
-      url: '/collect',
-      headers: { 'content-type': 'text/plain', 'user-agent': DESKTOP_UA },
-      payload: JSON.stringify({
-        pixel_id: shop.pixelId, visitor_id: '2716389124431', session_id: '918273645501',
-        entry_url: 'https://northwind.example/?gclid=Cj0KCQ', referrer: 'https://www.google.com/', timezone: 'UTC',
-        items: [
-          { type: 'event', name: 'pageview', url: 'https://northwind.example/', ts: NOW - 3_700_000 },
-          { type: 'conversion', name: 'purchase', url: 'https://northwind.example/thank-you', ts: NOW - 3_600_000, transaction_id: '#1001', revenue: 12200, currency: 'USD' },
-        ],
-      }),
-    });
-    assert.equal(collected.statusCode, 202, collected.body);
+    await collectGooglePurchase(t, shop.pixelId, '#1001', NOW - 3_600_000);
     await updateSettings(t.stores.db, shop.id, { include_unattributed: true, platform_revenue: 'platform' });
     const metrics = 'revenue,conversions,cogs,refunds,gross_profit,net_profit';
     const report = await eventually(
