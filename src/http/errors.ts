@@ -37,11 +37,14 @@ export function sendError(reply: FastifyReply, error: HttpError): FastifyReply {
   return reply.code(error.statusCode).headers(error.headers).send({ message: error.message });
 }
 
+/** The request's path without its query string, which may carry credentials (`/mcp?api_key=`). */
+export const pathOf = (request: FastifyRequest) => request.url.split('?', 1)[0];
+
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
     const httpError = toHttpError(error);
     // A read the store could not answer is logged (warn) where it failed; it is no fault here.
-    if (httpError.statusCode >= 500 && !(error instanceof AnalyticsUnavailableError)) request.log.error({ err: error, url: request.url }, 'request failed');
+    if (httpError.statusCode >= 500 && !(error instanceof AnalyticsUnavailableError)) request.log.error({ err: error, path: pathOf(request) }, 'request failed');
     else request.log.info({ status: httpError.statusCode, message: httpError.message }, 'request rejected');
     return sendError(reply, httpError);
   });

@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { createTryOnContext, type TryOnContext } from './context.ts';
 import { clientAsset, registerDemoStorefront } from './demo.ts';
 import { TryOnError, type TryOnErrorCode } from './errors.ts';
+import { pathOf } from '../http/errors.ts';
 import { tryOnApiRoutes } from './routes.ts';
 import { tryOnStorageRoutes } from './storage-routes.ts';
 import { startSweeper, sweep, type SweepResult } from './sweeper.ts';
@@ -61,7 +62,7 @@ export async function registerTryOn(app: FastifyInstance): Promise<void> {
     async (api) => {
       api.setErrorHandler((error, request, reply) => {
         const tryOnError = toTryOnError(error);
-        if (tryOnError.status >= 500) request.log.error({ err: error, url: request.url }, 'try-on request failed');
+        if (tryOnError.status >= 500) request.log.error({ err: error, path: pathOf(request) }, 'try-on request failed');
         return sendTryOnError(reply, tryOnError.code, tryOnError.message, tryOnError.status);
       });
       api.setNotFoundHandler((_request, reply) => sendTryOnError(reply, 'not_found', 'Not found', 404));
