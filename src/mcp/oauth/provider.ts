@@ -38,7 +38,7 @@ export class StorelensOAuthProvider implements OAuthServerProvider {
     return {
       async getClient(clientId: string) {
         const found = await findClient(db, clientId);
-        // The secret is checked against its hash before the SDK sees the request (see routes.ts),
+        // The secret is checked against its hash before the SDK sees the request (see sdk-handlers.ts),
         // so the SDK gets the client without it.
         return found ? (found.metadata as OAuthClientInformationFull) : undefined;
       },
