@@ -2,6 +2,8 @@
  * Channel vocabulary. A *source* is a value a caller may name in a filter; a *channel* is a raw
  * `adv_source` value stored on a row. Some sources stand for several channels.
  */
+import { InvalidInput } from '../kit/errors.ts';
+
 export const META_FAMILY = ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads'] as const;
 
 /** Accepted by every source filter, in the order the error message lists them. */
@@ -58,17 +60,11 @@ export function channelsOfAll(sources: readonly string[]): string[] {
   return [...new Set(sources.flatMap(channelsOf))];
 }
 
-export class UnknownSourceError extends Error {
-  constructor(value: string, accepted: readonly string[]) {
-    super(`Unknown source: ${value}. Accepted sources: ${accepted.join(', ')}`);
-  }
-}
-
 /** Splits a comma-separated filter, trimming blanks; throws on a value outside `accepted`. */
 export function parseSourceList(raw: string, accepted: readonly string[]): string[] {
   const values = [...new Set(raw.split(',').map((v) => v.trim()).filter(Boolean))];
   for (const value of values) {
-    if (!accepted.includes(value)) throw new UnknownSourceError(value, accepted);
+    if (!accepted.includes(value)) throw new InvalidInput(`Unknown source: ${value}. Accepted sources: ${accepted.join(', ')}`);
   }
   return values;
 }

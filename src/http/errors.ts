@@ -1,9 +1,11 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ZodError } from 'zod';
-import { UnknownSourceError } from '../analytics/sources.ts';
-import { AnalyticsUnavailableError } from '../store/clickhouse.ts';
+import { DomainError, type DomainErrorKind } from '../kit/errors.ts';
 
-/** An error whose message is part of the contract and goes to the client as `{message}`. */
+/**
+ * An answer only HTTP has (401, 405, 413, 429 with its headers); its message is part of the
+ * contract and goes to the client as `{message}`. Refusals any surface may meet are domain errors.
+ */
 export class HttpError extends Error {
   constructor(
     readonly statusCode: number,
@@ -17,12 +19,19 @@ export class HttpError extends Error {
 export const badRequest = (message: string) => new HttpError(400, message);
 export const forbidden = (message: string) => new HttpError(403, message);
 
+const DOMAIN_STATUS: Record<DomainErrorKind, number> = {
+  invalid_input: 400,
+  access_denied: 403,
+  not_found: 404,
+  conflict: 409,
+  unavailable: 503,
+};
+
 /** Maps any thrown value to the contract's `{message}` body; 5xx details stay in the log. */
 export function toHttpError(error: unknown): HttpError {
   if (error instanceof HttpError) return error;
-  if (error instanceof AnalyticsUnavailableError) return new HttpError(503, error.message);
-  if (error instanceof UnknownSourceError) return badRequest(error.message);
-  if (error instanceof ZodError) return badRequest(error.issues[0]?.message ?? 'Invalid parameter');
+  if (error instanceof DomainError) return new HttpError(DOMAIN_STATUS[error.kind], error.message);
+  if (error instanceof ZodError) return new HttpError(400, error.issues[0]?.message ?? 'Invalid parameter');
   const fastifyError = error as FastifyError;
   if (fastifyError?.statusCode === 413) return new HttpError(413, 'Request body is too large');
   if (fastifyError?.statusCode && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
@@ -43,8 +52,8 @@ export const pathOf = (request: FastifyRequest) => request.url.split('?', 1)[0];
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
     const httpError = toHttpError(error);
-    // A read the store could not answer is logged (warn) where it failed; it is no fault here.
-    if (httpError.statusCode >= 500 && !(error instanceof AnalyticsUnavailableError)) request.log.error({ err: error, path: pathOf(request) }, 'request failed');
+    // A read the store could not answer (503) is logged (warn) where it failed; it is no fault here.
+    if (httpError.statusCode >= 500 && !(error instanceof DomainError)) request.log.error({ err: error, path: pathOf(request) }, 'request failed');
     else request.log.info({ status: httpError.statusCode, message: httpError.message }, 'request rejected');
     return sendError(reply, httpError);
   });

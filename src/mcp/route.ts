@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { HttpError } from '../http/errors.ts';
-import { AnalyticsUnavailableError } from '../store/clickhouse.ts';
+import { Unavailable } from '../kit/errors.ts';
 import { visibilityOf } from '../analytics/permissions.ts';
 import {
   AUTH_ERROR,
@@ -94,7 +94,7 @@ async function callTool(app: FastifyInstance, caller: Caller, selection: ToolSel
     };
     return toolResult(await app.inFlight.run(limitKey, () => tool.run(ctx, input)));
   } catch (error) {
-    if (error instanceof AnalyticsUnavailableError) return toolResult({ error: { code: error.code, message: error.message } }, true);
+    if (error instanceof Unavailable) return toolResult({ error: { code: error.reason, message: error.message } }, true);
     if (error instanceof ToolError) return toolResult({ error: { code: error.code, message: error.message } }, true);
     if (error instanceof HttpError && error.statusCode === 403) {
       return toolResult({ error: { code: 'permission_denied', message: error.message } }, true);

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { setParamsSql } from './chdb-params.ts';
 import { createSessionPool } from './session-pool.ts';
 import { FairQueue } from './query-queue.ts';
+import { Unavailable } from '../kit/errors.ts';
 
 /** Values bound server-side to `{name:Type}` placeholders. 64-bit ids travel as bigint. */
 export type QueryParams = Record<string, string | number | bigint | boolean | ReadonlyArray<string | number | bigint>>;
@@ -20,28 +21,15 @@ export interface QueryOptions {
   urgent?: boolean;
 }
 
-/**
- * The analytics store could not answer a read, and a later try may succeed: the surfaces answer
- * 503 (data API) or a tool error with `code` (/mcp), never a 500 or a half answer.
- */
-export class AnalyticsUnavailableError extends Error {
-  constructor(
-    readonly code: 'timeout' | 'unavailable',
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 /** A read went over the time limit (`STORELENS_QUERY_TIMEOUT_MS`); the engine stopped it. */
-export class QueryTimeoutError extends AnalyticsUnavailableError {
+export class QueryTimeoutError extends Unavailable {
   constructor(readonly queryName: string) {
     super('timeout', 'Query timed out');
   }
 }
 
 /** The ClickHouse server could not be reached, or dropped the connection mid-answer. */
-export class StoreUnreachableError extends AnalyticsUnavailableError {
+export class StoreUnreachableError extends Unavailable {
   constructor() {
     super('unavailable', 'Analytics store unavailable');
   }
