@@ -13,7 +13,7 @@ import autocannon from 'autocannon';
 import { buildApp } from '../../src/server/app.ts';
 import { createRateLimits } from '../../src/http/rate-limit.ts';
 import { createLogger } from '../../src/log.ts';
-import { resolveRange } from '../../src/api/params.ts';
+import { resolveRange } from '../../src/kit/range.ts';
 import { formatDay } from '../../src/kit/dates.ts';
 import { AD_PLATFORMS, channelsOfAll } from '../../src/analytics/sources.ts';
 import { listEvents } from '../../src/analytics/queries/events/list-events.ts';

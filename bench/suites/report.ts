@@ -11,7 +11,7 @@
 import { buildApp } from '../../src/server/app.ts';
 import { createRateLimits } from '../../src/http/rate-limit.ts';
 import { createLogger } from '../../src/log.ts';
-import { resolveRange } from '../../src/api/params.ts';
+import { resolveRange } from '../../src/kit/range.ts';
 import { formatDay, formatTimestampMs } from '../../src/kit/dates.ts';
 import { reportingSourceSql } from '../../src/analytics/dimensions.ts';
 import type { Clickhouse } from '../../src/store/clickhouse.ts';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { badRequest } from '../http/errors.ts';
-import { defaultRange, parseBound } from '../kit/dates.ts';
-import { DEFAULT_LIMIT, MAX_LIMIT, type Page, type Range } from '../kit/paging.ts';
+import { DATE_MESSAGE } from '../kit/range.ts';
+import { DEFAULT_LIMIT, MAX_LIMIT, type Page } from '../kit/paging.ts';
 import { parseSourceList } from '../analytics/sources.ts';
 
 /**
@@ -65,7 +65,6 @@ export const idParam = (name: string) =>
     .transform((v) => BigInt(v))
     .optional();
 
-const DATE_MESSAGE = 'Invalid start_date or end_date parameter';
 export const dateParam = z.string({ error: DATE_MESSAGE }).max(40, { error: DATE_MESSAGE }).optional();
 
 export const sourceListParam = (accepted: readonly string[]) =>
@@ -77,16 +76,6 @@ export const sourceListParam = (accepted: readonly string[]) =>
 
 export const pagingShape = { limit: limitParam, offset: offsetParam };
 export const dateShape = { start_date: dateParam, end_date: dateParam };
-
-/** Resolves the date range; a bound left out takes the default range's (`defaultRange`). */
-export function resolveRange(input: { start_date?: string; end_date?: string }, now = Date.now()): Range {
-  const fallback = defaultRange(now);
-  const startMs = input.start_date === undefined ? fallback.startMs : parseBound(input.start_date, 'start');
-  const endMs = input.end_date === undefined ? fallback.endMs : parseBound(input.end_date, 'end');
-  if (startMs === null || endMs === null) throw badRequest(DATE_MESSAGE);
-  if (startMs > endMs) throw badRequest('start_date must be before end_date');
-  return { startMs, endMs };
-}
 
 /** An endpoint's query parameters: their schema, aliases and which ones take repeated values. */
 export interface QuerySpec<S extends z.ZodObject = z.ZodObject> {

@@ -8,9 +8,10 @@ import { z } from 'zod';
 import { HttpError, badRequest } from '../http/errors.ts';
 import { DAY_MS } from '../kit/dates.ts';
 import { rangePage } from '../kit/paging.ts';
+import { resolveRange } from '../kit/range.ts';
 import { channelsOfAll } from '../analytics/sources.ts';
 import { seesChannel } from '../analytics/permissions.ts';
-import { ReportError, runReport, type ReportRequest, type ReportResult } from '../analytics/report/run.ts';
+import { runReport, type ReportRequest } from '../analytics/report/run.ts';
 import { ATTRIBUTION_MODELS } from '../analytics/attribution/index.ts';
 import type { MetricName } from '../analytics/metrics.ts';
 import { listConversions } from '../analytics/queries/conversions/list-conversions.ts';
@@ -19,7 +20,7 @@ import { liveActivity } from '../analytics/queries/live/live-activity.ts';
 import { getSettings } from '../store/app/workspaces.ts';
 import { parseReportQuery } from '../api/report/schema.ts';
 import { parseConversionsQuery } from '../api/conversions/schema.ts';
-import { idParam, pageOf, parseQuery, resolveRange, text } from '../api/params.ts';
+import { idParam, pageOf, parseQuery, text } from '../api/params.ts';
 import { pixelScope } from '../api/scope.ts';
 import { requireUser } from './auth.ts';
 import { workspaceAccess, workspaceParam, type WorkspaceAccess } from './access.ts';
@@ -29,15 +30,6 @@ export const PROFIT_METRICS: MetricName[] = [
   'revenue', 'spend', 'cogs', 'payment_fees', 'shipping_costs', 'refunds',
   'gross_profit', 'contribution_profit', 'net_profit', 'gross_margin', 'net_margin', 'net_roas',
 ];
-
-async function report(app: FastifyInstance, access: WorkspaceAccess, request: ReportRequest): Promise<ReportResult> {
-  try {
-    return await runReport(app.stores, access, request);
-  } catch (error) {
-    if (error instanceof ReportError) throw new HttpError(error.status, error.message);
-    throw error;
-  }
-}
 
 /** The chart's bucket when the request names none: days up to ~3 months, weeks up to 2 years, then months. */
 export function intervalFor(startMs: number, endMs: number): 'day' | 'week' | 'month' {
@@ -78,8 +70,8 @@ export async function viewRoutes(app: FastifyInstance): Promise<void> {
     const interval = query.interval ?? intervalFor(startMs, endMs);
     const base = { ...query, metrics, breakdown: undefined, offset: 0 };
     const [current, previous] = await Promise.all([
-      report(app, access, { ...base, interval, limit: 500 }),
-      report(app, access, { ...base, ...previousPeriod(startMs, endMs), interval: undefined, limit: 1 }),
+      runReport(app.stores, access, { ...base, interval, limit: 500 }),
+      runReport(app.stores, access, { ...base, ...previousPeriod(startMs, endMs), interval: undefined, limit: 1 }),
     ]);
     return {
       interval,
@@ -96,14 +88,14 @@ export async function viewRoutes(app: FastifyInstance): Promise<void> {
   /** Attribution: exactly /v3/report's answer for the same parameters. */
   app.get('/dashboard/api/report', { onRequest }, async (request) => {
     const { access, query } = viewRequest(request);
-    const result = await report(app, access, query);
+    const result = await runReport(app.stores, access, query);
     return { data: result.rows, totals: result.totals, pagination: result.pagination, settings_applied: result.settings_applied };
   });
 
   /** The six models side by side for the same rows: one report run per model. */
   app.get('/dashboard/api/compare', { onRequest }, async (request) => {
     const { access, query } = viewRequest(request);
-    const runs = await Promise.all(ATTRIBUTION_MODELS.map((model) => report(app, access, { ...query, attribution_model: model })));
+    const runs = await Promise.all(ATTRIBUTION_MODELS.map((model) => runReport(app.stores, access, { ...query, attribution_model: model })));
     return { models: ATTRIBUTION_MODELS.map((model, i) => ({ model, data: runs[i]!.rows, totals: runs[i]!.totals })) };
   });
 
@@ -113,8 +105,8 @@ export async function viewRoutes(app: FastifyInstance): Promise<void> {
     const interval = query.interval ?? intervalFor(startMs, endMs);
     const base = { ...query, metrics: PROFIT_METRICS, offset: 0, limit: 500 };
     const [bySource, overTime] = await Promise.all([
-      report(app, access, { ...base, breakdown: 'source', interval: undefined }),
-      report(app, access, { ...base, breakdown: undefined, interval }),
+      runReport(app.stores, access, { ...base, breakdown: 'source', interval: undefined }),
+      runReport(app.stores, access, { ...base, breakdown: undefined, interval }),
     ]);
     return { interval, metrics: PROFIT_METRICS, totals: bySource.totals, by_source: bySource.rows, series: overTime.rows };
   });

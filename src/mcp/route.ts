@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { HttpError } from '../http/errors.ts';
-import { Unavailable } from '../kit/errors.ts';
+import { DomainError, Unavailable, type DomainErrorKind } from '../kit/errors.ts';
 import { visibilityOf } from '../analytics/permissions.ts';
 import {
   AUTH_ERROR,
@@ -51,6 +51,21 @@ function toolResult(payload: Record<string, unknown>, isError = false) {
   };
 }
 
+/** Tool error codes of the domain errors a tool result carries (docs/mcp.md). */
+const TOOL_ERROR_CODES: Record<Exclude<DomainErrorKind, 'invalid_input'>, string> = {
+  access_denied: 'permission_denied',
+  not_found: 'not_found',
+  conflict: 'conflict',
+  unavailable: 'unavailable',
+};
+
+/** Bad arguments are JSON-RPC's -32602; every other refusal is a tool result the assistant can explain. */
+function refusal(error: DomainError) {
+  if (error.kind === 'invalid_input') throw new RpcError(INVALID_PARAMS, `Invalid arguments: ${error.message}`);
+  const code = error instanceof Unavailable ? error.reason : TOOL_ERROR_CODES[error.kind];
+  return toolResult({ error: { code, message: error.message } }, true);
+}
+
 /** One request's view of the endpoint: who calls (resolved when a method needs it) and which tools it sees. */
 interface Connection {
   caller(): Promise<Caller>;
@@ -94,12 +109,8 @@ async function callTool(app: FastifyInstance, caller: Caller, selection: ToolSel
     };
     return toolResult(await app.inFlight.run(limitKey, () => tool.run(ctx, input)));
   } catch (error) {
-    if (error instanceof Unavailable) return toolResult({ error: { code: error.reason, message: error.message } }, true);
+    if (error instanceof DomainError) return refusal(error);
     if (error instanceof ToolError) return toolResult({ error: { code: error.code, message: error.message } }, true);
-    if (error instanceof HttpError && error.statusCode === 403) {
-      return toolResult({ error: { code: 'permission_denied', message: error.message } }, true);
-    }
-    if (error instanceof HttpError && error.statusCode === 400) throw new RpcError(INVALID_PARAMS, error.message);
     throw error;
   }
 }

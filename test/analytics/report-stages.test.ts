@@ -1,13 +1,14 @@
 /**
  * The report's stages on their own, as Plausible tests its parser and builder: date bounds, the
- * plan (every choice made, every refusal with its status and message) and the shape of the one
+ * plan (every choice made, every refusal with its kind and message) and the shape of the one
  * SQL statement. The shape is pinned on purpose: ClickHouse spends about half of a report's time
  * analysing the statement (docs/performance.md), so a new query level or CTE should show in review.
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseBound } from '../../src/kit/dates.ts';
-import { ReportError, planReport, type ReportRequest } from '../../src/analytics/report/plan.ts';
+import { planReport, type ReportRequest } from '../../src/analytics/report/plan.ts';
+import { DomainError } from '../../src/kit/errors.ts';
 import { buildReportSql } from '../../src/analytics/report/build-sql.ts';
 import { visibilityOf } from '../../src/analytics/permissions.ts';
 import { DEFAULT_SETTINGS, type WorkspaceSettings } from '../../src/store/app/settings.ts';
@@ -19,12 +20,12 @@ function plan(request: ReportRequest, scopes = ['admin:admin'], settings: Partia
   return planReport({ storeId: STORE, visibility: visibilityOf(scopes), settings: { ...DEFAULT_SETTINGS, ...settings }, range: RANGE, request });
 }
 
-function refusal(request: ReportRequest, scopes?: string[]): { status: number; message: string } {
+function refusal(request: ReportRequest, scopes?: string[]): { kind: string; message: string } {
   try {
     plan(request, scopes);
   } catch (error) {
-    assert.ok(error instanceof ReportError);
-    return { status: error.status, message: error.message };
+    assert.ok(error instanceof DomainError);
+    return { kind: error.kind, message: error.message };
   }
   assert.fail('the plan was accepted');
 }
@@ -89,17 +90,17 @@ describe('planReport', () => {
 
   test('refusals carry the contract status and message, bad input before permissions', () => {
     assert.deepEqual(refusal({ attribution_model: 'best' }), {
-      status: 400, message: 'Invalid attribution_model: best. Accepted values: last_click, first_click, linear, u_shaped, total_impact, any_click',
+      kind: 'invalid_input', message: 'Invalid attribution_model: best. Accepted values: last_click, first_click, linear, u_shaped, total_impact, any_click',
     });
     assert.equal(refusal({ attribution_window: 3 }).message, 'Invalid attribution_window: 3. Accepted values: 1, 7, 28, 90, 180, 365');
-    assert.equal(refusal({ breakdown: 'planet' }).status, 400);
-    assert.equal(refusal({ metrics: ['happiness'] }).status, 400);
-    assert.deepEqual(refusal({ limit: 0 }), { status: 400, message: 'limit must be a positive integer' });
-    assert.deepEqual(refusal({ offset: -1 }), { status: 400, message: 'offset must be a non-negative integer' });
-    assert.deepEqual(refusal({ metrics: ['net_profit'] }, ['read:google']), { status: 403, message: 'You do not have access to profit metrics' });
-    assert.deepEqual(refusal({ source: ['meta'] }, ['read:google']), { status: 403, message: 'You do not have access to the requested sources' });
-    assert.deepEqual(refusal({}, ['read:profit']), { status: 403, message: 'You do not have access to pixel data' });
-    assert.equal(refusal({ source: ['meta'], attribution_model: 'best' }, ['read:google']).status, 400);
+    assert.equal(refusal({ breakdown: 'planet' }).kind, 'invalid_input');
+    assert.equal(refusal({ metrics: ['happiness'] }).kind, 'invalid_input');
+    assert.deepEqual(refusal({ limit: 0 }), { kind: 'invalid_input', message: 'limit must be a positive integer' });
+    assert.deepEqual(refusal({ offset: -1 }), { kind: 'invalid_input', message: 'offset must be a non-negative integer' });
+    assert.deepEqual(refusal({ metrics: ['net_profit'] }, ['read:google']), { kind: 'access_denied', message: 'You do not have access to profit metrics' });
+    assert.deepEqual(refusal({ source: ['meta'] }, ['read:google']), { kind: 'access_denied', message: 'You do not have access to the requested sources' });
+    assert.deepEqual(refusal({}, ['read:profit']), { kind: 'access_denied', message: 'You do not have access to pixel data' });
+    assert.equal(refusal({ source: ['meta'], attribution_model: 'best' }, ['read:google']).kind, 'invalid_input');
   });
 });
 

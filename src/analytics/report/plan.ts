@@ -1,4 +1,5 @@
 import type { Range } from '../../kit/paging.ts';
+import { AccessDenied, InvalidInput } from '../../kit/errors.ts';
 import type { Visibility } from '../permissions.ts';
 import { NO_PROFIT_ACCESS, pixelChannels, pixelRefusal } from '../permissions.ts';
 import { PIXEL_SOURCES, channelsOfAll } from '../sources.ts';
@@ -40,16 +41,6 @@ export interface ReportRequest {
   offset?: number;
 }
 
-/** A refused request: 400 for bad input, 403 for missing permission. */
-export class ReportError extends Error {
-  constructor(
-    readonly status: 400 | 403,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 /** What the report query needs, every choice made. */
 export interface ReportPlan {
   storeId: number;
@@ -84,7 +75,7 @@ export function acceptedMessage(param: string, value: unknown, accepted: readonl
 }
 
 function oneOf<T>(param: string, value: unknown, accepted: readonly T[]): T {
-  if (!(accepted as readonly unknown[]).includes(value)) throw new ReportError(400, acceptedMessage(param, value, accepted));
+  if (!(accepted as readonly unknown[]).includes(value)) throw new InvalidInput(acceptedMessage(param, value, accepted));
   return value as T;
 }
 
@@ -96,12 +87,12 @@ function checkMetrics(metrics: string[] | undefined): MetricName[] {
 }
 
 function checkProfitAccess(metrics: MetricName[], visibility: Visibility): void {
-  if (!visibility.profit && metrics.some((m) => METRICS[m].profit)) throw new ReportError(403, NO_PROFIT_ACCESS);
+  if (!visibility.profit && metrics.some((m) => METRICS[m].profit)) throw new AccessDenied(NO_PROFIT_ACCESS);
 }
 
 function checkPixelAccess(sources: string[], visibility: Visibility): void {
   const refusal = pixelRefusal(visibility, sources);
-  if (refusal) throw new ReportError(403, refusal);
+  if (refusal) throw new AccessDenied(refusal);
 }
 
 function checkSources(sources: string[] | undefined, param: string): string[] {
@@ -112,8 +103,8 @@ function checkSources(sources: string[] | undefined, param: string): string[] {
 function checkPage(limit: number | undefined, offset: number | undefined): { limit: number; offset: number } {
   const l = limit ?? 100;
   const o = offset ?? 0;
-  if (!Number.isInteger(l) || l <= 0) throw new ReportError(400, 'limit must be a positive integer');
-  if (!Number.isInteger(o) || o < 0) throw new ReportError(400, 'offset must be a non-negative integer');
+  if (!Number.isInteger(l) || l <= 0) throw new InvalidInput('limit must be a positive integer');
+  if (!Number.isInteger(o) || o < 0) throw new InvalidInput('offset must be a non-negative integer');
   return { limit: Math.min(l, 500), offset: o };
 }
 

@@ -3,14 +3,14 @@ import type { AppDatabase } from '../../store/app-db.ts';
 import { getSettings } from '../../store/app/workspaces.ts';
 import type { Visibility } from '../permissions.ts';
 import { PIXEL_SOURCES, channelsOfAll } from '../sources.ts';
-import { resolveRange } from '../../api/params.ts';
-import { rangeInfo, type Range } from '../../kit/paging.ts';
+import { resolveRange } from '../../kit/range.ts';
+import { rangeInfo } from '../../kit/paging.ts';
 import { DIMENSIONS } from '../dimensions.ts';
 import { formatMetric, type MetricContext, type Parts } from '../metrics.ts';
-import { ReportError, planReport, type ReportPlan, type ReportRequest } from './plan.ts';
+import { planReport, type ReportPlan, type ReportRequest } from './plan.ts';
 import { REPORT_PARTS, buildReportSql, expensesSql, partPositions, type ReportPart } from './build-sql.ts';
 
-export { ReportError, type ReportRequest } from './plan.ts';
+export { type ReportRequest } from './plan.ts';
 
 export const QUERY_NAME = 'report';
 
@@ -80,18 +80,10 @@ function metricsOf(plan: ReportPlan, parts: Parts, ctx: MetricContext): Record<s
   return Object.fromEntries(plan.metrics.map((m) => [m, formatMetric(m, parts, ctx)]));
 }
 
-function resolveReportRange(request: ReportRequest, now: number): Range {
-  try {
-    return resolveRange(request, now);
-  } catch (error) {
-    throw new ReportError(400, (error as Error).message);
-  }
-}
-
 /**
  * The /v3/report core, shared by the HTTP route and the `analytics.query` tool: reads the
  * workspace settings afresh, checks and plans the request, runs the rows and totals queries in
- * ClickHouse and shapes them. Throws ReportError (400/403) for a refused request.
+ * ClickHouse and shapes them. Throws InvalidInput or AccessDenied for a refused request.
  */
 export async function runReport(
   stores: { ch: Clickhouse; db: AppDatabase },
@@ -99,7 +91,7 @@ export async function runReport(
   request: ReportRequest,
   now = Date.now(),
 ): Promise<ReportResult> {
-  const range = resolveReportRange(request, now);
+  const range = resolveRange(request, now);
   const settings = await getSettings(stores.db, auth.workspaceId);
   const plan = planReport({ storeId: auth.workspaceId, visibility: auth.visibility, settings, range, request });
   const { sql, params } = buildReportSql(plan);

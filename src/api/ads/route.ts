@@ -1,11 +1,12 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { dataRoute } from '../../http/data-route.ts';
+import { resolveRange } from '../../kit/range.ts';
 import { rangePage } from '../../kit/paging.ts';
 import { AD_PLATFORMS, channelsOfAll } from '../../analytics/sources.ts';
 import { visibleAdChannels, type Visibility } from '../../analytics/permissions.ts';
 import { listAds } from '../../analytics/queries/ads/list-ads.ts';
 import { totalAds } from '../../analytics/queries/ads/total-ads.ts';
-import { pageOf, resolveRange } from '../params.ts';
+import { pageOf } from '../params.ts';
 import { assertAdsAccess } from '../scope.ts';
 import { parseAdsQuery } from './schema.ts';
 

@@ -1,11 +1,12 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { dataRoute } from '../../http/data-route.ts';
+import { resolveRange } from '../../kit/range.ts';
 import { rangePage, slicePage } from '../../kit/paging.ts';
 import { channelsOfAll } from '../../analytics/sources.ts';
 import { listConversions } from '../../analytics/queries/conversions/list-conversions.ts';
 import { groupConversions } from '../../analytics/queries/conversions/group-conversions.ts';
 import type { ConversionFilters } from '../../analytics/queries/conversions/conversion-scope.ts';
-import { pageOf, resolveRange } from '../params.ts';
+import { pageOf } from '../params.ts';
 import { pixelScope } from '../scope.ts';
 import { parseConversionsQuery } from './schema.ts';
 

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { dataRoute } from '../../http/data-route.ts';
+import { resolveRange } from '../../kit/range.ts';
 import { rangePage } from '../../kit/paging.ts';
 import { listEvents } from '../../analytics/queries/events/list-events.ts';
-import { resolveRange } from '../params.ts';
 import { pixelScope } from '../scope.ts';
 import { parseEventsQuery } from './schema.ts';
 

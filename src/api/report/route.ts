@@ -1,20 +1,13 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { dataRoute } from '../../http/data-route.ts';
-import { HttpError } from '../../http/errors.ts';
-import { ReportError, runReport } from '../../analytics/report/run.ts';
+import { runReport } from '../../analytics/report/run.ts';
 import { parseReportQuery } from './schema.ts';
 
 /** GET /v3/report: the dashboard numbers (attribution, settings, profit), via the shared report core. */
 export const reportRoute: FastifyPluginAsync = async (app) => {
   dataRoute(app, '/report', async (request) => {
     const query = parseReportQuery(request.query);
-    const auth = request.auth!;
-    try {
-      const report = await runReport(app.stores, auth, query);
-      return { data: report.rows, totals: report.totals, pagination: report.pagination };
-    } catch (error) {
-      if (error instanceof ReportError) throw new HttpError(error.status, error.message);
-      throw error;
-    }
+    const report = await runReport(app.stores, request.auth!, query);
+    return { data: report.rows, totals: report.totals, pagination: report.pagination };
   });
 };

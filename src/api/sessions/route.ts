@@ -1,8 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { dataRoute } from '../../http/data-route.ts';
+import { resolveRange } from '../../kit/range.ts';
 import { rangePage } from '../../kit/paging.ts';
 import { listSessions } from '../../analytics/queries/sessions/list-sessions.ts';
-import { pageOf, resolveRange } from '../params.ts';
+import { pageOf } from '../params.ts';
 import { pixelScope } from '../scope.ts';
 import { parseSessionsQuery } from './schema.ts';
 

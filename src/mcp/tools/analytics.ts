@@ -3,9 +3,8 @@ import { METRICS, METRIC_NAMES, type MetricName } from '../../analytics/metrics.
 import { BREAKDOWNS, INTERVAL_NAMES } from '../../analytics/dimensions.ts';
 import { PIXEL_SOURCES } from '../../analytics/sources.ts';
 import { NO_PROFIT_ACCESS } from '../../analytics/permissions.ts';
-import { ReportError, runReport, type ReportRequest, type ReportResult } from '../../analytics/report/run.ts';
+import { runReport, type ReportRequest, type ReportResult } from '../../analytics/report/run.ts';
 import { ATTRIBUTION_DATES, ATTRIBUTION_MODELS, ATTRIBUTION_WINDOWS } from '../../store/app/settings.ts';
-import { INVALID_PARAMS, RpcError } from '../protocol.ts';
 import { permissionDenied, readTool, type ToolContext } from './types.ts';
 
 const DAY_OR_TIMESTAMP = /^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}:\d{2})?$/;
@@ -39,17 +38,9 @@ export function reportRequest(filters: Filters | undefined, rest: Omit<ReportReq
   };
 }
 
-/** Runs the /v3/report engine; its 400s become -32602, its 403s a permission_denied result. */
-export async function report(ctx: ToolContext, request: ReportRequest): Promise<ReportResult> {
-  try {
-    return await runReport({ ch: ctx.ch, db: ctx.db }, { workspaceId: ctx.workspaceId, visibility: ctx.visibility }, request, ctx.now());
-  } catch (error) {
-    if (error instanceof ReportError) {
-      if (error.status === 403) throw permissionDenied(error.message);
-      throw new RpcError(INVALID_PARAMS, `Invalid arguments: ${error.message}`);
-    }
-    throw error;
-  }
+/** Runs the /v3/report engine for the tool's workspace. */
+export function report(ctx: ToolContext, request: ReportRequest): Promise<ReportResult> {
+  return runReport({ ch: ctx.ch, db: ctx.db }, { workspaceId: ctx.workspaceId, visibility: ctx.visibility }, request, ctx.now());
 }
 
 const PROFIT_METRICS = METRIC_NAMES.filter((m) => METRICS[m].profit);
