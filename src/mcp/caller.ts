@@ -5,7 +5,7 @@ import { visibilityOf } from '../analytics/permissions.ts';
 import type { AppDatabase } from '../store/app-db.ts';
 import { AUTH_ERROR, RpcError } from './protocol.ts';
 import { activeKeyIds, findToken } from './oauth/store.ts';
-import { permissionDenied } from './tools/types.ts';
+import { AccessDenied } from '../kit/errors.ts';
 
 /** Who calls the tool endpoint: one workspace by API key, or several through an OAuth connection. */
 export type Caller =
@@ -54,9 +54,9 @@ async function byToken(db: AppDatabase, token: string, resource: string): Promis
     workspaces: grants.map((g) => ({ id: g.workspace_id, name: g.workspace_name })),
     async grant(workspaceId) {
       const grant = grants.find((g) => String(g.workspace_id) === workspaceId);
-      if (!grant) throw permissionDenied(`Workspace ${workspaceId} is not part of this connection`);
+      if (!grant) throw new AccessDenied(`Workspace ${workspaceId} is not part of this connection`);
       const active = await activeKeyIds(db, [grant.key_id]);
-      if (!active.has(grant.key_id)) throw permissionDenied(`The API key that connected workspace ${workspaceId} was revoked`);
+      if (!active.has(grant.key_id)) throw new AccessDenied(`The API key that connected workspace ${workspaceId} was revoked`);
       return {
         workspaceId: grant.workspace_id,
         keyId: grant.key_id,

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { HttpError } from '../http/errors.ts';
-import { DomainError, Unavailable, type DomainErrorKind } from '../kit/errors.ts';
+import { HttpError, sendError } from '../http/errors.ts';
+import { DomainError, InvalidInput, Unavailable, type DomainErrorKind } from '../kit/errors.ts';
 import { visibilityOf } from '../analytics/permissions.ts';
 import {
   AUTH_ERROR,
@@ -21,8 +21,8 @@ import { resolveCaller, resolveOAuthCaller, type Caller } from './caller.ts';
 import { originAllowed } from './origin.ts';
 import { publicBase } from './public-base.ts';
 import { TOOL_FAMILIES, findTool, inputSchemaOf, toolList } from './tools/index.ts';
-import { SelectionError, parseSelection, type ToolSelection } from './tools/selection.ts';
-import { ToolError, type ToolContext } from './tools/types.ts';
+import { parseSelection, type ToolSelection } from './tools/selection.ts';
+import { InvalidRequest, type ToolContext } from './tools/types.ts';
 import { workspacesListTool } from './tools/workspaces.ts';
 
 const SERVER_INFO = { name: 'storelens', title: 'Storelens analytics', version: '0.1.0' };
@@ -110,7 +110,7 @@ async function callTool(app: FastifyInstance, caller: Caller, selection: ToolSel
     return toolResult(await app.inFlight.run(limitKey, () => tool.run(ctx, input)));
   } catch (error) {
     if (error instanceof DomainError) return refusal(error);
-    if (error instanceof ToolError) return toolResult({ error: { code: error.code, message: error.message } }, true);
+    if (error instanceof InvalidRequest) return toolResult({ error: { code: 'invalid_request', message: error.message } }, true);
     throw error;
   }
 }
@@ -171,9 +171,8 @@ export async function mcpRoute(app: FastifyInstance): Promise<void> {
   });
 
   app.setErrorHandler((error: { statusCode?: number; code?: string }, request, reply) => {
-    if (error instanceof HttpError && error.statusCode === 429) {
-      return reply.code(429).headers(error.headers).send({ message: error.message });
-    }
+    // The gateway's own answers (the key's limits: 429 with Retry-After) stay HTTP, as on the data API.
+    if (error instanceof HttpError) return sendError(reply, error);
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       return send(reply, replyError(null, new RpcError(INVALID_REQUEST, `Invalid request: the body exceeds ${MCP_BODY_LIMIT} bytes`)));
     }
@@ -192,7 +191,7 @@ export async function mcpRoute(app: FastifyInstance): Promise<void> {
     try {
       selection = parseSelection(request.query as Record<string, unknown>, TOOL_FAMILIES);
     } catch (error) {
-      if (error instanceof SelectionError) return reply.code(400).send({ message: error.message });
+      if (error instanceof InvalidInput) return reply.code(400).send({ message: error.message });
       throw error;
     }
     const base = publicBase(app.config, request);
@@ -237,7 +236,7 @@ export async function mcpRoute(app: FastifyInstance): Promise<void> {
         if (error.code === AUTH_ERROR) reply.header('www-authenticate', `Bearer resource_metadata="${resourceMetadataUrl(publicBase(app.config, request), path)}"`);
         return send(reply, replyError(rpc.id, error));
       }
-      if (error instanceof HttpError && error.statusCode === 429) throw error;
+      if (error instanceof HttpError) throw error;
       request.log.error({ err: error, method: rpc.method }, 'mcp method failed');
       return send(reply, replyError(rpc.id, new RpcError(INTERNAL_ERROR, 'Internal error')));
     }

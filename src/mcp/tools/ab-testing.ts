@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { variantPerformance, type VariantRow } from '../../analytics/queries/ab-testing/variant-performance.ts';
+import { NotFound } from '../../kit/errors.ts';
 import { money, rangeOut, ratio, toolRange } from './range.ts';
 import { pixelScope } from './scope.ts';
 import { twoProportionTest } from './stats.ts';
-import { ToolError, dateFromArg, dateToArg, readTool } from './types.ts';
+import { dateFromArg, dateToArg, readTool } from './types.ts';
 
 const testIdArg = z.string().trim().min(1).max(200).describe('Test id, the ab_test value of the landing URL');
 
@@ -45,9 +46,9 @@ export const abTestingTools = [
     async (ctx, input) => {
       const range = toolRange(input, ctx.now());
       const rows = await variantPerformance(ctx.ch, { storeId: ctx.workspaceId, range, channels: pixelScope(ctx), testId: input.test_id });
-      if (rows.length === 0) throw new ToolError('not_found', `No sessions of test ${input.test_id} in the range`);
+      if (rows.length === 0) throw new NotFound(`No sessions of test ${input.test_id} in the range`);
       const control: VariantRow | undefined = input.control_variant === undefined ? rows[0] : rows.find((r) => r.variant === input.control_variant);
-      if (!control) throw new ToolError('not_found', `Test ${input.test_id} has no variant ${input.control_variant}`);
+      if (!control) throw new NotFound(`Test ${input.test_id} has no variant ${input.control_variant}`);
       const variants = rows.map((r) => {
         const sessions = Number(r.sessions);
         const converted = Number(r.converted_sessions);

@@ -5,7 +5,8 @@ import { PIXEL_SOURCES } from '../../analytics/sources.ts';
 import { NO_PROFIT_ACCESS } from '../../analytics/permissions.ts';
 import { runReport, type ReportRequest, type ReportResult } from '../../analytics/report/run.ts';
 import { ATTRIBUTION_DATES, ATTRIBUTION_MODELS, ATTRIBUTION_WINDOWS } from '../../store/app/settings.ts';
-import { permissionDenied, readTool, type ToolContext } from './types.ts';
+import { AccessDenied } from '../../kit/errors.ts';
+import { readTool, type ToolContext } from './types.ts';
 
 const DAY_OR_TIMESTAMP = /^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}:\d{2})?$/;
 const sourceList = (description: string) => z.array(z.enum(PIXEL_SOURCES)).max(PIXEL_SOURCES.length).describe(description);
@@ -84,7 +85,7 @@ export const analyticsTools = [
       })
       .strict(),
     async (ctx, { filters, ...rest }) => {
-      if (!ctx.visibility.profit) throw permissionDenied(NO_PROFIT_ACCESS);
+      if (!ctx.visibility.profit) throw new AccessDenied(NO_PROFIT_ACCESS);
       const result = await report(ctx, reportRequest(filters, { ...rest, metrics: PROFIT_SUMMARY_METRICS, limit: 500 }));
       return {
         profit: {

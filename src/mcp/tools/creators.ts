@@ -1,8 +1,9 @@
 import crypto from 'node:crypto';
 import { z } from 'zod';
 import { uniqueKeysTaken } from '../../store/app/tool-objects.ts';
+import { Conflict } from '../../kit/errors.ts';
 import { createAudited, present, requireObject, updateAudited, listTool } from './objects.ts';
-import { ToolError, idArg, longText, shortText, writeTool, type ToolContext } from './types.ts';
+import { idArg, longText, shortText, writeTool, type ToolContext } from './types.ts';
 
 const CREATOR = 'creator';
 const PROGRAM = 'creator_program';
@@ -48,7 +49,7 @@ async function newTrackingCode(ctx: ToolContext): Promise<string> {
     const free = candidates.find((c) => !taken.has(c));
     if (free) return free;
   }
-  throw new ToolError('conflict', 'No free 4-digit tracking code is left in this workspace');
+  throw new Conflict('No free 4-digit tracking code is left in this workspace');
 }
 
 async function createCreator(ctx: ToolContext, data: Record<string, unknown>) {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ToolError, idArg, shortText, writeTool } from './types.ts';
+import { InvalidRequest, idArg, shortText, writeTool } from './types.ts';
 import { present, requireObject, updateAudited, listTool } from './objects.ts';
 
 const KIND = 'form';
@@ -43,7 +43,7 @@ export const formTools = [
     async (ctx, { form_id, fields, confirm_live }) => {
       const form = await requireObject<Form>(ctx, KIND, form_id, 'Form');
       if (form.data.status === 'live' && !confirm_live) {
-        throw new ToolError('invalid_request', `Form ${form_id} is live: set confirm_live to true to change it`);
+        throw new InvalidRequest(`Form ${form_id} is live: set confirm_live to true to change it`);
       }
       const updated = await updateAudited<Form>(ctx, 'forms.add-fields', KIND, form_id, { fields: [...form.data.fields, ...fields] }, 'Form');
       return { form: present(updated) };

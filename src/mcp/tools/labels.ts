@@ -3,8 +3,9 @@ import { adCreatives } from '../../analytics/queries/library/ad-creatives.ts';
 import { DAY_MS } from '../../kit/dates.ts';
 import { audit, present, listTool } from './objects.ts';
 import { adScope } from './scope.ts';
-import { ToolError, writeTool } from './types.ts';
+import { writeTool } from './types.ts';
 import { createObject, findObjectByKey, updateObject } from '../../store/app/tool-objects.ts';
+import { Conflict, NotFound } from '../../kit/errors.ts';
 
 const KIND = 'asset_label';
 type AssetLabels = { asset_id: string; labels: string[] };
@@ -39,11 +40,11 @@ export const labelTools = [
         limit: 1,
         offset: 0,
       });
-      if (known.length === 0) throw new ToolError('not_found', `Asset ${input.asset_id} not found in the ad data`);
+      if (known.length === 0) throw new NotFound(`Asset ${input.asset_id} not found in the ad data`);
       const labels = [...new Set(input.labels)];
       const existing = await findObjectByKey<AssetLabels>(ctx.db, ctx.workspaceId, KIND, input.asset_id);
       if (existing && !input.force) {
-        throw new ToolError('conflict', `Asset ${input.asset_id} is already labelled (${existing.data.labels.join(', ')}); set force to true to replace`);
+        throw new Conflict(`Asset ${input.asset_id} is already labelled (${existing.data.labels.join(', ')}); set force to true to replace`);
       }
       const saved = existing
         ? await updateObject<AssetLabels>(ctx.db, ctx.workspaceId, KIND, existing.id, { labels })

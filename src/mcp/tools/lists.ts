@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { adCreatives } from '../../analytics/queries/library/ad-creatives.ts';
 import { countObjects, listObjects, updateObject } from '../../store/app/tool-objects.ts';
+import { Conflict, NotFound } from '../../kit/errors.ts';
 import { audit, createAudited, listPresented, present, requireObject } from './objects.ts';
 import { creativeOut, RANK_BY } from './library.ts';
 import { rangeOut, toolRange } from './range.ts';
 import { adScope } from './scope.ts';
-import { ToolError, dateFromArg, dateToArg, idArg, limitArg, offsetArg, readTool, shortText, writeTool, type ToolContext } from './types.ts';
+import { InvalidRequest, dateFromArg, dateToArg, idArg, limitArg, offsetArg, readTool, shortText, writeTool, type ToolContext } from './types.ts';
 
 const LIST = 'list';
 const COLUMN = 'list_column';
@@ -31,13 +32,13 @@ function checkColumns(columns: Column[], values: Record<string, unknown>): void 
   const names = new Set(columns.map((c) => c.name));
   const unknown = Object.keys(values).filter((k) => !names.has(k));
   if (unknown.length) {
-    throw new ToolError('invalid_request', `Unknown column(s): ${unknown.join(', ')}. Columns of this list: ${[...names].join(', ') || '(none)'}`);
+    throw new InvalidRequest(`Unknown column(s): ${unknown.join(', ')}. Columns of this list: ${[...names].join(', ') || '(none)'}`);
   }
 }
 
 async function checkRoom(ctx: ToolContext, listId: number, adding: number): Promise<void> {
   const count = await countObjects(ctx.db, ctx.workspaceId, ITEM, listId);
-  if (count + adding > MAX_ITEMS_PER_LIST) throw new ToolError('invalid_request', `A list holds at most ${MAX_ITEMS_PER_LIST} items`);
+  if (count + adding > MAX_ITEMS_PER_LIST) throw new InvalidRequest(`A list holds at most ${MAX_ITEMS_PER_LIST} items`);
 }
 
 export const listTools = [
@@ -87,8 +88,8 @@ export const listTools = [
     async (ctx, input) => {
       const list = await requireObject<List>(ctx, LIST, input.list_id, 'List');
       const columns = await columnsOf(ctx, list.id);
-      if (columns.some((c) => c.name === input.name)) throw new ToolError('conflict', `List ${input.list_id} already has a column ${input.name}`);
-      if (columns.length >= 100) throw new ToolError('invalid_request', 'A list has at most 100 columns');
+      if (columns.some((c) => c.name === input.name)) throw new Conflict(`List ${input.list_id} already has a column ${input.name}`);
+      if (columns.length >= 100) throw new InvalidRequest('A list has at most 100 columns');
       const column = await createAudited<Column>(ctx, 'lists.add-column', COLUMN, { name: input.name, type: input.type }, { parentId: list.id });
       return { column: present(column) };
     },
@@ -130,7 +131,7 @@ export const listTools = [
       const current = [];
       for (const item of input.items) {
         const found = await requireObject<Item>(ctx, ITEM, item.id, 'Item');
-        if (found.parentId !== list.id) throw new ToolError('not_found', `Item ${item.id} not found in list ${input.list_id}`);
+        if (found.parentId !== list.id) throw new NotFound(`Item ${item.id} not found in list ${input.list_id}`);
         current.push(found);
       }
       const items = [];

@@ -7,7 +7,8 @@ import {
   type ToolObject,
 } from '../../store/app/tool-objects.ts';
 import { z } from 'zod';
-import { ToolError, limitArg, notFound, offsetArg, readTool, type ToolContext, type ToolDefinition } from './types.ts';
+import { NotFound } from '../../kit/errors.ts';
+import { InvalidRequest, limitArg, offsetArg, readTool, type ToolContext, type ToolDefinition } from './types.ts';
 
 /**
  * Shared plumbing of the stored-object tools: ids go out as strings, every write lands in the
@@ -33,6 +34,8 @@ export async function createAudited<T extends object>(
   return object;
 }
 
+const notFound = (what: string, id: string) => new NotFound(`${what} ${id} not found`);
+
 export async function requireObject<T = Record<string, unknown>>(ctx: ToolContext, kind: string, id: string, label = kind): Promise<ToolObject<T>> {
   const object = await findObject<T>(ctx.db, ctx.workspaceId, kind, Number(id));
   if (!object) throw notFound(label, id);
@@ -49,7 +52,7 @@ export async function updateAudited<T extends object>(
   label = kind,
 ): Promise<ToolObject<T>> {
   const defined = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) as Partial<T>;
-  if (Object.keys(defined).length === 0) throw new ToolError('invalid_request', 'Nothing to change: name at least one field');
+  if (Object.keys(defined).length === 0) throw new InvalidRequest('Nothing to change: name at least one field');
   const updated = await updateObject<T>(ctx.db, ctx.workspaceId, kind, Number(id), defined);
   if (!updated) throw notFound(label, id);
   await audit(ctx, action, `${kind}:${id}`, { changed: defined });

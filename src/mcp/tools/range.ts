@@ -1,6 +1,6 @@
 import { DAY_MS, defaultRange, formatDay, parseBound } from '../../kit/dates.ts';
 import type { Range } from '../../kit/paging.ts';
-import { INVALID_PARAMS, RpcError } from '../protocol.ts';
+import { InvalidInput } from '../../kit/errors.ts';
 
 export const MAX_RANGE_DAYS = 731;
 
@@ -9,11 +9,11 @@ export function toolRange(input: { date_from?: string; date_to?: string }, nowMs
   const fallback = defaultRange(nowMs);
   const startMs = input.date_from === undefined ? fallback.startMs : parseBound(input.date_from, 'start');
   const endMs = input.date_to === undefined ? fallback.endMs : parseBound(input.date_to, 'end');
-  if (startMs === null) throw new RpcError(INVALID_PARAMS, `Invalid arguments: date_from ${input.date_from} is not a calendar day`);
-  if (endMs === null) throw new RpcError(INVALID_PARAMS, `Invalid arguments: date_to ${input.date_to} is not a calendar day`);
-  if (startMs > endMs) throw new RpcError(INVALID_PARAMS, 'Invalid arguments: date_from must not be after date_to');
+  if (startMs === null) throw new InvalidInput(`date_from ${input.date_from} is not a calendar day`);
+  if (endMs === null) throw new InvalidInput(`date_to ${input.date_to} is not a calendar day`);
+  if (startMs > endMs) throw new InvalidInput('date_from must not be after date_to');
   const days = Math.round((endMs + 1 - startMs) / DAY_MS);
-  if (days > MAX_RANGE_DAYS) throw new RpcError(INVALID_PARAMS, `Invalid arguments: the range is limited to ${MAX_RANGE_DAYS} days`);
+  if (days > MAX_RANGE_DAYS) throw new InvalidInput(`the range is limited to ${MAX_RANGE_DAYS} days`);
   return { startMs, endMs, days };
 }
 

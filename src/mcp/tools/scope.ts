@@ -6,24 +6,25 @@ import {
   seesChannel,
   visibleAdChannels,
 } from '../../analytics/permissions.ts';
-import { permissionDenied, type ToolContext } from './types.ts';
+import { AccessDenied } from '../../kit/errors.ts';
+import type { ToolContext } from './types.ts';
 
 /** Raw channels the caller may read on the pixel side; null means all. Same rules as the data API. */
 export function pixelScope(ctx: ToolContext): string[] | null {
   const refusal = pixelRefusal(ctx.visibility, undefined);
-  if (refusal) throw permissionDenied(refusal);
+  if (refusal) throw new AccessDenied(refusal);
   return pixelChannels(ctx.visibility, undefined);
 }
 
 /** Ad platforms the caller may read; refuses a key that sees none, as /v3/ads does. */
 export function adScope(ctx: ToolContext): string[] | null {
   const refusal = adsRefusal(ctx.visibility, undefined);
-  if (refusal) throw permissionDenied(refusal);
+  if (refusal) throw new AccessDenied(refusal);
   return visibleAdChannels(ctx.visibility);
 }
 
 export function requireAuditAccess(ctx: ToolContext): void {
-  if (!ctx.visibility.admin) throw permissionDenied(NO_AUDIT_ACCESS);
+  if (!ctx.visibility.admin) throw new AccessDenied(NO_AUDIT_ACCESS);
 }
 
 export function seesOrganic(ctx: ToolContext): boolean {
@@ -32,5 +33,5 @@ export function seesOrganic(ctx: ToolContext): boolean {
 
 /** Order-level data (platform orders, loyalty) is not split by channel: it needs admin or read:profit-free full visibility. */
 export function requireAllChannels(ctx: ToolContext, what: string): void {
-  if (ctx.visibility.channels !== null) throw permissionDenied(`You do not have access to ${what}: it needs an admin:admin key`);
+  if (ctx.visibility.channels !== null) throw new AccessDenied(`You do not have access to ${what}: it needs an admin:admin key`);
 }

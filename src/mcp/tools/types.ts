@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { NO_WRITE_ACCESS, type Visibility } from '../../analytics/permissions.ts';
 import type { Clickhouse } from '../../store/clickhouse.ts';
 import type { AppDatabase } from '../../store/app-db.ts';
+import { AccessDenied } from '../../kit/errors.ts';
 
 /** Everything a tool may use: the caller's workspace, what it may see, and the stores. */
 export interface ToolContext {
@@ -34,18 +35,12 @@ export interface ToolDefinition<S extends z.ZodObject = z.ZodObject> {
   run(ctx: ToolContext, input: z.output<S>): Promise<Record<string, unknown>>;
 }
 
-/** A tool refused with a reason the caller can act on: sent as a result with `isError: true`. */
-export class ToolError extends Error {
-  constructor(
-    readonly code: 'permission_denied' | 'not_found' | 'invalid_request' | 'conflict',
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-export const permissionDenied = (message: string) => new ToolError('permission_denied', message);
-export const notFound = (what: string, id: string) => new ToolError('not_found', `${what} ${id} not found`);
+/**
+ * Well-formed arguments the tool will not act on as they stand (nothing to change, a live form
+ * without confirm_live, a full list): a tool result with code `invalid_request`, which the
+ * assistant can fix by asking again. Arguments that are wrong in themselves are InvalidInput (-32602).
+ */
+export class InvalidRequest extends Error {}
 
 const annotations = (title: string, readOnly: boolean, idempotent = readOnly): ToolAnnotations => ({
   title,
@@ -59,7 +54,7 @@ type Run<S extends z.ZodObject> = (ctx: ToolContext, input: z.output<S>) => Prom
 
 /** Every write and update tool needs a key with admin:admin or write:drafts (docs/mcp.md). */
 const checkedWrite = <S extends z.ZodObject>(run: Run<S>): Run<S> => async (ctx, input) => {
-  if (!ctx.visibility.write) throw permissionDenied(NO_WRITE_ACCESS);
+  if (!ctx.visibility.write) throw new AccessDenied(NO_WRITE_ACCESS);
   return run(ctx, input);
 };
 
