@@ -22,6 +22,7 @@ import { listConversions } from '../../src/analytics/queries/conversions/list-co
 import { groupConversions } from '../../src/analytics/queries/conversions/group-conversions.ts';
 import { listAds } from '../../src/analytics/queries/ads/list-ads.ts';
 import { totalAds } from '../../src/analytics/queries/ads/total-ads.ts';
+import type { QueryScope } from '../../src/analytics/query-scope.ts';
 import type { BenchEnv } from '../seed.ts';
 import { concurrentRate, measurePaired, round, type PairedTiming } from '../measure.ts';
 
@@ -58,21 +59,21 @@ export async function runDataApiBench(env: BenchEnv, log: (line: string) => void
     const first = { limit: 100, offset: 0 };
     const deep = { limit: 100, offset: 20_000 };
     const storeId = ws.id;
-    const conv = { storeId, range: week, channels: null, excluded: [] };
+    const pixel: QueryScope = { workspaceId: ws.id, range: week, channels: null };
     const ads = { storeId, range: week, channels: channelsOfAll(AD_PLATFORMS) };
     const cases: Case[] = [
-      { name: 'events, first page', url: '/v3/events', raw: () => listEvents(ch, { storeId, range: week, page: first, channels: null }) },
-      { name: 'events, offset 20000', url: '/v3/events?offset=20000', raw: () => listEvents(ch, { storeId, range: week, page: deep, channels: null }) },
-      { name: 'sessions, first page', url: '/v3/sessions', raw: () => listSessions(ch, { storeId, range: week, page: first, channels: null }) },
-      { name: 'sessions, offset 20000', url: '/v3/sessions?offset=20000', raw: () => listSessions(ch, { storeId, range: week, page: deep, channels: null }) },
-      { name: 'conversions, first page', url: '/v3/conversions', raw: () => listConversions(ch, { ...conv, page: first }) },
-      { name: 'conversions, offset 20000', url: '/v3/conversions?offset=20000', raw: () => listConversions(ch, { ...conv, page: deep }) },
+      { name: 'events, first page', url: '/v3/events', raw: () => listEvents(ch, pixel, { page: first }) },
+      { name: 'events, offset 20000', url: '/v3/events?offset=20000', raw: () => listEvents(ch, pixel, { page: deep }) },
+      { name: 'sessions, first page', url: '/v3/sessions', raw: () => listSessions(ch, pixel, { page: first }) },
+      { name: 'sessions, offset 20000', url: '/v3/sessions?offset=20000', raw: () => listSessions(ch, pixel, { page: deep }) },
+      { name: 'conversions, first page', url: '/v3/conversions', raw: () => listConversions(ch, pixel, { page: first }) },
+      { name: 'conversions, offset 20000', url: '/v3/conversions?offset=20000', raw: () => listConversions(ch, pixel, { page: deep }) },
       { name: 'ads, first page', url: '/v3/ads', raw: () => Promise.all([listAds(ch, { ...ads, page: first }), totalAds(ch, ads)]) },
       { name: 'ads, offset 20000', url: '/v3/ads?offset=20000', raw: () => Promise.all([listAds(ch, { ...ads, page: deep }), totalAds(ch, ads)]) },
       {
         name: 'conversions group_by=date,adv_source, 90 days',
         url: `/v3/conversions?group_by=date,adv_source&start_date=${formatDay(today - 89 * DAY_MS)}&end_date=${formatDay(today)}`,
-        raw: () => groupConversions(ch, { ...conv, range: quarter, dimensions: ['date', 'adv_source'], page: first }),
+        raw: () => groupConversions(ch, { ...pixel, range: quarter }, { dimensions: ['date', 'adv_source'], page: first }),
       },
     ];
 

@@ -1,14 +1,23 @@
 import type { Visibility } from '../analytics/permissions.ts';
 import { adsRefusal, pixelChannels, pixelRefusal } from '../analytics/permissions.ts';
+import type { QueryScope } from '../analytics/query-scope.ts';
+import type { Range } from '../kit/paging.ts';
 import { forbidden } from '../http/errors.ts';
 
 /** The data API's side of src/analytics/permissions.ts: a refusal becomes a 403 `{message}`. */
 
-/** The raw channels a pixel-side query may return (null: any); 403 when the key may not ask. */
-export function pixelScope(visibility: Visibility, requested: readonly string[] | undefined): string[] | null {
-  const refusal = pixelRefusal(visibility, requested);
+/**
+ * A pixel-side read of the caller's workspace over `range`, on the `requested` sources' channels
+ * or, without a filter, every channel the caller sees; 403 when it may not ask.
+ */
+export function pixelScope(
+  caller: { workspaceId: number; visibility: Visibility },
+  range: Range,
+  requested: readonly string[] | undefined,
+): QueryScope {
+  const refusal = pixelRefusal(caller.visibility, requested);
   if (refusal) throw forbidden(refusal);
-  return pixelChannels(visibility, requested);
+  return { workspaceId: caller.workspaceId, range, channels: pixelChannels(caller.visibility, requested) };
 }
 
 /** 403 when the key may not read ads filtered by `requested`. */

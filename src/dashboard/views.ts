@@ -115,20 +115,17 @@ export async function viewRoutes(app: FastifyInstance): Promise<void> {
   app.get('/dashboard/api/conversions', { onRequest }, async (request) => {
     const access = workspaceAccess(request, workspaceParam(request));
     const query = parseConversionsQuery(request.query);
-    const range = resolveRange(query);
+    const scope = pixelScope(access, resolveRange(query), query.source);
     const page = pageOf(query);
-    const rows = await listConversions(app.stores.ch, {
-      storeId: access.workspaceId,
-      range,
+    const rows = await listConversions(app.stores.ch, scope, {
       name: query.name,
       transactionId: query.transaction_id,
       customerId: query.customer_id,
       isNewCustomer: query.is_new_customer,
-      channels: pixelScope(access.visibility, query.source),
       excluded: channelsOfAll(query.exclude_source ?? []),
       page,
     });
-    return rangePage(rows, page, range);
+    return rangePage(rows, page, scope.range);
   });
 
   /** One conversion's touchpoint path under the report's model, window and exclusions. */
@@ -143,13 +140,9 @@ export async function viewRoutes(app: FastifyInstance): Promise<void> {
     const excluded = query.exclude_source ?? settings.ignore_sources;
     // The conversion must be one the member may list: same channel rule as the conversions view.
     const convMs = Date.parse(`${key.dt.replace(' ', 'T')}Z`);
-    const visible = await listConversions(app.stores.ch, {
-      storeId: access.workspaceId,
-      range: { startMs: convMs, endMs: convMs + 999 },
+    const visible = await listConversions(app.stores.ch, pixelScope(access, { startMs: convMs, endMs: convMs + 999 }, undefined), {
       name: key.name,
       transactionId: key.transaction_id,
-      channels: pixelScope(access.visibility, undefined),
-      excluded: [],
       page: { limit: 100, offset: 0 },
     });
     if (!visible.some((c) => c.session_id === String(key.session_id))) throw new HttpError(404, 'Conversion not found');
@@ -171,12 +164,7 @@ export async function viewRoutes(app: FastifyInstance): Promise<void> {
     const access = workspaceAccess(request, workspaceParam(request));
     const now = Date.now();
     const range = { startMs: now - 30 * 60_000, endMs: now };
-    const activity = await liveActivity(app.stores.ch, {
-      storeId: access.workspaceId,
-      range,
-      channels: pixelScope(access.visibility, undefined),
-      recent: 50,
-    });
+    const activity = await liveActivity(app.stores.ch, pixelScope(access, range, undefined), { recent: 50 });
     return { now: new Date(now).toISOString(), ...activity };
   });
 }

@@ -13,26 +13,22 @@ import { parseConversionsQuery } from './schema.ts';
 export const conversionsRoute: FastifyPluginAsync = async (app) => {
   dataRoute(app, '/conversions', async (request) => {
     const query = parseConversionsQuery(request.query);
-    const range = resolveRange(query);
-    const auth = request.auth!;
+    const scope = pixelScope(request.auth!, resolveRange(query), query.source);
     const filters: ConversionFilters = {
-      storeId: auth.workspaceId,
-      range,
       name: query.name,
       transactionId: query.transaction_id,
       customerId: query.customer_id,
       isNewCustomer: query.is_new_customer,
-      channels: pixelScope(auth.visibility, query.source),
       // Exclusion only ever removes rows, so it needs no permission of its own.
       excluded: channelsOfAll(query.exclude_source ?? []),
     };
     const page = pageOf(query);
     if (query.group_by?.length) {
-      const rows = await groupConversions(app.stores.ch, { ...filters, dimensions: query.group_by, page });
+      const rows = await groupConversions(app.stores.ch, scope, { ...filters, dimensions: query.group_by, page });
       return slicePage(rows, page);
     }
-    const rows = await listConversions(app.stores.ch, { ...filters, page });
-    const { data, pagination } = rangePage(rows, page, range);
+    const rows = await listConversions(app.stores.ch, scope, { ...filters, page });
+    const { data, pagination } = rangePage(rows, page, scope.range);
     return { data, pagination: { ...pagination, sources: query.source?.length ? query.source : null } };
   });
 };

@@ -9,19 +9,9 @@ import { parseEventsQuery } from './schema.ts';
 export const eventsRoute: FastifyPluginAsync = async (app) => {
   dataRoute(app, '/events', async (request) => {
     const query = parseEventsQuery(request.query);
-    const range = resolveRange(query);
-    const auth = request.auth!;
-    const channels = pixelScope(auth.visibility, query.source);
+    const scope = pixelScope(request.auth!, resolveRange(query), query.source);
     const page = { limit: query.limit, offset: query.offset };
-    const rows = await listEvents(app.stores.ch, {
-      storeId: auth.workspaceId,
-      range,
-      page,
-      name: query.name,
-      sessionId: query.session_id,
-      visitorId: query.visitor_id,
-      channels,
-    });
-    return rangePage(rows, page, range);
+    const rows = await listEvents(app.stores.ch, scope, { page, name: query.name, sessionId: query.session_id, visitorId: query.visitor_id });
+    return rangePage(rows, page, scope.range);
   });
 };

@@ -10,18 +10,9 @@ import { parseSessionsQuery } from './schema.ts';
 export const sessionsRoute: FastifyPluginAsync = async (app) => {
   dataRoute(app, '/sessions', async (request) => {
     const query = parseSessionsQuery(request.query);
-    const range = resolveRange(query);
-    const auth = request.auth!;
-    const channels = pixelScope(auth.visibility, query.source);
+    const scope = pixelScope(request.auth!, resolveRange(query), query.source);
     const page = pageOf(query);
-    const rows = await listSessions(app.stores.ch, {
-      storeId: auth.workspaceId,
-      range,
-      page,
-      sessionId: query.session_id,
-      visitorId: query.visitor_id,
-      channels,
-    });
-    return rangePage(rows, page, range);
+    const rows = await listSessions(app.stores.ch, scope, { page, sessionId: query.session_id, visitorId: query.visitor_id });
+    return rangePage(rows, page, scope.range);
   });
 };

@@ -17,7 +17,7 @@ export const abTestingTools = [
     z.object({ date_from: dateFromArg, date_to: dateToArg }).strict(),
     async (ctx, input) => {
       const range = toolRange(input, ctx.now());
-      const rows = await variantPerformance(ctx.ch, { storeId: ctx.workspaceId, range, channels: pixelScope(ctx) });
+      const rows = await variantPerformance(ctx.ch, pixelScope(ctx, range));
       const tests = new Map<string, { test_id: string; variants: string[]; sessions: number; first_seen: string; last_seen: string }>();
       for (const r of rows) {
         const t = tests.get(r.test_id) ?? { test_id: r.test_id, variants: [], sessions: 0, first_seen: r.first_seen, last_seen: r.last_seen };
@@ -45,7 +45,7 @@ export const abTestingTools = [
       .strict(),
     async (ctx, input) => {
       const range = toolRange(input, ctx.now());
-      const rows = await variantPerformance(ctx.ch, { storeId: ctx.workspaceId, range, channels: pixelScope(ctx), testId: input.test_id });
+      const rows = await variantPerformance(ctx.ch, pixelScope(ctx, range), { testId: input.test_id });
       if (rows.length === 0) throw new NotFound(`No sessions of test ${input.test_id} in the range`);
       const control: VariantRow | undefined = input.control_variant === undefined ? rows[0] : rows.find((r) => r.variant === input.control_variant);
       if (!control) throw new NotFound(`Test ${input.test_id} has no variant ${input.control_variant}`);

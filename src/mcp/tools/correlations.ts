@@ -34,7 +34,7 @@ export const correlationTools = [
       .strict(),
     async (ctx, input) => {
       const range = toolRange(input, ctx.now());
-      const rows = await dailySpendRevenue(ctx.ch, { storeId: ctx.workspaceId, range, channels: pixelScope(ctx) });
+      const rows = await dailySpendRevenue(ctx.ch, pixelScope(ctx, range));
       const days = Array.from({ length: range.days }, (_, i) => formatDay(range.startMs + i * DAY_MS));
       const byChannel = new Map<string, Map<string, { spend: number; revenue: number }>>();
       for (const r of rows) {

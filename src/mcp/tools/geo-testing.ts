@@ -29,7 +29,7 @@ export const geoTestingTools = [
       .strict(),
     async (ctx, input) => {
       const range = toolRange(input, ctx.now());
-      const rows = await geoTestCandidates(ctx.ch, { storeId: ctx.workspaceId, range, channels: pixelScope(ctx), level: input.level, days: range.days });
+      const rows = await geoTestCandidates(ctx.ch, pixelScope(ctx, range), { level: input.level, days: range.days });
       const total = rows.reduce((a, r) => a + Number(r.revenue_cents), 0);
       const candidates = rows
         .filter((r) => Number(r.conversions) >= input.min_conversions)

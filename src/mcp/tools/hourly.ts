@@ -14,9 +14,9 @@ export const hourlyTools = [
     z.object({ date_from: dateFromArg, date_to: dateToArg }).strict(),
     async (ctx, input) => {
       const range = toolRange(input, ctx.now());
-      const channels = pixelScope(ctx);
+      const scope = pixelScope(ctx, range);
       const { timezone } = await getSettings(ctx.db, ctx.workspaceId);
-      const rows = await hourlyActivity(ctx.ch, { storeId: ctx.workspaceId, range, channels, timezone });
+      const rows = await hourlyActivity(ctx.ch, scope, { timezone });
       const byHour = new Map(rows.map((r) => [Number(r.hour), r]));
       const hours = Array.from({ length: 24 }, (_, hour) => {
         const r = byHour.get(hour);

@@ -27,16 +27,9 @@ export const journeyTools = [
       .strict(),
     async (ctx, input) => {
       const range = toolRange(input, ctx.now());
-      const channels = pixelScope(ctx);
+      const scope = pixelScope(ctx, range);
       const windowDays = input.attribution_window ?? (await getSettings(ctx.db, ctx.workspaceId)).attribution_window;
-      const rows = await touchpointPaths(ctx.ch, {
-        storeId: ctx.workspaceId,
-        range,
-        windowDays,
-        channels,
-        organicVisible: seesOrganic(ctx),
-        limit: input.limit,
-      });
+      const rows = await touchpointPaths(ctx.ch, scope, { windowDays, organicVisible: seesOrganic(ctx), limit: input.limit });
       const paths = rows.map((r) => ({
         path: r.path,
         touchpoints: Number(r.touchpoints),

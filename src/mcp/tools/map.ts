@@ -20,7 +20,7 @@ export const mapTools = [
       .strict(),
     async (ctx, input) => {
       const range = toolRange(input, ctx.now());
-      const rows = await geoBreakdown(ctx.ch, { storeId: ctx.workspaceId, range, channels: pixelScope(ctx), level: input.level, limit: input.limit });
+      const rows = await geoBreakdown(ctx.ch, pixelScope(ctx, range), { level: input.level, limit: input.limit });
       const places = rows.map((r) => ({
         country_code: r.country_code,
         ...(input.level === 'city' ? { city: r.city } : {}),

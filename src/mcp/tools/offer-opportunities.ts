@@ -17,11 +17,8 @@ export const offerOpportunitiesTool = readTool(
   z.object({ date_from: dateFromArg, date_to: dateToArg }).strict(),
   async (ctx, input) => {
     const range = toolRange(input, ctx.now());
-    const channels = pixelScope(ctx);
-    const [carts, coupons] = await Promise.all([
-      cartAbandonment(ctx.ch, { storeId: ctx.workspaceId, range, channels }),
-      couponPerformance(ctx.ch, { storeId: ctx.workspaceId, range, channels, limit: 50 }),
-    ]);
+    const scope = pixelScope(ctx, range);
+    const [carts, coupons] = await Promise.all([cartAbandonment(ctx.ch, scope), couponPerformance(ctx.ch, scope, { limit: 50 })]);
     const abandonment = carts.map((c) => {
       const cartSessions = Number(c.cart_sessions);
       const converted = Number(c.converted_cart_sessions);

@@ -6,14 +6,16 @@ import {
   seesChannel,
   visibleAdChannels,
 } from '../../analytics/permissions.ts';
+import type { QueryScope } from '../../analytics/query-scope.ts';
 import { AccessDenied } from '../../kit/errors.ts';
+import type { Range } from '../../kit/paging.ts';
 import type { ToolContext } from './types.ts';
 
-/** Raw channels the caller may read on the pixel side; null means all. Same rules as the data API. */
-export function pixelScope(ctx: ToolContext): string[] | null {
+/** A pixel-side read of the caller's workspace over `range`, on the channels it may read. Same rules as the data API. */
+export function pixelScope(ctx: ToolContext, range: Range): QueryScope {
   const refusal = pixelRefusal(ctx.visibility, undefined);
   if (refusal) throw new AccessDenied(refusal);
-  return pixelChannels(ctx.visibility, undefined);
+  return { workspaceId: ctx.workspaceId, range, channels: pixelChannels(ctx.visibility, undefined) };
 }
 
 /** Ad platforms the caller may read; refuses a key that sees none, as /v3/ads does. */

@@ -23,13 +23,7 @@ export const weatherTools = [
       .strict(),
     async (ctx, input) => {
       const range = toolRange(input, ctx.now());
-      const rows = await weatherSales(ctx.ch, {
-        storeId: ctx.workspaceId,
-        range,
-        channels: pixelScope(ctx),
-        countryCode: input.country_code,
-        city: input.city,
-      });
+      const rows = await weatherSales(ctx.ch, pixelScope(ctx, range), { countryCode: input.country_code, city: input.city });
       const days = rows.map((r) => ({
         date: r.day,
         country_code: r.country_code,

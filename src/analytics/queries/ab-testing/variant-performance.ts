@@ -1,6 +1,6 @@
 import type { Clickhouse } from '../../../store/clickhouse.ts';
-import type { Range } from '../../../kit/paging.ts';
 import { sessionsInRange } from '../tool-common/sessions-in-range.ts';
+import type { QueryScope } from '../../query-scope.ts';
 
 export const QUERY_NAME = 'variant-performance';
 
@@ -21,9 +21,10 @@ export interface VariantRow {
  */
 export async function variantPerformance(
   ch: Clickhouse,
-  p: { storeId: number; range: Range; channels: string[] | null; testId?: string },
+  scope: QueryScope,
+  p: { testId?: string } = {},
 ): Promise<VariantRow[]> {
-  const sessions = sessionsInRange(p, ['entry_meta_keys', 'entry_meta_values']);
+  const sessions = sessionsInRange(scope, ['entry_meta_keys', 'entry_meta_values']);
   const sql = `
 SELECT test_id, variant, toUInt64(count()) AS sessions, toUInt64(sum(n_conv)) AS conversions,
   toUInt64(countIf(n_conv > 0)) AS converted_sessions, toInt64(sum(rev)) AS revenue_cents,

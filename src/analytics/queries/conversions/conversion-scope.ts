@@ -1,20 +1,16 @@
 import type { QueryParams } from '../../../store/clickhouse.ts';
-import type { Range } from '../../../kit/paging.ts';
 import { Conditions, addNameFilter, timestampParam } from '../../sql.ts';
+import type { QueryScope } from '../../query-scope.ts';
 import { SESSIONS_FINAL, landingColumns, type LandingColumn } from '../sessions/session-sql.ts';
 
-/** Filters shared by conversion rows and grouped conversions. */
+/** Filters shared by conversion rows and grouped conversions, beside the scope. */
 export interface ConversionFilters {
-  storeId: number;
-  range: Range;
   name?: string;
   transactionId?: string;
   customerId?: string;
   isNewCustomer?: 0 | 1;
-  /** Raw channels the conversion's session must carry (source filter and key visibility); null: any. */
-  channels: string[] | null;
-  /** Raw channels whose conversions are dropped (exclude_source). */
-  excluded: string[];
+  /** Raw channels whose conversions are dropped (exclude_source); default none. */
+  excluded?: string[];
 }
 
 /** Channel fields a conversion takes from its session's landing. */
@@ -46,14 +42,16 @@ const CONVERSION_SESSION_MONTHS = `month BETWEEN toStartOfMonth({start:DateTime6
 
 /**
  * A subquery yielding every conversion in scope with its columns plus `l_<channel column>` from its
- * session's first event. Channel filters apply to the raw landing channel, so `organic` (which
- * stands for '' and 'organic') also matches conversions without a session.
+ * session's first event. The scope's channels (source filter and key visibility) apply to the raw
+ * landing channel, so `organic` (which stands for '' and 'organic') also matches conversions
+ * without a session.
  */
-export function attributedConversions(filters: ConversionFilters): { sql: string; params: QueryParams } {
+export function attributedConversions(scope: QueryScope, filters: ConversionFilters = {}): { sql: string; params: QueryParams } {
+  const excluded = filters.excluded ?? [];
   const bounds = {
-    store_id: filters.storeId,
-    start: timestampParam(filters.range.startMs),
-    end: timestampParam(filters.range.endMs),
+    store_id: scope.workspaceId,
+    start: timestampParam(scope.range.startMs),
+    end: timestampParam(scope.range.endMs),
   };
   const inRange = `store_id = {store_id:UInt64} AND dt BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}`;
   const own = new Conditions()
@@ -63,8 +61,8 @@ export function attributedConversions(filters: ConversionFilters): { sql: string
     .addIf(filters.isNewCustomer, 'is_new_customer = {is_new_customer:UInt8}', (v) => ({ is_new_customer: v }));
   addNameFilter(own, 'name', filters.name);
   const channel = new Conditions()
-    .addIf(filters.channels, 'l_adv_source IN {channels:Array(String)}', (v) => ({ channels: v }))
-    .addIf(filters.excluded.length ? filters.excluded : null, 'l_adv_source NOT IN {excluded:Array(String)}', (v) => ({
+    .addIf(scope.channels, 'l_adv_source IN {channels:Array(String)}', (v) => ({ channels: v }))
+    .addIf(excluded.length ? excluded : null, 'l_adv_source NOT IN {excluded:Array(String)}', (v) => ({
       excluded: v,
     }));
   const sql = `(

@@ -1,5 +1,6 @@
 import type { Clickhouse } from '../../../store/clickhouse.ts';
 import type { Page } from '../../../kit/paging.ts';
+import type { QueryScope } from '../../query-scope.ts';
 import { CHANNEL_OUT, attributedConversions, type ConversionFilters } from './conversion-scope.ts';
 
 export const QUERY_NAME = 'group-conversions';
@@ -42,8 +43,8 @@ const METRICS = ['conversions', 'revenue', 'new_customers', 'unique_customers'] 
  * Aggregates conversions by the requested dimensions; ordered by revenue (descending, ties by the
  * dimensions), or chronologically first when `date` is one of them. Returns up to `limit + 1` rows.
  */
-export async function groupConversions(ch: Clickhouse, params: GroupConversionsParams): Promise<ConversionGroup[]> {
-  const scope = attributedConversions(params);
+export async function groupConversions(ch: Clickhouse, scope: QueryScope, params: GroupConversionsParams): Promise<ConversionGroup[]> {
+  const conversions = attributedConversions(scope, params);
   const dims = params.dimensions.map((d) => `${CONVERSION_DIMENSIONS[d]} AS g_${d}`);
   const keys = params.dimensions.map((d) => `g_${d}`);
   const order = [
@@ -58,12 +59,12 @@ SELECT
   sum(transaction_gross_revenue) AS m_revenue,
   countIf(is_new_customer = 1) AS m_new_customers,
   uniqExactIf(customer_id, customer_id != '') AS m_unique_customers
-FROM ${scope.sql}
+FROM ${conversions.sql}
 ${keys.length ? `GROUP BY ${keys.join(', ')}` : ''}
 ORDER BY ${order.join(', ')}
 LIMIT {limit:UInt32} OFFSET {offset:UInt64}`;
   const rows = await ch.query<Record<string, string>>(QUERY_NAME, sql, {
-    ...scope.params,
+    ...conversions.params,
     limit: params.page.limit + 1,
     offset: params.page.offset,
   });

@@ -1,5 +1,6 @@
 import type { Clickhouse } from '../../../store/clickhouse.ts';
 import type { Page } from '../../../kit/paging.ts';
+import type { QueryScope } from '../../query-scope.ts';
 import { TIMESTAMP_OUT } from '../../sql.ts';
 import { CHANNEL_COLUMNS, CHANNEL_OUT, attributedConversions, type ConversionFilters } from './conversion-scope.ts';
 
@@ -38,8 +39,8 @@ export interface ConversionRow {
 const CHANNEL_FIELDS = CHANNEL_COLUMNS.map((c) => (c === 'adv_source' ? `${CHANNEL_OUT} AS adv_source` : `l_${c} AS ${c}`));
 
 /** Returns up to `limit + 1` conversions ordered by dt, then session and transaction (stable paging). */
-export async function listConversions(ch: Clickhouse, params: ListConversionsParams): Promise<ConversionRow[]> {
-  const scope = attributedConversions(params);
+export async function listConversions(ch: Clickhouse, scope: QueryScope, params: ListConversionsParams): Promise<ConversionRow[]> {
+  const conversions = attributedConversions(scope, params);
   const sql = `
 SELECT
   toString(store_id) AS store_id, ${TIMESTAMP_OUT('dt')} AS dt, name,
@@ -47,11 +48,11 @@ SELECT
   toString(is_new_customer) AS is_new_customer, toString(transaction_gross_revenue) AS transaction_gross_revenue,
   transaction_currency, transaction_country_code, transaction_city, hostname,
   ${CHANNEL_FIELDS.join(', ')}
-FROM ${scope.sql}
+FROM ${conversions.sql}
 ORDER BY dt, session_id, transaction_id, name, visitor_id
 LIMIT {limit:UInt32} OFFSET {offset:UInt64}`;
   return ch.query<ConversionRow>(QUERY_NAME, sql, {
-    ...scope.params,
+    ...conversions.params,
     limit: params.page.limit + 1,
     offset: params.page.offset,
   });

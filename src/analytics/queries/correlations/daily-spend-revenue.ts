@@ -1,7 +1,7 @@
 import type { Clickhouse } from '../../../store/clickhouse.ts';
-import type { Range } from '../../../kit/paging.ts';
 import { formatDay } from '../../../kit/dates.ts';
 import { attributedConversions } from '../conversions/conversion-scope.ts';
+import type { QueryScope } from '../../query-scope.ts';
 
 export const QUERY_NAME = 'daily-spend-revenue';
 
@@ -16,11 +16,8 @@ export interface DailyChannelRow {
  * Per channel and day: ad spend (ads rows, newest import) and the revenue of conversions whose
  * session landed from that channel. Meta family members report under their own channel names.
  */
-export async function dailySpendRevenue(
-  ch: Clickhouse,
-  p: { storeId: number; range: Range; channels: string[] | null },
-): Promise<DailyChannelRow[]> {
-  const conversions = attributedConversions({ storeId: p.storeId, range: p.range, channels: p.channels, excluded: [] });
+export async function dailySpendRevenue(ch: Clickhouse, scope: QueryScope): Promise<DailyChannelRow[]> {
+  const conversions = attributedConversions(scope);
   const sql = `
 SELECT channel, toString(day) AS day, toInt64(sum(spend)) AS spend_cents, toInt64(sum(revenue)) AS revenue_cents
 FROM (
@@ -38,9 +35,9 @@ ORDER BY channel, day
 SETTINGS output_format_json_quote_64bit_integers = 0`;
   return ch.query<DailyChannelRow>(QUERY_NAME, sql, {
     ...conversions.params,
-    day_start: formatDay(p.range.startMs),
-    day_end: formatDay(p.range.endMs),
-    all_channels: p.channels === null,
-    channels_or_none: p.channels ?? [],
+    day_start: formatDay(scope.range.startMs),
+    day_end: formatDay(scope.range.endMs),
+    all_channels: scope.channels === null,
+    channels_or_none: scope.channels ?? [],
   });
 }

@@ -1,18 +1,15 @@
 import type { Clickhouse } from '../../../store/clickhouse.ts';
-import type { Page, Range } from '../../../kit/paging.ts';
+import type { Page } from '../../../kit/paging.ts';
 import { Conditions, TIMESTAMP_OUT, addNameFilter, timestampParam } from '../../sql.ts';
+import type { QueryScope } from '../../query-scope.ts';
 
 export const QUERY_NAME = 'list-events';
 
 export interface ListEventsParams {
-  storeId: number;
-  range: Range;
   page: Page;
   name?: string;
   sessionId?: bigint;
   visitorId?: bigint;
-  /** Raw adv_source values a row must carry; null means no restriction. */
-  channels: string[] | null;
 }
 
 /** An event as it goes on the wire: integers as strings (docs/api.md, "Wire types"). */
@@ -42,23 +39,23 @@ export interface EventRow {
   entry_meta_values: string[];
 }
 
-export function eventConditions(params: Omit<ListEventsParams, 'page'>): Conditions {
+function eventConditions(scope: QueryScope, params: ListEventsParams): Conditions {
   const where = new Conditions()
-    .add('store_id = {store_id:UInt64}', { store_id: params.storeId })
+    .add('store_id = {store_id:UInt64}', { store_id: scope.workspaceId })
     .add(`dt BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}`, {
-      start: timestampParam(params.range.startMs),
-      end: timestampParam(params.range.endMs),
+      start: timestampParam(scope.range.startMs),
+      end: timestampParam(scope.range.endMs),
     })
     .addIf(params.sessionId, 'session_id = {session_id:UInt64}', (v) => ({ session_id: v }))
     .addIf(params.visitorId, 'visitor_id = {visitor_id:UInt64}', (v) => ({ visitor_id: v }))
-    .addIf(params.channels, 'adv_source IN {channels:Array(String)}', (v) => ({ channels: v }));
+    .addIf(scope.channels, 'adv_source IN {channels:Array(String)}', (v) => ({ channels: v }));
   addNameFilter(where, 'name', params.name);
   return where;
 }
 
 /** Returns up to `limit + 1` rows so the caller can tell whether another page exists. */
-export async function listEvents(ch: Clickhouse, params: ListEventsParams): Promise<EventRow[]> {
-  const where = eventConditions(params);
+export async function listEvents(ch: Clickhouse, scope: QueryScope, params: ListEventsParams): Promise<EventRow[]> {
+  const where = eventConditions(scope, params);
   const sql = `
 SELECT
   toString(store_id) AS store_id, ${TIMESTAMP_OUT('dt')} AS dt, name,

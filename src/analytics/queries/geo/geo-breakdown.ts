@@ -1,14 +1,11 @@
 import type { Clickhouse } from '../../../store/clickhouse.ts';
-import type { Range } from '../../../kit/paging.ts';
 import { attributedConversions } from '../conversions/conversion-scope.ts';
 import { sessionsInRange } from '../tool-common/sessions-in-range.ts';
+import type { QueryScope } from '../../query-scope.ts';
 
 export const QUERY_NAME = 'geo-breakdown';
 
 export interface GeoParams {
-  storeId: number;
-  range: Range;
-  channels: string[] | null;
   level: 'country' | 'city';
   limit: number;
 }
@@ -25,9 +22,9 @@ export interface GeoRow {
  * Sessions by the landing country, conversions and revenue by the order's country (and city).
  * Cities exist only on conversions, so city rows carry 0 sessions.
  */
-export async function geoBreakdown(ch: Clickhouse, p: GeoParams): Promise<GeoRow[]> {
-  const sessions = sessionsInRange(p, ['country_code']);
-  const conversions = attributedConversions({ storeId: p.storeId, range: p.range, channels: p.channels, excluded: [] });
+export async function geoBreakdown(ch: Clickhouse, scope: QueryScope, p: GeoParams): Promise<GeoRow[]> {
+  const sessions = sessionsInRange(scope, ['country_code']);
+  const conversions = attributedConversions(scope);
   const city = p.level === 'city';
   const sql = `
 SELECT g_country AS country_code, g_city AS city, toUInt64(sum(s)) AS sessions, toUInt64(sum(c)) AS conversions,

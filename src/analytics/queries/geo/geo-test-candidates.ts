@@ -1,6 +1,6 @@
 import type { Clickhouse } from '../../../store/clickhouse.ts';
-import type { Range } from '../../../kit/paging.ts';
 import { attributedConversions } from '../conversions/conversion-scope.ts';
+import type { QueryScope } from '../../query-scope.ts';
 
 export const QUERY_NAME = 'geo-test-candidates';
 
@@ -20,9 +20,10 @@ export interface GeoCandidateRow {
  */
 export async function geoTestCandidates(
   ch: Clickhouse,
-  p: { storeId: number; range: Range; channels: string[] | null; level: 'country' | 'city'; days: number },
+  scope: QueryScope,
+  p: { level: 'country' | 'city'; days: number },
 ): Promise<GeoCandidateRow[]> {
-  const conversions = attributedConversions({ storeId: p.storeId, range: p.range, channels: p.channels, excluded: [] });
+  const conversions = attributedConversions(scope);
   const sql = `
 SELECT country_code, city, toUInt32(count()) AS days_with_orders, toUInt64(sum(day_conversions)) AS conversions,
   toInt64(sum(day_revenue)) AS revenue_cents,

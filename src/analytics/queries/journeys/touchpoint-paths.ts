@@ -1,7 +1,7 @@
 import type { Clickhouse } from '../../../store/clickhouse.ts';
-import type { Range } from '../../../kit/paging.ts';
 import { DAY_MS } from '../../../kit/dates.ts';
 import { Conditions, timestampParam } from '../../sql.ts';
+import type { QueryScope } from '../../query-scope.ts';
 
 export const QUERY_NAME = 'touchpoint-paths';
 
@@ -17,18 +17,19 @@ export interface PathRow {
 /**
  * Each conversion's path: the channels of the visitor's tagged sessions that started within
  * `windowDays` before it, in time order, repeats in a row collapsed. Untagged sessions are not
- * touchpoints; a conversion without any gets the path ['organic']. A restricted key (`channels`
- * not null) gets only the conversions whose whole path it sees: every touchpoint in `channels`,
+ * touchpoints; a conversion without any gets the path ['organic']. A restricted key (the scope's
+ * channels not null) gets only the conversions whose whole path it sees: every touchpoint in them,
  * or no touchpoint and `organicVisible`. Paths are never shortened to what a key sees, so a
  * restricted key's paths and counts are exactly the admin's for those paths.
  */
 export async function touchpointPaths(
   ch: Clickhouse,
-  p: { storeId: number; range: Range; windowDays: number; channels: string[] | null; organicVisible: boolean; limit: number },
+  scope: QueryScope,
+  p: { windowDays: number; organicVisible: boolean; limit: number },
 ): Promise<PathRow[]> {
   const touch = new Conditions()
     .add(`store_id = {store_id:UInt64} AND dt BETWEEN {touch_start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}`, {
-      touch_start: timestampParam(p.range.startMs - p.windowDays * DAY_MS),
+      touch_start: timestampParam(scope.range.startMs - p.windowDays * DAY_MS),
     });
   const sql = `
 SELECT if(empty(touches), ['organic'], touches) AS path, any(length(touches)) AS touchpoints, toUInt64(count()) AS conversions,
@@ -60,11 +61,11 @@ LIMIT {limit:UInt32}
 SETTINGS output_format_json_quote_64bit_integers = 0`;
   return ch.query<PathRow>(QUERY_NAME, sql, {
     ...touch.params,
-    restricted: p.channels !== null,
-    channels: p.channels ?? [],
-    store_id: p.storeId,
-    start: timestampParam(p.range.startMs),
-    end: timestampParam(p.range.endMs),
+    restricted: scope.channels !== null,
+    channels: scope.channels ?? [],
+    store_id: scope.workspaceId,
+    start: timestampParam(scope.range.startMs),
+    end: timestampParam(scope.range.endMs),
     window: p.windowDays,
     organic_visible: p.organicVisible,
     limit: p.limit,

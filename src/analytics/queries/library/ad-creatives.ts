@@ -44,7 +44,7 @@ export async function adCreatives(
     offset: number;
   },
 ): Promise<CreativeRow[]> {
-  const conversions = attributedConversions({ storeId: p.storeId, range: p.range, channels: null, excluded: [] });
+  const conversions = attributedConversions({ workspaceId: p.storeId, range: p.range, channels: null });
   const sql = `
 SELECT a.source AS source, a.ad_id AS ad_id, a.ad_name AS ad_name, a.campaign_id AS campaign_id, a.campaign_name AS campaign_name,
   a.first_day AS first_day, a.last_day AS last_day, a.spend_cents AS spend_cents, a.impressions AS impressions,

@@ -1,7 +1,7 @@
 import type { Clickhouse } from '../../../store/clickhouse.ts';
-import type { Range } from '../../../kit/paging.ts';
 import { Conditions, TIMESTAMP_OUT, timestampParam } from '../../sql.ts';
 import { CHANNEL_OUT, attributedConversions } from '../conversions/conversion-scope.ts';
+import type { QueryScope } from '../../query-scope.ts';
 
 export const QUERY_NAME = 'live-activity';
 
@@ -22,19 +22,20 @@ export interface LiveItem {
 }
 
 /**
- * What arrived in `range` (the last minutes): pageviews and conversions per minute, and the newest
+ * What arrived in the scope's range (the last minutes): pageviews and conversions per minute, and the newest
  * `recent` of them. Pageviews carry their own channel; a conversion its session's landing channel
- * (as in /v3/conversions), both restricted to `channels` when the viewer's are.
+ * (as in /v3/conversions), both restricted to the scope's channels when the viewer's are.
  */
 export async function liveActivity(
   ch: Clickhouse,
-  p: { storeId: number; range: Range; channels: string[] | null; recent: number },
+  scope: QueryScope,
+  p: { recent: number },
 ): Promise<{ minutes: LiveMinute[]; recent: LiveItem[] }> {
   const views = new Conditions()
     .add(`store_id = {store_id:UInt64} AND dt BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}`)
     .add(`name = 'pageview'`)
-    .addIf(p.channels, 'adv_source IN {channels:Array(String)}', (v) => ({ channels: v }));
-  const conversions = attributedConversions({ storeId: p.storeId, range: p.range, channels: p.channels, excluded: [] });
+    .addIf(scope.channels, 'adv_source IN {channels:Array(String)}', (v) => ({ channels: v }));
+  const conversions = attributedConversions(scope);
   const union = `
   SELECT dt, 'pageview' AS kind, name, if(adv_source IN ('', 'organic'), 'organic', adv_source) AS source, pathname, toInt64(0) AS revenue
   FROM events WHERE ${views.sql()}
@@ -44,9 +45,9 @@ export async function liveActivity(
   const params = {
     ...conversions.params,
     ...views.params,
-    store_id: p.storeId,
-    start: timestampParam(p.range.startMs),
-    end: timestampParam(p.range.endMs),
+    store_id: scope.workspaceId,
+    start: timestampParam(scope.range.startMs),
+    end: timestampParam(scope.range.endMs),
     recent: p.recent,
   };
   const settings = 'SETTINGS output_format_json_quote_64bit_integers = 0';

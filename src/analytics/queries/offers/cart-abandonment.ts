@@ -1,6 +1,6 @@
 import type { Clickhouse } from '../../../store/clickhouse.ts';
-import type { Range } from '../../../kit/paging.ts';
 import { sessionsInRange } from '../tool-common/sessions-in-range.ts';
+import type { QueryScope } from '../../query-scope.ts';
 
 export const QUERY_NAME = 'cart-abandonment';
 
@@ -11,11 +11,8 @@ export interface AbandonmentRow {
 }
 
 /** Per landing channel: sessions with an add_to_cart, and how many of them converted. */
-export async function cartAbandonment(
-  ch: Clickhouse,
-  p: { storeId: number; range: Range; channels: string[] | null },
-): Promise<AbandonmentRow[]> {
-  const sessions = sessionsInRange(p, []);
+export async function cartAbandonment(ch: Clickhouse, scope: QueryScope): Promise<AbandonmentRow[]> {
+  const sessions = sessionsInRange(scope, []);
   const sql = `
 SELECT if(s_adv_source IN ('', 'organic'), 'organic', s_adv_source) AS channel, toUInt64(count()) AS cart_sessions,
   toUInt64(countIf(session_id IN (

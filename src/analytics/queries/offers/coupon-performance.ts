@@ -1,6 +1,6 @@
 import type { Clickhouse } from '../../../store/clickhouse.ts';
-import type { Range } from '../../../kit/paging.ts';
 import { attributedConversions } from '../conversions/conversion-scope.ts';
+import type { QueryScope } from '../../query-scope.ts';
 
 export const QUERY_NAME = 'coupon-performance';
 
@@ -14,9 +14,10 @@ export interface CouponRow {
 /** Conversions per coupon code, with the share of new customers each brought in. */
 export async function couponPerformance(
   ch: Clickhouse,
-  p: { storeId: number; range: Range; channels: string[] | null; limit: number },
+  scope: QueryScope,
+  p: { limit: number },
 ): Promise<CouponRow[]> {
-  const conversions = attributedConversions({ storeId: p.storeId, range: p.range, channels: p.channels, excluded: [] });
+  const conversions = attributedConversions(scope);
   const sql = `
 SELECT coupon_code, toUInt64(count()) AS conversions, toInt64(sum(transaction_gross_revenue)) AS revenue_cents,
   toUInt64(countIf(is_new_customer = 1)) AS new_customers

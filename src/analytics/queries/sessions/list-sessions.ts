@@ -1,6 +1,7 @@
 import type { Clickhouse } from '../../../store/clickhouse.ts';
-import type { Page, Range } from '../../../kit/paging.ts';
+import type { Page } from '../../../kit/paging.ts';
 import { Conditions, TIMESTAMP_OUT } from '../../sql.ts';
+import type { QueryScope } from '../../query-scope.ts';
 import type { EventRow } from '../events/list-events.ts';
 import {
   LANDING_COLUMNS,
@@ -16,14 +17,9 @@ import {
 export const QUERY_NAME = 'list-sessions';
 
 export interface ListSessionsParams {
-  storeId: number;
-  /** Sessions whose first event lies in this range. */
-  range: Range;
   page: Page;
   sessionId?: bigint;
   visitorId?: bigint;
-  /** Raw adv_source values the session's landing must carry; null means no restriction. */
-  channels: string[] | null;
 }
 
 /** A session as it goes on the wire: integers as strings (docs/api.md, "Wire types"). */
@@ -43,13 +39,16 @@ export type SessionRow = {
 const COUNTERS_OUT = SESSION_COUNTERS.map(([, c]) => `toString(${c}) AS ${c}`).join(', ');
 const LANDING_OUT = landingColumns('', LANDING_COLUMNS.filter((c) => c !== 'visitor_id'));
 
-/** Returns up to `limit + 1` sessions, ordered by start then id. */
-export async function listSessions(ch: Clickhouse, params: ListSessionsParams): Promise<SessionRow[]> {
+/**
+ * Returns up to `limit + 1` sessions whose first event lies in the scope's range and whose landing
+ * carries one of its channels, ordered by start then id.
+ */
+export async function listSessions(ch: Clickhouse, scope: QueryScope, params: ListSessionsParams): Promise<SessionRow[]> {
   const where = new Conditions()
-    .add(...sessionsStartedIn(params.storeId, params.range))
+    .add(...sessionsStartedIn(scope))
     .addIf(params.sessionId, 'session_id = {session_id:UInt64}', (v) => ({ session_id: v }))
     .addIf(params.visitorId, `${landingField('visitor_id')} = {visitor_id:UInt64}`, (v) => ({ visitor_id: v }))
-    .addIf(params.channels, `${landingField('adv_source')} IN {channels:Array(String)}`, (v) => ({ channels: v }));
+    .addIf(scope.channels, `${landingField('adv_source')} IN {channels:Array(String)}`, (v) => ({ channels: v }));
   const sql = `
 SELECT
   toString(store_id) AS store_id, toString(${landingField('visitor_id')}) AS visitor_id, toString(session_id) AS session_id,

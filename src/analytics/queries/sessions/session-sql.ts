@@ -1,6 +1,6 @@
 import type { QueryParams } from '../../../store/clickhouse.ts';
-import type { Range } from '../../../kit/paging.ts';
 import { timestampParam } from '../../sql.ts';
+import type { QueryScope } from '../../query-scope.ts';
 
 /**
  * Sessions are kept at ingest time in the `sessions` table (analytics migrations 0003, 0004): a
@@ -36,11 +36,11 @@ export function sessionsStartedSql(start: string, end: string): string {
     AND started BETWEEN ${start} AND ${end}`;
 }
 
-/** sessionsStartedSql over `range`, bound as `start` and `end`, with the workspace as `store_id`. */
-export function sessionsStartedIn(storeId: number, range: Range): [string, QueryParams] {
+/** sessionsStartedSql over the scope's range, bound as `start` and `end`, with the workspace as `store_id`. */
+export function sessionsStartedIn(scope: Pick<QueryScope, 'workspaceId' | 'range'>): [string, QueryParams] {
   return [
     sessionsStartedSql("{start:DateTime64(3, 'UTC')}", "{end:DateTime64(3, 'UTC')}"),
-    { store_id: storeId, start: timestampParam(range.startMs), end: timestampParam(range.endMs) },
+    { store_id: scope.workspaceId, start: timestampParam(scope.range.startMs), end: timestampParam(scope.range.endMs) },
   ];
 }
 

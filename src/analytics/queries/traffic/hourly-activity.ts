@@ -1,14 +1,11 @@
 import type { Clickhouse } from '../../../store/clickhouse.ts';
-import type { Range } from '../../../kit/paging.ts';
 import { attributedConversions } from '../conversions/conversion-scope.ts';
 import { sessionsInRange } from '../tool-common/sessions-in-range.ts';
+import type { QueryScope } from '../../query-scope.ts';
 
 export const QUERY_NAME = 'hourly-activity';
 
 export interface HourlyParams {
-  storeId: number;
-  range: Range;
-  channels: string[] | null;
   /** IANA time zone the hours are read in (the workspace setting). */
   timezone: string;
 }
@@ -21,9 +18,9 @@ export interface HourlyRow {
 }
 
 /** Sessions (by start) and conversions per hour of the day, 0 to 23, in the workspace time zone. */
-export async function hourlyActivity(ch: Clickhouse, p: HourlyParams): Promise<HourlyRow[]> {
-  const sessions = sessionsInRange(p, []);
-  const conversions = attributedConversions({ storeId: p.storeId, range: p.range, channels: p.channels, excluded: [] });
+export async function hourlyActivity(ch: Clickhouse, scope: QueryScope, p: HourlyParams): Promise<HourlyRow[]> {
+  const sessions = sessionsInRange(scope, []);
+  const conversions = attributedConversions(scope);
   const sql = `
 SELECT toUInt8(h) AS hour, toUInt64(sum(s)) AS sessions, toUInt64(sum(c)) AS conversions, toInt64(sum(r)) AS revenue_cents
 FROM (

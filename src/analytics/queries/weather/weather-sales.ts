@@ -1,7 +1,7 @@
 import type { Clickhouse } from '../../../store/clickhouse.ts';
-import type { Range } from '../../../kit/paging.ts';
 import { formatDay } from '../../../kit/dates.ts';
 import { attributedConversions } from '../conversions/conversion-scope.ts';
+import type { QueryScope } from '../../query-scope.ts';
 
 export const QUERY_NAME = 'weather-sales';
 
@@ -23,9 +23,10 @@ export interface WeatherDayRow {
  */
 export async function weatherSales(
   ch: Clickhouse,
-  p: { storeId: number; range: Range; channels: string[] | null; countryCode?: string; city?: string },
+  scope: QueryScope,
+  p: { countryCode?: string; city?: string },
 ): Promise<WeatherDayRow[]> {
-  const conversions = attributedConversions({ storeId: p.storeId, range: p.range, channels: p.channels, excluded: [] });
+  const conversions = attributedConversions(scope);
   const sql = `
 SELECT toString(w.dt) AS day, w.country_code AS country_code, w.city AS city, w.temperature_c AS temperature_c,
   w.precipitation_mm AS precipitation_mm, w.condition AS condition,
@@ -47,8 +48,8 @@ ORDER BY w.dt, w.country_code, w.city
 SETTINGS output_format_json_quote_64bit_integers = 0`;
   return ch.query<WeatherDayRow>(QUERY_NAME, sql, {
     ...conversions.params,
-    day_start: formatDay(p.range.startMs),
-    day_end: formatDay(p.range.endMs),
+    day_start: formatDay(scope.range.startMs),
+    day_end: formatDay(scope.range.endMs),
     any_country: p.countryCode === undefined,
     country: p.countryCode ?? '',
     any_city: p.city === undefined,
