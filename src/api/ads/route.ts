@@ -4,6 +4,7 @@ import { resolveRange } from '../../kit/range.ts';
 import { rangePage } from '../../kit/paging.ts';
 import { AD_PLATFORMS, channelsOfAll } from '../../analytics/sources.ts';
 import { visibleAdChannels, type Visibility } from '../../analytics/permissions.ts';
+import type { QueryScope } from '../../analytics/query-scope.ts';
 import { listAds } from '../../analytics/queries/ads/list-ads.ts';
 import { totalAds } from '../../analytics/queries/ads/total-ads.ts';
 import { pageOf } from '../params.ts';
@@ -24,17 +25,15 @@ export const adsRoute: FastifyPluginAsync = async (app) => {
     const range = resolveRange(query);
     const auth = request.auth!;
     const sources = adSources(auth.visibility, query.source);
+    const scope: QueryScope = { workspaceId: auth.workspaceId, range, channels: channelsOfAll(sources) };
     const page = pageOf(query);
     const filters = {
-      storeId: auth.workspaceId,
-      range,
-      channels: channelsOfAll(sources),
       adaccountId: query.adaccount_id,
       campaignId: query.campaign_id,
       adgroupId: query.adgroup_id,
       adId: query.ad_id,
     };
-    const [rows, totals] = await Promise.all([listAds(app.stores.ch, { ...filters, page }), totalAds(app.stores.ch, filters)]);
+    const [rows, totals] = await Promise.all([listAds(app.stores.ch, scope, { ...filters, page }), totalAds(app.stores.ch, scope, filters)]);
     const { data, pagination } = rangePage(rows, page, range);
     return { totals, data, pagination: { ...pagination, sources } };
   });

@@ -44,7 +44,7 @@ export const adFatigueTools = [
       .strict(),
     async (ctx, input) => {
       const range = toolRange(input, ctx.now());
-      const rows = await dailyAdDelivery(ctx.ch, { storeId: ctx.workspaceId, range, adChannels: adScope(ctx) });
+      const rows = await dailyAdDelivery(ctx.ch, adScope(ctx, range));
       const byAd = new Map<string, AdDayRow[]>();
       for (const row of rows) {
         const key = `${row.source}\u0000${row.ad_id}`;

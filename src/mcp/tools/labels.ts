@@ -31,10 +31,7 @@ export const labelTools = [
       })
       .strict(),
     async (ctx, input) => {
-      const known = await adCreatives(ctx.ch, {
-        storeId: ctx.workspaceId,
-        range: { startMs: 0, endMs: ctx.now() + DAY_MS },
-        adChannels: adScope(ctx),
+      const known = await adCreatives(ctx.ch, adScope(ctx, { startMs: 0, endMs: ctx.now() + DAY_MS }), {
         orderBy: 'spend',
         adIds: [input.asset_id],
         limit: 1,

@@ -51,10 +51,7 @@ export const libraryTools = [
       .strict(),
     async (ctx, input) => {
       const range = toolRange(input, ctx.now());
-      const rows = await adCreatives(ctx.ch, {
-        storeId: ctx.workspaceId,
-        range,
-        adChannels: adScope(ctx),
+      const rows = await adCreatives(ctx.ch, adScope(ctx, range), {
         orderBy: input.sort_by,
         limit: input.limit,
         offset: input.offset,

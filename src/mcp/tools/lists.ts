@@ -160,10 +160,7 @@ export const listTools = [
     async (ctx, input) => {
       const list = await requireObject<List>(ctx, LIST, input.list_id, 'List');
       const range = toolRange(input, ctx.now());
-      const rows = await adCreatives(ctx.ch, {
-        storeId: ctx.workspaceId,
-        range,
-        adChannels: adScope(ctx),
+      const rows = await adCreatives(ctx.ch, adScope(ctx, range), {
         orderBy: input.rank_by,
         limit: input.count,
         offset: 0,

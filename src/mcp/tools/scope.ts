@@ -18,11 +18,11 @@ export function pixelScope(ctx: ToolContext, range: Range): QueryScope {
   return { workspaceId: ctx.workspaceId, range, channels: pixelChannels(ctx.visibility, undefined) };
 }
 
-/** Ad platforms the caller may read; refuses a key that sees none, as /v3/ads does. */
-export function adScope(ctx: ToolContext): string[] | null {
+/** An ads read of the caller's workspace over `range`, on the ad platforms it may read; refuses a key that sees none, as /v3/ads does. */
+export function adScope(ctx: ToolContext, range: Range): QueryScope {
   const refusal = adsRefusal(ctx.visibility, undefined);
   if (refusal) throw new AccessDenied(refusal);
-  return visibleAdChannels(ctx.visibility);
+  return { workspaceId: ctx.workspaceId, range, channels: visibleAdChannels(ctx.visibility) };
 }
 
 export function requireAuditAccess(ctx: ToolContext): void {

@@ -1,6 +1,6 @@
 import type { Clickhouse } from '../../../store/clickhouse.ts';
-import type { Range } from '../../../kit/paging.ts';
 import { formatDay } from '../../../kit/dates.ts';
+import type { QueryScope } from '../../query-scope.ts';
 
 export const QUERY_NAME = 'daily-ad-delivery';
 
@@ -17,10 +17,7 @@ export interface AdDayRow {
 }
 
 /** One row per ad and day (newest import wins), ordered by ad then day. */
-export async function dailyAdDelivery(
-  ch: Clickhouse,
-  p: { storeId: number; range: Range; adChannels: string[] | null },
-): Promise<AdDayRow[]> {
+export async function dailyAdDelivery(ch: Clickhouse, scope: QueryScope): Promise<AdDayRow[]> {
   const sql = `
 SELECT source, ad_id, ad_name, campaign_name, toString(dt) AS day, spend AS spend_cents, impressions, clicks, reach
 FROM ads FINAL
@@ -29,10 +26,10 @@ WHERE store_id = {store_id:UInt64} AND dt BETWEEN {day_start:Date} AND {day_end:
 ORDER BY source, ad_id, dt
 SETTINGS output_format_json_quote_64bit_integers = 0`;
   return ch.query<AdDayRow>(QUERY_NAME, sql, {
-    store_id: p.storeId,
-    day_start: formatDay(p.range.startMs),
-    day_end: formatDay(p.range.endMs),
-    all_channels: p.adChannels === null,
-    channels: p.adChannels ?? [],
+    store_id: scope.workspaceId,
+    day_start: formatDay(scope.range.startMs),
+    day_end: formatDay(scope.range.endMs),
+    all_channels: scope.channels === null,
+    channels: scope.channels ?? [],
   });
 }

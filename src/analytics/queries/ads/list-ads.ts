@@ -1,5 +1,6 @@
 import type { Clickhouse } from '../../../store/clickhouse.ts';
 import type { Page } from '../../../kit/paging.ts';
+import type { QueryScope } from '../../query-scope.ts';
 import { adConditions, type AdFilters } from './ads-scope.ts';
 
 export const QUERY_NAME = 'list-ads';
@@ -27,8 +28,8 @@ export interface AdRow {
 }
 
 /** Returns up to `limit + 1` deduplicated rows ordered by dt, source, ad_id. */
-export async function listAds(ch: Clickhouse, params: ListAdsParams): Promise<AdRow[]> {
-  const where = adConditions(params);
+export async function listAds(ch: Clickhouse, scope: QueryScope, params: ListAdsParams): Promise<AdRow[]> {
+  const where = adConditions(scope, params);
   const sql = `
 SELECT
   toString(store_id) AS store_id, toString(dt) AS dt, adaccount_id, toString(source) AS source,

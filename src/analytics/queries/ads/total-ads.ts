@@ -1,4 +1,5 @@
 import type { Clickhouse } from '../../../store/clickhouse.ts';
+import type { QueryScope } from '../../query-scope.ts';
 import { adConditions, type AdFilters } from './ads-scope.ts';
 
 export const QUERY_NAME = 'total-ads';
@@ -14,8 +15,8 @@ export interface AdTotals {
 
 const TOTALS = ['total_ads', 'total_spend', 'total_impressions', 'total_clicks', 'total_reach'] as const;
 
-export async function totalAds(ch: Clickhouse, filters: AdFilters): Promise<AdTotals> {
-  const where = adConditions(filters);
+export async function totalAds(ch: Clickhouse, scope: QueryScope, filters: AdFilters): Promise<AdTotals> {
+  const where = adConditions(scope, filters);
   const sql = `
 SELECT
   uniqExact(source, ad_id) AS total_ads, sum(spend) AS total_spend, sum(impressions) AS total_impressions,

@@ -1,6 +1,6 @@
 import type { Clickhouse } from '../../../store/clickhouse.ts';
-import type { Range } from '../../../kit/paging.ts';
 import { formatDay } from '../../../kit/dates.ts';
+import type { QueryScope } from '../../query-scope.ts';
 import { attributedConversions } from '../conversions/conversion-scope.ts';
 
 export const QUERY_NAME = 'ad-creatives';
@@ -29,22 +29,21 @@ export const CREATIVE_ORDER = {
 } as const;
 
 /**
- * The ad creatives that delivered in the range, with delivery from ads rows and the conversions
- * whose session landed from that ad (session-level attribution, as /v3/conversions).
+ * The ad creatives that delivered in the range on the scope's ad platforms, with delivery from ads
+ * rows and the conversions whose session landed from that ad (session-level attribution, as
+ * /v3/conversions; a conversion counts whatever channel its landing carries, the ad id decides).
  */
 export async function adCreatives(
   ch: Clickhouse,
+  scope: QueryScope,
   p: {
-    storeId: number;
-    range: Range;
-    adChannels: string[] | null;
     orderBy: keyof typeof CREATIVE_ORDER;
     adIds?: string[];
     limit: number;
     offset: number;
   },
 ): Promise<CreativeRow[]> {
-  const conversions = attributedConversions({ workspaceId: p.storeId, range: p.range, channels: null });
+  const conversions = attributedConversions({ ...scope, channels: null });
   const sql = `
 SELECT a.source AS source, a.ad_id AS ad_id, a.ad_name AS ad_name, a.campaign_id AS campaign_id, a.campaign_name AS campaign_name,
   a.first_day AS first_day, a.last_day AS last_day, a.spend_cents AS spend_cents, a.impressions AS impressions,
@@ -69,10 +68,10 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt32}
 SETTINGS output_format_json_quote_64bit_integers = 0`;
   return ch.query<CreativeRow>(QUERY_NAME, sql, {
     ...conversions.params,
-    day_start: formatDay(p.range.startMs),
-    day_end: formatDay(p.range.endMs),
-    all_channels: p.adChannels === null,
-    channels: p.adChannels ?? [],
+    day_start: formatDay(scope.range.startMs),
+    day_end: formatDay(scope.range.endMs),
+    all_channels: scope.channels === null,
+    channels: scope.channels ?? [],
     all_ads: p.adIds === undefined,
     ad_ids: p.adIds ?? [],
     limit: p.limit,
