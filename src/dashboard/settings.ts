@@ -102,7 +102,7 @@ export async function settingsRoutes(app: FastifyInstance): Promise<void> {
     const access = ownerOf(request);
     const workspace = (await findWorkspace(app.stores.db, access.workspaceId))!;
     const now = Date.now();
-    const health = await pixelHealth(app.stores.ch, { storeId: access.workspaceId, range: { startMs: now - 86_400_000, endMs: now }, nowMs: now });
+    const health = await pixelHealth(app.stores.ch, { workspaceId: access.workspaceId, range: { startMs: now - 86_400_000, endMs: now } }, now);
     const base = baseUrl(app, request);
     return {
       pixel_id: workspace.pixelId,

@@ -2,9 +2,8 @@ import { z } from 'zod';
 import { DAY_MS, formatDay, startOfUtcDay } from '../../kit/dates.ts';
 import { adFreshness } from '../../analytics/queries/health/ad-freshness.ts';
 import { pixelHealth } from '../../analytics/queries/health/pixel-health.ts';
-import { visibleAdChannels } from '../../analytics/permissions.ts';
 import { rangeOut, ratio, toolRange } from './range.ts';
-import { requireAllChannels } from './scope.ts';
+import { pixelScope, requireAllChannels } from './scope.ts';
 import { dateFromArg, dateToArg, readTool } from './types.ts';
 
 /** Thresholds of the summary's status values. */
@@ -25,8 +24,9 @@ export const healthCenterTools = [
       requireAllChannels(ctx, 'the tracking health summary');
       const now = ctx.now();
       const range = toolRange(input, now);
-      const pixel = await pixelHealth(ctx.ch, { storeId: ctx.workspaceId, range, nowMs: now });
-      const ads = await adFreshness(ctx.ch, { storeId: ctx.workspaceId, adChannels: visibleAdChannels(ctx.visibility) });
+      const scope = pixelScope(ctx, range);
+      const pixel = await pixelHealth(ctx.ch, scope, now);
+      const ads = await adFreshness(ctx.ch, scope);
       const lastEventMs = pixel.last_event_at ? Date.parse(`${pixel.last_event_at.replace(' ', 'T')}Z`) : null;
       const hoursSince = lastEventMs === null ? null : Math.round(((now - lastEventMs) / 3_600_000) * 10) / 10;
       const pixelStatus: Status = hoursSince === null ? 'no_data' : hoursSince > PIXEL_STALE_HOURS ? 'error' : 'ok';

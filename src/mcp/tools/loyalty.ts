@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { repeatCustomers } from '../../analytics/queries/loyalty/repeat-customers.ts';
 import { listTool } from './objects.ts';
 import { money, rangeOut, ratio, toolRange } from './range.ts';
-import { requireAllChannels } from './scope.ts';
+import { pixelScope, requireAllChannels } from './scope.ts';
 import { dateFromArg, dateToArg, readTool } from './types.ts';
 
 export const loyaltyTools = [
@@ -22,7 +22,7 @@ export const loyaltyTools = [
     async (ctx, input) => {
       requireAllChannels(ctx, 'order-level loyalty data');
       const range = toolRange(input, ctx.now());
-      const buckets = await repeatCustomers(ctx.ch, { storeId: ctx.workspaceId, range });
+      const buckets = await repeatCustomers(ctx.ch, pixelScope(ctx, range));
       const rows = buckets.map((b) => ({ orders: Number(b.orders), customers: Number(b.customers), revenue_cents: Number(b.revenue_cents) }));
       const customers = rows.reduce((a, b) => a + b.customers, 0);
       const repeat = rows.filter((b) => b.orders >= 2);

@@ -33,7 +33,10 @@ export function seesOrganic(ctx: ToolContext): boolean {
   return seesChannel(ctx.visibility, '');
 }
 
-/** Order-level data (platform orders, loyalty) is not split by channel: it needs admin or read:profit-free full visibility. */
+/**
+ * Order-level data (platform orders, loyalty) is not split by channel: it needs admin or
+ * read:profit-free full visibility. Past this check the caller's scopes cover every channel.
+ */
 export function requireAllChannels(ctx: ToolContext, what: string): void {
   if (ctx.visibility.channels !== null) throw new AccessDenied(`You do not have access to ${what}: it needs an admin:admin key`);
 }

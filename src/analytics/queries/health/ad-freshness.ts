@@ -1,4 +1,5 @@
 import type { Clickhouse } from '../../../store/clickhouse.ts';
+import type { QueryScope } from '../../query-scope.ts';
 
 export const QUERY_NAME = 'ad-freshness';
 
@@ -8,8 +9,8 @@ export interface AdFreshnessRow {
   ads: number;
 }
 
-/** The newest day of ad data per platform, over everything imported for the workspace. */
-export async function adFreshness(ch: Clickhouse, p: { storeId: number; adChannels: string[] | null }): Promise<AdFreshnessRow[]> {
+/** The newest day of ad data per platform of the scope, over everything imported for the workspace. */
+export async function adFreshness(ch: Clickhouse, scope: Pick<QueryScope, 'workspaceId' | 'channels'>): Promise<AdFreshnessRow[]> {
   const sql = `
 SELECT source, toString(max(dt)) AS last_day, toUInt64(uniqExact(ad_id)) AS ads
 FROM ads FINAL
@@ -18,8 +19,8 @@ GROUP BY source
 ORDER BY source
 SETTINGS output_format_json_quote_64bit_integers = 0`;
   return ch.query<AdFreshnessRow>(QUERY_NAME, sql, {
-    store_id: p.storeId,
-    all_channels: p.adChannels === null,
-    channels: p.adChannels ?? [],
+    store_id: scope.workspaceId,
+    all_channels: scope.channels === null,
+    channels: scope.channels ?? [],
   });
 }

@@ -1,6 +1,6 @@
 import type { Clickhouse } from '../../../store/clickhouse.ts';
-import type { Range } from '../../../kit/paging.ts';
 import { timestampParam } from '../../sql.ts';
+import type { QueryScope } from '../../query-scope.ts';
 
 export const QUERY_NAME = 'pixel-health';
 
@@ -14,9 +14,10 @@ export interface PixelHealthRow {
 
 /**
  * Freshness of the pixel (newest event, events in the last 24 hours before `nowMs`) and, over the
- * range, how many conversions carry a session the pixel saw. Empty timestamps when nothing arrived.
+ * scope's range, how many conversions carry a session the pixel saw, on every channel. Empty
+ * timestamps when nothing arrived.
  */
-export async function pixelHealth(ch: Clickhouse, p: { storeId: number; range: Range; nowMs: number }): Promise<PixelHealthRow> {
+export async function pixelHealth(ch: Clickhouse, scope: Pick<QueryScope, 'workspaceId' | 'range'>, nowMs: number): Promise<PixelHealthRow> {
   const sql = `
 SELECT
   (SELECT if(count() = 0, '', toString(toDateTime(max(dt), 'UTC'))) FROM events WHERE store_id = {store_id:UInt64}) AS last_event_at,
@@ -30,11 +31,11 @@ SELECT
      AND session_id IN (SELECT session_id FROM sessions WHERE store_id = {store_id:UInt64})) AS conversions_with_session
 SETTINGS output_format_json_quote_64bit_integers = 0`;
   const [row] = await ch.query<PixelHealthRow>(QUERY_NAME, sql, {
-    store_id: p.storeId,
-    start: timestampParam(p.range.startMs),
-    end: timestampParam(p.range.endMs),
-    now: timestampParam(p.nowMs),
-    day_ago: timestampParam(p.nowMs - 86_400_000),
+    store_id: scope.workspaceId,
+    start: timestampParam(scope.range.startMs),
+    end: timestampParam(scope.range.endMs),
+    now: timestampParam(nowMs),
+    day_ago: timestampParam(nowMs - 86_400_000),
   });
   return row!;
 }

@@ -1,6 +1,6 @@
 import type { Clickhouse } from '../../../store/clickhouse.ts';
-import type { Range } from '../../../kit/paging.ts';
 import { timestampParam } from '../../sql.ts';
+import type { QueryScope } from '../../query-scope.ts';
 
 export const QUERY_NAME = 'repeat-customers';
 
@@ -11,10 +11,11 @@ export interface OrderCountBucket {
 }
 
 /**
- * Customers of the platform orders placed in the range, bucketed by how many orders each placed
- * (4 stands for 4 or more). Cancelled orders and orders without a customer id are left out.
+ * Customers of the platform orders placed in the scope's range, bucketed by how many orders each
+ * placed (4 stands for 4 or more). Cancelled orders and orders without a customer id are left
+ * out. Orders carry no channel: this reads the whole workspace.
  */
-export async function repeatCustomers(ch: Clickhouse, p: { storeId: number; range: Range }): Promise<OrderCountBucket[]> {
+export async function repeatCustomers(ch: Clickhouse, scope: Pick<QueryScope, 'workspaceId' | 'range'>): Promise<OrderCountBucket[]> {
   const sql = `
 SELECT toUInt32(least(n, 4)) AS orders, toUInt64(count()) AS customers, toInt64(sum(rev)) AS revenue_cents
 FROM (
@@ -28,8 +29,8 @@ GROUP BY orders
 ORDER BY orders
 SETTINGS output_format_json_quote_64bit_integers = 0`;
   return ch.query<OrderCountBucket>(QUERY_NAME, sql, {
-    store_id: p.storeId,
-    start: timestampParam(p.range.startMs),
-    end: timestampParam(p.range.endMs),
+    store_id: scope.workspaceId,
+    start: timestampParam(scope.range.startMs),
+    end: timestampParam(scope.range.endMs),
   });
 }
