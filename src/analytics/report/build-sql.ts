@@ -78,7 +78,7 @@ function reportParams(plan: ReportPlan): QueryParams {
   const s = plan.settings;
   const b = scanBounds(plan);
   return {
-    store_id: plan.storeId,
+    store_id: plan.workspaceId,
     start: timestampParam(plan.range.startMs),
     end: timestampParam(plan.range.endMs),
     scan_start: timestampParam(b.scanStart),

@@ -1,6 +1,7 @@
 import type { Range } from '../../kit/paging.ts';
 import { AccessDenied, InvalidInput } from '../../kit/errors.ts';
 import type { Visibility } from '../permissions.ts';
+import type { QueryScope } from '../query-scope.ts';
 import { NO_PROFIT_ACCESS, pixelChannels, pixelRefusal } from '../permissions.ts';
 import { PIXEL_SOURCES, channelsOfAll } from '../sources.ts';
 import type { WorkspaceSettings } from '../../store/app/settings.ts';
@@ -41,18 +42,17 @@ export interface ReportRequest {
   offset?: number;
 }
 
-/** What the report query needs, every choice made. */
-export interface ReportPlan {
-  storeId: number;
-  range: Range;
+/**
+ * What the report query needs, every choice made. Its scope's channels are those a row may carry
+ * (key visibility and source filter); the report core builds it, from the caller and the request.
+ */
+export interface ReportPlan extends QueryScope {
   metrics: MetricName[];
   breakdown: Breakdown | null;
   interval: Interval | null;
   model: ModelName;
   windowDays: AttributionWindow;
   dateMode: AttributionDate;
-  /** Raw channels a row may carry (key visibility and source filter); null: any. */
-  channels: string[] | null;
   /** Raw channels removed from attribution paths. */
   excludedChannels: string[];
   /** Source values behind `excludedChannels`, for settings_applied. */
@@ -109,7 +109,7 @@ function checkPage(limit: number | undefined, offset: number | undefined): { lim
 }
 
 export function planReport(input: {
-  storeId: number;
+  workspaceId: number;
   visibility: Visibility;
   settings: WorkspaceSettings;
   range: Range;
@@ -130,7 +130,7 @@ export function planReport(input: {
   const channels = pixelChannels(visibility, sources);
   const drilled = request.campaign !== undefined || request.adgroup !== undefined;
   return {
-    storeId: input.storeId,
+    workspaceId: input.workspaceId,
     range: input.range,
     metrics,
     breakdown,

@@ -93,7 +93,7 @@ export async function runReport(
 ): Promise<ReportResult> {
   const range = resolveRange(request, now);
   const settings = await getSettings(stores.db, auth.workspaceId);
-  const plan = planReport({ storeId: auth.workspaceId, visibility: auth.visibility, settings, range, request });
+  const plan = planReport({ workspaceId: auth.workspaceId, visibility: auth.visibility, settings, range, request });
   const { sql, params } = buildReportSql(plan);
   const rawRows = await stores.ch.query<RawRow>(QUERY_NAME, sql, params);
   // Totals and the row count ride on every row; a page past the end needs one row to read them.
