@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { badRequest } from '../http/errors.ts';
+import { InvalidInput } from '../kit/errors.ts';
 import { DATE_MESSAGE } from '../kit/range.ts';
 import { DEFAULT_LIMIT, MAX_LIMIT, type Page } from '../kit/paging.ts';
 import { parseSourceList } from '../analytics/sources.ts';
@@ -97,7 +97,7 @@ export function parameterNames(spec: QuerySpec): string[] {
 
 export function parseQuery<S extends z.ZodType>(schema: S, query: RawQuery): z.output<S> {
   const result = schema.safeParse(query);
-  if (!result.success) throw badRequest(result.error.issues[0]?.message ?? 'Invalid parameter');
+  if (!result.success) throw new InvalidInput(result.error.issues[0]?.message ?? 'Invalid parameter');
   return result.data;
 }
 

@@ -2,7 +2,8 @@ import type { FastifyRequest } from 'fastify';
 import type { AppDatabase } from '../store/app-db.ts';
 import { verifyCredentials } from '../store/app/api-keys.ts';
 import { visibilityOf, type Visibility } from '../analytics/permissions.ts';
-import { HttpError, badRequest } from './errors.ts';
+import { InvalidInput } from '../kit/errors.ts';
+import { HttpError } from './errors.ts';
 
 /** Who is calling: the key's workspace and what it may see. */
 export interface AuthContext {
@@ -38,8 +39,8 @@ export async function authenticateKey(db: AppDatabase, apiKey: string, clientSec
 /** Data-API credentials from `x-api-key` and `client-secret` (400 when absent, 401 when wrong). */
 export async function authenticateDataRequest(db: AppDatabase, request: FastifyRequest): Promise<AuthContext> {
   const apiKey = header(request, 'x-api-key');
-  if (!apiKey) throw badRequest('Missing x-api-key header');
+  if (!apiKey) throw new InvalidInput('Missing x-api-key header');
   const clientSecret = header(request, 'client-secret');
-  if (!clientSecret) throw badRequest('Missing client-secret header');
+  if (!clientSecret) throw new InvalidInput('Missing client-secret header');
   return authenticateKey(db, apiKey, clientSecret);
 }
