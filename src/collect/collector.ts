@@ -4,9 +4,9 @@
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { findWorkspaceByPixelId } from '../store/app/workspaces.ts';
-import { HttpError, badRequest } from '../http/errors.ts';
+import { InvalidInput, NotFound } from '../kit/errors.ts';
 import { describeIssues } from './rows.ts';
-import { collectBody, PayloadError, toRows } from './payload.ts';
+import { collectBody, toRows } from './payload.ts';
 import { countryFrom, parseAgent } from './visitor.ts';
 import { createCollectLimits } from './limits.ts';
 import { pixelScript } from './pixel/serve.ts';
@@ -21,11 +21,11 @@ function allowAnyOrigin(reply: FastifyReply): void {
 
 /** Parses JSON text from the collector's raw string body. */
 export function parseJsonBody(body: unknown): unknown {
-  if (typeof body !== 'string' || body.trim() === '') throw badRequest('Invalid JSON');
+  if (typeof body !== 'string' || body.trim() === '') throw new InvalidInput('Invalid JSON');
   try {
     return JSON.parse(body);
   } catch {
-    throw badRequest('Invalid JSON');
+    throw new InvalidInput('Invalid JSON');
   }
 }
 
@@ -38,7 +38,7 @@ export async function collectorRoutes(app: FastifyInstance, writer: BatchWriter)
     const cached = pixels.get(pixelId);
     if (cached && cached.until > now) return cached.storeId;
     const workspace = await findWorkspaceByPixelId(app.stores.db, pixelId);
-    if (!workspace) throw new HttpError(404, 'Unknown pixel id');
+    if (!workspace) throw new NotFound('Unknown pixel id');
     if (pixels.size > 10_000) pixels.clear();
     pixels.set(pixelId, { storeId: workspace.id, until: now + PIXEL_CACHE_MS });
     return workspace.id;
@@ -68,25 +68,19 @@ export async function collectorRoutes(app: FastifyInstance, writer: BatchWriter)
   }, async (request, reply) => {
     const raw = parseJsonBody(request.body);
     const pixelId = (raw as { pixel_id?: unknown } | null)?.pixel_id;
-    if (typeof pixelId !== 'string' || pixelId === '') throw badRequest('pixel_id: is required');
+    if (typeof pixelId !== 'string' || pixelId === '') throw new InvalidInput('pixel_id: is required');
     await limits.consume(pixelId, request.ip);
     const now = Date.now();
     const storeId = await storeOf(pixelId, now);
     const parsed = collectBody.safeParse(raw);
-    if (!parsed.success) throw badRequest(describeIssues(parsed.error));
+    if (!parsed.success) throw new InvalidInput(describeIssues(parsed.error));
     const agent = parseAgent(request.headers['user-agent'] ?? '');
-    let rows;
-    try {
-      rows = toRows(parsed.data, {
-        storeId,
-        now,
-        deviceType: agent.deviceType,
-        countryCode: countryFrom(request.headers[app.config.countryHeader]),
-      });
-    } catch (error) {
-      if (error instanceof PayloadError) throw badRequest(error.message);
-      throw error;
-    }
+    const rows = toRows(parsed.data, {
+      storeId,
+      now,
+      deviceType: agent.deviceType,
+      countryCode: countryFrom(request.headers[app.config.countryHeader]),
+    });
     if (agent.bot) return reply.code(202).send({ accepted: 0 });
     await writer.append(rows);
     return reply.code(202).send({ accepted: parsed.data.items.length });

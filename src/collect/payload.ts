@@ -3,6 +3,7 @@
  * whole request is checked before anything is stored: one bad item refuses the request.
  */
 import { z } from 'zod';
+import { InvalidInput } from '../kit/errors.ts';
 import { flag, formatTimestamp, happenedInRange, uint64, type ConversionRow, type EventRow } from './rows.ts';
 import { deriveAttribution } from './channel.ts';
 
@@ -67,11 +68,9 @@ export interface RequestContext {
   countryCode: string;
 }
 
-export class PayloadError extends Error {}
-
 type Stored<T> = T & { store_id: number };
 
-/** Table rows for a checked body; throws PayloadError on timestamps out of range. */
+/** Table rows for a checked body; throws InvalidInput on timestamps out of range. */
 export function toRows(body: CollectBody, ctx: RequestContext): { events: Stored<EventRow>[]; conversions: Stored<ConversionRow>[] } {
   const attribution = deriveAttribution(body.entry_url.searchParams);
   const offset = body.sent_at === undefined ? 0 : ctx.now - body.sent_at;
@@ -80,7 +79,7 @@ export function toRows(body: CollectBody, ctx: RequestContext): { events: Stored
   body.items.forEach((it, index) => {
     const at = it.ts + offset;
     if (at < ctx.now - MAX_AGE_MS || !happenedInRange(at, ctx.now)) {
-      throw new PayloadError(`items.${index}.ts: timestamp out of range (older than 7 days or in the future)`);
+      throw new InvalidInput(`items.${index}.ts: timestamp out of range (older than 7 days or in the future)`);
     }
     const dt = formatTimestamp(new Date(at));
     const common = { store_id: ctx.storeId, dt, name: it.name, session_id: body.session_id, visitor_id: body.visitor_id };

@@ -7,7 +7,8 @@
 import crypto from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { HttpError, badRequest } from '../http/errors.ts';
+import { HttpError } from '../http/errors.ts';
+import { InvalidInput } from '../kit/errors.ts';
 import { findWebhookSecret, isDeliveryKnown, recordDelivery } from '../store/app/webhooks.ts';
 import { describeIssues, flag, orderRow, timestamp } from './rows.ts';
 import { parseJsonBody } from './collector.ts';
@@ -58,7 +59,7 @@ export async function webhookRoutes(app: FastifyInstance, writer: BatchWriter): 
       throw unauthorized('Webhook timestamp is outside the allowed window');
     }
     const parsed = delivery.safeParse(parseJsonBody(body));
-    if (!parsed.success) throw badRequest(describeIssues(parsed.error));
+    if (!parsed.success) throw new InvalidInput(describeIssues(parsed.error));
     const { delivery_id: deliveryId, type, order } = parsed.data;
     if (await isDeliveryKnown(app.stores.db, workspaceId, deliveryId)) return reply.code(200).send({ status: 'duplicate' });
 

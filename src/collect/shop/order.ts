@@ -5,6 +5,7 @@
  * COGS from the products table) and gives the row the orders table stores.
  */
 import { z } from 'zod';
+import { InvalidInput } from '../../kit/errors.ts';
 import { describeIssues, flag, orderRow, text, timestamp } from '../rows.ts';
 
 export interface PlatformRefund {
@@ -41,7 +42,7 @@ export interface PlatformOrder {
 export type OrderRecord = Record<string, unknown> & { transaction_id: string; version: number };
 
 /** A platform order that breaks a rule: answered 400 with this message, nothing stored. */
-export class OrderRejected extends Error {}
+export class OrderRejected extends InvalidInput {}
 
 // `timestamp` (rows.ts) also refuses times before 2000 or in the future (docs/collection.md).
 const platformOrderRow = orderRow.extend({

@@ -1,5 +1,5 @@
 import { isSafeNumber, parse } from 'lossless-json';
-import { badRequest } from '../../http/errors.ts';
+import { InvalidInput } from '../../kit/errors.ts';
 
 /**
  * A platform's JSON body. Shop platforms use 64-bit ids (Shopify's sample payloads carry ids
@@ -7,10 +7,10 @@ import { badRequest } from '../../http/errors.ts';
  * number that a double cannot hold exactly stays its digits, as a string.
  */
 export function parsePlatformJson(body: unknown): unknown {
-  if (typeof body !== 'string' || body.trim() === '') throw badRequest('Invalid JSON');
+  if (typeof body !== 'string' || body.trim() === '') throw new InvalidInput('Invalid JSON');
   try {
     return parse(body, null, (digits) => (isSafeNumber(digits) ? Number(digits) : digits));
   } catch {
-    throw badRequest('Invalid JSON');
+    throw new InvalidInput('Invalid JSON');
   }
 }

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { HttpError, badRequest } from '../../http/errors.ts';
+import { InvalidInput, NotFound } from '../../kit/errors.ts';
 import { findWorkspaceByPixelId } from '../../store/app/workspaces.ts';
 
 const template = fs.readFileSync(new URL('./shopify-pixel.js', import.meta.url), 'utf8');
@@ -17,9 +17,9 @@ const query = z.object({ pixel_id: z.string().min(1).max(100) });
 export async function shopifyPixelRoute(app: FastifyInstance): Promise<void> {
   app.get('/integrations/shopify/pixel.js', async (request, reply) => {
     const parsed = query.safeParse(request.query);
-    if (!parsed.success) throw badRequest('pixel_id: is required');
+    if (!parsed.success) throw new InvalidInput('pixel_id: is required');
     const workspace = await findWorkspaceByPixelId(app.stores.db, parsed.data.pixel_id);
-    if (!workspace) throw new HttpError(404, 'Unknown pixel id');
+    if (!workspace) throw new NotFound('Unknown pixel id');
     const base = (app.config.publicUrl ?? `${request.protocol}://${request.host}`).replace(/\/+$/, '');
     return reply
       .type('text/javascript; charset=utf-8')

@@ -5,13 +5,13 @@
  */
 import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { HttpError, badRequest } from '../../http/errors.ts';
+import { HttpError } from '../../http/errors.ts';
+import { InvalidInput } from '../../kit/errors.ts';
 import { findShopIntegration, type ShopPlatform } from '../../store/app/shop-integrations.ts';
 import { isDeliveryKnown, recordDelivery } from '../../store/app/webhooks.ts';
 import { findWorkspace } from '../../store/app/workspaces.ts';
 import type { BatchWriter } from '../wal.ts';
 import { addRefund, cancelStoredOrder, storedRefundDates, storeOrder, type ShopWorkspace } from './ingest.ts';
-import { OrderRejected } from './order.ts';
 import { parsePlatformJson } from './parse-json.ts';
 import { normaliseShopDomain, normaliseSiteUrl } from './shops.ts';
 import { mapShopifyOrder, mapShopifyRefund } from './shopify.ts';
@@ -75,7 +75,7 @@ export async function shopWebhookRoutes(app: FastifyInstance, options: { writer:
       request.log.info({ platform, shop, known: Boolean(integration) }, 'shop webhook refused');
       throw new HttpError(401, INVALID_SIGNATURE);
     }
-    if (!deliveryId || deliveryId.length > 200) throw badRequest('the delivery id header is missing or longer than 200 characters');
+    if (!deliveryId || deliveryId.length > 200) throw new InvalidInput('the delivery id header is missing or longer than 200 characters');
     const workspace = await findWorkspace(db, integration.workspaceId);
     if (!workspace) throw new HttpError(401, INVALID_SIGNATURE);
     return { workspace: { id: workspace.id, currency: workspace.currency }, deliveryKey: `${platform}:${deliveryId}`, topic, body };
@@ -85,13 +85,8 @@ export async function shopWebhookRoutes(app: FastifyInstance, options: { writer:
   async function once(reply: FastifyReply, delivery: Verified, handle: () => Promise<Outcome>): Promise<FastifyReply> {
     const { workspace, deliveryKey } = delivery;
     if (await isDeliveryKnown(db, workspace.id, deliveryKey)) return reply.code(200).send({ status: 'duplicate' });
-    let outcome: Outcome;
-    try {
-      outcome = await handle();
-    } catch (error) {
-      if (error instanceof OrderRejected) throw badRequest(error.message);
-      throw error;
-    }
+    // A rejected order (OrderRejected, an InvalidInput) answers 400 and records nothing.
+    const outcome = await handle();
     if (outcome.status >= 300) return reply.code(outcome.status).send(outcome.body);
     const first = await recordDelivery(db, workspace.id, deliveryKey);
     return first ? reply.code(outcome.status).send(outcome.body) : reply.code(200).send({ status: 'duplicate' });
