@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { visibilityOf, type Visibility } from '../analytics/permissions.ts';
-import { HttpError } from '../http/errors.ts';
+import { AccessDenied } from '../kit/errors.ts';
 import type { Membership } from '../store/app/users.ts';
 
 export const NO_WORKSPACE_ACCESS = 'You do not have access to this workspace';
@@ -34,12 +34,12 @@ export function workspaceAccess(request: FastifyRequest, raw: unknown): Workspac
   let member: Membership | undefined;
   if (raw === undefined || raw === '') member = user.memberships[0];
   else if (typeof raw === 'string' && /^\d{1,15}$/.test(raw)) member = user.memberships.find((m) => m.workspaceId === Number(raw));
-  if (!member) throw new HttpError(403, NO_WORKSPACE_ACCESS);
+  if (!member) throw new AccessDenied(NO_WORKSPACE_ACCESS);
   return { workspaceId: member.workspaceId, role: member.role, visibility: memberVisibility(member) };
 }
 
 export function requireOwner(access: WorkspaceAccess): void {
-  if (access.role !== 'owner') throw new HttpError(403, OWNERS_ONLY);
+  if (access.role !== 'owner') throw new AccessDenied(OWNERS_ONLY);
 }
 
 /** The `workspace` query parameter of any dashboard request. */

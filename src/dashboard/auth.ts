@@ -8,6 +8,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { z } from 'zod';
 import { HttpError } from '../http/errors.ts';
+import { AccessDenied, InvalidInput } from '../kit/errors.ts';
 import { findUser, findUserByEmail, listMemberships, type Membership } from '../store/app/users.ts';
 import {
   createDashboardSession,
@@ -115,7 +116,7 @@ export function requireUser(app: FastifyInstance) {
     const user = await loadUser(app, request);
     if (!user) throw new HttpError(401, NOT_SIGNED_IN);
     if (request.method !== 'GET' && request.method !== 'HEAD' && !csrfMatches(request.headers[CSRF_HEADER], user.csrfToken)) {
-      throw new HttpError(403, BAD_CSRF);
+      throw new AccessDenied(BAD_CSRF);
     }
     request.dashboardUser = user;
   };
@@ -145,7 +146,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
   const limits = signInLimits();
   app.post('/dashboard/api/sign-in', async (request, reply: FastifyReply) => {
     const parsed = signInBody.safeParse(request.body);
-    if (!parsed.success) throw new HttpError(400, 'Send {"email","password"} as JSON');
+    if (!parsed.success) throw new InvalidInput('Send {"email","password"} as JSON');
     const email = parsed.data.email.trim().toLowerCase();
     await limits.check(email, request.ip);
     const user = await findUserByEmail(app.stores.db, email);

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { HttpError } from '../http/errors.ts';
+import { NotFound } from '../kit/errors.ts';
 import { contentSecurityPolicy } from '../http/security-headers.ts';
 import { dashboardAssets } from './assets.ts';
 
@@ -41,7 +41,7 @@ export async function pageRoutes(app: FastifyInstance): Promise<void> {
   }
   app.get<{ Params: { file: string } }>('/dashboard/:file', async (request, reply) => {
     const asset = (await dashboardAssets())[request.params.file];
-    if (!asset) throw new HttpError(404, 'Not found');
+    if (!asset) throw new NotFound('Not found');
     reply.type(asset.type).header('etag', asset.etag).header('cache-control', 'no-cache');
     if (request.headers['if-none-match'] === asset.etag) return reply.code(304).send();
     return reply.send(asset.body);

@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z, ZodError } from 'zod';
-import { HttpError, badRequest } from '../http/errors.ts';
+import { InvalidInput, NotFound } from '../kit/errors.ts';
 import { isValidScope } from '../analytics/permissions.ts';
 import { pixelHealth } from '../analytics/queries/health/pixel-health.ts';
 import { findWorkspace, getSettings, updateSettings } from '../store/app/workspaces.ts';
@@ -26,9 +26,9 @@ function ownerOf(request: FastifyRequest): WorkspaceAccess {
 }
 
 /** zod's first issue as the 400 message, naming the field. */
-function invalid(error: ZodError): HttpError {
+function invalid(error: ZodError): InvalidInput {
   const issue = error.issues[0];
-  return badRequest(issue ? `${issue.path.join('.') || 'body'}: ${issue.message}` : 'Invalid body');
+  return new InvalidInput(issue ? `${issue.path.join('.') || 'body'}: ${issue.message}` : 'Invalid body');
 }
 
 const keyBody = z.object({
@@ -83,16 +83,16 @@ export async function settingsRoutes(app: FastifyInstance): Promise<void> {
     if (!body.success) throw invalid(body.error);
     const scopes = [...new Set(body.data.scopes)];
     const wrong = scopes.filter((s) => !isValidScope(s));
-    if (wrong.length) throw badRequest(`Invalid scopes: ${wrong.join(', ')}`);
+    if (wrong.length) throw new InvalidInput(`Invalid scopes: ${wrong.join(', ')}`);
     reply.code(201);
     return createApiKey(app.stores.db, access.workspaceId, scopes);
   });
 
   app.delete<{ Params: { id: string } }>('/dashboard/api/keys/:id', { onRequest }, async (request) => {
     const access = ownerOf(request);
-    if (!/^\d{1,15}$/.test(request.params.id)) throw badRequest('Key id must be numeric');
+    if (!/^\d{1,15}$/.test(request.params.id)) throw new InvalidInput('Key id must be numeric');
     if (!(await revokeApiKeyById(app.stores.db, access.workspaceId, Number(request.params.id)))) {
-      throw new HttpError(404, 'No active key with this id in this workspace');
+      throw new NotFound('No active key with this id in this workspace');
     }
     return { revoked: true };
   });

@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { HttpError, badRequest } from '../http/errors.ts';
+import { InvalidInput, NotFound } from '../kit/errors.ts';
 import { DAY_MS } from '../kit/dates.ts';
 import { rangePage } from '../kit/paging.ts';
 import { resolveRange } from '../kit/range.ts';
@@ -136,7 +136,7 @@ export async function viewRoutes(app: FastifyInstance): Promise<void> {
     const settings = await getSettings(app.stores.db, access.workspaceId);
     const model = query.attribution_model ?? settings.attribution_model;
     const windowDays = query.attribution_window ?? settings.attribution_window;
-    if (!(ATTRIBUTION_MODELS as readonly string[]).includes(model)) throw badRequest(`Invalid attribution_model: ${model}`);
+    if (!(ATTRIBUTION_MODELS as readonly string[]).includes(model)) throw new InvalidInput(`Invalid attribution_model: ${model}`);
     const excluded = query.exclude_source ?? settings.ignore_sources;
     // The conversion must be one the member may list: same channel rule as the conversions view.
     const convMs = Date.parse(`${key.dt.replace(' ', 'T')}Z`);
@@ -145,7 +145,7 @@ export async function viewRoutes(app: FastifyInstance): Promise<void> {
       transactionId: key.transaction_id,
       page: { limit: 100, offset: 0 },
     });
-    if (!visible.some((c) => c.session_id === String(key.session_id))) throw new HttpError(404, 'Conversion not found');
+    if (!visible.some((c) => c.session_id === String(key.session_id))) throw new NotFound('Conversion not found');
     const path = await conversionPath(app.stores.ch, {
       storeId: access.workspaceId,
       key: { sessionId: key.session_id!, dt: key.dt, name: key.name, transactionId: key.transaction_id },
@@ -153,7 +153,7 @@ export async function viewRoutes(app: FastifyInstance): Promise<void> {
       windowDays,
       excludedChannels: channelsOfAll(excluded),
     });
-    if (!path) throw new HttpError(404, 'Conversion not found');
+    if (!path) throw new NotFound('Conversion not found');
     // A viewer limited to some channels does not see the other channels' sessions.
     const touches = path.touches.filter((t) => seesChannel(access.visibility, t.channel));
     return { ...path, touches, attribution_model: model, attribution_window: windowDays, exclude_source: excluded };

@@ -16,9 +16,6 @@ export class HttpError extends Error {
   }
 }
 
-export const badRequest = (message: string) => new HttpError(400, message);
-export const forbidden = (message: string) => new HttpError(403, message);
-
 const DOMAIN_STATUS: Record<DomainErrorKind, number> = {
   invalid_input: 400,
   access_denied: 403,
