@@ -147,7 +147,7 @@ export async function viewRoutes(app: FastifyInstance): Promise<void> {
     });
     if (!visible.some((c) => c.session_id === String(key.session_id))) throw new NotFound('Conversion not found');
     const path = await conversionPath(app.stores.ch, {
-      storeId: access.workspaceId,
+      workspaceId: access.workspaceId,
       key: { sessionId: key.session_id!, dt: key.dt, name: key.name, transactionId: key.transaction_id },
       model: model as (typeof ATTRIBUTION_MODELS)[number],
       windowDays,

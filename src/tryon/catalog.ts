@@ -29,7 +29,7 @@ export function localReferencePath(root: string, ref: string): string {
  * than the storefront's coverage_max_age_days.
  */
 export async function catalogEntry(ctx: TryOnContext, storefront: Storefront, productHandle: string, variantId: string): Promise<CatalogEntry> {
-  const row = await findCatalogProduct(ctx.stores.ch, { storeId: storefront.workspaceId, productHandle, variantId });
+  const row = await findCatalogProduct(ctx.stores.ch, { workspaceId: storefront.workspaceId, productHandle, variantId });
   if (!row) throw new TryOnError('product_unavailable', 'This product is not available for try-on');
   const reference = row.image_path_or_url.trim();
   if (!reference) throw new TryOnError('product_unavailable', 'This product has no reference image');

@@ -50,7 +50,7 @@ type Tuple = [string, string, string, string, string, string, string, string];
  */
 export async function conversionPath(
   ch: Clickhouse,
-  p: { storeId: number; key: ConversionKey; model: ModelName; windowDays: number; excludedChannels: string[] },
+  p: { workspaceId: number; key: ConversionKey; model: ModelName; windowDays: number; excludedChannels: string[] },
 ): Promise<ConversionPath | null> {
   const convMs = Date.parse(`${p.key.dt.replace(' ', 'T')}Z`);
   const touch = touchSql({
@@ -95,7 +95,7 @@ FROM (
   FROM conv AS c CROSS JOIN buyer AS b
 )`;
   const rows = await ch.query<{ dt: string; sessions_in_window: Tuple[]; credits: [string, string, number][] }>(QUERY_NAME, sql, {
-    store_id: p.storeId,
+    store_id: p.workspaceId,
     session_id: p.key.sessionId.toString(),
     dt: p.key.dt,
     name: p.key.name,

@@ -3,7 +3,7 @@ import type { Clickhouse } from '../../../store/clickhouse.ts';
 export const QUERY_NAME = 'find-catalog-product';
 
 export interface FindCatalogProductParams {
-  storeId: number;
+  workspaceId: number;
   productHandle: string;
   variantId: string;
 }
@@ -25,7 +25,7 @@ export async function findCatalogProduct(ch: Clickhouse, params: FindCatalogProd
      FROM products FINAL
      WHERE store_id = {storeId:UInt64} AND product_handle = {productHandle:String} AND variant_id = {variantId:String}
      LIMIT 1`,
-    { storeId: params.storeId, productHandle: params.productHandle, variantId: params.variantId },
+    { storeId: params.workspaceId, productHandle: params.productHandle, variantId: params.variantId },
   );
   return rows[0];
 }
