@@ -94,13 +94,13 @@ function sessionColumns(now: number) {
     cityHash64(s, 5) % ({ads_per_day:UInt32} * {store_weights:Array(UInt32)}[1 + s % length({stores:Array(UInt64)})]) AS ad_no`;
 }
 
-function params(storeIds: number[], sizes: BenchSizes) {
+function params(workspaceIds: number[], sizes: BenchSizes) {
   return {
     // Each workspace as often as its weight (`s % length` picks them in proportion), with its weight
     // and the number of its repetition: a workspace of weight w has w times the ads.
-    stores: storeIds.flatMap((id, i) => Array.from({ length: sizes.weights[i] ?? 1 }, () => id)),
-    store_weights: storeIds.flatMap((_, i) => Array.from({ length: sizes.weights[i] ?? 1 }, () => sizes.weights[i] ?? 1)),
-    store_reps: storeIds.flatMap((_, i) => Array.from({ length: sizes.weights[i] ?? 1 }, (_, rep) => rep)),
+    stores: workspaceIds.flatMap((id, i) => Array.from({ length: sizes.weights[i] ?? 1 }, () => id)),
+    store_weights: workspaceIds.flatMap((_, i) => Array.from({ length: sizes.weights[i] ?? 1 }, () => sizes.weights[i] ?? 1)),
+    store_reps: workspaceIds.flatMap((_, i) => Array.from({ length: sizes.weights[i] ?? 1 }, (_, rep) => rep)),
     sessions: sizes.sessions,
     days: DAYS,
     channels: CHANNELS,
@@ -117,8 +117,8 @@ const AD_ID = (source: string, no: string) => `concat(${source}, '-ad-', toStrin
 const ADGROUP_ID = (source: string, no: string) => `concat(${source}, '-ag-', toString(intDiv(${no}, 3)))`;
 const CAMPAIGN_ID = (source: string, no: string) => `concat(${source}, '-c-', toString(intDiv(${no}, 6)))`;
 
-export async function seedAnalytics(ch: Clickhouse, storeIds: number[], sizes: BenchSizes, now = Date.now()): Promise<void> {
-  const p = params(storeIds, sizes);
+export async function seedAnalytics(ch: Clickhouse, workspaceIds: number[], sizes: BenchSizes, now = Date.now()): Promise<void> {
+  const p = params(workspaceIds, sizes);
   const events = (where: string, tail: string) => `
 INSERT INTO events (store_id, dt, name, session_id, visitor_id, visitor_timezone, adv_source, adv_campaign_id,
   adv_adgroup_id, adv_ad_id, utm_source, utm_medium, utm_campaign, device_type, country_code, hostname, pathname,

@@ -24,7 +24,7 @@ try {
   await createTestWorkspace(t.stores, 'Second Shop');
   await updateSettings(t.stores.db, shop.id, { payment_fee_percent: 2.9, payment_fee_fixed: 30 });
   process.stderr.write(`seeding ${days} demo days ...\n`);
-  await seedDemo(t.stores.ch, { storeId: shop.id, days });
+  await seedDemo(t.stores.ch, { workspaceId: shop.id, days });
   const user = await createUser(t.stores.db, 'owner@demo.example', await hashPassword(PASSWORD));
   await setMembership(t.stores.db, { userId: user.id, workspaceId: shop.id, role: 'owner', scopes: null });
   await setMembership(t.stores.db, { userId: user.id, workspaceId: shop.id + 1, role: 'viewer', scopes: null });

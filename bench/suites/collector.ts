@@ -88,7 +88,7 @@ export async function runCollectorBench(log: (line: string) => void = console.lo
 
     // 2. Raw chDB insert of the same rows, in the writer's batch size.
     const parsed = collectBody.parse(payload(workspace.pixelId, 'bench_raw', Date.now()));
-    const row = JSON.stringify(toRows(parsed, { storeId: workspace.id, now: Date.now(), deviceType: 'desktop', countryCode: '' }).events[0]);
+    const row = JSON.stringify(toRows(parsed, { workspaceId: workspace.id, now: Date.now(), deviceType: 'desktop', countryCode: '' }).events[0]);
     const batch = Array.from({ length: config.collect.maxRows }, () => row).join('\n');
     const rawStart = performance.now();
     let inserted = 0;

@@ -86,7 +86,7 @@ export async function runIsolationBench(env: BenchEnv, log: (line: string) => vo
     const ids = (await ch.query<{ transaction_id: string }>('bench-transaction-ids',
       'SELECT transaction_id FROM conversions WHERE store_id = {store_id:UInt64} AND transaction_id != \'\' LIMIT 5',
       { store_id: light.id })).map((r) => r.transaction_id);
-    const dedupe = () => findStoredTransactions(ch, { storeIds: [light.id], transactionIds: [...ids, 'not-stored'] });
+    const dedupe = () => findStoredTransactions(ch, { workspaceIds: [light.id], transactionIds: [...ids, 'not-stored'] });
 
     const sample = async (base: string): Promise<Figures> => {
       const events: number[] = [];

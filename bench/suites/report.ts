@@ -88,10 +88,10 @@ FROM (
 ${group}`;
 }
 
-export function baselineParams(storeId: number, range: Range, b: Baseline) {
+export function baselineParams(workspaceId: number, range: Range, b: Baseline) {
   const window = b.windowDays * DAY_MS;
   return {
-    store_id: storeId,
+    store_id: workspaceId,
     start: formatTimestampMs(range.startMs),
     end: formatTimestampMs(range.endMs),
     scan_start: formatTimestampMs(range.startMs - window),

@@ -66,7 +66,7 @@ async function seedDemoWorkspace(config: Config, stores: Stores): Promise<DemoWo
   const user = await createDemoUser(stores.db, workspace.id);
   say(`New data dir: seeding a demo workspace with ${config.demoDays} days of data (STORELENS_DEMO=0 skips this)`);
   fs.writeFileSync(marker, String(workspace.id), { mode: PRIVATE_FILE });
-  await seedDemo(stores.ch, { storeId: workspace.id, days: config.demoDays, progress: say });
+  await seedDemo(stores.ch, { workspaceId: workspace.id, days: config.demoDays, progress: say });
   fs.rmSync(marker);
   return { workspaceId: workspace.id, apiKey: key.api_key, clientSecret: key.client_secret, pixelId: workspace.pixelId, user };
 }

@@ -32,15 +32,15 @@ export function parseJsonBody(body: unknown): unknown {
 export async function collectorRoutes(app: FastifyInstance, writer: BatchWriter): Promise<void> {
   const limits = createCollectLimits(app.config.collect);
   /** Known pixel ids for a minute: the hot path should not read the app database per request. */
-  const pixels = new Map<string, { storeId: number; until: number }>();
+  const pixels = new Map<string, { workspaceId: number; until: number }>();
 
-  async function storeOf(pixelId: string, now: number): Promise<number> {
+  async function workspaceOf(pixelId: string, now: number): Promise<number> {
     const cached = pixels.get(pixelId);
-    if (cached && cached.until > now) return cached.storeId;
+    if (cached && cached.until > now) return cached.workspaceId;
     const workspace = await findWorkspaceByPixelId(app.stores.db, pixelId);
     if (!workspace) throw new NotFound('Unknown pixel id');
     if (pixels.size > 10_000) pixels.clear();
-    pixels.set(pixelId, { storeId: workspace.id, until: now + PIXEL_CACHE_MS });
+    pixels.set(pixelId, { workspaceId: workspace.id, until: now + PIXEL_CACHE_MS });
     return workspace.id;
   }
 
@@ -71,12 +71,12 @@ export async function collectorRoutes(app: FastifyInstance, writer: BatchWriter)
     if (typeof pixelId !== 'string' || pixelId === '') throw new InvalidInput('pixel_id: is required');
     await limits.consume(pixelId, request.ip);
     const now = Date.now();
-    const storeId = await storeOf(pixelId, now);
+    const workspaceId = await workspaceOf(pixelId, now);
     const parsed = collectBody.safeParse(raw);
     if (!parsed.success) throw new InvalidInput(describeIssues(parsed.error));
     const agent = parseAgent(request.headers['user-agent'] ?? '');
     const rows = toRows(parsed.data, {
-      storeId,
+      workspaceId,
       now,
       deviceType: agent.deviceType,
       countryCode: countryFrom(request.headers[app.config.countryHeader]),

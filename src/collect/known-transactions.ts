@@ -11,10 +11,10 @@ import type { BeforeInsert } from './wal-inserter.ts';
 type ConversionLine = { store_id?: unknown; name?: unknown; transaction_id?: unknown };
 
 /** The transaction a conversion names, or null (also for a row too odd to look up: the insert judges it). */
-function transactionOf(c: ConversionLine): { storeId: number; transactionId: string } | null {
-  const storeId = Number(c.store_id);
-  if (typeof c.transaction_id !== 'string' || c.transaction_id === '' || !Number.isSafeInteger(storeId) || storeId < 0) return null;
-  return { storeId, transactionId: c.transaction_id };
+function transactionOf(c: ConversionLine): { workspaceId: number; transactionId: string } | null {
+  const workspaceId = Number(c.store_id);
+  if (typeof c.transaction_id !== 'string' || c.transaction_id === '' || !Number.isSafeInteger(workspaceId) || workspaceId < 0) return null;
+  return { workspaceId, transactionId: c.transaction_id };
 }
 
 async function withoutKnownTransactions(ch: Clickhouse, lines: string[]): Promise<string[]> {
@@ -23,14 +23,14 @@ async function withoutKnownTransactions(ch: Clickhouse, lines: string[]): Promis
   const withId = named.filter((t) => t !== null);
   if (withId.length === 0) return lines;
   const stored = await findStoredTransactions(ch, {
-    storeIds: [...new Set(withId.map((t) => t.storeId))],
+    workspaceIds: [...new Set(withId.map((t) => t.workspaceId))],
     transactionIds: [...new Set(withId.map((t) => t.transactionId))],
   });
   const seen = new Set(stored.map((s) => `${s.store_id}\t${s.name}\t${s.transaction_id}`));
   return lines.filter((_, i) => {
     const t = named[i];
     if (!t) return true;
-    const key = `${t.storeId}\t${String(parsed[i]!.name)}\t${t.transactionId}`;
+    const key = `${t.workspaceId}\t${String(parsed[i]!.name)}\t${t.transactionId}`;
     if (seen.has(key)) return false;
     seen.add(key);
     return true;

@@ -62,7 +62,7 @@ export type CollectBody = z.infer<typeof collectBody>;
 
 /** What the server knows about the request, never taken from the body. */
 export interface RequestContext {
-  storeId: number;
+  workspaceId: number;
   now: number;
   deviceType: string;
   countryCode: string;
@@ -82,7 +82,7 @@ export function toRows(body: CollectBody, ctx: RequestContext): { events: Stored
       throw new InvalidInput(`items.${index}.ts: timestamp out of range (older than 7 days or in the future)`);
     }
     const dt = formatTimestamp(new Date(at));
-    const common = { store_id: ctx.storeId, dt, name: it.name, session_id: body.session_id, visitor_id: body.visitor_id };
+    const common = { store_id: ctx.workspaceId, dt, name: it.name, session_id: body.session_id, visitor_id: body.visitor_id };
     if (it.type === 'conversion' || CONVERSION_NAMES.has(it.name)) {
       conversions.push({
         ...common,

@@ -34,7 +34,7 @@ const AD_SOURCES = ['meta', 'facebook', 'google', 'tiktok', 'microsoft', 'bing',
 before(async () => {
   t = await startTestApp();
   shop = await createTestWorkspace(t.stores);
-  await seedDemo(t.stores.ch, { storeId: shop.id, days: DAYS.length, now: new Date('2026-11-20T23:00:00Z'), sessionsPerDay: 150 });
+  await seedDemo(t.stores.ch, { workspaceId: shop.id, days: DAYS.length, now: new Date('2026-11-20T23:00:00Z'), sessionsPerDay: 150 });
 });
 after(() => t.close());
 

@@ -30,7 +30,7 @@ const all = <K extends Exclude<keyof DayRows, 'orders'>>(kind: K) => days.flatMa
 const orderRows = () => days.flatMap((d) => d.orders).map((o) => demoOrderRow(o, 1));
 
 test('every generated row passes its import row format', () => {
-  const target = { storeId: 1, version: 1 };
+  const target = { workspaceId: 1, version: 1 };
   const kinds: [string, Record<string, unknown>[]][] = [
     ['events', all('events')],
     ['conversions', all('conversions')],

@@ -53,8 +53,8 @@ function observed(ch: Clickhouse, batches: number[]): Clickhouse {
   };
 }
 
-const countEvents = async (storeId: number) =>
-  Number((await t.stores.ch.query<{ n: string }>('test-count', 'SELECT count() AS n FROM events WHERE store_id = {s:UInt64}', { s: storeId }))[0]!.n);
+const countEvents = async (workspaceId: number) =>
+  Number((await t.stores.ch.query<{ n: string }>('test-count', 'SELECT count() AS n FROM events WHERE store_id = {s:UInt64}', { s: workspaceId }))[0]!.n);
 
 test('imports a large file in batches of 50,000 rows, reporting progress and the rejected lines', async () => {
   const shop = await createTestWorkspace(t.stores);
@@ -62,7 +62,7 @@ test('imports a large file in batches of 50,000 rows, reporting progress and the
   const progress: string[] = [];
   const result = await importFile(observed(t.stores.ch, batches), {
     kind: findImportKind('events')!,
-    storeId: shop.id,
+    workspaceId: shop.id,
     input: { file },
     currency: 'USD',
     progress: (message) => progress.push(message),
@@ -88,7 +88,7 @@ test('imports a large file in batches of 50,000 rows, reporting progress and the
 test('--strict validates the whole file first and inserts nothing when a line is invalid', async () => {
   const shop = await createTestWorkspace(t.stores, 'Strict');
   const batches: number[] = [];
-  const result = await importFile(observed(t.stores.ch, batches), { kind: findImportKind('events')!, storeId: shop.id, input: { file }, currency: 'USD', strict: true });
+  const result = await importFile(observed(t.stores.ch, batches), { kind: findImportKind('events')!, workspaceId: shop.id, input: { file }, currency: 'USD', strict: true });
   assert.deepEqual([result.rows_imported, result.rows_rejected, result.errors.length], [0, 2, 2]);
   assert.deepEqual(batches, []);
   assert.equal(await countEvents(shop.id), 0);
@@ -98,7 +98,7 @@ test('lists the first 100 errors but counts every rejected row', async () => {
   const shop = await createTestWorkspace(t.stores, 'Errors');
   const bad = path.join(t.config.dataDir, 'bad.ndjson');
   fs.writeFileSync(bad, Array.from({ length: 150 }, (_, i) => `{"line":${i}}`).join('\n'));
-  const result = await importFile(t.stores.ch, { kind: findImportKind('expenses')!, storeId: shop.id, input: { file: bad }, currency: 'USD' });
+  const result = await importFile(t.stores.ch, { kind: findImportKind('expenses')!, workspaceId: shop.id, input: { file: bad }, currency: 'USD' });
   assert.deepEqual([result.rows_imported, result.rows_rejected, result.errors.length], [0, 150, 100]);
   assert.deepEqual(result.errors[99], { line: 100, message: 'dt: is required; name: is required; amount: is required' });
 });
@@ -115,7 +115,7 @@ test('a batch written but never recorded in the ledger (a crash in between) is d
     const recorded: string[] = [];
     const forgetful: BatchLedger = { has: async () => false, record: async () => undefined };
     const remembering: BatchLedger = { has: async (d) => recorded.includes(d), record: async (d) => void recorded.push(d) };
-    const run = (ledger: BatchLedger) => importFile(t.stores.ch, { kind: findImportKind(kind)!, storeId: shop.id, input: { file: source }, currency: 'USD', ledger });
+    const run = (ledger: BatchLedger) => importFile(t.stores.ch, { kind: findImportKind(kind)!, workspaceId: shop.id, input: { file: source }, currency: 'USD', ledger });
     // The first import "crashes" before its ledger record; the second finds no record and inserts again.
     await run(forgetful);
     const again = await run(remembering);

@@ -25,7 +25,7 @@ before(async () => {
   t = await startTestApp();
   shop = await createTestWorkspace(t.stores, 'Shop');
   empty = await createTestWorkspace(t.stores, 'Empty');
-  await seedDemo(t.stores.ch, { storeId: shop.id, days: 3, sessionsPerDay: 300 });
+  await seedDemo(t.stores.ch, { workspaceId: shop.id, days: 3, sessionsPerDay: 300 });
   await createUser(t, 'ada@example.com', shop.id);
   await createUser(t, 'ada@example.com', empty.id);
   await createUser(t, 'vic@example.com', shop.id, ['--role', 'viewer']);

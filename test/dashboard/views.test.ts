@@ -28,7 +28,7 @@ before(async () => {
   shop = await createTestWorkspace(t.stores, 'Shop');
   paths = await createTestWorkspace(t.stores, 'Paths');
   other = await createTestWorkspace(t.stores, 'Other');
-  await seedDemo(t.stores.ch, { storeId: shop.id, days: 5, sessionsPerDay: 300 });
+  await seedDemo(t.stores.ch, { workspaceId: shop.id, days: 5, sessionsPerDay: 300 });
   const ev = (session: number, visitor: number, dt: string, extra: object) =>
     ({ store_id: paths.id, dt, name: 'pageview', session_id: session, visitor_id: visitor, pathname: '/', ...extra });
   await insertRows(t.stores, 'events', [

@@ -24,7 +24,7 @@ before(async () => {
   t = await startTestApp();
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   ws = await createTestWorkspace(t.stores, 'Demo shop');
-  const demo = await seedDemo(t.stores.ch, { storeId: ws.id, days: 14, sessionsPerDay: 120 });
+  const demo = await seedDemo(t.stores.ch, { workspaceId: ws.id, days: 14, sessionsPerDay: 120 });
   range = { date_from: demo.start_date, date_to: demo.end_date };
   const hero = (session_id: number, variant: string) => ({
     store_id: ws.id, session_id, visitor_id: session_id, dt: `${demo.end_date} 09:00:00.000`, name: 'pageview',

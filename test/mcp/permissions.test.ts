@@ -26,7 +26,7 @@ const DAYS = ['2026-11-15', '2026-11-16', '2026-11-17', '2026-11-18', '2026-11-1
 before(async () => {
   t = await startTestApp();
   shop = await createTestWorkspace(t.stores);
-  await seedDemo(t.stores.ch, { storeId: shop.id, days: DAYS.length, now: new Date('2026-11-20T23:00:00Z'), sessionsPerDay: 150 });
+  await seedDemo(t.stores.ch, { workspaceId: shop.id, days: DAYS.length, now: new Date('2026-11-20T23:00:00Z'), sessionsPerDay: 150 });
   const tested = [['google', 'A'], ['google', 'B'], ['facebook', 'A'], ['facebook', 'B'], ['email', 'B'], ['', 'A'], ['', 'B']] as const;
   await insertRows(t.stores, 'events', tested.map(([adv_source, variant], i) => ({
     store_id: shop.id, dt: `2026-11-1${6 + (i % 3)} 10:0${i}:00.000`, name: 'pageview', session_id: 900 + i, visitor_id: 900 + i,

@@ -17,5 +17,5 @@ export const demoCommand: Command = async (ctx, args) => {
   if ((await countWorkspaceRows(ctx.stores.ch, workspaceId)) > 0) {
     throw new CommandError(`Workspace ${workspaceId} already has data; the demo fills only an empty workspace`);
   }
-  return seedDemo(ctx.stores.ch, { storeId: workspaceId, days, currency: workspace.currency, progress: ctx.progress });
+  return seedDemo(ctx.stores.ch, { workspaceId, days, currency: workspace.currency, progress: ctx.progress });
 };

@@ -40,7 +40,7 @@ export const importCommand: Command = async (ctx, args) => {
         ? await importShopifyOrders(ctx.stores.ch, { workspace: { id: workspace.id, currency: workspace.currency }, file, strict: args.options.strict === true })
         : await importFile(ctx.stores.ch, {
             kind,
-            storeId: workspaceId,
+            workspaceId,
             input: { file },
             format,
             currency: workspace.currency,

@@ -12,7 +12,7 @@ import { DemoGenerator, expenseRows, isoDate, productRows } from './generate.ts'
 import { demoOrderRow } from './shopify-orders.ts';
 
 export interface DemoOptions {
-  storeId: number;
+  workspaceId: number;
   days: number;
   /** The demo ends at this moment (default: now); its last day is today. */
   now?: Date;
@@ -40,7 +40,7 @@ export async function seedDemo(ch: Clickhouse, options: DemoOptions): Promise<De
   const today = Math.floor(now / DAY_MS) * DAY_MS;
   const first = today - (options.days - 1) * DAY_MS;
   const writer = (kind: string, version = newImportVersion()) =>
-    new RowWriter(ch, findImportKind(kind)!, { storeId: options.storeId, version });
+    new RowWriter(ch, findImportKind(kind)!, { workspaceId: options.workspaceId, version });
   const writers = {
     events: writer('events'),
     conversions: writer('conversions'),
@@ -63,7 +63,7 @@ export async function seedDemo(ch: Clickhouse, options: DemoOptions): Promise<De
     const day = generator.day(first + i * DAY_MS, i, options.days, now);
     await add(writers.events, day.events);
     await add(writers.conversions, day.conversions);
-    for (const order of day.orders) await writers.orders.push(demoOrderRow(order, options.storeId));
+    for (const order of day.orders) await writers.orders.push(demoOrderRow(order, options.workspaceId));
     adRows.push(...day.ads);
     adRevisions.push(...day.adRevisions);
     if ((i + 1) % step === 0 || i === options.days - 1) {
@@ -81,7 +81,7 @@ export async function seedDemo(ch: Clickhouse, options: DemoOptions): Promise<De
     for (const file of adExports(rows, currency, label)) {
       const result = await importFile(ch, {
         kind: findImportKind('ads')!,
-        storeId: options.storeId,
+        workspaceId: options.workspaceId,
         input: { name: file.name, text: file.text },
         format: file.format,
         currency,
@@ -92,7 +92,7 @@ export async function seedDemo(ch: Clickhouse, options: DemoOptions): Promise<De
   }
 
   return {
-    workspace_id: options.storeId,
+    workspace_id: options.workspaceId,
     days: options.days,
     start_date: isoDate(first),
     end_date: isoDate(today),

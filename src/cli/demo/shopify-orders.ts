@@ -80,7 +80,7 @@ export function shopifyOrder(o: DemoOrderInput): Record<string, unknown> {
 export const DEMO_COSTS = new Map(PRODUCTS.flatMap((p) => p.variants.map((v) => [v, p.cost] as const)));
 
 /** The orders row of a demo order, mapped like a webhook delivery. */
-export function demoOrderRow(demo: DemoOrder, storeId: number): OrderRecord {
-  const row = toOrderRow(mapShopifyOrder(demo.order), { storeId, currency: CURRENCY, costs: DEMO_COSTS });
+export function demoOrderRow(demo: DemoOrder, workspaceId: number): OrderRecord {
+  const row = toOrderRow(mapShopifyOrder(demo.order), { workspaceId, currency: CURRENCY, costs: DEMO_COSTS });
   return { ...row, shipping_cost: demo.shippingCost, ...(demo.paymentFee === undefined ? {} : { payment_fee: demo.paymentFee }) };
 }

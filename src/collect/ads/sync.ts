@@ -63,7 +63,7 @@ function pullOf(connection: AdConnection, deps: SyncDeps, currency: string, sett
 export async function syncAccount(deps: SyncDeps, connection: AdConnection, currency: string, range: PullRange): Promise<AccountSyncResult> {
   const result: AccountSyncResult = { platform: connection.platform, account_id: connection.accountId, rows_imported: 0, rows_rejected: 0, errors: [] };
   const settings: ApiSettings = { retryBaseMs: deps.config.retryBaseMs, maxAttempts: 5, timeoutMs: 60_000, progress: deps.progress, signal: deps.signal };
-  const writer = new RowWriter(deps.stores.ch, findImportKind('ads')!, { storeId: connection.workspaceId, version: newImportVersion() });
+  const writer = new RowWriter(deps.stores.ch, findImportKind('ads')!, { workspaceId: connection.workspaceId, version: newImportVersion() });
   const reject = (row: number, message: string) => {
     result.rows_rejected++;
     if (result.errors.length < MAX_REPORTED_ERRORS) result.errors.push({ row, message });

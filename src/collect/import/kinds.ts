@@ -7,7 +7,7 @@ import { adRow, conversionRow, eventRow, expenseRow, orderRow, productRow, weath
 
 export interface ImportTarget {
   /** The workspace from `--workspace`; a `store_id` in the row is ignored. */
-  storeId: number;
+  workspaceId: number;
   /** One value per import run, larger than any earlier run's: the newest import wins on replacing tables. */
   version: number;
 }
@@ -34,41 +34,41 @@ export const importKinds: ImportKind[] = [
     kind: 'events',
     table: 'events',
     schema: eventRow,
-    toRow: (row, t) => ({ store_id: t.storeId, ...row }),
+    toRow: (row, t) => ({ store_id: t.workspaceId, ...row }),
     appendOnly: true,
   }),
   defineKind({
     kind: 'conversions',
     table: 'conversions',
     schema: conversionRow,
-    toRow: (row, t) => ({ store_id: t.storeId, ...row }),
+    toRow: (row, t) => ({ store_id: t.workspaceId, ...row }),
     appendOnly: true,
   }),
   defineKind({
     kind: 'orders',
     table: 'orders',
     schema: orderRow,
-    toRow: (row, t) => ({ store_id: t.storeId, ...row, version: t.version }),
+    toRow: (row, t) => ({ store_id: t.workspaceId, ...row, version: t.version }),
   }),
-  defineKind({ kind: 'ads', table: 'ads', schema: adRow, toRow: (row, t) => ({ store_id: t.storeId, ...row, version: t.version }) }),
+  defineKind({ kind: 'ads', table: 'ads', schema: adRow, toRow: (row, t) => ({ store_id: t.workspaceId, ...row, version: t.version }) }),
   defineKind({
     kind: 'products',
     table: 'products',
     schema: productRow,
-    toRow: (row, t) => ({ store_id: t.storeId, ...row, version: t.version }),
+    toRow: (row, t) => ({ store_id: t.workspaceId, ...row, version: t.version }),
   }),
   defineKind({
     kind: 'expenses',
     table: 'expenses',
     schema: expenseRow,
-    toRow: (row, t) => ({ store_id: t.storeId, ...row }),
+    toRow: (row, t) => ({ store_id: t.workspaceId, ...row }),
     appendOnly: true,
   }),
   defineKind({
     kind: 'weather',
     table: 'weather_daily',
     schema: weatherRow,
-    toRow: (row, t) => ({ store_id: t.storeId, ...row, version: t.version }),
+    toRow: (row, t) => ({ store_id: t.workspaceId, ...row, version: t.version }),
   }),
 ];
 

@@ -27,7 +27,7 @@ export interface ImportResult {
 
 export interface ImportOptions {
   kind: ImportKind;
-  storeId: number;
+  workspaceId: number;
   input: ImportInput;
   /** `--format`; absent: from the file name and, for ads CSV files, the header row. */
   format?: string;
@@ -79,7 +79,7 @@ async function validate(options: ImportOptions, format: FileFormat, target: Impo
  */
 export async function importFile(ch: Clickhouse, options: ImportOptions): Promise<ImportResult> {
   const format = await resolveFormat(options.kind, options.input, options.format, options.currency);
-  const target: ImportTarget = { storeId: options.storeId, version: newImportVersion() };
+  const target: ImportTarget = { workspaceId: options.workspaceId, version: newImportVersion() };
   const result = (writer: RowWriter | null, rejections: Rejections): ImportResult => ({
     kind: options.kind.kind,
     format: format.format === 'ad-export' ? format.platform : format.format,

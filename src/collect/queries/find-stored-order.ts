@@ -30,7 +30,7 @@ type Row = Omit<StoredOrder, 'refunds' | 'store_id'> & { refund_dts: string[]; r
  * The current version of an order (by its transaction id), or undefined. Integers come back as
  * text (ClickHouse quotes 64-bit integers in JSON) and are turned into numbers here.
  */
-export async function findStoredOrder(ch: Clickhouse, params: { storeId: number; transactionId: string }): Promise<StoredOrder | undefined> {
+export async function findStoredOrder(ch: Clickhouse, params: { workspaceId: number; transactionId: string }): Promise<StoredOrder | undefined> {
   const sql = `
 SELECT transaction_id, order_name, toString(dt) AS dt, customer_id, is_new_customer, currency,
   gross_revenue, tax, shipping, discount, arrayMap(r -> toString(r.dt), refunds) AS refund_dts,
@@ -38,12 +38,12 @@ SELECT transaction_id, order_name, toString(dt) AS dt, customer_id, is_new_custo
   payment_fee, cancelled, version
 FROM orders FINAL
 WHERE store_id = {store_id:UInt64} AND transaction_id = {transaction_id:String}`;
-  const [row] = await ch.query<Row>(QUERY_NAME, sql, { store_id: params.storeId, transaction_id: params.transactionId });
+  const [row] = await ch.query<Row>(QUERY_NAME, sql, { store_id: params.workspaceId, transaction_id: params.transactionId });
   if (!row) return undefined;
   const { refund_dts: dts, refund_amounts: amounts, ...rest } = row;
   return {
     ...rest,
-    store_id: params.storeId,
+    store_id: params.workspaceId,
     is_new_customer: Number(rest.is_new_customer),
     gross_revenue: Number(rest.gross_revenue),
     tax: Number(rest.tax),

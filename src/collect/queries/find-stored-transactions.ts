@@ -11,7 +11,7 @@ export interface StoredTransaction {
 /** Which of these (workspace, transaction id) pairs already have a conversion stored. */
 export async function findStoredTransactions(
   ch: Clickhouse,
-  params: { storeIds: number[]; transactionIds: string[] },
+  params: { workspaceIds: number[]; transactionIds: string[] },
 ): Promise<StoredTransaction[]> {
   if (params.transactionIds.length === 0) return [];
   const sql = `
@@ -20,7 +20,7 @@ FROM conversions
 WHERE store_id IN {store_ids:Array(UInt64)} AND transaction_id IN {transaction_ids:Array(String)}`;
   // Urgent: the collector's inserts wait on this short lookup, which must not queue behind reports.
   return ch.query<StoredTransaction>(QUERY_NAME, sql, {
-    store_ids: params.storeIds,
+    store_ids: params.workspaceIds,
     transaction_ids: params.transactionIds,
   }, { urgent: true });
 }

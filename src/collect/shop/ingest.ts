@@ -17,8 +17,8 @@ export interface ShopWorkspace {
 /** The orders row of one platform order, with COGS from its variants' costs in the products table. */
 export async function orderRecord(ch: Clickhouse, workspace: ShopWorkspace, order: PlatformOrder): Promise<OrderRecord> {
   const variantIds = [...new Set(order.lines.map((l) => l.variantId))];
-  const costs = await findProductCosts(ch, { storeId: workspace.id, variantIds });
-  return toOrderRow(order, { storeId: workspace.id, currency: workspace.currency, costs });
+  const costs = await findProductCosts(ch, { workspaceId: workspace.id, variantIds });
+  return toOrderRow(order, { workspaceId: workspace.id, currency: workspace.currency, costs });
 }
 
 export async function storeOrder(ch: Clickhouse, writer: BatchWriter, workspace: ShopWorkspace, order: PlatformOrder): Promise<void> {
@@ -41,7 +41,7 @@ export async function addRefund(
   refund: PlatformRefund,
 ): Promise<RefundOutcome> {
   const dt = checkHappened(refund.dt, 'processed_at');
-  const stored = await findStoredOrder(ch, { storeId: workspace.id, transactionId: orderId });
+  const stored = await findStoredOrder(ch, { workspaceId: workspace.id, transactionId: orderId });
   if (!stored) return 'no-order';
   if (refund.id !== '' && stored.refund_ids.includes(refund.id)) return 'known';
   const row = rewrite(
@@ -55,7 +55,7 @@ export async function addRefund(
 
 /** Marks a stored order cancelled (a WooCommerce order deleted); false when none is stored. */
 export async function cancelStoredOrder(ch: Clickhouse, writer: BatchWriter, workspace: ShopWorkspace, orderId: string): Promise<boolean> {
-  const stored = await findStoredOrder(ch, { storeId: workspace.id, transactionId: orderId });
+  const stored = await findStoredOrder(ch, { workspaceId: workspace.id, transactionId: orderId });
   if (!stored) return false;
   await writer.append({ orders: [rewrite(stored, { cancelled: 1 }, Date.now())] });
   return true;
@@ -63,7 +63,7 @@ export async function cancelStoredOrder(ch: Clickhouse, writer: BatchWriter, wor
 
 /** Dates of the refunds already stored for an order, by refund id. */
 export async function storedRefundDates(ch: Clickhouse, workspace: ShopWorkspace, orderId: string): Promise<Map<string, string>> {
-  const stored = await findStoredOrder(ch, { storeId: workspace.id, transactionId: orderId });
+  const stored = await findStoredOrder(ch, { workspaceId: workspace.id, transactionId: orderId });
   const dates = new Map<string, string>();
   stored?.refund_ids.forEach((id, i) => {
     if (id !== '' && stored.refunds[i]) dates.set(id, stored.refunds[i].dt);

@@ -60,7 +60,7 @@ export function checkHappened(value: string, name: string): string {
 }
 
 export interface OrderRules {
-  storeId: number;
+  workspaceId: number;
   /** The workspace currency: an order in another currency is refused. */
   currency: string;
   /** Unit cost in cents per variant id (the products table). */
@@ -98,5 +98,5 @@ export function toOrderRow(order: PlatformOrder, rules: OrderRules): OrderRecord
     throw new OrderRejected(describeIssues(parsed.error));
   }
   const { updated_at: updatedAt, ...row } = parsed.data;
-  return { store_id: rules.storeId, ...row, version: timestampMs(updatedAt) };
+  return { store_id: rules.workspaceId, ...row, version: timestampMs(updatedAt) };
 }

@@ -111,7 +111,7 @@ export async function importShopifyOrders(ch: Clickhouse, options: ShopifyImport
     for await (const group of orderGroups(options.file)) await toRecord(group);
     if (rejected > 0) return { kind: 'orders', format: 'shopify', rows_imported: 0, rows_already_imported: 0, rows_rejected: rejected, errors };
   }
-  const writer = new RowWriter(ch, findImportKind('orders')!, { storeId: options.workspace.id, version: newImportVersion() });
+  const writer = new RowWriter(ch, findImportKind('orders')!, { workspaceId: options.workspace.id, version: newImportVersion() });
   for await (const group of orderGroups(options.file)) {
     const record = await toRecord(group);
     if (record) await writer.push(record);
