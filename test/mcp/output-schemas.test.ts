@@ -1,7 +1,8 @@
 /**
  * Every tool's outputSchema against what the tool returns: the official SDK client validates each
  * result's structuredContent against the schema tools/list declared (and throws on a mismatch),
- * and here it calls every tool once with arguments that succeed (every-tool.ts).
+ * and here it calls every tool once with arguments that succeed (every-tool.ts). The result must
+ * also have the fields outputs.ts declares below the members, which docs/tools.md lists.
  * Fixture: one workspace with the demo shop's last 14 days (120 sessions a day), a few sessions
  * of an A/B test "hero" (variants A and B), two days of weather for Berlin, one draft form.
  */
@@ -13,6 +14,7 @@ import { createTestWorkspace, insertRows, startTestApp, type TestApp, type TestW
 import { seedDemo } from '../../src/cli/demo/seed.ts';
 import { createObject } from '../../src/store/app/tool-objects.ts';
 import { TOOLS } from '../../src/mcp/tools/index.ts';
+import { TOOL_OUTPUTS } from '../../src/mcp/tools/outputs.ts';
 import { everyToolPlan } from './every-tool.ts';
 
 let t: TestApp;
@@ -58,6 +60,8 @@ test('every tool\'s result satisfies its outputSchema in the SDK client', async 
   for (const call of plan) {
     const result = await client.callTool({ name: call.name, arguments: call.args(ids) });
     assert.equal(result.isError, false, `${call.name}: ${JSON.stringify(result.structuredContent)}`);
+    const fields = TOOL_OUTPUTS[call.name]!.safeParse(result.structuredContent);
+    assert.ok(fields.success, `${call.name}: ${fields.error?.message}`);
     call.keep?.(result.structuredContent, ids);
   }
 });

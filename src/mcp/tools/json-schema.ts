@@ -36,14 +36,14 @@ export function jsonSchemaOf(schema: z.ZodObject): Json {
 }
 
 /**
- * A tool's `outputSchema`: its result members, any of which may instead be a refusal
- * `{error: {code, message}}` (a result with `isError: true`), since clients validate the
- * structured content of refusals too. Members are therefore not `required`: requiring "the result
- * or the error" would cost about 100 bytes per tool in every tools/list.
+ * A tool's `outputSchema`: the result's members and the type of each, no deeper (docs/mcp.md,
+ * "Size of the tool list"); docs/tools.md lists the fields inside them. Nothing is `required`
+ * and other members are not refused, because a refusal is `{error: {code, message}}` instead
+ * (a result with `isError: true`), and clients validate the structured content of refusals too.
  */
 export function outputSchemaOf(toolName: string): Json {
   const shape = TOOL_OUTPUTS[toolName];
   if (!shape) throw new Error(`Tool ${toolName} has no output schema in outputs.ts`);
-  const { required: _optional, ...schema } = jsonSchemaOf(shape) as Json & { properties: Json };
-  return { ...schema, properties: { ...schema.properties, error: { type: 'object' } } };
+  const { properties } = jsonSchemaOf(shape) as { properties: Record<string, Json> };
+  return { type: 'object', properties: Object.fromEntries(Object.entries(properties).map(([name, member]) => [name, { type: member.type }])) };
 }

@@ -1,13 +1,12 @@
 import { z } from 'zod';
 
 /**
- * The result shape of every tool (its MCP `outputSchema`), keyed by tool name. Clients such as
- * the official SDK validate `structuredContent` against it, so it must describe what `run`
- * returns; test/mcp/output-schemas.test.ts calls every tool through the SDK client to keep the two
- * in step. The top level names every member and nothing else. To keep tools/list small (docs/mcp.md,
- * "Size of the tool list"), nested objects stay open: computed results list their fields with
- * types, stored objects (notes, lists, offers, ...) are plain objects, whose fields the tool
- * descriptions and docs/tools.md name. A refusal member `error` is added when listed (json-schema.ts).
+ * The result shape of every tool, keyed by tool name. tools/list sends only its members and their
+ * types as the tool's MCP `outputSchema` (json-schema.ts), which clients such as the official SDK
+ * validate `structuredContent` against; docs/tools.md lists the fields below them. Computed results
+ * list their fields with types; stored objects (notes, lists, offers, ...) are plain objects, whose
+ * fields the tool descriptions name. test/mcp/output-schemas.test.ts calls every tool through the
+ * SDK client and checks each result against the whole shape, to keep the two in step.
  */
 
 const str = z.string();
