@@ -26,9 +26,12 @@ import { InvalidRequest, type ToolContext } from './tools/types.ts';
 import { workspacesListTool } from './tools/workspaces.ts';
 
 const SERVER_INFO = { name: 'storelens', title: 'Storelens analytics', version: '0.1.0' };
+/** Also the conventions every tool shares, said once here instead of in each tool's schema. */
 const INSTRUCTIONS =
   'Storelens marketing analytics for one or more online stores. Start with metadata.list_schema to see ' +
-  'metrics, breakdowns and sources, then analytics.query for numbers that match the dashboard.';
+  'metrics, breakdowns and sources, then analytics.query for numbers that match the dashboard. Dates are ' +
+  'YYYY-MM-DD (UTC); a range left out is the last 7 days up to today. Attribution arguments left out take the ' +
+  'saved dashboard settings.';
 
 /** Largest accepted body; anything bigger is refused with -32600 before parsing. */
 export const MCP_BODY_LIMIT = 1024 * 1024;

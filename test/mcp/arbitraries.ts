@@ -3,6 +3,7 @@
  * JSON Schema of tools/list): values the schema allows, and values nobody should send.
  */
 import fc from 'fast-check';
+import { formatDay } from '../../src/kit/dates.ts';
 import { jsonSchemaOf } from '../../src/mcp/tools/index.ts';
 import type { ToolDefinition } from '../../src/mcp/tools/types.ts';
 
@@ -45,6 +46,7 @@ export function valid(schema: Schema): fc.Arbitrary<unknown> {
       const max = Math.max(min, Math.min(schema.maxLength ?? 40, 40));
       if (schema.pattern) return fc.stringMatching(new RegExp(schema.pattern)).filter((s) => s.length >= min && s.length <= (schema.maxLength ?? Infinity));
       if (schema.format === 'email') return fc.emailAddress();
+      if (schema.format === 'date') return fc.date({ min: new Date('2020-01-01'), max: new Date('2030-12-31'), noInvalidDate: true }).map((d) => formatDay(d.getTime()));
       return fc.string({ minLength: min, maxLength: max }).filter((s) => s.trim().length >= min);
     }
     case 'integer':

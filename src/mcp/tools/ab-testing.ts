@@ -6,14 +6,13 @@ import { pixelScope } from './scope.ts';
 import { twoProportionTest } from './stats.ts';
 import { dateFromArg, dateToArg, readTool } from './types.ts';
 
-const testIdArg = z.string().trim().min(1).max(200).describe('Test id, the ab_test value of the landing URL');
+const testIdArg = z.string().trim().min(1).max(200);
 
 export const abTestingTools = [
   readTool(
     'ab-testing.get-tests',
     'Get A/B tests',
-    'Lists the A/B tests seen in the traffic (sessions landing with ab_test and ab_variant parameters) with their variants, ' +
-      'sessions and first and last day seen.',
+    'A/B tests seen in the traffic (landing URLs with ab_test and ab_variant): variants, sessions, first and last day.',
     z.object({ date_from: dateFromArg, date_to: dateToArg }).strict(),
     async (ctx, input) => {
       const range = toolRange(input, ctx.now());
@@ -33,12 +32,11 @@ export const abTestingTools = [
   readTool(
     'ab-testing.get-results',
     'A/B test results',
-    'Per variant of one test: sessions, converted sessions, conversion rate, revenue per session, and a two-sided ' +
-      'two-proportion z-test of each variant\'s conversion rate against the control (significant at p < 0.05).',
+    'Per variant of one test: sessions, conversion rate, revenue per session, and a two-proportion z-test against the control (p < 0.05).',
     z
       .object({
         test_id: testIdArg,
-        control_variant: z.string().max(200).optional().describe('Variant to compare against; default the first in name order'),
+        control_variant: z.string().max(200).optional().describe('Default: the first in name order'),
         date_from: dateFromArg,
         date_to: dateToArg,
       })

@@ -32,14 +32,14 @@ export const adFatigueTools = [
   readTool(
     'ad-fatigue.get-scores',
     'Ad fatigue scores',
-    'Scores each ad 0 to 100 for creative fatigue: CTR decay and frequency (impressions per reached person) growth between ' +
-      'the first and second half of its delivery days in the range. Ads with fewer than min_days days are left out. Highest score first.',
+    'Scores ads 0 to 100 for creative fatigue: CTR decay and frequency growth from the first to the second half of ' +
+      'their delivery days in the range. Highest first.',
     z
       .object({
         date_from: dateFromArg,
         date_to: dateToArg,
-        min_days: z.number().int().min(2).max(365).default(6).describe('Fewest delivery days an ad needs to be scored'),
-        limit: z.number().int().min(1).max(500).default(50).describe('Ads returned'),
+        min_days: z.number().int().min(2).max(365).default(6),
+        limit: z.number().int().min(1).max(500).default(50),
       })
       .strict(),
     async (ctx, input) => {

@@ -10,8 +10,7 @@ export const aiVisibilityTools = [
   readTool(
     'ai-visibility.get-results',
     'AI visibility results',
-    'Lists the tracked AI-assistant prompts, each with its recorded check results (assistant, whether the brand was ' +
-      'mentioned, position, competitors named), newest check last.',
+    'Tracked AI-assistant prompts with check results (assistant, brand mentioned, position, competitors), newest last.',
     z.object({ limit: limitArg, offset: offsetArg }).strict(),
     async (ctx, page) => {
       const prompts = await listObjects(ctx.db, ctx.workspaceId, PROMPT, page);
@@ -26,13 +25,12 @@ export const aiVisibilityTools = [
   writeTool(
     'ai-visibility.create-prompt',
     'Track an AI prompt',
-    'Adds a prompt to track across AI assistants (for example "best running shoes for flat feet"), with the brand and ' +
-      'competitors to look for in the answers.',
+    'Tracks a shopper\'s question to AI assistants, with the brand and competitors to look for in answers.',
     z
       .object({
-        prompt: shortText('The question as a shopper would ask an AI assistant', 500),
-        brand: z.string().trim().max(200).optional().describe('Brand name to look for; default the workspace name'),
-        competitors: z.array(z.string().trim().min(1).max(200)).max(20).default([]).describe('Competitor names to look for'),
+        prompt: shortText(500),
+        brand: z.string().trim().max(200).optional().describe('Default: the workspace name'),
+        competitors: z.array(z.string().trim().min(1).max(200)).max(20).default([]),
       })
       .strict(),
     async (ctx, input) => ({ prompt: present(await createAudited(ctx, 'ai-visibility.create-prompt', PROMPT, { brand: '', ...input, active: true })) }),

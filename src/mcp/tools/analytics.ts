@@ -9,23 +9,23 @@ import { AccessDenied } from '../../kit/errors.ts';
 import { readTool, type ToolContext } from './types.ts';
 
 const DAY_OR_TIMESTAMP = /^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}:\d{2})?$/;
-const sourceList = (description: string) => z.array(z.enum(PIXEL_SOURCES)).max(PIXEL_SOURCES.length).describe(description);
+const sourceList = z.array(z.enum(PIXEL_SOURCES)).max(PIXEL_SOURCES.length);
 
+/** Left out, each takes the workspace's saved dashboard setting (the server instructions say so once). */
 export const attributionArgs = {
-  attribution_model: z.enum(ATTRIBUTION_MODELS).optional().describe('Default: dashboard setting'),
-  attribution_window: z.literal([...ATTRIBUTION_WINDOWS]).optional().describe('Lookback days; default: dashboard setting'),
-  attribution_date: z.enum(ATTRIBUTION_DATES).optional().describe('click: credit on the click date; default: dashboard setting'),
+  attribution_model: z.enum(ATTRIBUTION_MODELS).optional(),
+  attribution_window: z.literal([...ATTRIBUTION_WINDOWS]).optional(),
+  attribution_date: z.enum(ATTRIBUTION_DATES).optional().describe('click: credit on the click date'),
 };
 
 export const reportFilters = z
   .object({
-    date_from: z.string().regex(DAY_OR_TIMESTAMP, { error: 'date_from must be YYYY-MM-DD' }).optional().describe('First day (UTC); default 7 days ago'),
-    date_to: z.string().regex(DAY_OR_TIMESTAMP, { error: 'date_to must be YYYY-MM-DD' }).optional().describe('Last day, inclusive; default today'),
-    source: sourceList('Only these channels (meta covers its family)').optional(),
-    ignore_sources: sourceList('Channels removed from paths; default: dashboard setting').optional(),
+    date_from: z.string().regex(DAY_OR_TIMESTAMP, { error: 'date_from must be YYYY-MM-DD' }).optional(),
+    date_to: z.string().regex(DAY_OR_TIMESTAMP, { error: 'date_to must be YYYY-MM-DD' }).optional(),
+    source: sourceList.optional().describe('Only these channels (meta covers its family)'),
+    ignore_sources: sourceList.optional().describe('Removed from paths; default: dashboard setting'),
   })
-  .strict()
-  .describe('Date range and channel filters');
+  .strict();
 
 type Filters = z.output<typeof reportFilters>;
 
@@ -51,20 +51,19 @@ export const analyticsTools = [
   readTool(
     'analytics.query',
     'Query analytics',
-    'The dashboard numbers (same engine and numbers as GET /v3/report): metrics for the whole scope in totals, and per ' +
-      'breakdown value and/or interval bucket in rows. There is no campaign or ad filter: set breakdown to campaign or ad ' +
-      'and read the row; totals always cover the whole selected scope. Arguments left out fall back to the saved dashboard ' +
-      'attribution settings. Money in the workspace currency; ctr, cr and margins are fractions.',
+    'Dashboard numbers (as GET /v3/report): totals for the whole scope, and rows per breakdown value and/or ' +
+      'interval. No campaign or ad filter: break down by campaign or ad. Money in the workspace currency; ctr, cr and ' +
+      'margins are fractions.',
     z
       .object({
         metrics: z.array(z.enum(METRIC_NAMES)).min(1).max(METRIC_NAMES.length).optional()
-          .describe('Default spend, revenue, roas, conversions, sessions; profit metrics need read:profit'),
+          .describe('Default: spend, revenue, roas, conversions, sessions'),
         filters: reportFilters.optional(),
-        breakdown: z.enum(BREAKDOWNS).optional().describe('Row dimension; omit for totals only'),
-        interval: z.enum(INTERVAL_NAMES).optional().describe('Row time bucket; omit for one period'),
+        breakdown: z.enum(BREAKDOWNS).optional().describe('Omit for totals only'),
+        interval: z.enum(INTERVAL_NAMES).optional(),
         ...attributionArgs,
-        limit: z.number().int().min(1).max(500).default(100).describe('Page size'),
-        offset: z.number().int().min(0).max(1_000_000).default(0).describe('Rows to skip'),
+        limit: z.number().int().min(1).max(500).default(100),
+        offset: z.number().int().min(0).max(1_000_000).default(0),
       })
       .strict(),
     async (ctx, { filters, ...rest }) => {
@@ -75,12 +74,12 @@ export const analyticsTools = [
   readTool(
     'analytics.profit-summary',
     'Profit summary',
-    'Revenue, spend and every profit metric (COGS, fees, shipping, refunds, gross, contribution and net profit, margins, ' +
-      'net ROAS) for the range, optionally per day, week or month. Needs read:profit. Net profit includes custom expenses.',
+    'Revenue, spend and every profit metric (COGS, fees, shipping, refunds, gross, contribution and net profit with ' +
+      'custom expenses, margins, net ROAS), optionally per interval. Needs read:profit.',
     z
       .object({
         filters: reportFilters.optional(),
-        interval: z.enum(INTERVAL_NAMES).optional().describe('Time bucket; omit for one period'),
+        interval: z.enum(INTERVAL_NAMES).optional(),
         ...attributionArgs,
       })
       .strict(),

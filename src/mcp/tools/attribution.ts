@@ -9,12 +9,10 @@ export const attributionTools = [
   readTool(
     'attribution.get-data',
     'Compare attribution models',
-    'Revenue, conversions, spend, ROAS and CPA per channel under several attribution models side by side (default all ' +
-      'six), computed by the same engine as analytics.query, so each channel\'s credit can be compared across models.',
+    'Revenue, conversions, spend, ROAS and CPA per channel under several attribution models side by side (default all six).',
     z
       .object({
-        models: z.array(z.enum(ATTRIBUTION_MODELS)).min(1).max(ATTRIBUTION_MODELS.length).optional()
-          .describe('Models to compare'),
+        models: z.array(z.enum(ATTRIBUTION_MODELS)).min(1).max(ATTRIBUTION_MODELS.length).optional(),
         filters: reportFilters.optional(),
         attribution_window: attributionArgs.attribution_window,
         attribution_date: attributionArgs.attribution_date,

@@ -7,8 +7,8 @@ export const auditLogTools = [
   readTool(
     'audit-log.get-log',
     'Audit log',
-    'Lists the changes made in the workspace, newest first: who (key or OAuth client), which tool or command, which object, ' +
-      'what changed. Needs an admin:admin key.',
+    'Changes in the workspace, newest first: who (key or OAuth client), which tool or command, which object, what ' +
+      'changed. Needs admin:admin.',
     z.object({ limit: limitArg, offset: offsetArg }).strict(),
     async (ctx, page) => {
       requireAuditAccess(ctx);

@@ -22,14 +22,13 @@ export const correlationTools = [
   readTool(
     'correlations.get-data',
     'Spend vs revenue correlation',
-    'For each channel (ad platforms grouped: meta covers facebook, instagram, ...; microsoft covers bing): daily ad ' +
-      'spend against the daily revenue of conversions that landed from that channel, over every ' +
-      'day of the range (days without data count as 0), with the Pearson correlation. Optional daily series.',
+    'Per channel (meta covers facebook, instagram, ...; microsoft covers bing): Pearson correlation of daily ad ' +
+      'spend with the daily revenue it brought, every day of the range counted.',
     z
       .object({
         date_from: dateFromArg,
         date_to: dateToArg,
-        include_series: z.boolean().default(false).describe('Also return the daily series per channel'),
+        include_series: z.boolean().default(false),
       })
       .strict(),
     async (ctx, input) => {

@@ -9,26 +9,25 @@ const CREATOR = 'creator';
 const PROGRAM = 'creator_program';
 
 const handle = (network: string) =>
-  z.string().trim().regex(/^@?[A-Za-z0-9._-]{1,60}$/, { error: `${network} handle must be 1 to 60 letters, digits, dots, dashes or underscores` })
-    .describe(`${network} handle, with or without @`);
+  z.string().trim().regex(/^@?[A-Za-z0-9._-]{1,60}$/, { error: `${network} handle must be 1 to 60 letters, digits, dots, dashes or underscores` });
 
 const commission = z
   .discriminatedUnion('type', [
     z.object({
-      type: z.literal('percentage').describe('A share of attributed revenue'),
-      rate_percent: z.number().gt(0).max(100).describe('Percent of attributed revenue'),
+      type: z.literal('percentage'),
+      rate_percent: z.number().gt(0).max(100),
     }).strict(),
     z.object({
-      type: z.literal('fixed').describe('A fixed amount per attributed order'),
-      amount_cents: z.number().int().min(1).max(100_000_000).describe('Amount per order in cents of the workspace currency'),
+      type: z.literal('fixed'),
+      amount_cents: z.number().int().min(1).max(100_000_000).describe('Per attributed order'),
     }).strict(),
     z.object({
-      type: z.literal('tiered').describe('Percent rising with the creator revenue of the month'),
+      type: z.literal('tiered'),
       tiers: z
         .array(
           z.object({
-            min_revenue_cents: z.number().int().min(0).describe('Monthly revenue from which this tier applies, in cents'),
-            rate_percent: z.number().gt(0).max(100).describe('Percent of attributed revenue in this tier'),
+            min_revenue_cents: z.number().int().min(0).describe('Creator revenue of the month from which the tier applies'),
+            rate_percent: z.number().gt(0).max(100),
           }).strict(),
         )
         .min(1)
@@ -36,10 +35,9 @@ const commission = z
         .refine((tiers) => tiers.every((t, i) => i === 0 || t.min_revenue_cents > tiers[i - 1]!.min_revenue_cents), {
           error: 'tiers must be ordered by strictly increasing min_revenue_cents',
         })
-        .describe('1 to 10 tiers ordered by min_revenue_cents'),
+        .describe('Ordered by min_revenue_cents'),
     }).strict(),
-  ])
-  .describe('Commission template: percentage, fixed or tiered');
+  ]);
 
 /** 4-digit codes, unique per workspace; the unique index settles a race between two calls. */
 async function newTrackingCode(ctx: ToolContext): Promise<string> {
@@ -67,36 +65,36 @@ export const creatorTools = [
   listTool(
     'creators.get-creators',
     'Get creators',
-    'Lists the creators (influencers) with tracking code, program, handles and active flag.',
+    'Creators (influencers) with tracking code, program, handles and active flag.',
     CREATOR,
     'creators',
   ),
   listTool(
     'creators.get-programs',
     'Get creator programs',
-    'Lists the creator commission programs (percentage, fixed or tiered templates).',
+    'Creator commission programs (percentage, fixed or tiered).',
     PROGRAM,
     'programs',
   ),
   writeTool(
     'creators.create-program',
     'Create a creator program',
-    'Creates a commission template (percentage, fixed or tiered). It is inert: nothing is paid until a person applies it in the dashboard.',
-    z.object({ name: shortText('Name of the program'), commission }).strict(),
+    'Creates a commission template (percentage, fixed or tiered), inert until a person applies it in the dashboard.',
+    z.object({ name: shortText(), commission }).strict(),
     async (ctx, input) => ({ program: present(await createAudited(ctx, 'creators.create-program', PROGRAM, { ...input, applied: false })) }),
   ),
   writeTool(
     'creators.create',
     'Add a creator',
-    'Adds a creator, optionally in a program, and generates a unique 4-digit tracking code for links and orders.',
+    'Adds a creator, optionally in a program, with a new unique 4-digit tracking code.',
     z
       .object({
-        name: shortText('Name of the creator'),
+        name: shortText(),
         program_id: idArg('creator program').optional(),
         instagram_handle: handle('Instagram').optional(),
         tiktok_handle: handle('TikTok').optional(),
         youtube_handle: handle('YouTube').optional(),
-        notes: longText('Free notes', 10_000).optional(),
+        notes: longText(10_000).optional(),
       })
       .strict(),
     async (ctx, input) => {
@@ -116,13 +114,13 @@ export const creatorTools = [
   writeTool(
     'creators.update',
     'Update a creator',
-    'Changes name, notes, active flag and/or social handles of a creator. Commission, program and promo codes cannot be changed here.',
+    'Changes name, notes, active flag and/or handles of a creator; not commission, program or promo codes.',
     z
       .object({
         id: idArg('creator'),
-        name: shortText('New name').optional(),
-        notes: longText('New notes', 10_000).optional(),
-        active: z.boolean().optional().describe('Whether the creator is active'),
+        name: shortText().optional(),
+        notes: longText(10_000).optional(),
+        active: z.boolean().optional(),
         instagram_handle: handle('Instagram').optional(),
         tiktok_handle: handle('TikTok').optional(),
         youtube_handle: handle('YouTube').optional(),

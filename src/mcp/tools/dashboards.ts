@@ -9,7 +9,7 @@ export const dashboardTools = [
   readTool(
     'dashboards.get-dashboards',
     'Get dashboards and custom reports',
-    'Lists the dashboards and the saved custom reports (metrics, breakdown, interval, filters) of the workspace.',
+    'Dashboards and saved custom reports (metrics, breakdown, interval, filters).',
     z.object({ limit: limitArg, offset: offsetArg }).strict(),
     async (ctx, input) => ({
       dashboards: await listPresented(ctx, 'dashboard', input),
@@ -19,13 +19,13 @@ export const dashboardTools = [
   writeTool(
     'dashboards.create-report',
     'Save a custom report',
-    'Saves a custom report definition (the arguments of analytics.query) under a name, so it appears in the dashboard.',
+    'Saves analytics.query arguments as a named custom report in the dashboard.',
     z
       .object({
-        name: shortText('Name of the report'),
-        metrics: z.array(z.enum(METRIC_NAMES)).min(1).max(METRIC_NAMES.length).describe('Metrics shown'),
-        breakdown: z.enum(BREAKDOWNS).optional().describe('Row dimension'),
-        interval: z.enum(INTERVAL_NAMES).optional().describe('Time bucket'),
+        name: shortText(),
+        metrics: z.array(z.enum(METRIC_NAMES)).min(1).max(METRIC_NAMES.length),
+        breakdown: z.enum(BREAKDOWNS).optional(),
+        interval: z.enum(INTERVAL_NAMES).optional(),
         filters: reportFilters.optional(),
         ...attributionArgs,
       })

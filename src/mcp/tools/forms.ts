@@ -12,14 +12,14 @@ export const formTools = [
   listTool(
     'forms.get-forms',
     'Get forms',
-    'Lists the lead and signup forms of the workspace with their status (draft or live) and fields.',
+    'Lead and signup forms with status (draft or live) and fields.',
     KIND,
     'forms',
   ),
   writeTool(
     'forms.add-fields',
     'Add form fields',
-    'Appends fields to a form. Existing fields are kept. A live form changes for visitors at once, so it needs confirm_live: true.',
+    'Appends fields to a form; a live form changes for visitors at once, so it needs confirm_live: true.',
     z
       .object({
         form_id: idArg('form'),
@@ -27,17 +27,16 @@ export const formTools = [
           .array(
             z
               .object({
-                label: shortText('Label shown to the visitor'),
-                type: z.enum(FIELD_TYPES).describe('Field type'),
-                required: z.boolean().default(false).describe('Whether the visitor must fill it'),
-                options: z.array(z.string().trim().min(1).max(200)).max(50).optional().describe('Choices of a select field'),
+                label: shortText(),
+                type: z.enum(FIELD_TYPES),
+                required: z.boolean().default(false),
+                options: z.array(z.string().trim().min(1).max(200)).max(50).optional().describe('For a select field'),
               })
               .strict(),
           )
           .min(1)
-          .max(20)
-          .describe('Fields to append'),
-        confirm_live: z.boolean().default(false).describe('Must be true to change a form that is live'),
+          .max(20),
+        confirm_live: z.boolean().default(false),
       })
       .strict(),
     async (ctx, { form_id, fields, confirm_live }) => {

@@ -9,22 +9,21 @@ export const geoTestingTools = [
   listTool(
     'geo-testing.get-tests',
     'Get geo tests',
-    'Lists the geo holdout tests set up for this workspace (regions, dates, status).',
+    'The geo holdout tests (regions, dates, status).',
     'geo_test',
     'tests',
   ),
   readTool(
     'geo-testing.get-candidates',
     'Geo test candidates',
-    'Ranks countries (or cities) as regions for a geo holdout test: enough orders and steady daily revenue. The ' +
-      'coefficient of variation is the daily revenue standard deviation over its mean (lower is steadier).',
+    'Ranks countries or cities as geo holdout regions: enough orders and steady daily revenue (low coefficient of variation).',
     z
       .object({
         date_from: dateFromArg,
         date_to: dateToArg,
-        level: z.enum(['country', 'city']).default('country').describe('country (default) or city'),
-        min_conversions: z.number().int().min(1).max(1_000_000).default(30).describe('Fewest conversions a region needs'),
-        limit: z.number().int().min(1).max(200).default(20).describe('Regions returned'),
+        level: z.enum(['country', 'city']).default('country'),
+        min_conversions: z.number().int().min(1).max(1_000_000).default(30),
+        limit: z.number().int().min(1).max(200).default(20),
       })
       .strict(),
     async (ctx, input) => {

@@ -17,8 +17,8 @@ export const healthCenterTools = [
   readTool(
     'health-center.get-summary',
     'Tracking health summary',
-    'Checks the data feeding the dashboard: pixel freshness (newest event, events in the last 24 hours), the share of ' +
-      'conversions in the range whose session the pixel recorded (match rate), and the newest day of ad data per platform.',
+    'Tracking health, each with a status: pixel freshness, share of conversions with a pixel session (match rate), ' +
+      'newest ad data day per platform.',
     z.object({ date_from: dateFromArg, date_to: dateToArg }).strict(),
     async (ctx, input) => {
       requireAllChannels(ctx, 'the tracking health summary');

@@ -9,8 +9,7 @@ export const hourlyTools = [
   readTool(
     'hourly.get-data',
     'Activity by hour of day',
-    'Sessions, conversions, revenue and conversion rate for each hour of the day (0 to 23) in the workspace time zone, ' +
-      'summed over the date range. Use it to time campaigns, emails and budget changes.',
+    'Sessions, conversions, revenue and conversion rate per hour of day (0 to 23, workspace time zone) over the range.',
     z.object({ date_from: dateFromArg, date_to: dateToArg }).strict(),
     async (ctx, input) => {
       const range = toolRange(input, ctx.now());

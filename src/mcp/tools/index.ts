@@ -77,15 +77,18 @@ export function findTool(name: string, selection: ToolSelection = ALL_TOOLS): To
   return tool && isSelected(tool, selection) ? tool : undefined;
 }
 
-/** Required on every tool of a multi-workspace connection. */
-export const WORKSPACE_ID_ARG = z
-  .string()
-  .regex(/^\d{1,15}$/, { error: 'workspace_id must be a string of digits (see workspaces_list)' })
-  .describe('Id from workspaces_list');
+/**
+ * Required on every tool of a multi-workspace connection; undescribed, since workspaces_list (the
+ * one tool without it) says where it comes from, once instead of on every tool.
+ */
+export const WORKSPACE_ID_ARG = z.string().regex(/^\d{1,15}$/, { error: 'workspace_id must be a string of digits (see workspaces_list)' });
 
+/**
+ * A tool as tools/list sends it. No `title`: a display name only, which clients replace by the
+ * name when it is missing; docs/tools.md shows it.
+ */
 export interface ListedTool {
   name: string;
-  title: string;
   description: string;
   inputSchema: Record<string, unknown>;
   outputSchema: Record<string, unknown>;
@@ -93,20 +96,19 @@ export interface ListedTool {
 }
 
 /**
- * The hints as tools/list sends them: the title is the tool's own `title`; the destructive and
- * idempotent hints, which MCP defines only for tools that are not read-only, go with writes only
- * (idempotent only when true, its default being false).
+ * The hints as tools/list sends them, leaving out what MCP's defaults already say: a write is not
+ * read-only by default, and its destructive and idempotent hints, which MCP defines only for tools
+ * that are not read-only, go with writes only (idempotent only when true, its default being false).
  */
 function listedAnnotations({ readOnlyHint, destructiveHint, idempotentHint, openWorldHint }: ToolDefinition['annotations']) {
   return readOnlyHint
     ? { readOnlyHint, openWorldHint }
-    : { readOnlyHint, destructiveHint, ...(idempotentHint ? { idempotentHint } : {}), openWorldHint };
+    : { destructiveHint, ...(idempotentHint ? { idempotentHint } : {}), openWorldHint };
 }
 
 function listed(tool: ToolDefinition, schema: z.ZodObject): ListedTool {
   return {
     name: tool.name,
-    title: tool.annotations.title,
     description: tool.description,
     inputSchema: jsonSchemaOf(schema),
     outputSchema: outputSchemaOf(tool.name),

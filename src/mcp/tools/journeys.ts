@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { ATTRIBUTION_WINDOWS } from '../../store/app/settings.ts';
 import { getSettings } from '../../store/app/workspaces.ts';
 import { touchpointPaths } from '../../analytics/queries/journeys/touchpoint-paths.ts';
+import { attributionArgs } from './analytics.ts';
 import { money, rangeOut, toolRange } from './range.ts';
 import { pixelScope, seesOrganic } from './scope.ts';
 import { dateFromArg, dateToArg, readTool } from './types.ts';
@@ -10,19 +10,15 @@ export const journeyTools = [
   readTool(
     'journeys.get-data',
     'Customer journeys',
-    'The most common touchpoint paths before a conversion: the channels of the visitor\'s tagged sessions within the ' +
-      'attribution window, in order (repeats in a row collapsed), with conversions and revenue per path. A conversion ' +
-      'without touchpoints has the path ["organic"]. A key limited to some channels sees only the paths made entirely of ' +
-      'channels it can read.',
+    'Most common channel paths before a conversion (tagged sessions in the attribution window, repeats collapsed; ' +
+      'none is ["organic"]) with conversions and revenue. A key limited to some channels sees only paths made ' +
+      'entirely of them.',
     z
       .object({
         date_from: dateFromArg,
         date_to: dateToArg,
-        attribution_window: z
-          .literal([...ATTRIBUTION_WINDOWS])
-          .optional()
-          .describe('Lookback days; default the dashboard setting'),
-        limit: z.number().int().min(1).max(200).default(25).describe('Paths returned'),
+        attribution_window: attributionArgs.attribution_window,
+        limit: z.number().int().min(1).max(200).default(25),
       })
       .strict(),
     async (ctx, input) => {

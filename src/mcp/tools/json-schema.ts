@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { TOOL_OUTPUTS } from './outputs.ts';
+import { DAY } from './types.ts';
 
 type Json = Record<string, unknown>;
 
@@ -9,8 +10,10 @@ const isPlainType = (branch: unknown): branch is { type: string } =>
 /**
  * Drops what JSON Schema implies anyway, so tools/list stays small (docs/mcp.md, "Size of the tool
  * list"): `$schema`, `propertyNames: {type: string}`, empty `additionalProperties: {}` and, below
- * the top level (some clients want `properties` there), empty `properties`; an `anyOf` of bare
- * types becomes one `type` list.
+ * the top level (some clients want `properties` there), empty `properties`; the `type` of an
+ * `enum` or `const`, whose values say it; a `default` that is the empty value of its type (0,
+ * false, "", [], {}). The calendar-day pattern becomes `format: "date"`, and an `anyOf` of bare
+ * types one `type` list.
  */
 function compact(node: unknown, root = true): unknown {
   if (Array.isArray(node)) return node.map((item) => compact(item, false));
@@ -21,8 +24,14 @@ function compact(node: unknown, root = true): unknown {
     if (key === 'propertyNames' && isPlainType(value) && value.type === 'string') continue;
     const empty = typeof value === 'object' && value !== null && Object.keys(value).length === 0;
     if (empty && (key === 'additionalProperties' || (key === 'properties' && !root))) continue;
+    if (key === 'default' && (empty || value === 0 || value === false || value === '')) continue;
+    if (key === 'pattern' && value === DAY.source) {
+      out.format = 'date';
+      continue;
+    }
     out[key] = key === 'properties' ? Object.fromEntries(Object.entries(value as Json).map(([name, schema]) => [name, compact(schema, false)])) : compact(value, false);
   }
+  if ('enum' in out || 'const' in out) delete out.type;
   if (Array.isArray(out.anyOf) && out.anyOf.every(isPlainType)) {
     out.type = out.anyOf.map((branch) => (branch as { type: string }).type);
     delete out.anyOf;

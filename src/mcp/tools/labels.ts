@@ -14,20 +14,19 @@ export const labelTools = [
   listTool(
     'labels.get-labels',
     'Get creative labels',
-    'Lists the labels given to creative assets (hook, format, offer, ...), one entry per labelled asset.',
+    'Labels of creative assets (hook, format, offer, ...), one entry per asset.',
     KIND,
     'labels',
   ),
   writeTool(
     'labels.label-asset',
     'Label a creative',
-    'Sets the labels of one creative asset (an ad id from library.get-assets). An asset that already has labels keeps ' +
-      'them unless force is true, which replaces them.',
+    'Sets the labels of a creative (ad id from library.get-assets); existing labels stay unless force is true.',
     z
       .object({
-        asset_id: z.string().trim().min(1).max(200).describe('Ad id of the creative, as library.get-assets lists it'),
-        labels: z.array(z.string().trim().min(1).max(60)).min(1).max(30).describe('Labels'),
-        force: z.boolean().default(false).describe('Replace labels the asset already has'),
+        asset_id: z.string().trim().min(1).max(200),
+        labels: z.array(z.string().trim().min(1).max(60)).min(1).max(30),
+        force: z.boolean().default(false),
       })
       .strict(),
     async (ctx, input) => {

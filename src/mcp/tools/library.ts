@@ -38,13 +38,12 @@ export const libraryTools = [
   readTool(
     'library.get-assets',
     'Creative library',
-    'Lists the ad creatives (assets) that delivered in the range with spend, CTR, conversions, revenue and ROAS ' +
-      '(conversions of sessions that landed from the ad) and their labels, ranked by the chosen measure.',
+    'Ad creatives that delivered in the range with spend, CTR, conversions, revenue, ROAS and labels.',
     z
       .object({
         date_from: dateFromArg,
         date_to: dateToArg,
-        sort_by: z.enum(RANK_BY).default('spend').describe('Ranking'),
+        sort_by: z.enum(RANK_BY).default('spend'),
         limit: limitArg,
         offset: offsetArg,
       })

@@ -22,7 +22,7 @@ const cellValue = z.union([z.string().max(5000), z.number(), z.boolean(), z.null
 const valuesArg = z
   .record(z.string().min(1).max(100), cellValue)
   .refine((v) => Object.keys(v).length <= 100, { error: 'At most 100 values per item' })
-  .describe('Cell values keyed by column name (strings, numbers, booleans or null)');
+  .describe('Keyed by column name');
 
 async function columnsOf(ctx: ToolContext, listId: number): Promise<Column[]> {
   return (await listObjects<Column>(ctx.db, ctx.workspaceId, COLUMN, { parentId: listId })).map((c) => c.data);
@@ -45,7 +45,7 @@ export const listTools = [
   readTool(
     'lists.get-lists',
     'Get lists and whiteboards',
-    'Lists the lists and whiteboards; with list_id, that list with its columns and a page of its items.',
+    'The lists and whiteboards; with list_id, that list with its columns and a page of its items.',
     z.object({ list_id: idArg('list').optional(), limit: limitArg, offset: offsetArg }).strict(),
     async (ctx, { list_id, ...page }) => {
       if (!list_id) return { lists: await listPresented(ctx, LIST, page) };
@@ -61,12 +61,12 @@ export const listTools = [
   writeTool(
     'lists.create',
     'Create a list',
-    'Creates an empty list (table of items with columns) or whiteboard, optionally in a folder.',
+    'Creates an empty list (rows and columns) or whiteboard.',
     z
       .object({
-        name: shortText('Name of the list'),
-        kind: z.enum(['list', 'whiteboard']).describe('list (rows and columns) or whiteboard (free-form board)'),
-        folder: z.string().trim().max(200).optional().describe('Folder to file it under'),
+        name: shortText(),
+        kind: z.enum(['list', 'whiteboard']),
+        folder: z.string().trim().max(200).optional(),
       })
       .strict(),
     async (ctx, input) => {
@@ -77,12 +77,12 @@ export const listTools = [
   writeTool(
     'lists.add-column',
     'Add a list column',
-    'Adds a column to a list. Column names are unique within a list.',
+    'Adds a column to a list; column names are unique per list.',
     z
       .object({
         list_id: idArg('list'),
-        name: shortText('Column name', 100),
-        type: z.enum(COLUMN_TYPES).default('text').describe('Column type'),
+        name: shortText(100),
+        type: z.enum(COLUMN_TYPES).default('text'),
       })
       .strict(),
     async (ctx, input) => {
@@ -97,11 +97,11 @@ export const listTools = [
   writeTool(
     'lists.add-items',
     'Add list items',
-    'Appends 1 to 200 items to a list; each item gives values for existing columns.',
+    'Appends items to a list, with values for its existing columns.',
     z
       .object({
         list_id: idArg('list'),
-        items: z.array(z.object({ values: valuesArg }).strict()).min(1).max(200).describe('Items to add'),
+        items: z.array(z.object({ values: valuesArg }).strict()).min(1).max(200),
       })
       .strict(),
     async (ctx, input) => {
@@ -117,11 +117,11 @@ export const listTools = [
   writeTool(
     'lists.update-items',
     'Update list items',
-    'Changes cell values of existing items of a list; values not named stay as they are.',
+    'Changes cell values of items of a list; values not named stay.',
     z
       .object({
         list_id: idArg('list'),
-        items: z.array(z.object({ id: idArg('item'), values: valuesArg }).strict()).min(1).max(200).describe('Items to change'),
+        items: z.array(z.object({ id: idArg('item'), values: valuesArg }).strict()).min(1).max(200),
       })
       .strict(),
     async (ctx, input) => {
@@ -146,13 +146,12 @@ export const listTools = [
   writeTool(
     'lists.add-top-creatives',
     'Add top creatives to a list',
-    'Ranks the ad creatives of the range by ROAS, revenue, spend or CTR and adds the top N to the list as rows linked ' +
-      'to the creative. Missing columns (creative, source, the ranking measure) are added.',
+    'Adds the range\'s top creatives by rank_by to a list as linked rows, and any missing column (creative, source, the measure).',
     z
       .object({
         list_id: idArg('list'),
-        rank_by: z.enum(RANK_BY).describe('Ranking measure'),
-        count: z.number().int().min(1).max(50).default(10).describe('How many creatives to add'),
+        rank_by: z.enum(RANK_BY),
+        count: z.number().int().min(1).max(50).default(10),
         date_from: dateFromArg,
         date_to: dateToArg,
       })

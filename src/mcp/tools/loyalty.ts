@@ -9,15 +9,15 @@ export const loyaltyTools = [
   listTool(
     'loyalty.get-programs',
     'Get loyalty programs',
-    'Lists the loyalty programs of the workspace (points, tiers and rewards as configured).',
+    'The loyalty programs (points, tiers, rewards).',
     'loyalty_program',
     'programs',
   ),
   readTool(
     'loyalty.get-analytics',
     'Repeat purchase analytics',
-    'From the platform orders in the range: customers, repeat customers (2 or more orders), repeat rate, orders per ' +
-      'customer and the revenue share of repeat customers, with customers bucketed by order count (1, 2, 3, 4 or more).',
+    'Repeat purchases from platform orders in the range: customers, repeat rate, repeat revenue share, customers by ' +
+      'order count (1, 2, 3, 4+).',
     z.object({ date_from: dateFromArg, date_to: dateToArg }).strict(),
     async (ctx, input) => {
       requireAllChannels(ctx, 'order-level loyalty data');

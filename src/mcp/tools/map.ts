@@ -8,14 +8,14 @@ export const mapTools = [
   readTool(
     'map.get-data',
     'Sales by place',
-    'Sessions, conversions and revenue by country (level country) or by country and city (level city). Sessions come ' +
-      'from the visitor country, conversions from the order address; cities exist only on orders, so city rows have 0 sessions.',
+    'Sessions, conversions and revenue per country or city. Sessions come from the visitor country, conversions ' +
+      'from the order address: city rows have 0 sessions.',
     z
       .object({
         date_from: dateFromArg,
         date_to: dateToArg,
-        level: z.enum(['country', 'city']).default('country').describe('country (default) or city'),
-        limit: z.number().int().min(1).max(500).default(100).describe('Places returned'),
+        level: z.enum(['country', 'city']).default('country'),
+        limit: z.number().int().min(1).max(500).default(100),
       })
       .strict(),
     async (ctx, input) => {

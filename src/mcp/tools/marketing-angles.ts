@@ -4,13 +4,13 @@ import { idArg, longText, shortText, tagsArg, writeTool } from './types.ts';
 
 const KIND = 'marketing_angle';
 const STATUSES = ['idea', 'testing', 'winning', 'paused', 'retired'] as const;
-const creativesArg = z.array(z.string().trim().min(1).max(200)).max(100).describe('Ad ids of the creatives that use this angle');
+const creativesArg = z.array(z.string().trim().min(1).max(200)).max(100).describe('Ad ids of creatives');
 
 export const marketingAngleTools = [
   listTool(
     'marketing-angles.get-angles',
     'Get marketing angles',
-    'Lists the marketing angles (messaging hypotheses) with status, tags and linked creatives.',
+    'Marketing angles (messaging hypotheses) with status, tags and linked creatives.',
     KIND,
     'angles',
   ),
@@ -20,9 +20,9 @@ export const marketingAngleTools = [
     'Records a new marketing angle with status idea.',
     z
       .object({
-        title: shortText('Short name of the angle'),
-        summary: longText('The message in one or two sentences', 2000).default('').describe('The message in one or two sentences'),
-        notes: longText('Free notes', 10_000).default('').describe('Free notes'),
+        title: shortText(),
+        summary: longText(2000).default(''),
+        notes: longText(10_000).default(''),
         tags: tagsArg.default([]),
         linked_creatives: creativesArg.default([]),
       })
@@ -32,14 +32,14 @@ export const marketingAngleTools = [
   writeTool(
     'marketing-angles.update',
     'Update a marketing angle',
-    'Changes title, summary, notes, status, tags and/or linked creatives of an angle. Fields left out stay as they are.',
+    'Changes title, summary, notes, status, tags and/or linked creatives of an angle.',
     z
       .object({
         id: idArg('marketing angle'),
-        title: shortText('New title').optional(),
-        summary: longText('New summary', 2000).optional(),
-        notes: longText('New notes', 10_000).optional(),
-        status: z.enum(STATUSES).optional().describe('New status'),
+        title: shortText().optional(),
+        summary: longText(2000).optional(),
+        notes: longText(10_000).optional(),
+        status: z.enum(STATUSES).optional(),
         tags: tagsArg.optional(),
         linked_creatives: creativesArg.optional(),
       })

@@ -11,9 +11,9 @@ export const metadataTools = [
   readTool(
     'metadata.list_schema',
     'Describe the data',
-    'Describes what analytics.query accepts and what this connection may read: metrics (kind, whether read:profit is ' +
-      'needed and granted), breakdowns, intervals, attribution options, the sources this key may filter on, and the ' +
-      'workspace currency, time zone and saved dashboard settings.',
+    'What analytics.query accepts and this key may read: metrics (kind, read:profit needed and granted), ' +
+      'breakdowns, intervals, attribution options, filterable sources, workspace currency, time zone, dashboard ' +
+      'settings.',
     z.object({}).strict(),
     async (ctx) => {
       const workspace = await findWorkspace(ctx.db, ctx.workspaceId);

@@ -9,18 +9,18 @@ export const noteTools = [
   listTool(
     'notes.get-notes',
     'Get notes',
-    'Lists the notes saved in this workspace, oldest first, with id, title, content and timestamps.',
+    'The saved notes (title, content), oldest first.',
     KIND,
     'notes',
   ),
   writeTool(
     'notes.save-note',
     'Save a note',
-    'Saves a new note (for example an observation about a campaign) and returns it with its id.',
+    'Saves a new note, for example an observation about a campaign.',
     z
       .object({
-        title: shortText('Title of the note'),
-        content: longText('Body of the note, plain text or Markdown'),
+        title: shortText(),
+        content: longText().describe('Plain text or Markdown'),
       })
       .strict(),
     async (ctx, input) => {
@@ -31,12 +31,12 @@ export const noteTools = [
   writeTool(
     'notes.update',
     'Update a note',
-    'Changes the title and/or content of an existing note. Fields left out stay as they are.',
+    'Changes the title and/or content of a note.',
     z
       .object({
         id: idArg('note'),
-        title: shortText('New title').optional(),
-        content: longText('New body').optional(),
+        title: shortText().optional(),
+        content: longText().optional(),
       })
       .strict(),
     async (ctx, { id, ...changes }) => ({ note: present(await updateAudited<Note>(ctx, 'notes.update', KIND, id, changes, 'Note')) }),

@@ -12,8 +12,7 @@ const MIN_CART_SESSIONS = 20;
 export const offerOpportunitiesTool = readTool(
   'offers.get-opportunities',
   'Offer opportunities',
-  'Finds where an offer could pay off: channels whose shoppers add to cart but rarely buy (abandonment rate), and how ' +
-    'existing coupon codes perform (conversions, revenue, share of new customers).',
+  'Where an offer could pay off: channels with carts but few orders, and coupon code results (conversions, revenue, new customer share).',
   z.object({ date_from: dateFromArg, date_to: dateToArg }).strict(),
   async (ctx, input) => {
     const range = toolRange(input, ctx.now());

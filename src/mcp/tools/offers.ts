@@ -1,29 +1,26 @@
 import { z } from 'zod';
 import { createAudited, present, requireObject, updateAudited, listTool } from './objects.ts';
-import { idArg, shortText, writeTool } from './types.ts';
+import { dayArg, idArg, shortText, writeTool } from './types.ts';
 import { offerOpportunitiesTool } from './offer-opportunities.ts';
 
 const KIND = 'offer';
 const TYPES = ['percentage_discount', 'fixed_discount', 'free_shipping', 'bundle', 'gift_with_purchase'] as const;
 const STATUSES = ['draft', 'scheduled', 'active', 'paused', 'ended'] as const;
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 const configArg = z
   .object({
-    value: z.number().min(0).max(1_000_000).optional().describe('Discount size: percent for percentage_discount, cents for fixed_discount'),
-    minimum_order: z.number().int().min(0).optional().describe('Minimum order value in cents'),
-    product_handles: z.array(z.string().max(200)).max(200).optional().describe('Products the offer applies to (all when omitted)'),
+    value: z.number().min(0).max(1_000_000).optional().describe('Percent for percentage_discount, cents for fixed_discount'),
+    minimum_order: z.number().int().min(0).optional().describe('In cents'),
+    product_handles: z.array(z.string().max(200)).max(200).optional().describe('Default: all products'),
   })
-  .strict()
-  .describe('Offer parameters');
+  .strict();
 const segmentArg = idArg('target segment').optional();
-const dateArg = (what: string) => z.string().regex(DAY, { error: `${what} must be YYYY-MM-DD` }).describe(`${what}, YYYY-MM-DD`);
 
 export const offerTools = [
   listTool(
     'offers.get-offers',
     'Get offers',
-    'Lists the offers (discounts, free shipping, bundles) with status, configuration, target segment and dates.',
+    'Offers (discounts, free shipping, bundles) with status, configuration, target segment and dates.',
     KIND,
     'offers',
   ),
@@ -31,15 +28,15 @@ export const offerTools = [
   writeTool(
     'offers.create',
     'Create an offer draft',
-    'Creates an offer as a draft; it does nothing for shoppers until a person activates it. No promo code is created here.',
+    'Creates an offer draft, inert until a person activates it; no promo code.',
     z
       .object({
-        name: shortText('Name of the offer'),
-        type: z.enum(TYPES).describe('Kind of offer'),
+        name: shortText(),
+        type: z.enum(TYPES),
         config: configArg.default({}),
-        target_segment_id: segmentArg.describe('Segment the offer targets (all customers when omitted)'),
-        start_date: dateArg('start_date').optional(),
-        end_date: dateArg('end_date').optional(),
+        target_segment_id: segmentArg.describe('Default: all customers'),
+        start_date: dayArg('start_date').optional(),
+        end_date: dayArg('end_date').optional(),
       })
       .strict(),
     async (ctx, input) => {
@@ -50,16 +47,16 @@ export const offerTools = [
   writeTool(
     'offers.update',
     'Update an offer',
-    'Changes name, status, configuration, target segment and/or start and end dates of an offer. Promo codes cannot be changed here.',
+    'Changes name, status, configuration, target segment and/or dates of an offer; not promo codes.',
     z
       .object({
         id: idArg('offer'),
-        name: shortText('New name').optional(),
-        status: z.enum(STATUSES).optional().describe('New status'),
+        name: shortText().optional(),
+        status: z.enum(STATUSES).optional(),
         config: configArg.optional(),
-        target_segment_id: segmentArg.describe('New target segment'),
-        start_date: dateArg('start_date').optional(),
-        end_date: dateArg('end_date').optional(),
+        target_segment_id: segmentArg,
+        start_date: dayArg('start_date').optional(),
+        end_date: dayArg('end_date').optional(),
       })
       .strict(),
     async (ctx, { id, ...changes }) => {

@@ -9,33 +9,33 @@ export const segmentRules = z
   .array(
     z
       .object({
-        field: shortText('Customer or session field, e.g. country_code, orders_count, total_spent, adv_source', 100),
-        operator: z.enum(OPERATORS).describe('Comparison'),
+        field: shortText(100).describe('Customer or session field, e.g. country_code, orders_count, total_spent, adv_source'),
+        operator: z.enum(OPERATORS),
         value: z
           .union([z.string().max(500), z.number(), z.array(z.string().max(200)).max(100)])
-          .describe('Value to compare with (a list for the in operator)'),
+          .describe('A list for the in operator'),
       })
       .strict(),
   )
   .max(50)
-  .describe('Rules, all of which must match');
+  .describe('All must match');
 
 export const segmentTools = [
   listTool(
     'segments.get-segments',
     'Get segments',
-    'Lists the customer segments of the workspace with their rules.',
+    'The customer segments with their rules.',
     KIND,
     'segments',
   ),
   writeTool(
     'segments.create',
     'Create a segment',
-    'Creates a customer segment defined by rules. Audience sync to ad platforms stays off; it is switched on in the dashboard only.',
+    'Creates a customer segment from rules; audience sync stays off (dashboard only).',
     z
       .object({
-        name: shortText('Name of the segment'),
-        description: longText('What the segment is for', 2000).default('').describe('What the segment is for (optional)'),
+        name: shortText(),
+        description: longText(2000).default(''),
         rules: segmentRules.min(1),
       })
       .strict(),
@@ -44,12 +44,12 @@ export const segmentTools = [
   writeTool(
     'segments.update',
     'Update a segment',
-    'Changes the name, description and/or rules of a segment. The audience-sync toggle cannot be changed here.',
+    'Changes name, description and/or rules of a segment; not its audience sync.',
     z
       .object({
         id: idArg('segment'),
-        name: shortText('New name').optional(),
-        description: longText('New description', 2000).optional(),
+        name: shortText().optional(),
+        description: longText(2000).optional(),
         rules: segmentRules.min(1).optional(),
       })
       .strict(),

@@ -9,9 +9,9 @@ const QUESTION_TYPES = ['text', 'single_choice', 'multiple_choice', 'rating', 'n
 
 const question = z
   .object({
-    text: shortText('The question as shown to the customer', 500),
-    type: z.enum(QUESTION_TYPES).describe('Answer type'),
-    options: z.array(z.string().trim().min(1).max(200)).max(20).optional().describe('Choices, for single_choice and multiple_choice'),
+    text: shortText(500),
+    type: z.enum(QUESTION_TYPES),
+    options: z.array(z.string().trim().min(1).max(200)).max(20).optional().describe('For single_choice and multiple_choice'),
   })
   .strict();
 
@@ -19,7 +19,7 @@ export const surveyTools = [
   readTool(
     'surveys.get-responses',
     'Get survey responses',
-    'Lists the surveys of the workspace; with survey_id, that survey with its collected responses (newest last).',
+    'The surveys; with survey_id, that survey with its responses (newest last).',
     z
       .object({
         survey_id: idArg('survey').optional(),
@@ -37,11 +37,11 @@ export const surveyTools = [
   writeTool(
     'surveys.create',
     'Create a survey draft',
-    'Creates a post-purchase survey as a draft. It is never published by this tool; a person reviews and publishes it in the dashboard.',
+    'Creates a post-purchase survey draft; only a person publishes it, in the dashboard.',
     z
       .object({
-        title: shortText('Title of the survey'),
-        questions: z.array(question).min(1).max(30).describe('Questions each with text and type'),
+        title: shortText(),
+        questions: z.array(question).min(1).max(30),
       })
       .strict(),
     async (ctx, input) => {

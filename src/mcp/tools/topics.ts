@@ -11,22 +11,20 @@ export const topicTools = [
   listTool(
     'topics.get-topics',
     'Get tracked topics',
-    'Lists the keywords this workspace tracks for content and AI-visibility monitoring.',
+    'Keywords tracked for content and AI-visibility monitoring.',
     KIND,
     'topics',
   ),
   writeTool(
     'topics.add',
     'Track keywords',
-    `Adds 1 to ${MAX_KEYWORDS_PER_CALL} keywords to the tracked topics. Keywords already tracked (case-insensitive) are skipped; ` +
-      'the result lists the topics created and the keywords skipped.',
+    'Tracks keywords; those already tracked (in any case) are skipped and listed.',
     z
       .object({
         keywords: z
           .array(z.string().trim().min(1).max(100))
           .min(1)
-          .max(MAX_KEYWORDS_PER_CALL, { error: `At most ${MAX_KEYWORDS_PER_CALL} keywords per call` })
-          .describe(`Keywords to track, 1 to ${MAX_KEYWORDS_PER_CALL}, each up to 100 characters`),
+          .max(MAX_KEYWORDS_PER_CALL, { error: `At most ${MAX_KEYWORDS_PER_CALL} keywords per call` }),
       })
       .strict(),
     async (ctx, { keywords }) => {

@@ -9,16 +9,14 @@ export const weatherTools = [
   readTool(
     'weather.get-data',
     'Weather and sales',
-    'Joins the daily weather observations imported for the workspace (import --kind weather) with the conversions ' +
-      'placed from the same place that day: per day and place, plus revenue per weather condition and the correlation of ' +
-      'temperature and of precipitation with daily revenue.',
+    'Imported daily weather joined with conversions of the same place and day: per day and place, revenue per ' +
+      'condition, correlation of temperature and precipitation with revenue.',
     z
       .object({
         date_from: dateFromArg,
         date_to: dateToArg,
-        country_code: z.string().regex(/^[A-Z]{2}$/, { error: 'country_code must be two capital letters' }).optional()
-          .describe('ISO 3166 country code, e.g. DE; default every observed place'),
-        city: z.string().trim().min(1).max(200).optional().describe('City name as imported; default every city'),
+        country_code: z.string().regex(/^[A-Z]{2}$/, { error: 'country_code must be two capital letters' }).optional(),
+        city: z.string().trim().min(1).max(200).optional(),
       })
       .strict(),
     async (ctx, input) => {

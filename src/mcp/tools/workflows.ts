@@ -9,14 +9,14 @@ export const workflowTools = [
   listTool(
     'workflows.get-rules',
     'Get workflows',
-    'Lists the automation workflows (trigger, conditions, actions) and whether each is enabled.',
+    'Automation workflows (trigger, conditions, actions), each enabled or not.',
     'workflow',
     'workflows',
   ),
   readTool(
     'workflows.get-executions',
     'Get workflow executions',
-    'Lists the recorded runs of a workflow (or of all workflows) with status and outcome, oldest first.',
+    'Recorded runs of one workflow or of all, with status and outcome.',
     z.object({ workflow_id: idArg('workflow').optional(), limit: limitArg, offset: offsetArg }).strict(),
     async (ctx, { workflow_id, ...page }) => {
       if (workflow_id) await requireObject(ctx, 'workflow', workflow_id, 'Workflow');
@@ -26,31 +26,30 @@ export const workflowTools = [
   writeTool(
     'workflows.create',
     'Create a workflow',
-    'Creates an automation workflow. It is always created disabled; a person reviews and enables it in the dashboard.',
+    'Creates an automation workflow, disabled until a person enables it in the dashboard.',
     z
       .object({
-        name: shortText('Name of the workflow'),
+        name: shortText(),
         trigger: z
           .object({
-            type: z.enum(TRIGGERS).describe('When it runs'),
-            metric: z.string().max(60).optional().describe('Metric watched by metric_threshold, e.g. roas'),
-            operator: z.enum(['above', 'below']).optional().describe('Direction for metric_threshold'),
-            value: z.number().optional().describe('Threshold for metric_threshold'),
+            type: z.enum(TRIGGERS),
+            metric: z.string().max(60).optional().describe('For metric_threshold, e.g. roas'),
+            operator: z.enum(['above', 'below']).optional().describe('For metric_threshold'),
+            value: z.number().optional().describe('For metric_threshold'),
           })
-          .strict()
-          .describe('The trigger'),
+          .strict(),
         actions: z
           .array(
             z
               .object({
-                type: z.enum(ACTIONS).describe('What it does'),
+                type: z.enum(ACTIONS),
                 target: z.string().max(500).default('').describe('E-mail address, webhook URL or list id, by type'),
               })
               .strict(),
           )
           .min(1)
           .max(10)
-          .describe('Actions run in order'),
+          .describe('Run in order'),
       })
       .strict(),
     async (ctx, input) => ({ workflow: present(await createAudited(ctx, 'workflows.create', 'workflow', { ...input, enabled: false })) }),

@@ -5,7 +5,7 @@ import { readTool } from './types.ts';
 export const workspacesListTool = readTool(
   'workspaces_list',
   'List connected workspaces',
-  'Lists the workspaces of this connection (id and name). Pass an id as workspace_id to every other tool.',
+  'Workspaces of this connection; pass an id as workspace_id to every other tool.',
   z.object({}).strict(),
   async (ctx) => ({ workspaces: ctx.workspaces.map((w) => ({ id: String(w.id), name: w.name })) }),
 );
