@@ -32,6 +32,9 @@ let west: TestWorkspace;
 let southKey: Record<string, string>;
 let connector: URL;
 
+/** What the whole tools/list result of a connection may weigh (docs/mcp.md, "Size of the tool list"). */
+const OAUTH_LIST_BUDGET_BYTES = 48_000;
+
 /** The SDK client's storage, kept in memory; the authorization URL is handed to Chromium. */
 class TestOAuthProvider implements OAuthClientProvider {
   info?: OAuthClientInformationMixed;
@@ -265,6 +268,19 @@ describe('a multi-workspace connection', () => {
       assert.ok((tool.inputSchema.required ?? []).includes('workspace_id'), tool.name);
       assert.equal((tool.inputSchema.properties as Record<string, { type: string }>).workspace_id!.type, 'string');
     }
+  });
+
+  test(`the tools/list result stays under ${OAUTH_LIST_BUDGET_BYTES} bytes with workspace_id on every tool`, async () => {
+    const r = await fetch(connector, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${provider.saved!.access_token}` },
+      body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+    });
+    const { result } = await r.json();
+    assert.equal(result.tools.length, TOOLS.length + 1);
+    // The server serialises with JSON.stringify, so this is the result's size on the wire.
+    const bytes = Buffer.byteLength(JSON.stringify(result));
+    assert.ok(bytes < OAUTH_LIST_BUDGET_BYTES, `${bytes} bytes`);
   });
 
   test('workspaces_list returns the connected workspaces', async () => {

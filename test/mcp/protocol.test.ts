@@ -143,6 +143,12 @@ function notStrict(schema: any, path: string, out: string[] = []): string[] {
   return out;
 }
 
+/**
+ * What the whole tools/list result of an admin key may weigh, output schemas included (docs/mcp.md,
+ * "Size of the tool list"); the OAuth connection's budget is in oauth.test.ts.
+ */
+const LIST_BUDGET_BYTES = 43_000;
+
 describe('tools/list', () => {
   test('lists every tool on one page, without nextCursor and without workspaces_list', async () => {
     const r = await postMcp(t.app, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, ws.headers);
@@ -166,6 +172,15 @@ describe('tools/list', () => {
       // MCP defines destructiveHint for tools that are not read-only only.
       assert.equal(tool.annotations.destructiveHint, isRead ? undefined : false, tool.name);
     }
+  });
+
+  test(`the result, output schemas included, stays under ${LIST_BUDGET_BYTES} bytes`, async () => {
+    const r = await postMcp(t.app, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, ws.headers);
+    assert.equal(r.body.result.tools.length, TOOLS.length);
+    assert.ok(r.body.result.tools.every((tool: any) => tool.outputSchema?.type === 'object'));
+    // The server serialises with JSON.stringify, so this is the result's size on the wire.
+    const bytes = Buffer.byteLength(JSON.stringify(r.body.result));
+    assert.ok(bytes < LIST_BUDGET_BYTES, `${bytes} bytes`);
   });
 
   test('covers every tool the spec names, and no delete tool', async () => {
