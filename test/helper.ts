@@ -9,6 +9,7 @@ import { createLogger } from '../src/log.ts';
 import { openStores, type Stores } from '../src/store/index.ts';
 import { openClickhouse, type Clickhouse } from '../src/store/clickhouse.ts';
 import { buildApp } from '../src/server/app.ts';
+import { runCommand } from '../src/cli/run-command.ts';
 import { createRateLimits } from '../src/http/rate-limit.ts';
 import { createWorkspace } from '../src/store/app/workspaces.ts';
 import { createApiKey } from '../src/store/app/api-keys.ts';
@@ -43,7 +44,7 @@ export async function startTestApp(overrides: Partial<Config> = {}): Promise<Tes
   const logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
   const stores = await openStores(config, logger);
   const limits = await createRateLimits(config.rate, config.redisUrl, logger);
-  const app = await buildApp({ config, stores, limits, logger });
+  const app = await buildApp({ config, stores, limits, logger, runCommand });
   await app.ready();
   return {
     app,

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { loadConfig } from '../config.ts';
-import { adminToken, runningServer } from './runtime-files.ts';
+import { adminToken, runningServer } from '../server/runtime-files.ts';
 import type { CommandOutcome } from './run-command.ts';
 
 /**

@@ -12,7 +12,8 @@ import { createApiKey } from '../store/app/api-keys.ts';
 import { createDemoUser, type DemoUser } from '../dashboard/demo-user.ts';
 import { MAX_DEMO_DAYS } from './commands/demo.ts';
 import { seedDemo } from './demo/seed.ts';
-import { removeServerInfo, runningServer, writeServerInfo } from './runtime-files.ts';
+import { removeServerInfo, runningServer, writeServerInfo } from '../server/runtime-files.ts';
+import { runCommand } from './run-command.ts';
 import { PRIVATE_FILE } from '../store/private-files.ts';
 
 const say = (line: string) => process.stderr.write(`${line}\n`);
@@ -102,7 +103,7 @@ export async function start(config: Config): Promise<void> {
   await ensurePortFree(config.port, config.host);
   const stores = await openStores(config, logger);
   const limits = await createRateLimits(config.rate, config.redisUrl, logger);
-  const app = await buildApp({ config, stores, logger, limits });
+  const app = await buildApp({ config, stores, logger, limits, runCommand });
   const release = async () => {
     await app.close();
     await limits.close();

@@ -6,6 +6,7 @@ import type { RateLimits } from '../http/rate-limit.ts';
 import { createInFlightLimits, type InFlightLimits } from '../http/in-flight.ts';
 import type { HealthCheck } from '../kit/health-check.ts';
 import { HttpError, installErrorHandler, sendError } from '../http/errors.ts';
+import type { CommandRunner } from './admin-route.ts';
 import { registerRoutes } from './routes.ts';
 import { installSecurityHeaders } from '../http/security-headers.ts';
 
@@ -14,6 +15,8 @@ export interface AppDeps {
   stores: Stores;
   limits: RateLimits;
   logger: Logger;
+  /** The CLI's commands, for its admin route `POST /admin/cli`; an app built without them has no such route. */
+  runCommand?: CommandRunner;
 }
 
 declare module 'fastify' {
@@ -47,6 +50,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installSecurityHeaders(app);
   installErrorHandler(app);
   app.setNotFoundHandler((_request, reply) => sendError(reply, new HttpError(404, 'Not found')));
-  await registerRoutes(app);
+  await registerRoutes(app, deps.runCommand);
   return app;
 }

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { DATA_API_PREFIX, DATA_ENDPOINTS } from '../api/endpoints.ts';
 import { openApiRoute } from '../api/openapi/route.ts';
-import { adminRoute } from '../cli/admin-route.ts';
 import { registerTryOn } from '../tryon/plugin.ts';
 import { collectPlugin } from '../collect/plugin.ts';
 import { collectCheck } from '../collect/status.ts';
@@ -9,9 +8,10 @@ import { mcpRoute } from '../mcp/route.ts';
 import { addHealthCheck, checkHealth } from '../http/health.ts';
 import { oauthRoutes } from '../mcp/oauth/routes.ts';
 import { dashboardPlugin } from '../dashboard/plugin.ts';
+import { adminRoute, type CommandRunner } from './admin-route.ts';
 
 /** Every endpoint module, with its prefix. */
-export async function registerRoutes(app: FastifyInstance): Promise<void> {
+export async function registerRoutes(app: FastifyInstance, runCommand: CommandRunner | undefined): Promise<void> {
   addHealthCheck(app, {
     name: 'collect',
     async run() {
@@ -29,6 +29,6 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(mcpRoute);
   await app.register(oauthRoutes);
   await registerTryOn(app);
-  await app.register(adminRoute);
+  if (runCommand) await app.register(adminRoute(runCommand));
   await app.register(dashboardPlugin);
 }

@@ -11,7 +11,8 @@ import { startTestApp, type TestApp } from '../helper.ts';
 import { buildApp } from '../../src/server/app.ts';
 import { createRateLimits } from '../../src/http/rate-limit.ts';
 import { createLogger } from '../../src/log.ts';
-import { adminToken } from '../../src/cli/runtime-files.ts';
+import { adminToken } from '../../src/server/runtime-files.ts';
+import { runCommand } from '../../src/cli/run-command.ts';
 
 let t: TestApp;
 let trusting: FastifyInstance;
@@ -20,7 +21,7 @@ let remoteAllowed: FastifyInstance;
 before(async () => {
   t = await startTestApp({ trustProxy: true });
   const limits = await createRateLimits(t.config.rate, null);
-  remoteAllowed = await buildApp({ config: { ...t.config, adminRemote: true }, stores: t.stores, limits, logger: createLogger('silent') });
+  remoteAllowed = await buildApp({ config: { ...t.config, adminRemote: true }, stores: t.stores, limits, logger: createLogger('silent'), runCommand });
   trusting = t.app;
 });
 after(async () => {

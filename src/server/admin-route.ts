@@ -1,8 +1,16 @@
 import crypto from 'node:crypto';
 import net from 'node:net';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import type { Config } from '../config.ts';
+import type { Stores } from '../store/index.ts';
 import { adminToken } from './runtime-files.ts';
-import { runCommand } from './run-command.ts';
+
+/**
+ * Runs one CLI command line with the server's stores and answers its outcome. The CLI hands it
+ * in when it builds the app: the commands are the CLI's, the server only carries them.
+ */
+export type CommandRunner = (ctx: { config: Config; stores: Stores; logger: Logger; progress(message: string): void }, argv: string[]) => Promise<unknown>;
 
 function tokenMatches(given: string, expected: string): boolean {
   const a = crypto.createHash('sha256').update(given).digest();
@@ -30,7 +38,7 @@ function fromThisMachine(request: FastifyRequest): boolean {
  * The answer is NDJSON: progress lines, then one `{result}` or `{error}` line. Only clients on
  * this machine reach it (404 for others) unless STORELENS_ADMIN_REMOTE=1.
  */
-export const adminRoute: FastifyPluginAsync = async (app) => {
+export const adminRoute = (runCommand: CommandRunner): FastifyPluginAsync => async (app) => {
   const expected = adminToken(app.config.dataDir);
   app.post<{ Body: { argv?: unknown } }>('/admin/cli', async (request, reply) => {
     if (!app.config.adminRemote && !fromThisMachine(request)) return reply.code(404).send({ message: 'Not found' });
