@@ -6,7 +6,7 @@ import { pixelScope } from './scope.ts';
 import { twoProportionTest } from './stats.ts';
 import { dateFromArg, dateToArg, readTool } from './types.ts';
 
-const testIdArg = z.string().trim().min(1).max(200);
+const testIdArg = z.string().trim().min(1).max(200).describe('From ab-testing.get-tests');
 
 export const abTestingTools = [
   readTool(

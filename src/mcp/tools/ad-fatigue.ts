@@ -38,8 +38,8 @@ export const adFatigueTools = [
       .object({
         date_from: dateFromArg,
         date_to: dateToArg,
-        min_days: z.number().int().min(2).max(365).default(6),
-        limit: z.number().int().min(1).max(500).default(50),
+        min_days: z.number().int().min(2).max(365).default(6).describe('Fewest days with delivery'),
+        limit: z.number().int().min(1).max(500).default(50).describe('Ads to return'),
       })
       .strict(),
     async (ctx, input) => {

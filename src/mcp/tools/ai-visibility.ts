@@ -28,9 +28,9 @@ export const aiVisibilityTools = [
     'Tracks a shopper\'s question to AI assistants, with the brand and competitors to look for in answers.',
     z
       .object({
-        prompt: shortText(500),
+        prompt: shortText('The question as a shopper would ask an AI assistant', 500),
         brand: z.string().trim().max(200).optional().describe('Default: the workspace name'),
-        competitors: z.array(z.string().trim().min(1).max(200)).max(20).default([]),
+        competitors: z.array(z.string().trim().min(1).max(200)).max(20).default([]).describe('Competitor brands to look for'),
       })
       .strict(),
     async (ctx, input) => ({ prompt: present(await createAudited(ctx, 'ai-visibility.create-prompt', PROMPT, { brand: '', ...input, active: true })) }),

@@ -6,22 +6,22 @@ import { NO_PROFIT_ACCESS } from '../../analytics/permissions.ts';
 import { runReport, type ReportRequest, type ReportResult } from '../../analytics/report/run.ts';
 import { ATTRIBUTION_DATES, ATTRIBUTION_MODELS, ATTRIBUTION_WINDOWS } from '../../store/app/settings.ts';
 import { AccessDenied } from '../../kit/errors.ts';
-import { readTool, type ToolContext } from './types.ts';
+import { offsetArg, readTool, type ToolContext } from './types.ts';
 
 const DAY_OR_TIMESTAMP = /^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}:\d{2})?$/;
 const sourceList = z.array(z.enum(PIXEL_SOURCES)).max(PIXEL_SOURCES.length);
 
 /** Left out, each takes the workspace's saved dashboard setting (the server instructions say so once). */
 export const attributionArgs = {
-  attribution_model: z.enum(ATTRIBUTION_MODELS).optional(),
-  attribution_window: z.literal([...ATTRIBUTION_WINDOWS]).optional(),
+  attribution_model: z.enum(ATTRIBUTION_MODELS).optional().describe('Credit rule'),
+  attribution_window: z.literal([...ATTRIBUTION_WINDOWS]).optional().describe('Lookback days'),
   attribution_date: z.enum(ATTRIBUTION_DATES).optional().describe('click: credit on the click date'),
 };
 
 export const reportFilters = z
   .object({
-    date_from: z.string().regex(DAY_OR_TIMESTAMP, { error: 'date_from must be YYYY-MM-DD' }).optional(),
-    date_to: z.string().regex(DAY_OR_TIMESTAMP, { error: 'date_to must be YYYY-MM-DD' }).optional(),
+    date_from: z.string().regex(DAY_OR_TIMESTAMP, { error: 'date_from must be YYYY-MM-DD' }).optional().describe('First day'),
+    date_to: z.string().regex(DAY_OR_TIMESTAMP, { error: 'date_to must be YYYY-MM-DD' }).optional().describe('Last day, inclusive'),
     source: sourceList.optional().describe('Only these channels (meta covers its family)'),
     ignore_sources: sourceList.optional().describe('Removed from paths; default: dashboard setting'),
   })
@@ -58,12 +58,12 @@ export const analyticsTools = [
       .object({
         metrics: z.array(z.enum(METRIC_NAMES)).min(1).max(METRIC_NAMES.length).optional()
           .describe('Default: spend, revenue, roas, conversions, sessions'),
-        filters: reportFilters.optional(),
+        filters: reportFilters.optional().describe('Range and channels'),
         breakdown: z.enum(BREAKDOWNS).optional().describe('Omit for totals only'),
-        interval: z.enum(INTERVAL_NAMES).optional(),
+        interval: z.enum(INTERVAL_NAMES).optional().describe('Rows per period'),
         ...attributionArgs,
-        limit: z.number().int().min(1).max(500).default(100),
-        offset: z.number().int().min(0).max(1_000_000).default(0),
+        limit: z.number().int().min(1).max(500).default(100).describe('Page size'),
+        offset: offsetArg,
       })
       .strict(),
     async (ctx, { filters, ...rest }) => {
@@ -78,8 +78,8 @@ export const analyticsTools = [
       'custom expenses, margins, net ROAS), optionally per interval. Needs read:profit.',
     z
       .object({
-        filters: reportFilters.optional(),
-        interval: z.enum(INTERVAL_NAMES).optional(),
+        filters: reportFilters.optional().describe('Range and channels'),
+        interval: z.enum(INTERVAL_NAMES).optional().describe('Rows per period'),
         ...attributionArgs,
       })
       .strict(),

@@ -12,8 +12,8 @@ export const attributionTools = [
     'Revenue, conversions, spend, ROAS and CPA per channel under several attribution models side by side (default all six).',
     z
       .object({
-        models: z.array(z.enum(ATTRIBUTION_MODELS)).min(1).max(ATTRIBUTION_MODELS.length).optional(),
-        filters: reportFilters.optional(),
+        models: z.array(z.enum(ATTRIBUTION_MODELS)).min(1).max(ATTRIBUTION_MODELS.length).optional().describe('Default: all'),
+        filters: reportFilters.optional().describe('Range and channels'),
         attribution_window: attributionArgs.attribution_window,
         attribution_date: attributionArgs.attribution_date,
       })

@@ -28,7 +28,7 @@ export const correlationTools = [
       .object({
         date_from: dateFromArg,
         date_to: dateToArg,
-        include_series: z.boolean().default(false),
+        include_series: z.boolean().default(false).describe('Add the daily values'),
       })
       .strict(),
     async (ctx, input) => {

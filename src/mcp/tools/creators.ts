@@ -9,25 +9,26 @@ const CREATOR = 'creator';
 const PROGRAM = 'creator_program';
 
 const handle = (network: string) =>
-  z.string().trim().regex(/^@?[A-Za-z0-9._-]{1,60}$/, { error: `${network} handle must be 1 to 60 letters, digits, dots, dashes or underscores` });
+  z.string().trim().regex(/^@?[A-Za-z0-9._-]{1,60}$/, { error: `${network} handle must be 1 to 60 letters, digits, dots, dashes or underscores` })
+    .describe(`${network} handle`);
 
 const commission = z
   .discriminatedUnion('type', [
     z.object({
-      type: z.literal('percentage'),
-      rate_percent: z.number().gt(0).max(100),
+      type: z.literal('percentage').describe('Share of revenue'),
+      rate_percent: z.number().gt(0).max(100).describe('Percent of revenue'),
     }).strict(),
     z.object({
-      type: z.literal('fixed'),
+      type: z.literal('fixed').describe('Amount per order'),
       amount_cents: z.number().int().min(1).max(100_000_000).describe('Per attributed order'),
     }).strict(),
     z.object({
-      type: z.literal('tiered'),
+      type: z.literal('tiered').describe('Rate by monthly revenue'),
       tiers: z
         .array(
           z.object({
             min_revenue_cents: z.number().int().min(0).describe('Creator revenue of the month from which the tier applies'),
-            rate_percent: z.number().gt(0).max(100),
+            rate_percent: z.number().gt(0).max(100).describe('Percent of revenue'),
           }).strict(),
         )
         .min(1)
@@ -37,7 +38,8 @@ const commission = z
         })
         .describe('Ordered by min_revenue_cents'),
     }).strict(),
-  ]);
+  ])
+  .describe('Commission rule');
 
 /** 4-digit codes, unique per workspace; the unique index settles a race between two calls. */
 async function newTrackingCode(ctx: ToolContext): Promise<string> {
@@ -80,7 +82,7 @@ export const creatorTools = [
     'creators.create-program',
     'Create a creator program',
     'Creates a commission template (percentage, fixed or tiered), inert until a person applies it in the dashboard.',
-    z.object({ name: shortText(), commission }).strict(),
+    z.object({ name: shortText('Name of the program'), commission }).strict(),
     async (ctx, input) => ({ program: present(await createAudited(ctx, 'creators.create-program', PROGRAM, { ...input, applied: false })) }),
   ),
   writeTool(
@@ -89,12 +91,12 @@ export const creatorTools = [
     'Adds a creator, optionally in a program, with a new unique 4-digit tracking code.',
     z
       .object({
-        name: shortText(),
+        name: shortText('Name of the creator'),
         program_id: idArg('creator program').optional(),
         instagram_handle: handle('Instagram').optional(),
         tiktok_handle: handle('TikTok').optional(),
         youtube_handle: handle('YouTube').optional(),
-        notes: longText(10_000).optional(),
+        notes: longText('Free notes', 10_000).optional(),
       })
       .strict(),
     async (ctx, input) => {
@@ -118,9 +120,9 @@ export const creatorTools = [
     z
       .object({
         id: idArg('creator'),
-        name: shortText().optional(),
-        notes: longText(10_000).optional(),
-        active: z.boolean().optional(),
+        name: shortText('New name').optional(),
+        notes: longText('New notes', 10_000).optional(),
+        active: z.boolean().optional().describe('Whether the creator is active'),
         instagram_handle: handle('Instagram').optional(),
         tiktok_handle: handle('TikTok').optional(),
         youtube_handle: handle('YouTube').optional(),

@@ -22,11 +22,11 @@ export const dashboardTools = [
     'Saves analytics.query arguments as a named custom report in the dashboard.',
     z
       .object({
-        name: shortText(),
-        metrics: z.array(z.enum(METRIC_NAMES)).min(1).max(METRIC_NAMES.length),
-        breakdown: z.enum(BREAKDOWNS).optional(),
-        interval: z.enum(INTERVAL_NAMES).optional(),
-        filters: reportFilters.optional(),
+        name: shortText('Name of the report'),
+        metrics: z.array(z.enum(METRIC_NAMES)).min(1).max(METRIC_NAMES.length).describe('Columns'),
+        breakdown: z.enum(BREAKDOWNS).optional().describe('Row grouping'),
+        interval: z.enum(INTERVAL_NAMES).optional().describe('Rows per period'),
+        filters: reportFilters.optional().describe('Range and channels'),
         ...attributionArgs,
       })
       .strict(),

@@ -27,16 +27,17 @@ export const formTools = [
           .array(
             z
               .object({
-                label: shortText(),
-                type: z.enum(FIELD_TYPES),
-                required: z.boolean().default(false),
+                label: shortText('Label shown to the visitor'),
+                type: z.enum(FIELD_TYPES).describe('Input kind'),
+                required: z.boolean().default(false).describe('Must be filled in'),
                 options: z.array(z.string().trim().min(1).max(200)).max(50).optional().describe('For a select field'),
               })
               .strict(),
           )
           .min(1)
-          .max(20),
-        confirm_live: z.boolean().default(false),
+          .max(20)
+          .describe('Fields to append'),
+        confirm_live: z.boolean().default(false).describe('Allow changing a live form'),
       })
       .strict(),
     async (ctx, { form_id, fields, confirm_live }) => {

@@ -21,9 +21,9 @@ export const geoTestingTools = [
       .object({
         date_from: dateFromArg,
         date_to: dateToArg,
-        level: z.enum(['country', 'city']).default('country'),
-        min_conversions: z.number().int().min(1).max(1_000_000).default(30),
-        limit: z.number().int().min(1).max(200).default(20),
+        level: z.enum(['country', 'city']).default('country').describe('Place granularity'),
+        min_conversions: z.number().int().min(1).max(1_000_000).default(30).describe('Fewest conversions per place'),
+        limit: z.number().int().min(1).max(200).default(20).describe('Places to return'),
       })
       .strict(),
     async (ctx, input) => {

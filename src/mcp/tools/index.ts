@@ -77,11 +77,11 @@ export function findTool(name: string, selection: ToolSelection = ALL_TOOLS): To
   return tool && isSelected(tool, selection) ? tool : undefined;
 }
 
-/**
- * Required on every tool of a multi-workspace connection; undescribed, since workspaces_list (the
- * one tool without it) says where it comes from, once instead of on every tool.
- */
-export const WORKSPACE_ID_ARG = z.string().regex(/^\d{1,15}$/, { error: 'workspace_id must be a string of digits (see workspaces_list)' });
+/** Required on every tool of a multi-workspace connection. */
+export const WORKSPACE_ID_ARG = z
+  .string()
+  .regex(/^\d{1,15}$/, { error: 'workspace_id must be a string of digits (see workspaces_list)' })
+  .describe('From workspaces_list');
 
 /**
  * A tool as tools/list sends it. No `title`: a display name only, which clients replace by the

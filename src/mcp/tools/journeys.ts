@@ -18,7 +18,7 @@ export const journeyTools = [
         date_from: dateFromArg,
         date_to: dateToArg,
         attribution_window: attributionArgs.attribution_window,
-        limit: z.number().int().min(1).max(200).default(25),
+        limit: z.number().int().min(1).max(200).default(25).describe('Paths to return'),
       })
       .strict(),
     async (ctx, input) => {

@@ -24,9 +24,9 @@ export const labelTools = [
     'Sets the labels of a creative (ad id from library.get-assets); existing labels stay unless force is true.',
     z
       .object({
-        asset_id: z.string().trim().min(1).max(200),
-        labels: z.array(z.string().trim().min(1).max(60)).min(1).max(30),
-        force: z.boolean().default(false),
+        asset_id: z.string().trim().min(1).max(200).describe('Ad id from library.get-assets'),
+        labels: z.array(z.string().trim().min(1).max(60)).min(1).max(30).describe('Labels to set'),
+        force: z.boolean().default(false).describe('Replace existing labels'),
       })
       .strict(),
     async (ctx, input) => {

@@ -43,7 +43,7 @@ export const libraryTools = [
       .object({
         date_from: dateFromArg,
         date_to: dateToArg,
-        sort_by: z.enum(RANK_BY).default('spend'),
+        sort_by: z.enum(RANK_BY).default('spend').describe('Order of the assets'),
         limit: limitArg,
         offset: offsetArg,
       })

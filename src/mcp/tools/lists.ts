@@ -64,9 +64,9 @@ export const listTools = [
     'Creates an empty list (rows and columns) or whiteboard.',
     z
       .object({
-        name: shortText(),
-        kind: z.enum(['list', 'whiteboard']),
-        folder: z.string().trim().max(200).optional(),
+        name: shortText('Name of the list'),
+        kind: z.enum(['list', 'whiteboard']).describe('list: rows and columns'),
+        folder: z.string().trim().max(200).optional().describe('Folder to file it under'),
       })
       .strict(),
     async (ctx, input) => {
@@ -81,8 +81,8 @@ export const listTools = [
     z
       .object({
         list_id: idArg('list'),
-        name: shortText(100),
-        type: z.enum(COLUMN_TYPES).default('text'),
+        name: shortText('Column name', 100),
+        type: z.enum(COLUMN_TYPES).default('text').describe('Column type'),
       })
       .strict(),
     async (ctx, input) => {
@@ -101,7 +101,7 @@ export const listTools = [
     z
       .object({
         list_id: idArg('list'),
-        items: z.array(z.object({ values: valuesArg }).strict()).min(1).max(200),
+        items: z.array(z.object({ values: valuesArg }).strict()).min(1).max(200).describe('Items to add'),
       })
       .strict(),
     async (ctx, input) => {
@@ -121,7 +121,7 @@ export const listTools = [
     z
       .object({
         list_id: idArg('list'),
-        items: z.array(z.object({ id: idArg('item'), values: valuesArg }).strict()).min(1).max(200),
+        items: z.array(z.object({ id: idArg('item'), values: valuesArg }).strict()).min(1).max(200).describe('Items to change'),
       })
       .strict(),
     async (ctx, input) => {
@@ -150,8 +150,8 @@ export const listTools = [
     z
       .object({
         list_id: idArg('list'),
-        rank_by: z.enum(RANK_BY),
-        count: z.number().int().min(1).max(50).default(10),
+        rank_by: z.enum(RANK_BY).describe('Ranking measure'),
+        count: z.number().int().min(1).max(50).default(10).describe('Creatives to add'),
         date_from: dateFromArg,
         date_to: dateToArg,
       })

@@ -14,8 +14,8 @@ export const mapTools = [
       .object({
         date_from: dateFromArg,
         date_to: dateToArg,
-        level: z.enum(['country', 'city']).default('country'),
-        limit: z.number().int().min(1).max(500).default(100),
+        level: z.enum(['country', 'city']).default('country').describe('Place granularity'),
+        limit: z.number().int().min(1).max(500).default(100).describe('Places to return'),
       })
       .strict(),
     async (ctx, input) => {

@@ -20,9 +20,9 @@ export const marketingAngleTools = [
     'Records a new marketing angle with status idea.',
     z
       .object({
-        title: shortText(),
-        summary: longText(2000).default(''),
-        notes: longText(10_000).default(''),
+        title: shortText('Short name of the angle'),
+        summary: longText('The message in one or two sentences', 2000).default(''),
+        notes: longText('Free notes', 10_000).default(''),
         tags: tagsArg.default([]),
         linked_creatives: creativesArg.default([]),
       })
@@ -36,10 +36,10 @@ export const marketingAngleTools = [
     z
       .object({
         id: idArg('marketing angle'),
-        title: shortText().optional(),
-        summary: longText(2000).optional(),
-        notes: longText(10_000).optional(),
-        status: z.enum(STATUSES).optional(),
+        title: shortText('New title').optional(),
+        summary: longText('New summary', 2000).optional(),
+        notes: longText('New notes', 10_000).optional(),
+        status: z.enum(STATUSES).optional().describe('New status'),
         tags: tagsArg.optional(),
         linked_creatives: creativesArg.optional(),
       })

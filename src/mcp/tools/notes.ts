@@ -19,8 +19,8 @@ export const noteTools = [
     'Saves a new note, for example an observation about a campaign.',
     z
       .object({
-        title: shortText(),
-        content: longText().describe('Plain text or Markdown'),
+        title: shortText('Title of the note'),
+        content: longText('Plain text or Markdown'),
       })
       .strict(),
     async (ctx, input) => {
@@ -35,8 +35,8 @@ export const noteTools = [
     z
       .object({
         id: idArg('note'),
-        title: shortText().optional(),
-        content: longText().optional(),
+        title: shortText('New title').optional(),
+        content: longText('New body').optional(),
       })
       .strict(),
     async (ctx, { id, ...changes }) => ({ note: present(await updateAudited<Note>(ctx, 'notes.update', KIND, id, changes, 'Note')) }),

@@ -31,12 +31,12 @@ export const offerTools = [
     'Creates an offer draft, inert until a person activates it; no promo code.',
     z
       .object({
-        name: shortText(),
-        type: z.enum(TYPES),
-        config: configArg.default({}),
+        name: shortText('Name of the offer'),
+        type: z.enum(TYPES).describe('Offer kind'),
+        config: configArg.default({}).describe('Offer terms'),
         target_segment_id: segmentArg.describe('Default: all customers'),
-        start_date: dayArg('start_date').optional(),
-        end_date: dayArg('end_date').optional(),
+        start_date: dayArg('start_date').optional().describe('First day'),
+        end_date: dayArg('end_date').optional().describe('Last day'),
       })
       .strict(),
     async (ctx, input) => {
@@ -51,12 +51,12 @@ export const offerTools = [
     z
       .object({
         id: idArg('offer'),
-        name: shortText().optional(),
-        status: z.enum(STATUSES).optional(),
-        config: configArg.optional(),
+        name: shortText('New name').optional(),
+        status: z.enum(STATUSES).optional().describe('New status'),
+        config: configArg.optional().describe('Offer terms'),
         target_segment_id: segmentArg,
-        start_date: dayArg('start_date').optional(),
-        end_date: dayArg('end_date').optional(),
+        start_date: dayArg('start_date').optional().describe('First day'),
+        end_date: dayArg('end_date').optional().describe('Last day'),
       })
       .strict(),
     async (ctx, { id, ...changes }) => {

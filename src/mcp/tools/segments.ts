@@ -9,8 +9,8 @@ export const segmentRules = z
   .array(
     z
       .object({
-        field: shortText(100).describe('Customer or session field, e.g. country_code, orders_count, total_spent, adv_source'),
-        operator: z.enum(OPERATORS),
+        field: shortText('Customer or session field, e.g. country_code, orders_count, total_spent, adv_source', 100),
+        operator: z.enum(OPERATORS).describe('Comparison'),
         value: z
           .union([z.string().max(500), z.number(), z.array(z.string().max(200)).max(100)])
           .describe('A list for the in operator'),
@@ -34,8 +34,8 @@ export const segmentTools = [
     'Creates a customer segment from rules; audience sync stays off (dashboard only).',
     z
       .object({
-        name: shortText(),
-        description: longText(2000).default(''),
+        name: shortText('Name of the segment'),
+        description: longText('What the segment is for', 2000).default(''),
         rules: segmentRules.min(1),
       })
       .strict(),
@@ -48,8 +48,8 @@ export const segmentTools = [
     z
       .object({
         id: idArg('segment'),
-        name: shortText().optional(),
-        description: longText(2000).optional(),
+        name: shortText('New name').optional(),
+        description: longText('New description', 2000).optional(),
         rules: segmentRules.min(1).optional(),
       })
       .strict(),

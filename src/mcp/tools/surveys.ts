@@ -9,8 +9,8 @@ const QUESTION_TYPES = ['text', 'single_choice', 'multiple_choice', 'rating', 'n
 
 const question = z
   .object({
-    text: shortText(500),
-    type: z.enum(QUESTION_TYPES),
+    text: shortText('The question as shown to the customer', 500),
+    type: z.enum(QUESTION_TYPES).describe('Answer kind'),
     options: z.array(z.string().trim().min(1).max(200)).max(20).optional().describe('For single_choice and multiple_choice'),
   })
   .strict();
@@ -40,8 +40,8 @@ export const surveyTools = [
     'Creates a post-purchase survey draft; only a person publishes it, in the dashboard.',
     z
       .object({
-        title: shortText(),
-        questions: z.array(question).min(1).max(30),
+        title: shortText('Title of the survey'),
+        questions: z.array(question).min(1).max(30).describe('Questions in order'),
       })
       .strict(),
     async (ctx, input) => {

@@ -24,7 +24,8 @@ export const topicTools = [
         keywords: z
           .array(z.string().trim().min(1).max(100))
           .min(1)
-          .max(MAX_KEYWORDS_PER_CALL, { error: `At most ${MAX_KEYWORDS_PER_CALL} keywords per call` }),
+          .max(MAX_KEYWORDS_PER_CALL, { error: `At most ${MAX_KEYWORDS_PER_CALL} keywords per call` })
+          .describe('Keywords to track'),
       })
       .strict(),
     async (ctx, { keywords }) => {

@@ -29,10 +29,7 @@ export interface ToolAnnotations {
 export interface ToolDefinition<S extends z.ZodObject = z.ZodObject> {
   name: string;
   description: string;
-  /**
-   * Strict object schema. A property carries a description only where its name and schema do not
-   * say enough (docs/mcp.md, "Size of the tool list").
-   */
+  /** Strict object schema; every property carries a description, as short as says what it is. */
   input: S;
   annotations: ToolAnnotations;
   run(ctx: ToolContext, input: z.output<S>): Promise<Record<string, unknown>>;
@@ -72,21 +69,22 @@ export const readTool = defineTool(true);
 /** A write tool: adds or changes the named fields only; never deletes. */
 export const writeTool = defineTool(false);
 
-// Shared argument fragments, without descriptions: their names and limits say it all. Ids travel
-// as strings of digits (docs/mcp.md, "Tools").
+// Shared argument fragments, each with the shortest description that still says what it is (every
+// property is described, docs/mcp.md "Tools"). Ids travel as strings of digits.
 
-export const idArg = (what: string) => z.string().regex(/^\d{1,15}$/, { error: `${what} id must be a string of digits` });
+export const idArg = (what: string) =>
+  z.string().regex(/^\d{1,15}$/, { error: `${what} id must be a string of digits` }).describe(`Id of the ${what}`);
 
-export const limitArg = z.number().int().min(1).max(500).default(50);
-export const offsetArg = z.number().int().min(0).max(1_000_000).default(0);
+export const limitArg = z.number().int().min(1).max(500).default(50).describe('Page size');
+export const offsetArg = z.number().int().min(0).max(1_000_000).default(0).describe('Items to skip');
 
 /** A calendar day; tools/list shows the pattern as JSON Schema's `format: "date"` (json-schema.ts). */
 export const DAY = /^\d{4}-\d{2}-\d{2}$/;
 export const dayArg = (name: string) => z.string().regex(DAY, { error: `${name} must be YYYY-MM-DD` });
 /** A range left out is the last 7 days, today included; every result names the range it covers. */
-export const dateFromArg = dayArg('date_from').optional();
-export const dateToArg = dayArg('date_to').optional();
+export const dateFromArg = dayArg('date_from').optional().describe('First day');
+export const dateToArg = dayArg('date_to').optional().describe('Last day, inclusive');
 
-export const shortText = (max = 200) => z.string().trim().min(1).max(max);
-export const longText = (max = 20_000) => z.string().max(max);
-export const tagsArg = z.array(z.string().trim().min(1).max(60)).max(50);
+export const shortText = (description: string, max = 200) => z.string().trim().min(1).max(max).describe(description);
+export const longText = (description: string, max = 20_000) => z.string().max(max).describe(description);
+export const tagsArg = z.array(z.string().trim().min(1).max(60)).max(50).describe('Tags');

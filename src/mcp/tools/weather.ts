@@ -15,8 +15,8 @@ export const weatherTools = [
       .object({
         date_from: dateFromArg,
         date_to: dateToArg,
-        country_code: z.string().regex(/^[A-Z]{2}$/, { error: 'country_code must be two capital letters' }).optional(),
-        city: z.string().trim().min(1).max(200).optional(),
+        country_code: z.string().regex(/^[A-Z]{2}$/, { error: 'country_code must be two capital letters' }).optional().describe('ISO country, e.g. DE'),
+        city: z.string().trim().min(1).max(200).optional().describe('City name'),
       })
       .strict(),
     async (ctx, input) => {

@@ -29,20 +29,21 @@ export const workflowTools = [
     'Creates an automation workflow, disabled until a person enables it in the dashboard.',
     z
       .object({
-        name: shortText(),
+        name: shortText('Name of the workflow'),
         trigger: z
           .object({
-            type: z.enum(TRIGGERS),
+            type: z.enum(TRIGGERS).describe('When it runs'),
             metric: z.string().max(60).optional().describe('For metric_threshold, e.g. roas'),
             operator: z.enum(['above', 'below']).optional().describe('For metric_threshold'),
             value: z.number().optional().describe('For metric_threshold'),
           })
-          .strict(),
+          .strict()
+          .describe('What starts it'),
         actions: z
           .array(
             z
               .object({
-                type: z.enum(ACTIONS),
+                type: z.enum(ACTIONS).describe('What it does'),
                 target: z.string().max(500).default('').describe('E-mail address, webhook URL or list id, by type'),
               })
               .strict(),
