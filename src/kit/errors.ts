@@ -1,7 +1,7 @@
 /**
  * The refusals any layer may throw, whichever surface asked. Each surface answers them once, in its
- * own words (docs/architecture.md, "Errors"): the data API and the dashboard as HTTP statuses
- * (src/http/errors.ts), the tool endpoint as JSON-RPC errors and tool results (src/mcp/route.ts).
+ * own words (docs/architecture.md, "Errors"): the data API, the dashboard and collect as HTTP
+ * statuses (src/http/errors.ts), the tool endpoint as JSON-RPC errors and tool results (src/mcp/route.ts).
  * The message is the contract's and reaches the client unchanged.
  */
 export type DomainErrorKind = 'invalid_input' | 'access_denied' | 'not_found' | 'conflict' | 'unavailable';

@@ -54,7 +54,7 @@ function toolResult(payload: Record<string, unknown>, isError = false) {
   };
 }
 
-/** Tool error codes of the domain errors a tool result carries (docs/mcp.md). */
+/** Tool error codes of the domain errors a tool result carries (docs/mcp.md); an Unavailable names its reason instead. */
 const TOOL_ERROR_CODES: Record<Exclude<DomainErrorKind, 'invalid_input'>, string> = {
   access_denied: 'permission_denied',
   not_found: 'not_found',
