@@ -45,12 +45,16 @@ async function recordReport(env: BenchEnv, url: string): Promise<{ sql: string; 
   return seen;
 }
 
-/** A copy of `table` without merges, filled by one INSERT per condition (one part each per partition). */
-async function splitCopy(ch: Clickhouse, table: string, copy: string, conditions: string[]) {
+/**
+ * A copy of `table` without merges, filled by one INSERT per condition (one part each per
+ * partition). The conditions must split the rows: bound values, not `now()`, which each INSERT
+ * would read anew.
+ */
+async function splitCopy(ch: Clickhouse, table: string, copy: string, conditions: string[], params: QueryParams = {}) {
   await ch.exec(`DROP TABLE IF EXISTS ${copy} SYNC`);
   await ch.exec(`CREATE TABLE ${copy} AS ${table}`);
   await ch.exec(`SYSTEM STOP MERGES ${copy}`);
-  for (const condition of conditions) await ch.exec(`INSERT INTO ${copy} SELECT * FROM ${table} WHERE ${condition}`);
+  for (const condition of conditions) await ch.exec(`INSERT INTO ${copy} SELECT * FROM ${table} WHERE ${condition}`, params);
 }
 
 const counters = async (ch: Clickhouse) =>
@@ -70,9 +74,9 @@ export async function runFinalPartsBench(env: BenchEnv, log: (line: string) => v
   await splitCopy(ch, 'sessions', 'bench_sessions_parts', byDay('toDayOfMonth(started)'));
   await splitCopy(ch, 'visitor_customers', 'bench_visitor_customers_parts', byDay('visitor_id'));
   await splitCopy(ch, 'sessions', 'bench_sessions_tail', [
-    'started < now() - INTERVAL 2 DAY',
-    ...byDay('session_id').map((c) => `started >= now() - INTERVAL 2 DAY AND ${c}`),
-  ]);
+    'started < {recent:DateTime}',
+    ...byDay('session_id').map((c) => `started >= {recent:DateTime} AND ${c}`),
+  ], { recent: Math.floor(Date.now() / 1000) - 2 * 86_400 });
   const variants = {
     'as seeded': report.sql,
     [`${PARTS} parts per partition`]: report.sql.replace('sessions FINAL', 'bench_sessions_parts FINAL')
