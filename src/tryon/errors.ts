@@ -17,6 +17,8 @@ export const TRYON_ERRORS = {
   signature_invalid: 403,
   upload_exists: 412,
   media_not_found: 404,
+  // The analytics store (the catalog) ran over its time limit or cannot be reached: try again.
+  service_unavailable: 503,
   internal_error: 500,
 } as const;
 

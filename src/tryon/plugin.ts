@@ -3,6 +3,7 @@ import { createTryOnContext, type TryOnContext } from './context.ts';
 import { clientAsset, registerDemoStorefront } from './demo.ts';
 import { TryOnError, type TryOnErrorCode } from './errors.ts';
 import { pathOf } from '../http/errors.ts';
+import { Unavailable } from '../kit/errors.ts';
 import { tryOnApiRoutes } from './routes.ts';
 import { tryOnStorageRoutes } from './storage-routes.ts';
 import { startSweeper, sweep, type SweepResult } from './sweeper.ts';
@@ -26,6 +27,7 @@ function sendTryOnError(reply: FastifyReply, code: TryOnErrorCode, message: stri
 
 function toTryOnError(error: unknown): TryOnError {
   if (error instanceof TryOnError) return error;
+  if (error instanceof Unavailable) return new TryOnError('service_unavailable', error.message);
   const fastifyError = error as FastifyError;
   const status = fastifyError?.statusCode ?? 500;
   if (status === 413) return new TryOnError('upload_invalid', 'The request body is too large');
@@ -62,7 +64,8 @@ export async function registerTryOn(app: FastifyInstance): Promise<void> {
     async (api) => {
       api.setErrorHandler((error, request, reply) => {
         const tryOnError = toTryOnError(error);
-        if (tryOnError.status >= 500) request.log.error({ err: error, path: pathOf(request) }, 'try-on request failed');
+        // An Unavailable is not a fault of this request: the store has logged it.
+        if (tryOnError.code === 'internal_error') request.log.error({ err: error, path: pathOf(request) }, 'try-on request failed');
         return sendTryOnError(reply, tryOnError.code, tryOnError.message, tryOnError.status);
       });
       api.setNotFoundHandler((_request, reply) => sendTryOnError(reply, 'not_found', 'Not found', 404));

@@ -11,6 +11,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { hashSecret } from '../../src/store/app/secrets.ts';
+import { buildApp } from '../../src/server/app.ts';
+import { createRateLimits } from '../../src/http/rate-limit.ts';
+import { createLogger } from '../../src/log.ts';
+import { openClickhouse } from '../../src/store/clickhouse.ts';
 import { createTestWorkspace, insertRows, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
 import { ORIGIN, call, jobBody, personJpeg, putUpload, setUpShop, sha256, uploadBody, uploadPhoto, versionDaysAgo, manualTryOn, nextAddress, type Client } from './fixtures.ts';
 
@@ -318,5 +322,30 @@ describe('failed jobs', () => {
     const badEmail = await call(t, c, 'POST', `/try-on/v1/jobs/${reservation.job_id}/leads`, { ...lead, email: 'not-an-address' });
     assert.deepEqual([badEmail.status, badEmail.body], [400, err('invalid_request', 'email: email must be a valid e-mail address')]);
     assert.equal((await t.stores.db.selectFrom('tryon_leads').select('id').where('job_id', '=', reservation.job_id).execute()).length, 0);
+  });
+});
+
+describe('analytics store unavailable', () => {
+  test('a job whose catalog read runs over the time limit gets 503 service_unavailable and stores nothing', async () => {
+    // A second engine session on the same data dir whose time limit (1 µs) no query can meet.
+    const slow = await openClickhouse(
+      { url: t.config.clickhouseUrl, dataDir: path.join(t.config.dataDir, 'chdb'), chdbSessions: 1, timeoutMs: 0.001 },
+      createLogger('silent'),
+    );
+    const limits = await createRateLimits(t.config.rate, null);
+    const app = await buildApp({ config: t.config, stores: { ...t.stores, ch: slow }, limits, logger: createLogger('silent') });
+    try {
+      const c = client();
+      const reservation = await uploadPhoto({ ...t, app }, c, photo);
+      const refused = await call({ ...t, app }, c, 'POST', '/try-on/v1/jobs', jobBody(reservation));
+      assert.deepEqual([refused.status, refused.body], [503, err('service_unavailable', 'Query timed out')]);
+      assert.equal((await t.stores.db.selectFrom('tryon_jobs').select('job_id').where('job_id', '=', reservation.job_id).execute()).length, 0);
+      const retried = await call(t, c, 'POST', '/try-on/v1/jobs', jobBody(reservation));
+      assert.equal(retried.status, 202, JSON.stringify(retried.body));
+    } finally {
+      await app.close();
+      await limits.close();
+      await slow.close();
+    }
   });
 });
