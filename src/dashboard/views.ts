@@ -21,7 +21,7 @@ import { getSettings } from '../store/app/workspaces.ts';
 import { parseReportQuery } from '../api/report/schema.ts';
 import { parseConversionsQuery } from '../api/conversions/schema.ts';
 import { idParam, pageOf, parseQuery, text } from '../api/params.ts';
-import { pixelScope } from '../api/scope.ts';
+import { pixelScope } from '../analytics/query-scope.ts';
 import { requireUser } from './auth.ts';
 import { workspaceAccess, workspaceParam, type WorkspaceAccess } from './access.ts';
 
@@ -140,7 +140,7 @@ export async function viewRoutes(app: FastifyInstance): Promise<void> {
     const excluded = query.exclude_source ?? settings.ignore_sources;
     // The conversion must be one the member may list: same channel rule as the conversions view.
     const convMs = Date.parse(`${key.dt.replace(' ', 'T')}Z`);
-    const visible = await listConversions(app.stores.ch, pixelScope(access, { startMs: convMs, endMs: convMs + 999 }, undefined), {
+    const visible = await listConversions(app.stores.ch, pixelScope(access, { startMs: convMs, endMs: convMs + 999 }), {
       name: key.name,
       transactionId: key.transaction_id,
       page: { limit: 100, offset: 0 },
@@ -164,7 +164,7 @@ export async function viewRoutes(app: FastifyInstance): Promise<void> {
     const access = workspaceAccess(request, workspaceParam(request));
     const now = Date.now();
     const range = { startMs: now - 30 * 60_000, endMs: now };
-    const activity = await liveActivity(app.stores.ch, pixelScope(access, range, undefined), { recent: 50 });
+    const activity = await liveActivity(app.stores.ch, pixelScope(access, range), { recent: 50 });
     return { now: new Date(now).toISOString(), ...activity };
   });
 }

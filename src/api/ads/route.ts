@@ -4,11 +4,10 @@ import { resolveRange } from '../../kit/range.ts';
 import { rangePage } from '../../kit/paging.ts';
 import { AD_PLATFORMS, channelsOfAll } from '../../analytics/sources.ts';
 import { visibleAdChannels, type Visibility } from '../../analytics/permissions.ts';
-import type { QueryScope } from '../../analytics/query-scope.ts';
+import { assertAdsAccess, type QueryScope } from '../../analytics/query-scope.ts';
 import { listAds } from '../../analytics/queries/ads/list-ads.ts';
 import { totalAds } from '../../analytics/queries/ads/total-ads.ts';
 import { pageOf } from '../params.ts';
-import { assertAdsAccess } from '../scope.ts';
 import { parseAdsQuery } from './schema.ts';
 
 /** The sources an ads request covers: the requested ones, else every ad platform the key sees. */

@@ -7,7 +7,7 @@ import { listConversions } from '../../analytics/queries/conversions/list-conver
 import { groupConversions } from '../../analytics/queries/conversions/group-conversions.ts';
 import type { ConversionFilters } from '../../analytics/queries/conversions/conversion-scope.ts';
 import { pageOf } from '../params.ts';
-import { pixelScope } from '../scope.ts';
+import { pixelScope } from '../../analytics/query-scope.ts';
 import { parseConversionsQuery } from './schema.ts';
 
 export const conversionsRoute: FastifyPluginAsync = async (app) => {

@@ -3,7 +3,7 @@ import { dataRoute } from '../../http/data-route.ts';
 import { resolveRange } from '../../kit/range.ts';
 import { rangePage } from '../../kit/paging.ts';
 import { listEvents } from '../../analytics/queries/events/list-events.ts';
-import { pixelScope } from '../scope.ts';
+import { pixelScope } from '../../analytics/query-scope.ts';
 import { parseEventsQuery } from './schema.ts';
 
 export const eventsRoute: FastifyPluginAsync = async (app) => {

@@ -4,7 +4,7 @@ import { resolveRange } from '../../kit/range.ts';
 import { rangePage } from '../../kit/paging.ts';
 import { listSessions } from '../../analytics/queries/sessions/list-sessions.ts';
 import { pageOf } from '../params.ts';
-import { pixelScope } from '../scope.ts';
+import { pixelScope } from '../../analytics/query-scope.ts';
 import { parseSessionsQuery } from './schema.ts';
 
 export const sessionsRoute: FastifyPluginAsync = async (app) => {

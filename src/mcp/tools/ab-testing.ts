@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { variantPerformance, type VariantRow } from '../../analytics/queries/ab-testing/variant-performance.ts';
 import { NotFound } from '../../kit/errors.ts';
 import { money, rangeOut, ratio, toolRange } from './range.ts';
-import { pixelScope } from './scope.ts';
+import { pixelScope } from '../../analytics/query-scope.ts';
 import { twoProportionTest } from './stats.ts';
 import { dateFromArg, dateToArg, readTool } from './types.ts';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { dailyAdDelivery, type AdDayRow } from '../../analytics/queries/ad-fatigue/daily-ad-delivery.ts';
 import { money, rangeOut, ratio, toolRange } from './range.ts';
-import { adScope } from './scope.ts';
+import { adScope } from '../../analytics/query-scope.ts';
 import { relativeChange } from './stats.ts';
 import { dateFromArg, dateToArg, readTool } from './types.ts';
 

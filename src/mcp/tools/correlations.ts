@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { DAY_MS, formatDay } from '../../kit/dates.ts';
 import { dailySpendRevenue } from '../../analytics/queries/correlations/daily-spend-revenue.ts';
 import { money, rangeOut, ratio, toolRange } from './range.ts';
-import { pixelScope } from './scope.ts';
+import { pixelScope } from '../../analytics/query-scope.ts';
 import { pearson } from './stats.ts';
 import { dateFromArg, dateToArg, readTool } from './types.ts';
 import { META_FAMILY, channelsOf } from '../../analytics/sources.ts';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { geoTestCandidates } from '../../analytics/queries/geo/geo-test-candidates.ts';
 import { listTool } from './objects.ts';
 import { money, rangeOut, toolRange } from './range.ts';
-import { pixelScope } from './scope.ts';
+import { pixelScope } from '../../analytics/query-scope.ts';
 import { dateFromArg, dateToArg, readTool } from './types.ts';
 
 export const geoTestingTools = [

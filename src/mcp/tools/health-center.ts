@@ -3,7 +3,8 @@ import { DAY_MS, formatDay, startOfUtcDay } from '../../kit/dates.ts';
 import { adFreshness } from '../../analytics/queries/health/ad-freshness.ts';
 import { pixelHealth } from '../../analytics/queries/health/pixel-health.ts';
 import { rangeOut, ratio, toolRange } from './range.ts';
-import { pixelScope, requireAllChannels } from './scope.ts';
+import { pixelScope } from '../../analytics/query-scope.ts';
+import { requireAllChannels } from './scope.ts';
 import { dateFromArg, dateToArg, readTool } from './types.ts';
 
 /** Thresholds of the summary's status values. */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { getSettings } from '../../store/app/workspaces.ts';
 import { hourlyActivity } from '../../analytics/queries/traffic/hourly-activity.ts';
 import { money, rangeOut, ratio, toolRange } from './range.ts';
-import { pixelScope } from './scope.ts';
+import { pixelScope } from '../../analytics/query-scope.ts';
 import { dateFromArg, dateToArg, readTool } from './types.ts';
 
 export const hourlyTools = [

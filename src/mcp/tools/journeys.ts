@@ -3,7 +3,8 @@ import { getSettings } from '../../store/app/workspaces.ts';
 import { touchpointPaths } from '../../analytics/queries/journeys/touchpoint-paths.ts';
 import { attributionArgs } from './analytics.ts';
 import { money, rangeOut, toolRange } from './range.ts';
-import { pixelScope, seesOrganic } from './scope.ts';
+import { pixelScope } from '../../analytics/query-scope.ts';
+import { seesOrganic } from './scope.ts';
 import { dateFromArg, dateToArg, readTool } from './types.ts';
 
 export const journeyTools = [

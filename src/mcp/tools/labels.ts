@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { adCreatives } from '../../analytics/queries/library/ad-creatives.ts';
 import { DAY_MS } from '../../kit/dates.ts';
 import { audit, present, listTool } from './objects.ts';
-import { adScope } from './scope.ts';
+import { adScope } from '../../analytics/query-scope.ts';
 import { writeTool } from './types.ts';
 import { createObject, findObjectByKey, updateObject } from '../../store/app/tool-objects.ts';
 import { Conflict, NotFound } from '../../kit/errors.ts';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { adCreatives, CREATIVE_ORDER, type CreativeRow } from '../../analytics/queries/library/ad-creatives.ts';
 import { listObjects } from '../../store/app/tool-objects.ts';
 import { money, rangeOut, ratio, toolRange } from './range.ts';
-import { adScope } from './scope.ts';
+import { adScope } from '../../analytics/query-scope.ts';
 import { dateFromArg, dateToArg, limitArg, offsetArg, readTool, type ToolContext } from './types.ts';
 
 export const RANK_BY = Object.keys(CREATIVE_ORDER) as (keyof typeof CREATIVE_ORDER)[];

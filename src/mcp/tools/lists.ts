@@ -5,7 +5,7 @@ import { Conflict, NotFound } from '../../kit/errors.ts';
 import { audit, createAudited, listPresented, present, requireObject } from './objects.ts';
 import { creativeOut, RANK_BY } from './library.ts';
 import { rangeOut, toolRange } from './range.ts';
-import { adScope } from './scope.ts';
+import { adScope } from '../../analytics/query-scope.ts';
 import { InvalidRequest, dateFromArg, dateToArg, idArg, limitArg, offsetArg, readTool, shortText, writeTool, type ToolContext } from './types.ts';
 
 const LIST = 'list';

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { repeatCustomers } from '../../analytics/queries/loyalty/repeat-customers.ts';
 import { listTool } from './objects.ts';
 import { money, rangeOut, ratio, toolRange } from './range.ts';
-import { pixelScope, requireAllChannels } from './scope.ts';
+import { pixelScope } from '../../analytics/query-scope.ts';
+import { requireAllChannels } from './scope.ts';
 import { dateFromArg, dateToArg, readTool } from './types.ts';
 
 export const loyaltyTools = [

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { geoBreakdown } from '../../analytics/queries/geo/geo-breakdown.ts';
 import { money, rangeOut, ratio, toolRange } from './range.ts';
-import { pixelScope } from './scope.ts';
+import { pixelScope } from '../../analytics/query-scope.ts';
 import { dateFromArg, dateToArg, readTool } from './types.ts';
 
 export const mapTools = [

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { cartAbandonment } from '../../analytics/queries/offers/cart-abandonment.ts';
 import { couponPerformance } from '../../analytics/queries/offers/coupon-performance.ts';
 import { money, rangeOut, ratio, toolRange } from './range.ts';
-import { pixelScope } from './scope.ts';
+import { pixelScope } from '../../analytics/query-scope.ts';
 import { dateFromArg, dateToArg, readTool } from './types.ts';
 
 /** Channels whose cart sessions convert below this rate are flagged for a cart-recovery offer. */

@@ -1,29 +1,6 @@
-import {
-  NO_AUDIT_ACCESS,
-  adsRefusal,
-  pixelChannels,
-  pixelRefusal,
-  seesChannel,
-  visibleAdChannels,
-} from '../../analytics/permissions.ts';
-import type { QueryScope } from '../../analytics/query-scope.ts';
+import { NO_AUDIT_ACCESS, seesChannel } from '../../analytics/permissions.ts';
 import { AccessDenied } from '../../kit/errors.ts';
-import type { Range } from '../../kit/paging.ts';
 import type { ToolContext } from './types.ts';
-
-/** A pixel-side read of the caller's workspace over `range`, on the channels it may read. Same rules as the data API. */
-export function pixelScope(ctx: ToolContext, range: Range): QueryScope {
-  const refusal = pixelRefusal(ctx.visibility, undefined);
-  if (refusal) throw new AccessDenied(refusal);
-  return { workspaceId: ctx.workspaceId, range, channels: pixelChannels(ctx.visibility, undefined) };
-}
-
-/** An ads read of the caller's workspace over `range`, on the ad platforms it may read; refuses a key that sees none, as /v3/ads does. */
-export function adScope(ctx: ToolContext, range: Range): QueryScope {
-  const refusal = adsRefusal(ctx.visibility, undefined);
-  if (refusal) throw new AccessDenied(refusal);
-  return { workspaceId: ctx.workspaceId, range, channels: visibleAdChannels(ctx.visibility) };
-}
 
 export function requireAuditAccess(ctx: ToolContext): void {
   if (!ctx.visibility.admin) throw new AccessDenied(NO_AUDIT_ACCESS);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { weatherSales } from '../../analytics/queries/weather/weather-sales.ts';
 import { money, rangeOut, toolRange } from './range.ts';
-import { pixelScope } from './scope.ts';
+import { pixelScope } from '../../analytics/query-scope.ts';
 import { pearson } from './stats.ts';
 import { dateFromArg, dateToArg, readTool } from './types.ts';
 
