@@ -5,9 +5,9 @@
  */
 import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { z } from 'zod';
 import { HttpError } from '../http/errors.ts';
+import type { RateLimits } from '../http/rate-limit.ts';
 import { AccessDenied, InvalidInput } from '../kit/errors.ts';
 import { findUser, findUserByEmail, listMemberships, type Membership } from '../store/app/users.ts';
 import {
@@ -48,28 +48,27 @@ const signInBody = z.object({
 
 /**
  * Failed sign-ins are limited per account (5 per 15 minutes) and per client address (20 per 15
- * minutes), in process memory: a guesser can neither hammer one account from many addresses nor
- * many accounts from one. A success clears the account's count.
+ * minutes), counted where the key limits are (Redis with REDIS_URL, shared by every process): a
+ * guesser can neither hammer one account from many addresses nor many accounts from one, nor
+ * multiply the tries by the number of nodes. A success clears the account's count.
  */
-function signInLimits() {
-  const perAccount = new RateLimiterMemory({ keyPrefix: 'signin-account', points: 5, duration: 15 * 60 });
-  const perClient = new RateLimiterMemory({ keyPrefix: 'signin-client', points: 20, duration: 15 * 60 });
-  const refuse = (res: RateLimiterRes) => {
-    const retry = Math.max(1, Math.ceil(res.msBeforeNext / 1000));
-    return new HttpError(429, 'Too many sign-in attempts; try again later', { 'retry-after': String(retry) });
-  };
+function signInLimits(limits: RateLimits) {
+  const perAccount = limits.attempts('signin-account', 5, 15 * 60);
+  const perClient = limits.attempts('signin-client', 20, 15 * 60);
   return {
     async check(email: string, client: string): Promise<void> {
-      for (const [limiter, key] of [[perAccount, email], [perClient, client]] as const) {
-        const res = await limiter.get(key);
-        if (res && res.consumedPoints >= limiter.points) throw refuse(res);
+      for (const [counter, key] of [[perAccount, email], [perClient, client]] as const) {
+        const waitMs = await counter.blockedFor(key);
+        if (waitMs !== null) {
+          throw new HttpError(429, 'Too many sign-in attempts; try again later', { 'retry-after': String(Math.max(1, Math.ceil(waitMs / 1000))) });
+        }
       }
     },
     async failed(email: string, client: string): Promise<void> {
-      await Promise.all([perAccount.penalty(email), perClient.penalty(client)]);
+      await Promise.all([perAccount.failed(email), perClient.failed(client)]);
     },
     async succeeded(email: string): Promise<void> {
-      await perAccount.delete(email);
+      await perAccount.reset(email);
     },
   };
 }
@@ -143,7 +142,7 @@ export function meBody(user: DashboardUser) {
 
 /** POST /dashboard/api/sign-in, POST /dashboard/api/sign-out, GET /dashboard/api/me. */
 export async function authRoutes(app: FastifyInstance): Promise<void> {
-  const limits = signInLimits();
+  const limits = signInLimits(app.limits);
   app.post('/dashboard/api/sign-in', async (request, reply: FastifyReply) => {
     const parsed = signInBody.safeParse(request.body);
     if (!parsed.success) throw new InvalidInput('Send {"email","password"} as JSON');

@@ -18,9 +18,21 @@ export interface RateLimitOutcome {
 export interface RateLimits {
   /** Resolves with headers to add, or throws a 429 HttpError. */
   consume(key: string): Promise<RateLimitOutcome>;
+  /**
+   * Counters of failed attempts under `name` (dashboard sign-in): `points` failures per key within
+   * `durationSeconds`, kept where the key limits are kept.
+   */
+  attempts(name: string, points: number, durationSeconds: number): AttemptCounter;
   /** Where the counters live right now: null without Redis, else Redis or the memory fallback. */
   health(): CheckResult | null;
   close(): Promise<void>;
+}
+
+export interface AttemptCounter {
+  /** Milliseconds until `key` may try again; null when it may try now. */
+  blockedFor(key: string): Promise<number | null>;
+  failed(key: string): Promise<void>;
+  reset(key: string): Promise<void>;
 }
 
 /**
@@ -161,6 +173,13 @@ function redisCounters(client: Redis, prefix: string, perSecond: number, daily: 
   };
 }
 
+type Limiter = RateLimiterMemory | RateLimiterRedis;
+
+async function blockedFor(limiter: Limiter, key: string): Promise<number | null> {
+  const res = await limiter.get(key);
+  return res && res.consumedPoints >= limiter.points ? res.msBeforeNext : null;
+}
+
 /**
  * With `redisUrl` the counters live in Redis, shared by every process; while Redis cannot be
  * reached each process counts in its own memory instead of failing requests.
@@ -174,9 +193,7 @@ export async function createRateLimits(config: Config['rate'], redisUrl: string 
   const capacityMs = capacity * intervalMs;
 
   const memory = memoryCounters(perSecond, daily, intervalMs, capacityMs);
-  const redis = redisUrl && (perSecond > 0 || daily > 0)
-    ? await connectRedis(redisUrl, logger ?? pino({ level: 'silent' }))
-    : null;
+  const redis = redisUrl ? await connectRedis(redisUrl, logger ?? pino({ level: 'silent' })) : null;
   const shared = redis ? redisCounters(redis.client, prefix, perSecond, daily, intervalMs, capacityMs) : null;
 
   const policy = [
@@ -210,7 +227,31 @@ export async function createRateLimits(config: Config['rate'], redisUrl: string 
     return { headers: items.length ? { ...base, ratelimit: items.join(', ') } : {} };
   }
 
+  /** Runs `op` on the Redis limiter when Redis is in use, else (or when it fails) on the memory one. */
+  async function withLimiter<T>(memoryLimiter: Limiter, redisLimiter: Limiter | null, op: (limiter: Limiter) => Promise<T>): Promise<T> {
+    if (!redis || !redisLimiter || !redis.shouldTry()) return op(memoryLimiter);
+    try {
+      const result = await op(redisLimiter);
+      redis.answered();
+      return result;
+    } catch (error) {
+      redis.failed(error);
+      return op(memoryLimiter);
+    }
+  }
+
   return {
+    attempts(name, points, durationSeconds) {
+      const memoryLimiter = new RateLimiterMemory({ keyPrefix: name, points, duration: durationSeconds });
+      const redisLimiter = redis
+        ? new RateLimiterRedis({ storeClient: redis.client, keyPrefix: `${prefix}:${name}`, points, duration: durationSeconds })
+        : null;
+      return {
+        blockedFor: (key) => withLimiter(memoryLimiter, redisLimiter, (limiter) => blockedFor(limiter, key)),
+        failed: (key) => withLimiter(memoryLimiter, redisLimiter, async (limiter) => void (await limiter.penalty(key))),
+        reset: (key) => withLimiter(memoryLimiter, redisLimiter, async (limiter) => void (await limiter.delete(key))),
+      };
+    },
     async consume(key) {
       if (!redis || !shared || !redis.shouldTry()) return consumeWith(memory, key);
       try {

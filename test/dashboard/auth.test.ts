@@ -1,10 +1,16 @@
 /**
  * Dashboard users and sessions through the public surface: `user create` (the CLI command), then
  * sign-in, session cookies, CSRF and sign-in limits over HTTP. Personas: ada (owner of two
- * workspaces), ben (viewer), and people who guess.
+ * workspaces), ben (viewer), and people who guess. The shared-limit test runs two more apps over
+ * the same stores with counters on the local Redis (a prefix unique to this run, removed after).
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { buildApp } from '../../src/server/app.ts';
+import { createRateLimits } from '../../src/http/rate-limit.ts';
+import { createLogger } from '../../src/log.ts';
 import { createTestWorkspace, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
 import { PASSWORD, cli, createUser, signIn } from './helpers.ts';
 
@@ -127,4 +133,36 @@ test('sign-in is limited per client address across accounts', async () => {
   assert.equal(last, 429);
   const elsewhere = await t.app.inject({ method: 'POST', url: '/dashboard/api/sign-in', payload: { email: 'ben@example.com', password: PASSWORD }, remoteAddress: '198.51.100.7' });
   assert.equal(elsewhere.statusCode, 200);
+});
+
+test('with REDIS_URL two API processes share one failed sign-in count per account', async () => {
+  const redisUrl = 'redis://127.0.0.1:6379';
+  const rate = { perSecond: 0, burst: 0, daily: 0, redisPrefix: `storelens-test-${randomUUID()}` };
+  const nodes = await Promise.all([0, 1].map(async () => {
+    const limits = await createRateLimits(rate, redisUrl);
+    const app = await buildApp({ config: { ...t.config, rate, redisUrl }, stores: t.stores, limits, logger: createLogger('silent') });
+    return { app, limits };
+  }));
+  const redis = new Redis(redisUrl);
+  try {
+    await createUser(t, 'fay@example.com', shop.id);
+    const signInOn = (node: number, password: string) =>
+      nodes[node]!.app.inject({ method: 'POST', url: '/dashboard/api/sign-in', payload: { email: 'fay@example.com', password } });
+    for (let i = 0; i < 5; i++) assert.equal((await signInOn(i % 2, `guess number ${i}`)).statusCode, 401, `guess ${i}`);
+    for (const node of [0, 1]) {
+      const locked = await signInOn(node, PASSWORD);
+      assert.deepEqual([locked.statusCode, locked.json()], [429, { message: 'Too many sign-in attempts; try again later' }], `node ${node}`);
+    }
+    assert.deepEqual((await redis.keys(`${rate.redisPrefix}:signin-account:*`)).length, 1, 'the count lives in Redis');
+    assert.equal((await post('/dashboard/api/sign-in', { email: 'fay@example.com', password: PASSWORD })).statusCode, 200,
+      'an app on in-memory counters kept its own count');
+  } finally {
+    const keys = await redis.keys(`${rate.redisPrefix}*`);
+    if (keys.length) await redis.del(...keys);
+    redis.disconnect();
+    for (const { app, limits } of nodes) {
+      await app.close();
+      await limits.close();
+    }
+  }
 });
