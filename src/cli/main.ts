@@ -59,6 +59,36 @@ function absolutePaths(argv: string[]): string[] {
   });
 }
 
+/**
+ * Options that carry a secret. Given as `-`, the value is read from standard input, one line per
+ * such option in the order given, so that it never appears in a process's arguments (`ps`,
+ * /proc) or in shell history.
+ */
+const SECRET_OPTIONS = new Set(['--password', '--access-token', '--developer-token', '--client-secret', '--refresh-token']);
+const MAX_STDIN_BYTES = 64 * 1024;
+
+async function readStdin(): Promise<string> {
+  let text = '';
+  for await (const chunk of process.stdin) {
+    text += chunk;
+    if (text.length > MAX_STDIN_BYTES) throw new Error(`Standard input is over ${MAX_STDIN_BYTES / 1024} KB`);
+  }
+  return text;
+}
+
+async function secretsFromStdin(argv: string[]): Promise<string[]> {
+  const slots = argv.flatMap((arg, i) => (arg === '-' && SECRET_OPTIONS.has(argv[i - 1] ?? '') ? [i] : []));
+  if (!slots.length) return argv;
+  const lines = (await readStdin()).split(/\r?\n/);
+  const filled = [...argv];
+  slots.forEach((slot, n) => {
+    const line = lines[n];
+    if (!line) throw new Error(`${argv[slot - 1]} -: standard input has no line ${n + 1} for it`);
+    filled[slot] = line;
+  });
+  return filled;
+}
+
 async function main(argv: string[]): Promise<number> {
   // Whatever this process creates in the data dir is the owner's only (docs/operations.md).
   process.umask(0o077);
@@ -69,7 +99,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const config = loadConfig();
   const server = runningServer(config.dataDir);
-  const args = absolutePaths(argv);
+  const args = await secretsFromStdin(absolutePaths(argv));
   const outcome = server ? await viaServer(server.port, adminToken(config.dataDir), args) : await inProcess(args);
   if ('error' in outcome) {
     process.stderr.write(`${JSON.stringify(outcome)}\n`);

@@ -48,9 +48,10 @@ const lastJsonLine = (text: string) => {
   return line ? JSON.parse(line) : undefined;
 };
 
-/** `cwd`: the directory the CLI runs in (relative `--file` names are resolved against it). */
-export async function runCli(dataDir: string, args: string[], extra: Record<string, string> = {}, cwd = ROOT): Promise<CliResult> {
+/** `cwd`: the directory the CLI runs in (relative `--file` names are resolved against it); `input`: its standard input. */
+export async function runCli(dataDir: string, args: string[], extra: Record<string, string> = {}, cwd = ROOT, input = ''): Promise<CliResult> {
   const child = spawn(process.execPath, ['--import', TSX, MAIN, ...args], { cwd, env: childEnv(dataDir, extra) });
+  child.stdin.end(input);
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk) => (stdout += chunk));

@@ -207,6 +207,23 @@ export function cliScenario(mode: 'standalone' | 'server'): void {
       });
     });
 
+    test('secret options given as - are read from standard input, one line each, never from the arguments', async () => {
+      const withInput = (input: string, ...args: string[]) => runCli(dataDir, args, {}, undefined, input);
+      const user = ['user', 'create', '--email', 'stdin@example.com', '--password', '-', '--workspace', '1'];
+      assert.deepEqual((await withInput('a long password 1\n', ...user)).json, { email: 'stdin@example.com', workspace_id: 1, role: 'owner', scopes: null });
+      assert.deepEqual((await withInput('another password\n', ...user)).error,
+        { error: { message: 'A user stdin@example.com exists; give their current password to add a workspace' } }, 'the line is the password');
+      assert.equal((await withInput('a long password 1\n', ...user)).code, 0);
+
+      const google = ['ads', 'connect', '--workspace', '1', '--platform', 'google', '--customer-id', '123-456-7890', '--client-id', 'client-1',
+        '--developer-token', '-', '--client-secret', '-', '--refresh-token', '-'];
+      const connected = await withInput('dev-token-1\nclient-secret-1\nrefresh-token-1\n', ...google);
+      assert.deepEqual(connected.json, { workspace_id: 1, platform: 'google', account_id: '1234567890', connected_accounts: [{ platform: 'google', account_id: '1234567890' }] });
+      assert.doesNotMatch(connected.stdout + connected.stderr, /dev-token-1|client-secret-1|refresh-token-1/);
+      const short = await withInput('dev-token-1\nclient-secret-1\n', ...google);
+      assert.deepEqual([short.code, short.error], [1, { error: { message: '--refresh-token -: standard input has no line 3 for it' } }]);
+    });
+
     test('demo fills an empty workspace once, ending today', async () => {
       const workspace = await cli('workspace', 'create', '--name', 'Demo');
       const result = await cli('demo', '--workspace', '2', '--days', '1');
