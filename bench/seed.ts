@@ -195,6 +195,14 @@ GROUP BY table ORDER BY table`);
   return rows.map((r) => `${r.table} ${r.parts} parts / ${r.rows} rows`).join(', ');
 }
 
+/** Whether the engine has folded `sessions` and `visitor_customers` into one part per partition. */
+export async function folded(ch: Clickhouse): Promise<boolean> {
+  const [row] = await ch.query<{ extra: number }>('bench-parts', `
+SELECT toUInt64(count()) - toUInt64(uniqExact(table, partition)) AS extra FROM system.parts
+WHERE database = currentDatabase() AND active AND table IN ('sessions', 'visitor_customers')`);
+  return Number(row?.extra ?? 1) === 0;
+}
+
 export interface BenchWorkspace {
   id: number;
   /** Data-API headers of an admin key. */

@@ -7,7 +7,9 @@
  *   the month (the state collector flushes leave), merges stopped,
  * - a copy of `sessions` with one part per month for everything older than two days and PARTS
  *   small parts for the last two days (the state analytics migration 0011 leaves),
- * in turn, round after round, after checking that all three give the same rows. Prints medians
+ * - copies of every table the statement reads, each after `OPTIMIZE ... FINAL` (the merged state,
+ *   as a baseline measured in the same run whatever state the seeded tables are in),
+ * in turn, round after round, after checking that all four give the same rows. Prints medians
  * and the counters of one run of each (`system.events` before and after).
  */
 import { buildApp } from '../../src/server/app.ts';
@@ -22,6 +24,10 @@ const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 30);
 const PARTS = 4;
 const DAY_MS = 86_400_000;
 const COUNTERS = ['UserTimeMicroseconds', 'SelectedRows', 'ReadCompressedBytes', 'QueryAnalysisMicroseconds'];
+const READ_TABLES = ['sessions', 'visitor_customers', 'conversions', 'orders', 'ads'];
+
+/** `sql` reading `bench_merged_<table>` instead of each of READ_TABLES. */
+const onMergedCopies = (sql: string) => sql.replace(new RegExp(`\\b(FROM|JOIN) (${READ_TABLES.join('|')})\\b`, 'g'), '$1 bench_merged_$2');
 
 async function recordReport(env: BenchEnv, url: string): Promise<{ sql: string; params: QueryParams }> {
   let seen: { sql: string; params: QueryParams } | null = null;
@@ -77,11 +83,18 @@ export async function runFinalPartsBench(env: BenchEnv, log: (line: string) => v
     'started < {recent:DateTime}',
     ...byDay('session_id').map((c) => `started >= {recent:DateTime} AND ${c}`),
   ], { recent: Math.floor(Date.now() / 1000) - 2 * 86_400 });
+  for (const table of READ_TABLES) {
+    await ch.exec(`DROP TABLE IF EXISTS bench_merged_${table} SYNC`);
+    await ch.exec(`CREATE TABLE bench_merged_${table} AS ${table}`);
+    await ch.exec(`INSERT INTO bench_merged_${table} SELECT * FROM ${table}`);
+    await ch.exec(`OPTIMIZE TABLE bench_merged_${table} FINAL`);
+  }
   const variants = {
     'as seeded': report.sql,
     [`${PARTS} parts per partition`]: report.sql.replace('sessions FINAL', 'bench_sessions_parts FINAL')
       .replace('visitor_customers FINAL', 'bench_visitor_customers_parts FINAL'),
     'merged + small recent parts': report.sql.replace('sessions FINAL', 'bench_sessions_tail FINAL'),
+    'every table merged (copies)': onMergedCopies(report.sql),
   };
   try {
     const expected = normalized(await ch.query('bench-final', report.sql, report.params));
@@ -102,13 +115,14 @@ export async function runFinalPartsBench(env: BenchEnv, log: (line: string) => v
     }
     const base = quantile(ms['as seeded']!.sort((a, b) => a - b), 0.5);
     log('');
-    log('| sessions and buyer links | median ms | p99 ms | / as seeded |');
+    log('| tables read | median ms | p99 ms | / as seeded |');
     log('|---|---|---|---|');
     for (const [name, m] of Object.entries(ms)) {
       m.sort((a, b) => a - b);
       log(`| ${name} | ${round(quantile(m, 0.5))} | ${round(quantile(m, 0.99))} | ${round(quantile(m, 0.5) / base, 2)} |`);
     }
   } finally {
-    for (const copy of ['bench_sessions_parts', 'bench_visitor_customers_parts', 'bench_sessions_tail']) await ch.exec(`DROP TABLE IF EXISTS ${copy} SYNC`);
+    const copies = ['bench_sessions_parts', 'bench_visitor_customers_parts', 'bench_sessions_tail', ...READ_TABLES.map((t) => `bench_merged_${t}`)];
+    for (const copy of copies) await ch.exec(`DROP TABLE IF EXISTS ${copy} SYNC`);
   }
 }
