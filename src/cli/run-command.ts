@@ -40,6 +40,7 @@ const VALUE_OPTIONS = [
   'email',
   'password',
   'role',
+  'since',
 ] as const;
 
 const OPTIONS = Object.fromEntries(VALUE_OPTIONS.map((name) => [name, { type: 'string' as const }]));

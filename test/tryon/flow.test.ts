@@ -210,8 +210,18 @@ describe('leads', () => {
     assert.deepEqual([same.status, same.body], [200, { status: 'received', created: false }]);
     const other = await call(t, c, 'POST', url, { ...lead, email: 'bo@example.com' });
     assert.deepEqual([other.status, other.body], [409, { error: { code: 'lead_not_allowed', message: 'This result already has a contact request' } }]);
-    const rows = await t.stores.db.selectFrom('tryon_leads').select(['job_id', 'email', 'status', 'marketing_version']).where('job_id', '=', reservation.job_id).execute();
-    assert.deepEqual(rows, [{ job_id: reservation.job_id, email: 'ana@example.com', status: 'unconfirmed', marketing_version: 'm1' }]);
+
+    const ctx = { config: t.config, stores: t.stores, logger: createLogger('silent'), progress: () => undefined };
+    const exported = (await runCommand(ctx, ['leads', 'export', '--workspace', String(shop.id)])) as { result: { leads: { job_id: string; received_at: string }[] } };
+    const ours = exported.result.leads.filter((l) => l.job_id === reservation.job_id);
+    assert.deepEqual(ours, [{ email: 'ana@example.com', marketing_version: 'm1', status: 'unconfirmed', received_at: ours[0]?.received_at, job_id: reservation.job_id }]);
+    assert.ok(Math.abs(Date.parse(ours[0]!.received_at) - Date.now()) < 60_000, 'received_at is the arrival time');
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    assert.deepEqual(await runCommand(ctx, ['leads', 'export', '--workspace', String(shop.id), '--since', tomorrow]), { result: { workspace_id: shop.id, leads: [] } });
+    assert.deepEqual(await runCommand(ctx, ['leads', 'export', '--workspace', String(shop.id), '--since', 'last week']),
+      { error: { message: '--since must be a day YYYY-MM-DD or a timestamp' } });
+    const elsewhere = await createTestWorkspace(t.stores, 'Other shop');
+    assert.deepEqual(await runCommand(ctx, ['leads', 'export', '--workspace', String(elsewhere.id)]), { result: { workspace_id: elsewhere.id, leads: [] } });
   });
 });
 

@@ -3,6 +3,7 @@ import { adsConnectCommand, adsStatusCommand, adsSyncCommand } from './ads.ts';
 import { collectStatusCommand, replayDeadLettersCommand } from './collect.ts';
 import { demoCommand } from './demo.ts';
 import { importCommand } from './import.ts';
+import { leadsExportCommand } from './leads.ts';
 import { setIntegrationCommand } from './integration.ts';
 import { setStorefrontCommand } from './storefront.ts';
 import { createUserCommand } from './user.ts';
@@ -16,6 +17,7 @@ export const commands: Record<string, Command> = {
   'key revoke': revokeKeyCommand,
   'settings set': setSettingsCommand,
   'storefront set': setStorefrontCommand,
+  'leads export': leadsExportCommand,
   'webhook secret': webhookSecretCommand,
   'webhook rotate': webhookRotateCommand,
   'integration set': setIntegrationCommand,

@@ -207,6 +207,18 @@ export async function insertLead(
   return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;
 }
 
+/** A workspace's leads received at or after `since`, oldest first. */
+export async function listLeads(db: Db, workspaceId: number, since: Date): Promise<TryOnLead[]> {
+  return db
+    .selectFrom('tryon_leads')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('created_at', '>=', since.toISOString())
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
 /** Deletes the leads received before `before` (the retention period's start); returns how many. */
 export async function deleteLeadsBefore(db: Db, before: Date): Promise<number> {
   const result = await db.deleteFrom('tryon_leads').where('created_at', '<', before.toISOString()).executeTakeFirst();
