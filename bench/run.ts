@@ -21,14 +21,17 @@ const log = (line: string) => console.log(line);
 // that many seconds, whichever comes first, on the same data dir.
 const SETTLE_SECONDS = Number(process.env.BENCH_SETTLE_SECONDS ?? 0);
 
-async function settle(ch: Parameters<typeof partCounts>[0], seconds: number) {
+/** Waits as described above; returns how long it waited, in seconds. */
+async function settle(ch: Parameters<typeof partCounts>[0], seconds: number): Promise<number> {
   const started = Date.now();
   for (let left = seconds; left > 0 && !(await folded(ch)); left -= 60) {
     console.log(`settling: ${left} s left; ${await partCounts(ch)}`);
     await new Promise((resolve) => setTimeout(resolve, Math.min(60, left) * 1000));
   }
+  const waited = Math.round((Date.now() - started) / 1000);
   const state = (await folded(ch)) ? 'one part per partition' : 'time is up';
-  console.log(`settled after ${Math.round((Date.now() - started) / 1000)} s (${state}); ${await partCounts(ch)}`);
+  console.log(`settled after ${waited} s (${state}); ${await partCounts(ch)}`);
+  return waited;
 }
 
 const onEnv = chosen.filter((s) => s.kind === 'env');
@@ -53,8 +56,8 @@ if (onEnv.length) {
   try {
     await runSuites('');
     if (SETTLE_SECONDS > 0) {
-      await settle(env.stores.ch, SETTLE_SECONDS);
-      await runSuites(` (after ${SETTLE_SECONDS} s of the engine's own merges)`);
+      const waited = await settle(env.stores.ch, SETTLE_SECONDS);
+      await runSuites(` (after ${waited} s of the engine's own merges)`);
     }
   } finally {
     await env.close();
