@@ -115,7 +115,8 @@ describe('POST /collect', () => {
     assert.equal((await post(body({ ...sent, items: [page('pageview', '/p/2', 60)] }))).status, 202);
     assert.equal((await post(body({ ...sent, items: [page('pageview', '/', 0)] }))).status, 202);
     await visibleEvents('8004', 4);
-    const { data } = await get(`/v3/sessions?${todayRange()}&session_id=8004`);
+    // The view's `sessions` part is committed just after the `events` part of the same insert.
+    const { data } = await eventually(() => get(`/v3/sessions?${todayRange()}&session_id=8004`), (r) => r.data.length === 1 && r.data[0].events === '4');
     assert.equal(data.length, 1);
     const s = data[0];
     assert.deepEqual(
