@@ -227,16 +227,23 @@ export async function createRateLimits(config: Config['rate'], redisUrl: string 
     return { headers: items.length ? { ...base, ratelimit: items.join(', ') } : {} };
   }
 
-  /** Runs `op` on the Redis limiter when Redis is in use, else (or when it fails) on the memory one. */
-  async function withLimiter<T>(memoryLimiter: Limiter, redisLimiter: Limiter | null, op: (limiter: Limiter) => Promise<T>): Promise<T> {
-    if (!redis || !redisLimiter || !redis.shouldTry()) return op(memoryLimiter);
+  /**
+   * Runs `op` on the Redis side when Redis is in use, else (or when Redis fails) on the memory
+   * side. A refusal (HttpError) is Redis answering, not failing.
+   */
+  async function withFallback<S, T>(memorySide: S, redisSide: S | null, op: (side: S) => Promise<T>): Promise<T> {
+    if (!redis || !redisSide || !redis.shouldTry()) return op(memorySide);
     try {
-      const result = await op(redisLimiter);
+      const result = await op(redisSide);
       redis.answered();
       return result;
     } catch (error) {
+      if (error instanceof HttpError) {
+        redis.answered();
+        throw error;
+      }
       redis.failed(error);
-      return op(memoryLimiter);
+      return op(memorySide);
     }
   }
 
@@ -246,27 +253,14 @@ export async function createRateLimits(config: Config['rate'], redisUrl: string 
       const redisLimiter = redis
         ? new RateLimiterRedis({ storeClient: redis.client, keyPrefix: `${prefix}:${name}`, points, duration: durationSeconds })
         : null;
+      const run = <T>(op: (limiter: Limiter) => Promise<T>) => withFallback<Limiter, T>(memoryLimiter, redisLimiter, op);
       return {
-        blockedFor: (key) => withLimiter(memoryLimiter, redisLimiter, (limiter) => blockedFor(limiter, key)),
-        failed: (key) => withLimiter(memoryLimiter, redisLimiter, async (limiter) => void (await limiter.penalty(key))),
-        reset: (key) => withLimiter(memoryLimiter, redisLimiter, async (limiter) => void (await limiter.delete(key))),
+        blockedFor: (key) => run((limiter) => blockedFor(limiter, key)),
+        failed: (key) => run(async (limiter) => void (await limiter.penalty(key))),
+        reset: (key) => run(async (limiter) => void (await limiter.delete(key))),
       };
     },
-    async consume(key) {
-      if (!redis || !shared || !redis.shouldTry()) return consumeWith(memory, key);
-      try {
-        const outcome = await consumeWith(shared, key);
-        redis.answered();
-        return outcome;
-      } catch (error) {
-        if (error instanceof HttpError) {
-          redis.answered();
-          throw error;
-        }
-        redis.failed(error);
-        return consumeWith(memory, key);
-      }
-    },
+    consume: (key) => withFallback(memory, shared, (counters) => consumeWith(counters, key)),
     health() {
       if (!redis) return null;
       return redis.up() ? { state: 'ok' } : { state: 'degraded', detail: 'unreachable: rate limits use process memory' };
