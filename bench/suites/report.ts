@@ -15,7 +15,7 @@ import { resolveRange } from '../../src/kit/range.ts';
 import { formatDay, formatTimestampMs } from '../../src/kit/dates.ts';
 import { reportingSourceSql } from '../../src/analytics/dimensions.ts';
 import type { Clickhouse } from '../../src/store/clickhouse.ts';
-import type { Range } from '../../src/kit/paging.ts';
+import type { Range } from '../../src/kit/range.ts';
 import type { BenchEnv } from '../seed.ts';
 import { measurePaired } from '../measure.ts';
 

@@ -1,4 +1,5 @@
 import { formatTimestamp } from './dates.ts';
+import type { Range } from './range.ts';
 
 export const DEFAULT_LIMIT = 100;
 export const MAX_LIMIT = 500;
@@ -6,11 +7,6 @@ export const MAX_LIMIT = 500;
 export interface Page {
   limit: number;
   offset: number;
-}
-
-export interface Range {
-  startMs: number;
-  endMs: number;
 }
 
 export interface PageInfo {

@@ -1,6 +1,11 @@
 import { defaultRange, parseBound } from './dates.ts';
 import { InvalidInput } from './errors.ts';
-import type { Range } from './paging.ts';
+
+/** A closed span of time in epoch milliseconds, both ends included. */
+export interface Range {
+  startMs: number;
+  endMs: number;
+}
 
 /** The refusal of a bound that is neither a day nor a timestamp (also the data API schema's). */
 export const DATE_MESSAGE = 'Invalid start_date or end_date parameter';

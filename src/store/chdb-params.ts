@@ -1,5 +1,3 @@
-import type { QueryParams } from './clickhouse.ts';
-
 /**
  * Query parameters as session settings. The chdb binding runs every query with bound parameters
  * on one process-wide chain, one at a time; a query without bound parameters runs on its own
@@ -27,9 +25,10 @@ const escapeWith = (text: string, escapes: Record<string, string>) => text.repla
 /** A single-quoted ClickHouse string literal. */
 export const sqlString = (text: string) => `'${escapeWith(text, SQL_ESCAPES)}'`;
 
-type Value = QueryParams[string];
+/** A value bound to a `{name:Type}` placeholder. 64-bit ids travel as bigint. */
+export type ParamValue = string | number | bigint | boolean | ReadonlyArray<string | number | bigint>;
 
-function literal(value: Value | string | number | bigint): string {
+function literal(value: ParamValue): string {
   if (typeof value === 'string') return sqlString(value);
   if (typeof value === 'bigint') return value.toString();
   if (typeof value === 'boolean') return value ? 'true' : 'false';
@@ -42,7 +41,7 @@ function literal(value: Value | string | number | bigint): string {
 }
 
 /** The parameter's text form (what `param_<name>` carries over HTTP). */
-export function paramText(value: Value): string {
+export function paramText(value: ParamValue): string {
   return typeof value === 'string' ? escapeWith(value, TSV_ESCAPES) : literal(value);
 }
 
@@ -56,7 +55,7 @@ export function placeholderNames(sql: string): Set<string> {
  * placeholder without a value is refused here: on a pooled session it would otherwise read a
  * value an earlier query left behind.
  */
-export function setParamsSql(sql: string, params: QueryParams): string | null {
+export function setParamsSql(sql: string, params: Record<string, ParamValue>): string | null {
   const assignments: string[] = [];
   for (const name of placeholderNames(sql)) {
     if (!NAME.test(name) || !Object.hasOwn(params, name)) throw new TypeError(`query parameter ${name} has no value`);

@@ -1,12 +1,12 @@
 import { Readable } from 'node:stream';
 import type { Logger } from 'pino';
-import { setParamsSql } from './chdb-params.ts';
+import { setParamsSql, type ParamValue } from './chdb-params.ts';
 import { createSessionPool } from './session-pool.ts';
 import { FairQueue } from './query-queue.ts';
 import { Unavailable } from '../kit/errors.ts';
 
-/** Values bound server-side to `{name:Type}` placeholders. 64-bit ids travel as bigint. */
-export type QueryParams = Record<string, string | number | bigint | boolean | ReadonlyArray<string | number | bigint>>;
+/** Values bound server-side to `{name:Type}` placeholders. */
+export type QueryParams = Record<string, ParamValue>;
 
 export interface InsertOptions {
   /** Makes a retried insert of the same batch a no-op (used by the collector's write-ahead log). */

@@ -1,4 +1,4 @@
-import type { Range } from '../../kit/paging.ts';
+import type { Range } from '../../kit/range.ts';
 import { AccessDenied, InvalidInput } from '../../kit/errors.ts';
 import type { Visibility } from '../permissions.ts';
 import type { QueryScope } from '../query-scope.ts';

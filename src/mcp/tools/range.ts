@@ -1,5 +1,5 @@
 import { DAY_MS, defaultRange, formatDay, parseBound } from '../../kit/dates.ts';
-import type { Range } from '../../kit/paging.ts';
+import type { Range } from '../../kit/range.ts';
 import { InvalidInput } from '../../kit/errors.ts';
 
 export const MAX_RANGE_DAYS = 731;
