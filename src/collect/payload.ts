@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { InvalidInput } from '../kit/errors.ts';
-import { flag, formatTimestamp, happenedInRange, uint64, type ConversionRow, type EventRow } from './rows.ts';
+import { flag, formatTimestamp, happenedInRange, uint64, type ConversionRow, type EventRow } from './fields.ts';
 import { deriveAttribution } from './channel.ts';
 
 export const MAX_ITEMS = 50;

@@ -9,8 +9,8 @@ import { openBatchWriter } from './wal.ts';
 import { collectDir } from './wal-segment.ts';
 import { dropKnownTransactions } from './known-transactions.ts';
 import { collectorRoutes } from './collector.ts';
-import { webhookRoutes } from './webhook.ts';
-import { shopWebhookRoutes } from './shop/webhooks.ts';
+import { webhookRoutes } from './order-webhook.ts';
+import { shopWebhookRoutes } from './shop/platform-webhooks.ts';
 import { shopifyPixelRoute } from './shop/shopify-pixel.ts';
 import { registerAdSchedule } from './ads/schedule.ts';
 

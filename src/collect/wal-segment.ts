@@ -5,7 +5,7 @@
  */
 import crypto from 'node:crypto';
 import path from 'node:path';
-import { wellFormed } from './rows.ts';
+import { wellFormed } from './fields.ts';
 
 export const COLLECT_TABLES = ['events', 'conversions', 'orders'] as const;
 export type CollectTable = (typeof COLLECT_TABLES)[number];

@@ -4,7 +4,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Invalid } from '../../src/collect/rows.ts';
+import { Invalid } from '../../src/collect/fields.ts';
 import { amountToMinor, minorDigits, parseAdDay, parseCount } from '../../src/collect/ads/values.ts';
 import { microsToMinor } from '../../src/collect/ads/api/google.ts';
 

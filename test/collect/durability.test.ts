@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DESKTOP_UA, todayRange } from './helpers.ts';
-import { signWebhook } from '../../src/collect/webhook.ts';
+import { signWebhook } from '../../src/collect/order-webhook.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'storelens-kill-'));

@@ -5,7 +5,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { z } from 'zod';
-import { adRow, conversionRow, describeIssues, eventRow, expenseRow, orderRow, OUT_OF_RANGE, productRow, text, timestamp } from '../../src/collect/rows.ts';
+import { adRow, conversionRow, describeIssues, eventRow, expenseRow, orderRow, OUT_OF_RANGE, productRow, text, timestamp } from '../../src/collect/fields.ts';
 
 const check = (schema: z.ZodType, row: unknown) => {
   const parsed = schema.safeParse(row);

@@ -1,6 +1,6 @@
 import { setShopIntegration, ShopTakenError, type ShopPlatform } from '../../store/app/shop-integrations.ts';
 import { normaliseShopDomain, normaliseSiteUrl } from '../../collect/shop/shops.ts';
-import { SHOPIFY_ORDER_TOPICS, WOO_ORDER_TOPICS } from '../../collect/shop/webhooks.ts';
+import { SHOPIFY_ORDER_TOPICS, WOO_ORDER_TOPICS } from '../../collect/shop/platform-webhooks.ts';
 import { CommandError, requireOption, serviceUrl, workspaceOption, type Command, type CommandArgs } from '../command.ts';
 import { requireWorkspace } from './workspace.ts';
 

@@ -5,7 +5,7 @@
  * without a pixel match) as Shopify orders, and one ads row per ad and day whose clicks follow
  * the tagged sessions.
  */
-import { formatTimestamp } from '../../collect/rows.ts';
+import { formatTimestamp } from '../../collect/fields.ts';
 import {
   AD_ECONOMICS,
   adsOf,

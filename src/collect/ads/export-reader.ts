@@ -8,7 +8,7 @@
  */
 import type { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
-import { Invalid } from '../rows.ts';
+import { Invalid } from '../fields.ts';
 import { ImportRefused, type SourceRecord } from '../import/records.ts';
 import {
   AD_EXPORT_FORMATS,

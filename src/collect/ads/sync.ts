@@ -10,7 +10,7 @@ import { findWorkspace } from '../../store/app/workspaces.ts';
 import { findImportKind, newImportVersion } from '../import/kinds.ts';
 import { MAX_REPORTED_ERRORS } from '../import/run.ts';
 import { RowWriter } from '../import/writer.ts';
-import { Invalid } from '../rows.ts';
+import { Invalid } from '../fields.ts';
 import { AdSyncError, type ApiSettings } from './api/call.ts';
 import { pullGoogle, type GoogleCredentials } from './api/google.ts';
 import { pullMeta, type MetaCredentials, type PullRange } from './api/meta.ts';

@@ -2,7 +2,7 @@
  * How ad platforms write money, counts and days, turned into our canonical forms (cents, integers,
  * `YYYY-MM-DD`). Shared by the export reader and the API pulls. Rules in docs/integrations.md.
  */
-import { Invalid } from '../rows.ts';
+import { Invalid } from '../fields.ts';
 
 /** Digits after the decimal point of a currency's minor unit (USD 2, JPY 0, KWD 3), from ICU. */
 export function minorDigits(currency: string): number {

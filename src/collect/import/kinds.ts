@@ -3,7 +3,7 @@
  * the analytics table and how a valid row becomes a table row. A new kind is one entry here.
  */
 import type { z } from 'zod';
-import { adRow, conversionRow, eventRow, expenseRow, orderRow, productRow, weatherRow } from '../rows.ts';
+import { adRow, conversionRow, eventRow, expenseRow, orderRow, productRow, weatherRow } from '../fields.ts';
 
 export interface ImportTarget {
   /** The workspace from `--workspace`; a `store_id` in the row is ignored. */

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { InvalidInput } from '../../kit/errors.ts';
-import { describeIssues, flag, orderRow, text, timestamp } from '../rows.ts';
+import { describeIssues, flag, orderRow, text, timestamp } from '../fields.ts';
 
 export interface PlatformRefund {
   /** The platform's refund id ('' when it has none); a refund seen again keeps its first date. */

@@ -5,7 +5,7 @@
  * docs/integrations.md ("Shopify").
  */
 import { z } from 'zod';
-import { describeIssues } from '../rows.ts';
+import { describeIssues } from '../fields.ts';
 import { moneyAmount, optionalMoney } from './money.ts';
 import { OrderRejected, type PlatformOrder, type PlatformRefund } from './order.ts';
 

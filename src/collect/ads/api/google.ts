@@ -5,7 +5,7 @@
  * `login-customer-id` for a manager account) headers. `metrics.cost_micros` becomes minor units.
  */
 import { z } from 'zod';
-import { Invalid } from '../../rows.ts';
+import { Invalid } from '../../fields.ts';
 import { parseAdDay } from '../values.ts';
 import { AdSyncError, callApi, type ApiAnswer, type ApiSettings, type Verdict } from './call.ts';
 import type { PullRange } from './meta.ts';

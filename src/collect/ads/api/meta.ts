@@ -5,7 +5,7 @@
  * `<run>/insights`) for longer ones, `paging.next` cursors, throttling headers and error codes.
  */
 import { z } from 'zod';
-import { Invalid } from '../../rows.ts';
+import { Invalid } from '../../fields.ts';
 import { amountToMinor, parseAdDay } from '../values.ts';
 import { AdSyncError, callApi, pause, type ApiAnswer, type ApiSettings, type Verdict } from './call.ts';
 

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { HttpError } from '../http/errors.ts';
 import { InvalidInput } from '../kit/errors.ts';
 import { findWebhookSecret, isDeliveryKnown, recordDelivery } from '../store/app/webhooks.ts';
-import { describeIssues, flag, orderRow, timestamp } from './rows.ts';
+import { describeIssues, flag, orderRow, timestamp } from './fields.ts';
 import { parseJsonBody } from './collector.ts';
 import type { BatchWriter } from './wal.ts';
 

@@ -7,8 +7,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestWorkspace, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
 import { ensureWebhookSecret } from '../../src/store/app/webhooks.ts';
-import { signWebhook } from '../../src/collect/webhook.ts';
-import { OUT_OF_RANGE } from '../../src/collect/rows.ts';
+import { signWebhook } from '../../src/collect/order-webhook.ts';
+import { OUT_OF_RANGE } from '../../src/collect/fields.ts';
 import { eventually } from './helpers.ts';
 
 let t: TestApp;
