@@ -3,7 +3,7 @@
  * creator code, ad-id parameters) to the stored attribution columns. The table is documented in
  * docs/collection.md section 3; channel values are the raw values of src/analytics/sources.ts.
  */
-import type { EventRow } from './fields.ts';
+import type { EventRow } from './row-schemas.ts';
 
 /** The attribution columns of an events row, all taken from the session's landing URL. */
 export type Attribution = Pick<

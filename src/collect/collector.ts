@@ -5,7 +5,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { findWorkspaceByPixelId } from '../store/app/workspaces.ts';
 import { InvalidInput, NotFound } from '../kit/errors.ts';
-import { describeIssues } from './fields.ts';
+import { describeIssues } from '../kit/zod-issues.ts';
 import { collectBody, toRows } from './payload.ts';
 import { countryFrom, parseAgent } from './visitor.ts';
 import { createCollectLimits } from './limits.ts';

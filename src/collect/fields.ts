@@ -1,10 +1,9 @@
 /**
- * Row formats of the data that comes in from outside (imports, the demo, later the collector):
- * one zod schema per kind, named after the public field names (service-spec.md), plus the
- * normalisers they share. A schema accepts the loose forms people export (digit strings for
- * integers, ISO timestamps with offsets, JSON text for arrays) and yields one canonical form:
+ * Field parsers of the data that comes in from outside (imports, the demo, the collector, the
+ * order webhooks): each reads one value in the loose forms people export (digit strings for
+ * integers, ISO timestamps with offsets, JSON text for arrays) and yields its canonical form:
  * timestamps `YYYY-MM-DD HH:MM:SS.mmm` in UTC, 64-bit ids as digit strings, cents as numbers.
- * Unknown fields (store_id, channel fields of conversions) are dropped.
+ * The row schemas (`row-schemas.ts`) are built from these fields.
  */
 import { z } from 'zod';
 import { parseBound } from '../kit/dates.ts';
@@ -191,134 +190,16 @@ export const date = field(toDate);
 export const text = field(toText, { default: '' });
 /** A required, non-empty string (numbers are taken as their digits, e.g. a numeric variant id). */
 export const name = field(toName);
-const lowerText = field(lower(toText), { default: '' });
-const upperText = field(upper(toText), { default: '' });
-const stringArray = field(toArray(toText, 'strings'), { default: [] as string[] });
-
-export const eventRow = z
-  .object({
-    dt: timestamp,
-    name,
-    session_id: uint64,
-    visitor_id: uint64,
-    visitor_timezone: text,
-    adv_source: lowerText,
-    adv_campaign_id: text,
-    adv_adgroup_id: text,
-    adv_ad_id: text,
-    adv_asset_group_id: text,
-    utm_source: text,
-    utm_medium: text,
-    utm_campaign: text,
-    utm_content: text,
-    utm_term: text,
-    device_type: text,
-    country_code: upperText,
-    hostname: text,
-    pathname: text,
-    referrer: text,
-    entry_meta_keys: stringArray,
-    entry_meta_values: stringArray,
-    customer_id: text,
-  })
-  .refine((row) => row.entry_meta_keys.length === row.entry_meta_values.length, {
-    message: 'entry_meta_keys and entry_meta_values must have the same length',
-    path: ['entry_meta_values'],
-  });
-
-export const conversionRow = z.object({
-  dt: timestamp,
-  name,
-  session_id: uint64,
-  visitor_id: uint64,
-  customer_id: text,
-  transaction_id: text,
-  is_new_customer: flag,
-  transaction_gross_revenue: cents,
-  transaction_currency: upperText,
-  transaction_country_code: upperText,
-  transaction_city: text,
-  hostname: text,
-  coupon_code: text,
-});
-
-export const orderRow = z.object({
-  transaction_id: name,
-  dt: timestamp,
-  customer_id: text,
-  is_new_customer: flag,
-  currency: upperText,
-  gross_revenue: cents,
-  tax: cents,
-  shipping: cents,
-  discount: cents,
-  refunds: field(toArray(toRefund, '{dt, amount}'), { default: [] as { dt: string; amount: number }[] }),
-  cogs: cents,
-  shipping_cost: cents,
-  /** Absent: computed from the workspace's payment-fee settings. */
-  payment_fee: field<number | null>(toCount, { default: null }),
-});
-
-export const adRow = z.object({
-  dt: date,
-  source: field(lower(toName)),
-  ad_id: name,
-  adaccount_id: text,
-  campaign_id: text,
-  campaign_name: text,
-  adgroup_id: text,
-  adgroup_name: text,
-  ad_name: text,
-  spend: cents,
-  impressions: cents,
-  clicks: cents,
-  reach: cents,
-});
-
-export const productRow = z.object({
-  product_handle: name,
-  variant_id: name,
-  title: text,
-  image_path_or_url: text,
-  cost: cents,
-});
-
-export const expenseRow = z.object({
-  dt: date,
-  name,
-  amount: field(toCount),
-});
-
-/**
- * One daily weather observation (`import --kind weather`): `dt, country_code, city?,
- * temperature_c, precipitation_mm?, condition?`. Numbers may be text.
- */
-export const weatherRow = z.object({
-  dt: date,
-  country_code: z
-    .string({ error: 'expected a two-letter country code' })
-    .trim()
-    .regex(/^[A-Za-z]{2}$/, { error: 'expected a two-letter country code' })
-    .transform((v) => v.toUpperCase()),
-  city: text,
-  temperature_c: z.coerce.number({ error: 'expected a number' }).min(-90).max(60),
-  precipitation_mm: z.coerce.number({ error: 'expected a number' }).min(0).max(2000).default(0),
-  condition: z.string().trim().toLowerCase().max(40).default(''),
-});
-
-export type EventRow = z.infer<typeof eventRow>;
-export type ConversionRow = z.infer<typeof conversionRow>;
-export type OrderRow = z.infer<typeof orderRow>;
-export type AdRow = z.infer<typeof adRow>;
-export type ProductRow = z.infer<typeof productRow>;
-export type ExpenseRow = z.infer<typeof expenseRow>;
-
-/** One line of text per problem: `field: message`, joined with `; `. */
-export function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .map((issue) => {
-      const where = issue.path.join('.');
-      return where ? `${where}: ${issue.message}` : issue.message;
-    })
-    .join('; ');
-}
+/** Text trimmed and lower-cased (an ad source), or upper-cased (a country or currency code). */
+export const lowerText = field(lower(toText), { default: '' });
+export const upperText = field(upper(toText), { default: '' });
+/** A required name, trimmed and lower-cased. */
+export const lowerName = field(lower(toName));
+/** An array of strings (JSON text in CSV cells); empty when absent. */
+export const stringArray = field(toArray(toText, 'strings'), { default: [] as string[] });
+/** A required non-negative amount in cents. */
+export const requiredCents = field(toCount);
+/** An amount in cents that may be left out: null when absent. */
+export const optionalCents = field<number | null>(toCount, { default: null });
+/** Refunds as `[{dt, amount}]` (JSON text in CSV cells); empty when absent. */
+export const refunds = field(toArray(toRefund, '{dt, amount}'), { default: [] as { dt: string; amount: number }[] });

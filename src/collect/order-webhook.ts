@@ -10,7 +10,9 @@ import { z } from 'zod';
 import { HttpError } from '../http/errors.ts';
 import { InvalidInput } from '../kit/errors.ts';
 import { findWebhookSecret, isDeliveryKnown, recordDelivery } from '../store/app/webhooks.ts';
-import { describeIssues, flag, orderRow, timestamp } from './fields.ts';
+import { flag, timestamp } from './fields.ts';
+import { orderRow } from './row-schemas.ts';
+import { describeIssues } from '../kit/zod-issues.ts';
 import { parseJsonBody } from './collector.ts';
 import type { BatchWriter } from './wal.ts';
 

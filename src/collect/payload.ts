@@ -4,7 +4,8 @@
  */
 import { z } from 'zod';
 import { InvalidInput } from '../kit/errors.ts';
-import { flag, formatTimestamp, happenedInRange, uint64, type ConversionRow, type EventRow } from './fields.ts';
+import { flag, formatTimestamp, happenedInRange, uint64 } from './fields.ts';
+import type { ConversionRow, EventRow } from './row-schemas.ts';
 import { deriveAttribution } from './channel.ts';
 
 export const MAX_ITEMS = 50;

@@ -1,11 +1,13 @@
 /**
- * The import row formats (src/collect/rows.ts) as a table: each case is one input row of a kind
+ * The import row formats (src/collect/row-schemas.ts) as a table: each case is one input row of a kind
  * and the canonical row or the error text it must give. No stores involved.
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { z } from 'zod';
-import { adRow, conversionRow, describeIssues, eventRow, expenseRow, orderRow, OUT_OF_RANGE, productRow, text, timestamp } from '../../src/collect/fields.ts';
+import { OUT_OF_RANGE, text, timestamp } from '../../src/collect/fields.ts';
+import { adRow, conversionRow, eventRow, expenseRow, orderRow, productRow } from '../../src/collect/row-schemas.ts';
+import { describeIssues } from '../../src/kit/zod-issues.ts';
 
 const check = (schema: z.ZodType, row: unknown) => {
   const parsed = schema.safeParse(row);

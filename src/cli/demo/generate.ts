@@ -1,6 +1,6 @@
 /**
  * Generates the demo shop's traffic one day at a time, in the import row formats
- * (src/collect/rows.ts): sessions of visitors over the channels of catalog.ts with their events,
+ * (src/collect/row-schemas.ts): sessions of visitors over the channels of catalog.ts with their events,
  * the conversions they end in, the shop's own orders for those purchases (plus a few it took
  * without a pixel match) as Shopify orders, and one ads row per ad and day whose clicks follow
  * the tagged sessions.

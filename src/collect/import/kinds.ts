@@ -1,9 +1,9 @@
 /**
- * What `import --kind K` accepts: one entry per kind, naming the row schema (src/collect/rows.ts),
+ * What `import --kind K` accepts: one entry per kind, naming the row schema (src/collect/row-schemas.ts),
  * the analytics table and how a valid row becomes a table row. A new kind is one entry here.
  */
 import type { z } from 'zod';
-import { adRow, conversionRow, eventRow, expenseRow, orderRow, productRow, weatherRow } from '../fields.ts';
+import { adRow, conversionRow, eventRow, expenseRow, orderRow, productRow, weatherRow } from '../row-schemas.ts';
 
 export interface ImportTarget {
   /** The workspace from `--workspace`; a `store_id` in the row is ignored. */

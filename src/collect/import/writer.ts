@@ -4,7 +4,7 @@
  */
 import crypto from 'node:crypto';
 import type { Clickhouse } from '../../store/clickhouse.ts';
-import { describeIssues } from '../fields.ts';
+import { describeIssues } from '../../kit/zod-issues.ts';
 import type { ImportKind, ImportTarget } from './kinds.ts';
 
 export const BATCH_ROWS = 50_000;

@@ -6,7 +6,9 @@
  */
 import { z } from 'zod';
 import { InvalidInput } from '../../kit/errors.ts';
-import { describeIssues, flag, orderRow, text, timestamp } from '../fields.ts';
+import { flag, text, timestamp } from '../fields.ts';
+import { orderRow } from '../row-schemas.ts';
+import { describeIssues } from '../../kit/zod-issues.ts';
 
 export interface PlatformRefund {
   /** The platform's refund id ('' when it has none); a refund seen again keeps its first date. */
@@ -44,7 +46,7 @@ export type OrderRecord = Record<string, unknown> & { transaction_id: string; ve
 /** A platform order that breaks a rule: answered 400 with this message, nothing stored. */
 export class OrderRejected extends InvalidInput {}
 
-// `timestamp` (rows.ts) also refuses times before 2000 or in the future (docs/collection.md).
+// `timestamp` (fields.ts) also refuses times before 2000 or in the future (docs/collection.md).
 const platformOrderRow = orderRow.extend({
   order_name: text,
   refund_ids: z.array(z.string()),

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import type { Clickhouse } from '../../store/clickhouse.ts';
-import { describeIssues } from '../fields.ts';
+import { describeIssues } from '../../kit/zod-issues.ts';
 import { MAX_REPORTED_ERRORS, type ImportResult } from '../import/run.ts';
 import { findImportKind, newImportVersion } from '../import/kinds.ts';
 import { readRecords } from '../import/sources.ts';

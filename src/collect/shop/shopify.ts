@@ -5,7 +5,7 @@
  * docs/integrations.md ("Shopify").
  */
 import { z } from 'zod';
-import { describeIssues } from '../fields.ts';
+import { describeIssues } from '../../kit/zod-issues.ts';
 import { moneyAmount, optionalMoney } from './money.ts';
 import { OrderRejected, type PlatformOrder, type PlatformRefund } from './order.ts';
 

@@ -4,7 +4,7 @@
  * docs/integrations.md ("WooCommerce").
  */
 import { z } from 'zod';
-import { describeIssues } from '../fields.ts';
+import { describeIssues } from '../../kit/zod-issues.ts';
 import { moneyAmount } from './money.ts';
 import { OrderRejected, type PlatformOrder } from './order.ts';
 import { numericId } from './shopify.ts';

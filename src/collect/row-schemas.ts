@@ -1,0 +1,125 @@
+/**
+ * Row formats of the data that comes in from outside: one zod schema per kind, named after the
+ * public field names (docs/api.md), built from the field parsers of `fields.ts`. Unknown fields
+ * (store_id, channel fields of conversions) are dropped.
+ */
+import { z } from 'zod';
+import { cents, date, flag, lowerName, lowerText, name, optionalCents, refunds, requiredCents, stringArray, text, timestamp, uint64, upperText } from './fields.ts';
+
+export const eventRow = z
+  .object({
+    dt: timestamp,
+    name,
+    session_id: uint64,
+    visitor_id: uint64,
+    visitor_timezone: text,
+    adv_source: lowerText,
+    adv_campaign_id: text,
+    adv_adgroup_id: text,
+    adv_ad_id: text,
+    adv_asset_group_id: text,
+    utm_source: text,
+    utm_medium: text,
+    utm_campaign: text,
+    utm_content: text,
+    utm_term: text,
+    device_type: text,
+    country_code: upperText,
+    hostname: text,
+    pathname: text,
+    referrer: text,
+    entry_meta_keys: stringArray,
+    entry_meta_values: stringArray,
+    customer_id: text,
+  })
+  .refine((row) => row.entry_meta_keys.length === row.entry_meta_values.length, {
+    message: 'entry_meta_keys and entry_meta_values must have the same length',
+    path: ['entry_meta_values'],
+  });
+
+export const conversionRow = z.object({
+  dt: timestamp,
+  name,
+  session_id: uint64,
+  visitor_id: uint64,
+  customer_id: text,
+  transaction_id: text,
+  is_new_customer: flag,
+  transaction_gross_revenue: cents,
+  transaction_currency: upperText,
+  transaction_country_code: upperText,
+  transaction_city: text,
+  hostname: text,
+  coupon_code: text,
+});
+
+export const orderRow = z.object({
+  transaction_id: name,
+  dt: timestamp,
+  customer_id: text,
+  is_new_customer: flag,
+  currency: upperText,
+  gross_revenue: cents,
+  tax: cents,
+  shipping: cents,
+  discount: cents,
+  refunds,
+  cogs: cents,
+  shipping_cost: cents,
+  /** Absent: computed from the workspace's payment-fee settings. */
+  payment_fee: optionalCents,
+});
+
+export const adRow = z.object({
+  dt: date,
+  source: lowerName,
+  ad_id: name,
+  adaccount_id: text,
+  campaign_id: text,
+  campaign_name: text,
+  adgroup_id: text,
+  adgroup_name: text,
+  ad_name: text,
+  spend: cents,
+  impressions: cents,
+  clicks: cents,
+  reach: cents,
+});
+
+export const productRow = z.object({
+  product_handle: name,
+  variant_id: name,
+  title: text,
+  image_path_or_url: text,
+  cost: cents,
+});
+
+export const expenseRow = z.object({
+  dt: date,
+  name,
+  amount: requiredCents,
+});
+
+/**
+ * One daily weather observation (`import --kind weather`): `dt, country_code, city?,
+ * temperature_c, precipitation_mm?, condition?`. Numbers may be text.
+ */
+export const weatherRow = z.object({
+  dt: date,
+  country_code: z
+    .string({ error: 'expected a two-letter country code' })
+    .trim()
+    .regex(/^[A-Za-z]{2}$/, { error: 'expected a two-letter country code' })
+    .transform((v) => v.toUpperCase()),
+  city: text,
+  temperature_c: z.coerce.number({ error: 'expected a number' }).min(-90).max(60),
+  precipitation_mm: z.coerce.number({ error: 'expected a number' }).min(0).max(2000).default(0),
+  condition: z.string().trim().toLowerCase().max(40).default(''),
+});
+
+export type EventRow = z.infer<typeof eventRow>;
+export type ConversionRow = z.infer<typeof conversionRow>;
+export type OrderRow = z.infer<typeof orderRow>;
+export type AdRow = z.infer<typeof adRow>;
+export type ProductRow = z.infer<typeof productRow>;
+export type ExpenseRow = z.infer<typeof expenseRow>;
