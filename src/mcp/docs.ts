@@ -1,8 +1,8 @@
 import { TOOLS, toolList } from './tools/index.ts';
-import { jsonSchemaOf } from './tools/json-schema.ts';
-import { TOOL_OUTPUTS } from './tools/outputs.ts';
-import { workspacesListTool } from './tools/workspaces.ts';
-import type { ToolDefinition } from './tools/types.ts';
+import { jsonSchemaOf } from './tools/kit/json-schema.ts';
+import { TOOL_OUTPUTS } from './tools/kit/outputs.ts';
+import { workspacesListTool } from './tools/families/workspaces.ts';
+import type { ToolDefinition } from './tools/kit/tool.ts';
 
 /**
  * docs/tools.md, generated from the tool registry (the same zod schemas tools/list serves), so

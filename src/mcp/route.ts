@@ -21,9 +21,9 @@ import { resolveCaller, resolveOAuthCaller, type Caller } from './caller.ts';
 import { originAllowed } from './origin.ts';
 import { publicBase } from './public-base.ts';
 import { TOOL_FAMILIES, findTool, inputSchemaOf, toolList } from './tools/index.ts';
-import { parseSelection, type ToolSelection } from './tools/selection.ts';
-import { InvalidRequest, type ToolContext } from './tools/types.ts';
-import { workspacesListTool } from './tools/workspaces.ts';
+import { parseSelection, type ToolSelection } from './tools/kit/selection.ts';
+import { InvalidRequest, type ToolContext } from './tools/kit/tool.ts';
+import { workspacesListTool } from './tools/families/workspaces.ts';
 
 const SERVER_INFO = { name: 'storelens', title: 'Storelens analytics', version: '0.1.0' };
 /** Also the conventions every tool shares, said once here instead of in each tool's schema. */

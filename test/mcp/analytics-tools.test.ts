@@ -15,7 +15,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestWorkspace, insertRows, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
 import { bearer, callTool, toolOk } from './rpc.ts';
-import { pearson } from '../../src/mcp/tools/stats.ts';
+import { pearson } from '../../src/mcp/tools/kit/stats.ts';
 
 let t: TestApp;
 let ws: TestWorkspace;

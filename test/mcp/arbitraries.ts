@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { formatDay } from '../../src/kit/dates.ts';
 import { jsonSchemaOf } from '../../src/mcp/tools/index.ts';
-import type { ToolDefinition } from '../../src/mcp/tools/types.ts';
+import type { ToolDefinition } from '../../src/mcp/tools/kit/tool.ts';
 
 type Schema = Record<string, any>;
 

@@ -14,7 +14,7 @@ import { createTestWorkspace, insertRows, startTestApp, type TestApp, type TestW
 import { seedDemo } from '../../src/cli/demo/seed.ts';
 import { createObject } from '../../src/store/app/tool-objects.ts';
 import { TOOLS } from '../../src/mcp/tools/index.ts';
-import { TOOL_OUTPUTS } from '../../src/mcp/tools/outputs.ts';
+import { TOOL_OUTPUTS } from '../../src/mcp/tools/kit/outputs.ts';
 import { everyToolPlan } from './every-tool.ts';
 
 let t: TestApp;

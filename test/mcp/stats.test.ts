@@ -1,9 +1,9 @@
 /** Unit tests of the dense statistics behind correlations, A/B results and ad fatigue (no fixture). */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { normalCdf, pearson, relativeChange, twoProportionTest } from '../../src/mcp/tools/stats.ts';
-import { fatigueOf } from '../../src/mcp/tools/ad-fatigue.ts';
-import { platformOf } from '../../src/mcp/tools/correlations.ts';
+import { normalCdf, pearson, relativeChange, twoProportionTest } from '../../src/mcp/tools/kit/stats.ts';
+import { fatigueOf } from '../../src/mcp/tools/families/ad-fatigue.ts';
+import { platformOf } from '../../src/mcp/tools/families/correlations.ts';
 
 test('pearson is 1 for a perfect line, -1 for a falling one, null for constant or short series', () => {
   assert.equal(pearson([1, 2, 3, 4], [10, 20, 30, 40]), 1);

@@ -1,0 +1,19 @@
+import { z } from 'zod';
+import { listAudit } from '../../../store/app/audit-log.ts';
+import { requireAuditAccess } from '../kit/scope.ts';
+import { limitArg, offsetArg, readTool } from '../kit/tool.ts';
+
+export const auditLogTools = [
+  readTool(
+    'audit-log.get-log',
+    'Audit log',
+    'Changes in the workspace, newest first: who (key or OAuth client), which tool or command, which object, what ' +
+      'changed. Needs admin:admin.',
+    z.object({ limit: limitArg, offset: offsetArg }).strict(),
+    async (ctx, page) => {
+      requireAuditAccess(ctx);
+      const entries = await listAudit(ctx.db, ctx.workspaceId, page);
+      return { entries: entries.map((e) => ({ id: String(e.id), actor: e.actor, action: e.action, target: e.target, details: e.details, created_at: e.created_at })) };
+    },
+  ),
+];

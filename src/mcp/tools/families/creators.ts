@@ -1,0 +1,133 @@
+import crypto from 'node:crypto';
+import { z } from 'zod';
+import { uniqueKeysTaken } from '../../../store/app/tool-objects.ts';
+import { Conflict } from '../../../kit/errors.ts';
+import { createAudited, present, requireObject, updateAudited, listTool } from '../kit/objects.ts';
+import { idArg, longText, shortText, writeTool, type ToolContext } from '../kit/tool.ts';
+
+const CREATOR = 'creator';
+const PROGRAM = 'creator_program';
+
+const handle = (network: string) =>
+  z.string().trim().regex(/^@?[A-Za-z0-9._-]{1,60}$/, { error: `${network} handle must be 1 to 60 letters, digits, dots, dashes or underscores` })
+    .describe(`${network} handle`);
+
+const commission = z
+  .discriminatedUnion('type', [
+    z.object({
+      type: z.literal('percentage').describe('Share of revenue'),
+      rate_percent: z.number().gt(0).max(100).describe('Percent of revenue'),
+    }).strict(),
+    z.object({
+      type: z.literal('fixed').describe('Amount per order'),
+      amount_cents: z.number().int().min(1).max(100_000_000).describe('Per attributed order'),
+    }).strict(),
+    z.object({
+      type: z.literal('tiered').describe('Rate by monthly revenue'),
+      tiers: z
+        .array(
+          z.object({
+            min_revenue_cents: z.number().int().min(0).describe('Creator revenue of the month from which the tier applies'),
+            rate_percent: z.number().gt(0).max(100).describe('Percent of revenue'),
+          }).strict(),
+        )
+        .min(1)
+        .max(10)
+        .refine((tiers) => tiers.every((t, i) => i === 0 || t.min_revenue_cents > tiers[i - 1]!.min_revenue_cents), {
+          error: 'tiers must be ordered by strictly increasing min_revenue_cents',
+        })
+        .describe('Ordered by min_revenue_cents'),
+    }).strict(),
+  ])
+  .describe('Commission rule');
+
+/** 4-digit codes, unique per workspace; the unique index settles a race between two calls. */
+async function newTrackingCode(ctx: ToolContext): Promise<string> {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const candidates = Array.from({ length: 8 }, () => String(crypto.randomInt(1000, 10_000)));
+    const taken = await uniqueKeysTaken(ctx.db, ctx.workspaceId, CREATOR, candidates);
+    const free = candidates.find((c) => !taken.has(c));
+    if (free) return free;
+  }
+  throw new Conflict('No free 4-digit tracking code is left in this workspace');
+}
+
+async function createCreator(ctx: ToolContext, data: Record<string, unknown>) {
+  for (let attempt = 0; ; attempt++) {
+    const tracking_code = await newTrackingCode(ctx);
+    try {
+      return await createAudited(ctx, 'creators.create', CREATOR, { ...data, tracking_code }, { uniqueKey: tracking_code });
+    } catch (error) {
+      if (attempt >= 3 || !/unique/i.test(String((error as Error).message))) throw error;
+    }
+  }
+}
+
+export const creatorTools = [
+  listTool(
+    'creators.get-creators',
+    'Get creators',
+    'Creators (influencers) with tracking code, program, handles and active flag.',
+    CREATOR,
+    'creators',
+  ),
+  listTool(
+    'creators.get-programs',
+    'Get creator programs',
+    'Creator commission programs (percentage, fixed or tiered).',
+    PROGRAM,
+    'programs',
+  ),
+  writeTool(
+    'creators.create-program',
+    'Create a creator program',
+    'Creates a commission template (percentage, fixed or tiered), inert until a person applies it in the dashboard.',
+    z.object({ name: shortText('Name of the program'), commission }).strict(),
+    async (ctx, input) => ({ program: present(await createAudited(ctx, 'creators.create-program', PROGRAM, { ...input, applied: false })) }),
+  ),
+  writeTool(
+    'creators.create',
+    'Add a creator',
+    'Adds a creator, optionally in a program, with a new unique 4-digit tracking code.',
+    z
+      .object({
+        name: shortText('Name of the creator'),
+        program_id: idArg('creator program').optional(),
+        instagram_handle: handle('Instagram').optional(),
+        tiktok_handle: handle('TikTok').optional(),
+        youtube_handle: handle('YouTube').optional(),
+        notes: longText('Free notes', 10_000).optional(),
+      })
+      .strict(),
+    async (ctx, input) => {
+      if (input.program_id) await requireObject(ctx, PROGRAM, input.program_id, 'Creator program');
+      const creator = await createCreator(ctx, {
+        name: input.name,
+        program_id: input.program_id ?? '',
+        instagram_handle: input.instagram_handle ?? '',
+        tiktok_handle: input.tiktok_handle ?? '',
+        youtube_handle: input.youtube_handle ?? '',
+        notes: input.notes ?? '',
+        active: true,
+      });
+      return { creator: present(creator) };
+    },
+  ),
+  writeTool(
+    'creators.update',
+    'Update a creator',
+    'Changes name, notes, active flag and/or handles of a creator; not commission, program or promo codes.',
+    z
+      .object({
+        id: idArg('creator'),
+        name: shortText('New name').optional(),
+        notes: longText('New notes', 10_000).optional(),
+        active: z.boolean().optional().describe('Whether the creator is active'),
+        instagram_handle: handle('Instagram').optional(),
+        tiktok_handle: handle('TikTok').optional(),
+        youtube_handle: handle('YouTube').optional(),
+      })
+      .strict(),
+    async (ctx, { id, ...changes }) => ({ creator: present(await updateAudited(ctx, 'creators.update', CREATOR, id, changes, 'Creator')) }),
+  ),
+];

@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { geoTestCandidates } from '../../../analytics/queries/geo/geo-test-candidates.ts';
+import { listTool } from '../kit/objects.ts';
+import { money, rangeOut, toolRange } from '../kit/range.ts';
+import { pixelScope } from '../../../analytics/query-scope.ts';
+import { dateFromArg, dateToArg, readTool } from '../kit/tool.ts';
+
+export const geoTestingTools = [
+  listTool(
+    'geo-testing.get-tests',
+    'Get geo tests',
+    'The geo holdout tests (regions, dates, status).',
+    'geo_test',
+    'tests',
+  ),
+  readTool(
+    'geo-testing.get-candidates',
+    'Geo test candidates',
+    'Ranks countries or cities as geo holdout regions: enough orders and steady daily revenue (low coefficient of variation).',
+    z
+      .object({
+        date_from: dateFromArg,
+        date_to: dateToArg,
+        level: z.enum(['country', 'city']).default('country').describe('Place granularity'),
+        min_conversions: z.number().int().min(1).max(1_000_000).default(30).describe('Fewest conversions per place'),
+        limit: z.number().int().min(1).max(200).default(20).describe('Places to return'),
+      })
+      .strict(),
+    async (ctx, input) => {
+      const range = toolRange(input, ctx.now());
+      const rows = await geoTestCandidates(ctx.ch, pixelScope(ctx, range), { level: input.level, days: range.days });
+      const total = rows.reduce((a, r) => a + Number(r.revenue_cents), 0);
+      const candidates = rows
+        .filter((r) => Number(r.conversions) >= input.min_conversions)
+        .map((r) => {
+          const mean = Number(r.daily_mean_cents);
+          const cv = mean === 0 ? null : Math.round((Number(r.daily_stddev_cents) / mean) * 1000) / 1000;
+          return {
+            country_code: r.country_code,
+            ...(input.level === 'city' ? { city: r.city } : {}),
+            conversions: Number(r.conversions),
+            revenue: money(Number(r.revenue_cents)),
+            revenue_share: total === 0 ? 0 : Math.round((Number(r.revenue_cents) / total) * 10_000) / 10_000,
+            days_with_orders: Number(r.days_with_orders),
+            daily_revenue_mean: money(mean),
+            daily_revenue_cv: cv,
+          };
+        })
+        .sort((a, b) => (a.daily_revenue_cv ?? Infinity) - (b.daily_revenue_cv ?? Infinity) || b.revenue - a.revenue)
+        .slice(0, input.limit);
+      return { geo_candidates: { ...rangeOut(range), level: input.level, candidates } };
+    },
+  ),
+];

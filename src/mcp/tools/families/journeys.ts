@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { getSettings } from '../../../store/app/workspaces.ts';
+import { touchpointPaths } from '../../../analytics/queries/journeys/touchpoint-paths.ts';
+import { attributionArgs } from './analytics.ts';
+import { money, rangeOut, toolRange } from '../kit/range.ts';
+import { pixelScope } from '../../../analytics/query-scope.ts';
+import { seesOrganic } from '../kit/scope.ts';
+import { dateFromArg, dateToArg, readTool } from '../kit/tool.ts';
+
+export const journeyTools = [
+  readTool(
+    'journeys.get-data',
+    'Customer journeys',
+    'Most common channel paths before a conversion (tagged sessions in the attribution window, repeats collapsed; ' +
+      'none is ["organic"]) with conversions and revenue. A key limited to some channels sees only paths made ' +
+      'entirely of them.',
+    z
+      .object({
+        date_from: dateFromArg,
+        date_to: dateToArg,
+        attribution_window: attributionArgs.attribution_window,
+        limit: z.number().int().min(1).max(200).default(25).describe('Paths to return'),
+      })
+      .strict(),
+    async (ctx, input) => {
+      const range = toolRange(input, ctx.now());
+      const scope = pixelScope(ctx, range);
+      const windowDays = input.attribution_window ?? (await getSettings(ctx.db, ctx.workspaceId)).attribution_window;
+      const rows = await touchpointPaths(ctx.ch, scope, { windowDays, organicVisible: seesOrganic(ctx), limit: input.limit });
+      const paths = rows.map((r) => ({
+        path: r.path,
+        touchpoints: Number(r.touchpoints),
+        conversions: Number(r.conversions),
+        revenue: money(Number(r.revenue_cents)),
+        avg_sessions_before_conversion: Number(r.avg_touchpoints),
+      }));
+      return { journeys: { ...rangeOut(range), attribution_window: windowDays, paths } };
+    },
+  ),
+];

@@ -1,0 +1,195 @@
+import { z } from 'zod';
+import { adCreatives } from '../../../analytics/queries/library/ad-creatives.ts';
+import { countObjects, listObjects, updateObject } from '../../../store/app/tool-objects.ts';
+import { Conflict, NotFound } from '../../../kit/errors.ts';
+import { audit, createAudited, listPresented, present, requireObject } from '../kit/objects.ts';
+import { creativeOut, RANK_BY } from './library.ts';
+import { rangeOut, toolRange } from '../kit/range.ts';
+import { adScope } from '../../../analytics/query-scope.ts';
+import { InvalidRequest, dateFromArg, dateToArg, idArg, limitArg, offsetArg, readTool, shortText, writeTool, type ToolContext } from '../kit/tool.ts';
+
+const LIST = 'list';
+const COLUMN = 'list_column';
+const ITEM = 'list_item';
+const COLUMN_TYPES = ['text', 'number', 'date', 'url', 'checkbox', 'select', 'creative'] as const;
+const MAX_ITEMS_PER_LIST = 5000;
+
+type List = { name: string; kind: 'list' | 'whiteboard'; folder: string };
+type Column = { name: string; type: string };
+type Item = { values: Record<string, unknown>; linked?: Record<string, unknown> };
+
+const cellValue = z.union([z.string().max(5000), z.number(), z.boolean(), z.null()]);
+const valuesArg = z
+  .record(z.string().min(1).max(100), cellValue)
+  .refine((v) => Object.keys(v).length <= 100, { error: 'At most 100 values per item' })
+  .describe('Keyed by column name');
+
+async function columnsOf(ctx: ToolContext, listId: number): Promise<Column[]> {
+  return (await listObjects<Column>(ctx.db, ctx.workspaceId, COLUMN, { parentId: listId })).map((c) => c.data);
+}
+
+function checkColumns(columns: Column[], values: Record<string, unknown>): void {
+  const names = new Set(columns.map((c) => c.name));
+  const unknown = Object.keys(values).filter((k) => !names.has(k));
+  if (unknown.length) {
+    throw new InvalidRequest(`Unknown column(s): ${unknown.join(', ')}. Columns of this list: ${[...names].join(', ') || '(none)'}`);
+  }
+}
+
+async function checkRoom(ctx: ToolContext, listId: number, adding: number): Promise<void> {
+  const count = await countObjects(ctx.db, ctx.workspaceId, ITEM, listId);
+  if (count + adding > MAX_ITEMS_PER_LIST) throw new InvalidRequest(`A list holds at most ${MAX_ITEMS_PER_LIST} items`);
+}
+
+export const listTools = [
+  readTool(
+    'lists.get-lists',
+    'Get lists and whiteboards',
+    'The lists and whiteboards; with list_id, that list with its columns and a page of its items.',
+    z.object({ list_id: idArg('list').optional(), limit: limitArg, offset: offsetArg }).strict(),
+    async (ctx, { list_id, ...page }) => {
+      if (!list_id) return { lists: await listPresented(ctx, LIST, page) };
+      const list = await requireObject<List>(ctx, LIST, list_id, 'List');
+      return {
+        list: present(list),
+        columns: await listPresented(ctx, COLUMN, { limit: 500, offset: 0 }, list.id),
+        items: await listPresented(ctx, ITEM, page, list.id),
+        total_items: await countObjects(ctx.db, ctx.workspaceId, ITEM, list.id),
+      };
+    },
+  ),
+  writeTool(
+    'lists.create',
+    'Create a list',
+    'Creates an empty list (rows and columns) or whiteboard.',
+    z
+      .object({
+        name: shortText('Name of the list'),
+        kind: z.enum(['list', 'whiteboard']).describe('list: rows and columns'),
+        folder: z.string().trim().max(200).optional().describe('Folder to file it under'),
+      })
+      .strict(),
+    async (ctx, input) => {
+      const list = await createAudited<List>(ctx, 'lists.create', LIST, { name: input.name, kind: input.kind, folder: input.folder ?? '' });
+      return { list: { id: String(list.id), name: list.data.name, kind: list.data.kind, folder: list.data.folder } };
+    },
+  ),
+  writeTool(
+    'lists.add-column',
+    'Add a list column',
+    'Adds a column to a list; column names are unique per list.',
+    z
+      .object({
+        list_id: idArg('list'),
+        name: shortText('Column name', 100),
+        type: z.enum(COLUMN_TYPES).default('text').describe('Column type'),
+      })
+      .strict(),
+    async (ctx, input) => {
+      const list = await requireObject<List>(ctx, LIST, input.list_id, 'List');
+      const columns = await columnsOf(ctx, list.id);
+      if (columns.some((c) => c.name === input.name)) throw new Conflict(`List ${input.list_id} already has a column ${input.name}`);
+      if (columns.length >= 100) throw new InvalidRequest('A list has at most 100 columns');
+      const column = await createAudited<Column>(ctx, 'lists.add-column', COLUMN, { name: input.name, type: input.type }, { parentId: list.id });
+      return { column: present(column) };
+    },
+  ),
+  writeTool(
+    'lists.add-items',
+    'Add list items',
+    'Appends items to a list, with values for its existing columns.',
+    z
+      .object({
+        list_id: idArg('list'),
+        items: z.array(z.object({ values: valuesArg }).strict()).min(1).max(200).describe('Items to add'),
+      })
+      .strict(),
+    async (ctx, input) => {
+      const list = await requireObject<List>(ctx, LIST, input.list_id, 'List');
+      const columns = await columnsOf(ctx, list.id);
+      for (const item of input.items) checkColumns(columns, item.values);
+      await checkRoom(ctx, list.id, input.items.length);
+      const items = [];
+      for (const item of input.items) items.push(present(await createAudited<Item>(ctx, 'lists.add-items', ITEM, { values: item.values }, { parentId: list.id })));
+      return { items };
+    },
+  ),
+  writeTool(
+    'lists.update-items',
+    'Update list items',
+    'Changes cell values of items of a list; values not named stay.',
+    z
+      .object({
+        list_id: idArg('list'),
+        items: z.array(z.object({ id: idArg('item'), values: valuesArg }).strict()).min(1).max(200).describe('Items to change'),
+      })
+      .strict(),
+    async (ctx, input) => {
+      const list = await requireObject<List>(ctx, LIST, input.list_id, 'List');
+      const columns = await columnsOf(ctx, list.id);
+      for (const item of input.items) checkColumns(columns, item.values);
+      const current = [];
+      for (const item of input.items) {
+        const found = await requireObject<Item>(ctx, ITEM, item.id, 'Item');
+        if (found.parentId !== list.id) throw new NotFound(`Item ${item.id} not found in list ${input.list_id}`);
+        current.push(found);
+      }
+      const items = [];
+      for (const [i, item] of input.items.entries()) {
+        const updated = await updateObject<Item>(ctx.db, ctx.workspaceId, ITEM, Number(item.id), { values: { ...current[i]!.data.values, ...item.values } });
+        await audit(ctx, 'lists.update-items', `${ITEM}:${item.id}`, { changed: item.values });
+        items.push(present(updated!));
+      }
+      return { items };
+    },
+  ),
+  writeTool(
+    'lists.add-top-creatives',
+    'Add top creatives to a list',
+    'Adds the range\'s top creatives by rank_by to a list as linked rows, and any missing column (creative, source, the measure).',
+    z
+      .object({
+        list_id: idArg('list'),
+        rank_by: z.enum(RANK_BY).describe('Ranking measure'),
+        count: z.number().int().min(1).max(50).default(10).describe('Creatives to add'),
+        date_from: dateFromArg,
+        date_to: dateToArg,
+      })
+      .strict(),
+    async (ctx, input) => {
+      const list = await requireObject<List>(ctx, LIST, input.list_id, 'List');
+      const range = toolRange(input, ctx.now());
+      const rows = await adCreatives(ctx.ch, adScope(ctx, range), {
+        orderBy: input.rank_by,
+        limit: input.count,
+        offset: 0,
+      });
+      await checkRoom(ctx, list.id, rows.length);
+      const wanted: Column[] = [
+        { name: 'creative', type: 'creative' },
+        { name: 'source', type: 'text' },
+        { name: input.rank_by, type: 'number' },
+      ];
+      const existing = new Set((await columnsOf(ctx, list.id)).map((c) => c.name));
+      for (const column of wanted.filter((c) => !existing.has(c.name))) {
+        await createAudited<Column>(ctx, 'lists.add-top-creatives', COLUMN, column, { parentId: list.id });
+      }
+      const items = [];
+      for (const [rank, row] of rows.entries()) {
+        const creative = creativeOut(row);
+        const item = await createAudited<Item>(
+          ctx,
+          'lists.add-top-creatives',
+          ITEM,
+          {
+            values: { creative: creative.ad_name || creative.asset_id, source: creative.source, [input.rank_by]: creative[input.rank_by] },
+            linked: { type: 'creative', asset_id: creative.asset_id, rank: rank + 1, rank_by: input.rank_by, ...rangeOut(range) },
+          },
+          { parentId: list.id },
+        );
+        items.push({ ...present(item), creative });
+      }
+      return { items, ...rangeOut(range) };
+    },
+  ),
+];

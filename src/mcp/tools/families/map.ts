@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { geoBreakdown } from '../../../analytics/queries/geo/geo-breakdown.ts';
+import { money, rangeOut, ratio, toolRange } from '../kit/range.ts';
+import { pixelScope } from '../../../analytics/query-scope.ts';
+import { dateFromArg, dateToArg, readTool } from '../kit/tool.ts';
+
+export const mapTools = [
+  readTool(
+    'map.get-data',
+    'Sales by place',
+    'Sessions, conversions and revenue per country or city. Sessions come from the visitor country, conversions ' +
+      'from the order address: city rows have 0 sessions.',
+    z
+      .object({
+        date_from: dateFromArg,
+        date_to: dateToArg,
+        level: z.enum(['country', 'city']).default('country').describe('Place granularity'),
+        limit: z.number().int().min(1).max(500).default(100).describe('Places to return'),
+      })
+      .strict(),
+    async (ctx, input) => {
+      const range = toolRange(input, ctx.now());
+      const rows = await geoBreakdown(ctx.ch, pixelScope(ctx, range), { level: input.level, limit: input.limit });
+      const places = rows.map((r) => ({
+        country_code: r.country_code,
+        ...(input.level === 'city' ? { city: r.city } : {}),
+        sessions: Number(r.sessions),
+        conversions: Number(r.conversions),
+        revenue: money(Number(r.revenue_cents)),
+        cr: input.level === 'city' ? null : ratio(Number(r.conversions), Number(r.sessions)),
+      }));
+      return { map: { ...rangeOut(range), level: input.level, places } };
+    },
+  ),
+];

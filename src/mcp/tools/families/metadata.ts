@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { METRICS, METRIC_NAMES, DEFAULT_METRICS } from '../../../analytics/metrics.ts';
+import { BREAKDOWNS, INTERVAL_NAMES } from '../../../analytics/dimensions.ts';
+import { canRequest } from '../../../analytics/permissions.ts';
+import { PIXEL_SOURCES } from '../../../analytics/sources.ts';
+import { ATTRIBUTION_DATES, ATTRIBUTION_MODELS, ATTRIBUTION_WINDOWS } from '../../../store/app/settings.ts';
+import { findWorkspace, getSettings } from '../../../store/app/workspaces.ts';
+import { readTool } from '../kit/tool.ts';
+
+export const metadataTools = [
+  readTool(
+    'metadata.list_schema',
+    'Describe the data',
+    'What analytics.query accepts and this key may read: metrics (kind, read:profit needed and granted), ' +
+      'breakdowns, intervals, attribution options, filterable sources, workspace currency, time zone, dashboard ' +
+      'settings.',
+    z.object({}).strict(),
+    async (ctx) => {
+      const workspace = await findWorkspace(ctx.db, ctx.workspaceId);
+      const settings = await getSettings(ctx.db, ctx.workspaceId);
+      return {
+        schema: {
+          workspace: { id: String(ctx.workspaceId), name: workspace?.name ?? '', currency: settings.currency, timezone: settings.timezone },
+          scopes: ctx.scopes,
+          metrics: METRIC_NAMES.map((name) => ({
+            name,
+            kind: METRICS[name].kind,
+            needs_profit_access: METRICS[name].profit,
+            available: !METRICS[name].profit || ctx.visibility.profit,
+          })),
+          default_metrics: DEFAULT_METRICS,
+          breakdowns: BREAKDOWNS,
+          intervals: INTERVAL_NAMES,
+          attribution: { models: ATTRIBUTION_MODELS, windows: ATTRIBUTION_WINDOWS, dates: ATTRIBUTION_DATES },
+          sources: PIXEL_SOURCES.map((source) => ({ source, readable: canRequest(ctx.visibility, source) })),
+          dashboard_settings: {
+            attribution_model: settings.attribution_model,
+            attribution_window: settings.attribution_window,
+            attribution_date: settings.attribution_date,
+            ignore_sources: settings.ignore_sources,
+          },
+        },
+      };
+    },
+  ),
+];

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { cartAbandonment } from '../../../analytics/queries/offers/cart-abandonment.ts';
+import { couponPerformance } from '../../../analytics/queries/offers/coupon-performance.ts';
+import { money, rangeOut, ratio, toolRange } from '../kit/range.ts';
+import { pixelScope } from '../../../analytics/query-scope.ts';
+import { dateFromArg, dateToArg, readTool } from '../kit/tool.ts';
+
+/** Channels whose cart sessions convert below this rate are flagged for a cart-recovery offer. */
+const ABANDONMENT_FLAG = 0.7;
+const MIN_CART_SESSIONS = 20;
+
+export const offerOpportunitiesTool = readTool(
+  'offers.get-opportunities',
+  'Offer opportunities',
+  'Where an offer could pay off: channels with carts but few orders, and coupon code results (conversions, revenue, new customer share).',
+  z.object({ date_from: dateFromArg, date_to: dateToArg }).strict(),
+  async (ctx, input) => {
+    const range = toolRange(input, ctx.now());
+    const scope = pixelScope(ctx, range);
+    const [carts, coupons] = await Promise.all([cartAbandonment(ctx.ch, scope), couponPerformance(ctx.ch, scope, { limit: 50 })]);
+    const abandonment = carts.map((c) => {
+      const cartSessions = Number(c.cart_sessions);
+      const converted = Number(c.converted_cart_sessions);
+      const rate = ratio(cartSessions - converted, cartSessions);
+      return {
+        channel: c.channel,
+        cart_sessions: cartSessions,
+        converted_cart_sessions: converted,
+        abandonment_rate: rate,
+        opportunity: cartSessions >= MIN_CART_SESSIONS && rate !== null && rate >= ABANDONMENT_FLAG,
+      };
+    });
+    return {
+      opportunities: {
+        ...rangeOut(range),
+        cart_abandonment: abandonment,
+        coupons: coupons.map((c) => ({
+          coupon_code: c.coupon_code,
+          conversions: Number(c.conversions),
+          revenue: money(Number(c.revenue_cents)),
+          new_customer_share: ratio(Number(c.new_customers), Number(c.conversions)),
+        })),
+      },
+    };
+  },
+);

@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { createAudited, present, requireObject, updateAudited, listTool } from '../kit/objects.ts';
+import { dayArg, idArg, shortText, writeTool } from '../kit/tool.ts';
+import { offerOpportunitiesTool } from './offer-opportunities.ts';
+
+const KIND = 'offer';
+const TYPES = ['percentage_discount', 'fixed_discount', 'free_shipping', 'bundle', 'gift_with_purchase'] as const;
+const STATUSES = ['draft', 'scheduled', 'active', 'paused', 'ended'] as const;
+
+const configArg = z
+  .object({
+    value: z.number().min(0).max(1_000_000).optional().describe('Percent for percentage_discount, cents for fixed_discount'),
+    minimum_order: z.number().int().min(0).optional().describe('In cents'),
+    product_handles: z.array(z.string().max(200)).max(200).optional().describe('Default: all products'),
+  })
+  .strict();
+const segmentArg = idArg('target segment').optional();
+
+export const offerTools = [
+  listTool(
+    'offers.get-offers',
+    'Get offers',
+    'Offers (discounts, free shipping, bundles) with status, configuration, target segment and dates.',
+    KIND,
+    'offers',
+  ),
+  offerOpportunitiesTool,
+  writeTool(
+    'offers.create',
+    'Create an offer draft',
+    'Creates an offer draft, inert until a person activates it; no promo code.',
+    z
+      .object({
+        name: shortText('Name of the offer'),
+        type: z.enum(TYPES).describe('Offer kind'),
+        config: configArg.default({}).describe('Offer terms'),
+        target_segment_id: segmentArg.describe('Default: all customers'),
+        start_date: dayArg('start_date').optional().describe('First day'),
+        end_date: dayArg('end_date').optional().describe('Last day'),
+      })
+      .strict(),
+    async (ctx, input) => {
+      if (input.target_segment_id) await requireObject(ctx, 'segment', input.target_segment_id, 'Segment');
+      return { offer: present(await createAudited(ctx, 'offers.create', KIND, { target_segment_id: '', start_date: '', end_date: '', ...input, status: 'draft' })) };
+    },
+  ),
+  writeTool(
+    'offers.update',
+    'Update an offer',
+    'Changes name, status, configuration, target segment and/or dates of an offer; not promo codes.',
+    z
+      .object({
+        id: idArg('offer'),
+        name: shortText('New name').optional(),
+        status: z.enum(STATUSES).optional().describe('New status'),
+        config: configArg.optional().describe('Offer terms'),
+        target_segment_id: segmentArg,
+        start_date: dayArg('start_date').optional().describe('First day'),
+        end_date: dayArg('end_date').optional().describe('Last day'),
+      })
+      .strict(),
+    async (ctx, { id, ...changes }) => {
+      if (changes.target_segment_id) await requireObject(ctx, 'segment', changes.target_segment_id, 'Segment');
+      return { offer: present(await updateAudited(ctx, 'offers.update', KIND, id, changes, 'Offer')) };
+    },
+  ),
+];

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { weatherSales } from '../../../analytics/queries/weather/weather-sales.ts';
+import { money, rangeOut, toolRange } from '../kit/range.ts';
+import { pixelScope } from '../../../analytics/query-scope.ts';
+import { pearson } from '../kit/stats.ts';
+import { dateFromArg, dateToArg, readTool } from '../kit/tool.ts';
+
+export const weatherTools = [
+  readTool(
+    'weather.get-data',
+    'Weather and sales',
+    'Imported daily weather joined with conversions of the same place and day: per day and place, revenue per ' +
+      'condition, correlation of temperature and precipitation with revenue.',
+    z
+      .object({
+        date_from: dateFromArg,
+        date_to: dateToArg,
+        country_code: z.string().regex(/^[A-Z]{2}$/, { error: 'country_code must be two capital letters' }).optional().describe('ISO country, e.g. DE'),
+        city: z.string().trim().min(1).max(200).optional().describe('City name'),
+      })
+      .strict(),
+    async (ctx, input) => {
+      const range = toolRange(input, ctx.now());
+      const rows = await weatherSales(ctx.ch, pixelScope(ctx, range), { countryCode: input.country_code, city: input.city });
+      const days = rows.map((r) => ({
+        date: r.day,
+        country_code: r.country_code,
+        city: r.city,
+        temperature_c: Math.round(Number(r.temperature_c) * 10) / 10,
+        precipitation_mm: Math.round(Number(r.precipitation_mm) * 10) / 10,
+        condition: r.condition,
+        conversions: Number(r.conversions),
+        revenue: money(Number(r.revenue_cents)),
+      }));
+      const conditions = new Map<string, { condition: string; days: number; revenue: number; conversions: number }>();
+      for (const d of days) {
+        const c = conditions.get(d.condition) ?? { condition: d.condition, days: 0, revenue: 0, conversions: 0 };
+        c.days += 1;
+        c.revenue += d.revenue;
+        c.conversions += d.conversions;
+        conditions.set(d.condition, c);
+      }
+      return {
+        weather: {
+          ...rangeOut(range),
+          days,
+          by_condition: [...conditions.values()].map((c) => ({
+            condition: c.condition,
+            days: c.days,
+            conversions: c.conversions,
+            revenue_per_day: Math.round((c.revenue / c.days) * 100) / 100,
+          })),
+          temperature_revenue_correlation: pearson(days.map((d) => d.temperature_c), days.map((d) => d.revenue)),
+          precipitation_revenue_correlation: pearson(days.map((d) => d.precipitation_mm), days.map((d) => d.revenue)),
+        },
+      };
+    },
+  ),
+];

@@ -1,0 +1,11 @@
+import { z } from 'zod';
+import { readTool } from '../kit/tool.ts';
+
+/** Only on multi-workspace (OAuth) connections: the workspaces the person connected. */
+export const workspacesListTool = readTool(
+  'workspaces_list',
+  'List connected workspaces',
+  'Workspaces of this connection; pass an id as workspace_id to every other tool.',
+  z.object({}).strict(),
+  async (ctx) => ({ workspaces: ctx.workspaces.map((w) => ({ id: String(w.id), name: w.name })) }),
+);

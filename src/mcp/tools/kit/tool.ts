@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import { NO_WRITE_ACCESS, type Visibility } from '../../../analytics/permissions.ts';
+import type { Clickhouse } from '../../../store/clickhouse.ts';
+import type { AppDatabase } from '../../../store/app-db.ts';
+import { AccessDenied } from '../../../kit/errors.ts';
+
+/** Everything a tool may use: the caller's workspace, what it may see, and the stores. */
+export interface ToolContext {
+  db: AppDatabase;
+  ch: Clickhouse;
+  workspaceId: number;
+  scopes: string[];
+  visibility: Visibility;
+  /** Who is acting, for the audit log (`key:<id>` or `oauth:<client>`). */
+  actor: string;
+  now: () => number;
+  /** Workspaces of a multi-workspace (OAuth) connection; empty for an API-key connection. */
+  workspaces: { id: number; name: string }[];
+}
+
+export interface ToolAnnotations {
+  title: string;
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+export interface ToolDefinition<S extends z.ZodObject = z.ZodObject> {
+  name: string;
+  description: string;
+  /** Strict object schema; every property carries a description, as short as says what it is. */
+  input: S;
+  annotations: ToolAnnotations;
+  run(ctx: ToolContext, input: z.output<S>): Promise<Record<string, unknown>>;
+}
+
+/**
+ * Well-formed arguments the tool will not act on as they stand (nothing to change, a live form
+ * without confirm_live, a full list): a tool result with code `invalid_request`, which the
+ * assistant can fix by asking again. Arguments that are wrong in themselves are InvalidInput (-32602).
+ */
+export class InvalidRequest extends Error {}
+
+const annotations = (title: string, readOnly: boolean, idempotent = readOnly): ToolAnnotations => ({
+  title,
+  readOnlyHint: readOnly,
+  destructiveHint: false,
+  idempotentHint: idempotent,
+  openWorldHint: false,
+});
+
+type Run<S extends z.ZodObject> = (ctx: ToolContext, input: z.output<S>) => Promise<Record<string, unknown>>;
+
+/** Every write and update tool needs a key with admin:admin or write:drafts (docs/mcp.md). */
+const checkedWrite = <S extends z.ZodObject>(run: Run<S>): Run<S> => async (ctx, input) => {
+  if (!ctx.visibility.write) throw new AccessDenied(NO_WRITE_ACCESS);
+  return run(ctx, input);
+};
+
+function defineTool(readOnly: boolean) {
+  return <S extends z.ZodObject>(name: string, title: string, description: string, input: S, run: Run<S>): ToolDefinition =>
+    ({ name, description, input, annotations: annotations(title, readOnly), run: readOnly ? run : checkedWrite(run) }) as unknown as ToolDefinition;
+}
+
+/** A read tool: no side effects. */
+export const readTool = defineTool(true);
+
+/** A write tool: adds or changes the named fields only; never deletes. */
+export const writeTool = defineTool(false);
+
+// Shared argument fragments, each with the shortest description that still says what it is (every
+// property is described, docs/mcp.md "Tools"). Ids travel as strings of digits.
+
+export const idArg = (what: string) =>
+  z.string().regex(/^\d{1,15}$/, { error: `${what} id must be a string of digits` }).describe(`Id of the ${what}`);
+
+export const limitArg = z.number().int().min(1).max(500).default(50).describe('Page size');
+export const offsetArg = z.number().int().min(0).max(1_000_000).default(0).describe('Items to skip');
+
+/** A calendar day; tools/list shows the pattern as JSON Schema's `format: "date"` (json-schema.ts). */
+export const DAY = /^\d{4}-\d{2}-\d{2}$/;
+export const dayArg = (name: string) => z.string().regex(DAY, { error: `${name} must be YYYY-MM-DD` });
+/** A range left out is the last 7 days, today included; every result names the range it covers. */
+export const dateFromArg = dayArg('date_from').optional().describe('First day');
+export const dateToArg = dayArg('date_to').optional().describe('Last day, inclusive');
+
+export const shortText = (description: string, max = 200) => z.string().trim().min(1).max(max).describe(description);
+export const longText = (description: string, max = 20_000) => z.string().max(max).describe(description);
+export const tagsArg = z.array(z.string().trim().min(1).max(60)).max(50).describe('Tags');
