@@ -1,6 +1,5 @@
 import { TOOLS, toolList } from './tools/index.ts';
 import { jsonSchemaOf } from './tools/kit/json-schema.ts';
-import { TOOL_OUTPUTS } from './tools/kit/outputs.ts';
 import { workspacesListTool } from './tools/families/workspaces.ts';
 import type { ToolDefinition } from './tools/kit/tool.ts';
 
@@ -70,7 +69,7 @@ function rows(properties: Record<string, JsonSchema>, required: string[], prefix
   return out;
 }
 
-/** The fields of a result as outputs.ts declares them, nested ones in braces: `a, b[] {c, d}`. */
+/** The fields of a result as its tool declares them, nested ones in braces: `a, b[] {c, d}`. */
 function fieldsOf(schema: JsonSchema): string {
   return Object.entries(schema.properties ?? {})
     .map(([name, member]) => {
@@ -87,7 +86,7 @@ function section(tool: ToolDefinition): string {
   const table = Object.keys(schema.properties ?? {}).length
     ? ['| argument | type | required | limits | meaning |', '|---|---|---|---|---|', ...rows(schema.properties!, schema.required ?? [])].join('\n')
     : 'No arguments.';
-  const result = fieldsOf(jsonSchemaOf(TOOL_OUTPUTS[tool.name]!) as JsonSchema);
+  const result = fieldsOf(jsonSchemaOf(tool.output) as JsonSchema);
   return `### \`${tool.name}\` (${kind}): ${tool.annotations.title}\n\n${tool.description}\n\n${table}\n\nResult: \`{${result}}\`\n`;
 }
 

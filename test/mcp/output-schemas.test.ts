@@ -2,7 +2,7 @@
  * Every tool's outputSchema against what the tool returns: the official SDK client validates each
  * result's structuredContent against the schema tools/list declared (and throws on a mismatch),
  * and here it calls every tool once with arguments that succeed (every-tool.ts). The result must
- * also have the fields outputs.ts declares below the members, which docs/tools.md lists.
+ * also have the fields each tool's output declares below the members, which docs/tools.md lists.
  * Fixture: one workspace with the demo shop's last 14 days (120 sessions a day), a few sessions
  * of an A/B test "hero" (variants A and B), two days of weather for Berlin, one draft form.
  */
@@ -14,8 +14,9 @@ import { createTestWorkspace, insertRows, startTestApp, type TestApp, type TestW
 import { seedDemo } from '../../src/cli/demo/seed.ts';
 import { createObject } from '../../src/store/app/tool-objects.ts';
 import { TOOLS } from '../../src/mcp/tools/index.ts';
-import { TOOL_OUTPUTS } from '../../src/mcp/tools/kit/outputs.ts';
 import { everyToolPlan } from './every-tool.ts';
+
+const OUTPUTS = new Map(TOOLS.map((tool) => [tool.name, tool.output]));
 
 let t: TestApp;
 let ws: TestWorkspace;
@@ -60,7 +61,7 @@ test('every tool\'s result satisfies its outputSchema in the SDK client', async 
   for (const call of plan) {
     const result = await client.callTool({ name: call.name, arguments: call.args(ids) });
     assert.equal(result.isError, false, `${call.name}: ${JSON.stringify(result.structuredContent)}`);
-    const fields = TOOL_OUTPUTS[call.name]!.safeParse(result.structuredContent);
+    const fields = OUTPUTS.get(call.name)!.safeParse(result.structuredContent);
     assert.ok(fields.success, `${call.name}: ${fields.error?.message}`);
     call.keep?.(result.structuredContent, ids);
   }

@@ -111,7 +111,7 @@ function listed(tool: ToolDefinition, schema: z.ZodObject): ListedTool {
     name: tool.name,
     description: tool.description,
     inputSchema: jsonSchemaOf(schema),
-    outputSchema: outputSchemaOf(tool.name),
+    outputSchema: outputSchemaOf(tool),
     annotations: listedAnnotations(tool.annotations),
   };
 }

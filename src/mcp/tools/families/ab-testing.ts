@@ -5,6 +5,7 @@ import { money, rangeOut, ratio, toolRange } from '../kit/range.ts';
 import { pixelScope } from '../../../analytics/query-scope.ts';
 import { twoProportionTest } from '../kit/stats.ts';
 import { dateFromArg, dateToArg, readTool } from '../kit/tool.ts';
+import * as out from '../kit/outputs.ts';
 
 const testIdArg = z.string().trim().min(1).max(200).describe('From ab-testing.get-tests');
 
@@ -14,6 +15,7 @@ export const abTestingTools = [
     'Get A/B tests',
     'A/B tests seen in the traffic (landing URLs with ab_test and ab_variant): variants, sessions, first and last day.',
     z.object({ date_from: dateFromArg, date_to: dateToArg }).strict(),
+    z.strictObject({ ...out.range, tests: out.list({ test_id: out.str, variants: out.strs, sessions: out.num, first_seen: out.str, last_seen: out.str }) }),
     async (ctx, input) => {
       const range = toolRange(input, ctx.now());
       const rows = await variantPerformance(ctx.ch, pixelScope(ctx, range));
@@ -41,6 +43,15 @@ export const abTestingTools = [
         date_to: dateToArg,
       })
       .strict(),
+    z.strictObject({
+      results: out.fields({
+        ...out.range, test_id: out.str, control_variant: out.str,
+        variants: out.list({
+          variant: out.str, is_control: out.bool, sessions: out.num, converted_sessions: out.num, conversions: out.num, revenue: out.num, cr: out.numOrNull,
+          revenue_per_session: out.numOrNull, uplift: out.numOrNull, significance: z.looseObject({}).nullable(),
+        }),
+      }),
+    }),
     async (ctx, input) => {
       const range = toolRange(input, ctx.now());
       const rows = await variantPerformance(ctx.ch, pixelScope(ctx, range), { testId: input.test_id });

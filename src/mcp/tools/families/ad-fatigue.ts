@@ -4,6 +4,7 @@ import { money, rangeOut, ratio, toolRange } from '../kit/range.ts';
 import { adScope } from '../../../analytics/query-scope.ts';
 import { relativeChange } from '../kit/stats.ts';
 import { dateFromArg, dateToArg, readTool } from '../kit/tool.ts';
+import * as out from '../kit/outputs.ts';
 
 /**
  * Fatigue of one ad: the delivery days are split into an early and a late half; CTR falling and
@@ -42,6 +43,15 @@ export const adFatigueTools = [
         limit: z.number().int().min(1).max(500).default(50).describe('Ads to return'),
       })
       .strict(),
+    z.strictObject({
+      ad_fatigue: out.fields({
+        ...out.range,
+        ads: out.list({
+          source: out.str, ad_id: out.str, ad_name: out.str, campaign_name: out.str, days: out.num, spend: out.num, ctr_early: out.numOrNull, ctr_late: out.numOrNull,
+          ctr_change: out.numOrNull, frequency_early: out.numOrNull, frequency_late: out.numOrNull, frequency_change: out.numOrNull, score: out.numOrNull,
+        }),
+      }),
+    }),
     async (ctx, input) => {
       const range = toolRange(input, ctx.now());
       const rows = await dailyAdDelivery(ctx.ch, adScope(ctx, range));

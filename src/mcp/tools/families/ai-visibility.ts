@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { listObjects } from '../../../store/app/tool-objects.ts';
 import { createAudited, present } from '../kit/objects.ts';
 import { limitArg, offsetArg, readTool, shortText, writeTool } from '../kit/tool.ts';
+import * as out from '../kit/outputs.ts';
 
 const PROMPT = 'ai_visibility_prompt';
 const RESULT = 'ai_visibility_result';
@@ -12,6 +13,7 @@ export const aiVisibilityTools = [
     'AI visibility results',
     'Tracked AI-assistant prompts with check results (assistant, brand mentioned, position, competitors), newest last.',
     z.object({ limit: limitArg, offset: offsetArg }).strict(),
+    z.strictObject({ prompts: out.storedList }),
     async (ctx, page) => {
       const prompts = await listObjects(ctx.db, ctx.workspaceId, PROMPT, page);
       const results = [];
@@ -33,6 +35,7 @@ export const aiVisibilityTools = [
         competitors: z.array(z.string().trim().min(1).max(200)).max(20).default([]).describe('Competitor brands to look for'),
       })
       .strict(),
+    z.strictObject({ prompt: out.stored }),
     async (ctx, input) => ({ prompt: present(await createAudited(ctx, 'ai-visibility.create-prompt', PROMPT, { brand: '', ...input, active: true })) }),
   ),
 ];

@@ -7,6 +7,7 @@ import { runReport, type ReportRequest, type ReportResult } from '../../../analy
 import { ATTRIBUTION_DATES, ATTRIBUTION_MODELS, ATTRIBUTION_WINDOWS } from '../../../store/app/settings.ts';
 import { AccessDenied } from '../../../kit/errors.ts';
 import { offsetArg, readTool, type ToolContext } from '../kit/tool.ts';
+import * as out from '../kit/outputs.ts';
 
 const DAY_OR_TIMESTAMP = /^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}:\d{2})?$/;
 const sourceList = z.array(z.enum(PIXEL_SOURCES)).max(PIXEL_SOURCES.length);
@@ -66,6 +67,7 @@ export const analyticsTools = [
         offset: offsetArg,
       })
       .strict(),
+    z.strictObject({ rows: z.array(out.open), totals: out.open, settings_applied: out.open, pagination: out.open }),
     async (ctx, { filters, ...rest }) => {
       const result = await report(ctx, reportRequest(filters, rest));
       return { rows: result.rows, totals: result.totals, settings_applied: result.settings_applied, pagination: result.pagination };
@@ -83,6 +85,9 @@ export const analyticsTools = [
         ...attributionArgs,
       })
       .strict(),
+    z.strictObject({
+      profit: out.fields({ ...out.period, currency: out.str, totals: out.open, periods: z.array(out.open), settings_applied: out.open }),
+    }),
     async (ctx, { filters, ...rest }) => {
       if (!ctx.visibility.profit) throw new AccessDenied(NO_PROFIT_ACCESS);
       const result = await report(ctx, reportRequest(filters, { ...rest, metrics: PROFIT_SUMMARY_METRICS, limit: 500 }));

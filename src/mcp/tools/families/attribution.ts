@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ATTRIBUTION_MODELS } from '../../../store/app/settings.ts';
 import { attributionArgs, report, reportFilters, reportRequest } from './analytics.ts';
 import { readTool } from '../kit/tool.ts';
+import * as out from '../kit/outputs.ts';
 
 const COMPARED = ['revenue', 'conversions', 'spend', 'roas', 'cpa'];
 
@@ -18,6 +19,12 @@ export const attributionTools = [
         attribution_date: attributionArgs.attribution_date,
       })
       .strict(),
+    z.strictObject({
+      attribution: out.fields({
+        ...out.period, models: out.strs, attribution_window: out.num, attribution_date: out.str,
+        channels: z.array(z.looseObject({ source: out.str })), totals: out.modelResult,
+      }),
+    }),
     async (ctx, { models, filters, ...rest }) => {
       const chosen = [...new Set(models ?? ATTRIBUTION_MODELS)];
       const results = await Promise.all(

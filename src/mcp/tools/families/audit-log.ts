@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { listAudit } from '../../../store/app/audit-log.ts';
 import { requireAuditAccess } from '../kit/scope.ts';
 import { limitArg, offsetArg, readTool } from '../kit/tool.ts';
+import * as out from '../kit/outputs.ts';
 
 export const auditLogTools = [
   readTool(
@@ -10,6 +11,7 @@ export const auditLogTools = [
     'Changes in the workspace, newest first: who (key or OAuth client), which tool or command, which object, what ' +
       'changed. Needs admin:admin.',
     z.object({ limit: limitArg, offset: offsetArg }).strict(),
+    z.strictObject({ entries: out.list({ id: out.str, actor: out.str, action: out.str, target: out.str, details: out.open, created_at: out.str }) }),
     async (ctx, page) => {
       requireAuditAccess(ctx);
       const entries = await listAudit(ctx.db, ctx.workspaceId, page);

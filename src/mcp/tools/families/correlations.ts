@@ -6,6 +6,7 @@ import { pixelScope } from '../../../analytics/query-scope.ts';
 import { pearson } from '../kit/stats.ts';
 import { dateFromArg, dateToArg, readTool } from '../kit/tool.ts';
 import { META_FAMILY, channelsOf } from '../../../analytics/sources.ts';
+import * as out from '../kit/outputs.ts';
 
 /**
  * The ad platform a raw channel spends through: ads rows say `meta` while sessions land from
@@ -31,6 +32,12 @@ export const correlationTools = [
         include_series: z.boolean().default(false).describe('Add the daily values'),
       })
       .strict(),
+    z.strictObject({
+      correlations: out.fields({
+        ...out.range, days: out.num,
+        channels: out.list({ channel: out.str, spend: out.num, revenue: out.num, roas: out.numOrNull, correlation: out.numOrNull, series: out.list({ date: out.str, spend: out.num, revenue: out.num }) }),
+      }),
+    }),
     async (ctx, input) => {
       const range = toolRange(input, ctx.now());
       const rows = await dailySpendRevenue(ctx.ch, pixelScope(ctx, range));

@@ -4,6 +4,7 @@ import { uniqueKeysTaken } from '../../../store/app/tool-objects.ts';
 import { Conflict } from '../../../kit/errors.ts';
 import { createAudited, present, requireObject, updateAudited, listTool } from '../kit/objects.ts';
 import { idArg, longText, shortText, writeTool, type ToolContext } from '../kit/tool.ts';
+import * as out from '../kit/outputs.ts';
 
 const CREATOR = 'creator';
 const PROGRAM = 'creator_program';
@@ -83,6 +84,7 @@ export const creatorTools = [
     'Create a creator program',
     'Creates a commission template (percentage, fixed or tiered), inert until a person applies it in the dashboard.',
     z.object({ name: shortText('Name of the program'), commission }).strict(),
+    z.strictObject({ program: out.stored }),
     async (ctx, input) => ({ program: present(await createAudited(ctx, 'creators.create-program', PROGRAM, { ...input, applied: false })) }),
   ),
   writeTool(
@@ -99,6 +101,7 @@ export const creatorTools = [
         notes: longText('Free notes', 10_000).optional(),
       })
       .strict(),
+    z.strictObject({ creator: out.stored }),
     async (ctx, input) => {
       if (input.program_id) await requireObject(ctx, PROGRAM, input.program_id, 'Creator program');
       const creator = await createCreator(ctx, {
@@ -128,6 +131,7 @@ export const creatorTools = [
         youtube_handle: handle('YouTube').optional(),
       })
       .strict(),
+    z.strictObject({ creator: out.stored }),
     async (ctx, { id, ...changes }) => ({ creator: present(await updateAudited(ctx, 'creators.update', CREATOR, id, changes, 'Creator')) }),
   ),
 ];

@@ -4,6 +4,7 @@ import { BREAKDOWNS, INTERVAL_NAMES } from '../../../analytics/dimensions.ts';
 import { createAudited, listPresented, present } from '../kit/objects.ts';
 import { attributionArgs, reportFilters } from './analytics.ts';
 import { limitArg, offsetArg, readTool, shortText, writeTool } from '../kit/tool.ts';
+import * as out from '../kit/outputs.ts';
 
 export const dashboardTools = [
   readTool(
@@ -11,6 +12,7 @@ export const dashboardTools = [
     'Get dashboards and custom reports',
     'Dashboards and saved custom reports (metrics, breakdown, interval, filters).',
     z.object({ limit: limitArg, offset: offsetArg }).strict(),
+    z.strictObject({ dashboards: out.storedList, custom_reports: out.storedList }),
     async (ctx, input) => ({
       dashboards: await listPresented(ctx, 'dashboard', input),
       custom_reports: await listPresented(ctx, 'custom_report', input),
@@ -30,6 +32,7 @@ export const dashboardTools = [
         ...attributionArgs,
       })
       .strict(),
+    z.strictObject({ report: out.stored }),
     async (ctx, input) => ({ report: present(await createAudited(ctx, 'dashboards.create-report', 'custom_report', input)) }),
   ),
 ];

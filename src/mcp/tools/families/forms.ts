@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { InvalidRequest, idArg, shortText, writeTool } from '../kit/tool.ts';
 import { present, requireObject, updateAudited, listTool } from '../kit/objects.ts';
+import * as out from '../kit/outputs.ts';
 
 const KIND = 'form';
 const FIELD_TYPES = ['text', 'email', 'phone', 'number', 'select', 'checkbox', 'textarea', 'date'] as const;
@@ -40,6 +41,7 @@ export const formTools = [
         confirm_live: z.boolean().default(false).describe('Allow changing a live form'),
       })
       .strict(),
+    z.strictObject({ form: out.stored }),
     async (ctx, { form_id, fields, confirm_live }) => {
       const form = await requireObject<Form>(ctx, KIND, form_id, 'Form');
       if (form.data.status === 'live' && !confirm_live) {

@@ -4,6 +4,7 @@ import { listTool } from '../kit/objects.ts';
 import { money, rangeOut, toolRange } from '../kit/range.ts';
 import { pixelScope } from '../../../analytics/query-scope.ts';
 import { dateFromArg, dateToArg, readTool } from '../kit/tool.ts';
+import * as out from '../kit/outputs.ts';
 
 export const geoTestingTools = [
   listTool(
@@ -26,6 +27,12 @@ export const geoTestingTools = [
         limit: z.number().int().min(1).max(200).default(20).describe('Places to return'),
       })
       .strict(),
+    z.strictObject({
+      geo_candidates: out.fields({
+        ...out.range, level: out.str,
+        candidates: out.list({ country_code: out.str, city: out.str, conversions: out.num, revenue: out.num, revenue_share: out.numOrNull, days_with_orders: out.num, daily_revenue_mean: out.num, daily_revenue_cv: out.numOrNull }),
+      }),
+    }),
     async (ctx, input) => {
       const range = toolRange(input, ctx.now());
       const rows = await geoTestCandidates(ctx.ch, pixelScope(ctx, range), { level: input.level, days: range.days });

@@ -6,6 +6,7 @@ import { rangeOut, ratio, toolRange } from '../kit/range.ts';
 import { pixelScope } from '../../../analytics/query-scope.ts';
 import { requireAllChannels } from '../kit/scope.ts';
 import { dateFromArg, dateToArg, readTool } from '../kit/tool.ts';
+import * as out from '../kit/outputs.ts';
 
 /** Thresholds of the summary's status values. */
 const PIXEL_STALE_HOURS = 24;
@@ -21,6 +22,9 @@ export const healthCenterTools = [
     'Tracking health, each with a status: pixel freshness, share of conversions with a pixel session (match rate), ' +
       'newest ad data day per platform.',
     z.object({ date_from: dateFromArg, date_to: dateToArg }).strict(),
+    z.strictObject({
+      health: out.fields({ ...out.range, checked_at: out.str, status: out.str, pixel: out.open, conversion_matching: out.open, ad_data: out.open }),
+    }),
     async (ctx, input) => {
       requireAllChannels(ctx, 'the tracking health summary');
       const now = ctx.now();

@@ -4,6 +4,7 @@ import { hourlyActivity } from '../../../analytics/queries/traffic/hourly-activi
 import { money, rangeOut, ratio, toolRange } from '../kit/range.ts';
 import { pixelScope } from '../../../analytics/query-scope.ts';
 import { dateFromArg, dateToArg, readTool } from '../kit/tool.ts';
+import * as out from '../kit/outputs.ts';
 
 export const hourlyTools = [
   readTool(
@@ -11,6 +12,9 @@ export const hourlyTools = [
     'Activity by hour of day',
     'Sessions, conversions, revenue and conversion rate per hour of day (0 to 23, workspace time zone) over the range.',
     z.object({ date_from: dateFromArg, date_to: dateToArg }).strict(),
+    z.strictObject({
+      hourly: out.fields({ ...out.range, timezone: out.str, hours: out.list({ hour: out.num, sessions: out.num, conversions: out.num, revenue: out.num, cr: out.numOrNull }) }),
+    }),
     async (ctx, input) => {
       const range = toolRange(input, ctx.now());
       const scope = pixelScope(ctx, range);

@@ -6,6 +6,7 @@ import { money, rangeOut, toolRange } from '../kit/range.ts';
 import { pixelScope } from '../../../analytics/query-scope.ts';
 import { seesOrganic } from '../kit/scope.ts';
 import { dateFromArg, dateToArg, readTool } from '../kit/tool.ts';
+import * as out from '../kit/outputs.ts';
 
 export const journeyTools = [
   readTool(
@@ -22,6 +23,9 @@ export const journeyTools = [
         limit: z.number().int().min(1).max(200).default(25).describe('Paths to return'),
       })
       .strict(),
+    z.strictObject({
+      journeys: out.fields({ ...out.range, attribution_window: out.num, paths: out.list({ path: out.strs, touchpoints: out.num, conversions: out.num, revenue: out.num, avg_sessions_before_conversion: out.numOrNull }) }),
+    }),
     async (ctx, input) => {
       const range = toolRange(input, ctx.now());
       const scope = pixelScope(ctx, range);

@@ -6,6 +6,7 @@ import { adScope } from '../../../analytics/query-scope.ts';
 import { writeTool } from '../kit/tool.ts';
 import { createObject, findObjectByKey, updateObject } from '../../../store/app/tool-objects.ts';
 import { Conflict, NotFound } from '../../../kit/errors.ts';
+import * as out from '../kit/outputs.ts';
 
 const KIND = 'asset_label';
 type AssetLabels = { asset_id: string; labels: string[] };
@@ -29,6 +30,7 @@ export const labelTools = [
         force: z.boolean().default(false).describe('Replace existing labels'),
       })
       .strict(),
+    z.strictObject({ label: out.stored }),
     async (ctx, input) => {
       const known = await adCreatives(ctx.ch, adScope(ctx, { startMs: 0, endMs: ctx.now() + DAY_MS }), {
         orderBy: 'spend',

@@ -4,6 +4,7 @@ import { listObjects } from '../../../store/app/tool-objects.ts';
 import { money, rangeOut, ratio, toolRange } from '../kit/range.ts';
 import { adScope } from '../../../analytics/query-scope.ts';
 import { dateFromArg, dateToArg, limitArg, offsetArg, readTool, type ToolContext } from '../kit/tool.ts';
+import * as out from '../kit/outputs.ts';
 
 export const RANK_BY = Object.keys(CREATIVE_ORDER) as (keyof typeof CREATIVE_ORDER)[];
 
@@ -48,6 +49,7 @@ export const libraryTools = [
         offset: offsetArg,
       })
       .strict(),
+    z.strictObject({ ...out.range, assets: out.storedList }),
     async (ctx, input) => {
       const range = toolRange(input, ctx.now());
       const rows = await adCreatives(ctx.ch, adScope(ctx, range), {

@@ -7,6 +7,7 @@ import { creativeOut, RANK_BY } from './library.ts';
 import { rangeOut, toolRange } from '../kit/range.ts';
 import { adScope } from '../../../analytics/query-scope.ts';
 import { InvalidRequest, dateFromArg, dateToArg, idArg, limitArg, offsetArg, readTool, shortText, writeTool, type ToolContext } from '../kit/tool.ts';
+import * as out from '../kit/outputs.ts';
 
 const LIST = 'list';
 const COLUMN = 'list_column';
@@ -47,6 +48,7 @@ export const listTools = [
     'Get lists and whiteboards',
     'The lists and whiteboards; with list_id, that list with its columns and a page of its items.',
     z.object({ list_id: idArg('list').optional(), limit: limitArg, offset: offsetArg }).strict(),
+    z.strictObject({ lists: out.storedList, list: out.stored, columns: out.storedList, items: out.storedList, total_items: out.num }).partial(),
     async (ctx, { list_id, ...page }) => {
       if (!list_id) return { lists: await listPresented(ctx, LIST, page) };
       const list = await requireObject<List>(ctx, LIST, list_id, 'List');
@@ -69,6 +71,7 @@ export const listTools = [
         folder: z.string().trim().max(200).optional().describe('Folder to file it under'),
       })
       .strict(),
+    z.strictObject({ list: out.stored }),
     async (ctx, input) => {
       const list = await createAudited<List>(ctx, 'lists.create', LIST, { name: input.name, kind: input.kind, folder: input.folder ?? '' });
       return { list: { id: String(list.id), name: list.data.name, kind: list.data.kind, folder: list.data.folder } };
@@ -85,6 +88,7 @@ export const listTools = [
         type: z.enum(COLUMN_TYPES).default('text').describe('Column type'),
       })
       .strict(),
+    z.strictObject({ column: out.stored }),
     async (ctx, input) => {
       const list = await requireObject<List>(ctx, LIST, input.list_id, 'List');
       const columns = await columnsOf(ctx, list.id);
@@ -104,6 +108,7 @@ export const listTools = [
         items: z.array(z.object({ values: valuesArg }).strict()).min(1).max(200).describe('Items to add'),
       })
       .strict(),
+    z.strictObject({ items: out.storedList }),
     async (ctx, input) => {
       const list = await requireObject<List>(ctx, LIST, input.list_id, 'List');
       const columns = await columnsOf(ctx, list.id);
@@ -124,6 +129,7 @@ export const listTools = [
         items: z.array(z.object({ id: idArg('item'), values: valuesArg }).strict()).min(1).max(200).describe('Items to change'),
       })
       .strict(),
+    z.strictObject({ items: out.storedList }),
     async (ctx, input) => {
       const list = await requireObject<List>(ctx, LIST, input.list_id, 'List');
       const columns = await columnsOf(ctx, list.id);
@@ -156,6 +162,7 @@ export const listTools = [
         date_to: dateToArg,
       })
       .strict(),
+    z.strictObject({ ...out.range, items: out.storedList }),
     async (ctx, input) => {
       const list = await requireObject<List>(ctx, LIST, input.list_id, 'List');
       const range = toolRange(input, ctx.now());

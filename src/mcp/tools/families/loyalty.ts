@@ -5,6 +5,7 @@ import { money, rangeOut, ratio, toolRange } from '../kit/range.ts';
 import { pixelScope } from '../../../analytics/query-scope.ts';
 import { requireAllChannels } from '../kit/scope.ts';
 import { dateFromArg, dateToArg, readTool } from '../kit/tool.ts';
+import * as out from '../kit/outputs.ts';
 
 export const loyaltyTools = [
   listTool(
@@ -20,6 +21,12 @@ export const loyaltyTools = [
     'Repeat purchases from platform orders in the range: customers, repeat rate, repeat revenue share, customers by ' +
       'order count (1, 2, 3, 4+).',
     z.object({ date_from: dateFromArg, date_to: dateToArg }).strict(),
+    z.strictObject({
+      loyalty: out.fields({
+        ...out.range, customers: out.num, repeat_customers: out.num, repeat_rate: out.numOrNull, revenue: out.num, repeat_revenue_share: out.numOrNull,
+        buckets: out.list({ orders: out.str, customers: out.num, revenue: out.num }),
+      }),
+    }),
     async (ctx, input) => {
       requireAllChannels(ctx, 'order-level loyalty data');
       const range = toolRange(input, ctx.now());

@@ -3,6 +3,7 @@ import { geoBreakdown } from '../../../analytics/queries/geo/geo-breakdown.ts';
 import { money, rangeOut, ratio, toolRange } from '../kit/range.ts';
 import { pixelScope } from '../../../analytics/query-scope.ts';
 import { dateFromArg, dateToArg, readTool } from '../kit/tool.ts';
+import * as out from '../kit/outputs.ts';
 
 export const mapTools = [
   readTool(
@@ -18,6 +19,9 @@ export const mapTools = [
         limit: z.number().int().min(1).max(500).default(100).describe('Places to return'),
       })
       .strict(),
+    z.strictObject({
+      map: out.fields({ ...out.range, level: out.str, places: out.list({ country_code: out.str, city: out.str, sessions: out.num, conversions: out.num, revenue: out.num, cr: out.numOrNull }) }),
+    }),
     async (ctx, input) => {
       const range = toolRange(input, ctx.now());
       const rows = await geoBreakdown(ctx.ch, pixelScope(ctx, range), { level: input.level, limit: input.limit });

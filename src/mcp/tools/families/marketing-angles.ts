@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { createAudited, present, updateAudited, listTool } from '../kit/objects.ts';
 import { idArg, longText, shortText, tagsArg, writeTool } from '../kit/tool.ts';
+import * as out from '../kit/outputs.ts';
 
 const KIND = 'marketing_angle';
 const STATUSES = ['idea', 'testing', 'winning', 'paused', 'retired'] as const;
@@ -27,6 +28,7 @@ export const marketingAngleTools = [
         linked_creatives: creativesArg.default([]),
       })
       .strict(),
+    z.strictObject({ angle: out.stored }),
     async (ctx, input) => ({ angle: present(await createAudited(ctx, 'marketing-angles.create', KIND, { ...input, status: 'idea' })) }),
   ),
   writeTool(
@@ -44,6 +46,7 @@ export const marketingAngleTools = [
         linked_creatives: creativesArg.optional(),
       })
       .strict(),
+    z.strictObject({ angle: out.stored }),
     async (ctx, { id, ...changes }) => ({
       angle: present(await updateAudited(ctx, 'marketing-angles.update', KIND, id, changes, 'Marketing angle')),
     }),

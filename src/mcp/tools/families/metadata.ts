@@ -6,6 +6,7 @@ import { PIXEL_SOURCES } from '../../../analytics/sources.ts';
 import { ATTRIBUTION_DATES, ATTRIBUTION_MODELS, ATTRIBUTION_WINDOWS } from '../../../store/app/settings.ts';
 import { findWorkspace, getSettings } from '../../../store/app/workspaces.ts';
 import { readTool } from '../kit/tool.ts';
+import * as out from '../kit/outputs.ts';
 
 export const metadataTools = [
   readTool(
@@ -15,6 +16,19 @@ export const metadataTools = [
       'breakdowns, intervals, attribution options, filterable sources, workspace currency, time zone, dashboard ' +
       'settings.',
     z.object({}).strict(),
+    z.strictObject({
+      schema: out.fields({
+        workspace: out.fields({ id: out.str, name: out.str, currency: out.str, timezone: out.str }),
+        scopes: out.strs,
+        metrics: out.list({ name: out.str, kind: out.str, needs_profit_access: out.bool, available: out.bool }),
+        default_metrics: out.strs,
+        breakdowns: out.strs,
+        intervals: out.strs,
+        attribution: out.open,
+        sources: out.list({ source: out.str, readable: out.bool }),
+        dashboard_settings: out.open,
+      }),
+    }),
     async (ctx) => {
       const workspace = await findWorkspace(ctx.db, ctx.workspaceId);
       const settings = await getSettings(ctx.db, ctx.workspaceId);

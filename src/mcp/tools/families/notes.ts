@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { createAudited, present, updateAudited, listTool } from '../kit/objects.ts';
 import { idArg, longText, shortText, writeTool } from '../kit/tool.ts';
+import * as out from '../kit/outputs.ts';
 
 type Note = { title: string; content: string };
 const KIND = 'note';
@@ -23,6 +24,7 @@ export const noteTools = [
         content: longText('Plain text or Markdown'),
       })
       .strict(),
+    z.strictObject({ note: out.stored }),
     async (ctx, input) => {
       const note = await createAudited<Note>(ctx, 'notes.save-note', KIND, input);
       return { note: { id: String(note.id), title: note.data.title, content: note.data.content, created_at: note.createdAt } };
@@ -39,6 +41,7 @@ export const noteTools = [
         content: longText('New body').optional(),
       })
       .strict(),
+    z.strictObject({ note: out.stored }),
     async (ctx, { id, ...changes }) => ({ note: present(await updateAudited<Note>(ctx, 'notes.update', KIND, id, changes, 'Note')) }),
   ),
 ];

@@ -4,6 +4,7 @@ import { couponPerformance } from '../../../analytics/queries/offers/coupon-perf
 import { money, rangeOut, ratio, toolRange } from '../kit/range.ts';
 import { pixelScope } from '../../../analytics/query-scope.ts';
 import { dateFromArg, dateToArg, readTool } from '../kit/tool.ts';
+import * as out from '../kit/outputs.ts';
 
 /** Channels whose cart sessions convert below this rate are flagged for a cart-recovery offer. */
 const ABANDONMENT_FLAG = 0.7;
@@ -14,6 +15,13 @@ export const offerOpportunitiesTool = readTool(
   'Offer opportunities',
   'Where an offer could pay off: channels with carts but few orders, and coupon code results (conversions, revenue, new customer share).',
   z.object({ date_from: dateFromArg, date_to: dateToArg }).strict(),
+  z.strictObject({
+    opportunities: out.fields({
+      ...out.range,
+      cart_abandonment: out.list({ channel: out.str, cart_sessions: out.num, converted_cart_sessions: out.num, abandonment_rate: out.numOrNull, opportunity: out.bool }),
+      coupons: out.list({ coupon_code: out.str, conversions: out.num, revenue: out.num, new_customer_share: out.numOrNull }),
+    }),
+  }),
   async (ctx, input) => {
     const range = toolRange(input, ctx.now());
     const scope = pixelScope(ctx, range);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { createAudited, present, requireObject, updateAudited, listTool } from '../kit/objects.ts';
 import { dayArg, idArg, shortText, writeTool } from '../kit/tool.ts';
 import { offerOpportunitiesTool } from './offer-opportunities.ts';
+import * as out from '../kit/outputs.ts';
 
 const KIND = 'offer';
 const TYPES = ['percentage_discount', 'fixed_discount', 'free_shipping', 'bundle', 'gift_with_purchase'] as const;
@@ -39,6 +40,7 @@ export const offerTools = [
         end_date: dayArg('end_date').optional().describe('Last day'),
       })
       .strict(),
+    z.strictObject({ offer: out.stored }),
     async (ctx, input) => {
       if (input.target_segment_id) await requireObject(ctx, 'segment', input.target_segment_id, 'Segment');
       return { offer: present(await createAudited(ctx, 'offers.create', KIND, { target_segment_id: '', start_date: '', end_date: '', ...input, status: 'draft' })) };
@@ -59,6 +61,7 @@ export const offerTools = [
         end_date: dayArg('end_date').optional().describe('Last day'),
       })
       .strict(),
+    z.strictObject({ offer: out.stored }),
     async (ctx, { id, ...changes }) => {
       if (changes.target_segment_id) await requireObject(ctx, 'segment', changes.target_segment_id, 'Segment');
       return { offer: present(await updateAudited(ctx, 'offers.update', KIND, id, changes, 'Offer')) };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { createAudited, present, updateAudited, listTool } from '../kit/objects.ts';
 import { idArg, longText, shortText, writeTool } from '../kit/tool.ts';
+import * as out from '../kit/outputs.ts';
 
 const KIND = 'segment';
 const OPERATORS = ['equals', 'not_equals', 'contains', 'greater_than', 'less_than', 'in'] as const;
@@ -39,6 +40,7 @@ export const segmentTools = [
         rules: segmentRules.min(1),
       })
       .strict(),
+    z.strictObject({ segment: out.stored }),
     async (ctx, input) => ({ segment: present(await createAudited(ctx, 'segments.create', KIND, { ...input, audience_sync: false })) }),
   ),
   writeTool(
@@ -53,6 +55,7 @@ export const segmentTools = [
         rules: segmentRules.min(1).optional(),
       })
       .strict(),
+    z.strictObject({ segment: out.stored }),
     async (ctx, { id, ...changes }) => ({ segment: present(await updateAudited(ctx, 'segments.update', KIND, id, changes, 'Segment')) }),
   ),
 ];

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { listObjects } from '../../../store/app/tool-objects.ts';
 import { createAudited, listPresented, present, requireObject } from '../kit/objects.ts';
 import { idArg, limitArg, offsetArg, readTool, shortText, writeTool } from '../kit/tool.ts';
+import * as out from '../kit/outputs.ts';
 
 const KIND = 'survey';
 const RESPONSE_KIND = 'survey_response';
@@ -27,6 +28,7 @@ export const surveyTools = [
         offset: offsetArg,
       })
       .strict(),
+    z.strictObject({ surveys: out.storedList, survey: out.stored, responses: out.storedList }).partial(),
     async (ctx, { survey_id, ...page }) => {
       if (!survey_id) return { surveys: await listPresented(ctx, KIND, page) };
       const survey = await requireObject(ctx, KIND, survey_id, 'Survey');
@@ -44,6 +46,7 @@ export const surveyTools = [
         questions: z.array(question).min(1).max(30).describe('Questions in order'),
       })
       .strict(),
+    z.strictObject({ survey: out.stored }),
     async (ctx, input) => {
       const survey = await createAudited(ctx, 'surveys.create', KIND, { ...input, status: 'draft' });
       return { survey: { id: String(survey.id), title: input.title, status: 'draft', questions: input.questions } };

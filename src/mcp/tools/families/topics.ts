@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { countObjects, uniqueKeysTaken } from '../../../store/app/tool-objects.ts';
 import { createAudited, listTool } from '../kit/objects.ts';
 import { writeTool } from '../kit/tool.ts';
+import * as out from '../kit/outputs.ts';
 
 const KIND = 'topic';
 /** Keywords per topics.add call (service-spec.md, Limits). */
@@ -28,6 +29,7 @@ export const topicTools = [
           .describe('Keywords to track'),
       })
       .strict(),
+    z.strictObject({ topics: out.storedList, skipped: out.strs, total_tracked: out.num }),
     async (ctx, { keywords }) => {
       // One topic per keyword regardless of case; the first spelling given is kept.
       const byKey = new Map<string, string>();

@@ -4,6 +4,7 @@ import { money, rangeOut, toolRange } from '../kit/range.ts';
 import { pixelScope } from '../../../analytics/query-scope.ts';
 import { pearson } from '../kit/stats.ts';
 import { dateFromArg, dateToArg, readTool } from '../kit/tool.ts';
+import * as out from '../kit/outputs.ts';
 
 export const weatherTools = [
   readTool(
@@ -19,6 +20,15 @@ export const weatherTools = [
         city: z.string().trim().min(1).max(200).optional().describe('City name'),
       })
       .strict(),
+    z.strictObject({
+      weather: out.fields({
+        ...out.range,
+        days: out.list({ date: out.str, country_code: out.str, city: out.str, temperature_c: out.num, precipitation_mm: out.num, condition: out.str, conversions: out.num, revenue: out.num }),
+        by_condition: out.list({ condition: out.str, days: out.num, conversions: out.num, revenue_per_day: out.num }),
+        temperature_revenue_correlation: out.numOrNull,
+        precipitation_revenue_correlation: out.numOrNull,
+      }),
+    }),
     async (ctx, input) => {
       const range = toolRange(input, ctx.now());
       const rows = await weatherSales(ctx.ch, pixelScope(ctx, range), { countryCode: input.country_code, city: input.city });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { createAudited, listPresented, present, requireObject, listTool } from '../kit/objects.ts';
 import { idArg, limitArg, offsetArg, readTool, shortText, writeTool } from '../kit/tool.ts';
+import * as out from '../kit/outputs.ts';
 
 const TRIGGERS = ['daily_schedule', 'weekly_schedule', 'metric_threshold', 'new_conversion', 'ad_fatigue'] as const;
 const ACTIONS = ['notify_email', 'notify_webhook', 'add_to_list', 'save_note'] as const;
@@ -18,6 +19,7 @@ export const workflowTools = [
     'Get workflow executions',
     'Recorded runs of one workflow or of all, with status and outcome.',
     z.object({ workflow_id: idArg('workflow').optional(), limit: limitArg, offset: offsetArg }).strict(),
+    z.strictObject({ executions: out.storedList }),
     async (ctx, { workflow_id, ...page }) => {
       if (workflow_id) await requireObject(ctx, 'workflow', workflow_id, 'Workflow');
       return { executions: await listPresented(ctx, 'workflow_execution', page, workflow_id ? Number(workflow_id) : undefined) };
@@ -53,6 +55,7 @@ export const workflowTools = [
           .describe('Run in order'),
       })
       .strict(),
+    z.strictObject({ workflow: out.stored }),
     async (ctx, input) => ({ workflow: present(await createAudited(ctx, 'workflows.create', 'workflow', { ...input, enabled: false })) }),
   ),
 ];

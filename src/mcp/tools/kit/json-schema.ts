@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { TOOL_OUTPUTS } from './outputs.ts';
-import { DAY } from './tool.ts';
+import { DAY, type ToolDefinition } from './tool.ts';
 
 type Json = Record<string, unknown>;
 
@@ -50,9 +49,7 @@ export function jsonSchemaOf(schema: z.ZodObject): Json {
  * and other members are not refused, because a refusal is `{error: {code, message}}` instead
  * (a result with `isError: true`), and clients validate the structured content of refusals too.
  */
-export function outputSchemaOf(toolName: string): Json {
-  const shape = TOOL_OUTPUTS[toolName];
-  if (!shape) throw new Error(`Tool ${toolName} has no output schema in outputs.ts`);
-  const { properties } = jsonSchemaOf(shape) as { properties: Record<string, Json> };
+export function outputSchemaOf(tool: ToolDefinition): Json {
+  const { properties } = jsonSchemaOf(tool.output) as { properties: Record<string, Json> };
   return { type: 'object', properties: Object.fromEntries(Object.entries(properties).map(([name, member]) => [name, { type: member.type }])) };
 }

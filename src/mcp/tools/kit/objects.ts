@@ -8,6 +8,7 @@ import {
 } from '../../../store/app/tool-objects.ts';
 import { z } from 'zod';
 import { NotFound } from '../../../kit/errors.ts';
+import * as out from './outputs.ts';
 import { InvalidRequest, limitArg, offsetArg, readTool, type ToolContext, type ToolDefinition } from './tool.ts';
 
 /**
@@ -71,7 +72,7 @@ export async function listPresented(
 
 /** A read tool that lists one kind of stored object, a page at a time, oldest first. */
 export function listTool(name: string, title: string, description: string, kind: string, member: string): ToolDefinition {
-  return readTool(name, title, description, z.object({ limit: limitArg, offset: offsetArg }).strict(), async (ctx, input) => ({
-    [member]: await listPresented(ctx, kind, input),
-  }));
+  const input = z.object({ limit: limitArg, offset: offsetArg }).strict();
+  const output = z.strictObject({ [member]: out.storedList });
+  return readTool(name, title, description, input, output, async (ctx, page) => ({ [member]: await listPresented(ctx, kind, page) }));
 }

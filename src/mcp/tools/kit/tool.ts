@@ -31,6 +31,8 @@ export interface ToolDefinition<S extends z.ZodObject = z.ZodObject> {
   description: string;
   /** Strict object schema; every property carries a description, as short as says what it is. */
   input: S;
+  /** The result's shape (kit/outputs.ts has the fragments); tools/list sends its members as `outputSchema`. */
+  output: z.ZodObject;
   annotations: ToolAnnotations;
   run(ctx: ToolContext, input: z.output<S>): Promise<Record<string, unknown>>;
 }
@@ -59,8 +61,8 @@ const checkedWrite = <S extends z.ZodObject>(run: Run<S>): Run<S> => async (ctx,
 };
 
 function defineTool(readOnly: boolean) {
-  return <S extends z.ZodObject>(name: string, title: string, description: string, input: S, run: Run<S>): ToolDefinition =>
-    ({ name, description, input, annotations: annotations(title, readOnly), run: readOnly ? run : checkedWrite(run) }) as unknown as ToolDefinition;
+  return <S extends z.ZodObject>(name: string, title: string, description: string, input: S, output: z.ZodObject, run: Run<S>): ToolDefinition =>
+    ({ name, description, input, output, annotations: annotations(title, readOnly), run: readOnly ? run : checkedWrite(run) }) as unknown as ToolDefinition;
 }
 
 /** A read tool: no side effects. */
