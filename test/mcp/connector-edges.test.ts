@@ -1,21 +1,22 @@
 /**
- * The edges of the two tool-endpoint URLs and of OAuth: the Origin rule, redirect URIs at
- * registration, a client-chosen Host, tokens used where they do not belong, and narrowing the
- * tool set from the URL. Requests go to a listening server (the SDK's OAuth handlers are Express
- * and need a real socket); OAuth connections are made by hand (register, consent form, token with
- * PKCE), the way oauth.test.ts's browser flow makes them.
+ * The edges of the two tool-endpoint URLs and of OAuth: the Origin rule, a client-chosen Host,
+ * tokens used where they do not belong, and narrowing the tool set from the URL. Requests go to a
+ * listening server (the SDK's OAuth handlers are Express and need a real socket); OAuth
+ * connections are made by hand (register, consent form, token with PKCE; oauth-by-hand.ts), the
+ * way oauth.test.ts's browser flow makes them. Redirect URIs at registration:
+ * oauth-registration.test.ts.
  * Fixture: one workspace with an admin key and one note; no STORELENS_PUBLIC_URL, and
  * https://claude.ai in STORELENS_MCP_ALLOWED_ORIGINS.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import crypto from 'node:crypto';
 import http from 'node:http';
 import { createTestWorkspace, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
 import { loadConfig } from '../../src/config.ts';
 import { originAllowed } from '../../src/mcp/origin.ts';
 import { TOOLS, TOOL_FAMILIES } from '../../src/mcp/tools/index.ts';
 import { bearer, toolOk } from './rpc.ts';
+import { oauthByHand } from './oauth-by-hand.ts';
 
 let t: TestApp;
 let ws: TestWorkspace;
@@ -31,18 +32,6 @@ async function post(url: string, payload: unknown, headers: Record<string, strin
   return { status: r.status, headers: r.headers, body: text ? JSON.parse(text) : undefined };
 }
 
-async function form(url: string, fields: Record<string, string>) {
-  return fetch(`${BASE}${url}`, { method: 'POST', body: new URLSearchParams(fields), redirect: 'manual' });
-}
-
-async function register(redirectUri: string) {
-  return fetch(`${BASE}/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ client_name: 'Edge client', redirect_uris: [redirectUri], token_endpoint_auth_method: 'none' }),
-  });
-}
-
 /** One request with a Host header of our choosing (fetch always sends the URL's). */
 function withHost(method: string, path: string, host: string, body = ''): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
   return new Promise((resolve, reject) => {
@@ -56,21 +45,8 @@ function withHost(method: string, path: string, host: string, body = ''): Promis
   });
 }
 
-/** A whole OAuth connection by hand; `resource` is what the client asks the token for ('' = none). */
-async function connect(resource: string): Promise<{ access_token: string; refresh_token: string }> {
-  const clientId = (await (await register(CALLBACK)).json()).client_id as string;
-  const verifier = crypto.randomBytes(32).toString('base64url');
-  const challenge = crypto.createHash('sha256').update(verifier).digest('base64url');
-  const consent = await form('/oauth/consent', {
-    client_id: clientId, redirect_uri: CALLBACK, code_challenge: challenge, state: '', resource,
-    workspace_key: ws.headers['x-api-key']!, workspace_secret: ws.headers['client-secret']!,
-  });
-  assert.equal(consent.status, 302);
-  const code = new URL(consent.headers.get('location')!).searchParams.get('code')!;
-  const token = await form('/token', { grant_type: 'authorization_code', code, code_verifier: verifier, client_id: clientId, redirect_uri: CALLBACK, ...(resource ? { resource } : {}) });
-  assert.equal(token.status, 200);
-  return token.json();
-}
+/** A whole OAuth connection by hand for the fixture's workspace; `resource` '' asks for none. */
+const connect = (resource: string) => oauthByHand(BASE).connect(CALLBACK, resource, ws.headers);
 
 before(async () => {
   t = await startTestApp({ mcpAllowedOrigins: ['https://claude.ai'] });
@@ -130,24 +106,6 @@ describe('Origin', () => {
     assert.equal(originAllowed('http://analytics.shop.example', config), false);
     assert.equal(originAllowed('https://shop.example', config), false);
     assert.throws(() => loadConfig({ STORELENS_MCP_ALLOWED_ORIGINS: 'claude.ai' }), /STORELENS_MCP_ALLOWED_ORIGINS: claude.ai is not an origin/);
-  });
-});
-
-describe('redirect URIs at registration', () => {
-  test('plain http outside loopback is refused with invalid_redirect_uri', async () => {
-    const r = await register('http://evil.example/callback');
-    assert.equal(r.status, 400);
-    assert.deepEqual(await r.json(), {
-      error: 'invalid_redirect_uri',
-      error_description: 'redirect_uri http://evil.example/callback must use https (plain http only on 127.0.0.1, [::1] or localhost)',
-    });
-  });
-
-  test('https, loopback http and an app\'s own scheme are accepted', async () => {
-    for (const uri of ['https://claude.ai/api/mcp/auth_callback', 'http://localhost:6274/cb', 'http://127.0.0.1:33418/', 'http://[::1]:8000/cb', 'cursor://anysphere.cursor-mcp/oauth/callback']) {
-      const r = await register(uri);
-      assert.equal(r.status, 201, `${uri}: ${await r.text()}`);
-    }
   });
 });
 

@@ -234,20 +234,11 @@ describe('tokens', () => {
     assert.deepEqual(await r.json(), { error: 'invalid_client', error_description: 'Invalid client_secret' });
   });
 
-  test('the SDK exchanges the code; the code works once', async () => {
+  test('the SDK exchanges the code (a code presented twice: oauth-grants.test.ts)', async () => {
     const code = codes[0]!.searchParams.get('code')!;
     await new StreamableHTTPClientTransport(connector, { authProvider: provider }).finishAuth(code);
     assert.match(provider.saved!.access_token, /^sla_/);
     assert.equal(provider.saved!.token_type, 'Bearer');
-    const again = await fetch(`${base}/token`, {
-      method: 'POST',
-      body: new URLSearchParams({
-        grant_type: 'authorization_code', code, code_verifier: provider.verifier, client_id: provider.info!.client_id,
-        client_secret: (provider.info as { client_secret?: string }).client_secret ?? '', redirect_uri: callbackUrl,
-      }),
-    });
-    assert.equal(again.status, 400);
-    assert.equal((await again.json()).error, 'invalid_grant');
   });
 });
 
@@ -329,12 +320,6 @@ describe('a multi-workspace connection', () => {
     assert.equal(notes.isError, false);
     assert.notEqual(provider.saved!.access_token, old.access_token);
     assert.notEqual(provider.saved!.refresh_token, old.refresh_token);
-    const reuse = await fetch(`${base}/token`, {
-      method: 'POST',
-      body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: old.refresh_token!, client_id: provider.info!.client_id, client_secret: clientSecret }),
-    });
-    assert.equal(reuse.status, 400);
-    assert.equal((await reuse.json()).error, 'invalid_grant');
   });
 
   test('revoking the key that connected a workspace closes that workspace only', async () => {

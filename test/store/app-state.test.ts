@@ -2,7 +2,8 @@
  * The app-state repositories behave the same on both dialects: SQLite (a temp file) and
  * PostgreSQL (a throwaway database created on TEST_DATABASE_URL's server, default
  * postgres://postgres@127.0.0.1:5432/test, and dropped afterwards). Fixture per dialect: two
- * workspaces "North" (EUR, Europe/Berlin) and "South", keys with a few scopes, audit entries.
+ * workspaces "North" (EUR, Europe/Berlin) and "South", keys with a few scopes, audit entries,
+ * two OAuth tokens and a code written before migration 0011.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,7 +11,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createThrowawayPostgres } from '../helper.ts';
+import { Migrator, type Kysely } from 'kysely';
 import { migrateAppDb, openAppDb, type AppDatabase } from '../../src/store/app-db.ts';
+import { appMigrations } from '../../src/store/migrations/app/index.ts';
 import { createWorkspace, findWorkspace, findWorkspaceByPixelId, getSettings, listWorkspaces, updateSettings } from '../../src/store/app/workspaces.ts';
 import { createApiKey, findActiveKey, revokeApiKey, verifyCredentials } from '../../src/store/app/api-keys.ts';
 import { listAudit, recordAudit } from '../../src/store/app/audit-log.ts';
@@ -110,6 +113,19 @@ for (const dialect of DIALECTS) {
       assert.ok(page.every((e) => typeof e.id === 'number' && /^\d{4}-\d{2}-\d{2}T/.test(e.created_at)));
       assert.deepEqual((await listAudit(db, 1, { limit: 2, offset: 2 })).map((e) => e.target), ['a']);
       assert.deepEqual((await listAudit(db, 2, { limit: 10, offset: 0 })).map((e) => [e.actor, e.details]), [['cli', {}]]);
+    });
+
+    test('OAuth codes and tokens from before grants existed become a grant each, so revoking one grant ends no other', async () => {
+      const migrator = new Migrator({ db, provider: { getMigrations: async () => appMigrations }, allowUnorderedMigrations: true });
+      assert.equal((await migrator.migrateTo('0010_oauth_token_resource')).error, undefined);
+      const old = { client_id: 'c', grants: '[]', expires_at: '2999-01-01T00:00:00.000Z', created_at: '2026-01-01T00:00:00.000Z', revoked_at: null };
+      const untyped = db as unknown as Kysely<any>;
+      await untyped.insertInto('oauth_tokens').values([{ ...old, token_hash: 'h1', kind: 'access' }, { ...old, token_hash: 'h2', kind: 'refresh' }]).execute();
+      await untyped.insertInto('oauth_codes').values({ code_hash: 'c1', client_id: 'c', redirect_uri: 'x', code_challenge: 'x', resource: '', grants: '[]', expires_at: old.expires_at, used_at: null }).execute();
+      await migrateAppDb(db);
+      const tokens = await db.selectFrom('oauth_tokens').select(['token_hash', 'grant_id']).orderBy('token_hash').execute();
+      assert.deepEqual(tokens, [{ token_hash: 'h1', grant_id: 'h1' }, { token_hash: 'h2', grant_id: 'h2' }]);
+      assert.deepEqual(await db.selectFrom('oauth_codes').select(['code_hash', 'grant_id']).execute(), [{ code_hash: 'c1', grant_id: 'c1' }]);
     });
   });
 }

@@ -8,20 +8,53 @@ import type { OAuthClientInformationFull, OAuthTokenRevocationRequest, OAuthToke
 import type { AppDatabase } from '../../store/app-db.ts';
 import { isLoopbackHostname } from '../public-base.ts';
 import { consentPage } from './consent-page.ts';
-import { codeChallengeOf, consumeCode, findClient, findToken, issueTokens, revokeToken, saveClient } from './store.ts';
+import {
+  consumeCode, findClient, findCode, findRefreshToken, findToken, findTokenForRevocation, issueTokens, revokeGrant, revokeOneToken, saveClient,
+} from './store.ts';
+
+const CODE_REUSED = 'This authorization code was used before: every token issued from it is revoked';
+const REFRESH_REUSED = 'This refresh token was used or revoked before: every token of its grant is revoked';
+
+/**
+ * A native app's private-use scheme: a domain name it controls, in reverse order
+ * (`com.example.app:/callback`, RFC 8252 section 7.1). Schemes without a dot never pass, so
+ * neither do file:, javascript:, data:, vbscript:, blob: or about:.
+ */
+const PRIVATE_USE_SCHEME = /^[a-z][a-z0-9+-]*(?:\.[a-z0-9+-]+)+:$/;
+const MAX_REDIRECT_URIS = 10;
+const MAX_REDIRECT_URI_LENGTH = 2000;
+const MAX_CLIENT_NAME_LENGTH = 200;
 
 /**
  * Why a redirect URI may not be registered, or undefined when it may (docs/mcp.md): https, plain
- * http only on a loopback address (RFC 8252 section 7.3), or a native app's private-use scheme
- * such as `cursor://` (RFC 8252 section 7.1). The SDK has already refused javascript:, data: and
- * vbscript: URIs and anything that is not a URL.
+ * http only on a loopback address (RFC 8252 section 7.3), or a native app's reverse-domain
+ * private-use scheme (section 7.1). The SDK has already refused anything that is not a URL.
  */
-export function redirectUriProblem(uri: string): string | undefined {
+function redirectUriProblem(uri: string): string | undefined {
+  if (uri.length > MAX_REDIRECT_URI_LENGTH) return `redirect_uri must be at most ${MAX_REDIRECT_URI_LENGTH} characters`;
   const url = new URL(uri);
   if (url.protocol === 'http:' && !isLoopbackHostname(url.hostname)) {
     return `redirect_uri ${uri} must use https (plain http only on 127.0.0.1, [::1] or localhost)`;
   }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:' && !PRIVATE_USE_SCHEME.test(url.protocol)) {
+    return `redirect_uri ${uri} must use https, http on a loopback address, or the app's own reverse-domain scheme such as com.example.app:/callback`;
+  }
   if (url.hash) return `redirect_uri ${uri} must not have a fragment`;
+  return undefined;
+}
+
+/** Why a registration is refused (RFC 7591 section 3.2.2 error code and description), or undefined. */
+function registrationProblem(client: Pick<OAuthClientInformationFull, 'redirect_uris' | 'client_name'>): CustomOAuthError | undefined {
+  if (client.redirect_uris.length > MAX_REDIRECT_URIS) {
+    return new CustomOAuthError('invalid_redirect_uri', `A client registers at most ${MAX_REDIRECT_URIS} redirect_uris`);
+  }
+  for (const uri of client.redirect_uris) {
+    const problem = redirectUriProblem(uri);
+    if (problem) return new CustomOAuthError('invalid_redirect_uri', problem);
+  }
+  if ((client.client_name?.length ?? 0) > MAX_CLIENT_NAME_LENGTH) {
+    return new CustomOAuthError('invalid_client_metadata', `client_name must be at most ${MAX_CLIENT_NAME_LENGTH} characters`);
+  }
   return undefined;
 }
 
@@ -44,10 +77,8 @@ export class StorelensOAuthProvider implements OAuthServerProvider {
       },
       async registerClient(client: Omit<OAuthClientInformationFull, 'client_id' | 'client_id_issued_at'>) {
         // RFC 7591 section 3.2.2: the SDK sends this as a 400 {error, error_description}.
-        for (const uri of client.redirect_uris) {
-          const problem = redirectUriProblem(uri);
-          if (problem) throw new CustomOAuthError('invalid_redirect_uri', problem);
-        }
+        const problem = registrationProblem(client);
+        if (problem) throw problem;
         const full = { ...client, client_id: crypto.randomUUID(), client_id_issued_at: Math.floor(Date.now() / 1000) } as OAuthClientInformationFull;
         await saveClient(db, full);
         return full;
@@ -70,9 +101,18 @@ export class StorelensOAuthProvider implements OAuthServerProvider {
     res.status(200).set(html.headers).type('html').send(html.body);
   }
 
+  /**
+   * The PKCE challenge of an unused, unexpired code (the SDK checks the verifier before
+   * exchanging). A code presented again after its exchange was intercepted or replayed: every
+   * token issued from it is revoked (OAuth 2.1 section 4.1.3, RFC 6819 section 4.4.1.1).
+   */
   async challengeForAuthorizationCode(client: OAuthClientInformationFull, code: string): Promise<string> {
-    const found = await codeChallengeOf(this.db, code);
-    if (!found || found.clientId !== client.client_id) throw new InvalidGrantError('Invalid or expired authorization code');
+    const found = await findCode(this.db, code);
+    if (found?.used) {
+      await revokeGrant(this.db, found.grantId);
+      throw new InvalidGrantError(CODE_REUSED);
+    }
+    if (!found || found.expired || found.clientId !== client.client_id) throw new InvalidGrantError('Invalid or expired authorization code');
     return found.codeChallenge;
   }
 
@@ -84,17 +124,37 @@ export class StorelensOAuthProvider implements OAuthServerProvider {
     resource?: URL,
   ): Promise<OAuthTokens> {
     const stored = await consumeCode(this.db, code);
-    if (!stored || stored.clientId !== client.client_id) throw new InvalidGrantError('Invalid or expired authorization code');
+    if (!stored) {
+      // Another exchange of the same code got there first.
+      const found = await findCode(this.db, code);
+      if (found?.used) await revokeGrant(this.db, found.grantId);
+      throw new InvalidGrantError(found?.used ? CODE_REUSED : 'Invalid or expired authorization code');
+    }
+    if (stored.clientId !== client.client_id) throw new InvalidGrantError('Invalid or expired authorization code');
     if (redirectUri !== undefined && redirectUri !== stored.redirectUri) throw new InvalidGrantError('redirect_uri does not match the authorization request');
     if (resource && stored.resource && resource.href !== stored.resource) throw new InvalidGrantError('resource does not match the authorization request');
-    return issueTokens(this.db, { clientId: client.client_id, grants: stored.grants, resource: stored.resource || resource?.href || '' });
+    return issueTokens(this.db, { clientId: client.client_id, grants: stored.grants, resource: stored.resource || resource?.href || '', grantId: stored.grantId });
   }
 
+  /**
+   * Refresh-token rotation: the new pair replaces every token of the grant, so the previous
+   * access token ends with it. A refresh token presented after its rotation is a stolen or
+   * replayed one: the whole grant is revoked and the connection must consent again.
+   */
   async exchangeRefreshToken(client: OAuthClientInformationFull, refreshToken: string, _scopes?: string[], resource?: URL): Promise<OAuthTokens> {
-    const found = await findToken(this.db, 'refresh', refreshToken);
+    const found = await findRefreshToken(this.db, refreshToken);
+    if (found?.revoked) {
+      await revokeGrant(this.db, found.grantId);
+      throw new InvalidGrantError(REFRESH_REUSED);
+    }
     if (!found || found.clientId !== client.client_id) throw new InvalidGrantError('Invalid or expired refresh token');
     if (resource && found.resource && resource.href !== found.resource) throw new InvalidGrantError('resource does not match the original grant');
-    await revokeToken(this.db, refreshToken);
+    // Of two concurrent refreshes with one token, one wins; the other is a reuse.
+    if (!(await revokeOneToken(this.db, refreshToken))) {
+      await revokeGrant(this.db, found.grantId);
+      throw new InvalidGrantError(REFRESH_REUSED);
+    }
+    await revokeGrant(this.db, found.grantId);
     return issueTokens(this.db, found);
   }
 
@@ -104,8 +164,15 @@ export class StorelensOAuthProvider implements OAuthServerProvider {
     return { token, clientId: found.clientId, scopes: [] };
   }
 
-  /** RFC 7009: a client revokes only its own tokens; anything else is ignored silently. */
+  /**
+   * RFC 7009: a client revokes only its own tokens; anything else is ignored silently. Revoking
+   * a refresh token ends its grant, access tokens included (section 2.1); revoking an access
+   * token ends that token.
+   */
   async revokeToken(client: OAuthClientInformationFull, request: OAuthTokenRevocationRequest): Promise<void> {
-    await revokeToken(this.db, request.token, client.client_id);
+    const found = await findTokenForRevocation(this.db, request.token);
+    if (!found || found.clientId !== client.client_id) return;
+    if (found.kind === 'refresh') await revokeGrant(this.db, found.grantId);
+    else await revokeOneToken(this.db, request.token);
   }
 }

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import type { AppDatabase } from '../../store/app-db.ts';
 import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { hashSecret, newToken } from '../../store/app/secrets.ts';
@@ -44,13 +45,24 @@ export async function findClient(
   return row && { metadata: JSON.parse(row.metadata), secretHash: row.client_secret_hash };
 }
 
-/** Codes and tokens expired for more than a day are of no use, not even for an audit: drop them. */
+/**
+ * Codes and tokens expired for more than a day are of no use, not even for an audit: drop them.
+ * A used code stays while its grant has a token that has not expired, so that its reuse can
+ * still revoke that grant.
+ */
 export async function pruneExpired(db: AppDatabase): Promise<void> {
+  const now = iso(Date.now());
   const cutoff = iso(Date.now() - 86_400_000);
-  await db.deleteFrom('oauth_codes').where('expires_at', '<', cutoff).execute();
   await db.deleteFrom('oauth_tokens').where('expires_at', '<', cutoff).execute();
+  await db
+    .deleteFrom('oauth_codes')
+    .where('expires_at', '<', cutoff)
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom('oauth_tokens').select('id').whereRef('oauth_tokens.grant_id', '=', 'oauth_codes.grant_id').where('oauth_tokens.expires_at', '>', now))))
+    .execute();
 }
 
+/** A new code, the start of a new grant: every token issued from it shares its grant id. */
 export async function saveCode(
   db: AppDatabase,
   input: { clientId: string; redirectUri: string; codeChallenge: string; resource: string; grants: WorkspaceGrant[] },
@@ -68,21 +80,34 @@ export async function saveCode(
       grants: JSON.stringify(input.grants),
       expires_at: iso(Date.now() + CODE_SECONDS * 1000),
       used_at: null,
+      grant_id: crypto.randomUUID(),
     })
     .execute();
   return code;
 }
 
-/** The PKCE challenge of an unused, unexpired code (the SDK checks the verifier before exchanging). */
-export async function codeChallengeOf(db: AppDatabase, code: string): Promise<{ clientId: string; codeChallenge: string } | undefined> {
+/** A stored code as the token endpoint needs it first: its client, PKCE challenge and state. */
+export interface CodeState {
+  clientId: string;
+  codeChallenge: string;
+  grantId: string;
+  used: boolean;
+  expired: boolean;
+}
+
+export async function findCode(db: AppDatabase, code: string): Promise<CodeState | undefined> {
   const row = await db
     .selectFrom('oauth_codes')
-    .select(['client_id', 'code_challenge'])
+    .select(['client_id', 'code_challenge', 'grant_id', 'used_at', 'expires_at'])
     .where('code_hash', '=', hashSecret(code))
-    .where('used_at', 'is', null)
-    .where('expires_at', '>', iso(Date.now()))
     .executeTakeFirst();
-  return row && { clientId: row.client_id, codeChallenge: row.code_challenge };
+  return row && {
+    clientId: row.client_id,
+    codeChallenge: row.code_challenge,
+    grantId: row.grant_id,
+    used: row.used_at !== null,
+    expired: row.expires_at <= iso(Date.now()),
+  };
 }
 
 export interface StoredCode {
@@ -91,9 +116,13 @@ export interface StoredCode {
   codeChallenge: string;
   resource: string;
   grants: WorkspaceGrant[];
+  grantId: string;
 }
 
-/** Marks a code used and returns it; a code works once and only before it expires. */
+/**
+ * Marks a code used and returns it; a code works once and only before it expires. Of two
+ * concurrent exchanges of one code, exactly one gets it.
+ */
 export async function consumeCode(db: AppDatabase, code: string): Promise<StoredCode | undefined> {
   const hash = hashSecret(code);
   const now = iso(Date.now());
@@ -112,14 +141,16 @@ export async function consumeCode(db: AppDatabase, code: string): Promise<Stored
     codeChallenge: row.code_challenge,
     resource: row.resource,
     grants: JSON.parse(row.grants),
+    grantId: row.grant_id,
   };
 }
 
-/** What a token carries: its client, the workspace grants and the resource it was issued for. */
+/** What a token carries: its client, the workspace grants, the resource it was issued for and its grant. */
 export interface TokenGrant {
   clientId: string;
   grants: WorkspaceGrant[];
   resource: string;
+  grantId: string;
 }
 
 async function saveToken(db: AppDatabase, kind: 'access' | 'refresh', grant: TokenGrant, seconds: number) {
@@ -133,6 +164,7 @@ async function saveToken(db: AppDatabase, kind: 'access' | 'refresh', grant: Tok
       client_id: grant.clientId,
       grants: JSON.stringify(grant.grants),
       resource: grant.resource,
+      grant_id: grant.grantId,
       expires_at: iso(now + seconds * 1000),
       revoked_at: null,
       created_at: iso(now),
@@ -150,27 +182,59 @@ export async function issueTokens(db: AppDatabase, grant: TokenGrant) {
   };
 }
 
-export async function findToken(
-  db: AppDatabase,
-  kind: 'access' | 'refresh',
-  token: string,
-): Promise<TokenGrant | undefined> {
-  const row = await db
+type TokenKind = 'access' | 'refresh';
+
+/** An unexpired token of this kind, revoked or not. */
+async function findUnexpired(db: AppDatabase, kind: TokenKind, token: string) {
+  return db
     .selectFrom('oauth_tokens')
-    .select(['client_id', 'grants', 'resource'])
+    .select(['client_id', 'grants', 'resource', 'grant_id', 'revoked_at'])
     .where('token_hash', '=', hashSecret(token))
     .where('kind', '=', kind)
-    .where('revoked_at', 'is', null)
     .where('expires_at', '>', iso(Date.now()))
     .executeTakeFirst();
-  return row && { clientId: row.client_id, grants: JSON.parse(row.grants), resource: row.resource };
 }
 
-/** Refresh-token rotation: the old refresh token stops working when a new pair is issued. */
-export async function revokeToken(db: AppDatabase, token: string, clientId?: string): Promise<void> {
-  let query = db.updateTable('oauth_tokens').set({ revoked_at: iso(Date.now()) }).where('token_hash', '=', hashSecret(token));
-  if (clientId !== undefined) query = query.where('client_id', '=', clientId);
-  await query.execute();
+/** A token that works: not expired, not revoked. */
+export async function findToken(db: AppDatabase, kind: TokenKind, token: string): Promise<TokenGrant | undefined> {
+  const row = await findUnexpired(db, kind, token);
+  return row && row.revoked_at === null
+    ? { clientId: row.client_id, grants: JSON.parse(row.grants), resource: row.resource, grantId: row.grant_id }
+    : undefined;
+}
+
+/** An unexpired refresh token and whether it was revoked already (rotated away, or its grant revoked). */
+export async function findRefreshToken(db: AppDatabase, token: string): Promise<(TokenGrant & { revoked: boolean }) | undefined> {
+  const row = await findUnexpired(db, 'refresh', token);
+  return row && {
+    clientId: row.client_id, grants: JSON.parse(row.grants), resource: row.resource, grantId: row.grant_id, revoked: row.revoked_at !== null,
+  };
+}
+
+/** Revokes one token if it is still active; false when it was not (already revoked, or unknown). */
+export async function revokeOneToken(db: AppDatabase, token: string): Promise<boolean> {
+  const updated = await db
+    .updateTable('oauth_tokens')
+    .set({ revoked_at: iso(Date.now()) })
+    .where('token_hash', '=', hashSecret(token))
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return Number(updated.numUpdatedRows) === 1;
+}
+
+/** Revokes every token of a grant (access and refresh, whichever refresh issued them). */
+export async function revokeGrant(db: AppDatabase, grantId: string): Promise<void> {
+  await db.updateTable('oauth_tokens').set({ revoked_at: iso(Date.now()) }).where('grant_id', '=', grantId).where('revoked_at', 'is', null).execute();
+}
+
+/** A token of any kind with its client and grant, for the revocation endpoint. */
+export async function findTokenForRevocation(db: AppDatabase, token: string): Promise<{ kind: TokenKind; clientId: string; grantId: string } | undefined> {
+  const row = await db
+    .selectFrom('oauth_tokens')
+    .select(['kind', 'client_id', 'grant_id'])
+    .where('token_hash', '=', hashSecret(token))
+    .executeTakeFirst();
+  return row && { kind: row.kind as TokenKind, clientId: row.client_id, grantId: row.grant_id };
 }
 
 /** Keys revoked since the connection was made no longer open their workspace. */

@@ -75,6 +75,8 @@ export interface OauthCodeTable {
   grants: string;
   expires_at: string;
   used_at: string | null;
+  /** The consent this code was made by; every token issued from it carries the same id. */
+  grant_id: string;
 }
 
 export interface OauthTokenTable {
@@ -88,6 +90,8 @@ export interface OauthTokenTable {
   created_at: string;
   /** The resource (RFC 8707) the token was issued for; '' when the client named none. */
   resource: Generated<string>;
+  /** The grant (one consent) the token belongs to: its code's grant_id, kept through every refresh. */
+  grant_id: string;
 }
 
 export interface AppDb extends TryOnTables, CollectTables, IngestTables, DashboardTables {

@@ -8,6 +8,7 @@ import * as importsAndAdAccounts from './0006_imports_and_ad_accounts.ts';
 import * as dashboard from './0007_dashboard.ts';
 import * as tryonLimits from './0008_tryon_limits.ts';
 import * as oauthTokenResource from './0010_oauth_token_resource.ts';
+import * as oauthGrants from './0011_oauth_grants.ts';
 
 /** Keyed by name; Kysely applies them in name order. */
 export const appMigrations: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const appMigrations: Record<string, Migration> = {
   '0007_dashboard': dashboard,
   '0008_tryon_limits': tryonLimits,
   '0010_oauth_token_resource': oauthTokenResource,
+  '0011_oauth_grants': oauthGrants,
 };
