@@ -7,8 +7,8 @@ import type { FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import { authRoutes } from './auth.ts';
 import { pageRoutes } from './pages.ts';
-import { viewRoutes } from './views.ts';
-import { settingsRoutes } from './settings.ts';
+import { viewRoutes } from './view-endpoints.ts';
+import { settingsRoutes } from './settings-endpoints.ts';
 
 export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
   await app.register(cookie);
