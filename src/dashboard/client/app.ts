@@ -10,24 +10,12 @@ import { Conversions } from './views/conversions.ts';
 import { Profit } from './views/profit.ts';
 import { Live } from './views/live.ts';
 import { Settings } from './views/settings.ts';
+import type { ViewProps, Workspace } from './views/props.ts';
 
-export interface Workspace {
-  id: number;
-  name: string;
-  currency: string;
-  role: 'owner' | 'viewer';
-  profit: boolean;
-}
-
-export interface Me {
+interface Me {
   email: string;
   csrf_token: string;
   workspaces: Workspace[];
-}
-
-export interface ViewProps {
-  route: Route;
-  workspace: Workspace;
 }
 
 const VIEWS: { path: string; title: string; view: (p: ViewProps) => unknown; owner?: boolean }[] = [

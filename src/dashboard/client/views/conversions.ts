@@ -3,7 +3,7 @@
  * touchpoint path under the URL's model, window and exclusions ("why was this credited to X").
  */
 import { html } from 'htm/preact';
-import type { ViewProps } from '../app.ts';
+import type { ViewProps } from './props.ts';
 import { useData, apiParams } from '../data.ts';
 import { Filters, SOURCES } from '../filters.ts';
 import { Table, type Column, type Row } from '../table.ts';

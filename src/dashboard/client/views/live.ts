@@ -1,7 +1,7 @@
 /** Live: the last 30 minutes of pageviews and conversions, polled every 5 seconds. */
 import { html } from 'htm/preact';
 import { useEffect } from 'preact/hooks';
-import type { ViewProps } from '../app.ts';
+import type { ViewProps } from './props.ts';
 import { useData, apiParams } from '../data.ts';
 import { Table, type Column, type Row } from '../table.ts';
 import { Chart } from '../chart.ts';

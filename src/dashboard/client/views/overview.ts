@@ -1,7 +1,7 @@
 /** Overview: the headline metrics with their change against the previous period, and one chart. */
 import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
-import type { ViewProps } from '../app.ts';
+import type { ViewProps } from './props.ts';
 import { useData, apiParams } from '../data.ts';
 import { Filters, type Applied } from '../filters.ts';
 import { Chart } from '../chart.ts';

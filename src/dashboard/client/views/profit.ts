@@ -1,7 +1,7 @@
 /** Profit: costs, profit levels, margins and net ROAS for the range, by source and over time. */
 import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
-import type { ViewProps } from '../app.ts';
+import type { ViewProps } from './props.ts';
 import { useData, apiParams } from '../data.ts';
 import { Filters, type Applied } from '../filters.ts';
 import { Table, type Column, type Row } from '../table.ts';

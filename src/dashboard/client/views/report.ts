@@ -4,7 +4,7 @@
  * side by side (`compare=1`), and exclude-source chips.
  */
 import { html } from 'htm/preact';
-import type { ViewProps } from '../app.ts';
+import type { ViewProps } from './props.ts';
 import { useData, apiParams } from '../data.ts';
 import { Filters, MODELS, type Applied } from '../filters.ts';
 import { Table, type Column, type Row } from '../table.ts';

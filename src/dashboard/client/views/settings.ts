@@ -4,7 +4,7 @@
  */
 import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
-import type { ViewProps } from '../app.ts';
+import type { ViewProps } from './props.ts';
 import { sendJson } from '../api.ts';
 import { useData } from '../data.ts';
 import { MODELS, SOURCES, WINDOWS } from '../filters.ts';

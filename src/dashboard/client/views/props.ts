@@ -1,0 +1,16 @@
+import type { Route } from '../router.ts';
+
+/** A workspace of the signed-in person, as `GET /dashboard/api/me` lists it. */
+export interface Workspace {
+  id: number;
+  name: string;
+  currency: string;
+  role: 'owner' | 'viewer';
+  profit: boolean;
+}
+
+/** What the shell hands every view. */
+export interface ViewProps {
+  route: Route;
+  workspace: Workspace;
+}
