@@ -4,7 +4,7 @@ import { HttpError } from '../http/errors.ts';
 import { visibilityOf } from '../analytics/permissions.ts';
 import type { AppDatabase } from '../store/app-db.ts';
 import { AUTH_ERROR, RpcError } from './protocol.ts';
-import { activeKeyIds, findToken } from './oauth/store.ts';
+import { activeKeyIds, findToken } from '../store/app/oauth.ts';
 import { AccessDenied } from '../kit/errors.ts';
 
 /** Who calls the tool endpoint: one workspace by API key, or several through an OAuth connection. */

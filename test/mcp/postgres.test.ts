@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { createTestWorkspace, createThrowawayPostgres, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
 import {
   consumeCode, findCode, findRefreshToken, findToken, issueTokens, revokeGrant, revokeOneToken, saveClient, saveCode,
-} from '../../src/mcp/oauth/store.ts';
+} from '../../src/store/app/oauth.ts';
 import { toolOk } from './rpc.ts';
 
 let t: TestApp;

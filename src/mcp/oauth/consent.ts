@@ -4,7 +4,7 @@ import { HttpError } from '../../http/errors.ts';
 import type { AppDatabase } from '../../store/app-db.ts';
 import { recordAudit } from '../../store/app/audit-log.ts';
 import { findWorkspace } from '../../store/app/workspaces.ts';
-import { findClient, saveCode, type RegisteredClient, type WorkspaceGrant } from './store.ts';
+import { findClient, saveCode, type RegisteredClient, type WorkspaceGrant } from '../../store/app/oauth.ts';
 
 const MAX_WORKSPACES = 20;
 

@@ -10,7 +10,7 @@ import { isLoopbackHostname } from '../public-base.ts';
 import { consentPage } from './consent-page.ts';
 import {
   consumeCode, findClient, findCode, findRefreshToken, findToken, findTokenForRevocation, issueTokens, revokeGrant, revokeOneToken, saveClient,
-} from './store.ts';
+} from '../../store/app/oauth.ts';
 
 const CODE_REUSED = 'This authorization code was used before: every token issued from it is revoked';
 const REFRESH_REUSED = 'This refresh token was used or revoked before: every token of its grant is revoked';

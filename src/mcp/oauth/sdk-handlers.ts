@@ -6,7 +6,7 @@ import { revocationHandler } from '@modelcontextprotocol/sdk/server/auth/handler
 import { tokenHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/token.js';
 import { secretMatches } from '../../store/app/secrets.ts';
 import { StorelensOAuthProvider } from './provider.ts';
-import { findClient } from './store.ts';
+import { findClient } from '../../store/app/oauth.ts';
 
 /** The SDK's handlers, each at its path; none depends on the server's address. */
 const SDK_PATHS = ['/authorize', '/token', '/register', '/revoke'];

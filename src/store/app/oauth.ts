@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
-import type { AppDatabase } from '../../store/app-db.ts';
+import type { AppDatabase } from '../app-db.ts';
 import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { hashSecret, newToken } from '../../store/app/secrets.ts';
+import { hashSecret, newToken } from './secrets.ts';
 
 /** One workspace of a connection, with the key's scopes as they were when the person consented. */
 export interface WorkspaceGrant {
