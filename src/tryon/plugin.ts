@@ -64,7 +64,7 @@ export async function registerTryOn(app: FastifyInstance): Promise<void> {
     async (api) => {
       api.setErrorHandler((error, request, reply) => {
         const tryOnError = toTryOnError(error);
-        // An Unavailable is not a fault of this request: the store has logged it.
+        // An Unavailable is not a fault of this request: the analytics store has logged it.
         if (tryOnError.code === 'internal_error') request.log.error({ err: error, path: pathOf(request) }, 'try-on request failed');
         return sendTryOnError(reply, tryOnError.code, tryOnError.message, tryOnError.status);
       });

@@ -9,7 +9,7 @@ export interface AdFilters {
   adId?: string;
 }
 
-/** WHERE of an `ads FINAL` read: the newest import per (store, dt, source, ad) is the only one left. */
+/** WHERE of an `ads FINAL` read: the newest import per (workspace, dt, source, ad) is the only one left. */
 export function adConditions(scope: QueryScope, filters: AdFilters): Conditions {
   return new Conditions()
     .add('store_id = {store_id:UInt64}', { store_id: scope.workspaceId })

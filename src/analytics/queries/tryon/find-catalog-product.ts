@@ -23,9 +23,9 @@ export async function findCatalogProduct(ch: Clickhouse, params: FindCatalogProd
     QUERY_NAME,
     `SELECT product_handle, variant_id, title, image_path_or_url, toString(version) AS version
      FROM products FINAL
-     WHERE store_id = {storeId:UInt64} AND product_handle = {productHandle:String} AND variant_id = {variantId:String}
+     WHERE store_id = {store_id:UInt64} AND product_handle = {productHandle:String} AND variant_id = {variantId:String}
      LIMIT 1`,
-    { storeId: params.workspaceId, productHandle: params.productHandle, variantId: params.variantId },
+    { store_id: params.workspaceId, productHandle: params.productHandle, variantId: params.variantId },
   );
   return rows[0];
 }

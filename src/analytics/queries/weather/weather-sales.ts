@@ -17,7 +17,7 @@ export interface WeatherDayRow {
 }
 
 /**
- * Each stored weather observation (newest import per store, day and place) with the conversions
+ * Each stored weather observation (newest import per workspace, day and place) with the conversions
  * of that day placed from that place: the order's country, and its city when the observation
  * names one.
  */

@@ -1,6 +1,6 @@
 /**
- * Daily weather observations per store and place, imported with `import --kind weather`. The
- * newest import wins per (store, day, country, city); read with FINAL.
+ * Daily weather observations per workspace and place, imported with `import --kind weather`. The
+ * newest import wins per (workspace, day, country, city); read with FINAL.
  */
 export const statements = [
   `CREATE TABLE IF NOT EXISTS weather_daily (
