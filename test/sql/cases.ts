@@ -1,0 +1,255 @@
+/**
+ * Fixed, representative inputs for every file that builds analytics SQL, keyed by the file's path
+ * under src/. Each case calls the file's exported builder the way its callers do; the test
+ * (snapshots.test.ts) records what would reach the analytics store and compares it with the
+ * committed snapshot of that file. A new query file needs an entry here: the test names the files
+ * that have none.
+ */
+import type { Clickhouse, QueryParams } from '../../src/store/clickhouse.ts';
+import type { AppDatabase } from '../../src/store/app-db.ts';
+import type { QueryScope } from '../../src/analytics/query-scope.ts';
+import { channelsOfAll } from '../../src/analytics/sources.ts';
+import { visibilityOf } from '../../src/analytics/permissions.ts';
+import { runReport } from '../../src/analytics/report/run.ts';
+import type { ReportRequest } from '../../src/analytics/report/plan.ts';
+import { variantPerformance } from '../../src/analytics/queries/ab-testing/variant-performance.ts';
+import { dailyAdDelivery } from '../../src/analytics/queries/ad-fatigue/daily-ad-delivery.ts';
+import { adConditions } from '../../src/analytics/queries/ads/ads-scope.ts';
+import { listAds } from '../../src/analytics/queries/ads/list-ads.ts';
+import { totalAds } from '../../src/analytics/queries/ads/total-ads.ts';
+import { conversionPath } from '../../src/analytics/queries/conversions/conversion-path.ts';
+import { attributedConversions } from '../../src/analytics/queries/conversions/conversion-scope.ts';
+import { groupConversions } from '../../src/analytics/queries/conversions/group-conversions.ts';
+import { listConversions } from '../../src/analytics/queries/conversions/list-conversions.ts';
+import { dailySpendRevenue } from '../../src/analytics/queries/correlations/daily-spend-revenue.ts';
+import { listEvents } from '../../src/analytics/queries/events/list-events.ts';
+import { geoBreakdown } from '../../src/analytics/queries/geo/geo-breakdown.ts';
+import { geoTestCandidates } from '../../src/analytics/queries/geo/geo-test-candidates.ts';
+import { adFreshness } from '../../src/analytics/queries/health/ad-freshness.ts';
+import { pixelHealth } from '../../src/analytics/queries/health/pixel-health.ts';
+import { countWorkspaceRows } from '../../src/analytics/queries/imports/count-workspace-rows.ts';
+import { touchpointPaths } from '../../src/analytics/queries/journeys/touchpoint-paths.ts';
+import { adCreatives } from '../../src/analytics/queries/library/ad-creatives.ts';
+import { liveActivity } from '../../src/analytics/queries/live/live-activity.ts';
+import { repeatCustomers } from '../../src/analytics/queries/loyalty/repeat-customers.ts';
+import { cartAbandonment } from '../../src/analytics/queries/offers/cart-abandonment.ts';
+import { couponPerformance } from '../../src/analytics/queries/offers/coupon-performance.ts';
+import { listSessions } from '../../src/analytics/queries/sessions/list-sessions.ts';
+import { landingColumns, sessionsStartedIn } from '../../src/analytics/queries/sessions/session-sql.ts';
+import { sessionsInRange } from '../../src/analytics/queries/tool-common/sessions-in-range.ts';
+import { hourlyActivity } from '../../src/analytics/queries/traffic/hourly-activity.ts';
+import { findCatalogProduct } from '../../src/analytics/queries/tryon/find-catalog-product.ts';
+import { weatherSales } from '../../src/analytics/queries/weather/weather-sales.ts';
+import { findProductCosts } from '../../src/collect/queries/find-product-costs.ts';
+import { findStoredOrder } from '../../src/collect/queries/find-stored-order.ts';
+import { findStoredTransactions } from '../../src/collect/queries/find-stored-transactions.ts';
+
+export interface CaseContext {
+  db: AppDatabase;
+  workspaceId: number;
+}
+
+/** A query function run against the recording store; `rows` answer every read it makes. */
+export interface QueryCase {
+  name: string;
+  rows?: Record<string, unknown>[];
+  run(ch: Clickhouse, ctx: CaseContext): Promise<unknown>;
+}
+
+/** A builder of a SQL fragment that other queries embed: its text and parameters as returned. */
+export interface FragmentCase {
+  name: string;
+  fragment(ctx: CaseContext): { sql: string; params: QueryParams };
+}
+
+export type SqlCase = QueryCase | FragmentCase;
+
+/** October 2026, UTC; "now" is in the middle of November. */
+const OCTOBER = { startMs: Date.UTC(2026, 9, 1), endMs: Date.UTC(2026, 10, 1) - 1 };
+export const NOW = Date.UTC(2026, 10, 15, 12, 0, 0);
+const PAGE = { limit: 100, offset: 0 };
+const SECOND_PAGE = { limit: 50, offset: 50 };
+
+/** Every channel (an unrestricted key), or the channels of a key that reads Meta and organic only. */
+const everyChannel = (ctx: CaseContext): QueryScope => ({ workspaceId: ctx.workspaceId, range: OCTOBER, channels: null });
+const someChannels = (ctx: CaseContext): QueryScope => ({ workspaceId: ctx.workspaceId, range: OCTOBER, channels: channelsOfAll(['meta', 'organic']) });
+
+const ADMIN = { visibility: visibilityOf(['admin:admin']) };
+const META_WITH_PROFIT = { visibility: visibilityOf(['read:meta', 'read:google', 'read:organic', 'read:profit']) };
+
+const report = (name: string, request: ReportRequest, auth = ADMIN, rows?: Record<string, unknown>[]): QueryCase => ({
+  name,
+  rows,
+  run: (ch, ctx) => runReport({ ch, db: ctx.db }, { workspaceId: ctx.workspaceId, ...auth }, { start_date: '2026-10-01', end_date: '2026-10-31', ...request }, NOW),
+});
+
+export const SQL_CASES: Record<string, SqlCase[]> = {
+  'analytics/report/build-sql.ts': [
+    report('whole workspace, default metrics and settings', {}),
+    report('by campaign per day, first click over 28 days', { breakdown: 'campaign', interval: 'day', attribution_model: 'first_click', attribution_window: 28 }),
+    report('by source, linear', { breakdown: 'source', attribution_model: 'linear' }),
+    report('by source, u-shaped, by click date', { breakdown: 'source', attribution_model: 'u_shaped', attribution_date: 'click' }),
+    report('by source, total impact', { breakdown: 'source', attribution_model: 'total_impact' }),
+    report('by source, any click', { breakdown: 'source', attribution_model: 'any_click' }),
+    report('by ad within one campaign and ad group, wildcard conversion name', { breakdown: 'ad', campaign: '1201', adgroup: '3401', name: 'purchase*' }),
+    report('by UTM campaign per week, email excluded from paths', { breakdown: 'utm_campaign', interval: 'week', exclude_source: ['email'] }),
+    report('by city, a restricted key filtered to Meta', { breakdown: 'city', source: ['meta'] }, META_WITH_PROFIT),
+    report('profit metrics over the whole workspace (an empty result reads the expenses alone)', {
+      metrics: ['revenue', 'spend', 'cogs', 'payment_fees', 'net_profit', 'net_roas'],
+    }),
+    report('a page past the end reads the totals again', { breakdown: 'coupon_code', limit: 10, offset: 40 }),
+  ],
+  'analytics/queries/ab-testing/variant-performance.ts': [
+    { name: 'every test', run: (ch, ctx) => variantPerformance(ch, everyChannel(ctx)) },
+    { name: 'one test, some channels', run: (ch, ctx) => variantPerformance(ch, someChannels(ctx), { testId: 'hero' }) },
+  ],
+  'analytics/queries/ad-fatigue/daily-ad-delivery.ts': [
+    { name: 'every channel', run: (ch, ctx) => dailyAdDelivery(ch, everyChannel(ctx)) },
+    { name: 'some channels', run: (ch, ctx) => dailyAdDelivery(ch, someChannels(ctx)) },
+  ],
+  'analytics/queries/ads/ads-scope.ts': [
+    { name: 'every channel, no filter', fragment: (ctx) => sqlOf(adConditions(everyChannel(ctx), {})) },
+    {
+      name: 'some channels, every filter',
+      fragment: (ctx) => sqlOf(adConditions(someChannels(ctx), { adaccountId: 'act_1', campaignId: '1201', adgroupId: '3401', adId: '5601' })),
+    },
+  ],
+  'analytics/queries/ads/list-ads.ts': [
+    { name: 'every channel, first page', run: (ch, ctx) => listAds(ch, everyChannel(ctx), { page: PAGE }) },
+    { name: 'some channels, one campaign, second page', run: (ch, ctx) => listAds(ch, someChannels(ctx), { page: SECOND_PAGE, campaignId: '1201' }) },
+  ],
+  'analytics/queries/ads/total-ads.ts': [
+    { name: 'every channel', run: (ch, ctx) => totalAds(ch, everyChannel(ctx), {}) },
+    { name: 'some channels, one ad', run: (ch, ctx) => totalAds(ch, someChannels(ctx), { adId: '5601' }) },
+  ],
+  'analytics/queries/conversions/conversion-path.ts': [
+    {
+      name: 'last click over 7 days',
+      run: (ch, ctx) => conversionPath(ch, {
+        workspaceId: ctx.workspaceId,
+        key: { sessionId: 9007199254740993n, dt: '2026-10-14 09:30:00.000', name: 'purchase', transactionId: 'T-1001' },
+        model: 'last_click',
+        windowDays: 7,
+        excludedChannels: [],
+      }),
+    },
+    {
+      name: 'linear over 28 days, email excluded',
+      run: (ch, ctx) => conversionPath(ch, {
+        workspaceId: ctx.workspaceId,
+        key: { sessionId: 42n, dt: '2026-10-14 09:30:00.000', name: 'purchase', transactionId: '' },
+        model: 'linear',
+        windowDays: 28,
+        excludedChannels: ['email'],
+      }),
+    },
+  ],
+  'analytics/queries/conversions/conversion-scope.ts': [
+    { name: 'every channel, no filter', fragment: (ctx) => attributedConversions(everyChannel(ctx)) },
+    {
+      name: 'some channels, every filter',
+      fragment: (ctx) => attributedConversions(someChannels(ctx), {
+        name: 'purchase*', transactionId: 'T-1001', customerId: 'C-7', isNewCustomer: 1, excluded: ['T-1', 'T-2'],
+      }),
+    },
+  ],
+  'analytics/queries/conversions/group-conversions.ts': [
+    { name: 'by channel and date', run: (ch, ctx) => groupConversions(ch, everyChannel(ctx), { dimensions: ['adv_source', 'date'], page: PAGE }) },
+    {
+      name: 'by UTM campaign and country, new customers of some channels',
+      run: (ch, ctx) => groupConversions(ch, someChannels(ctx), { dimensions: ['utm_campaign', 'country_code'], page: SECOND_PAGE, isNewCustomer: 1 }),
+    },
+  ],
+  'analytics/queries/conversions/list-conversions.ts': [
+    { name: 'every channel, first page', run: (ch, ctx) => listConversions(ch, everyChannel(ctx), { page: PAGE }) },
+    { name: 'some channels, one name, second page', run: (ch, ctx) => listConversions(ch, someChannels(ctx), { page: SECOND_PAGE, name: 'purchase' }) },
+  ],
+  'analytics/queries/correlations/daily-spend-revenue.ts': [
+    { name: 'every channel', run: (ch, ctx) => dailySpendRevenue(ch, everyChannel(ctx)) },
+    { name: 'some channels', run: (ch, ctx) => dailySpendRevenue(ch, someChannels(ctx)) },
+  ],
+  'analytics/queries/events/list-events.ts': [
+    { name: 'every channel, first page', run: (ch, ctx) => listEvents(ch, everyChannel(ctx), { page: PAGE }) },
+    {
+      name: 'some channels, one visitor and session, wildcard name',
+      run: (ch, ctx) => listEvents(ch, someChannels(ctx), { page: SECOND_PAGE, name: 'add_*', sessionId: 42n, visitorId: 18446744073709551615n }),
+    },
+  ],
+  'analytics/queries/geo/geo-breakdown.ts': [
+    { name: 'countries', run: (ch, ctx) => geoBreakdown(ch, everyChannel(ctx), { level: 'country', limit: 50 }) },
+    { name: 'cities of some channels', run: (ch, ctx) => geoBreakdown(ch, someChannels(ctx), { level: 'city', limit: 20 }) },
+  ],
+  'analytics/queries/geo/geo-test-candidates.ts': [
+    { name: 'countries', run: (ch, ctx) => geoTestCandidates(ch, everyChannel(ctx), { level: 'country', days: 31 }) },
+    { name: 'cities of some channels', run: (ch, ctx) => geoTestCandidates(ch, someChannels(ctx), { level: 'city', days: 31 }) },
+  ],
+  'analytics/queries/health/ad-freshness.ts': [
+    { name: 'every channel', run: (ch, ctx) => adFreshness(ch, everyChannel(ctx)) },
+    { name: 'some channels', run: (ch, ctx) => adFreshness(ch, someChannels(ctx)) },
+  ],
+  'analytics/queries/health/pixel-health.ts': [
+    { name: 'the workspace at a fixed now', rows: [{}], run: (ch, ctx) => pixelHealth(ch, everyChannel(ctx), NOW) },
+  ],
+  'analytics/queries/imports/count-workspace-rows.ts': [
+    { name: 'one workspace', run: (ch, ctx) => countWorkspaceRows(ch, ctx.workspaceId) },
+  ],
+  'analytics/queries/journeys/touchpoint-paths.ts': [
+    { name: 'every channel over 28 days', run: (ch, ctx) => touchpointPaths(ch, everyChannel(ctx), { windowDays: 28, organicVisible: true, limit: 20 }) },
+    { name: 'some channels, organic not visible', run: (ch, ctx) => touchpointPaths(ch, someChannels(ctx), { windowDays: 7, organicVisible: false, limit: 10 }) },
+  ],
+  'analytics/queries/library/ad-creatives.ts': [
+    { name: 'every channel by spend', run: (ch, ctx) => adCreatives(ch, everyChannel(ctx), { orderBy: 'spend', limit: 50, offset: 0 }) },
+    { name: 'some channels, chosen ads by ROAS', run: (ch, ctx) => adCreatives(ch, someChannels(ctx), { orderBy: 'roas', adIds: ['5601', '5602'], limit: 10, offset: 10 }) },
+  ],
+  'analytics/queries/live/live-activity.ts': [
+    { name: 'every channel', run: (ch, ctx) => liveActivity(ch, everyChannel(ctx), { recent: 20 }) },
+    { name: 'some channels', run: (ch, ctx) => liveActivity(ch, someChannels(ctx), { recent: 5 }) },
+  ],
+  'analytics/queries/loyalty/repeat-customers.ts': [
+    { name: 'the workspace', run: (ch, ctx) => repeatCustomers(ch, everyChannel(ctx)) },
+  ],
+  'analytics/queries/offers/cart-abandonment.ts': [
+    { name: 'every channel', run: (ch, ctx) => cartAbandonment(ch, everyChannel(ctx)) },
+    { name: 'some channels', run: (ch, ctx) => cartAbandonment(ch, someChannels(ctx)) },
+  ],
+  'analytics/queries/offers/coupon-performance.ts': [
+    { name: 'every channel', run: (ch, ctx) => couponPerformance(ch, everyChannel(ctx), { limit: 20 }) },
+    { name: 'some channels', run: (ch, ctx) => couponPerformance(ch, someChannels(ctx), { limit: 5 }) },
+  ],
+  'analytics/queries/sessions/list-sessions.ts': [
+    { name: 'every channel, first page', run: (ch, ctx) => listSessions(ch, everyChannel(ctx), { page: PAGE }) },
+    { name: 'some channels, one visitor and session', run: (ch, ctx) => listSessions(ch, someChannels(ctx), { page: SECOND_PAGE, sessionId: 42n, visitorId: 7n }) },
+  ],
+  'analytics/queries/sessions/session-sql.ts': [
+    { name: 'sessions started in the range', fragment: (ctx) => { const [sql, params] = sessionsStartedIn(everyChannel(ctx)); return { sql, params }; } },
+    { name: 'every landing column', fragment: () => ({ sql: landingColumns('l_'), params: {} }) },
+  ],
+  'analytics/queries/tool-common/sessions-in-range.ts': [
+    { name: 'every channel, channel column only', fragment: (ctx) => sessionsInRange(everyChannel(ctx), []) },
+    { name: 'some channels, with country and campaign', fragment: (ctx) => sessionsInRange(someChannels(ctx), ['country_code', 'utm_campaign']) },
+  ],
+  'analytics/queries/traffic/hourly-activity.ts': [
+    { name: 'every channel in UTC', run: (ch, ctx) => hourlyActivity(ch, everyChannel(ctx), { timezone: 'UTC' }) },
+    { name: 'some channels in Berlin time', run: (ch, ctx) => hourlyActivity(ch, someChannels(ctx), { timezone: 'Europe/Berlin' }) },
+  ],
+  'analytics/queries/tryon/find-catalog-product.ts': [
+    { name: 'one variant', run: (ch, ctx) => findCatalogProduct(ch, { workspaceId: ctx.workspaceId, productHandle: 'linen-shirt', variantId: '44001' }) },
+  ],
+  'analytics/queries/weather/weather-sales.ts': [
+    { name: 'every place', run: (ch, ctx) => weatherSales(ch, everyChannel(ctx), {}) },
+    { name: 'one city, some channels', run: (ch, ctx) => weatherSales(ch, someChannels(ctx), { countryCode: 'DE', city: 'Berlin' }) },
+  ],
+  'collect/queries/find-product-costs.ts': [
+    { name: 'two variants', run: (ch, ctx) => findProductCosts(ch, { workspaceId: ctx.workspaceId, variantIds: ['44001', '44002'] }) },
+  ],
+  'collect/queries/find-stored-order.ts': [
+    { name: 'one order', run: (ch, ctx) => findStoredOrder(ch, { workspaceId: ctx.workspaceId, transactionId: 'T-1001' }) },
+  ],
+  'collect/queries/find-stored-transactions.ts': [
+    { name: 'transactions of two workspaces', run: (ch, ctx) => findStoredTransactions(ch, { workspaceIds: [ctx.workspaceId, ctx.workspaceId + 1], transactionIds: ['T-1001', 'T-1002'] }) },
+  ],
+};
+
+function sqlOf(conditions: { sql(): string; params: QueryParams }): { sql: string; params: QueryParams } {
+  return { sql: conditions.sql(), params: conditions.params };
+}
