@@ -46,6 +46,15 @@ export function wellFormed(text: string): string {
   return LONE_SURROGATE.test(text) ? text.replace(LONE_SURROGATE_ALL, '\uFFFD') : text;
 }
 
+/** Epoch ms of a normalised `YYYY-MM-DD HH:MM:SS.mmm` UTC timestamp. */
+export const timestampMs = (normalised: string) => Date.parse(`${normalised.replace(' ', 'T')}Z`);
+
+/**
+ * The version of an orders row: microseconds since the epoch of its `updated_at` (or of the time
+ * it was written, for a row that has none); the newest version of an order is the order.
+ */
+export const orderVersion = (updatedAt: string) => timestampMs(updatedAt) * 1000;
+
 export function formatTimestamp(date: Date): string {
   const iso = date.toISOString();
   return `${iso.slice(0, 10)} ${iso.slice(11, 23)}`;
@@ -168,6 +177,68 @@ const toRefund: Convert<{ dt: string; amount: number }> = (value) => {
   return { dt: when, amount: cents };
 };
 
+/** The statuses of an order (docs/integrations.md, "What counts as a sale"), from most to least decisive. */
+export const ORDER_STATUSES = ['test', 'cancelled', 'voided', 'pending', 'sale'] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+/** Of two reasons, the one that decides: a test order stays a test order when it is also cancelled. */
+export function decisiveStatus(a: OrderStatus, b: OrderStatus): OrderStatus {
+  return ORDER_STATUSES.indexOf(a) <= ORDER_STATUSES.indexOf(b) ? a : b;
+}
+
+const toOrderStatus: Convert<OrderStatus> = (value) => {
+  const status = ORDER_STATUSES.find((s) => s === value);
+  return status ?? new Invalid(`expected one of ${ORDER_STATUSES.join(', ')}`);
+};
+
+export interface LineItem {
+  product_id: string;
+  variant_id: string;
+  sku: string;
+  title: string;
+  quantity: number;
+  /** Price of one unit in cents, before order-level discounts. */
+  unit_price: number;
+}
+
+export const MAX_LINE_ITEMS = 1000;
+export const MAX_LINE_TEXT = 500;
+
+const lineText = (value: unknown, name: string): string | Invalid => {
+  if (value === undefined || value === null) return '';
+  const out = toText(value);
+  if (out instanceof Invalid) return new Invalid(`${name}: ${out.message}`);
+  return out.length > MAX_LINE_TEXT ? new Invalid(`${name}: at most ${MAX_LINE_TEXT} characters`) : out.trim();
+};
+
+const toLineItem: Convert<LineItem> = (value) => {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    return new Invalid('expected {product_id?, variant_id?, sku?, title?, quantity, unit_price}');
+  }
+  const v = value as Record<string, unknown>;
+  const texts: string[] = [];
+  for (const name of ['product_id', 'variant_id', 'sku', 'title']) {
+    const out = lineText(v[name], name);
+    if (out instanceof Invalid) return out;
+    texts.push(out);
+  }
+  const quantity = v.quantity === undefined || v.quantity === null ? new Invalid('is required') : toCount(v.quantity);
+  if (quantity instanceof Invalid) return new Invalid(`quantity: ${quantity.message}`);
+  if (quantity > 1_000_000) return new Invalid('quantity: at most 1000000');
+  const price = v.unit_price === undefined || v.unit_price === null ? new Invalid('is required') : toCount(v.unit_price);
+  if (price instanceof Invalid) return new Invalid(`unit_price: ${price.message}`);
+  const [product_id, variant_id, sku, title] = texts as [string, string, string, string];
+  if (!product_id && !variant_id && !sku && !title) return new Invalid('names no product: give product_id, variant_id, sku or title');
+  return { product_id, variant_id, sku, title, quantity, unit_price: price };
+};
+
+/** Line items: an array (JSON text in a CSV cell) of at most MAX_LINE_ITEMS lines. */
+const toLineItems: Convert<LineItem[]> = (value) => {
+  const lines = toArray(toLineItem, '{product_id?, variant_id?, sku?, title?, quantity, unit_price}')(value);
+  if (lines instanceof Invalid) return lines;
+  return lines.length > MAX_LINE_ITEMS ? new Invalid(`at most ${MAX_LINE_ITEMS} line items`) : lines;
+};
+
 const lower = (convert: Convert<string>): Convert<string> => (value) => {
   const out = convert(value);
   return out instanceof Invalid ? out : out.trim().toLowerCase();
@@ -203,3 +274,9 @@ export const requiredCents = field(toCount);
 export const optionalCents = field<number | null>(toCount, { default: null });
 /** Refunds as `[{dt, amount}]` (JSON text in CSV cells); empty when absent. */
 export const refunds = field(toArray(toRefund, '{dt, amount}'), { default: [] as { dt: string; amount: number }[] });
+/** Line items `[{product_id?, variant_id?, sku?, title?, quantity, unit_price}]` (JSON text in CSV cells); empty when absent. */
+export const lineItems = field(toLineItems, { default: [] as LineItem[] });
+/** An order's status; `sale` when absent. */
+export const orderStatus = field(toOrderStatus, { default: 'sale' as OrderStatus });
+/** A timestamp that may be left out: null when absent. */
+export const optionalTimestamp = field<string | null>(toTimestamp, { default: null });

@@ -10,7 +10,8 @@ import { z } from 'zod';
 import { HttpError } from '../http/errors.ts';
 import { InvalidInput } from '../kit/errors.ts';
 import { findWebhookSecret, isDeliveryKnown, recordDelivery } from '../store/app/webhooks.ts';
-import { flag, timestamp } from './fields.ts';
+import { findWorkspace } from '../store/app/workspaces.ts';
+import { decisiveStatus, orderVersion } from './fields.ts';
 import { orderRow } from './row-schemas.ts';
 import { describeIssues } from '../kit/zod-issues.ts';
 import { parseJsonBody } from './collector.ts';
@@ -25,10 +26,7 @@ const ORDER_TYPES = ['order.created', 'order.updated', 'order.refunded', 'order.
 const delivery = z.object({
   delivery_id: z.string({ error: 'is required' }).min(1, 'is required').max(200, 'at most 200 characters'),
   type: z.enum(ORDER_TYPES, { error: `expected one of ${ORDER_TYPES.join(', ')}` }),
-  order: orderRow.extend({
-    updated_at: timestamp.optional(),
-    cancelled: flag.optional().default(0),
-  }),
+  order: orderRow,
 });
 
 /** `sha256=` + hex HMAC of `<timestamp>.<raw body>`. */
@@ -64,12 +62,18 @@ export async function webhookRoutes(app: FastifyInstance, writer: BatchWriter): 
     if (!parsed.success) throw new InvalidInput(describeIssues(parsed.error));
     const { delivery_id: deliveryId, type, order } = parsed.data;
     if (await isDeliveryKnown(app.stores.db, workspaceId, deliveryId)) return reply.code(200).send({ status: 'duplicate' });
+    // An order without a currency is in the workspace's; one in another currency is refused.
+    const workspaceCurrency = ((await findWorkspace(app.stores.db, workspaceId))?.currency ?? '').toUpperCase();
+    if (order.currency !== '' && order.currency !== workspaceCurrency) {
+      throw new InvalidInput(`order.currency: ${order.currency} does not match the workspace currency ${workspaceCurrency}; nothing was stored`);
+    }
 
     const { updated_at: updatedAt, ...fields } = order;
-    const version = updatedAt ? Date.parse(`${updatedAt.replace(' ', 'T')}Z`) : Date.now();
-    await writer.append({
-      orders: [{ store_id: workspaceId, ...fields, cancelled: type === 'order.cancelled' ? 1 : fields.cancelled, version }],
-    });
+    fields.currency = workspaceCurrency;
+    const status = type === 'order.cancelled' ? decisiveStatus(fields.status, 'cancelled') : fields.status;
+    // Without updated_at the order is as new as its receipt (versions are microseconds).
+    const version = updatedAt ? orderVersion(updatedAt) : Date.now() * 1000;
+    await writer.append({ orders: [{ store_id: workspaceId, ...fields, status, version }] });
     const first = await recordDelivery(app.stores.db, workspaceId, deliveryId);
     return first ? reply.code(202).send({ status: 'accepted' }) : reply.code(200).send({ status: 'duplicate' });
   });

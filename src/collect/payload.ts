@@ -4,11 +4,13 @@
  */
 import { z } from 'zod';
 import { InvalidInput } from '../kit/errors.ts';
-import { flag, formatTimestamp, happenedInRange, uint64 } from './fields.ts';
+import { flag, formatTimestamp, happenedInRange, lineItems, uint64 } from './fields.ts';
 import type { ConversionRow, EventRow } from './row-schemas.ts';
 import { deriveAttribution } from './channel.ts';
 
 export const MAX_ITEMS = 50;
+/** Line items of one purchase (the pixel sends at most this many). */
+export const MAX_PURCHASE_LINES = 100;
 /**
  * Items may arrive late (an offline queue) but not older than this; on top of the range of
  * everything that happened (`happenedInRange`, which also bounds how far ahead they may be).
@@ -45,6 +47,8 @@ const item = z.object({
   customer_id: shortText(200).optional(),
   is_new_customer: flag.optional(),
   coupon_code: shortText(200).optional(),
+  /** What a purchase bought (docs/collection.md section 1): stored as the conversion's line items. */
+  items: lineItems.refine((lines) => lines.length <= MAX_PURCHASE_LINES, `at most ${MAX_PURCHASE_LINES} items`),
 });
 
 export const collectBody = z.object({
@@ -96,6 +100,7 @@ export function toRows(body: CollectBody, ctx: RequestContext): { events: Stored
         transaction_city: '',
         hostname: it.url.hostname,
         coupon_code: it.coupon_code ?? '',
+        line_items: it.items,
       });
       return;
     }

@@ -4,7 +4,10 @@
  * (store_id, channel fields of conversions) are dropped.
  */
 import { z } from 'zod';
-import { cents, date, flag, lowerName, lowerText, name, optionalCents, refunds, requiredCents, stringArray, text, timestamp, uint64, upperText } from './fields.ts';
+import {
+  cents, date, decisiveStatus, flag, lineItems, lowerName, lowerText, name, optionalCents, optionalTimestamp, orderStatus, refunds, requiredCents,
+  stringArray, text, timestamp, uint64, upperText, type OrderStatus,
+} from './fields.ts';
 
 export const eventRow = z
   .object({
@@ -51,11 +54,17 @@ export const conversionRow = z.object({
   transaction_city: text,
   hostname: text,
   coupon_code: text,
+  line_items: lineItems,
 });
 
-export const orderRow = z.object({
+/**
+ * The fields of an orders row (import, the order webhook, the platform mappings). `updated_at`
+ * versions the row (newest wins); `cancelled` is the older way to say `status: cancelled`.
+ */
+export const orderFields = {
   transaction_id: name,
   dt: timestamp,
+  updated_at: optionalTimestamp,
   customer_id: text,
   is_new_customer: flag,
   currency: upperText,
@@ -68,7 +77,22 @@ export const orderRow = z.object({
   shipping_cost: cents,
   /** Absent: computed from the workspace's payment-fee settings. */
   payment_fee: optionalCents,
-});
+  status: orderStatus,
+  cancelled: flag,
+  platform_status: text,
+  coupon_code: text,
+  city: text,
+  country_code: upperText,
+  line_items: lineItems,
+};
+
+/** Folds the `cancelled` flag into `status`. */
+export function foldCancelled<T extends { status: OrderStatus; cancelled: number }>(row: T): Omit<T, 'cancelled'> {
+  const { cancelled, ...rest } = row;
+  return { ...rest, status: cancelled === 1 ? decisiveStatus(row.status, 'cancelled') : row.status };
+}
+
+export const orderRow = z.object(orderFields).transform(foldCancelled);
 
 export const adRow = z.object({
   dt: date,

@@ -28,7 +28,7 @@ after(() => t.close());
 
 const order = (fields: Record<string, unknown> = {}) => ({
   transaction_id: '1001', dt: '2026-11-20T10:00:00Z', updated_at: '2026-11-20T10:00:00Z', customer_id: 'c-77',
-  is_new_customer: 1, currency: 'eur', gross_revenue: 4990, tax: 797, shipping: 490, ...fields,
+  is_new_customer: 1, currency: 'usd', gross_revenue: 4990, tax: 797, shipping: 490, ...fields,
 });
 
 async function deliver(
@@ -50,12 +50,17 @@ async function deliver(
   return { status: response.statusCode, body: response.json() };
 }
 
-type StoredOrder = { transaction_id: string; gross_revenue: number; refunds: Array<{ dt: string; amount: number }>; cancelled: number; currency: string; version: string };
+type StoredOrder = {
+  transaction_id: string; gross_revenue: number; refunds: Array<{ dt: string; amount: number }>; status: string; sale: number; currency: string; version: string;
+};
+
+/** An order's version: its updated_at in microseconds. */
+const version = (iso: string) => String(Date.parse(iso) * 1000);
 
 const storedOrders = () =>
   t.stores.ch.query<StoredOrder>(
     'test-orders',
-    `SELECT transaction_id, gross_revenue, refunds, cancelled, currency, toString(version) AS version
+    `SELECT transaction_id, gross_revenue, refunds, status, sale, currency, toString(version) AS version
      FROM orders FINAL WHERE store_id = {store:UInt64} ORDER BY transaction_id`,
     { store: shop.id },
   );
@@ -67,16 +72,16 @@ describe('POST /webhooks/orders', () => {
     assert.equal((await deliver({ delivery_id: 'd-2', type: 'order.refunded', order: refund })).status, 202);
     const refunded = await eventually(storedOrders, (rows) => rows[0]?.refunds.length === 1);
     assert.deepEqual(refunded, [{
-      transaction_id: '1001', gross_revenue: 4990, refunds: [{ dt: '2026-11-21 09:00:00.000', amount: 1500 }], cancelled: 0,
-      currency: 'EUR', version: String(Date.parse('2026-11-21T09:00:00Z')),
+      transaction_id: '1001', gross_revenue: 4990, refunds: [{ dt: '2026-11-21 09:00:00.000', amount: 1500 }], status: 'sale', sale: 1,
+      currency: 'USD', version: version('2026-11-21T09:00:00Z'),
     }]);
 
     const cancel = order({ updated_at: '2026-11-22T08:00:00Z', refunds: [{ dt: '2026-11-21 09:00:00', amount: 1500 }] });
     assert.equal((await deliver({ delivery_id: 'd-3', type: 'order.cancelled', order: cancel })).status, 202);
     // A late delivery of an older state cannot roll the order back.
     assert.equal((await deliver({ delivery_id: 'd-0', type: 'order.updated', order: order({ updated_at: '2026-11-20T09:00:00Z', gross_revenue: 1 }) })).status, 202);
-    const cancelled = await eventually(storedOrders, (rows) => rows[0]?.cancelled === 1);
-    assert.deepEqual(cancelled.map((o) => [o.cancelled, o.gross_revenue, o.version]), [[1, 4990, String(Date.parse('2026-11-22T08:00:00Z'))]]);
+    const cancelled = await eventually(storedOrders, (rows) => rows[0]?.status === 'cancelled');
+    assert.deepEqual(cancelled.map((o) => [o.status, o.sale, o.gross_revenue, o.version]), [['cancelled', 0, 4990, version('2026-11-22T08:00:00Z')]]);
   });
 
   test('accepts a repeated delivery id once and answers the retry with 200 duplicate', async () => {
@@ -98,6 +103,10 @@ describe('POST /webhooks/orders', () => {
     ['an unknown type', () => deliver({ delivery_id: 'f-6', type: 'order.shipped', order: order({ transaction_id: '9006' }) }), 400, 'type: expected one of order.created, order.updated, order.refunded, order.cancelled'],
     ['a missing transaction id', () => deliver({ delivery_id: 'f-7', type: 'order.created', order: order({ transaction_id: undefined }) }), 400, 'order.transaction_id: is required'],
     ['a negative refund', () => deliver({ delivery_id: 'f-8', type: 'order.refunded', order: order({ transaction_id: '9008', refunds: [{ dt: '2026-11-21 09:00:00', amount: -5 }] }) }), 400, 'order.refunds: [0]: amount: expected a non-negative integer (number or digit string)'],
+    ['another currency than the workspace\'s', () => deliver({ delivery_id: 'f-15', type: 'order.created', order: order({ transaction_id: '9015', currency: 'EUR' }) }), 400, 'order.currency: EUR does not match the workspace currency USD; nothing was stored'],
+    ['an unknown status', () => deliver({ delivery_id: 'f-17', type: 'order.updated', order: order({ transaction_id: '9017', status: 'shipped' }) }), 400, 'order.status: expected one of test, cancelled, voided, pending, sale'],
+    ['a line item without a quantity', () => deliver({ delivery_id: 'f-18', type: 'order.created', order: order({ transaction_id: '9018', line_items: [{ sku: 'TEE-M', unit_price: 1500 }] }) }), 400, 'order.line_items: [0]: quantity: is required'],
+    ['a line item that names no product', () => deliver({ delivery_id: 'f-19', type: 'order.created', order: order({ transaction_id: '9019', line_items: [{ quantity: 1, unit_price: 1500 }] }) }), 400, 'order.line_items: [0]: names no product: give product_id, variant_id, sku or title'],
     ['an updated_at in 1970 once its +05:00 offset is applied', () => deliver({ delivery_id: 'f-10', type: 'order.updated', order: order({ transaction_id: '9010', updated_at: '1970-01-01T00:00:00+05:00' }) }), 400, `order.updated_at: ${OUT_OF_RANGE}`],
     ['an order date in 1969', () => deliver({ delivery_id: 'f-11', type: 'order.created', order: order({ transaction_id: '9011', dt: '1969-12-31T23:00:00Z' }) }), 400, `order.dt: ${OUT_OF_RANGE}`],
     ['a refund in 2300', () => deliver({ delivery_id: 'f-12', type: 'order.refunded', order: order({ transaction_id: '9012', refunds: [{ dt: '2300-01-01 00:00:00', amount: 5 }] }) }), 400, `order.refunds: [0]: dt: ${OUT_OF_RANGE}`],
@@ -115,15 +124,52 @@ describe('POST /webhooks/orders', () => {
     const fixed = order({ transaction_id: '9013', updated_at: '2026-11-22T12:00:00+05:00' });
     assert.deepEqual(await deliver({ delivery_id: 'f-13', type: 'order.updated', order: fixed }), { status: 202, body: { status: 'accepted' } });
     const rows = await eventually(storedOrders, (r) => r.some((o) => o.transaction_id === '9013'));
-    assert.deepEqual(rows.filter((o) => o.transaction_id === '9013').map((o) => o.version), [String(Date.parse('2026-11-22T07:00:00Z'))]);
+    assert.deepEqual(rows.filter((o) => o.transaction_id === '9013').map((o) => o.version), [version('2026-11-22T07:00:00Z')]);
+  });
+
+  test('keeps the coupon, the city and the line items, and a newer version replaces the lines', async () => {
+    const lines = [
+      { product_id: '71', variant_id: '7101', sku: 'TEE-M', title: 'Tee M', quantity: 2, unit_price: 1500 },
+      { product_id: '72', variant_id: '', sku: 'CAP', title: 'Cap', quantity: 1, unit_price: '1990' },
+    ];
+    const first = order({ transaction_id: '3003', coupon_code: 'SPRING10', city: 'Lyon', country_code: 'fr', line_items: lines });
+    assert.equal((await deliver({ delivery_id: 'l-1', type: 'order.created', order: first })).status, 202);
+    const read = () => t.stores.ch.query<Record<string, unknown>>('test-order-lines',
+      `SELECT coupon_code, city, country_code, line_items, status FROM orders FINAL WHERE store_id = {store:UInt64} AND transaction_id = '3003'`, { store: shop.id });
+    assert.deepEqual(await eventually(read, (r) => r.length === 1), [{
+      coupon_code: 'SPRING10', city: 'Lyon', country_code: 'FR', status: 'sale',
+      line_items: [
+        { product_id: '71', variant_id: '7101', sku: 'TEE-M', title: 'Tee M', quantity: 2, unit_price: 1500 },
+        { product_id: '72', variant_id: '', sku: 'CAP', title: 'Cap', quantity: 1, unit_price: 1990 },
+      ],
+    }]);
+    const edited = order({ transaction_id: '3003', updated_at: '2026-11-20T12:00:00Z', coupon_code: 'SPRING10', city: 'Lyon', line_items: [lines[0]] });
+    assert.equal((await deliver({ delivery_id: 'l-2', type: 'order.updated', order: edited })).status, 202);
+    const after = await eventually(read, (r) => (r[0]?.line_items as unknown[]).length === 1);
+    assert.deepEqual(after[0]!.line_items, [{ product_id: '71', variant_id: '7101', sku: 'TEE-M', title: 'Tee M', quantity: 2, unit_price: 1500 }]);
+  });
+
+  test('an order cancelled and then changed back to a live status counts again; the newest updated_at decides', async () => {
+    const placed = order({ transaction_id: '4004', updated_at: '2026-11-20T10:00:00Z' });
+    assert.equal((await deliver({ delivery_id: 'u-1', type: 'order.created', order: placed })).status, 202);
+    assert.equal((await deliver({ delivery_id: 'u-2', type: 'order.cancelled', order: { ...placed, updated_at: '2026-11-20T11:00:00Z' } })).status, 202);
+    const status = async () => (await storedOrders()).find((o) => o.transaction_id === '4004');
+    assert.equal((await eventually(status, (o) => o?.status === 'cancelled'))!.sale, 0);
+    // The older `cancelled: 1` flag still says the same as `status: cancelled`.
+    assert.equal((await deliver({ delivery_id: 'u-3', type: 'order.updated', order: { ...placed, updated_at: '2026-11-20T11:30:00Z', cancelled: 1 } })).status, 202);
+    assert.equal((await deliver({ delivery_id: 'u-4', type: 'order.updated', order: { ...placed, updated_at: '2026-11-20T12:00:00Z' } })).status, 202);
+    const restored = await eventually(status, (o) => o?.status === 'sale');
+    assert.deepEqual([restored!.sale, restored!.version], [1, version('2026-11-20T12:00:00Z')]);
+    assert.equal((await deliver({ delivery_id: 'u-5', type: 'order.updated', order: { ...placed, updated_at: '2026-11-20T13:00:00Z', status: 'test' } })).status, 202);
+    assert.deepEqual(await eventually(status, (o) => o?.status === 'test').then((o) => [o!.status, o!.sale]), ['test', 0]);
   });
 
   test('left no order behind from refused deliveries', async () => {
     assert.equal((await deliver({ delivery_id: 'd-last', type: 'order.created', order: order({ transaction_id: '9999' }) })).status, 202);
     const rows = await eventually(storedOrders, (r) => r.some((o) => o.transaction_id === '9999'));
     assert.deepEqual(rows.map((o) => [o.transaction_id, o.version]), [
-      ['1001', String(Date.parse('2026-11-22T08:00:00Z'))], ['2002', String(Date.parse('2026-11-20T11:00:00Z'))],
-      ['9013', String(Date.parse('2026-11-22T07:00:00Z'))], ['9999', String(Date.parse('2026-11-20T10:00:00Z'))],
+      ['1001', version('2026-11-22T08:00:00Z')], ['2002', version('2026-11-20T11:00:00Z')], ['3003', version('2026-11-20T12:00:00Z')],
+      ['4004', version('2026-11-20T13:00:00Z')], ['9013', version('2026-11-22T07:00:00Z')], ['9999', version('2026-11-20T10:00:00Z')],
     ]);
   });
 });

@@ -87,7 +87,7 @@ describe('row formats', () => {
     assert.deepEqual(check(conversionRow, row), {
       dt: '2026-03-01 10:00:00.000', name: 'purchase', session_id: '1', visitor_id: '2', customer_id: '', transaction_id: '',
       is_new_customer: 1, transaction_gross_revenue: 4999, transaction_currency: '', transaction_country_code: '',
-      transaction_city: '', hostname: '', coupon_code: 'WELCOME10',
+      transaction_city: '', hostname: '', coupon_code: 'WELCOME10', line_items: [],
     });
     assert.equal(check(conversionRow, { ...row, is_new_customer: 'yes' }), 'is_new_customer: expected 0 or 1');
   });
@@ -96,8 +96,35 @@ describe('row formats', () => {
     assert.deepEqual(check(orderRow, { transaction_id: 1001, dt: '2026-03-01T10:00:00Z', refunds: '[{"dt":"2026-03-02 00:00:00","amount":"250"}]', currency: 'usd' }), {
       transaction_id: '1001', dt: '2026-03-01 10:00:00.000', customer_id: '', is_new_customer: 0, currency: 'USD', gross_revenue: 0,
       tax: 0, shipping: 0, discount: 0, refunds: [{ dt: '2026-03-02 00:00:00.000', amount: 250 }], cogs: 0, shipping_cost: 0, payment_fee: null,
+      updated_at: null, status: 'sale', platform_status: '', coupon_code: '', city: '', country_code: '', line_items: [],
     });
     assert.equal(check(orderRow, { transaction_id: 'T', dt: '2026-03-01 10:00:00', refunds: [{ dt: 'soon', amount: 1 }] }), 'refunds: [0]: dt: expected YYYY-MM-DD HH:MM:SS[.mmm] (UTC) or ISO 8601 with Z or an offset');
+  });
+
+  test('an order folds the older cancelled flag into its status; the more decisive reason wins', () => {
+    const order = { transaction_id: 'T', dt: '2026-03-01 10:00:00' };
+    const status = (fields: object) => (check(orderRow, { ...order, ...fields }) as { status: string }).status;
+    assert.deepEqual(
+      [status({}), status({ cancelled: 1 }), status({ cancelled: 'true', status: 'pending' }), status({ cancelled: 1, status: 'test' }), status({ cancelled: 0, status: 'voided' })],
+      ['sale', 'cancelled', 'cancelled', 'test', 'voided'],
+    );
+    assert.equal(check(orderRow, { ...order, status: 'Sale' }), 'status: expected one of test, cancelled, voided, pending, sale');
+  });
+
+  test('line items: names trimmed, numbers as digits, at least one name, bounded sizes', () => {
+    const lines = (value: unknown) => (check(orderRow, { transaction_id: 'T', dt: '2026-03-01 10:00:00', line_items: value }) as { line_items: unknown } | string);
+    assert.deepEqual(lines([{ product_id: 8011, title: ' Shirt ', quantity: '2', unit_price: 1500 }]), {
+      ...(check(orderRow, { transaction_id: 'T', dt: '2026-03-01 10:00:00' }) as object),
+      line_items: [{ product_id: '8011', variant_id: '', sku: '', title: 'Shirt', quantity: 2, unit_price: 1500 }],
+    });
+    assert.equal(lines([{ sku: 'A', quantity: 1 }]), 'line_items: [0]: unit_price: is required');
+    assert.equal(lines([{ sku: 'A', quantity: 1.5, unit_price: 1 }]), 'line_items: [0]: quantity: expected a non-negative integer (number or digit string)');
+    assert.equal(lines([{ sku: 'A', quantity: 2_000_000, unit_price: 1 }]), 'line_items: [0]: quantity: at most 1000000');
+    assert.equal(lines([{ sku: ' ', title: '', quantity: 1, unit_price: 1 }]), 'line_items: [0]: names no product: give product_id, variant_id, sku or title');
+    assert.equal(lines([{ title: 'x'.repeat(501), quantity: 1, unit_price: 1 }]), 'line_items: [0]: title: at most 500 characters');
+    assert.equal(lines([{ title: { a: 1 }, quantity: 1, unit_price: 1 }]), 'line_items: [0]: title: expected a string');
+    assert.equal(lines([7]), 'line_items: [0]: expected {product_id?, variant_id?, sku?, title?, quantity, unit_price}');
+    assert.equal(lines(Array.from({ length: 1001 }, () => ({ sku: 'A', quantity: 1, unit_price: 1 }))), 'line_items: at most 1000 line items');
   });
 
   test('ads, products and expenses name their missing and malformed fields', () => {

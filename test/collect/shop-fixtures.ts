@@ -34,13 +34,25 @@ export interface ShopifyOrderInput {
   tax: string;
   discounts: string;
   shipping: string;
-  lines: { variant_id: number | null; quantity: number; price: string }[];
+  lines: { variant_id: number | null; quantity: number; price: string; sku?: string; title?: string }[];
   /** Digits, written as a bare JSON number (may be beyond 2^53). */
   customerId?: string;
   test?: boolean;
   cancelledMs?: number;
+  /** `paid` unless given (`pending`, `authorized`, `voided`, ...). */
+  financialStatus?: string;
+  discountCodes?: string[];
+  /** Shipping and billing city; a `null` shipping city leaves the shipping address out (a digital order). */
+  shippingCity?: string | null;
+  billingCity?: string;
   refunds?: object[];
 }
+
+/** A Shopify `MailingAddress` as orders carry it. */
+const shopifyAddress = (city: string, countryCode: string) => ({
+  first_name: 'Bob', last_name: 'Norman', address1: 'Chestnut Street 92', address2: '', city, zip: '97470',
+  province: 'Kentucky', country: 'United States', country_code: countryCode, province_code: 'KY', phone: '+1(502)-459-2181',
+});
 
 /** A Shopify `Order`; ids are written as bare JSON numbers even beyond 2^53, as Shopify does. */
 export function shopifyOrderJson(input: ShopifyOrderInput): string {
@@ -59,7 +71,7 @@ export function shopifyOrderJson(input: ShopifyOrderInput): string {
     test: input.test ?? false,
     currency,
     presentment_currency: currency,
-    financial_status: 'paid',
+    financial_status: input.financialStatus ?? 'paid',
     taxes_included: false,
     total_price: input.total,
     total_price_set: money(input.total, currency),
@@ -69,11 +81,16 @@ export function shopifyOrderJson(input: ShopifyOrderInput): string {
     total_discounts: input.discounts,
     total_discounts_set: money(input.discounts, currency),
     total_shipping_price_set: money(input.shipping, currency),
+    discount_codes: (input.discountCodes ?? []).map((code) => ({ code, amount: input.discounts, type: 'fixed_amount' })),
+    shipping_address: input.shippingCity === null ? null : shopifyAddress(input.shippingCity ?? 'Louisville', 'US'),
+    billing_address: shopifyAddress(input.billingCity ?? 'Lexington', 'US'),
     line_items: input.lines.map((line, i) => ({
       id: 866550311766439000 + i,
       variant_id: line.variant_id,
       product_id: 632910392,
-      title: 'Linen Shirt',
+      title: line.title ?? 'Linen Shirt',
+      name: line.title ?? 'Linen Shirt',
+      sku: line.sku ?? '',
       quantity: line.quantity,
       price: line.price,
       price_set: money(line.price, currency),
@@ -135,8 +152,11 @@ export interface WooOrderInput {
   shipping: string;
   discount: string;
   customerId?: number;
-  lines: { product_id: number; variation_id: number; quantity: number }[];
+  lines: { product_id: number; variation_id: number; quantity: number; subtotal?: string; sku?: string; name?: string }[];
   refunds?: { id: number; total: string }[];
+  coupons?: string[];
+  shippingCity?: string;
+  billingCity?: string;
 }
 
 /** `*_gmt`: UTC without a zone. */
@@ -166,14 +186,16 @@ export function wooOrder(input: WooOrderInput) {
     total_tax: input.totalTax,
     prices_include_tax: false,
     customer_id: input.customerId ?? 0,
-    billing: { first_name: 'Ada', email: 'ada@example.com', country: 'US' },
+    billing: { first_name: 'Ada', last_name: 'Lovelace', address_1: '969 Market', city: input.billingCity ?? 'San Francisco', state: 'CA', postcode: '94103', country: 'US', email: 'ada@example.com' },
+    shipping: { first_name: 'Ada', last_name: 'Lovelace', address_1: '969 Market', city: input.shippingCity ?? '', state: 'CA', postcode: '94103', country: input.shippingCity ? 'US' : '' },
     payment_method: 'bacs',
     line_items: input.lines.map((line, i) => ({
-      id: 315 + i, name: 'Linen Shirt', product_id: line.product_id, variation_id: line.variation_id, quantity: line.quantity,
-      tax_class: '', subtotal: '20.00', subtotal_tax: '0.00', total: '20.00', total_tax: '0.00', sku: '', price: 20,
+      id: 315 + i, name: line.name ?? 'Linen Shirt', product_id: line.product_id, variation_id: line.variation_id, quantity: line.quantity,
+      tax_class: '', subtotal: line.subtotal ?? '20.00', subtotal_tax: '0.00', total: line.subtotal ?? '20.00', total_tax: '0.00', sku: line.sku ?? '',
+      price: Number(line.subtotal ?? '20.00') / Math.max(1, line.quantity),
     })),
     shipping_lines: [{ id: 317, method_title: 'Flat Rate', method_id: 'flat_rate', total: input.shipping, total_tax: '0.00' }],
-    coupon_lines: [],
+    coupon_lines: (input.coupons ?? []).map((code, i) => ({ id: 320 + i, code, discount: input.discount, discount_tax: '0.00' })),
     refunds: (input.refunds ?? []).map((r) => ({ id: r.id, reason: '', total: r.total })),
   };
 }

@@ -2,8 +2,9 @@
  * Backfill from Shopify's order export (admin > Orders > Export, "CSV for Excel, Numbers, or other
  * spreadsheet programs"): the column set and value formats of that file, one row per line item,
  * order fields on an order's first row. Fixture: workspace "Export shop" (USD); orders #1001
- * (two line items; its pixel conversion arrives as `#1001`), #1002 (refunded 10.00, no pixel
- * conversion) and #1003 (a broken Total).
+ * (two line items, a discount code, shipped to Portland; its pixel conversion arrives as `#1001`),
+ * #1002 (refunded 10.00, no pixel conversion), #1003 (a broken Total) and #1004 (cancelled and
+ * voided two days ago, outside the report's range).
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -33,8 +34,8 @@ function order(fields: Record<string, string>, lines: Record<string, string>[]):
   return lines.map((line, i) => (i === 0 ? { ...fields, ...line } : { Name: fields.Name!, Email: fields.Email!, 'Created at': fields['Created at']!, ...line }));
 }
 
-const line = (name: string, quantity: string, price: string) => ({
-  'Lineitem quantity': quantity, 'Lineitem name': name, 'Lineitem price': price, 'Lineitem sku': '', 'Lineitem requires shipping': 'true',
+const line = (name: string, quantity: string, price: string, sku = '') => ({
+  'Lineitem quantity': quantity, 'Lineitem name': name, 'Lineitem price': price, 'Lineitem sku': sku, 'Lineitem requires shipping': 'true',
   'Lineitem taxable': 'true', 'Lineitem fulfillment status': 'pending', Vendor: 'Northwind', 'Lineitem discount': '0.00',
 });
 
@@ -44,11 +45,12 @@ const ROWS = [
       Name: '#1001', Email: 'buyer@example.com', 'Financial Status': 'paid', 'Paid at': exportTime(NOW - 3_500_000), 'Fulfillment Status': 'unfulfilled',
       'Accepts Marketing': 'no', Currency: 'USD', Subtotal: '108.00', Shipping: '5.00', Taxes: '9.00', Total: '122.00', 'Discount Code': 'WELCOME10',
       'Discount Amount': '10.00', 'Shipping Method': 'Standard', 'Created at': exportTime(NOW - 3_600_000), 'Billing Name': 'Ada Buyer',
-      'Billing City': 'Austin', 'Billing Country': 'US', 'Payment Method': 'Shopify Payments', 'Refunded Amount': '0.00', 'Outstanding Balance': '0.00',
+      'Billing City': 'Austin', 'Billing Country': 'US', 'Shipping Name': 'Ada Buyer', 'Shipping City': 'Portland', 'Shipping Country': 'US',
+      'Payment Method': 'Shopify Payments', 'Refunded Amount': '0.00', 'Outstanding Balance': '0.00',
       Id: '5940139491001', 'Risk Level': 'Low', Source: 'web', 'Tax 1 Name': 'TX State Tax 8.25%', 'Tax 1 Value': '9.00', 'Payment ID': 'c2713.1',
       'Payment References': 'c2713.1',
     },
-    [line('Linen Shirt - M', '2', '49.00'), line('Linen Cap', '1', '20.00')],
+    [line('Linen Shirt - M', '2', '49.00', 'LS-M'), line('Linen Cap', '1', '20.00')],
   ),
   ...order(
     {
@@ -61,6 +63,13 @@ const ROWS = [
   ...order(
     { Name: '#1003', Currency: 'USD', Total: 'twelve', 'Created at': exportTime(NOW - 900_000), Id: '5940139491003' },
     [line('Linen Cap', '1', '12.00')],
+  ),
+  ...order(
+    {
+      Name: '#1004', 'Financial Status': 'voided', Currency: 'USD', Total: '20.00', 'Discount Code': 'VIP, SPRING', 'Created at': exportTime(NOW - 2 * 86_400_000),
+      'Cancelled at': exportTime(NOW - 2 * 86_400_000 + 600_000), 'Billing City': 'Denver', 'Billing Country': 'US', Id: '5940139491004',
+    },
+    [line('Linen Cap', '1', '20.00')],
   ),
 ];
 
@@ -93,23 +102,37 @@ test('--strict imports nothing when one order is invalid, and names its first li
 
 test('imports one order per group of rows, with its name, money, refund and timestamps', async () => {
   assert.deepEqual(await cli(t, importArgs()), {
-    result: { kind: 'orders', format: 'shopify', rows_imported: 2, rows_rejected: 1, rows_already_imported: 0, errors: [{ line: 5, message: 'Total: expected a decimal amount' }] },
+    result: { kind: 'orders', format: 'shopify', rows_imported: 3, rows_rejected: 1, rows_already_imported: 0, errors: [{ line: 5, message: 'Total: expected a decimal amount' }] },
     exitCode: 2,
   });
   const rows = await t.stores.ch.query(
     'test-csv-orders',
-    `SELECT transaction_id, order_name, toString(dt) AS dt, currency, gross_revenue, tax, shipping, discount, refunds, cancelled, toString(version) AS version
+    `SELECT transaction_id, order_name, toString(dt) AS dt, currency, gross_revenue, tax, shipping, discount, refunds, status, platform_status,
+       coupon_code, city, country_code, line_items, toString(version) AS version
      FROM orders FINAL WHERE store_id = {store:UInt64} ORDER BY transaction_id`,
     { store: shop.id },
   );
   assert.deepEqual(rows, [
     {
       transaction_id: '5940139491001', order_name: '#1001', dt: utc(NOW - 3_600_000), currency: 'USD', gross_revenue: 12200, tax: 900, shipping: 500,
-      discount: 1000, refunds: [], cancelled: 0, version: String(NOW - 3_500_000),
+      discount: 1000, refunds: [], status: 'sale', platform_status: 'paid', coupon_code: 'WELCOME10', city: 'Portland', country_code: 'US',
+      line_items: [
+        { product_id: '', variant_id: '', sku: 'LS-M', title: 'Linen Shirt - M', quantity: 2, unit_price: 4900 },
+        { product_id: '', variant_id: '', sku: '', title: 'Linen Cap', quantity: 1, unit_price: 2000 },
+      ],
+      version: String((NOW - 3_500_000) * 1000),
     },
     {
       transaction_id: '5940139491002', order_name: '#1002', dt: utc(NOW - 1_800_000), currency: 'USD', gross_revenue: 7000, tax: 500, shipping: 0,
-      discount: 0, refunds: [{ dt: utc(NOW - 1_800_000), amount: 1000 }], cancelled: 0, version: String(NOW - 1_700_000),
+      discount: 0, refunds: [{ dt: utc(NOW - 1_800_000), amount: 1000 }], status: 'sale', platform_status: 'partially_refunded', coupon_code: '', city: '',
+      country_code: '', line_items: [{ product_id: '', variant_id: '', sku: '', title: 'Linen Cap', quantity: 1, unit_price: 6500 }],
+      version: String((NOW - 1_700_000) * 1000),
+    },
+    {
+      transaction_id: '5940139491004', order_name: '#1004', dt: utc(NOW - 2 * 86_400_000), currency: 'USD', gross_revenue: 2000, tax: 0, shipping: 0,
+      discount: 0, refunds: [], status: 'cancelled', platform_status: 'voided', coupon_code: 'VIP', city: 'Denver', country_code: 'US',
+      line_items: [{ product_id: '', variant_id: '', sku: '', title: 'Linen Cap', quantity: 1, unit_price: 2000 }],
+      version: String((NOW - 2 * 86_400_000 + 600_000) * 1000),
     },
   ]);
 });

@@ -25,8 +25,13 @@ const ORDER_1001: ShopifyOrderInput = {
   tax: '9.00',
   discounts: '10.00',
   shipping: '5.00',
-  lines: [{ variant_id: 44870011001, quantity: 2, price: '49.00' }, { variant_id: 44870011002, quantity: 1, price: '20.00' }],
+  lines: [
+    { variant_id: 44870011001, quantity: 2, price: '49.00', sku: 'LS-M', title: 'Linen Shirt' },
+    { variant_id: 44870011002, quantity: 1, price: '20.00', sku: 'LC-1', title: 'Linen Cap' },
+  ],
   customerId: '115310627314723954',
+  discountCodes: ['WELCOME10'],
+  shippingCity: 'Portland',
 };
 const ORDER_1002: ShopifyOrderInput = {
   id: '5940139491234',
@@ -36,7 +41,10 @@ const ORDER_1002: ShopifyOrderInput = {
   tax: '5.00',
   discounts: '0.00',
   shipping: '0.00',
-  lines: [{ variant_id: 44870011002, quantity: 1, price: '65.00' }],
+  lines: [{ variant_id: 44870011002, quantity: 1, price: '65.00', title: 'Linen Cap' }],
+  financialStatus: 'authorized',
+  shippingCity: null,
+  billingCity: 'Lexington',
 };
 
 let t: TestApp;
@@ -69,12 +77,15 @@ async function post(topic: string, body: string, options: { shop?: string; signa
   return { status: response.statusCode, body: response.json() };
 }
 
-type Row = { transaction_id: string; order_name: string; dt: string; customer_id: string; gross_revenue: number; tax: number; shipping: number; discount: number; refunds: { dt: string; amount: number }[]; cogs: number; cancelled: number };
+type Row = {
+  transaction_id: string; order_name: string; dt: string; customer_id: string; gross_revenue: number; tax: number; shipping: number; discount: number;
+  refunds: { dt: string; amount: number }[]; cogs: number; status: string; sale: number; platform_status: string;
+};
 
 const stored = () =>
   t.stores.ch.query<Row>(
     'test-shopify-orders',
-    `SELECT transaction_id, order_name, toString(dt) AS dt, customer_id, gross_revenue, tax, shipping, discount, refunds, cogs, cancelled
+    `SELECT transaction_id, order_name, toString(dt) AS dt, customer_id, gross_revenue, tax, shipping, discount, refunds, cogs, status, sale, platform_status
      FROM orders FINAL WHERE store_id = {store:UInt64} ORDER BY transaction_id`,
     { store: shop.id },
   );
@@ -131,11 +142,25 @@ describe('POST /webhooks/shopify', () => {
     assert.deepEqual(rows, [
       {
         transaction_id: '5940139491234', order_name: '#1002', dt: created(ORDER_1002.createdMs), customer_id: '', gross_revenue: 7000,
-        tax: 500, shipping: 0, discount: 0, refunds: [], cogs: 900, cancelled: 0,
+        tax: 500, shipping: 0, discount: 0, refunds: [], cogs: 900, status: 'sale', sale: 1, platform_status: 'authorized',
       },
       {
         transaction_id: '820982911946154508', order_name: '#1001', dt: created(ORDER_1001.createdMs), customer_id: '115310627314723954',
-        gross_revenue: 12200, tax: 900, shipping: 500, discount: 1000, refunds: [], cogs: 5100, cancelled: 0,
+        gross_revenue: 12200, tax: 900, shipping: 500, discount: 1000, refunds: [], cogs: 5100, status: 'sale', sale: 1, platform_status: 'paid',
+      },
+    ]);
+  });
+
+  test('keeps the first discount code, the shipping city (else the billing city) and the line items', async () => {
+    const rows = await t.stores.ch.query<Record<string, unknown>>('test-shopify-details',
+      `SELECT transaction_id, coupon_code, city, country_code, line_items FROM orders FINAL WHERE store_id = {store:UInt64} ORDER BY transaction_id`, { store: shop.id });
+    const line = (variant: string, sku: string, title: string, quantity: number, unitPrice: number) =>
+      ({ product_id: '632910392', variant_id: variant, sku, title, quantity, unit_price: unitPrice });
+    assert.deepEqual(rows, [
+      { transaction_id: '5940139491234', coupon_code: '', city: 'Lexington', country_code: 'US', line_items: [line('44870011002', '', 'Linen Cap', 1, 6500)] },
+      {
+        transaction_id: '820982911946154508', coupon_code: 'WELCOME10', city: 'Portland', country_code: 'US',
+        line_items: [line('44870011001', 'LS-M', 'Linen Shirt', 2, 4900), line('44870011002', 'LC-1', 'Linen Cap', 1, 2000)],
       },
     ]);
   });
@@ -158,7 +183,7 @@ describe('POST /webhooks/shopify', () => {
     assert.equal((await stored())[1]!.refunds.length, 1);
   });
 
-  test('a later update replaces the order, an older one does not, and orders/cancelled marks it cancelled', async () => {
+  test('a later update replaces the order, an older one does not, and orders/cancelled makes it no sale until an update un-cancels it', async () => {
     const refund = shopifyRefund({ id: 509562969, orderId: ORDER_1001.id, createdMs: NOW - 600_000, amount: '25.00', lineSubtotal: '20.00', lineTax: '0.00', shipping: '5.00' });
     const updated = { ...ORDER_1002, updatedMs: NOW - 60_000, tax: '6.00' };
     assert.equal((await post('orders/updated', shopifyOrderJson(updated))).status, 202);
@@ -166,19 +191,37 @@ describe('POST /webhooks/shopify', () => {
     assert.equal((await post('orders/updated', shopifyOrderJson(stale))).status, 202);
     const cancelled = { ...ORDER_1001, updatedMs: NOW - 30_000, cancelledMs: NOW - 30_000, refunds: [{ ...refund, order_id: 0 }] };
     assert.equal((await post('orders/cancelled', shopifyOrderJson(cancelled))).status, 202);
-    const rows = await eventually(stored, (r) => r[1]?.cancelled === 1 && r[0]?.tax === 600);
-    assert.deepEqual(rows.map((r) => [r.order_name, r.gross_revenue, r.tax, r.cancelled, r.refunds.map((f) => f.amount)]), [
-      ['#1002', 7000, 600, 0, []],
-      ['#1001', 12200, 900, 1, [2500]],
+    const rows = await eventually(stored, (r) => r[1]?.status === 'cancelled' && r[0]?.tax === 600);
+    assert.deepEqual(rows.map((r) => [r.order_name, r.gross_revenue, r.tax, r.status, r.sale, r.refunds.map((f) => f.amount)]), [
+      ['#1002', 7000, 600, 'sale', 1, []],
+      ['#1001', 12200, 900, 'cancelled', 0, [2500]],
     ]);
-    // Leave #1001 uncancelled for the report below.
+    // A newer state without cancelled_at (the order live again) counts again; #1001 stays a sale for the report below.
     assert.equal((await post('orders/updated', shopifyOrderJson({ ...ORDER_1001, updatedMs: NOW - 20_000, refunds: [{ ...refund, order_id: 0 }] }))).status, 202);
-    await eventually(stored, (r) => r[1]?.cancelled === 0);
+    const restored = await eventually(stored, (r) => r[1]?.status === 'sale');
+    assert.deepEqual([restored[1]!.sale, restored[1]!.refunds.map((f) => f.amount)], [1, [2500]]);
   });
 
-  test('skips test orders and topics it does not use, and answers a replayed delivery without storing again', async () => {
-    const testOrder = { ...ORDER_1002, id: '777', name: '#T1', test: true };
-    assert.deepEqual(await post('orders/create', shopifyOrderJson(testOrder)), { status: 200, body: { status: 'ignored', reason: 'test order' } });
+  test('stores test orders and voided payments as no sale, with the reason', async () => {
+    // Two days back, outside the report's range below (the report's own rules are not part of this test).
+    const earlier = NOW - 2 * 86_400_000;
+    const testOrder = { ...ORDER_1002, id: '777', name: '#T1', createdMs: earlier, test: true };
+    const voided = { ...ORDER_1002, id: '778', name: '#1003', createdMs: earlier, financialStatus: 'voided' };
+    const testCancelled = { ...ORDER_1002, id: '779', name: '#T2', createdMs: earlier, test: true, cancelledMs: earlier + 60_000, updatedMs: earlier + 60_000 };
+    const pending = { ...ORDER_1002, id: '780', name: '#1004', createdMs: earlier, financialStatus: 'pending' };
+    for (const order of [testOrder, voided, testCancelled, pending]) {
+      assert.deepEqual(await post('orders/create', shopifyOrderJson(order)), { status: 202, body: { status: 'accepted' } });
+    }
+    const rows = await eventually(stored, (r) => r.length === 6);
+    assert.deepEqual(rows.filter((r) => r.transaction_id.length === 3).map((r) => [r.order_name, r.status, r.sale, r.platform_status]), [
+      ['#T1', 'test', 0, 'authorized'],
+      ['#1003', 'voided', 0, 'voided'],
+      ['#T2', 'test', 0, 'authorized'],
+      ['#1004', 'sale', 1, 'pending'],
+    ]);
+  });
+
+  test('skips topics it does not use, and answers a replayed delivery without storing again', async () => {
     assert.deepEqual(await post('products/create', '{"id":632910392,"title":"Linen Shirt"}'), {
       status: 200, body: { status: 'ignored', reason: 'topic products/create is not used' },
     });
@@ -186,7 +229,7 @@ describe('POST /webhooks/shopify', () => {
     assert.equal((await post('orders/updated', replay, { id: 'replayed-1' })).status, 202);
     assert.deepEqual(await post('orders/updated', replay, { id: 'replayed-1' }), { status: 200, body: { status: 'duplicate' } });
     const rows = await eventually(stored, (r) => r[0]?.gross_revenue === 9900);
-    assert.deepEqual(rows.map((r) => r.transaction_id), ['5940139491234', '820982911946154508']);
+    assert.deepEqual(rows.map((r) => r.transaction_id), ['5940139491234', '777', '778', '779', '780', '820982911946154508']);
     // Restore #1002 for the report.
     assert.equal((await post('orders/updated', shopifyOrderJson({ ...ORDER_1002, updatedMs: NOW - 5_000 }))).status, 202);
     await eventually(stored, (r) => r[0]?.gross_revenue === 7000);
@@ -221,6 +264,24 @@ describe('POST /webhooks/shopify: bad deliveries store nothing', () => {
     }
   });
 
+  test('refuses a refund with a negative amount (Shopify documents refund amounts as positive) with 400', async () => {
+    const refund = shopifyRefund({ id: 509562970, orderId: ORDER_1001.id, createdMs: NOW - 500_000, amount: '-25.00', lineSubtotal: '20.00', lineTax: '0.00', shipping: '5.00' });
+    assert.deepEqual(await post('refunds/create', shopifyRefundJson(refund, ORDER_1001.id)), {
+      status: 400, body: { message: 'transactions.0.amount: must not be negative (refund amounts are positive)' },
+    });
+    const negativeLine = shopifyRefund({ id: 509562971, orderId: ORDER_1001.id, createdMs: NOW - 500_000, amount: '1.00', lineSubtotal: '-20.00', lineTax: '0.00', shipping: '0.00' });
+    assert.deepEqual(await post('refunds/create', shopifyRefundJson(negativeLine, ORDER_1001.id)), {
+      status: 400, body: { message: 'refund_line_items.0.subtotal_set.shop_money.amount: must not be negative (refund amounts are positive); refund_line_items.0.subtotal: must not be negative (refund amounts are positive)' },
+    });
+    // The same inside an order's refunds.
+    const inOrder = shopifyOrderJson({ ...fresh, refunds: [{ ...refund, order_id: 0 }] });
+    assert.deepEqual(await post('orders/updated', inOrder), {
+      status: 400, body: { message: 'refunds.0.transactions.0.amount: must not be negative (refund amounts are positive)' },
+    });
+    await settle();
+    assert.deepEqual((await stored()).find((r) => r.transaction_id === ORDER_1001.id)!.refunds.map((f) => f.amount), [2500]);
+  });
+
   test('refuses a delivery without X-Shopify-Webhook-Id with 400', async () => {
     const body = shopifyOrderJson(fresh);
     const response = await t.app.inject({
@@ -239,7 +300,7 @@ describe('POST /webhooks/shopify: bad deliveries store nothing', () => {
 
   test('none of them stored an order', async () => {
     await settle();
-    assert.deepEqual((await stored()).map((r) => r.transaction_id), ['5940139491234', '820982911946154508']);
+    assert.deepEqual((await stored()).map((r) => r.transaction_id), ['5940139491234', '777', '778', '779', '780', '820982911946154508']);
   });
 });
 

@@ -17,11 +17,12 @@ const SECRET = 'wc-secret-9f8e7d6c5b4a';
 const NOW = Math.floor(Date.now() / 1000) * 1000;
 const ORDER_727: WooOrderInput = {
   id: 727, createdMs: NOW - 3_600_000, currency: 'EUR', total: '54.00', totalTax: '4.00', shipping: '10.00', discount: '5.00',
-  customerId: 12, lines: [{ product_id: 22, variation_id: 57, quantity: 2 }],
+  customerId: 12, lines: [{ product_id: 22, variation_id: 57, quantity: 2, subtotal: '40.00', sku: 'LS-M', name: 'Linen Shirt - M' }],
+  coupons: ['SUMMER5'], shippingCity: 'Lyon',
 };
 const ORDER_728: WooOrderInput = {
   id: 728, number: 'WC-728', createdMs: NOW - 3_000_000, currency: 'EUR', total: '30.00', totalTax: '2.00', shipping: '0.00', discount: '0.00',
-  customerId: 12, lines: [{ product_id: 22, variation_id: 0, quantity: 3 }],
+  customerId: 12, lines: [{ product_id: 22, variation_id: 0, quantity: 3, subtotal: '28.00', name: 'Linen Cap' }], billingCity: 'Bordeaux',
 };
 const ORDER_729: WooOrderInput = {
   id: 729, createdMs: NOW - 2_400_000, currency: 'EUR', total: '20.00', totalTax: '1.00', shipping: '0.00', discount: '0.00',
@@ -60,12 +61,15 @@ async function post(topic: string, payload: unknown, options: { source?: string;
   return { status: response.statusCode, body: response.json() };
 }
 
-type Row = { transaction_id: string; order_name: string; customer_id: string; gross_revenue: number; tax: number; shipping: number; discount: number; refunds: { dt: string; amount: number }[]; cogs: number; cancelled: number };
+type Row = {
+  transaction_id: string; order_name: string; customer_id: string; gross_revenue: number; tax: number; shipping: number; discount: number;
+  refunds: { dt: string; amount: number }[]; cogs: number; status: string; sale: number;
+};
 
 const stored = () =>
   t.stores.ch.query<Row>(
     'test-woo-orders',
-    `SELECT transaction_id, order_name, customer_id, gross_revenue, tax, shipping, discount, refunds, cogs, cancelled
+    `SELECT transaction_id, order_name, customer_id, gross_revenue, tax, shipping, discount, refunds, cogs, status, sale
      FROM orders FINAL WHERE store_id = {store:UInt64} ORDER BY transaction_id`,
     { store: shop.id },
   );
@@ -108,10 +112,47 @@ describe('POST /webhooks/woocommerce', () => {
     }
     const rows = await eventually(stored, (r) => r.length === 3);
     assert.deepEqual(rows, [
-      { transaction_id: '727', order_name: '', customer_id: '12', gross_revenue: 5400, tax: 400, shipping: 1000, discount: 500, refunds: [], cogs: 1600, cancelled: 0 },
-      { transaction_id: '728', order_name: 'WC-728', customer_id: '12', gross_revenue: 3000, tax: 200, shipping: 0, discount: 0, refunds: [], cogs: 1500, cancelled: 0 },
-      { transaction_id: '729', order_name: '', customer_id: '', gross_revenue: 2000, tax: 100, shipping: 0, discount: 0, refunds: [], cogs: 0, cancelled: 0 },
+      { transaction_id: '727', order_name: '', customer_id: '12', gross_revenue: 5400, tax: 400, shipping: 1000, discount: 500, refunds: [], cogs: 1600, status: 'sale', sale: 1 },
+      { transaction_id: '728', order_name: 'WC-728', customer_id: '12', gross_revenue: 3000, tax: 200, shipping: 0, discount: 0, refunds: [], cogs: 1500, status: 'sale', sale: 1 },
+      { transaction_id: '729', order_name: '', customer_id: '', gross_revenue: 2000, tax: 100, shipping: 0, discount: 0, refunds: [], cogs: 0, status: 'sale', sale: 1 },
     ]);
+    const details = await t.stores.ch.query<Record<string, unknown>>('test-woo-details',
+      `SELECT transaction_id, coupon_code, city, country_code, line_items FROM orders FINAL WHERE store_id = {store:UInt64} ORDER BY transaction_id`, { store: shop.id });
+    assert.deepEqual(details, [
+      {
+        transaction_id: '727', coupon_code: 'SUMMER5', city: 'Lyon', country_code: 'US',
+        line_items: [{ product_id: '22', variant_id: '57', sku: 'LS-M', title: 'Linen Shirt - M', quantity: 2, unit_price: 2000 }],
+      },
+      // No shipping address: the billing city. Unit price before coupons: subtotal / quantity, rounded.
+      {
+        transaction_id: '728', coupon_code: '', city: 'Bordeaux', country_code: 'US',
+        line_items: [{ product_id: '22', variant_id: '', sku: '', title: 'Linen Cap', quantity: 3, unit_price: 933 }],
+      },
+      {
+        transaction_id: '729', coupon_code: '', city: 'San Francisco', country_code: 'US',
+        line_items: [{ product_id: '99', variant_id: '', sku: '', title: 'Linen Shirt', quantity: 1, unit_price: 2000 }],
+      },
+    ]);
+  });
+
+  test('stores every WooCommerce status as a sale or as the reason it is none', async () => {
+    // Two days back, outside the report's range below (the report's own rules are not part of this test).
+    const earlier = NOW - 2 * 86_400_000;
+    const statuses = ['pending', 'on-hold', 'processing', 'completed', 'refunded', 'failed', 'cancelled', 'trash', 'checkout-draft', 'wc-custom'];
+    for (const [i, status] of statuses.entries()) {
+      assert.equal((await post('order.created', wooOrder({ ...ORDER_729, id: 900 + i, createdMs: earlier, status }))).status, 202);
+    }
+    const read = () => t.stores.ch.query<{ transaction_id: string; status: string; sale: number; platform_status: string }>('test-woo-statuses',
+      `SELECT transaction_id, status, sale, platform_status FROM orders FINAL WHERE store_id = {store:UInt64} AND transaction_id LIKE '9%' ORDER BY transaction_id`,
+      { store: shop.id });
+    const rows = await eventually(read, (r) => r.length === statuses.length);
+    assert.deepEqual(rows.map((r) => [r.platform_status, r.status, r.sale]), [
+      ['pending', 'pending', 0], ['on-hold', 'sale', 1], ['processing', 'sale', 1], ['completed', 'sale', 1], ['refunded', 'sale', 1],
+      ['failed', 'cancelled', 0], ['cancelled', 'cancelled', 0], ['trash', 'cancelled', 0], ['checkout-draft', 'pending', 0], ['wc-custom', 'sale', 1],
+    ]);
+    // Paid at last: the pending order becomes a sale with its newer modification date.
+    assert.equal((await post('order.updated', wooOrder({ ...ORDER_729, id: 900, createdMs: earlier, modifiedMs: earlier + 60_000, status: 'processing' }))).status, 202);
+    assert.deepEqual((await eventually(read, (r) => r[0]?.status === 'sale'))[0], { transaction_id: '900', status: 'sale', sale: 1, platform_status: 'processing' });
   });
 
   test('dates a refund when it first appears in order.updated and keeps that date in later updates', async () => {
@@ -128,18 +169,18 @@ describe('POST /webhooks/woocommerce', () => {
     assert.equal(rows[0]!.gross_revenue, 5400);
   });
 
-  test('marks a deleted order cancelled and a restored one sold again', async () => {
+  test('marks a deleted order cancelled and a restored one a sale again', async () => {
     const order731: WooOrderInput = { ...ORDER_729, id: 731, total: '15.00' };
     assert.equal((await post('order.created', wooOrder(order731))).status, 202);
     await eventually(stored, (r) => r.length === 4);
     assert.deepEqual(await post('order.deleted', { id: 731 }), { status: 202, body: { status: 'accepted' } });
-    assert.equal((await eventually(stored, (r) => r[3]?.cancelled === 1))[3]!.cancelled, 1);
+    assert.deepEqual((await eventually(stored, (r) => r[3]?.status === 'cancelled')).map((r) => [r.transaction_id, r.sale]).at(3), ['731', 0]);
     assert.deepEqual(await post('order.deleted', { id: 9999 }), { status: 200, body: { status: 'ignored', reason: 'order not stored' } });
     // Restored from the trash: WooCommerce sends the whole order, changed after the deletion.
     const restored = wooOrder({ ...order731, modifiedMs: Date.now() + 1000, status: 'processing' });
     assert.equal((await post('order.restored', restored)).status, 202);
-    const rows = await eventually(stored, (r) => r[3]?.cancelled === 0);
-    assert.deepEqual([rows[3]!.transaction_id, rows[3]!.cancelled, rows[3]!.gross_revenue], ['731', 0, 1500]);
+    const rows = await eventually(stored, (r) => r[3]?.status === 'sale');
+    assert.deepEqual([rows[3]!.transaction_id, rows[3]!.sale, rows[3]!.gross_revenue], ['731', 1, 1500]);
   });
 
   test('a replayed delivery changes nothing; two deliveries sharing an id (same second) are both taken', async () => {

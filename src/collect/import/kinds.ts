@@ -3,12 +3,17 @@
  * the analytics table and how a valid row becomes a table row. A new kind is one entry here.
  */
 import type { z } from 'zod';
+import { orderVersion } from '../fields.ts';
 import { adRow, conversionRow, eventRow, expenseRow, orderRow, productRow, weatherRow } from '../row-schemas.ts';
 
 export interface ImportTarget {
   /** The workspace from `--workspace`; a `store_id` in the row is ignored. */
   workspaceId: number;
-  /** One value per import run, larger than any earlier run's: the newest import wins on replacing tables. */
+  /**
+   * One value per import run, larger than any earlier run's: the newest import wins on replacing
+   * tables. Microseconds since the epoch, the unit of order versions, so an order row without
+   * `updated_at` is as new as the moment it was imported.
+   */
   version: number;
 }
 
@@ -48,7 +53,8 @@ export const importKinds: ImportKind[] = [
     kind: 'orders',
     table: 'orders',
     schema: orderRow,
-    toRow: (row, t) => ({ store_id: t.workspaceId, ...row, version: t.version }),
+    // A row with the platform's updated_at is that version of the order, so a later webhook still wins.
+    toRow: ({ updated_at: updatedAt, ...row }, t) => ({ store_id: t.workspaceId, ...row, version: updatedAt ? orderVersion(updatedAt) : t.version }),
   }),
   defineKind({ kind: 'ads', table: 'ads', schema: adRow, toRow: (row, t) => ({ store_id: t.workspaceId, ...row, version: t.version }) }),
   defineKind({

@@ -12,6 +12,8 @@
   var CONVERSIONS = /^(purchase|lead|subscribe)$/;
   var NAME = /^[A-Za-z0-9_.:-]{1,64}$/;
   var FIELDS = ['transaction_id', 'revenue', 'currency', 'customer_id', 'is_new_customer', 'coupon_code'];
+  var ITEM_TEXT = ['product_id', 'variant_id', 'sku', 'title'];
+  var MAX_ITEMS = 100;
   var timezone = '';
   try { timezone = Intl.DateTimeFormat().resolvedOptions().timeZone || ''; } catch (e) {}
 
@@ -22,6 +24,27 @@
   function save(state) {
     memory = state;
     try { localStorage.setItem(KEY, JSON.stringify(state)); } catch (e) {}
+  }
+  // Purchase items as the collector takes them: texts as strings, whole non-negative numbers, at
+  // most MAX_ITEMS; an entry that names no product is left out.
+  function items(list) {
+    var out = [];
+    if (!Array.isArray(list)) return out;
+    for (var i = 0; i < list.length && out.length < MAX_ITEMS; i++) {
+      var it = list[i];
+      if (!it || typeof it !== 'object') continue;
+      var line = {}, named = false;
+      for (var k = 0; k < ITEM_TEXT.length; k++) {
+        if (it[ITEM_TEXT[k]] == null) continue;
+        line[ITEM_TEXT[k]] = String(it[ITEM_TEXT[k]]).slice(0, 500);
+        if (line[ITEM_TEXT[k]].trim()) named = true;
+      }
+      if (!named) continue;
+      line.quantity = Math.max(0, Math.round(Number(it.quantity == null ? 1 : it.quantity)) || 0);
+      line.unit_price = Math.max(0, Math.round(Number(it.unit_price)) || 0);
+      out.push(line);
+    }
+    return out;
   }
   // A random positive integer below 2^52: exact as a JS number, fits UInt64.
   function randomId() {
@@ -92,6 +115,7 @@
     if (conversion.revenue != null) conversion.revenue = Math.max(0, Math.round(Number(conversion.revenue)) || 0);
     if (conversion.transaction_id != null) conversion.transaction_id = String(conversion.transaction_id);
     if (conversion.customer_id == null && load().u) conversion.customer_id = load().u;
+    if (props.items != null) conversion.items = items(props.items);
     record(conversion);
   }
 

@@ -1,4 +1,5 @@
 import type { Clickhouse } from '../../store/clickhouse.ts';
+import type { LineItem, OrderStatus } from '../fields.ts';
 
 export const QUERY_NAME = 'find-stored-order';
 
@@ -20,11 +21,20 @@ export interface StoredOrder {
   cogs: number;
   shipping_cost: number;
   payment_fee: number | null;
-  cancelled: number;
+  status: OrderStatus;
+  platform_status: string;
+  coupon_code: string;
+  city: string;
+  country_code: string;
+  line_items: LineItem[];
   version: number;
 }
 
-type Row = Omit<StoredOrder, 'refunds' | 'store_id'> & { refund_dts: string[]; refund_amounts: string[] };
+type Row = Omit<StoredOrder, 'refunds' | 'store_id' | 'line_items'> & {
+  refund_dts: string[];
+  refund_amounts: string[];
+  line_items: (Omit<LineItem, 'unit_price'> & { unit_price: string })[];
+};
 
 /**
  * The current version of an order (by its transaction id), or undefined. Integers come back as
@@ -35,7 +45,7 @@ export async function findStoredOrder(ch: Clickhouse, params: { workspaceId: num
 SELECT transaction_id, order_name, toString(dt) AS dt, customer_id, is_new_customer, currency,
   gross_revenue, tax, shipping, discount, arrayMap(r -> toString(r.dt), refunds) AS refund_dts,
   arrayMap(r -> toString(r.amount), refunds) AS refund_amounts, refund_ids, cogs, shipping_cost,
-  payment_fee, cancelled, version
+  payment_fee, status, platform_status, coupon_code, city, country_code, line_items, version
 FROM orders FINAL
 WHERE store_id = {store_id:UInt64} AND transaction_id = {transaction_id:String}`;
   const [row] = await ch.query<Row>(QUERY_NAME, sql, { store_id: params.workspaceId, transaction_id: params.transactionId });
@@ -52,7 +62,7 @@ WHERE store_id = {store_id:UInt64} AND transaction_id = {transaction_id:String}`
     cogs: Number(rest.cogs),
     shipping_cost: Number(rest.shipping_cost),
     payment_fee: rest.payment_fee === null ? null : Number(rest.payment_fee),
-    cancelled: Number(rest.cancelled),
+    line_items: rest.line_items.map((l) => ({ ...l, quantity: Number(l.quantity), unit_price: Number(l.unit_price) })),
     version: Number(rest.version),
     refunds: dts.map((dt, i) => ({ dt, amount: Number(amounts[i]) })),
   };

@@ -7,7 +7,8 @@ import type { Clickhouse } from '../../store/clickhouse.ts';
 import type { BatchWriter } from '../wal.ts';
 import { findProductCosts } from '../queries/find-product-costs.ts';
 import { findStoredOrder, type StoredOrder } from '../queries/find-stored-order.ts';
-import { checkHappened, timestampMs, toOrderRow, type OrderRecord, type PlatformOrder, type PlatformRefund } from './order.ts';
+import { decisiveStatus, orderVersion } from '../fields.ts';
+import { checkHappened, costKey, toOrderRow, type OrderRecord, type PlatformOrder, type PlatformRefund } from './order.ts';
 
 export interface ShopWorkspace {
   id: number;
@@ -16,7 +17,7 @@ export interface ShopWorkspace {
 
 /** The orders row of one platform order, with COGS from its variants' costs in the products table. */
 export async function orderRecord(ch: Clickhouse, workspace: ShopWorkspace, order: PlatformOrder): Promise<OrderRecord> {
-  const variantIds = [...new Set(order.lines.map((l) => l.variantId))];
+  const variantIds = [...new Set(order.lines.map(costKey).filter(Boolean))];
   const costs = await findProductCosts(ch, { workspaceId: workspace.id, variantIds });
   return toOrderRow(order, { workspaceId: workspace.id, currency: workspace.currency, costs });
 }
@@ -25,9 +26,9 @@ export async function storeOrder(ch: Clickhouse, writer: BatchWriter, workspace:
   await writer.append({ orders: [await orderRecord(ch, workspace, order)] });
 }
 
-/** A stored order written again with changes; it must win over the stored version. */
-function rewrite(stored: StoredOrder, changes: Partial<StoredOrder>, atLeastMs: number): OrderRecord {
-  return { ...stored, ...changes, version: Math.max(stored.version + 1, atLeastMs) };
+/** A stored order written again with changes; it must win over the stored version (`atLeast`: a version). */
+function rewrite(stored: StoredOrder, changes: Partial<StoredOrder>, atLeast: number): OrderRecord {
+  return { ...stored, ...changes, version: Math.max(stored.version + 1, atLeast) };
 }
 
 export type RefundOutcome = 'added' | 'known' | 'no-order';
@@ -47,7 +48,7 @@ export async function addRefund(
   const row = rewrite(
     stored,
     { refunds: [...stored.refunds, { dt, amount: refund.amount }], refund_ids: [...stored.refund_ids, refund.id] },
-    timestampMs(dt),
+    orderVersion(dt),
   );
   await writer.append({ orders: [row] });
   return 'added';
@@ -57,7 +58,7 @@ export async function addRefund(
 export async function cancelStoredOrder(ch: Clickhouse, writer: BatchWriter, workspace: ShopWorkspace, orderId: string): Promise<boolean> {
   const stored = await findStoredOrder(ch, { workspaceId: workspace.id, transactionId: orderId });
   if (!stored) return false;
-  await writer.append({ orders: [rewrite(stored, { cancelled: 1 }, Date.now())] });
+  await writer.append({ orders: [rewrite(stored, { status: decisiveStatus(stored.status, 'cancelled') }, Date.now() * 1000)] });
   return true;
 }
 

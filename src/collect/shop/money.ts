@@ -34,3 +34,6 @@ export const optionalMoney = z
 
 /** A decimal amount (string or number) as cents; `null`/absent as 0. */
 export const moneyAmount = optionalMoney.transform((cents) => cents ?? 0);
+
+/** An amount a platform documents as positive (a refund's money): a negative one is refused. */
+export const positiveMoney = moneyAmount.refine((cents) => cents >= 0, { message: 'must not be negative (refund amounts are positive)' });

@@ -6,8 +6,8 @@
  */
 import { z } from 'zod';
 import { InvalidInput } from '../../kit/errors.ts';
-import { flag, text, timestamp } from '../fields.ts';
-import { orderRow } from '../row-schemas.ts';
+import { MAX_LINE_TEXT, orderVersion, text, timestamp, type OrderStatus } from '../fields.ts';
+import { foldCancelled, orderFields } from '../row-schemas.ts';
 import { describeIssues } from '../../kit/zod-issues.ts';
 
 export interface PlatformRefund {
@@ -17,6 +17,21 @@ export interface PlatformRefund {
   dt: string;
   amount: number;
 }
+
+export interface PlatformLine {
+  productId: string;
+  variantId: string;
+  sku: string;
+  title: string;
+  quantity: number;
+  /** Cents per unit, before order-level discounts. */
+  unitPrice: number;
+}
+
+/** The products table's key of a line's unit cost: the variant, else the product (a product without variants). */
+export const costKey = (line: PlatformLine) => line.variantId || line.productId;
+
+const clip = (value: string) => value.slice(0, MAX_LINE_TEXT);
 
 export interface PlatformOrder {
   transactionId: string;
@@ -33,9 +48,17 @@ export interface PlatformOrder {
   shipping: number;
   discount: number;
   refunds: PlatformRefund[];
-  cancelled: boolean;
-  /** Line items by variant id; with the products table's costs they give the COGS (platform orders carry no costs). */
-  lines: { variantId: string; quantity: number }[];
+  /** Whether the order is a sale, and why not (docs/integrations.md, "What counts as a sale"). */
+  status: OrderStatus;
+  /** The platform's own status word (Shopify `financial_status`, WooCommerce `status`), or ''. */
+  platformStatus: string;
+  /** The first discount code, or ''. */
+  couponCode: string;
+  /** Shipping address, else billing address. */
+  city: string;
+  countryCode: string;
+  /** With the products table's costs, the lines' variant ids give the COGS (platform orders carry no costs). */
+  lines: PlatformLine[];
   /** The platform's name of an orders field, for error messages (`dt` -> `processed_at`). */
   fieldNames?: Partial<Record<string, string>>;
 }
@@ -47,11 +70,11 @@ export type OrderRecord = Record<string, unknown> & { transaction_id: string; ve
 export class OrderRejected extends InvalidInput {}
 
 // `timestamp` (fields.ts) also refuses times before 2000 or in the future (docs/collection.md).
-const platformOrderRow = orderRow.extend({
+const platformOrderRow = z.object({
+  ...orderFields,
   order_name: text,
   refund_ids: z.array(z.string()),
   updated_at: timestamp,
-  cancelled: flag,
 });
 
 /** A timestamp text checked like an order's dates, normalised; throws OrderRejected. */
@@ -69,15 +92,12 @@ export interface OrderRules {
   costs: Map<string, number>;
 }
 
-/** Epoch ms of a normalised `YYYY-MM-DD HH:MM:SS.mmm` UTC timestamp. */
-export const timestampMs = (normalised: string) => Date.parse(`${normalised.replace(' ', 'T')}Z`);
-
 /** Checks a platform order and turns it into an orders row; throws OrderRejected. */
 export function toOrderRow(order: PlatformOrder, rules: OrderRules): OrderRecord {
   if (order.currency.toUpperCase() !== rules.currency.toUpperCase()) {
     throw new OrderRejected(`order currency ${order.currency || '(none)'} does not match the workspace currency ${rules.currency}`);
   }
-  const cogs = order.lines.reduce((sum, line) => sum + line.quantity * (rules.costs.get(line.variantId) ?? 0), 0);
+  const cogs = order.lines.reduce((sum, line) => sum + line.quantity * (rules.costs.get(costKey(line)) ?? 0), 0);
   const parsed = platformOrderRow.safeParse({
     transaction_id: order.transactionId,
     order_name: order.orderName,
@@ -93,12 +113,20 @@ export function toOrderRow(order: PlatformOrder, rules: OrderRules): OrderRecord
     refunds: order.refunds.map((r) => ({ dt: r.dt, amount: r.amount })),
     refund_ids: order.refunds.map((r) => r.id),
     cogs,
-    cancelled: order.cancelled ? 1 : 0,
+    status: order.status,
+    platform_status: order.platformStatus,
+    coupon_code: order.couponCode,
+    city: order.city,
+    country_code: order.countryCode,
+    // A line that names no product (a deleted one without a title) is left out; long names are clipped.
+    line_items: order.lines
+      .filter((l) => l.productId || l.variantId || l.sku.trim() || l.title.trim())
+      .map((l) => ({ product_id: l.productId, variant_id: l.variantId, sku: clip(l.sku), title: clip(l.title), quantity: l.quantity, unit_price: l.unitPrice })),
   });
   if (!parsed.success) {
     for (const issue of parsed.error.issues) issue.path[0] = order.fieldNames?.[String(issue.path[0])] ?? issue.path[0]!;
     throw new OrderRejected(describeIssues(parsed.error));
   }
-  const { updated_at: updatedAt, ...row } = parsed.data;
-  return { store_id: rules.workspaceId, ...row, version: timestampMs(updatedAt) };
+  const { updated_at: updatedAt, ...row } = foldCancelled(parsed.data);
+  return { store_id: rules.workspaceId, ...row, version: orderVersion(updatedAt) };
 }

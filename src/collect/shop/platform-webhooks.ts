@@ -109,9 +109,8 @@ export async function shopWebhookRoutes(app: FastifyInstance, options: { writer:
     return once(reply, delivery, async () => {
       const { workspace, topic, body } = delivery;
       if (SHOPIFY_ORDER_TOPICS.includes(topic)) {
-        const order = mapShopifyOrder(parsePlatformJson(body));
-        if (order.test) return ignored('test order');
-        await storeOrder(ch, writer, workspace, order);
+        // Test orders are stored too (status `test`): never a sale, but reconciliation counts them.
+        await storeOrder(ch, writer, workspace, mapShopifyOrder(parsePlatformJson(body)));
         return accepted;
       }
       if (topic === 'refunds/create') {

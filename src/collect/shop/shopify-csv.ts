@@ -13,7 +13,8 @@ import { readRecords } from '../import/sources.ts';
 import { RowWriter } from '../import/writer.ts';
 import { orderRecord, type ShopWorkspace } from './ingest.ts';
 import { moneyAmount } from './money.ts';
-import { OrderRejected, type PlatformOrder } from './order.ts';
+import { OrderRejected, type PlatformLine, type PlatformOrder } from './order.ts';
+import { shopifyPlace, shopifyStatus } from './shopify.ts';
 
 /** `2024-01-15 10:30:00 -0500`, the export's timestamps, as ISO 8601. */
 function exportTimestamp(value: string): string {
@@ -35,10 +36,36 @@ const orderColumns = z.object({
   Shipping: moneyAmount,
   'Discount Amount': moneyAmount,
   'Refunded Amount': moneyAmount,
+  'Financial Status': z.string().optional(),
+  'Discount Code': z.string().optional(),
+  'Shipping City': z.string().optional(),
+  'Shipping Country': z.string().optional(),
+  'Billing City': z.string().optional(),
+  'Billing Country': z.string().optional(),
 });
 
-/** One order of the export: its first row carries the order fields. */
-export function mapShopifyExport(rows: Record<string, unknown>[]): PlatformOrder {
+/** The line item columns, on every row of an order. */
+const lineColumns = z.object({
+  'Lineitem quantity': z.coerce.number({ error: 'expected a whole number' }).int('expected a whole number').nonnegative('expected a whole number'),
+  'Lineitem name': z.string().optional(),
+  'Lineitem price': moneyAmount,
+  'Lineitem sku': z.string().optional(),
+});
+
+/** A row without line item columns (an export of order fields only) has no line. */
+function exportLine(row: Record<string, unknown>, line: number): PlatformLine | null {
+  if (row['Lineitem quantity'] === undefined && row['Lineitem name'] === undefined) return null;
+  const parsed = lineColumns.safeParse(row);
+  if (!parsed.success) throw new OrderRejected(`line ${line}: ${describeIssues(parsed.error)}`);
+  const l = parsed.data;
+  return { productId: '', variantId: '', sku: l['Lineitem sku'] ?? '', title: l['Lineitem name'] ?? '', quantity: l['Lineitem quantity'], unitPrice: l['Lineitem price'] };
+}
+
+/**
+ * One order of the export: its first row carries the order fields, every row one line item;
+ * `lines` are the rows' line numbers in the file, for error messages.
+ */
+export function mapShopifyExport(rows: Record<string, unknown>[], lines: number[] = []): PlatformOrder {
   const parsed = orderColumns.safeParse(rows[0]);
   if (!parsed.success) throw new OrderRejected(describeIssues(parsed.error));
   const o = parsed.data;
@@ -59,16 +86,24 @@ export function mapShopifyExport(rows: Record<string, unknown>[]): PlatformOrder
     discount: o['Discount Amount'],
     // The export gives the refunded total without a date: it is dated when the order was placed.
     refunds: o['Refunded Amount'] > 0 ? [{ id: '', dt: o['Created at'], amount: o['Refunded Amount'] }] : [],
-    cancelled: Boolean(o['Cancelled at']),
-    lines: [],
+    // The export says nothing of test orders.
+    status: shopifyStatus({ cancelledAt: o['Cancelled at'], financialStatus: o['Financial Status'] }),
+    platformStatus: o['Financial Status'] ?? '',
+    // Several codes are listed with commas: the first one.
+    couponCode: (o['Discount Code'] ?? '').split(',')[0]!.trim(),
+    ...shopifyPlace(
+      { city: o['Shipping City'], country_code: o['Shipping Country'] },
+      { city: o['Billing City'], country_code: o['Billing Country'] },
+    ),
+    lines: rows.flatMap((row, i) => exportLine(row, lines[i] ?? i + 1) ?? []),
   };
 }
 
-type Group = { line: number; rows: Record<string, unknown>[] } | { line: number; error: string };
+type Group = { line: number; rows: Record<string, unknown>[]; lines: number[] } | { line: number; error: string };
 
 /** The export's rows grouped by order (consecutive rows with the same `Name`). */
 async function* orderGroups(file: string): AsyncGenerator<Group> {
-  let current: { line: number; name: unknown; rows: Record<string, unknown>[] } | null = null;
+  let current: { line: number; name: unknown; rows: Record<string, unknown>[]; lines: number[] } | null = null;
   for await (const record of readRecords({ file }, { format: 'csv' })) {
     if ('error' in record) {
       yield record;
@@ -76,10 +111,11 @@ async function* orderGroups(file: string): AsyncGenerator<Group> {
     }
     if (current && record.value.Name === current.name) {
       current.rows.push(record.value);
+      current.lines.push(record.line);
       continue;
     }
     if (current) yield current;
-    current = { line: record.line, name: record.value.Name, rows: [record.value] };
+    current = { line: record.line, name: record.value.Name, rows: [record.value], lines: [record.line] };
   }
   if (current) yield current;
 }
@@ -101,7 +137,7 @@ export async function importShopifyOrders(ch: Clickhouse, options: ShopifyImport
   const toRecord = async (group: Group) => {
     if ('error' in group) return reject(group.line, group.error);
     try {
-      return await orderRecord(ch, options.workspace, mapShopifyExport(group.rows));
+      return await orderRecord(ch, options.workspace, mapShopifyExport(group.rows, group.lines));
     } catch (error) {
       if (error instanceof OrderRejected) return reject(group.line, error.message);
       throw error;

@@ -68,6 +68,31 @@
   analytics.subscribe('page_viewed', function (event) { send(event, { type: 'event', name: 'pageview' }); });
   analytics.subscribe('product_added_to_cart', function (event) { send(event, { type: 'event', name: 'add_to_cart' }); });
   analytics.subscribe('checkout_started', function (event) { send(event, { type: 'event', name: 'initiate_checkout' }); });
+  // Ids of the Web Pixels API may be gid:// URIs: the digits, as the order webhooks store them.
+  function digits(id) { return id == null ? '' : String(id).split('/').pop(); }
+  function cents(money) { return Math.max(0, Math.round(Number(money && money.amount) * 100) || 0); }
+  function lineItems(lines) {
+    var out = [];
+    for (var i = 0; i < (lines || []).length && out.length < 100; i++) {
+      var line = lines[i] || {}, variant = line.variant || {}, product = variant.product || {};
+      var item = {
+        product_id: digits(product.id), variant_id: digits(variant.id), sku: String(variant.sku || '').slice(0, 500),
+        title: String(line.title || product.title || variant.title || '').slice(0, 500),
+        quantity: Math.max(0, Math.round(Number(line.quantity)) || 0), unit_price: cents(variant.price)
+      };
+      // The collector refuses a request with a line that names no product.
+      if (item.product_id || item.variant_id || item.sku.trim() || item.title.trim()) out.push(item);
+    }
+    return out;
+  }
+  function couponOf(checkout) {
+    var applications = checkout.discountApplications || [];
+    for (var i = 0; i < applications.length; i++) {
+      if (applications[i] && applications[i].type === 'DISCOUNT_CODE' && applications[i].title) return String(applications[i].title).slice(0, 200);
+    }
+    return '';
+  }
+
   analytics.subscribe('checkout_completed', function (event) {
     var checkout = (event.data && event.data.checkout) || {};
     var order = checkout.order || {};
@@ -77,11 +102,13 @@
       type: 'conversion',
       name: 'purchase',
       // The order id as the orders webhook stores it (digits, also when given as a gid:// URI).
-      transaction_id: String(order.id || '').split('/').pop(),
-      revenue: Math.max(0, Math.round(Number(total.amount) * 100) || 0),
+      transaction_id: digits(order.id),
+      revenue: cents(total),
       currency: total.currencyCode || checkout.currencyCode || '',
-      customer_id: customer.id ? String(customer.id).split('/').pop() : '',
-      is_new_customer: customer.isFirstOrder ? 1 : 0
+      customer_id: digits(customer.id),
+      is_new_customer: customer.isFirstOrder ? 1 : 0,
+      coupon_code: couponOf(checkout),
+      items: lineItems(checkout.lineItems)
     });
   });
 })();

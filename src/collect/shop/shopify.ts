@@ -6,8 +6,9 @@
  */
 import { z } from 'zod';
 import { describeIssues } from '../../kit/zod-issues.ts';
-import { moneyAmount, optionalMoney } from './money.ts';
-import { OrderRejected, type PlatformOrder, type PlatformRefund } from './order.ts';
+import type { OrderStatus } from '../fields.ts';
+import { moneyAmount, optionalMoney, positiveMoney } from './money.ts';
+import { OrderRejected, type PlatformLine, type PlatformOrder, type PlatformRefund } from './order.ts';
 
 /** A numeric id: a JSON number, or digits (ids beyond 2^53 arrive as strings, see parse-json.ts). */
 export const numericId = z
@@ -16,6 +17,8 @@ export const numericId = z
 
 /** A `*_set` money bag: only the shop currency side is read. */
 const moneySet = z.object({ shop_money: z.object({ amount: moneyAmount, currency_code: z.string().optional() }) }).nullish();
+/** The same for money Shopify documents as positive (what a refund returns). */
+const positiveSet = z.object({ shop_money: z.object({ amount: positiveMoney, currency_code: z.string().optional() }) }).nullish();
 
 /** The shop-currency amount: `<name>_set.shop_money.amount`, else the plain field (also in shop currency). */
 function shopMoney(set: z.infer<typeof moneySet>, plain: number): number {
@@ -30,18 +33,31 @@ const refundSchema = z.object({
   created_at: timestampText,
   processed_at: timestampText.nullish(),
   transactions: z
-    .array(z.object({ kind: z.string().nullish(), status: z.string().nullish(), amount: moneyAmount, currency: z.string().nullish() }))
+    .array(z.object({ kind: z.string().nullish(), status: z.string().nullish(), amount: positiveMoney, currency: z.string().nullish() }))
     .default([]),
   refund_line_items: z
-    .array(z.object({ subtotal_set: moneySet, subtotal: moneyAmount, total_tax_set: moneySet, total_tax: moneyAmount }))
+    .array(z.object({ subtotal_set: positiveSet, subtotal: positiveMoney, total_tax_set: positiveSet, total_tax: positiveMoney }))
     .default([]),
-  refund_shipping_lines: z.array(z.object({ subtotal_amount_set: moneySet, tax_amount_set: moneySet })).default([]),
+  refund_shipping_lines: z.array(z.object({ subtotal_amount_set: positiveSet, tax_amount_set: positiveSet })).default([]),
   order_adjustments: z
     .array(z.object({ amount_set: moneySet, amount: moneyAmount, tax_amount_set: moneySet, tax_amount: moneyAmount }))
     .default([]),
 });
 
 type ShopifyRefund = z.infer<typeof refundSchema>;
+
+const address = z.object({ city: z.string().nullish(), country_code: z.string().nullish() }).nullish();
+
+const lineItem = z.object({
+  product_id: numericId.nullish(),
+  variant_id: numericId.nullish(),
+  sku: z.string().nullish(),
+  title: z.string().nullish(),
+  name: z.string().nullish(),
+  quantity: z.number().int().nonnegative(),
+  price_set: moneySet,
+  price: moneyAmount,
+});
 
 const shippingLine = z.object({ discounted_price_set: moneySet, discounted_price: optionalMoney, price_set: moneySet, price: optionalMoney });
 
@@ -53,6 +69,10 @@ const orderSchema = z.object({
   updated_at: timestampText.nullish(),
   cancelled_at: timestampText.nullish(),
   test: z.boolean().nullish(),
+  financial_status: z.string().nullish(),
+  discount_codes: z.array(z.object({ code: z.string().nullish() })).nullish(),
+  shipping_address: address,
+  billing_address: address,
   currency: z.string({ error: 'is required' }),
   total_price_set: moneySet,
   total_price: moneyAmount,
@@ -63,7 +83,7 @@ const orderSchema = z.object({
   total_shipping_price_set: moneySet,
   shipping_lines: z.array(shippingLine).default([]),
   customer: z.object({ id: numericId, orders_count: z.number().nullish() }).nullish(),
-  line_items: z.array(z.object({ variant_id: numericId.nullish(), quantity: z.number().int().nonnegative() })).default([]),
+  line_items: z.array(lineItem).default([]),
   refunds: z.array(refundSchema).default([]),
 });
 
@@ -110,13 +130,38 @@ const FIELD_NAMES = {
   refunds: 'refunds',
 };
 
-export interface ShopifyOrder extends PlatformOrder {
-  /** `test: true`: placed with Shopify's test gateway; never counted. */
-  test: boolean;
+/**
+ * Why an order is or is not a sale (docs/integrations.md, "What counts as a sale"): test orders
+ * and cancelled orders never are, nor a voided payment; pending and authorized payments are
+ * sales, as in Shopify's own sales reports.
+ */
+export function shopifyStatus(order: { test?: boolean | null; cancelledAt?: string | null; financialStatus?: string | null }): OrderStatus {
+  if (order.test) return 'test';
+  if (order.cancelledAt) return 'cancelled';
+  return order.financialStatus === 'voided' ? 'voided' : 'sale';
+}
+
+type ShopifyAddress = z.infer<typeof address>;
+
+/** City and country of the shipping address, else of the billing address. */
+export function shopifyPlace(shipping: ShopifyAddress, billing: ShopifyAddress): { city: string; countryCode: string } {
+  const place = shipping?.city?.trim() ? shipping : billing;
+  return { city: place?.city?.trim() ?? '', countryCode: (place?.country_code ?? shipping?.country_code ?? '').trim().toUpperCase() };
+}
+
+function toLine(line: z.infer<typeof lineItem>): PlatformLine {
+  return {
+    productId: line.product_id ?? '',
+    variantId: line.variant_id ?? '',
+    sku: line.sku ?? '',
+    title: line.title ?? line.name ?? '',
+    quantity: line.quantity,
+    unitPrice: shopMoney(line.price_set, line.price),
+  };
 }
 
 /** Maps the body of an `orders/*` webhook (a Shopify order). */
-export function mapShopifyOrder(body: unknown): ShopifyOrder {
+export function mapShopifyOrder(body: unknown): PlatformOrder {
   const order = parse(orderSchema, body);
   // Shipping as charged: each line after its shipping discounts.
   const shippingLines = order.shipping_lines.reduce(
@@ -124,7 +169,6 @@ export function mapShopifyOrder(body: unknown): ShopifyOrder {
     0,
   );
   return {
-    test: order.test === true,
     transactionId: order.id,
     orderName: order.name ?? '',
     dt: order.processed_at ?? order.created_at,
@@ -137,8 +181,11 @@ export function mapShopifyOrder(body: unknown): ShopifyOrder {
     shipping: order.shipping_lines.length > 0 ? shippingLines : shopMoney(order.total_shipping_price_set, 0),
     discount: shopMoney(order.total_discounts_set, order.total_discounts),
     refunds: order.refunds.map((r) => toRefund(r, order.currency)),
-    cancelled: Boolean(order.cancelled_at),
-    lines: order.line_items.flatMap((line) => (line.variant_id ? [{ variantId: line.variant_id, quantity: line.quantity }] : [])),
+    status: shopifyStatus({ test: order.test, cancelledAt: order.cancelled_at, financialStatus: order.financial_status }),
+    platformStatus: order.financial_status ?? '',
+    couponCode: order.discount_codes?.find((d) => d.code?.trim())?.code?.trim() ?? '',
+    ...shopifyPlace(order.shipping_address, order.billing_address),
+    lines: order.line_items.map(toLine),
     fieldNames: FIELD_NAMES,
   };
 }

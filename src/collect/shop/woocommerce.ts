@@ -5,12 +5,24 @@
  */
 import { z } from 'zod';
 import { describeIssues } from '../../kit/zod-issues.ts';
-import { moneyAmount } from './money.ts';
-import { OrderRejected, type PlatformOrder } from './order.ts';
+import type { OrderStatus } from '../fields.ts';
+import { moneyAmount, toCents } from './money.ts';
+import { OrderRejected, type PlatformLine, type PlatformOrder } from './order.ts';
 import { numericId } from './shopify.ts';
 
-/** Order statuses that mean the sale did not happen. */
-const NOT_SOLD = new Set(['cancelled', 'failed', 'trash']);
+/**
+ * Order statuses that are no sale (docs/integrations.md, "What counts as a sale"): cancelled,
+ * failed and trashed orders; and orders whose payment never came (`pending`, and the drafts of the
+ * block checkout), which WooCommerce Analytics leaves out by default too. Every other status
+ * (`processing`, `on-hold`, `completed`, `refunded`, a shop's own statuses) is a sale.
+ */
+const CANCELLED = new Set(['cancelled', 'failed', 'trash']);
+const UNPAID = new Set(['pending', 'checkout-draft', 'auto-draft']);
+
+export function wooStatus(status: string): OrderStatus {
+  if (CANCELLED.has(status)) return 'cancelled';
+  return UNPAID.has(status) ? 'pending' : 'sale';
+}
 
 /** `*_gmt` dates are UTC written without a zone (`2017-03-22T16:28:02`). */
 const gmtDate = z
@@ -32,6 +44,18 @@ const FIELD_NAMES = {
   refunds: 'refunds',
 };
 
+const address = z.object({ city: z.string().nullish(), country: z.string().nullish() }).nullish();
+
+const lineItem = z.object({
+  product_id: numericId.nullish(),
+  variation_id: numericId.nullish(),
+  sku: z.string().nullish(),
+  name: z.string().nullish(),
+  quantity: z.number().int().nonnegative(),
+  subtotal: moneyAmount,
+  price: z.union([z.number(), z.string()]).nullish(),
+});
+
 const orderSchema = z.object({
   id: numericId,
   number: z.union([z.string(), z.number()]).nullish(),
@@ -44,9 +68,10 @@ const orderSchema = z.object({
   total: moneyAmount,
   total_tax: moneyAmount,
   customer_id: numericId.nullish(),
-  line_items: z
-    .array(z.object({ product_id: numericId.nullish(), variation_id: numericId.nullish(), quantity: z.number().int().nonnegative() }))
-    .default([]),
+  coupon_lines: z.array(z.object({ code: z.string().nullish() })).nullish(),
+  shipping: address,
+  billing: address,
+  line_items: z.array(lineItem).default([]),
   refunds: z.array(z.object({ id: numericId, total: moneyAmount })).default([]),
 });
 
@@ -56,6 +81,21 @@ function parse<T extends z.ZodType>(schema: T, body: unknown): z.output<T> {
   const parsed = schema.safeParse(body);
   if (!parsed.success) throw new OrderRejected(describeIssues(parsed.error));
   return parsed.data;
+}
+
+const nonZeroId = (id: string | null | undefined) => (id && id !== '0' ? id : '');
+
+/** Unit price before coupons: the line's `subtotal` over its quantity (`price` is after them). */
+function toLine(line: z.infer<typeof lineItem>): PlatformLine {
+  const unitPrice = line.quantity > 0 ? Math.round(line.subtotal / line.quantity) : (toCents(line.price) ?? 0);
+  return {
+    productId: nonZeroId(line.product_id),
+    variantId: nonZeroId(line.variation_id),
+    sku: line.sku ?? '',
+    title: line.name ?? '',
+    quantity: line.quantity,
+    unitPrice: Math.max(0, unitPrice),
+  };
 }
 
 /**
@@ -80,13 +120,19 @@ export function mapWooOrder(body: unknown, knownRefundDates: Map<string, string>
     discount: order.discount_total,
     // WooCommerce lists refunds as negative totals.
     refunds: order.refunds.map((r) => ({ id: r.id, dt: knownRefundDates.get(r.id) ?? modified, amount: Math.abs(r.total) })),
-    cancelled: NOT_SOLD.has(order.status ?? ''),
-    lines: order.line_items.flatMap((line) => {
-      const variant = line.variation_id && line.variation_id !== '0' ? line.variation_id : line.product_id;
-      return variant && variant !== '0' ? [{ variantId: variant, quantity: line.quantity }] : [];
-    }),
+    status: wooStatus(order.status ?? ''),
+    platformStatus: order.status ?? '',
+    couponCode: order.coupon_lines?.find((c) => c.code?.trim())?.code?.trim() ?? '',
+    ...wooPlace(order.shipping, order.billing),
+    lines: order.line_items.map(toLine),
     fieldNames: FIELD_NAMES,
   };
+}
+
+/** City and country of the shipping address, else of the billing address. */
+function wooPlace(shipping: z.infer<typeof address>, billing: z.infer<typeof address>): { city: string; countryCode: string } {
+  const place = shipping?.city?.trim() ? shipping : billing;
+  return { city: place?.city?.trim() ?? '', countryCode: (place?.country ?? '').trim().toUpperCase() };
 }
 
 /**

@@ -12,8 +12,8 @@ export interface OrderCountBucket {
 
 /**
  * Customers of the platform orders placed in the scope's range, bucketed by how many orders each
- * placed (4 stands for 4 or more). Cancelled orders and orders without a customer id are left
- * out. Orders carry no channel: this reads the whole workspace.
+ * placed (4 stands for 4 or more). Orders that are no sale (cancelled, voided, test, unpaid) and
+ * orders without a customer id are left out. Orders carry no channel: this reads the whole workspace.
  */
 export async function repeatCustomers(ch: Clickhouse, scope: Pick<QueryScope, 'workspaceId' | 'range'>): Promise<OrderCountBucket[]> {
   const sql = `
@@ -22,7 +22,7 @@ FROM (
   SELECT customer_id, count() AS n, sum(gross_revenue) AS rev
   FROM orders FINAL
   WHERE store_id = {store_id:UInt64} AND dt BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
-    AND customer_id != '' AND cancelled = 0
+    AND customer_id != '' AND sale = 1
   GROUP BY customer_id
 )
 GROUP BY orders

@@ -8,7 +8,7 @@
 SELECT transaction_id, order_name, toString(dt) AS dt, customer_id, is_new_customer, currency,
   gross_revenue, tax, shipping, discount, arrayMap(r -> toString(r.dt), refunds) AS refund_dts,
   arrayMap(r -> toString(r.amount), refunds) AS refund_amounts, refund_ids, cogs, shipping_cost,
-  payment_fee, cancelled, version
+  payment_fee, status, platform_status, coupon_code, city, country_code, line_items, version
 FROM orders FINAL
 WHERE store_id = {store_id:UInt64} AND transaction_id = {transaction_id:String}
 ;

@@ -11,7 +11,7 @@ FROM (
   SELECT customer_id, count() AS n, sum(gross_revenue) AS rev
   FROM orders FINAL
   WHERE store_id = {store_id:UInt64} AND dt BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
-    AND customer_id != '' AND cancelled = 0
+    AND customer_id != '' AND sale = 1
   GROUP BY customer_id
 )
 GROUP BY orders
