@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { visibilityOf, type Visibility } from '../analytics/permissions.ts';
-import { AccessDenied } from '../kit/errors.ts';
+import { AccessDenied, InvalidInput } from '../kit/errors.ts';
 import type { Membership } from '../store/app/users.ts';
 
 export const NO_WORKSPACE_ACCESS = 'You do not have access to this workspace';
@@ -29,11 +29,10 @@ export function memberVisibility(member: Pick<Membership, 'role' | 'scopes'>): V
  * The workspace a dashboard request is about: `workspace` from the query string, or the user's
  * first one. A workspace the user is not a member of (existing or not) is refused alike.
  */
-export function workspaceAccess(request: FastifyRequest, raw: unknown): WorkspaceAccess {
+export function workspaceAccess(request: FastifyRequest): WorkspaceAccess {
   const user = request.dashboardUser!;
-  let member: Membership | undefined;
-  if (raw === undefined || raw === '') member = user.memberships[0];
-  else if (typeof raw === 'string' && /^\d{1,15}$/.test(raw)) member = user.memberships.find((m) => m.workspaceId === Number(raw));
+  const wanted = workspaceParam(request);
+  const member = wanted === undefined ? user.memberships[0] : user.memberships.find((m) => m.workspaceId === wanted);
   if (!member) throw new AccessDenied(NO_WORKSPACE_ACCESS);
   return { workspaceId: member.workspaceId, role: member.role, visibility: memberVisibility(member) };
 }
@@ -42,7 +41,19 @@ export function requireOwner(access: WorkspaceAccess): void {
   if (access.role !== 'owner') throw new AccessDenied(OWNERS_ONLY);
 }
 
-/** The `workspace` query parameter of any dashboard request. */
-export function workspaceParam(request: FastifyRequest): unknown {
-  return (request.query as Record<string, unknown> | undefined)?.workspace;
+const BAD_WORKSPACE = 'workspace must be one workspace id (digits)';
+
+/**
+ * The `workspace` query parameter of any dashboard request, absent or empty when the user's first
+ * workspace is meant. Anything else but one id is refused rather than read as absent: an array
+ * (`workspace=1&workspace=2`, or `workspace[]=2`, which the query parser keeps under its own
+ * name), a number in another notation, anything that is not digits.
+ */
+function workspaceParam(request: FastifyRequest): number | undefined {
+  const query = (request.query ?? {}) as Record<string, unknown>;
+  if (Object.keys(query).some((name) => name.startsWith('workspace['))) throw new InvalidInput(BAD_WORKSPACE);
+  const raw = Object.hasOwn(query, 'workspace') ? query.workspace : undefined;
+  if (raw === undefined || raw === '') return undefined;
+  if (typeof raw !== 'string' || !/^\d{1,15}$/.test(raw)) throw new InvalidInput(BAD_WORKSPACE);
+  return Number(raw);
 }

@@ -17,10 +17,10 @@ import { listShopIntegrations } from '../store/app/shop-integrations.ts';
 import { listAdConnections } from '../store/app/ad-connections.ts';
 import { workspaceSettingsSchema } from '../store/app/settings.ts';
 import { requireUser } from './auth.ts';
-import { requireOwner, workspaceAccess, workspaceParam, type WorkspaceAccess } from './access.ts';
+import { requireOwner, workspaceAccess, type WorkspaceAccess } from './access.ts';
 
 function ownerOf(request: FastifyRequest): WorkspaceAccess {
-  const access = workspaceAccess(request, workspaceParam(request));
+  const access = workspaceAccess(request);
   requireOwner(access);
   return access;
 }

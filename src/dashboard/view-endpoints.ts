@@ -23,7 +23,7 @@ import { parseConversionsQuery } from '../api/conversions/schema.ts';
 import { idParam, pageOf, parseQuery, text } from '../api/params.ts';
 import { pixelScope } from '../analytics/query-scope.ts';
 import { requireUser } from './auth.ts';
-import { workspaceAccess, workspaceParam, type WorkspaceAccess } from './access.ts';
+import { workspaceAccess, type WorkspaceAccess } from './access.ts';
 
 export const OVERVIEW_METRICS: MetricName[] = ['spend', 'revenue', 'roas', 'conversions', 'sessions', 'cr'];
 export const PROFIT_METRICS: MetricName[] = [
@@ -45,7 +45,7 @@ function previousPeriod(startMs: number, endMs: number) {
 }
 
 function viewRequest(request: FastifyRequest): { access: WorkspaceAccess; query: ReportRequest; startMs: number; endMs: number } {
-  const access = workspaceAccess(request, workspaceParam(request));
+  const access = workspaceAccess(request);
   const query = parseReportQuery(request.query);
   const { startMs, endMs } = resolveRange(query);
   return { access, query, startMs, endMs };
@@ -113,7 +113,7 @@ export async function viewRoutes(app: FastifyInstance): Promise<void> {
 
   /** Conversions: the raw rows of /v3/conversions, with its filters and paging. */
   app.get('/dashboard/api/conversions', { onRequest }, async (request) => {
-    const access = workspaceAccess(request, workspaceParam(request));
+    const access = workspaceAccess(request);
     const query = parseConversionsQuery(request.query);
     const scope = pixelScope(access, resolveRange(query), query.source);
     const page = pageOf(query);
@@ -130,7 +130,7 @@ export async function viewRoutes(app: FastifyInstance): Promise<void> {
 
   /** One conversion's touchpoint path under the report's model, window and exclusions. */
   app.get('/dashboard/api/conversions/path', { onRequest }, async (request) => {
-    const access = workspaceAccess(request, workspaceParam(request));
+    const access = workspaceAccess(request);
     const key = parseQuery(pathQuery, request.query as Record<string, unknown>);
     const query = parseReportQuery(request.query);
     const settings = await getSettings(app.stores.db, access.workspaceId);
@@ -161,7 +161,7 @@ export async function viewRoutes(app: FastifyInstance): Promise<void> {
 
   /** Live: the last 30 minutes of pageviews and conversions, polled by the view. */
   app.get('/dashboard/api/live', { onRequest }, async (request) => {
-    const access = workspaceAccess(request, workspaceParam(request));
+    const access = workspaceAccess(request);
     const now = Date.now();
     const range = { startMs: now - 30 * 60_000, endMs: now };
     const activity = await liveActivity(app.stores.ch, pixelScope(access, range), { recent: 50 });

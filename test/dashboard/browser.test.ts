@@ -1,7 +1,8 @@
 /**
  * The dashboard end to end in headless Chromium (Debian's /usr/bin/chromium via playwright-core).
  * Fixture: workspace "Shop" with 3 days of the demo shop, workspace "Empty" without data; ada owns
- * both, vic views Shop. The app listens on a free port.
+ * both, vic views Shop; the last test adds workspace "Visited" (ada) with purchases that came in
+ * through the collector. The app listens on a free port.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,6 +11,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { createTestWorkspace, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
 import { seedDemo } from '../../src/cli/demo/seed.ts';
 import { PASSWORD, createUser } from './helpers.ts';
+import { eventually } from '../collect/helpers.ts';
 
 let t: TestApp;
 let shop: TestWorkspace;
@@ -167,5 +169,45 @@ test('a viewer has no settings link and cannot reach settings by URL; the pages 
   await page.getByRole('button', { name: 'Sign out' }).click();
   await page.getByRole('button', { name: 'Sign in' }).waitFor();
   assert.equal((await page.request.get(`${base}/dashboard/api/me`)).status(), 401);
+  await page.context().close();
+});
+
+test('a utm value a spreadsheet would run as a formula downloads as text; numbers stay numbers', async () => {
+  const visited = await createTestWorkspace(t.stores, 'Visited');
+  await createUser(t, 'ada@example.com', visited.id);
+  // Anyone can send these: the collector takes the shop's public pixel id, nothing else.
+  const hostile = ['=HYPERLINK("https://evil.example","open")', '+1+1', '-2+3', '@SUM(1,1)'];
+  const now = Date.now() - 60_000;
+  for (const [i, campaign] of hostile.entries()) {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/collect',
+      headers: { 'content-type': 'text/plain;charset=UTF-8', 'x-forwarded-for': `10.9.0.${i + 1}` },
+      payload: JSON.stringify({
+        pixel_id: visited.pixelId, visitor_id: String(9100 + i), session_id: String(9200 + i),
+        entry_url: `https://shop.example/?utm_source=news&utm_campaign=${encodeURIComponent(campaign)}`,
+        items: [
+          { type: 'event', name: 'pageview', url: 'https://shop.example/', ts: now - 1000 },
+          { type: 'conversion', name: 'purchase', url: 'https://shop.example/thanks', ts: now, transaction_id: `CSV-${i}`, revenue: 1000 * (i + 1) },
+        ],
+      }),
+    });
+    assert.equal(response.statusCode, 202, response.body);
+  }
+  const report = `/v3/report?start_date=${today}&end_date=${today}&breakdown=utm_campaign`;
+  const arrived = await eventually(async () => (await t.app.inject({ method: 'GET', url: report, headers: visited.headers })).json().data, (rows) => rows.length === hostile.length);
+  assert.deepEqual(arrived.map((r: { utm_campaign: string }) => r.utm_campaign).sort(), [...hostile].sort());
+
+  const page = await signedIn('ada@example.com', `/report?workspace=${visited.id}&start_date=${today}&end_date=${today}&breakdown=utm_campaign`);
+  await page.waitForFunction((n) => document.querySelectorAll('tbody tr').length === n, hostile.length);
+  assert.deepEqual((await page.$$eval('tbody tr td:first-child', (cells) => cells.map((c) => c.textContent))).sort(), [...hostile].sort(), 'the page shows them as they are');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
+  const lines = fs.readFileSync((await download.path())!, 'utf8').trim().split('\r\n');
+  // Each line's cells as written: quoted cells kept with their quotes.
+  const cellsOf = (line: string) => line.match(/("(?:[^"]|"")*"|[^,]*)(?:,|$)/g)!.map((c) => c.replace(/,$/, '')).slice(0, -1);
+  const header = cellsOf(lines[0]!);
+  const rows = lines.slice(1, -1).map(cellsOf);
+  assert.deepEqual(rows.map((r) => r[0]).sort(), [`"'=HYPERLINK(""https://evil.example"",""open"")"`, `"'@SUM(1,1)"`, "'+1+1", "'-2+3"].sort());
+  assert.deepEqual(rows.map((r) => r[header.indexOf('Revenue')]).sort(), ['10', '20', '30', '40'], 'numbers are written as numbers');
   await page.context().close();
 });

@@ -15,9 +15,18 @@ export interface Column {
   display?: (row: Row) => string;
 }
 
+/**
+ * A spreadsheet reads a cell that starts with one of these as a formula (CSV injection). Text in
+ * these tables can come from anyone who visits the shop (utm fields reach the unauthenticated
+ * collector), so such text is prefixed with an apostrophe and shows as the text it is.
+ */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
 function csvCell(value: unknown): string {
-  const text = value === null || value === undefined ? '' : String(value);
-  return /[",\n\r]/.test(text) || /^[=+\-@]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  if (value === null || value === undefined) return '';
+  // Numbers are the API's own values: a negative amount stays a number.
+  const text = typeof value !== 'number' && FORMULA_START.test(String(value)) ? `'${String(value)}` : String(value);
+  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 export function toCsv(columns: Column[], rows: Row[], totals?: Row): string {
