@@ -35,6 +35,13 @@ export interface Config {
    * have in flight in this process (`STORELENS_MAX_QUERIES_PER_KEY`, 0 = no bound).
    */
   queries: { timeoutMs: number; maxPerKey: number };
+  /**
+   * Bulk exports (docs/exports.md): the engine time limit of one whole export, time spent waiting
+   * for a slow client included (`STORELENS_EXPORT_TIMEOUT_MS`, default 30 minutes, 0 = none), and
+   * how many exports stream at once in this process (`STORELENS_MAX_EXPORTS`, default 2; at least
+   * 1): each holds one engine session while it runs, so the rest stay free for other reads.
+   */
+  exports: { timeoutMs: number; concurrency: number };
   /** Whether `/admin/cli` answers clients other than loopback (`STORELENS_ADMIN_REMOTE=1`). */
   adminRemote: boolean;
   /**
@@ -189,6 +196,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     queries: {
       timeoutMs: intFromEnv(env, 'STORELENS_QUERY_TIMEOUT_MS', 10_000),
       maxPerKey: intFromEnv(env, 'STORELENS_MAX_QUERIES_PER_KEY', 4),
+    },
+    exports: {
+      timeoutMs: intFromEnv(env, 'STORELENS_EXPORT_TIMEOUT_MS', 1_800_000),
+      concurrency: Math.max(1, intFromEnv(env, 'STORELENS_MAX_EXPORTS', 2)),
     },
     adminRemote: env.STORELENS_ADMIN_REMOTE === '1',
     publicUrl: env.STORELENS_PUBLIC_URL || null,

@@ -1,5 +1,23 @@
 import type { QueryParams } from '../store/clickhouse.ts';
 import { formatTimestampMs } from '../kit/dates.ts';
+import type { Page } from '../kit/paging.ts';
+
+/**
+ * A row read as one ordered statement with its bound values, not yet paged: the row endpoints
+ * read a page of it (`paged`), the bulk export streams all of it.
+ */
+export interface Statement {
+  sql: string;
+  params: QueryParams;
+}
+
+/** The statement's page: `limit + 1` rows from `offset` (the extra row only tells whether another page exists). */
+export function paged(statement: Statement, page: Page): Statement {
+  return {
+    sql: `${statement.sql}\nLIMIT {limit:UInt32} OFFSET {offset:UInt64}`,
+    params: { ...statement.params, limit: page.limit + 1, offset: page.offset },
+  };
+}
 
 /** Collects WHERE clauses and their bound values; no value ever enters the SQL text. */
 export class Conditions {

@@ -1,6 +1,10 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { Readable } from 'node:stream';
+import type { Session } from 'chdb';
 import type { Logger } from 'pino';
-import { setParamsSql, type ParamValue } from './chdb-params.ts';
+import { setParamsSql, sqlString, type ParamValue } from './chdb-params.ts';
 import { createSessionPool } from './session-pool.ts';
 import { FairQueue } from './query-queue.ts';
 import { Unavailable } from '../kit/errors.ts';
@@ -20,6 +24,17 @@ export interface QueryOptions {
    */
   urgent?: boolean;
 }
+
+/** A long read streamed in an output format of the engine (`Clickhouse.stream`). */
+export interface StreamOptions {
+  /** The engine's output format: JSONEachRow, CSVWithNames, CSV, Parquet. */
+  format: string;
+  /** Settings of that format (they are the engine's own; only fixed names and values, never a client's). */
+  settings?: Record<string, string | number>;
+}
+
+/** What receives a stream: the engine makes the next chunk only when the iterator asks for it. */
+export type StreamConsumer = (chunks: AsyncIterable<Uint8Array>) => Promise<void>;
 
 /** A read went over the time limit (`STORELENS_QUERY_TIMEOUT_MS`); the engine stopped it. */
 export class QueryTimeoutError extends Unavailable {
@@ -50,6 +65,15 @@ export interface Clickhouse {
   readonly kind: 'chdb' | 'server';
   /** A read, with the engine's time limit; throws QueryTimeoutError over it. */
   query<T>(name: string, sql: string, params?: QueryParams, options?: QueryOptions): Promise<T[]>;
+  /**
+   * A read of any size streamed to `consume` in `options.format`, chunk by chunk, with
+   * backpressure: the engine produces the next chunk only when `consume` asks for it. When
+   * `consume` returns before the end or throws, the engine query is cancelled. It waits for one
+   * of the process's export slots and then for an engine session in the caller's lane, like any
+   * read, and holds them to the end; its time limit is the export limit (whole stream, waits for
+   * a slow consumer included), not the per-query one. Throws QueryTimeoutError over it.
+   */
+  stream(name: string, sql: string, params: QueryParams, options: StreamOptions, consume: StreamConsumer): Promise<void>;
   /** Schema changes and maintenance: no time limit, never called with a client's input. */
   exec(sql: string, params?: QueryParams): Promise<void>;
   /** Inserts newline-delimited JSON rows; the source may be a buffer or a stream of chunks. */
@@ -105,7 +129,60 @@ export interface ClickhouseOptions {
   chdbSessions: number;
   /** Engine time limit of each `query` in ms (`max_execution_time`); 0 or absent = none. */
   timeoutMs?: number;
+  /** Engine time limit of one whole `stream` in ms; 0 or absent = none. */
+  streamTimeoutMs?: number;
+  /** Streams running at once; more wait in a fair queue (default 1). */
+  streamSlots?: number;
 }
+
+/**
+ * Settings of every stream: sorts larger than this spill to disk (an export of sessions sorts all
+ * of them), so that the engine's memory stays flat whatever the size; the engine runs in this
+ * process on embedded chDB. JSON text stays valid UTF-8 and keeps `/` as it is.
+ */
+const STREAM_SETTINGS = {
+  max_bytes_before_external_sort: 64 * 1024 * 1024,
+  output_format_json_validate_utf8: 1,
+  output_format_json_escape_forward_slashes: 0,
+} as const;
+
+function streamSettings(options: StreamOptions, timeoutMs: number): Record<string, string | number> {
+  return { ...STREAM_SETTINGS, ...(timeoutMs > 0 ? { max_execution_time: timeoutMs / 1000 } : {}), ...options.settings };
+}
+
+/** A `SETTINGS` clause of fixed names and numbers or strings (quoted as literals). */
+function settingsClause(settings: Record<string, string | number>): string {
+  const values = Object.entries(settings).map(([name, value]) => `${name} = ${typeof value === 'number' ? value : sqlString(value)}`);
+  return `\nSETTINGS ${values.join(', ')}`;
+}
+
+/** The first line of a chunk (a `*WithNames` format's header), or null when the chunk has none. */
+function headerLine(chunk: Uint8Array): Uint8Array | null {
+  const end = chunk.indexOf(0x0a);
+  return end === -1 ? null : chunk.subarray(0, end + 1);
+}
+
+function startsWith(chunk: Uint8Array, prefix: Uint8Array): boolean {
+  return chunk.length >= prefix.length && Buffer.compare(chunk.subarray(0, prefix.length), prefix) === 0;
+}
+
+/**
+ * chDB's stream formats every chunk on its own: a `*WithNames` format repeats its header at the
+ * top of each chunk. The first one stays; the others are cut off.
+ */
+async function* withOneHeader(chunks: AsyncIterable<{ raw(): Uint8Array }>, format: string): AsyncIterable<Uint8Array> {
+  let header: Uint8Array | null = null;
+  for await (const chunk of chunks) {
+    const bytes = chunk.raw();
+    if (!/WithNames/.test(format)) yield bytes;
+    else if (header === null) {
+      header = headerLine(bytes);
+      yield bytes;
+    } else yield startsWith(bytes, header) ? bytes.subarray(header.length) : bytes;
+  }
+}
+
+const FILE_CHUNK_BYTES = 1024 * 1024;
 
 /** ClickHouse says TIMEOUT_EXCEEDED (code 159) when max_execution_time stops a query. */
 function isTimeout(error: unknown): boolean {
@@ -144,7 +221,8 @@ interface NdjsonInsert {
   settings: Record<string, string | number>;
 }
 
-async function openChdb({ dataDir, chdbSessions, timeoutMs = 0 }: ClickhouseOptions, logger: Logger): Promise<Clickhouse> {
+async function openChdb(options: ClickhouseOptions, logger: Logger): Promise<Clickhouse> {
+  const { dataDir, chdbSessions, timeoutMs = 0, streamTimeoutMs = 0 } = options;
   const { Session } = await import('chdb');
   const openSession = async () => {
     const session = new Session(dataDir);
@@ -167,6 +245,23 @@ async function openChdb({ dataDir, chdbSessions, timeoutMs = 0 }: ClickhouseOpti
   const reads = new FairQueue(chdbSessions);
   // A per-query SETTINGS clause: as a session setting it would also bind migrations and seeding.
   const limit = timeoutMs > 0 ? `\nSETTINGS max_execution_time = ${timeoutMs / 1000}` : '';
+  const streams = new FairQueue(options.streamSlots ?? 1);
+  // chDB streams Parquet as one file per chunk, which do not make one file together; the engine
+  // writes the whole file here instead, and it is read back in chunks (then deleted).
+  const parquetDir = path.join(dataDir, 'export-files');
+  fs.rmSync(parquetDir, { recursive: true, force: true });
+  async function* parquetFile(session: Session, sql: string, params: QueryParams, settings: string): AsyncIterable<Uint8Array> {
+    fs.mkdirSync(parquetDir, { recursive: true, mode: 0o700 });
+    const file = path.join(parquetDir, `${crypto.randomUUID()}.parquet`);
+    try {
+      const insert = `INSERT INTO FUNCTION file({export_file:String}, 'Parquet')\n${sql}${settings}`;
+      await session.queryAsync(setParamsSql(insert, { ...params, export_file: file })!);
+      await session.queryAsync(insert);
+      yield* fs.createReadStream(file, { highWaterMark: FILE_CHUNK_BYTES });
+    } finally {
+      fs.rmSync(file, { force: true });
+    }
+  }
   return {
     kind: 'chdb',
     async query<T>(name: string, sql: string, params: QueryParams = {}, options: QueryOptions = {}) {
@@ -182,6 +277,28 @@ async function openChdb({ dataDir, chdbSessions, timeoutMs = 0 }: ClickhouseOpti
       }, options.urgent);
       logger.trace({ query: name, sql }, 'clickhouse sql');
       return parseEachRow<T>(result.text());
+    },
+    async stream(name, sql, params, options, consume) {
+      const settings = settingsClause(streamSettings(options, streamTimeoutMs));
+      await streams.run(() =>
+        reads.run(() =>
+          pool.use(async (session) => {
+            const started = performance.now();
+            try {
+              if (options.format === 'Parquet') {
+                await consume(parquetFile(session, sql, params, settings));
+              } else {
+                const set = setParamsSql(sql, params);
+                if (set) await session.queryAsync(set);
+                await consume(withOneHeader(session.queryStream(sql + settings, { format: options.format }), options.format));
+              }
+            } catch (error) {
+              throw readFailure(error, name, streamTimeoutMs, logger);
+            }
+            logger.debug({ query: name, ms: Math.round(performance.now() - started) }, 'clickhouse stream');
+          }),
+        ),
+      );
     },
     async exec(sql, params = {}) {
       await run(sql, params);
@@ -203,7 +320,8 @@ async function openChdb({ dataDir, chdbSessions, timeoutMs = 0 }: ClickhouseOpti
   };
 }
 
-async function openServer({ url, timeoutMs = 0 }: ClickhouseOptions & { url: string }, logger: Logger): Promise<Clickhouse> {
+async function openServer(options: ClickhouseOptions & { url: string }, logger: Logger): Promise<Clickhouse> {
+  const { url, timeoutMs = 0, streamTimeoutMs = 0 } = options;
   const { createClient, ClickHouseLogLevel } = await import('@clickhouse/client');
   // The client's own console logging is off: failures reach pino through the callers (quiet by default).
   const log = { level: ClickHouseLogLevel.OFF };
@@ -212,6 +330,7 @@ async function openServer({ url, timeoutMs = 0 }: ClickhouseOptions & { url: str
   await bootstrap.close();
   const client = createClient({ url, database: ANALYTICS_DATABASE, log });
   const readSettings = timeoutMs > 0 ? { ...QUERY_SETTINGS, max_execution_time: timeoutMs / 1000 } : QUERY_SETTINGS;
+  const streams = new FairQueue(options.streamSlots ?? 1);
   return {
     kind: 'server',
     async query<T>(name: string, sql: string, params: QueryParams = {}) {
@@ -230,6 +349,28 @@ async function openServer({ url, timeoutMs = 0 }: ClickhouseOptions & { url: str
       }
       logger.debug({ query: name, ms: Math.round(performance.now() - started), rows: rows.length }, 'clickhouse query');
       return rows;
+    },
+    async stream(name, sql, params, options, consume) {
+      await streams.run(async () => {
+        // Closing the connection is how a server query is cancelled (that setting makes it so for reads).
+        const cancel = new AbortController();
+        try {
+          const { stream } = await client.exec({
+            query: `${sql}\nFORMAT ${options.format}`,
+            query_params: params,
+            clickhouse_settings: { ...QUERY_SETTINGS, ...streamSettings(options, streamTimeoutMs), cancel_http_readonly_queries_on_client_close: 1 },
+            abort_signal: cancel.signal,
+          });
+          try {
+            await consume(stream);
+          } finally {
+            cancel.abort();
+            stream.destroy();
+          }
+        } catch (error) {
+          throw readFailure(error, name, streamTimeoutMs, logger);
+        }
+      });
     },
     async exec(sql, params = {}) {
       await client.command({ query: sql, query_params: params, clickhouse_settings: QUERY_SETTINGS });

@@ -36,6 +36,8 @@ export async function openStores(config: Config, logger: Logger): Promise<Stores
     dataDir: path.join(config.dataDir, 'chdb'),
     chdbSessions: config.chdbSessions,
     timeoutMs: config.queries.timeoutMs,
+    streamTimeoutMs: config.exports.timeoutMs,
+    streamSlots: config.exports.concurrency,
   }, logger);
   await withStartupLock(db, config.databaseUrl !== null, () => migrateAnalytics(ch, { cluster: config.clickhouseCluster }));
   return {

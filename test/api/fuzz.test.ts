@@ -3,7 +3,7 @@
  * every parameter it reads (its query schema and aliases), plus parameters named after prototype
  * members: garbage, prototype names, unicode with lone surrogates and broken UTF-8, huge and
  * negative numbers, empty strings, repeated and bracketed parameters (arrays and objects where a
- * scalar is expected). Every answer must be the contract's: 200 with the envelope, or 400/403
+ * scalar is expected). Every answer must be the contract's: 200 with the envelope (an export: its rows), or 400/403
  * with exactly `{"message"}`; never a 500 and never a stack.
  * Fixture: one workspace with a facebook session of two events and a purchase today, and a meta
  * ad row, so both empty and non-empty answers occur; an admin key and a read:meta key.
@@ -94,6 +94,13 @@ async function expectContractAnswer(url: string, headers: Record<string, string>
   const where = `${url.slice(0, 300)} answered ${response.statusCode}: ${response.body.slice(0, 300)}`;
   assert.ok([200, 400, 403].includes(response.statusCode), where);
   assert.doesNotMatch(response.body, /\bat .+:\d+:\d+|node:internal|\.ts:\d+|Error:/, where);
+  const type = String(response.headers['content-type']);
+  if (response.statusCode === 200 && !type.startsWith('application/json')) {
+    // An export: every line of NDJSON is one row object; CSV and Parquet are checked by the export tests.
+    assert.match(type, /^(application\/x-ndjson|text\/csv|application\/vnd\.apache\.parquet)/, where);
+    if (type === 'application/x-ndjson') for (const line of response.body.split('\n').filter(Boolean)) assert.equal(typeof JSON.parse(line), 'object', where);
+    return;
+  }
   const body = response.json();
   if (response.statusCode === 200) {
     assert.ok(Array.isArray(body.data) && typeof body.pagination === 'object', where);

@@ -21,6 +21,10 @@ const ROUTES: Record<string, string[]> = {
   '/v3/sessions': ['start_date', 'end_date', 'from', 'to', 'limit', 'offset', 'page', 'page_size', 'session_id', 'visitor_id', 'source', 'sources'],
   '/v3/conversions': ['start_date', 'end_date', 'from', 'to', 'limit', 'offset', 'page', 'page_size', 'name', 'source', 'sources', 'exclude_source', 'exclude_sources', 'group_by', 'transaction_id', 'customer_id', 'is_new_customer'],
   '/v3/ads': ['start_date', 'end_date', 'limit', 'offset', 'source', 'adaccount_id', 'campaign_id', 'adgroup_id', 'ad_id'],
+  '/v3/export/events': ['start_date', 'end_date', 'from', 'to', 'name', 'event_name', 'session_id', 'visitor_id', 'source', 'sources', 'format'],
+  '/v3/export/sessions': ['start_date', 'end_date', 'from', 'to', 'session_id', 'visitor_id', 'source', 'sources', 'format'],
+  '/v3/export/conversions': ['start_date', 'end_date', 'from', 'to', 'name', 'source', 'sources', 'exclude_source', 'exclude_sources', 'transaction_id', 'customer_id', 'is_new_customer', 'format'],
+  '/v3/export/ads': ['start_date', 'end_date', 'source', 'adaccount_id', 'campaign_id', 'adgroup_id', 'ad_id', 'format'],
   '/v3/report': ['start_date', 'end_date', 'from', 'to', 'metrics', 'breakdown', 'interval', 'attribution_model', 'attribution_window', 'attribution_date', 'source', 'sources', 'exclude_source', 'exclude_sources', 'name', 'campaign', 'adgroup', 'limit', 'offset'],
 };
 
@@ -41,6 +45,7 @@ const MESSAGES: [number, string][] = [
   [400, 'session_id must be numeric'],
   [400, 'visitor_id must be numeric'],
   [400, 'is_new_customer must be one of 0,1,true,false'],
+  [400, 'Invalid format: '],
   [405, 'Method not allowed'],
   [403, 'You do not have access to profit metrics'],
   [429, 'Rate limit exceeded'],
@@ -50,7 +55,7 @@ const MESSAGES: [number, string][] = [
 ];
 
 const messagesOf = (path: string, status: number): string[] =>
-  Object.values(document.paths[path].get.responses[status]?.content['application/json'].examples ?? {}).map((e: any) => e.value.message);
+  Object.values(document.paths[path].get.responses[status]?.content['application/json']?.examples ?? {}).map((e: any) => e.value.message);
 
 before(async () => {
   t = await startTestApp();
@@ -89,7 +94,8 @@ describe('/openapi.json', () => {
       assert.ok(where.length > 0, `${status} ${message}`);
     }
     for (const path of Object.keys(ROUTES)) {
-      for (const message of ['Missing x-api-key header', 'Invalid API key', 'limit must be a positive integer', 'Method not allowed', 'Rate limit exceeded']) {
+      const paged = ROUTES[path]!.includes('limit');
+      for (const message of ['Missing x-api-key header', 'Invalid API key', ...(paged ? ['limit must be a positive integer'] : []), 'Method not allowed', 'Rate limit exceeded']) {
         assert.ok(Object.keys(document.paths[path].get.responses).some((s) => messagesOf(path, Number(s)).includes(message)), `${path}: ${message}`);
       }
     }
@@ -105,6 +111,11 @@ describe('/openapi.json', () => {
       assert.equal(r.statusCode, 200, r.body);
       const row = r.json().data[0];
       assert.deepEqual(Object.keys(row).sort(), Object.keys(rowSchema(path)).sort(), path);
+      const exported = await t.app.inject({ method: 'GET', url: `/v3/export${path.slice(3)}?start_date=2026-03-01&end_date=2026-03-01`, headers: ws.headers });
+      assert.equal(exported.statusCode, 200, exported.body);
+      const content = document.paths[`/v3/export${path.slice(3)}`].get.responses[200].content;
+      assert.deepEqual(Object.keys(content), ['application/x-ndjson', 'text/csv', 'application/vnd.apache.parquet']);
+      assert.deepEqual(Object.keys(JSON.parse(exported.body.split('\n')[0]!)).sort(), Object.keys(content['application/x-ndjson'].schema.properties).sort(), path);
     }
   });
 

@@ -67,7 +67,7 @@ function statement(url: URL, body: string): string {
   return inUrl ?? body;
 }
 
-async function run(url: URL, sql: string): Promise<{ text: string; rowsRead: number; bytesRead: number }> {
+async function run(url: URL, sql: string): Promise<{ bytes: Buffer; rowsRead: number; bytesRead: number }> {
   const settings = new Map<string, string>();
   const params = new Map<string, string>();
   for (const [name, value] of url.searchParams) {
@@ -90,7 +90,8 @@ async function run(url: URL, sql: string): Promise<{ text: string; rowsRead: num
     applied.clear();
     for (const name of settings.keys()) applied.add(name);
     const result = await session.queryAsync(sql, { format: url.searchParams.get('default_format') ?? 'TabSeparated' });
-    return { text: result.text(), rowsRead: Number(result.rowsRead ?? 0), bytesRead: Number(result.bytesRead ?? 0) };
+    // Bytes as the engine wrote them: binary formats (Parquet) are no text.
+    return { bytes: Buffer.from(result.bytes()), rowsRead: Number(result.rowsRead ?? 0), bytesRead: Number(result.bytesRead ?? 0) };
   });
 }
 
@@ -120,7 +121,7 @@ const server = http.createServer(async (request, response) => {
         written_rows: String(written), written_bytes: '0', total_rows_to_read: '0', result_rows: '0', result_bytes: '0',
       }),
     });
-    response.end(result.text);
+    response.end(result.bytes);
   } catch (error) {
     const { code, message } = errorOf(error);
     response.writeHead(STATUS_OF_CODE[code] ?? 500, {

@@ -16,3 +16,6 @@ export const adsQuerySchema = z.object({
 export const adsQuery: QuerySpec<typeof adsQuerySchema> = { schema: adsQuerySchema, lists: ['source'] };
 
 export const parseAdsQuery = (raw: unknown) => parseWith(adsQuery, raw);
+
+/** An ads request's parameters other than its page (the export reads the same). */
+export type AdsFilterQuery = Omit<z.output<typeof adsQuerySchema>, 'limit' | 'offset'>;

@@ -57,3 +57,6 @@ export const conversionsQuery: QuerySpec<typeof conversionsQuerySchema> = {
 };
 
 export const parseConversionsQuery = (raw: unknown) => parseWith(conversionsQuery, raw);
+
+/** A conversions request's parameters other than its page and grouping (the export reads the same). */
+export type ConversionsFilterQuery = Omit<z.output<typeof conversionsQuerySchema>, 'limit' | 'offset' | 'group_by'>;

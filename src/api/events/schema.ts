@@ -28,3 +28,6 @@ export const eventsQuery: QuerySpec<typeof eventsQuerySchema> = {
 };
 
 export const parseEventsQuery = (raw: unknown) => parseWith(eventsQuery, raw);
+
+/** An events request's parameters other than its page (the export reads the same). */
+export type EventsFilterQuery = Omit<z.output<typeof eventsQuerySchema>, 'limit' | 'offset'>;

@@ -40,6 +40,7 @@ const PARAMETER_DESCRIPTIONS: Record<string, string> = {
   attribution_date: 'conversion: the window counts back from the conversion; click: credit is booked on the click date',
   campaign: 'Only credits, sessions and ads rows of this campaign id (drill-down below a source)',
   adgroup: 'Only credits, sessions and ads rows of this ad group id (drill-down below a campaign)',
+  format: 'ndjson (default: one JSON row per line), csv (RFC 4180 with a header row) or parquet',
 };
 
 const str = { type: 'string' };
@@ -90,6 +91,9 @@ const envelope = (row: Json, extra: Json = {}): Json => ({
 
 const unknownSource = (accepted: readonly string[]) => `Unknown source: <value>. Accepted sources: ${accepted.join(', ')}`;
 
+/** What an endpoint with a page (`limit`, `offset`) can answer besides. */
+const PAGE_ERRORS = ['limit must be a positive integer', 'offset must be a non-negative integer'];
+
 /** Messages every endpoint can answer with, by status. */
 const COMMON_ERRORS: Record<number, string[]> = {
   400: [
@@ -97,8 +101,6 @@ const COMMON_ERRORS: Record<number, string[]> = {
     'Missing client-secret header',
     'Invalid start_date or end_date parameter',
     'start_date must be before end_date',
-    'limit must be a positive integer',
-    'offset must be a non-negative integer',
   ],
   401: ['Invalid API key', 'Invalid client secret'],
   405: ['Method not allowed'],
@@ -121,25 +123,43 @@ interface Description {
   description: string;
   response: Json;
   errors: Record<number, string[]>;
+  /** Media types of a 200 that is not one JSON document (the exports); default application/json. */
+  download?: string[];
 }
+
+const EXPORT_TYPES = ['application/x-ndjson', 'text/csv', 'application/vnd.apache.parquet'];
+
+const rowExport = (rows: string, row: Json, errors: Record<number, string[]>): Description => ({
+  summary: `Every ${rows} row in scope as one download`,
+  description:
+    `The rows /v3/${rows} pages through, with the same filters, permissions, wire types and order, in one stream: ` +
+    'NDJSON (one row per line), CSV (header row; arrays as JSON text; cells that a spreadsheet would run as a formula start with an apostrophe) ' +
+    'or Parquet. No page and no limit; see docs/exports.md for time limits and resuming.',
+  response: row,
+  errors: { ...errors, 400: [...(errors[400] ?? []), 'Invalid format: <value>. Accepted values: ndjson, csv, parquet'] },
+  download: EXPORT_TYPES,
+});
 
 const pixelErrors = (extra400: string[] = []) => ({
   400: [unknownSource(PIXEL_SOURCES), ...extra400],
   403: [NO_PIXEL_ACCESS, NO_SOURCE_ACCESS],
 });
 
+const EVENTS_ERRORS = pixelErrors(['session_id must be numeric', 'visitor_id must be numeric']);
+const ADS_ERRORS = { 400: [unknownSource(BASE_SOURCES)], 403: [NO_ADS_ACCESS, NO_SOURCE_ACCESS] };
+
 const DESCRIPTIONS: Record<string, Description> = {
   '/events': {
     summary: 'Tracked events',
     description: 'Events of the key\'s visible channels, by time then id. Purchases are conversions, not events.',
     response: envelope(EVENT),
-    errors: pixelErrors(['session_id must be numeric', 'visitor_id must be numeric']),
+    errors: EVENTS_ERRORS,
   },
   '/sessions': {
     summary: 'Sessions',
     description: 'Sessions derived from events, with per-session counters and the landing attribution.',
     response: envelope(SESSION),
-    errors: pixelErrors(['session_id must be numeric', 'visitor_id must be numeric']),
+    errors: EVENTS_ERRORS,
   },
   '/conversions': {
     summary: 'Conversions',
@@ -159,7 +179,7 @@ const DESCRIPTIONS: Record<string, Description> = {
         properties: { total_ads: num, total_spend: num, total_impressions: num, total_clicks: num, total_reach: num },
       },
     }),
-    errors: { 400: [unknownSource(BASE_SOURCES)], 403: [NO_ADS_ACCESS, NO_SOURCE_ACCESS] },
+    errors: ADS_ERRORS,
   },
   '/report': {
     summary: 'Attributed report (the dashboard numbers)',
@@ -172,6 +192,10 @@ const DESCRIPTIONS: Record<string, Description> = {
       403: [NO_PROFIT_ACCESS, NO_PIXEL_ACCESS, NO_SOURCE_ACCESS],
     },
   },
+  '/export/events': rowExport('events', EVENT, EVENTS_ERRORS),
+  '/export/sessions': rowExport('sessions', SESSION, EVENTS_ERRORS),
+  '/export/conversions': rowExport('conversions', CONVERSION, pixelErrors(['is_new_customer must be one of 0,1,true,false'])),
+  '/export/ads': rowExport('ads', AD, ADS_ERRORS),
 };
 
 function parametersOf(query: QuerySpec): Json[] {
@@ -205,16 +229,19 @@ function operationOf(path: string, query: QuerySpec): Json {
   const described = DESCRIPTIONS[path];
   if (!described) throw new Error(`The OpenAPI document has no description of ${path}`);
   const errors: Record<number, string[]> = { ...COMMON_ERRORS };
+  if ('limit' in query.schema.shape) errors[400] = [...errors[400]!, ...PAGE_ERRORS];
   for (const [status, messages] of Object.entries(described.errors)) errors[Number(status)] = [...(errors[Number(status)] ?? []), ...messages];
   return {
     get: {
-      operationId: path.slice(1),
+      operationId: path.slice(1).replace('/', '_'),
       summary: described.summary,
       description: described.description,
       security: [{ apiKey: [], clientSecret: [] }],
       parameters: parametersOf(query),
       responses: {
-        200: { description: 'A page of results', content: { 'application/json': { schema: described.response } } },
+        200: described.download
+          ? { description: 'Every row, streamed', content: Object.fromEntries(described.download.map((type) => [type, { schema: described.response }])) }
+          : { description: 'A page of results', content: { 'application/json': { schema: described.response } } },
         ...Object.fromEntries(Object.entries(errors).sort(([a], [b]) => Number(a) - Number(b)).map(([status, messages]) => [status, errorResponse(Number(status), messages)])),
       },
     },

@@ -30,7 +30,9 @@ function parameters(list: Json[]): string {
 function responses(all: Record<string, Json>): string {
   const items = Object.entries(all)
     .map(([status, response]) => {
-      const fields = response.content?.['application/json']?.schema?.properties?.data?.items?.properties;
+      const fields =
+        response.content?.['application/json']?.schema?.properties?.data?.items?.properties ??
+        response.content?.['application/x-ndjson']?.schema?.properties;
       const list = fields ? ` Row fields: ${Object.keys(fields).map((f) => `<code>${escape(f)}</code>`).join(', ')}.` : '';
       return `<li><strong>${escape(status)}</strong>: ${prose(response.description)}${list}</li>`;
     })

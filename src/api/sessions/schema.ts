@@ -17,3 +17,6 @@ export const sessionsQuery: QuerySpec<typeof sessionsQuerySchema> = {
 };
 
 export const parseSessionsQuery = (raw: unknown) => parseWith(sessionsQuery, raw);
+
+/** A sessions request's parameters other than its page (the export reads the same). */
+export type SessionsFilterQuery = Omit<z.output<typeof sessionsQuerySchema>, 'limit' | 'offset'>;

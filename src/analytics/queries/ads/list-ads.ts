@@ -1,6 +1,7 @@
 import type { Clickhouse } from '../../../store/clickhouse.ts';
 import type { Page } from '../../../kit/paging.ts';
 import type { QueryScope } from '../../query-scope.ts';
+import { paged, type Statement } from '../../sql.ts';
 import { adConditions, type AdFilters } from './ads-scope.ts';
 
 export const QUERY_NAME = 'list-ads';
@@ -27,9 +28,9 @@ export interface AdRow {
   reach: string;
 }
 
-/** Returns up to `limit + 1` deduplicated rows ordered by dt, source, ad_id. */
-export async function listAds(ch: Clickhouse, scope: QueryScope, params: ListAdsParams): Promise<AdRow[]> {
-  const where = adConditions(scope, params);
+/** Every deduplicated ad row in scope as wire rows, ordered by dt, source, ad_id. */
+export function adsStatement(scope: QueryScope, filters: AdFilters): Statement {
+  const where = adConditions(scope, filters);
   const sql = `
 SELECT
   toString(store_id) AS store_id, toString(dt) AS dt, adaccount_id, toString(source) AS source,
@@ -37,7 +38,12 @@ SELECT
   toString(spend) AS spend, toString(impressions) AS impressions, toString(clicks) AS clicks, toString(reach) AS reach
 FROM ads FINAL
 WHERE ${where.sql()}
-ORDER BY dt, source, ad_id
-LIMIT {limit:UInt32} OFFSET {offset:UInt64}`;
-  return ch.query<AdRow>(QUERY_NAME, sql, { ...where.params, limit: params.page.limit + 1, offset: params.page.offset });
+ORDER BY dt, source, ad_id`;
+  return { sql, params: where.params };
+}
+
+/** Returns up to `limit + 1` rows of `adsStatement`. */
+export async function listAds(ch: Clickhouse, scope: QueryScope, params: ListAdsParams): Promise<AdRow[]> {
+  const { sql, params: values } = paged(adsStatement(scope, params), params.page);
+  return ch.query<AdRow>(QUERY_NAME, sql, values);
 }

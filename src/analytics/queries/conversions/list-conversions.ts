@@ -1,7 +1,7 @@
 import type { Clickhouse } from '../../../store/clickhouse.ts';
 import type { Page } from '../../../kit/paging.ts';
 import type { QueryScope } from '../../query-scope.ts';
-import { TIMESTAMP_OUT } from '../../sql.ts';
+import { TIMESTAMP_OUT, paged, type Statement } from '../../sql.ts';
 import { CHANNEL_COLUMNS, CHANNEL_OUT, attributedConversions, type ConversionFilters } from './conversion-scope.ts';
 
 export const QUERY_NAME = 'list-conversions';
@@ -38,9 +38,9 @@ export interface ConversionRow {
 
 const CHANNEL_FIELDS = CHANNEL_COLUMNS.map((c) => (c === 'adv_source' ? `${CHANNEL_OUT} AS adv_source` : `l_${c} AS ${c}`));
 
-/** Returns up to `limit + 1` conversions ordered by dt, then session and transaction (stable paging). */
-export async function listConversions(ch: Clickhouse, scope: QueryScope, params: ListConversionsParams): Promise<ConversionRow[]> {
-  const conversions = attributedConversions(scope, params);
+/** Every conversion in scope as wire rows, ordered by dt, then session and transaction (stable paging). */
+export function conversionsStatement(scope: QueryScope, filters: ConversionFilters): Statement {
+  const conversions = attributedConversions(scope, filters);
   const sql = `
 SELECT
   toString(store_id) AS store_id, ${TIMESTAMP_OUT('dt')} AS dt, name,
@@ -49,11 +49,12 @@ SELECT
   transaction_currency, transaction_country_code, transaction_city, hostname,
   ${CHANNEL_FIELDS.join(', ')}
 FROM ${conversions.sql}
-ORDER BY dt, session_id, transaction_id, name, visitor_id
-LIMIT {limit:UInt32} OFFSET {offset:UInt64}`;
-  return ch.query<ConversionRow>(QUERY_NAME, sql, {
-    ...conversions.params,
-    limit: params.page.limit + 1,
-    offset: params.page.offset,
-  });
+ORDER BY dt, session_id, transaction_id, name, visitor_id`;
+  return { sql, params: conversions.params };
+}
+
+/** Returns up to `limit + 1` conversions of `conversionsStatement`. */
+export async function listConversions(ch: Clickhouse, scope: QueryScope, params: ListConversionsParams): Promise<ConversionRow[]> {
+  const { sql, params: values } = paged(conversionsStatement(scope, params), params.page);
+  return ch.query<ConversionRow>(QUERY_NAME, sql, values);
 }

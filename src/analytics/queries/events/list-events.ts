@@ -1,15 +1,19 @@
 import type { Clickhouse } from '../../../store/clickhouse.ts';
 import type { Page } from '../../../kit/paging.ts';
-import { Conditions, TIMESTAMP_OUT, addNameFilter, timestampParam } from '../../sql.ts';
+import { Conditions, TIMESTAMP_OUT, addNameFilter, paged, timestampParam, type Statement } from '../../sql.ts';
 import type { QueryScope } from '../../query-scope.ts';
 
 export const QUERY_NAME = 'list-events';
 
-export interface ListEventsParams {
-  page: Page;
+/** Filters of an events read, beside the scope. */
+export interface EventFilters {
   name?: string;
   sessionId?: bigint;
   visitorId?: bigint;
+}
+
+export interface ListEventsParams extends EventFilters {
+  page: Page;
 }
 
 /** An event as it goes on the wire: integers as strings (docs/api.md, "Wire types"). */
@@ -39,7 +43,7 @@ export interface EventRow {
   entry_meta_values: string[];
 }
 
-function eventConditions(scope: QueryScope, params: ListEventsParams): Conditions {
+function eventConditions(scope: QueryScope, params: EventFilters): Conditions {
   const where = new Conditions()
     .add('store_id = {store_id:UInt64}', { store_id: scope.workspaceId })
     .add(`dt BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}`, {
@@ -53,9 +57,9 @@ function eventConditions(scope: QueryScope, params: ListEventsParams): Condition
   return where;
 }
 
-/** Returns up to `limit + 1` rows so the caller can tell whether another page exists. */
-export async function listEvents(ch: Clickhouse, scope: QueryScope, params: ListEventsParams): Promise<EventRow[]> {
-  const where = eventConditions(scope, params);
+/** Every event in scope as wire rows, by time then id. */
+export function eventsStatement(scope: QueryScope, filters: EventFilters): Statement {
+  const where = eventConditions(scope, filters);
   const sql = `
 SELECT
   toString(store_id) AS store_id, ${TIMESTAMP_OUT('dt')} AS dt, name,
@@ -65,7 +69,12 @@ SELECT
   device_type, country_code, hostname, pathname, referrer, entry_meta_keys, entry_meta_values
 FROM events
 WHERE ${where.sql()}
-ORDER BY events.dt, events.session_id, events.visitor_id, events.name, events.pathname
-LIMIT {limit:UInt32} OFFSET {offset:UInt64}`;
-  return ch.query<EventRow>(QUERY_NAME, sql, { ...where.params, limit: params.page.limit + 1, offset: params.page.offset });
+ORDER BY events.dt, events.session_id, events.visitor_id, events.name, events.pathname`;
+  return { sql, params: where.params };
+}
+
+/** Returns up to `limit + 1` rows so the caller can tell whether another page exists. */
+export async function listEvents(ch: Clickhouse, scope: QueryScope, params: ListEventsParams): Promise<EventRow[]> {
+  const { sql, params: values } = paged(eventsStatement(scope, params), params.page);
+  return ch.query<EventRow>(QUERY_NAME, sql, values);
 }

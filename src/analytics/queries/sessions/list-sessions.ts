@@ -1,6 +1,6 @@
 import type { Clickhouse } from '../../../store/clickhouse.ts';
 import type { Page } from '../../../kit/paging.ts';
-import { Conditions, TIMESTAMP_OUT } from '../../sql.ts';
+import { Conditions, TIMESTAMP_OUT, paged, type Statement } from '../../sql.ts';
 import type { QueryScope } from '../../query-scope.ts';
 import type { EventRow } from '../events/list-events.ts';
 import {
@@ -16,10 +16,14 @@ import {
 
 export const QUERY_NAME = 'list-sessions';
 
-export interface ListSessionsParams {
-  page: Page;
+/** Filters of a sessions read, beside the scope. */
+export interface SessionFilters {
   sessionId?: bigint;
   visitorId?: bigint;
+}
+
+export interface ListSessionsParams extends SessionFilters {
+  page: Page;
 }
 
 /** A session as it goes on the wire: integers as strings (docs/api.md, "Wire types"). */
@@ -40,14 +44,14 @@ const COUNTERS_OUT = SESSION_COUNTERS.map(([, c]) => `toString(${c}) AS ${c}`).j
 const LANDING_OUT = landingColumns('', LANDING_COLUMNS.filter((c) => c !== 'visitor_id'));
 
 /**
- * Returns up to `limit + 1` sessions whose first event lies in the scope's range and whose landing
- * carries one of its channels, ordered by start then id.
+ * Every session whose first event lies in the scope's range and whose landing carries one of its
+ * channels, as wire rows ordered by start then id.
  */
-export async function listSessions(ch: Clickhouse, scope: QueryScope, params: ListSessionsParams): Promise<SessionRow[]> {
+export function sessionsStatement(scope: QueryScope, filters: SessionFilters): Statement {
   const where = new Conditions()
     .add(...sessionsStartedIn(scope))
-    .addIf(params.sessionId, 'session_id = {session_id:UInt64}', (v) => ({ session_id: v }))
-    .addIf(params.visitorId, `${landingField('visitor_id')} = {visitor_id:UInt64}`, (v) => ({ visitor_id: v }))
+    .addIf(filters.sessionId, 'session_id = {session_id:UInt64}', (v) => ({ session_id: v }))
+    .addIf(filters.visitorId, `${landingField('visitor_id')} = {visitor_id:UInt64}`, (v) => ({ visitor_id: v }))
     .addIf(scope.channels, `${landingField('adv_source')} IN {channels:Array(String)}`, (v) => ({ channels: v }));
   const sql = `
 SELECT
@@ -60,7 +64,12 @@ SELECT
   ${LANDING_OUT}
 FROM ${SESSIONS_FINAL}
 WHERE ${where.sql()}
-ORDER BY started, session_id
-LIMIT {limit:UInt32} OFFSET {offset:UInt64}`;
-  return ch.query<SessionRow>(QUERY_NAME, sql, { ...where.params, limit: params.page.limit + 1, offset: params.page.offset });
+ORDER BY started, session_id`;
+  return { sql, params: where.params };
+}
+
+/** Returns up to `limit + 1` sessions of `sessionsStatement`. */
+export async function listSessions(ch: Clickhouse, scope: QueryScope, params: ListSessionsParams): Promise<SessionRow[]> {
+  const { sql, params: values } = paged(sessionsStatement(scope, params), params.page);
+  return ch.query<SessionRow>(QUERY_NAME, sql, values);
 }
