@@ -22,7 +22,8 @@ import { attributedConversions } from '../../src/analytics/queries/conversions/c
 import { groupConversions } from '../../src/analytics/queries/conversions/group-conversions.ts';
 import { listConversions } from '../../src/analytics/queries/conversions/list-conversions.ts';
 import { dailySpendRevenue } from '../../src/analytics/queries/correlations/daily-spend-revenue.ts';
-import { listEvents } from '../../src/analytics/queries/events/list-events.ts';
+import { eventsStatement, listEvents } from '../../src/analytics/queries/events/list-events.ts';
+import { countRows, streamRows } from '../../src/analytics/export/stream-rows.ts';
 import { geoBreakdown } from '../../src/analytics/queries/geo/geo-breakdown.ts';
 import { geoTestCandidates } from '../../src/analytics/queries/geo/geo-test-candidates.ts';
 import { adFreshness } from '../../src/analytics/queries/health/ad-freshness.ts';
@@ -84,6 +85,15 @@ const report = (name: string, request: ReportRequest, auth = ADMIN, rows?: Recor
 });
 
 export const SQL_CASES: Record<string, SqlCase[]> = {
+  'analytics/export/stream-rows.ts': [
+    { name: 'NDJSON of every event', run: (ch, ctx) => streamRows(ch, 'export-events', eventsStatement(everyChannel(ctx), {}), { format: 'ndjson' }, async () => {}) },
+    {
+      name: 'CSV of some channels\' events, resumed after 1000 rows',
+      rows: [{ name: 'store_id', type: 'String' }, { name: 'entry_meta_keys', type: 'Array(String)' }],
+      run: (ch, ctx) => streamRows(ch, 'export-events', eventsStatement(someChannels(ctx), {}), { format: 'csv', skip: 1000 }, async () => {}),
+    },
+    { name: 'count of every event', run: (ch, ctx) => countRows(ch, 'export-events', eventsStatement(everyChannel(ctx), {})) },
+  ],
   'analytics/report/build-sql.ts': [
     report('whole workspace, default metrics and settings', {}),
     report('by campaign per day, first click over 28 days', { breakdown: 'campaign', interval: 'day', attribution_model: 'first_click', attribution_window: 28 }),

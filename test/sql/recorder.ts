@@ -9,7 +9,7 @@ export interface Statement {
 
 /**
  * An analytics store that runs nothing: it keeps each read's name, SQL and parameters and answers
- * with no rows (or with `rows` when a query function needs one to go on). Writes are refused, so a
+ * with no rows (or with `rows` when a query function needs one to go on); a stream sends no chunk. Writes are refused, so a
  * query function that writes shows here rather than passing silently.
  */
 export function recordingClickhouse(rows: Record<string, unknown>[] = []): Clickhouse & { statements: Statement[] } {
@@ -23,6 +23,9 @@ export function recordingClickhouse(rows: Record<string, unknown>[] = []): Click
     async query<T>(name: string, sql: string, params: QueryParams = {}) {
       statements.push({ name, sql, params });
       return rows as T[];
+    },
+    async stream(name: string, sql: string, params: QueryParams) {
+      statements.push({ name, sql, params });
     },
     exec: refuse,
     insertNdjson: refuse,

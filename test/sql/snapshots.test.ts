@@ -26,9 +26,9 @@ const SRC = path.join(ROOT, 'src');
 const SNAPSHOTS = path.join(ROOT, 'test/sql/snapshots');
 const UPDATE = process.env.UPDATE_SNAPSHOTS === '1';
 
-/** Every file that builds analytics SQL: the query folders and the report's statement. */
+/** Every file that builds analytics SQL: the query folders, the report's statement and the export's wrapper. */
 const QUERY_FOLDERS = ['analytics/queries', 'collect/queries'];
-const QUERY_FILES = ['analytics/report/build-sql.ts'];
+const QUERY_FILES = ['analytics/report/build-sql.ts', 'analytics/export/stream-rows.ts'];
 
 function filesUnder(dir: string, ext: string): string[] {
   if (!fs.existsSync(dir)) return [];

@@ -16,7 +16,7 @@ const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /**
  * A CSV cell that a spreadsheet would run as a formula (it starts with = + - @, a tab or a
  * carriage return; OWASP's list) gets a leading apostrophe, unless it is a plain number such as
- * `-1250`. Arrays become JSON text first, which starts with `[`.
+ * `-1250`. Arrays become JSON text, which starts with `[`.
  */
 const formulaSafe = (cell: string) =>
   `if(match(${cell}, '^[=+\\\\-@\\t\\r]') AND NOT match(${cell}, '^-?[0-9]+(\\\\.[0-9]+)?$'), concat('''', ${cell}), ${cell})`;
@@ -27,8 +27,7 @@ async function csvStatement(ch: Clickhouse, name: string, statement: Statement):
   const cells = columns.map(({ name: column, type }) => {
     // Our own statements' column names; anything else would be a bug, never a client's input.
     if (!IDENTIFIER.test(column)) throw new Error(`unexpected export column name ${column}`);
-    const text = type.startsWith('Array(') ? `toJSONString(${column})` : column;
-    return `${formulaSafe(text)} AS ${column}`;
+    return `${type.startsWith('Array(') ? `toJSONString(${column})` : formulaSafe(column)} AS ${column}`;
   });
   return { sql: `SELECT ${cells.join(', ')}\nFROM (${statement.sql})`, params: statement.params };
 }

@@ -1,11 +1,13 @@
 import type { Range } from '../../kit/range.ts';
-import type { Reader } from '../../analytics/query-scope.ts';
+import type { QueryScope, Reader } from '../../analytics/query-scope.ts';
 import type { Statement } from '../../analytics/sql.ts';
 import type { ExportFormat } from '../../analytics/export/formats.ts';
-import { eventsStatement } from '../../analytics/queries/events/list-events.ts';
-import { sessionsStatement } from '../../analytics/queries/sessions/list-sessions.ts';
+import { eventsStatement, type EventFilters } from '../../analytics/queries/events/list-events.ts';
+import { sessionsStatement, type SessionFilters } from '../../analytics/queries/sessions/list-sessions.ts';
 import { conversionsStatement } from '../../analytics/queries/conversions/list-conversions.ts';
+import type { ConversionFilters } from '../../analytics/queries/conversions/conversion-scope.ts';
 import { adsStatement } from '../../analytics/queries/ads/list-ads.ts';
+import type { AdFilters } from '../../analytics/queries/ads/ads-scope.ts';
 import type { QuerySpec } from '../params.ts';
 import { eventsQuery, type EventsFilterQuery } from '../events/schema.ts';
 import { sessionsQuery, type SessionsFilterQuery } from '../sessions/schema.ts';
@@ -34,31 +36,30 @@ interface RowExport {
   plan(reader: Reader, raw: unknown): RowExportPlan;
 }
 
-const events = exportQueryOf<EventsFilterQuery>(eventsQuery);
-const sessions = exportQueryOf<SessionsFilterQuery>(sessionsQuery);
-const conversions = exportQueryOf<ConversionsFilterQuery>(conversionsQuery);
-const ads = exportQueryOf<AdsFilterQuery>(adsQuery);
+/**
+ * A row export is its row endpoint's read (the same scope, filters and statement) without the
+ * page, over the same parameters.
+ */
+function rowExport<Q, F>(
+  kind: RowExportKind,
+  rows: QuerySpec,
+  read: (reader: Reader, query: Q) => { scope: QueryScope; filters: F },
+  statement: (scope: QueryScope, filters: F) => Statement,
+): [RowExportKind, RowExport] {
+  const query = exportQueryOf<Q>(rows);
+  return [kind, {
+    query,
+    plan(reader, raw) {
+      const parsed = query.parse(raw);
+      const { scope, filters } = read(reader, parsed);
+      return { kind, statement: statement(scope, filters), range: scope.range, format: parsed.format };
+    },
+  }];
+}
 
-/** Each row export is its row endpoint's read (the same scope, filters and statement) without the page. */
-export const ROW_EXPORTS: ReadonlyMap<RowExportKind, RowExport> = new Map<RowExportKind, RowExport>([
-  ['events', { query: events, plan(reader, raw) {
-    const query = events.parse(raw);
-    const { scope, filters } = eventsRead(reader, query);
-    return { kind: 'events', statement: eventsStatement(scope, filters), range: scope.range, format: query.format };
-  } }],
-  ['sessions', { query: sessions, plan(reader, raw) {
-    const query = sessions.parse(raw);
-    const { scope, filters } = sessionsRead(reader, query);
-    return { kind: 'sessions', statement: sessionsStatement(scope, filters), range: scope.range, format: query.format };
-  } }],
-  ['conversions', { query: conversions, plan(reader, raw) {
-    const query = conversions.parse(raw);
-    const { scope, filters } = conversionsRead(reader, query);
-    return { kind: 'conversions', statement: conversionsStatement(scope, filters), range: scope.range, format: query.format };
-  } }],
-  ['ads', { query: ads, plan(reader, raw) {
-    const query = ads.parse(raw);
-    const { scope, filters } = adsRead(reader, query);
-    return { kind: 'ads', statement: adsStatement(scope, filters), range: scope.range, format: query.format };
-  } }],
+export const ROW_EXPORTS: ReadonlyMap<RowExportKind, RowExport> = new Map([
+  rowExport<EventsFilterQuery, EventFilters>('events', eventsQuery, eventsRead, eventsStatement),
+  rowExport<SessionsFilterQuery, SessionFilters>('sessions', sessionsQuery, sessionsRead, sessionsStatement),
+  rowExport<ConversionsFilterQuery, ConversionFilters>('conversions', conversionsQuery, conversionsRead, conversionsStatement),
+  rowExport<AdsFilterQuery, AdFilters>('ads', adsQuery, adsRead, adsStatement),
 ]);
