@@ -1,14 +1,20 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Stores } from '../store/index.ts';
+import type { Progress } from './progress-bar.ts';
 
 /** What every CLI command gets, whether it runs in the CLI process or inside the server. */
 export interface CommandContext {
   config: Config;
   stores: Stores;
   logger: Logger;
-  /** Human-readable progress for long work; goes to the CLI's stderr. */
-  progress(message: string): void;
+  /**
+   * Human-readable progress for long work; goes to the CLI's stderr. With `bar`, a progress bar
+   * drawn in place on a terminal and left out when stderr is not one.
+   */
+  progress(message: string, bar?: Progress): void;
+  /** Aborted when whoever asked for the command is gone (the CLI that sent it to the server). */
+  signal?: AbortSignal;
 }
 
 export interface CommandArgs {

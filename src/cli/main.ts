@@ -2,6 +2,10 @@ import path from 'node:path';
 import { loadConfig } from '../config.ts';
 import { adminToken, runningServer } from '../server/runtime-files.ts';
 import type { CommandOutcome } from './run-command.ts';
+import { progressPrinter } from './progress-bar.ts';
+
+/** Progress of a command (lines, and a bar on a terminal) on stderr; stdout keeps its one JSON document. */
+const showProgress = progressPrinter(process.stderr);
 
 /**
  * `npm run --silent cli -- <command>`: one JSON document on stdout; errors as JSON on stderr
@@ -25,7 +29,7 @@ async function viaServer(port: number, token: string, argv: string[]): Promise<C
     pending = lines.pop() ?? '';
     for (const line of lines.filter(Boolean)) {
       const message = JSON.parse(line);
-      if ('progress' in message) process.stderr.write(`${message.progress}\n`);
+      if ('progress' in message) showProgress(message.progress, message.bar);
       else outcome = message;
     }
   }
@@ -43,7 +47,7 @@ async function inProcess(argv: string[]): Promise<CommandOutcome> {
   const stores = await openStores(config, logger);
   try {
     return await runCommand(
-      { config, stores, logger, progress: (message) => process.stderr.write(`${message}\n`) },
+      { config, stores, logger, progress: showProgress },
       argv,
     );
   } finally {

@@ -41,6 +41,8 @@ const VALUE_OPTIONS = [
   'password',
   'role',
   'since',
+  'start-date',
+  'end-date',
 ] as const;
 
 const OPTIONS = Object.fromEntries(VALUE_OPTIONS.map((name) => [name, { type: 'string' as const }]));

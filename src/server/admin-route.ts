@@ -10,7 +10,16 @@ import { adminToken } from './runtime-files.ts';
  * Runs one CLI command line with the server's stores and answers its outcome. The CLI hands it
  * in when it builds the app: the commands are the CLI's, the server only carries them.
  */
-export type CommandRunner = (ctx: { config: Config; stores: Stores; logger: Logger; progress(message: string): void }, argv: string[]) => Promise<unknown>;
+export type CommandRunner = (
+  ctx: {
+    config: Config;
+    stores: Stores;
+    logger: Logger;
+    progress(message: string, bar?: { done: number; total: number }): void;
+    signal?: AbortSignal;
+  },
+  argv: string[],
+) => Promise<unknown>;
 
 function tokenMatches(given: string, expected: string): boolean {
   const a = crypto.createHash('sha256').update(given).digest();
@@ -35,7 +44,7 @@ function fromThisMachine(request: FastifyRequest): boolean {
 
 /**
  * `POST /admin/cli`: runs a CLI command inside the server (which owns the embedded stores).
- * The answer is NDJSON: progress lines, then one `{result}` or `{error}` line. Only clients on
+ * The answer is NDJSON: progress lines (`{progress, bar?}`), then one `{result}` or `{error}` line. Only clients on
  * this machine reach it (404 for others) unless STORELENS_ADMIN_REMOTE=1.
  */
 export const adminRoute = (runCommand: CommandRunner): FastifyPluginAsync => async (app) => {
@@ -53,8 +62,19 @@ export const adminRoute = (runCommand: CommandRunner): FastifyPluginAsync => asy
     reply.hijack();
     reply.raw.writeHead(200, { 'content-type': 'application/x-ndjson' });
     const write = (line: unknown) => reply.raw.write(`${JSON.stringify(line)}\n`);
+    // A CLI that is interrupted closes its connection: long commands (export) stop where they are.
+    const gone = new AbortController();
+    reply.raw.once('close', () => {
+      if (!reply.raw.writableFinished) gone.abort();
+    });
     const outcome = await runCommand(
-      { config: app.config, stores: app.stores, logger: request.log as never, progress: (message) => write({ progress: message }) },
+      {
+        config: app.config,
+        stores: app.stores,
+        logger: request.log as never,
+        progress: (message, bar) => write({ progress: message, ...(bar ? { bar } : {}) }),
+        signal: gone.signal,
+      },
       argv,
     );
     write(outcome);

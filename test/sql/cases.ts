@@ -90,7 +90,7 @@ export const SQL_CASES: Record<string, SqlCase[]> = {
     {
       name: 'CSV of some channels\' events, resumed after 1000 rows',
       rows: [{ name: 'store_id', type: 'String' }, { name: 'entry_meta_keys', type: 'Array(String)' }],
-      run: (ch, ctx) => streamRows(ch, 'export-events', eventsStatement(someChannels(ctx), {}), { format: 'csv', skip: 1000 }, async () => {}),
+      run: (ch, ctx) => streamRows(ch, 'export-events', eventsStatement(someChannels(ctx), {}), { format: 'csv', resume: { rows: 1000 } }, async () => {}),
     },
     { name: 'count of every event', run: (ch, ctx) => countRows(ch, 'export-events', eventsStatement(everyChannel(ctx), {})) },
   ],

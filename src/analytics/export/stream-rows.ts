@@ -5,10 +5,11 @@ import { FORMATS, type ExportFormat } from './formats.ts';
 export interface StreamRowsOptions {
   format: ExportFormat;
   /**
-   * Rows of the statement already delivered (a resumed export): they are skipped, and a CSV
-   * export then has no header row. Not for Parquet, whose file cannot be continued.
+   * Continues an export begun before (the CLI's resumable file): the statement's first `rows`
+   * rows are skipped and a CSV export has no header row, which the file already holds. Not for
+   * Parquet, whose file cannot be continued.
    */
-  skip?: number;
+  resume?: { rows: number };
 }
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -39,13 +40,13 @@ async function csvStatement(ch: Clickhouse, name: string, statement: Statement):
  */
 export async function streamRows(ch: Clickhouse, name: string, statement: Statement, options: StreamRowsOptions, consume: StreamConsumer): Promise<void> {
   const spec = FORMATS[options.format];
-  const skip = options.skip ?? 0;
-  if (skip > 0 && options.format === 'parquet') throw new Error('a Parquet export cannot be resumed');
-  let rows: Statement = skip > 0
-    ? { sql: `${statement.sql}\nOFFSET {export_skip:UInt64}`, params: { ...statement.params, export_skip: skip } }
+  const { resume } = options;
+  if (resume && options.format === 'parquet') throw new Error('a Parquet export cannot be resumed');
+  let rows: Statement = resume
+    ? { sql: `${statement.sql}\nOFFSET {export_skip:UInt64}`, params: { ...statement.params, export_skip: resume.rows } }
     : statement;
   if (options.format === 'csv') rows = await csvStatement(ch, name, rows);
-  const engine = options.format === 'csv' && skip > 0 ? 'CSV' : spec.engine;
+  const engine = options.format === 'csv' && resume ? 'CSV' : spec.engine;
   await ch.stream(name, rows.sql, rows.params, { format: engine, settings: spec.settings }, consume);
 }
 

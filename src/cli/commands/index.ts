@@ -3,6 +3,7 @@ import { adsConnectCommand, adsStatusCommand, adsSyncCommand } from './ads.ts';
 import { collectStatusCommand, replayDeadLettersCommand } from './collect.ts';
 import { demoCommand } from './demo.ts';
 import { importCommand } from './import.ts';
+import { exportCommand } from './export.ts';
 import { leadsExportCommand } from './leads.ts';
 import { setIntegrationCommand } from './integration.ts';
 import { setStorefrontCommand } from './storefront.ts';
@@ -24,6 +25,7 @@ export const commands: Record<string, Command> = {
   'collect status': collectStatusCommand,
   'collect replay-dead-letters': replayDeadLettersCommand,
   import: importCommand,
+  export: exportCommand,
   'ads connect': adsConnectCommand,
   'ads sync': adsSyncCommand,
   'ads status': adsStatusCommand,
