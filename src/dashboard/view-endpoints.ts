@@ -5,14 +5,14 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { InvalidInput, NotFound } from '../kit/errors.ts';
+import { NotFound } from '../kit/errors.ts';
 import { DAY_MS } from '../kit/dates.ts';
 import { rangePage } from '../kit/paging.ts';
 import { resolveRange } from '../kit/range.ts';
 import { channelsOfAll } from '../analytics/sources.ts';
 import { seesChannel } from '../analytics/permissions.ts';
 import { runReport, type ReportRequest } from '../analytics/report/run.ts';
-import { ATTRIBUTION_MODELS } from '../analytics/attribution/index.ts';
+import { ATTRIBUTION_MODELS, planAttribution } from '../analytics/attribution/index.ts';
 import type { MetricName } from '../analytics/metrics.ts';
 import { listConversions } from '../analytics/queries/conversions/list-conversions.ts';
 import { conversionPath } from '../analytics/queries/conversions/conversion-path.ts';
@@ -133,11 +133,7 @@ export async function viewRoutes(app: FastifyInstance): Promise<void> {
     const access = workspaceAccess(request);
     const key = parseQuery(pathQuery, request.query as Record<string, unknown>);
     const query = parseReportQuery(request.query);
-    const settings = await getSettings(app.stores.db, access.workspaceId);
-    const model = query.attribution_model ?? settings.attribution_model;
-    const windowDays = query.attribution_window ?? settings.attribution_window;
-    if (!(ATTRIBUTION_MODELS as readonly string[]).includes(model)) throw new InvalidInput(`Invalid attribution_model: ${model}`);
-    const excluded = query.exclude_source ?? settings.ignore_sources;
+    const attribution = planAttribution(query, await getSettings(app.stores.db, access.workspaceId), access.visibility);
     // The conversion must be one the member may list: same channel rule as the conversions view.
     const convMs = Date.parse(`${key.dt.replace(' ', 'T')}Z`);
     const visible = await listConversions(app.stores.ch, pixelScope(access, { startMs: convMs, endMs: convMs + 999 }), {
@@ -149,14 +145,18 @@ export async function viewRoutes(app: FastifyInstance): Promise<void> {
     const path = await conversionPath(app.stores.ch, {
       workspaceId: access.workspaceId,
       key: { sessionId: key.session_id!, dt: key.dt, name: key.name, transactionId: key.transaction_id },
-      model: model as (typeof ATTRIBUTION_MODELS)[number],
-      windowDays,
-      excludedChannels: channelsOfAll(excluded),
+      attribution,
     });
     if (!path) throw new NotFound('Conversion not found');
     // A viewer limited to some channels does not see the other channels' sessions.
     const touches = path.touches.filter((t) => seesChannel(access.visibility, t.channel));
-    return { ...path, touches, attribution_model: model, attribution_window: windowDays, exclude_source: excluded };
+    return {
+      ...path,
+      touches,
+      attribution_model: attribution.model,
+      attribution_window: attribution.windowDays,
+      exclude_source: attribution.excludedSources,
+    };
   });
 
   /** Live: the last 30 minutes of pageviews and conversions, polled by the view. */

@@ -55,17 +55,17 @@ describe('parseBound', () => {
 describe('planReport', () => {
   test('what the request leaves out comes from the workspace settings', () => {
     const p = plan({}, ['admin:admin'], { attribution_model: 'linear', attribution_window: 28, attribution_date: 'click', ignore_sources: ['email'] });
-    assert.deepEqual([p.model, p.windowDays, p.dateMode], ['linear', 28, 'click']);
-    assert.deepEqual(p.excludedSources, ['email']);
+    assert.deepEqual([p.attribution.model, p.attribution.windowDays, p.attribution.dateMode], ['linear', 28, 'click']);
+    assert.deepEqual(p.attribution.excludedSources, ['email']);
     assert.deepEqual([p.limit, p.offset, p.breakdown, p.interval, p.channels], [100, 0, null, null, null]);
     assert.deepEqual(p.metrics, ['spend', 'revenue', 'roas', 'conversions', 'sessions']);
   });
 
   test('the request wins over the settings; exclude_source replaces ignore_sources', () => {
     const p = plan({ attribution_model: 'u_shaped', attribution_window: 90, exclude_source: ['creator'] }, ['admin:admin'], { ignore_sources: ['email'] });
-    assert.deepEqual([p.model, p.windowDays], ['u_shaped', 90]);
-    assert.deepEqual(p.excludedSources, ['creator']);
-    assert.deepEqual(p.excludedChannels.sort(), ['creator', 'influencer']);
+    assert.deepEqual([p.attribution.model, p.attribution.windowDays], ['u_shaped', 90]);
+    assert.deepEqual(p.attribution.excludedSources, ['creator']);
+    assert.deepEqual(p.attribution.excludedChannels.sort(), ['creator', 'influencer']);
   });
 
   test('a source filter becomes the raw channels behind it; a restricted key sees only its own', () => {

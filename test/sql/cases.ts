@@ -138,9 +138,7 @@ export const SQL_CASES: Record<string, SqlCase[]> = {
       run: (ch, ctx) => conversionPath(ch, {
         workspaceId: ctx.workspaceId,
         key: { sessionId: 9007199254740993n, dt: '2026-10-14 09:30:00.000', name: 'purchase', transactionId: 'T-1001' },
-        model: 'last_click',
-        windowDays: 7,
-        excludedChannels: [],
+        attribution: { model: 'last_click', windowDays: 7, dateMode: 'conversion', excludedChannels: [], excludedSources: [] },
       }),
     },
     {
@@ -148,9 +146,7 @@ export const SQL_CASES: Record<string, SqlCase[]> = {
       run: (ch, ctx) => conversionPath(ch, {
         workspaceId: ctx.workspaceId,
         key: { sessionId: 42n, dt: '2026-10-14 09:30:00.000', name: 'purchase', transactionId: '' },
-        model: 'linear',
-        windowDays: 28,
-        excludedChannels: ['email'],
+        attribution: { model: 'linear', windowDays: 28, dateMode: 'conversion', excludedChannels: ['email'], excludedSources: ['email'] },
       }),
     },
   ],

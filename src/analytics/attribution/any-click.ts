@@ -1,4 +1,4 @@
-import type { AttributionModel } from './touchpoint.ts';
+import type { AttributionModel } from './model.ts';
 
 /**
  * Every distinct reporting source (platform) in the path gets 100 %, booked on that platform's
@@ -9,6 +9,7 @@ import type { AttributionModel } from './touchpoint.ts';
 export const anyClick: AttributionModel = {
   name: 'any_click',
   summary: 'every platform in the path gets 100 % through its own last touchpoint',
+  overlapping: true,
   weights: (path) =>
     `arrayReverse(arrayMap(n -> if(n = 1, 1., 0.), arrayEnumerateUniq(arrayReverse(arrayMap(t -> t.source, ${path})))))`,
 };

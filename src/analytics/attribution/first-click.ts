@@ -1,4 +1,4 @@
-import type { AttributionModel } from './touchpoint.ts';
+import type { AttributionModel } from './model.ts';
 
 /** The first touchpoint inside the window gets 100 %. */
 export const firstClick: AttributionModel = {

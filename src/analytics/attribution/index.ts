@@ -1,18 +1,24 @@
+/**
+ * Attribution, one home for every model: the names a request chooses from (`names.ts`), the gate
+ * that turns a request into a plan (`plan.ts`), the buyer identity paths are grouped by
+ * (`identity.ts`), the touchpoint tuple (`touchpoint.ts`), and one file per model, each declaring
+ * itself (`model.ts`). The report, a conversion's path, the dashboard and the tools read models
+ * only through this module.
+ */
 import { anyClick } from './any-click.ts';
 import { firstClick } from './first-click.ts';
 import { lastClick } from './last-click.ts';
 import { linear } from './linear.ts';
 import { totalImpact } from './total-impact.ts';
 import { uShaped } from './u-shaped.ts';
-import type { AttributionModel } from './touchpoint.ts';
-import { ATTRIBUTION_DATES, ATTRIBUTION_MODELS, ATTRIBUTION_WINDOWS } from '../../store/app/settings.ts';
+import type { AttributionModel } from './model.ts';
+import type { ModelName } from './names.ts';
 
-export { BASE_TOUCH_FIELDS, TOUCH_FIELDS, touchSql, touchType, type AttributionModel, type TouchField } from './touchpoint.ts';
-
-export type ModelName = (typeof ATTRIBUTION_MODELS)[number];
-export type AttributionWindow = (typeof ATTRIBUTION_WINDOWS)[number];
-export type AttributionDate = (typeof ATTRIBUTION_DATES)[number];
-export { ATTRIBUTION_DATES, ATTRIBUTION_MODELS, ATTRIBUTION_WINDOWS };
+export { BASE_TOUCH_FIELDS, TOUCH_FIELDS, touchSql, touchType, type TouchField } from './touchpoint.ts';
+export { ATTRIBUTION_DATES, ATTRIBUTION_MODELS, ATTRIBUTION_WINDOWS, type AttributionDate, type AttributionWindow, type ModelName } from './names.ts';
+export { planAttribution, type AttributionPlan, type AttributionRequest } from './plan.ts';
+export { IDS_CTE, conversionIdentitySql, sessionIdentitySql } from './identity.ts';
+export type { AttributionModel, ModelContext } from './model.ts';
 
 export const MODELS: Record<ModelName, AttributionModel> = {
   last_click: lastClick,
@@ -44,7 +50,8 @@ export interface AttributionColumns {
  * the level above `eligible`). Two levels, not one per step: each query level costs ClickHouse
  * analysis time, and a column is cheaper to reference than an alias, which is analysed again at
  * every use (`touches` is an alias, but a cheap one over the column `eligible`). The query binds
- * `window_days` and `excluded_channels` (raw channels removed from every path before the model).
+ * `window_days` and `excluded_channels` (raw channels removed from every path before the model),
+ * and whatever the model's `bind` returns.
  */
 export function attributionColumns(model: ModelName, input: { path: string; convTs: string; fallback: string }): AttributionColumns {
   const { path, convTs, fallback } = input;
@@ -59,3 +66,16 @@ export function attributionColumns(model: ModelName, input: { path: string; conv
     credits: `arrayZip(if(empty(eligible), [${fallback}], eligible) AS touches, ${MODELS[model].weights('touches')})`,
   };
 }
+
+/**
+ * `credits` (an `Array(Tuple(Touch, Float64))`) as the report books them. Under an overlapping
+ * model each credit gets a third member, its share: the weight scaled so that a conversion's
+ * shares sum to at most 1, which the totals sum instead of the weights.
+ */
+export function bookedCredits(model: ModelName, credits: string): string {
+  if (!MODELS[model].overlapping) return credits;
+  return `arrayMap((c, s) -> (c.1, c.2, c.2 * least(1., s) / s), ${credits} AS kept, arrayWithConstant(length(kept), arraySum(k -> k.2, kept)))`;
+}
+
+/** Whether the report's credits carry a share beside the weight (bookedCredits). */
+export const hasShares = (model: ModelName): boolean => MODELS[model].overlapping === true;

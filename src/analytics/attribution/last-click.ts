@@ -1,4 +1,4 @@
-import type { AttributionModel } from './touchpoint.ts';
+import type { AttributionModel } from './model.ts';
 
 /** The last touchpoint before the conversion gets 100 %. */
 export const lastClick: AttributionModel = {

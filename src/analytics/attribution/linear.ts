@@ -1,4 +1,4 @@
-import type { AttributionModel } from './touchpoint.ts';
+import type { AttributionModel } from './model.ts';
 
 /** Every touchpoint gets an equal share: 1/n. */
 export const linear: AttributionModel = {

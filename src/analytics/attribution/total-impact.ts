@@ -1,4 +1,5 @@
-import { LOW_INTENT_SOURCES, type AttributionModel } from './touchpoint.ts';
+import type { AttributionModel } from './model.ts';
+import { LOW_INTENT_SOURCES } from './touchpoint.ts';
 
 const LOW = `(${LOW_INTENT_SOURCES.map((s) => `'${s}'`).join(', ')})`;
 

@@ -44,13 +44,3 @@ export function touchSql(values: Partial<Record<TouchField, string>>, fields?: r
 
 /** Channels that do not count as a paid touch for total_impact. */
 export const LOW_INTENT_SOURCES = ['email', 'organic'] as const;
-
-/**
- * An attribution model: `weights(path)` is a ClickHouse expression over a non-empty, time-ordered
- * `Array(Touch)` named `path` that returns `Array(Float64)` of the same length.
- */
-export interface AttributionModel {
-  name: string;
-  summary: string;
-  weights(path: string): string;
-}

@@ -1,4 +1,4 @@
-import type { AttributionModel } from './touchpoint.ts';
+import type { AttributionModel } from './model.ts';
 
 /**
  * Position based: one touchpoint 100 %; two 50/50; three or more 40 % first, 40 % last and the

@@ -2,7 +2,10 @@ import type { QueryParams } from '../../store/clickhouse.ts';
 import { DAY_MS } from '../../kit/dates.ts';
 import { Conditions, addNameFilter, timestampParam } from '../sql.ts';
 import { SESSIONS_FINAL, landingField, sessionsStartedSql, type LandingColumn } from '../queries/sessions/session-sql.ts';
-import { BASE_TOUCH_FIELDS, TOUCH_FIELDS, attributionColumns, touchSql, type TouchField } from '../attribution/index.ts';
+import {
+  BASE_TOUCH_FIELDS, IDS_CTE, TOUCH_FIELDS, attributionColumns, bookedCredits, conversionIdentitySql, hasShares, sessionIdentitySql, touchSql,
+  type TouchField,
+} from '../attribution/index.ts';
 import { DIMENSIONS, INTERVALS, reportingSourceSql, type Dimension } from '../dimensions.ts';
 import type { ReportPlan } from './plan.ts';
 import { METRICS } from '../metrics.ts';
@@ -48,8 +51,8 @@ const OWN_SESSION_FIELDS: readonly TouchField[] = ['utm_source', 'utm_campaign',
 
 /** How far before and after the report range events and conversions are read. */
 function scanBounds(plan: ReportPlan) {
-  const window = plan.windowDays * DAY_MS;
-  const click = plan.dateMode === 'click';
+  const window = plan.attribution.windowDays * DAY_MS;
+  const click = plan.attribution.dateMode === 'click';
   return {
     // Touchpoints up to `window` before the earliest conversion that can book into the range.
     scanStart: plan.range.startMs - window,
@@ -59,9 +62,6 @@ function scanBounds(plan: ReportPlan) {
     convEnd: click ? plan.range.endMs + window : plan.range.endMs,
   };
 }
-
-const identitySql = (visitor: string) =>
-  `if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(${visitor})))`;
 
 /** Touch fields the breakdown groups by, beside those every model needs. */
 function touchFields(plan: ReportPlan): TouchField[] {
@@ -85,8 +85,8 @@ function reportParams(plan: ReportPlan): QueryParams {
     scan_end: timestampParam(b.scanEnd),
     conv_start: timestampParam(b.convStart),
     conv_end: timestampParam(b.convEnd),
-    window_days: plan.windowDays,
-    excluded_channels: plan.excludedChannels,
+    window_days: plan.attribution.windowDays,
+    excluded_channels: plan.attribution.excludedChannels,
     excluded_tx: s.excluded_transaction_ids,
     platform_revenue: s.platform_revenue === 'platform' ? 1 : 0,
     net_merchandise: s.net_merchandise_revenue ? 1 : 0,
@@ -197,16 +197,12 @@ function touchExpressions(fields: readonly TouchField[]): { touch: string; fallb
 function creditedSql(plan: ReportPlan, credits: string): string {
   const keptCredit = [
     'c.2 > 0',
-    ...(plan.dateMode === 'click' ? [`c.1.ts BETWEEN {start:${TS}} AND {end:${TS}}`] : []),
+    ...(plan.attribution.dateMode === 'click' ? [`c.1.ts BETWEEN {start:${TS}} AND {end:${TS}}`] : []),
     ...(plan.channels ? ['c.1.channel IN {channels:Array(String)}'] : []),
     ...(plan.campaign !== null ? ['c.1.campaign = {campaign:String}'] : []),
     ...(plan.adgroup !== null ? ['c.1.adgroup = {adgroup:String}'] : []),
   ].join(' AND ');
-  const kept = `arrayFilter(c -> ${keptCredit}, ${credits})`;
-  // any_click: each kept credit also carries its weight capped at one conversion in all (`share`).
-  return plan.model === 'any_click'
-    ? `arrayMap((c, s) -> (c.1, c.2, c.2 * least(1., s) / s), ${kept} AS kept, arrayWithConstant(length(kept), arraySum(k -> k.2, kept)))`
-    : kept;
+  return bookedCredits(plan.attribution.model, `arrayFilter(c -> ${keptCredit}, ${credits})`);
 }
 
 /**
@@ -226,7 +222,7 @@ function unattributedCreditsSql(plan: ReportPlan, fields: readonly TouchField[])
   return `
   UNION ALL
   SELECT ${touchSql({ ts: 'dt', channel: "'unattributed'", source: "'unattributed'" }, fields)} AS touch,
-    1. AS weight,${plan.model === 'any_click' ? ' 1. AS share,' : ''} dt AS credit_ts,
+    1. AS weight,${hasShares(plan.attribution.model) ? ' 1. AS share,' : ''} dt AS credit_ts,
     toFloat64(gross_revenue - if({net_merchandise:UInt8}, tax + shipping, 0)
       - if({refund_netting:UInt8}, arraySum(r -> r.amount, refunds), 0)) AS revenue,
     toFloat64(is_new_customer) AS is_new, toFloat64(cogs) AS cogs,
@@ -254,8 +250,8 @@ function ctes(plan: ReportPlan): { sql: string; params: QueryParams } {
 
   const values = conversionValues(plan);
   const { touch, fallback } = touchExpressions(fields);
-  const attribution = attributionColumns(plan.model, { path: 'p.path', convTs: 'conv_dt', fallback });
-  const creditTs = plan.dateMode === 'click' ? 'touch.ts' : 'conv_dt';
+  const attribution = attributionColumns(plan.attribution.model, { path: 'p.path', convTs: 'conv_dt', fallback });
+  const creditTs = plan.attribution.dateMode === 'click' ? 'touch.ts' : 'conv_dt';
   const needsOwn = fields.some((f) => OWN_SESSION_FIELDS.includes(f));
   const unattributed = plan.includeUnattributed ? unattributedCreditsSql(plan, fields) : '';
 
@@ -268,12 +264,10 @@ session_rows AS (
   FROM ${SESSIONS_FINAL}
   WHERE ${sessionsStartedSql(`{scan_start:${TS}}`, `{scan_end:${TS}}`)}
 ),
-ids AS (
-  SELECT visitor_id AS id_visitor, customer_id AS customer FROM visitor_customers FINAL WHERE store_id = {store_id:UInt64}
-),
+${IDS_CTE},
 conv AS (
   SELECT c.dt AS conv_dt, c.session_id AS session_id,
-    multiIf(c.customer_id != '', concat('c:', c.customer_id), ${identitySql('c.visitor_id')}) AS identity,
+    ${conversionIdentitySql('c')} AS identity,
     ${values.columns}
     c.transaction_city AS city, c.coupon_code AS coupon_code
   FROM conversions AS c
@@ -282,13 +276,13 @@ conv AS (
   WHERE ${convWhere.sql()}
 ),
 paths AS (
-  SELECT ${identitySql('s.visitor_id')} AS identity, groupArray(${touch}) AS path
+  SELECT ${sessionIdentitySql('s.visitor_id')} AS identity, groupArray(${touch}) AS path
   FROM session_rows AS s
   LEFT JOIN ids ON ids.id_visitor = s.visitor_id
   GROUP BY identity
 ),
 credits AS (
-  SELECT credit.1 AS touch, credit.2 AS weight,${plan.model === 'any_click' ? ' credit.3 AS share,' : ''} ${creditTs} AS credit_ts,
+  SELECT credit.1 AS touch, credit.2 AS weight,${hasShares(plan.attribution.model) ? ' credit.3 AS share,' : ''} ${creditTs} AS credit_ts,
     revenue, is_new, cogs, fees, shipping_costs, refunds, city, coupon_code
   FROM (
     SELECT c.conv_dt AS conv_dt, c.session_id AS session_id,
@@ -336,12 +330,13 @@ type CreditPart = keyof typeof CREDIT_PARTS;
 type ArrayPart = ReportPart | `share_${CreditPart}`;
 
 /**
- * Under any_click the credit parts come again after REPORT_PARTS, summed with each conversion's
- * weights capped at 1 (`share`): the totals count a conversion at most once even when several
- * platforms get a full credit. Under every other model the weights already sum to at most 1.
+ * Under an overlapping model (any_click) the credit parts come again after REPORT_PARTS, summed
+ * with each conversion's weights capped at 1 (`share`): the totals count a conversion at most once
+ * even when several platforms get a full credit. Under every other model the weights already sum
+ * to at most 1.
  */
 function arrayParts(plan: ReportPlan): ArrayPart[] {
-  const shares = plan.model === 'any_click' ? Object.keys(CREDIT_PARTS).map((p) => `share_${p}` as ArrayPart) : [];
+  const shares = hasShares(plan.attribution.model) ? Object.keys(CREDIT_PARTS).map((p) => `share_${p}` as ArrayPart) : [];
   return [...REPORT_PARTS, ...shares];
 }
 

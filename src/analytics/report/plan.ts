@@ -1,38 +1,28 @@
 import type { Range } from '../../kit/range.ts';
+import { DEFAULT_LIMIT, MAX_LIMIT } from '../../kit/paging.ts';
 import { AccessDenied, InvalidInput } from '../../kit/errors.ts';
+import { oneOf } from '../../kit/choices.ts';
 import type { Visibility } from '../permissions.ts';
 import type { QueryScope } from '../query-scope.ts';
 import { NO_PROFIT_ACCESS, pixelChannels, pixelRefusal } from '../permissions.ts';
-import { PIXEL_SOURCES, channelsOfAll } from '../sources.ts';
+import { PIXEL_SOURCES } from '../sources.ts';
 import type { WorkspaceSettings } from '../../store/app/settings.ts';
 import { METRICS, METRIC_NAMES, DEFAULT_METRICS, type MetricName } from '../metrics.ts';
 import { BREAKDOWNS, INTERVAL_NAMES, type Breakdown, type Interval } from '../dimensions.ts';
-import {
-  ATTRIBUTION_DATES,
-  ATTRIBUTION_MODELS,
-  ATTRIBUTION_WINDOWS,
-  type AttributionDate,
-  type AttributionWindow,
-  type ModelName,
-} from '../attribution/index.ts';
+import { planAttribution, type AttributionPlan, type AttributionRequest } from '../attribution/index.ts';
 
 /**
  * A report request as both the HTTP route and the `analytics.query` tool pass it: already split
  * into values, not yet checked. Anything left out falls back to the workspace settings.
  */
-export interface ReportRequest {
+export interface ReportRequest extends AttributionRequest {
   start_date?: string;
   end_date?: string;
   metrics?: string[];
   breakdown?: string;
   interval?: string;
-  attribution_model?: string;
-  attribution_window?: number;
-  attribution_date?: string;
   /** Channel restriction (source values, e.g. meta, creator, organic). */
   source?: string[];
-  /** Channels removed from every attribution path; replaces the settings' ignore_sources when given. */
-  exclude_source?: string[];
   /** Conversion-name filter, `*` wildcard. */
   name?: string;
   /** Campaign id (and ad group id) the rows, credits and ads must carry: drill-down below a source. */
@@ -50,13 +40,7 @@ export interface ReportPlan extends QueryScope {
   metrics: MetricName[];
   breakdown: Breakdown | null;
   interval: Interval | null;
-  model: ModelName;
-  windowDays: AttributionWindow;
-  dateMode: AttributionDate;
-  /** Raw channels removed from attribution paths. */
-  excludedChannels: string[];
-  /** Source values behind `excludedChannels`, for settings_applied. */
-  excludedSources: string[];
+  attribution: AttributionPlan;
   name: string | null;
   /** Campaign and ad group ids every credit, session and ads row must carry; null: any. */
   campaign: string | null;
@@ -68,15 +52,6 @@ export interface ReportPlan extends QueryScope {
   includeUnattributed: boolean;
   /** Custom expenses go into the totals when the report covers the whole store and a profit metric is asked. */
   includeExpenses: boolean;
-}
-
-export function acceptedMessage(param: string, value: unknown, accepted: readonly unknown[]): string {
-  return `Invalid ${param}: ${String(value)}. Accepted values: ${accepted.join(', ')}`;
-}
-
-function oneOf<T>(param: string, value: unknown, accepted: readonly T[]): T {
-  if (!(accepted as readonly unknown[]).includes(value)) throw new InvalidInput(acceptedMessage(param, value, accepted));
-  return value as T;
 }
 
 // One small check per rule.
@@ -95,17 +70,17 @@ function checkPixelAccess(sources: string[], visibility: Visibility): void {
   if (refusal) throw new AccessDenied(refusal);
 }
 
-function checkSources(sources: string[] | undefined, param: string): string[] {
-  for (const source of sources ?? []) oneOf(param, source, PIXEL_SOURCES);
+function checkSources(sources: string[] | undefined): string[] {
+  for (const source of sources ?? []) oneOf('source', source, PIXEL_SOURCES);
   return sources ?? [];
 }
 
 function checkPage(limit: number | undefined, offset: number | undefined): { limit: number; offset: number } {
-  const l = limit ?? 100;
+  const l = limit ?? DEFAULT_LIMIT;
   const o = offset ?? 0;
   if (!Number.isInteger(l) || l <= 0) throw new InvalidInput('limit must be a positive integer');
   if (!Number.isInteger(o) || o < 0) throw new InvalidInput('offset must be a non-negative integer');
-  return { limit: Math.min(l, 500), offset: o };
+  return { limit: Math.min(l, MAX_LIMIT), offset: o };
 }
 
 export function planReport(input: {
@@ -119,12 +94,9 @@ export function planReport(input: {
   const metrics = checkMetrics(request.metrics);
   const breakdown = request.breakdown === undefined ? null : oneOf('breakdown', request.breakdown, BREAKDOWNS);
   const interval = request.interval === undefined ? null : oneOf('interval', request.interval, INTERVAL_NAMES);
-  const model = oneOf('attribution_model', request.attribution_model ?? settings.attribution_model, ATTRIBUTION_MODELS);
-  const windowDays = oneOf('attribution_window', request.attribution_window ?? settings.attribution_window, ATTRIBUTION_WINDOWS);
-  const dateMode = oneOf('attribution_date', request.attribution_date ?? settings.attribution_date, ATTRIBUTION_DATES);
-  const sources = checkSources(request.source, 'source');
-  const excludedSources = request.exclude_source ? checkSources(request.exclude_source, 'exclude_source') : settings.ignore_sources;
+  const sources = checkSources(request.source);
   const page = checkPage(request.limit, request.offset);
+  const attribution = planAttribution(request, settings, visibility);
   checkPixelAccess(sources, visibility);
   checkProfitAccess(metrics, visibility);
   const channels = pixelChannels(visibility, sources);
@@ -135,12 +107,8 @@ export function planReport(input: {
     metrics,
     breakdown,
     interval,
-    model,
-    windowDays,
-    dateMode,
+    attribution,
     channels,
-    excludedChannels: channelsOfAll(excludedSources),
-    excludedSources: [...excludedSources],
     name: request.name ?? null,
     campaign: request.campaign ?? null,
     adgroup: request.adgroup ?? null,

@@ -6,6 +6,7 @@ import { PIXEL_SOURCES, channelsOfAll } from '../sources.ts';
 import { resolveRange } from '../../kit/range.ts';
 import { rangeInfo } from '../../kit/paging.ts';
 import { DIMENSIONS } from '../dimensions.ts';
+import { MODELS } from '../attribution/index.ts';
 import { formatMetric, type MetricContext, type Parts } from '../metrics.ts';
 import { planReport, type ReportPlan, type ReportRequest } from './plan.ts';
 import { REPORT_PARTS, buildReportSql, expensesSql, partPositions, type ReportPart } from './build-sql.ts';
@@ -94,7 +95,10 @@ export async function runReport(
   const range = resolveRange(request, now);
   const settings = await getSettings(stores.db, auth.workspaceId);
   const plan = planReport({ workspaceId: auth.workspaceId, visibility: auth.visibility, settings, range, request });
-  const { sql, params } = buildReportSql(plan);
+  const bound = await MODELS[plan.attribution.model].bind?.({ ch: stores.ch, scope: plan, attribution: plan.attribution });
+  const built = buildReportSql(plan);
+  const sql = built.sql;
+  const params = { ...built.params, ...bound };
   const rawRows = await stores.ch.query<RawRow>(QUERY_NAME, sql, params);
   // Totals and the row count ride on every row; a page past the end needs one row to read them.
   let totalsRow = rawRows[0];
@@ -133,13 +137,13 @@ export async function runReport(
       ...rangeInfo(range),
       total_rows: totalRows,
       sources: (plan.channels ?? channelsOfAll(PIXEL_SOURCES)).filter((c) => c !== ''),
-      ignored_sources: plan.excludedChannels.filter((c) => c !== ''),
+      ignored_sources: plan.attribution.excludedChannels.filter((c) => c !== ''),
     },
     settings_applied: {
-      attribution_model: plan.model,
-      attribution_window: plan.windowDays,
-      attribution_date: plan.dateMode,
-      ignore_sources: plan.excludedSources,
+      attribution_model: plan.attribution.model,
+      attribution_window: plan.attribution.windowDays,
+      attribution_date: plan.attribution.dateMode,
+      ignore_sources: plan.attribution.excludedSources,
       include_unattributed: settings.include_unattributed,
       net_merchandise_revenue: settings.net_merchandise_revenue,
       refund_netting: settings.refund_netting,

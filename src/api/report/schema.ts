@@ -3,7 +3,8 @@ import { PIXEL_SOURCES } from '../../analytics/sources.ts';
 import { METRIC_NAMES } from '../../analytics/metrics.ts';
 import { BREAKDOWNS, INTERVAL_NAMES } from '../../analytics/dimensions.ts';
 import { ATTRIBUTION_DATES, ATTRIBUTION_MODELS, ATTRIBUTION_WINDOWS } from '../../analytics/attribution/index.ts';
-import { acceptedMessage, type ReportRequest } from '../../analytics/report/plan.ts';
+import type { ReportRequest } from '../../analytics/report/plan.ts';
+import { acceptedMessage } from '../../kit/choices.ts';
 import { DATE_ALIASES, dateShape, pagingShape, parseWith, sourceListParam, text, type QuerySpec } from '../params.ts';
 
 /** A parameter that must be one of `accepted`; the 400 names the parameter and the accepted values. */

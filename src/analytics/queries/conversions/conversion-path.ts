@@ -2,7 +2,7 @@ import type { Clickhouse } from '../../../store/clickhouse.ts';
 import { DAY_MS } from '../../../kit/dates.ts';
 import { timestampParam } from '../../sql.ts';
 import { SESSIONS_FINAL, landingField, sessionsStartedSql } from '../sessions/session-sql.ts';
-import { attributionColumns, touchSql, type ModelName } from '../../attribution/index.ts';
+import { IDS_CTE, attributionColumns, conversionIdentitySql, sessionIdentitySql, touchSql, type AttributionPlan } from '../../attribution/index.ts';
 import { reportingSourceSql } from '../../dimensions.ts';
 
 export const QUERY_NAME = 'conversion-path';
@@ -43,14 +43,13 @@ const TS = "DateTime64(3, 'UTC')";
 type Tuple = [string, string, string, string, string, string, string, string];
 
 /**
- * Why a conversion was credited where it was: the buyer's touchpoint path (the same identity
- * join, touch tuple, window and exclusions as the report, src/analytics/report/build-sql.ts) and
- * the weights the report's model gives it (src/analytics/attribution). Null when no conversion
- * in the workspace matches `key`.
+ * Why a conversion was credited where it was: the buyer's touchpoint path (the same identity,
+ * touch tuple, window and exclusions as the report) and the weights the plan's model gives it.
+ * Null when no conversion in the workspace matches `key`.
  */
 export async function conversionPath(
   ch: Clickhouse,
-  p: { workspaceId: number; key: ConversionKey; model: ModelName; windowDays: number; excludedChannels: string[] },
+  p: { workspaceId: number; key: ConversionKey; attribution: AttributionPlan },
 ): Promise<ConversionPath | null> {
   const convMs = Date.parse(`${p.key.dt.replace(' ', 'T')}Z`);
   const touch = touchSql({
@@ -58,16 +57,13 @@ export async function conversionPath(
     campaign: 'campaign', adgroup: 'adgroup', ad: 'ad', utm_campaign: 'utm_campaign',
   });
   const fallback = touchSql({ ts: 'conv_dt', session_id: 'session_id', channel: "''", source: "'organic'" });
-  const attribution = attributionColumns(p.model, { path: 'path', convTs: 'conv_dt', fallback });
-  const identity = (visitor: string) => `if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(${visitor})))`;
+  const attribution = attributionColumns(p.attribution.model, { path: 'path', convTs: 'conv_dt', fallback });
   const sql = `
 WITH
-ids AS (
-  SELECT visitor_id AS id_visitor, customer_id AS customer FROM visitor_customers FINAL WHERE store_id = {store_id:UInt64}
-),
+${IDS_CTE},
 conv AS (
   SELECT c.dt AS conv_dt, c.session_id AS session_id,
-    multiIf(c.customer_id != '', concat('c:', c.customer_id), ${identity('c.visitor_id')}) AS identity
+    ${conversionIdentitySql('c')} AS identity
   FROM conversions AS c
   LEFT JOIN ids ON ids.id_visitor = c.visitor_id
   WHERE c.store_id = {store_id:UInt64} AND c.session_id = {session_id:UInt64} AND toDateTime(c.dt, 'UTC') = {dt:DateTime('UTC')}
@@ -84,7 +80,7 @@ buyer AS (
     WHERE ${sessionsStartedSql(`{scan_start:${TS}}`, `{scan_end:${TS}}`)}
   ) AS s
   LEFT JOIN ids ON ids.id_visitor = s.visitor_id
-  WHERE ${identity('s.visitor_id')} IN (SELECT identity FROM conv)
+  WHERE ${sessionIdentitySql('s.visitor_id')} IN (SELECT identity FROM conv)
 )
 SELECT toString(toDateTime(conv_dt, 'UTC')) AS dt,
   arrayMap(t -> (toString(toDateTime(t.ts, 'UTC')), toString(t.session_id), t.channel, t.source, t.campaign, t.adgroup, t.ad, t.utm_campaign),
@@ -100,10 +96,10 @@ FROM (
     dt: p.key.dt,
     name: p.key.name,
     transaction_id: p.key.transactionId,
-    scan_start: timestampParam(convMs - p.windowDays * DAY_MS),
+    scan_start: timestampParam(convMs - p.attribution.windowDays * DAY_MS),
     scan_end: timestampParam(convMs + 999),
-    window_days: p.windowDays,
-    excluded_channels: p.excludedChannels,
+    window_days: p.attribution.windowDays,
+    excluded_channels: p.attribution.excludedChannels,
   });
   const row = rows[0];
   if (!row) return null;

@@ -4,7 +4,7 @@ import { BREAKDOWNS, INTERVAL_NAMES } from '../../../analytics/dimensions.ts';
 import { PIXEL_SOURCES } from '../../../analytics/sources.ts';
 import { NO_PROFIT_ACCESS } from '../../../analytics/permissions.ts';
 import { runReport, type ReportRequest, type ReportResult } from '../../../analytics/report/run.ts';
-import { ATTRIBUTION_DATES, ATTRIBUTION_MODELS, ATTRIBUTION_WINDOWS } from '../../../store/app/settings.ts';
+import { ATTRIBUTION_DATES, ATTRIBUTION_MODELS, ATTRIBUTION_WINDOWS } from '../../../analytics/attribution/index.ts';
 import { AccessDenied } from '../../../kit/errors.ts';
 import { offsetArg, readTool, type ToolContext } from '../kit/tool.ts';
 import * as out from '../kit/outputs.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ATTRIBUTION_MODELS } from '../../../store/app/settings.ts';
+import { ATTRIBUTION_MODELS } from '../../../analytics/attribution/index.ts';
 import { attributionArgs, report, reportFilters, reportRequest } from './analytics.ts';
 import { readTool } from '../kit/tool.ts';
 import * as out from '../kit/outputs.ts';

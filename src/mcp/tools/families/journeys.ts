@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { getSettings } from '../../../store/app/workspaces.ts';
 import { touchpointPaths } from '../../../analytics/queries/journeys/touchpoint-paths.ts';
 import { attributionArgs } from './analytics.ts';
+import { planAttribution } from '../../../analytics/attribution/index.ts';
 import { money, rangeOut, toolRange } from '../kit/range.ts';
 import { pixelScope } from '../../../analytics/query-scope.ts';
 import { seesOrganic } from '../kit/scope.ts';
@@ -29,7 +30,7 @@ export const journeyTools = [
     async (ctx, input) => {
       const range = toolRange(input, ctx.now());
       const scope = pixelScope(ctx, range);
-      const windowDays = input.attribution_window ?? (await getSettings(ctx.db, ctx.workspaceId)).attribution_window;
+      const { windowDays } = planAttribution(input, await getSettings(ctx.db, ctx.workspaceId), ctx.visibility);
       const rows = await touchpointPaths(ctx.ch, scope, { windowDays, organicVisible: seesOrganic(ctx), limit: input.limit });
       const paths = rows.map((r) => ({
         path: r.path,

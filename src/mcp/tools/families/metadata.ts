@@ -3,7 +3,7 @@ import { METRICS, METRIC_NAMES, DEFAULT_METRICS } from '../../../analytics/metri
 import { BREAKDOWNS, INTERVAL_NAMES } from '../../../analytics/dimensions.ts';
 import { canRequest } from '../../../analytics/permissions.ts';
 import { PIXEL_SOURCES } from '../../../analytics/sources.ts';
-import { ATTRIBUTION_DATES, ATTRIBUTION_MODELS, ATTRIBUTION_WINDOWS } from '../../../store/app/settings.ts';
+import { ATTRIBUTION_DATES, ATTRIBUTION_MODELS, ATTRIBUTION_WINDOWS } from '../../../analytics/attribution/index.ts';
 import { findWorkspace, getSettings } from '../../../store/app/workspaces.ts';
 import { readTool } from '../kit/tool.ts';
 import * as out from '../kit/outputs.ts';

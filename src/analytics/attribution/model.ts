@@ -1,0 +1,32 @@
+import type { Clickhouse, QueryParams } from '../../store/clickhouse.ts';
+import type { QueryScope } from '../query-scope.ts';
+import type { ModelName } from './names.ts';
+import type { AttributionPlan } from './plan.ts';
+
+/** What a model may read before the report runs: the store and the request's scope and plan. */
+export interface ModelContext {
+  ch: Clickhouse;
+  scope: QueryScope;
+  attribution: AttributionPlan;
+}
+
+/**
+ * An attribution model, declared in one file of this folder. `weights(path)` is a ClickHouse
+ * expression over a non-empty, time-ordered `Array(Touch)` named `path` that returns
+ * `Array(Float64)` of the same length: the share of the conversion each touchpoint gets.
+ */
+export interface AttributionModel {
+  name: ModelName;
+  summary: string;
+  weights(path: string): string;
+  /**
+   * A conversion's weights may sum to more than 1 (any_click gives every platform 100 %). Rows then
+   * do not sum to the total, and the totals count each conversion once through capped shares.
+   */
+  overlapping?: true;
+  /**
+   * Values that `weights` binds, computed from the scope's data before the query runs (a model
+   * learned from the data). Models that bind nothing leave it out.
+   */
+  bind?(ctx: ModelContext): Promise<QueryParams>;
+}
