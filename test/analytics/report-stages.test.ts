@@ -11,6 +11,7 @@ import { planReport, type ReportRequest } from '../../src/analytics/report/plan.
 import { DomainError } from '../../src/kit/errors.ts';
 import { buildReportSql } from '../../src/analytics/report/build-sql.ts';
 import { visibilityOf } from '../../src/analytics/permissions.ts';
+import { PIXEL_SOURCES } from '../../src/analytics/sources.ts';
 import { DEFAULT_SETTINGS, type WorkspaceSettings } from '../../src/store/app/settings.ts';
 
 const RANGE = { startMs: Date.UTC(2026, 0, 1), endMs: Date.UTC(2026, 2, 31, 23, 59, 59, 999) };
@@ -100,6 +101,11 @@ describe('planReport', () => {
     assert.deepEqual(refusal({ metrics: ['net_profit'] }, ['read:google']), { kind: 'access_denied', message: 'You do not have access to profit metrics' });
     assert.deepEqual(refusal({ source: ['meta'] }, ['read:google']), { kind: 'access_denied', message: 'You do not have access to the requested sources' });
     assert.deepEqual(refusal({}, ['read:profit']), { kind: 'access_denied', message: 'You do not have access to pixel data' });
+    assert.deepEqual(refusal({ exclude_source: ['facebook'] }, ['read:google']), { kind: 'access_denied', message: 'You do not have access to the requested sources' });
+    assert.deepEqual(refusal({ exclude_source: ['myspace'] }, ['read:google']), {
+      kind: 'invalid_input', message: `Invalid exclude_source: myspace. Accepted values: ${PIXEL_SOURCES.join(', ')}`,
+    });
+    assert.equal(refusal({ exclude_source: ['facebook'], breakdown: 'planet' }, ['read:google']).kind, 'invalid_input');
     assert.equal(refusal({ source: ['meta'], attribution_model: 'best' }, ['read:google']).kind, 'invalid_input');
   });
 });

@@ -229,7 +229,8 @@ describe('report totals are the sum of what a key may see', () => {
             metrics: metrics.join(','), source: list(source), exclude_source: list(exclude), limit: 500,
           };
           const reply = await get('/v3/report', { ...common, breakdown }, await headersOf(scopes));
-          const refused = refusal(key, source ?? [], true) ?? (metrics.some((m) => PROFIT.includes(m)) && !key.profit ? 'You do not have access to profit metrics' : null);
+          // Excluding a source moves its credit onto others: a key may only exclude what it may name.
+          const refused = refusal(key, [...(source ?? []), ...(exclude ?? [])], true) ?? (metrics.some((m) => PROFIT.includes(m)) && !key.profit ? 'You do not have access to profit metrics' : null);
           if (refused) return assert.deepEqual(reply, { status: 403, body: { message: refused } });
           assert.equal(reply.status, 200, JSON.stringify(reply.body));
           const { body } = reply;

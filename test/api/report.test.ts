@@ -311,13 +311,23 @@ describe('GET /v3/report: permissions', () => {
     assert.deepEqual(campaigns.body.data, [{ source: 'meta', campaign: 'c1', campaign_name: 'Spring', spend: 100 }]);
   });
 
-  test('answers 403 for a source the key cannot see, and exclude_source never widens', async () => {
+  test('answers 403 for a source the key cannot see, in source and in exclude_source alike', async () => {
     const headers = await shop.keyHeaders(['read:meta']);
     const denied = await get(`${RANGE}&source=google`, headers);
     assert.deepEqual(denied, { status: 403, body: { message: 'You do not have access to the requested sources' } });
-    // Excluding google moves alice's purchase to her earlier facebook click: still only meta credit.
-    const excluded = await get(`${RANGE}&breakdown=source&exclude_source=google`, headers);
-    assert.deepEqual(excluded.body.data, [{ source: 'meta', spend: 100, revenue: 400, roas: 4, conversions: 2, sessions: 2 }]);
+    // Excluding google would move alice's purchase to her earlier facebook click (the admin sees meta
+    // at 400): a meta key that could exclude google would learn that google touched her order.
+    const admin = await get(`${RANGE}&breakdown=source&exclude_source=google&source=meta`, shop.headers);
+    assert.deepEqual(admin.body.data, [{ source: 'meta', spend: 100, revenue: 400, roas: 4, conversions: 2, sessions: 2 }]);
+    assert.deepEqual(await get(`${RANGE}&breakdown=source&exclude_source=google`, headers), {
+      status: 403, body: { message: 'You do not have access to the requested sources' },
+    });
+    assert.deepEqual(await get(`${RANGE}&exclude_source=email,meta`, headers), {
+      status: 403, body: { message: 'You do not have access to the requested sources' },
+    });
+    const own = await get(`${RANGE}&breakdown=source&exclude_source=instagram`, headers);
+    assert.equal(own.status, 200);
+    assert.deepEqual(own.body.pagination.ignored_sources, ['instagram']);
   });
 
   test('answers 403 for profit metrics without read:profit', async () => {

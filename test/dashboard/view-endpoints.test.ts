@@ -102,6 +102,11 @@ test('a viewer sees every channel but no profit; --scopes narrow channels or add
   assert.deepEqual(await as.mia!.get(`/dashboard/api/profit?workspace=${shop.id}&${RANGE}`), { status: 403, body: { message: 'You do not have access to profit metrics' } });
   assert.equal((await as.pia!.get(profit)).status, 200);
   assert.deepEqual(await as.mia!.get(`/dashboard/api/report?workspace=${shop.id}&${RANGE}&source=google`), { status: 403, body: { message: 'You do not have access to the requested sources' } });
+  // Excluding a channel moves its credit onto others: a narrowed viewer may only exclude what it sees.
+  for (const view of ['report', 'compare', 'overview', 'profit', 'conversions/path']) {
+    const excluded = await as.mia!.get(`/dashboard/api/${view}?workspace=${shop.id}&${RANGE}&exclude_source=google&session_id=1&dt=${today}%2000:00:00&name=purchase`);
+    assert.deepEqual(excluded.status === 403 ? excluded.body.message : excluded, 'You do not have access to the requested sources', view);
+  }
   const overview = await as.vic!.get(`/dashboard/api/overview?workspace=${shop.id}&${RANGE}`);
   assert.deepEqual(overview.body.metrics, ['spend', 'revenue', 'roas', 'conversions', 'sessions', 'cr'], 'no net profit for a plain viewer');
   const owned = await as.owen!.get(`/dashboard/api/overview?workspace=${shop.id}&${RANGE}`);

@@ -298,6 +298,19 @@ describe('analytics.query and the report engine', () => {
     assert.equal(profit.totals.net_profit, q.totals.net_profit);
   });
 
+  test('a key may only ignore sources it sees: excluding a hidden channel would move its credit onto a visible one', async () => {
+    // facebook opened visitor 1's path; without it, the google key's credit could not reveal that.
+    const googleProfit = bearer(await ws.keyHeaders(['read:google', 'read:profit']));
+    for (const name of ['analytics.query', 'attribution.get-data', 'analytics.profit-summary']) {
+      const denied = await callTool(t.app, googleProfit, name, { filters: { ...RANGE, ignore_sources: ['facebook'] } });
+      assert.deepEqual(denied.result?.structuredContent, {
+        error: { code: 'permission_denied', message: 'You do not have access to the requested sources' },
+      }, name);
+    }
+    const own = await ok('analytics.query', { filters: { ...RANGE, ignore_sources: ['google'] }, metrics: ['revenue'] }, bearer(googleOnly));
+    assert.deepEqual([own.totals, own.settings_applied.ignore_sources], [{ revenue: 0 }, ['google']]);
+  });
+
   test('a report-side parameter error is -32602', async () => {
     const reply = await callTool(t.app, ws.headers, 'analytics.query', { filters: { date_from: '2026-11-12', date_to: '2026-11-10' } });
     assert.equal(reply.error?.code, -32602);
