@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { InvalidInput } from '../kit/errors.ts';
+import { describeIssues } from '../kit/zod-issues.ts';
+import { PARAMETER_ISSUE } from '../http/errors.ts';
 import { DATE_MESSAGE } from '../kit/range.ts';
 import { DEFAULT_LIMIT, MAX_LIMIT, type Page } from '../kit/paging.ts';
 import { parseSourceList } from '../analytics/sources.ts';
@@ -97,7 +99,7 @@ export function parameterNames(spec: QuerySpec): string[] {
 
 export function parseQuery<S extends z.ZodType>(schema: S, query: RawQuery): z.output<S> {
   const result = schema.safeParse(query);
-  if (!result.success) throw new InvalidInput(result.error.issues[0]?.message ?? 'Invalid parameter');
+  if (!result.success) throw new InvalidInput(describeIssues(result.error, PARAMETER_ISSUE));
   return result.data;
 }
 

@@ -6,6 +6,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z, ZodError } from 'zod';
 import { InvalidInput, NotFound } from '../kit/errors.ts';
+import { describeIssues } from '../kit/zod-issues.ts';
 import { isValidScope } from '../analytics/permissions.ts';
 import { pixelHealth } from '../analytics/queries/health/pixel-health.ts';
 import { findWorkspace, getSettings, updateSettings } from '../store/app/workspaces.ts';
@@ -26,10 +27,7 @@ function ownerOf(request: FastifyRequest): WorkspaceAccess {
 }
 
 /** zod's first issue as the 400 message, naming the field. */
-function invalid(error: ZodError): InvalidInput {
-  const issue = error.issues[0];
-  return new InvalidInput(issue ? `${issue.path.join('.') || 'body'}: ${issue.message}` : 'Invalid body');
-}
+const invalid = (error: ZodError) => new InvalidInput(describeIssues(error, { first: true, root: 'body', fallback: 'Invalid body' }));
 
 const keyBody = z.object({
   scopes: z.array(z.string().max(64)).min(1, { error: 'choose at least one scope' }).max(40),

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ZodError } from 'zod';
 import { DomainError, type DomainErrorKind } from '../kit/errors.ts';
+import { describeIssues } from '../kit/zod-issues.ts';
 
 /**
  * An answer only HTTP has (401, 405, 413, 429 with its headers); its message is part of the
@@ -24,11 +25,14 @@ const DOMAIN_STATUS: Record<DomainErrorKind, number> = {
   unavailable: 503,
 };
 
+/** The data API's wording of a refused parameter: the schema's own message, which names it. */
+export const PARAMETER_ISSUE = { first: true, bare: true, fallback: 'Invalid parameter' } as const;
+
 /** Maps any thrown value to the contract's `{message}` body; 5xx details stay in the log. */
 export function toHttpError(error: unknown): HttpError {
   if (error instanceof HttpError) return error;
   if (error instanceof DomainError) return new HttpError(DOMAIN_STATUS[error.kind], error.message);
-  if (error instanceof ZodError) return new HttpError(400, error.issues[0]?.message ?? 'Invalid parameter');
+  if (error instanceof ZodError) return new HttpError(400, describeIssues(error, PARAMETER_ISSUE));
   const fastifyError = error as FastifyError;
   if (fastifyError?.statusCode === 413) return new HttpError(413, 'Request body is too large');
   if (fastifyError?.statusCode && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {

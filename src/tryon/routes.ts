@@ -5,14 +5,16 @@ import { TryOnError } from './errors.ts';
 import { cancelJobAndPhoto, jobAnswer, requestJob, sessionJob } from './jobs.ts';
 import { recordLead } from './leads.ts';
 import { clientKeyOf } from './reservations.ts';
-import { firstIssue, jobRequest, leadRequest, uploadRequest } from './schema.ts';
+import { jobRequest, leadRequest, uploadRequest } from './schema.ts';
+import { describeIssues } from '../kit/zod-issues.ts';
 import { reserveUpload } from './uploads.ts';
 import type { TryOnWorker } from './worker.ts';
 import type { z } from 'zod';
 
 function parse<T extends z.ZodType>(schema: T, value: unknown): z.infer<T> {
   const result = schema.safeParse(value ?? {});
-  if (!result.success) throw new TryOnError('invalid_request', firstIssue(result.error));
+  // The first problem, phrased for a developer: `field: message` or `field is required`.
+  if (!result.success) throw new TryOnError('invalid_request', describeIssues(result.error, { first: true, requiredByName: true, fallback: 'Invalid request' }));
   return result.data;
 }
 

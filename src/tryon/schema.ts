@@ -36,12 +36,3 @@ export const leadRequest = z.object({
 });
 
 export const workspaceQuery = z.object({ workspace_id: workspaceId });
-
-/** The first problem, phrased for a developer: `field: message`. */
-export function firstIssue(error: z.ZodError): string {
-  const issue = error.issues[0];
-  if (!issue) return 'Invalid request';
-  const where = issue.path.join('.');
-  if (issue.code === 'invalid_type' && /received undefined$/.test(issue.message)) return `${where} is required`;
-  return where ? `${where}: ${issue.message}` : issue.message;
-}

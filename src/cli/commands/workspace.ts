@@ -1,3 +1,5 @@
+import { ZodError } from 'zod';
+import { describeIssues } from '../../kit/zod-issues.ts';
 import { createWorkspace, findWorkspace, updateSettings } from '../../store/app/workspaces.ts';
 import { createApiKey, revokeApiKey } from '../../store/app/api-keys.ts';
 import { KNOWN_SCOPES, isValidScope } from '../../analytics/permissions.ts';
@@ -56,8 +58,7 @@ export const setSettingsCommand: Command = async (ctx, args) => {
   try {
     return await updateSettings(ctx.stores.db, workspaceId, changes);
   } catch (error) {
-    const issues = (error as { issues?: { path: string[]; message: string }[] }).issues;
-    if (issues) throw new CommandError(issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+    if (error instanceof ZodError) throw new CommandError(describeIssues(error));
     throw error;
   }
 };

@@ -80,7 +80,7 @@ const platformOrderRow = z.object({
 /** A timestamp text checked like an order's dates, normalised; throws OrderRejected. */
 export function checkHappened(value: string, name: string): string {
   const parsed = timestamp.safeParse(value);
-  if (!parsed.success) throw new OrderRejected(`${name}: ${parsed.error.issues[0]?.message}`);
+  if (!parsed.success) throw new OrderRejected(describeIssues(parsed.error, { first: true, root: name }));
   return parsed.data;
 }
 
