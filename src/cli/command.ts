@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Stores } from '../store/index.ts';
 import type { Progress } from './progress-bar.ts';
+import { InvalidInput } from '../kit/errors.ts';
 
 /** What every CLI command gets, whether it runs in the CLI process or inside the server. */
 export interface CommandContext {
@@ -24,8 +25,8 @@ export interface CommandArgs {
 
 export type Command = (ctx: CommandContext, args: CommandArgs) => Promise<unknown>;
 
-/** A usage error: printed as JSON on stderr with a non-zero exit. */
-export class CommandError extends Error {}
+/** A usage error, the command line's InvalidInput: printed as JSON on stderr with a non-zero exit. */
+export class CommandError extends InvalidInput {}
 
 /** A result that is printed like any other but ends the CLI with another exit code (import with rejected rows: 2). */
 export class ExitWith {

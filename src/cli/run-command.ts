@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
-import { CommandError, ExitWith, type CommandArgs, type CommandContext } from './command.ts';
+import { DomainError, Unavailable } from '../kit/errors.ts';
+import { ExitWith, type CommandArgs, type CommandContext } from './command.ts';
 import { commands } from './commands/index.ts';
 
 /** `exitCode` is absent when the command succeeded fully (exit 0). */
@@ -55,7 +56,10 @@ export function parseCommandLine(argv: string[]): { name: string; args: CommandA
   return { name, args: { options: values as CommandArgs['options'], positionals: rest } };
 }
 
-/** Runs one command; usage and validation errors become `{error}`, anything else is rethrown. */
+/**
+ * Runs one command. A refusal (a domain error: usage, validation, a name taken) becomes `{error}`
+ * with its message; anything else, an unreachable store included, is a failure, logged.
+ */
 export async function runCommand(ctx: CommandContext, argv: string[]): Promise<CommandOutcome> {
   const { name, args } = parseCommandLine(argv);
   // `constructor` or `toString` must not find Object.prototype's members.
@@ -67,7 +71,7 @@ export async function runCommand(ctx: CommandContext, argv: string[]): Promise<C
     const result = await command(ctx, args);
     return result instanceof ExitWith ? { result: result.result, exitCode: result.exitCode } : { result };
   } catch (error) {
-    if (error instanceof CommandError) return { error: { message: error.message } };
+    if (error instanceof DomainError && !(error instanceof Unavailable)) return { error: { message: error.message } };
     ctx.logger.error({ err: error }, 'command failed');
     return { error: { message: `Command failed: ${(error as Error).message}` } };
   }

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import { FORMAT_NAMES } from '../../collect/import/formats.ts';
 import { findImportKind, importKinds } from '../../collect/import/kinds.ts';
-import { ImportRefused } from '../../collect/import/records.ts';
 import { importFile } from '../../collect/import/run.ts';
 import type { BatchLedger } from '../../collect/import/writer.ts';
 import { importShopifyOrders } from '../../collect/shop/shopify-csv.ts';
@@ -34,23 +33,18 @@ export const importCommand: Command = async (ctx, args) => {
   if (format === 'shopify' && kind.kind !== 'orders') throw new CommandError('--format shopify is an orders export: use it with --kind orders');
   if (!fs.statSync(file, { throwIfNoEntry: false })?.isFile()) throw new CommandError(`File not found: ${file}`);
   const workspace = await requireWorkspace(ctx, workspaceId);
-  try {
-    const result =
-      format === 'shopify'
-        ? await importShopifyOrders(ctx.stores.ch, { workspace: { id: workspace.id, currency: workspace.currency }, file, strict: args.options.strict === true })
-        : await importFile(ctx.stores.ch, {
-            kind,
-            workspaceId,
-            input: { file },
-            format,
-            currency: workspace.currency,
-            strict: args.options.strict === true,
-            ledger: importLedger(ctx.stores.db, workspaceId, kind.kind),
-            progress: ctx.progress,
-          });
-    return result.rows_rejected > 0 ? new ExitWith(result, 2) : result;
-  } catch (error) {
-    if (error instanceof ImportRefused) throw new CommandError(error.message);
-    throw error;
-  }
+  const result =
+    format === 'shopify'
+      ? await importShopifyOrders(ctx.stores.ch, { workspace: { id: workspace.id, currency: workspace.currency }, file, strict: args.options.strict === true })
+      : await importFile(ctx.stores.ch, {
+          kind,
+          workspaceId,
+          input: { file },
+          format,
+          currency: workspace.currency,
+          strict: args.options.strict === true,
+          ledger: importLedger(ctx.stores.db, workspaceId, kind.kind),
+          progress: ctx.progress,
+        });
+  return result.rows_rejected > 0 ? new ExitWith(result, 2) : result;
 };

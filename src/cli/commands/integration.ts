@@ -1,4 +1,4 @@
-import { setShopIntegration, ShopTakenError, type ShopPlatform } from '../../store/app/shop-integrations.ts';
+import { setShopIntegration, type ShopPlatform } from '../../store/app/shop-integrations.ts';
 import { normaliseShopDomain, normaliseSiteUrl } from '../../collect/shop/shops.ts';
 import { SHOPIFY_ORDER_TOPICS, WOO_ORDER_TOPICS } from '../../collect/shop/platform-webhooks.ts';
 import { CommandError, requireOption, serviceUrl, workspaceOption, type Command, type CommandArgs } from '../command.ts';
@@ -30,12 +30,7 @@ export const setIntegrationCommand: Command = async (ctx, args) => {
   const secret = requireOption(args, 'secret');
   if (secret.length > MAX_SECRET_LENGTH) throw new CommandError(`--secret must be at most ${MAX_SECRET_LENGTH} characters`);
   const workspace = await requireWorkspace(ctx, workspaceId);
-  try {
-    await setShopIntegration(ctx.stores.db, ctx.stores.secrets, { platform, shop, workspaceId, secret });
-  } catch (error) {
-    if (error instanceof ShopTakenError) throw new CommandError(`${shop} is already connected to workspace ${error.workspaceId}`);
-    throw error;
-  }
+  await setShopIntegration(ctx.stores.db, ctx.stores.secrets, { platform, shop, workspaceId, secret });
   const common = { platform, workspace_id: workspaceId, webhook_url: serviceUrl(ctx, `/webhooks/${platform}`) };
   if (platform === 'woocommerce') return { ...common, site: shop, topics: [...WOO_ORDER_TOPICS, 'order.deleted'] };
   return {

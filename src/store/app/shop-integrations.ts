@@ -1,5 +1,6 @@
 import type { AppDatabase } from '../app-db.ts';
 import type { SecretBox } from '../secret-box.ts';
+import { Conflict } from '../../kit/errors.ts';
 
 export type ShopPlatform = 'shopify' | 'woocommerce';
 
@@ -11,14 +12,10 @@ export interface ShopIntegration {
   secret: string;
 }
 
-/** The shop is connected to another workspace: one shop feeds one workspace. */
-export class ShopTakenError extends Error {
-  constructor(readonly workspaceId: number) {
-    super(`this shop is already connected to workspace ${workspaceId}`);
-  }
-}
-
-/** Connects a shop to a workspace, or replaces the secret of a connection it already has. */
+/**
+ * Connects a shop to a workspace, or replaces the secret of a connection it already has. A shop
+ * feeds one workspace: connected to another, it is a Conflict.
+ */
 export async function setShopIntegration(db: AppDatabase, box: SecretBox, integration: ShopIntegration): Promise<void> {
   const now = new Date().toISOString();
   const secret = box.seal(integration.secret);
@@ -29,7 +26,9 @@ export async function setShopIntegration(db: AppDatabase, box: SecretBox, integr
       .where('platform', '=', integration.platform)
       .where('shop', '=', integration.shop)
       .executeTakeFirst();
-    if (existing && Number(existing.workspace_id) !== integration.workspaceId) throw new ShopTakenError(Number(existing.workspace_id));
+    if (existing && Number(existing.workspace_id) !== integration.workspaceId) {
+      throw new Conflict(`${integration.shop} is already connected to workspace ${existing.workspace_id}`);
+    }
     if (existing) {
       await tx
         .updateTable('shop_integrations')
