@@ -2,7 +2,8 @@
  * `GET /pixel.js` and `POST /collect` (docs/collection.md sections 1-2). The pixel id names the
  * workspace; any origin may post. A 202 goes out only after the rows are in the write-ahead log.
  */
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import { preflightRoute, type CorsRule } from '../http/cors.ts';
 import { findWorkspaceByPixelId } from '../store/app/workspaces.ts';
 import { InvalidInput, NotFound } from '../kit/errors.ts';
 import { describeIssues } from '../kit/zod-issues.ts';
@@ -15,9 +16,8 @@ import type { BatchWriter } from './wal.ts';
 export const COLLECT_BODY_LIMIT = 64 * 1024;
 const PIXEL_CACHE_MS = 60_000;
 
-function allowAnyOrigin(reply: FastifyReply): void {
-  reply.header('access-control-allow-origin', '*');
-}
+/** Any page may load the pixel and post to the collector, with a JSON body; a preflight holds for a day. */
+const ANY_PAGE: CorsRule = { origin: '*', methods: 'POST, OPTIONS', allowedHeaders: 'content-type', maxAge: 86_400 };
 
 /** Parses JSON text from the collector's raw string body. */
 export function parseJsonBody(body: unknown): unknown {
@@ -44,28 +44,12 @@ export async function collectorRoutes(app: FastifyInstance, writer: BatchWriter)
     return workspace.id;
   }
 
-  app.get('/pixel.js', async (_request, reply) => {
-    allowAnyOrigin(reply);
-    return reply
-      .type('application/javascript; charset=utf-8')
-      .header('cache-control', 'public, max-age=3600')
-      .send(await pixelScript());
-  });
+  app.get('/pixel.js', { config: { cors: ANY_PAGE } }, async (_request, reply) =>
+    reply.type('application/javascript; charset=utf-8').header('cache-control', 'public, max-age=3600').send(await pixelScript()),
+  );
 
-  app.options('/collect', async (_request, reply) => {
-    allowAnyOrigin(reply);
-    return reply
-      .header('access-control-allow-methods', 'POST, OPTIONS')
-      .header('access-control-allow-headers', 'content-type')
-      .header('access-control-max-age', '86400')
-      .code(204)
-      .send();
-  });
-
-  app.post('/collect', {
-    bodyLimit: COLLECT_BODY_LIMIT,
-    onRequest: async (_request, reply) => allowAnyOrigin(reply),
-  }, async (request, reply) => {
+  preflightRoute(app, '/collect', ANY_PAGE);
+  app.post('/collect', { bodyLimit: COLLECT_BODY_LIMIT, config: { cors: ANY_PAGE } }, async (request, reply) => {
     const raw = parseJsonBody(request.body);
     const pixelId = (raw as { pixel_id?: unknown } | null)?.pixel_id;
     if (typeof pixelId !== 'string' || pixelId === '') throw new InvalidInput('pixel_id: is required');

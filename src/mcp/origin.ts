@@ -1,4 +1,6 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
+import type { CorsRule } from '../http/cors.ts';
 import { isLoopbackHostname } from './public-base.ts';
 
 /**
@@ -26,4 +28,29 @@ function safeOrigin(value: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The origin hook, before anything else: a foreign Origin is a 403, so a DNS-rebound page never
+ * reaches the JSON-RPC layer.
+ */
+export function originHook(config: Config) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const origin = request.headers.origin;
+    if (origin !== undefined && !originAllowed(origin, config)) return reply.code(403).send({ message: 'Origin not allowed' });
+  };
+}
+
+/**
+ * CORS of the tool endpoint: a page on an allowed origin may POST with the headers MCP clients
+ * send and read the answer, the discovery and rate-limit headers included.
+ */
+export function toolEndpointCors(config: Config): CorsRule {
+  return {
+    origin: async (origin: string | undefined) => origin !== undefined && originAllowed(origin, config),
+    methods: 'POST',
+    allowedHeaders: 'authorization, content-type, accept, mcp-protocol-version, x-api-key, client-secret',
+    exposedHeaders: 'www-authenticate, retry-after, ratelimit, ratelimit-policy',
+    maxAge: 600,
+  };
 }

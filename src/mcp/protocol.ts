@@ -3,6 +3,7 @@
  * checked here before anything else looks at it, so every framing problem becomes a JSON-RPC
  * error sent with HTTP 200.
  */
+import type { FastifyReply } from 'fastify';
 
 export const PARSE_ERROR = -32700;
 export const INVALID_REQUEST = -32600;
@@ -101,4 +102,18 @@ export function negotiateVersion(requested: unknown): string {
   return typeof requested === 'string' && (PROTOCOL_VERSIONS as readonly string[]).includes(requested)
     ? requested
     : PROTOCOL_VERSIONS[0];
+}
+
+/** A JSON-RPC reply (also an error) goes out with HTTP 200. */
+export function sendRpc(reply: FastifyReply, body: RpcReply): FastifyReply {
+  return reply.code(200).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(body));
+}
+
+/** An MCP tool result: the payload as text and as structured content. */
+export function toolResult(payload: Record<string, unknown>, isError = false) {
+  return {
+    content: [{ type: 'text', text: JSON.stringify(payload) }],
+    structuredContent: payload,
+    isError,
+  };
 }

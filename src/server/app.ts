@@ -9,6 +9,7 @@ import { HttpError, installErrorHandler, sendError } from '../http/errors.ts';
 import type { CommandRunner } from './admin-route.ts';
 import { registerRoutes } from './routes.ts';
 import { installSecurityHeaders } from '../http/security-headers.ts';
+import { installCors } from '../http/cors.ts';
 
 export interface AppDeps {
   config: Config;
@@ -48,6 +49,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('healthChecks', [...deps.stores.checks, ...redisCheck(deps.limits)]);
   app.decorateRequest('auth', null);
   installSecurityHeaders(app);
+  await installCors(app);
   installErrorHandler(app);
   app.setNotFoundHandler((_request, reply) => sendError(reply, new HttpError(404, 'Not found')));
   await registerRoutes(app, deps.runCommand);

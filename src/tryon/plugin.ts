@@ -3,6 +3,7 @@ import { createTryOnContext, type TryOnContext } from './context.ts';
 import { clientAsset, registerDemoStorefront } from './demo.ts';
 import { TryOnError, type TryOnErrorCode } from './errors.ts';
 import { pathOf } from '../http/errors.ts';
+import { preflightRoute, type CorsRule } from '../http/cors.ts';
 import { Unavailable } from '../kit/errors.ts';
 import { tryOnApiRoutes } from './routes.ts';
 import { tryOnStorageRoutes } from './storage-routes.ts';
@@ -35,10 +36,15 @@ function toTryOnError(error: unknown): TryOnError {
   return new TryOnError('internal_error', 'Internal server error');
 }
 
-const PREFLIGHT_HEADERS = {
-  'access-control-allow-methods': 'GET, POST, PUT, DELETE',
-  'access-control-allow-headers': 'content-type, x-try-on-session, x-storage-checksum-sha256, if-none-match',
-  'access-control-max-age': '600',
+/**
+ * Preflight: any page may ask (a request without Origin is no preflight); each real request checks
+ * the workspace's verified origin and only then lets the browser read the answer (`access.ts`).
+ */
+const PREFLIGHT: CorsRule = {
+  origin: async (origin: string | undefined) => origin !== undefined,
+  methods: 'GET, POST, PUT, DELETE',
+  allowedHeaders: 'content-type, x-try-on-session, x-storage-checksum-sha256, if-none-match',
+  maxAge: 600,
 };
 
 /**
@@ -69,13 +75,7 @@ export async function registerTryOn(app: FastifyInstance): Promise<void> {
         return sendTryOnError(reply, tryOnError.code, tryOnError.message, tryOnError.status);
       });
       api.setNotFoundHandler((_request, reply) => sendTryOnError(reply, 'not_found', 'Not found', 404));
-      // Preflight: any origin may ask; each real request checks the workspace's verified origin
-      // and only then allows the browser to read the answer.
-      api.options('/*', async (request, reply) => {
-        const origin = request.headers.origin;
-        if (origin) reply.header('access-control-allow-origin', origin).header('vary', 'Origin').headers(PREFLIGHT_HEADERS);
-        return reply.code(204).send();
-      });
+      preflightRoute(api, '/*', PREFLIGHT);
       api.get('/tracking.js', async (_request, reply) =>
         reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=300').send(tracking),
       );

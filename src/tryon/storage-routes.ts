@@ -75,7 +75,8 @@ export function tryOnStorageRoutes(ctx: TryOnContext): FastifyPluginAsync {
       },
     });
 
-    app.get<{ Params: KeyParams; Querystring: Signed }>('/media/:id/:name', async (request, reply) => {
+    // A signed URL is the credential: any page that holds one may read the image, or why not.
+    app.get<{ Params: KeyParams; Querystring: Signed }>('/media/:id/:name', { config: { cors: { origin: '*' } } }, async (request, reply) => {
       const key = `${request.params.id}/${request.params.name}`;
       const expires = signedExpiry(request.query);
       if (!isStorageKey(key) || !ctx.signer.verify(downloadSignatureParts(key, expires), request.query.sig!)) {
@@ -88,7 +89,6 @@ export function tryOnStorageRoutes(ctx: TryOnContext): FastifyPluginAsync {
       return reply
         .header('content-type', type)
         .header('cache-control', 'private, no-store')
-        .header('access-control-allow-origin', '*')
         .header('cross-origin-resource-policy', 'cross-origin')
         .send(body);
     });

@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestWorkspace, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
 import { revokeApiKey } from '../../src/store/app/api-keys.ts';
-import { MCP_BODY_LIMIT } from '../../src/mcp/route.ts';
+import { MCP_BODY_LIMIT } from '../../src/mcp/errors.ts';
 import { TOOLS } from '../../src/mcp/tools/index.ts';
 import { bearer, callTool, postMcp } from './rpc.ts';
 

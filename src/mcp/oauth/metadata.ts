@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { preflightRoute, type CorsRule } from '../../http/cors.ts';
 import { publicBase } from '../public-base.ts';
 
 /** The two tool-endpoint URLs an OAuth token may be issued for (docs/mcp.md). */
@@ -20,6 +21,12 @@ function authorizationServerMetadata(base: string) {
   };
 }
 
+/**
+ * Public documents, read by browser-based clients too: any origin may GET them, with no request
+ * header beyond the CORS-safelisted ones (an empty list, not the library's echo of what was asked).
+ */
+const PUBLIC_DOCUMENT: CorsRule = { origin: '*', methods: 'GET', allowedHeaders: [] };
+
 /** RFC 9728 metadata of one tool-endpoint URL. */
 function protectedResourceMetadata(base: string, path: string) {
   return { resource: `${base}${path}`, authorization_servers: [`${base}/`], resource_name: 'Storelens analytics' };
@@ -30,22 +37,12 @@ function protectedResourceMetadata(base: string, path: string) {
  * request from the public base, so nothing is kept per Host.
  */
 export function registerDiscovery(app: FastifyInstance): void {
-  const metadata = (body: (request: FastifyRequest) => object) => async (request: FastifyRequest, reply: FastifyReply) => {
-    // Public documents, read by browser-based clients too.
-    reply.header('access-control-allow-origin', '*');
-    if (request.method === 'OPTIONS') return reply.code(204).header('access-control-allow-methods', 'GET').send();
-    return reply.send(body(request));
+  const document = (url: string, body: (request: FastifyRequest) => object) => {
+    app.get(url, { config: { cors: PUBLIC_DOCUMENT } }, async (request: FastifyRequest, reply: FastifyReply) => reply.send(body(request)));
+    preflightRoute(app, url, PUBLIC_DOCUMENT);
   };
-  app.route({
-    method: ['GET', 'OPTIONS'],
-    url: '/.well-known/oauth-authorization-server',
-    handler: metadata((request) => authorizationServerMetadata(publicBase(app.config, request))),
-  });
+  document('/.well-known/oauth-authorization-server', (request) => authorizationServerMetadata(publicBase(app.config, request)));
   for (const path of OAUTH_RESOURCES) {
-    app.route({
-      method: ['GET', 'OPTIONS'],
-      url: `/.well-known/oauth-protected-resource${path}`,
-      handler: metadata((request) => protectedResourceMetadata(publicBase(app.config, request), path)),
-    });
+    document(`/.well-known/oauth-protected-resource${path}`, (request) => protectedResourceMetadata(publicBase(app.config, request), path));
   }
 }

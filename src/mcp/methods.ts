@@ -1,0 +1,86 @@
+/** The MCP methods the tool endpoint answers (docs/mcp.md): initialize, ping, tools/list, tools/call. */
+import type { FastifyInstance } from 'fastify';
+import { visibilityOf } from '../analytics/permissions.ts';
+import type { Caller } from './caller.ts';
+import type { Connection } from './connection.ts';
+import { invalidArguments, toolRefusal } from './errors.ts';
+import { INVALID_PARAMS, METHOD_NOT_FOUND, RpcError, negotiateVersion, toolResult, type RpcRequest } from './protocol.ts';
+import { findTool, inputSchemaOf, toolList } from './tools/index.ts';
+import type { ToolSelection } from './tools/kit/selection.ts';
+import type { ToolContext } from './tools/kit/tool.ts';
+import { workspacesListTool } from './tools/families/workspaces.ts';
+
+const SERVER_INFO = { name: 'storelens', title: 'Storelens analytics', version: '0.1.0' };
+/** Also the conventions every tool shares, said once here instead of in each tool's schema. */
+const INSTRUCTIONS =
+  'Storelens marketing analytics for one or more online stores. Start with metadata.list_schema to see ' +
+  'metrics, breakdowns and sources, then analytics.query for numbers that match the dashboard. Dates are ' +
+  'YYYY-MM-DD (UTC); a range left out is the last 7 days up to today. Attribution arguments left out take the ' +
+  'saved dashboard settings.';
+
+async function callTool(app: FastifyInstance, caller: Caller, selection: ToolSelection, params: Record<string, unknown>) {
+  const name = params.name;
+  if (typeof name !== 'string') throw new RpcError(INVALID_PARAMS, 'Invalid params: name must be a string');
+  const rawArgs = params.arguments ?? {};
+  if (typeof rawArgs !== 'object' || rawArgs === null || Array.isArray(rawArgs)) {
+    throw new RpcError(INVALID_PARAMS, 'Invalid params: arguments must be an object');
+  }
+  const multi = caller.kind === 'oauth';
+  const tool = name === workspacesListTool.name && multi ? workspacesListTool : findTool(name, selection);
+  if (!tool) throw new RpcError(METHOD_NOT_FOUND, `Unknown tool: ${name}`);
+
+  const parsed = inputSchemaOf(tool, multi).safeParse(rawArgs);
+  if (!parsed.success) throw invalidArguments(name, parsed.error);
+  const { workspace_id: workspaceArg, ...input } = parsed.data as Record<string, unknown>;
+
+  try {
+    // workspaces_list reads only the connection itself; every other tool acts on one workspace.
+    const scope =
+      caller.kind === 'key'
+        ? caller.auth
+        : tool === workspacesListTool
+          ? { workspaceId: 0, keyId: 0, scopes: [], visibility: visibilityOf([]) }
+          : await caller.grant(workspaceArg as string | undefined);
+    const limitKey = scope.keyId ? `key:${scope.keyId}` : caller.actor;
+    await app.limits.consume(limitKey);
+    const ctx: ToolContext = {
+      db: app.stores.db,
+      ch: app.stores.ch,
+      workspaceId: scope.workspaceId,
+      scopes: scope.scopes,
+      visibility: scope.visibility,
+      actor: caller.actor,
+      now: Date.now,
+      workspaces: caller.kind === 'oauth' ? caller.workspaces : [],
+    };
+    return toolResult(await app.inFlight.run(limitKey, () => tool.run(ctx, input)));
+  } catch (error) {
+    return toolRefusal(error);
+  }
+}
+
+/** The result of one JSON-RPC request; a refusal is thrown as RpcError. */
+export async function dispatch(app: FastifyInstance, connection: Connection, rpc: RpcRequest): Promise<unknown> {
+  switch (rpc.method) {
+    case 'initialize':
+      return {
+        protocolVersion: negotiateVersion(rpc.params.protocolVersion),
+        capabilities: { tools: { listChanged: false } },
+        serverInfo: SERVER_INFO,
+        instructions: INSTRUCTIONS,
+      };
+    case 'ping':
+      return {};
+    case 'tools/list': {
+      const caller = await connection.caller();
+      if (rpc.params.cursor !== undefined) throw new RpcError(INVALID_PARAMS, 'Invalid cursor: every tool is on the first page');
+      return { tools: toolList(caller.kind === 'oauth', connection.selection) };
+    }
+    case 'tools/call': {
+      const caller = await connection.caller();
+      return callTool(app, caller, connection.selection, rpc.params);
+    }
+    default:
+      throw new RpcError(METHOD_NOT_FOUND, `Method not found: ${rpc.method}`);
+  }
+}
