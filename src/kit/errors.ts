@@ -1,8 +1,9 @@
 /**
  * The refusals any layer may throw, whichever surface asked. Each surface answers them once, in its
  * own words (docs/architecture.md, "Errors"): the data API, the dashboard and collect as HTTP
- * statuses (src/http/errors.ts), the tool endpoint as JSON-RPC errors and tool results (src/mcp/route.ts).
- * The message is the contract's and reaches the client unchanged.
+ * statuses (src/http/errors.ts), the tool endpoint as JSON-RPC errors and tool results
+ * (src/mcp/errors.ts), the try-on API as its own codes (src/tryon/plugin.ts), the command line as
+ * `{error}` (src/cli/run-command.ts). The message is the contract's and reaches the client unchanged.
  */
 export type DomainErrorKind = 'invalid_input' | 'access_denied' | 'not_found' | 'conflict' | 'unavailable';
 
