@@ -1,4 +1,5 @@
 /** Timing helpers shared by the suites. */
+import fs from 'node:fs';
 
 export const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
 export const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
@@ -76,3 +77,22 @@ export async function concurrentRate(task: () => Promise<unknown>, callers: numb
     p99Ms: round(quantile(latencies, 0.99)),
   };
 }
+
+/**
+ * CPU time of this process's main thread (the server's event loop) in milliseconds, from
+ * /proc (Linux; null elsewhere). Unlike wall time it hardly changes when other work shares the
+ * machine, so CPU per request compares two servers fairly on a busy machine.
+ */
+export function mainThreadCpuMs(): number | null {
+  try {
+    const stat = fs.readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime, fields 14 and 15 of stat(5), counted from the state field (3).
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return null;
+  }
+}
+
+/** USER_HZ, 100 on every Linux kernel configuration in use. */
+const CLOCK_TICKS_PER_SECOND = 100;

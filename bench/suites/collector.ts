@@ -1,9 +1,14 @@
 /**
  * Collector benchmark (docs/performance.md, "Collector"). In one process, on a temp data dir:
- * 1. 64 concurrent senders (autocannon) post one-event requests to POST /collect for DURATION
- *    seconds; every 202 is fsynced in the write-ahead log. Then the writer drains to ClickHouse.
+ * 1. 64 concurrent keep-alive senders (bench/load, a worker thread) post the same one-event
+ *    request for DURATION seconds, ROUNDS times alternately to two servers: a bare Fastify route
+ *    that appends each body to a file and fdatasyncs it before answering 202 (the limit of any
+ *    durable collector on this machine and disk: the baseline), and POST /collect, whose every 202
+ *    is fsynced in the write-ahead log. Each line shows the answers per second, the latency
+ *    median, p95 and p99, and the server thread's CPU time per request. Then the writer drains
+ *    to ClickHouse.
  * 2. The same number of rows, built the same way, inserted straight into chDB in the writer's
- *    batch size: the raw baseline. The ratio compares the two rates.
+ *    batch size: how far below the engine's own insert rate the collector stays.
  * 3. Single requests one after another: the time from the 202 to the row being visible in
  *    ClickHouse (what /v3/events reads), median and p90 over SAMPLES requests.
  * Run: `node --import tsx bench/suites/collector.ts` (or through bench/run.ts).
@@ -12,7 +17,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import autocannon from 'autocannon';
+import Fastify from 'fastify';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/log.ts';
 import { openStores } from '../../src/store/index.ts';
@@ -20,8 +25,12 @@ import { buildApp } from '../../src/server/app.ts';
 import { createRateLimits } from '../../src/http/rate-limit.ts';
 import { createWorkspace } from '../../src/store/app/workspaces.ts';
 import { collectBody, toRows } from '../../src/collect/payload.ts';
+import { postLoad, type PostLoadResult } from '../load/post-load.ts';
+import { mainThreadCpuMs, quantile, round } from '../measure.ts';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const WARMUP = 2;
 const CONNECTIONS = 64;
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 40);
 const UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
@@ -29,6 +38,9 @@ const UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Geck
 export interface CollectorResult {
   accepted: number;
   acceptedPerSecond: number;
+  barePerSecond: number;
+  /** Collector over bare route, accepted requests per second over all rounds. */
+  bareRatio: number;
   drainSeconds: number;
   rawRowsPerSecond: number;
   ratio: number;
@@ -49,7 +61,42 @@ function payload(pixelId: string, name: string, now: number) {
   };
 }
 
-const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+/**
+ * The baseline: the least a durable collector must do per request. Fastify with the collector's
+ * body parsing, each body appended to one file and fdatasynced before the 202; concurrent
+ * requests' syncs overlap (the kernel commits them together where it can), nothing else runs.
+ */
+async function startBareCollector(dir: string): Promise<{ base: string; close(): Promise<void> }> {
+  const file = await fs.promises.open(path.join(dir, 'bare.log'), 'a');
+  const app = Fastify();
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser(['application/json', 'text/plain'], { parseAs: 'string' }, (_request, body, done) => done(null, body));
+  app.post('/collect', async (request, reply) => {
+    await file.write(`${request.body as string}\n`);
+    await file.datasync();
+    return reply.code(202).send({ accepted: 1 });
+  });
+  const base = await app.listen({ port: 0, host: '127.0.0.1' });
+  return {
+    base,
+    async close() {
+      await app.close();
+      await file.close();
+    },
+  };
+}
+
+/** One load's result, with the 202 answers and the server's main-thread CPU per answered request. */
+type Measured = PostLoadResult & { accepted: number; cpuUs: number | null };
+
+const describeLoad = (r: Measured) =>
+  `${r.okPerSecond} req/s, latency median ${r.p50Ms} ms, p95 ${r.p95Ms} ms, p99 ${r.p99Ms} ms` +
+  `${r.cpuUs === null ? '' : `, main-thread CPU ${Math.round(r.cpuUs)} µs/request`}${failures(r)}`;
+
+function failures(r: PostLoadResult): string {
+  const other = Object.entries(r.statuses).filter(([status]) => !status.startsWith('2'));
+  return other.length || r.errors ? `; not 2xx: ${JSON.stringify(Object.fromEntries(other))}, ${r.errors} errors` : '';
+}
 
 export async function runCollectorBench(log: (line: string) => void = console.log): Promise<CollectorResult> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'storelens-bench-collector-'));
@@ -67,24 +114,40 @@ export async function runCollectorBench(log: (line: string) => void = console.lo
   const count = async (name: string) =>
     Number((await stores.ch.query<{ n: string }>('bench-count', 'SELECT count() AS n FROM events WHERE store_id = {s:UInt64} AND name = {name:String}', { s: workspace.id, name }))[0]!.n);
   const workspace = await createWorkspace(stores.db, { name: 'Bench', currency: 'USD', timezone: 'UTC' });
+  const bare = await startBareCollector(dataDir);
   try {
-    // 1. Throughput under 64 concurrent senders.
+    // 1. Throughput under 64 concurrent senders: bare route and collector, alternately, after an
+    //    untimed warm-up of each (JIT, first segment, first insert).
     const body = JSON.stringify(payload(workspace.pixelId, 'bench_load', Date.now()));
-    const result = await autocannon({
-      url: `${base}/collect`,
-      method: 'POST',
-      connections: CONNECTIONS,
-      workers: 1, // load generation off the server's event loop
-      duration: DURATION,
-      headers: { 'content-type': 'text/plain', 'user-agent': UA },
-      body,
-    });
-    const accepted = result['2xx'];
+    const load = async (url: string, seconds: number): Promise<Measured> => {
+      const cpuBefore = mainThreadCpuMs();
+      const result = await postLoad({ url, body, headers: { 'content-type': 'text/plain', 'user-agent': UA }, connections: CONNECTIONS, seconds });
+      const cpuAfter = mainThreadCpuMs();
+      const answered = Object.values(result.statuses).reduce((a, b) => a + b, 0);
+      const cpuUs = cpuBefore === null || cpuAfter === null || answered === 0 ? null : ((cpuAfter - cpuBefore) * 1000) / answered;
+      return { ...result, accepted: result.statuses['202'] ?? 0, cpuUs };
+    };
+    let stored = (await load(`${base}/collect`, WARMUP)).accepted;
+    await load(`${bare.base}/collect`, WARMUP);
+    const bareRounds: Measured[] = [];
+    const collectorRounds: Measured[] = [];
+    for (let pass = 1; pass <= ROUNDS; pass++) {
+      const baseline = await load(`${bare.base}/collect`, DURATION);
+      log(`round ${pass} bare route (append + fdatasync per request): ${describeLoad(baseline)}`);
+      const collector = await load(`${base}/collect`, DURATION);
+      log(`round ${pass} collector (POST /collect, write-ahead log): ${describeLoad(collector)}`);
+      bareRounds.push(baseline);
+      collectorRounds.push(collector);
+      stored += collector.accepted;
+    }
     const drainStart = performance.now();
-    while ((await count('bench_load')) < accepted) await sleep(20);
+    while ((await count('bench_load')) < stored) await sleep(20);
     const drainSeconds = (performance.now() - drainStart) / 1000;
-    const acceptedPerSecond = accepted / DURATION;
-    log(`collector: ${accepted} events accepted (fsynced) in ${DURATION} s with ${CONNECTIONS} senders = ${Math.round(acceptedPerSecond)} events/s; ${result.non2xx} non-2xx; drained to ClickHouse ${drainSeconds.toFixed(2)} s after the load stopped`);
+    const accepted = collectorRounds.reduce((n, r) => n + r.accepted, 0);
+    const acceptedPerSecond = accepted / collectorRounds.reduce((n, r) => n + r.seconds, 0);
+    const barePerSecond = bareRounds.reduce((n, r) => n + r.accepted, 0) / bareRounds.reduce((n, r) => n + r.seconds, 0);
+    const bareRatio = acceptedPerSecond / barePerSecond;
+    log(`collector: ${accepted} events accepted (fsynced) with ${CONNECTIONS} senders over ${ROUNDS} rounds = ${Math.round(acceptedPerSecond)} events/s vs bare route ${Math.round(barePerSecond)} req/s: ${round(bareRatio * 100, 0)} % of the baseline; drained to ClickHouse ${drainSeconds.toFixed(2)} s after the load stopped`);
 
     // 2. Raw chDB insert of the same rows, in the writer's batch size.
     const parsed = collectBody.parse(payload(workspace.pixelId, 'bench_raw', Date.now()));
@@ -120,8 +183,9 @@ export async function runCollectorBench(log: (line: string) => void = console.lo
     const visibleMedianMs = quantile(latencies, 0.5);
     const visibleP90Ms = quantile(latencies, 0.9);
     log(`accept to visible (flush every ${config.collect.flushMs} ms): median ${Math.round(visibleMedianMs)} ms, p90 ${Math.round(visibleP90Ms)} ms over ${SAMPLES} requests`);
-    return { accepted, acceptedPerSecond, drainSeconds, rawRowsPerSecond, ratio, visibleMedianMs, visibleP90Ms, flushMs: config.collect.flushMs };
+    return { accepted, acceptedPerSecond, barePerSecond, bareRatio, drainSeconds, rawRowsPerSecond, ratio, visibleMedianMs, visibleP90Ms, flushMs: config.collect.flushMs };
   } finally {
+    await bare.close();
     await app.close();
     await limits.close();
     await stores.close();

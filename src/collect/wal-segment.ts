@@ -1,7 +1,9 @@
 /**
- * The format of a write-ahead log segment: one line per row, `<table>\t<row JSON>\n`, in the order
- * the rows were accepted. Strings are made well-formed before they are written, so a row's text
- * is always something the analytics store can read back.
+ * The format of a write-ahead log segment: one line per row, `<table>\t<row JSON>\n`; empty lines
+ * are skipped (each group commit's write starts with one, `wal-group-commit.ts`). Rows written
+ * together stay in the order they were accepted; batches written at the same time may land in
+ * either order. Strings are made well-formed before they are written, so a row's text is always
+ * something the analytics store can read back.
  */
 import crypto from 'node:crypto';
 import path from 'node:path';
@@ -80,7 +82,8 @@ export function isRow(json: string): boolean {
 
 /**
  * A segment's rows by table. Text after the last newline is a torn write (a crash in the middle
- * of an append that was therefore never acknowledged) and is skipped.
+ * of an append that was therefore never acknowledged) and is skipped; a torn line that a later
+ * write followed is unreadable, like any line that holds no row.
  */
 export function decodeSegment(text: string): DecodedSegment {
   const lines = byTable<string>();

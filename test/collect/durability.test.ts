@@ -3,7 +3,9 @@
  * workspace created through the CLI. 40 concurrent collector requests are answered 202, the
  * process is SIGKILLed the moment the last answer arrives, and a restarted server must show
  * every accepted event exactly once. The writer flushes every 150 ms, so at the kill some rows
- * are in ClickHouse, some only in the write-ahead log, and an insert may be half done.
+ * are in ClickHouse, some only in the write-ahead log, and an insert may be half done. A second
+ * run kills the server in the middle of a burst of 64 concurrent senders, with requests still
+ * waiting for their group's fsync.
  * The same server runs `webhook secret` / `webhook rotate` through the CLI.
  */
 import { after, test } from 'node:test';
@@ -111,6 +113,54 @@ test('every event answered 202 is stored exactly once after the server is killed
   assert.equal(response.status, 200);
   const { data } = (await response.json()) as { data: Array<{ name: string }> };
   assert.deepEqual(data.map((e) => e.name).sort(), accepted);
+  live = { port, base: restarted };
+});
+
+test('under a burst of concurrent requests cut by kill -9, every event answered 202 is stored exactly once', async () => {
+  const port = live?.port ?? (await freePort());
+  const base = live?.base ?? (await startServer(port));
+  const workspace = cli(port, 'workspace', 'create', '--name', 'Burst shop');
+
+  // 64 senders share REQUESTS requests; the server is killed once half of them are answered,
+  // so the kill lands while groups of appends wait for their shared fsync.
+  const REQUESTS = 400;
+  const now = Date.now() - 30_000;
+  const accepted: string[] = [];
+  let next = 0;
+  let answered = 0;
+  let killing: Promise<void> | null = null;
+  const sender = async () => {
+    while (next < REQUESTS && !killing) {
+      const i = next++;
+      try {
+        const response = await fetch(`${base}/collect`, {
+          method: 'POST',
+          headers: { 'content-type': 'text/plain', 'user-agent': DESKTOP_UA },
+          body: JSON.stringify({
+            pixel_id: workspace.pixel_id, visitor_id: String(9000 + i), session_id: String(19000 + i),
+            entry_url: 'https://shop.example/', items: [{ type: 'event', name: `burst_${i}`, url: 'https://shop.example/', ts: now + i }],
+          }),
+        });
+        if (response.status === 202) accepted.push(`burst_${i}`);
+      } catch {
+        continue; // the connection was cut by the kill: this request was never answered
+      }
+      if (++answered === REQUESTS / 2) killing = kill();
+    }
+  };
+  await Promise.all(Array.from({ length: 64 }, sender));
+  await killing;
+  assert.ok(accepted.length >= REQUESTS / 2, `only ${accepted.length} answered 202`);
+
+  const restarted = await startServer(port);
+  const headers = { 'x-api-key': workspace.api_key, 'client-secret': workspace.client_secret };
+  const response = await fetch(`${restarted}/v3/events?${todayRange()}&limit=500`, { headers });
+  assert.equal(response.status, 200);
+  const stored = ((await response.json()) as { data: Array<{ name: string }> }).data.map((e) => e.name);
+  // Each stored event once; every accepted one among them; nothing that was never sent.
+  assert.equal(new Set(stored).size, stored.length);
+  assert.deepEqual(accepted.filter((name) => !stored.includes(name)), []);
+  assert.deepEqual(stored.filter((name) => !/^burst_\d+$/.test(name) || Number(name.slice(6)) >= REQUESTS), []);
   live = { port, base: restarted };
 });
 

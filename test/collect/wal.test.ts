@@ -85,6 +85,17 @@ describe('write-ahead log', () => {
     await writer.close();
   });
 
+  test('a torn line that a later write followed is set aside as unreadable; the rows around it are stored', async () => {
+    fs.mkdirSync(dir, { recursive: true });
+    // A failed write left `events\t{"na`; a batch already in flight landed after it, led by its newline.
+    const torn = 'events\t{"store_id": 1, "na';
+    fs.writeFileSync(path.join(dir, '000000000000001-abababababab.wal'), `\n${line('events', event('midtorn_a', 21))}${torn}\n${line('events', event('midtorn_b', 22))}`);
+    const writer = await open();
+    assert.deepEqual(await names('midtorn_'), ['midtorn_a', 'midtorn_b']);
+    assert.deepEqual(takeDeadLetters().map((d) => [d.table, d.error.message, d.row]), [['events', 'unreadable log line', torn]]);
+    await writer.close();
+  });
+
   test('a segment replayed after its insert went through is not written twice', async () => {
     const name = '000000000000002-bbbbbbbbbbbb';
     const content = line('events', event('twice_a', 3)) + line('events', event('twice_b', 4));
@@ -115,6 +126,15 @@ describe('write-ahead log', () => {
     await writer.flush();
     assert.deepEqual(await names('append_'), ['append_a', 'append_b']);
     assert.deepEqual(fs.readdirSync(dir), []);
+    await writer.close();
+  });
+
+  test('hundreds of concurrent appends are each stored exactly once', async () => {
+    const writer = await open();
+    const sent = Array.from({ length: 300 }, (_, i) => `burst_${String(i).padStart(3, '0')}`);
+    await Promise.all(sent.map((name, i) => writer.append({ events: [event(name, 1000 + i)] })));
+    await writer.flush();
+    assert.deepEqual(await names('burst_'), sent);
     await writer.close();
   });
 
