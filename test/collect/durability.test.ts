@@ -80,6 +80,27 @@ function cli(port: number, ...args: string[]) {
   return JSON.parse(run.stdout);
 }
 
+/** Posts event `<prefix>_<i>` (its own visitor and session) to the collector; answers the status. */
+async function postEvent(base: string, pixelId: string, prefix: string, i: number, ts: number): Promise<number> {
+  const response = await fetch(`${base}/collect`, {
+    method: 'POST',
+    headers: { 'content-type': 'text/plain', 'user-agent': DESKTOP_UA },
+    body: JSON.stringify({
+      pixel_id: pixelId, visitor_id: String(1000 + i), session_id: String(5000 + i),
+      entry_url: 'https://shop.example/', items: [{ type: 'event', name: `${prefix}_${i}`, url: 'https://shop.example/', ts }],
+    }),
+  });
+  return response.status;
+}
+
+/** The names of the workspace's stored events of today, through /v3/events. */
+async function storedNames(base: string, workspace: { api_key: string; client_secret: string }): Promise<string[]> {
+  const headers = { 'x-api-key': workspace.api_key, 'client-secret': workspace.client_secret };
+  const response = await fetch(`${base}/v3/events?${todayRange()}&limit=500`, { headers });
+  assert.equal(response.status, 200);
+  return ((await response.json()) as { data: Array<{ name: string }> }).data.map((e) => e.name);
+}
+
 after(async () => {
   await kill();
   fs.rmSync(dataDir, { recursive: true, force: true });
@@ -91,28 +112,13 @@ test('every event answered 202 is stored exactly once after the server is killed
   const workspace = cli(port, 'workspace', 'create', '--name', 'Kill shop');
 
   const now = Date.now() - 30_000;
-  const send = async (i: number) => {
-    const response = await fetch(`${base}/collect`, {
-      method: 'POST',
-      headers: { 'content-type': 'text/plain', 'user-agent': DESKTOP_UA },
-      body: JSON.stringify({
-        pixel_id: workspace.pixel_id, visitor_id: String(1000 + i), session_id: String(5000 + i),
-        entry_url: 'https://shop.example/', items: [{ type: 'event', name: `kill_${i}`, url: 'https://shop.example/', ts: now + i }],
-      }),
-    });
-    return { i, status: response.status };
-  };
-  const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => send(i)));
+  const statuses = await Promise.all(Array.from({ length: 40 }, (_, i) => postEvent(base, workspace.pixel_id, 'kill', i, now + i)));
   await kill();
-  const accepted = answers.filter((a) => a.status === 202).map((a) => `kill_${a.i}`).sort();
+  const accepted = statuses.flatMap((status, i) => (status === 202 ? [`kill_${i}`] : [])).sort();
   assert.equal(accepted.length, 40);
 
   const restarted = await startServer(port);
-  const headers = { 'x-api-key': workspace.api_key, 'client-secret': workspace.client_secret };
-  const response = await fetch(`${restarted}/v3/events?${todayRange()}&limit=500`, { headers });
-  assert.equal(response.status, 200);
-  const { data } = (await response.json()) as { data: Array<{ name: string }> };
-  assert.deepEqual(data.map((e) => e.name).sort(), accepted);
+  assert.deepEqual((await storedNames(restarted, workspace)).sort(), accepted);
   live = { port, base: restarted };
 });
 
@@ -133,15 +139,7 @@ test('under a burst of concurrent requests cut by kill -9, every event answered 
     while (next < REQUESTS && !killing) {
       const i = next++;
       try {
-        const response = await fetch(`${base}/collect`, {
-          method: 'POST',
-          headers: { 'content-type': 'text/plain', 'user-agent': DESKTOP_UA },
-          body: JSON.stringify({
-            pixel_id: workspace.pixel_id, visitor_id: String(9000 + i), session_id: String(19000 + i),
-            entry_url: 'https://shop.example/', items: [{ type: 'event', name: `burst_${i}`, url: 'https://shop.example/', ts: now + i }],
-          }),
-        });
-        if (response.status === 202) accepted.push(`burst_${i}`);
+        if ((await postEvent(base, workspace.pixel_id, 'burst', i, now + i)) === 202) accepted.push(`burst_${i}`);
       } catch {
         continue; // the connection was cut by the kill: this request was never answered
       }
@@ -153,10 +151,7 @@ test('under a burst of concurrent requests cut by kill -9, every event answered 
   assert.ok(accepted.length >= REQUESTS / 2, `only ${accepted.length} answered 202`);
 
   const restarted = await startServer(port);
-  const headers = { 'x-api-key': workspace.api_key, 'client-secret': workspace.client_secret };
-  const response = await fetch(`${restarted}/v3/events?${todayRange()}&limit=500`, { headers });
-  assert.equal(response.status, 200);
-  const stored = ((await response.json()) as { data: Array<{ name: string }> }).data.map((e) => e.name);
+  const stored = await storedNames(restarted, workspace);
   // Each stored event once; every accepted one among them; nothing that was never sent.
   assert.equal(new Set(stored).size, stored.length);
   assert.deepEqual(accepted.filter((name) => !stored.includes(name)), []);
