@@ -77,6 +77,32 @@ describe('import --kind ads reads the platforms’ exports', () => {
     assert.deepEqual((await ads(shop)).totals, { total_ads: 1, total_spend: 9760, total_impressions: 19050, total_clicks: 184, total_reach: 14610 });
   });
 
+  test('a newer export replaces the account\'s days it covers: an ad day it no longer lists is no delivery; other accounts and days stay', async () => {
+    const shop = await createTestWorkspace(t.stores, 'Withdrawn');
+    const meta = fs.readFileSync(fixture('meta-ads-manager.csv'), 'utf8').trimEnd().split('\n');
+    const [header, , day1, day2, retargeting] = meta as [string, string, string, string, string];
+    const otherAccount = '2026-11-02,2026-11-02,Brand,7001,All,7002,Logo,7003,555,10.00,1000,800,10,5';
+    assert.deepEqual(await importAds(shop, write('meta-1.csv', [header, day1, day2, retargeting, otherAccount].join('\n')), '--format', 'meta'), clean('meta', 4));
+    // Meta restated the account: the retargeting ad's day is gone (its delivery was withdrawn), the other ad's days are final.
+    const restated = [header, day1.replace('612.40', '600.00'), day2].join('\n');
+    assert.deepEqual(await importAds(shop, write('meta-2.csv', restated), '--format', 'meta'), clean('meta', 2));
+    const rows = () => ads(shop).then((body) => body.data.map((r: Record<string, string>) => [r.dt, r.adaccount_id, r.ad_id, r.spend, r.impressions, r.clicks, r.reach]));
+    assert.deepEqual(await rows(), [
+      ['2026-11-01', '1029384756', '120210000000003039', '60000', '70100', '1302', '45200'],
+      ['2026-11-02', '1029384756', '120210000000003039', '64009', '80000', '1380', '51000'],
+      ['2026-11-02', '1029384756', '120210000000010130', '0', '0', '0', '0'],
+      ['2026-11-02', '555', '7003', '1000', '1000', '10', '800'],
+    ]);
+    // A file with a rejected row replaces nothing beyond its own rows: the rejected row may be the one that keeps a day.
+    const partial = [header, day1.replace('612.40', '601.00'), day2.replace('640.09', 'n/a')].join('\n');
+    const outcome = await importAds(shop, write('meta-3.csv', partial), '--format', 'meta');
+    assert.equal('result' in outcome && (outcome.result as { rows_rejected: number }).rows_rejected, 1);
+    assert.deepEqual((await rows()).slice(0, 2), [
+      ['2026-11-01', '1029384756', '120210000000003039', '60100', '70100', '1302', '45200'],
+      ['2026-11-02', '1029384756', '120210000000003039', '64009', '80000', '1380', '51000'],
+    ]);
+  });
+
   test('--format names the platform; a file of another platform is refused', async () => {
     const shop = await createTestWorkspace(t.stores, 'Named');
     assert.deepEqual(await importAds(shop, fixture('google-ads.csv'), '--format', 'google'), clean('google', 3));

@@ -94,6 +94,21 @@ describe('ad platform APIs', () => {
     fake.state.metaSpend = '12.34';
   });
 
+  test('Meta: a re-pull replaces the account\'s days it covers: an ad it no longer lists had no delivery on them', async () => {
+    const shop = await createTestWorkspace(t.stores, 'Meta withdrawn');
+    await connectMeta(shop);
+    fake.state.metaSpend = '10.00';
+    await sync(shop, '5');
+    fake.state.metaWithoutCarousel = true;
+    await sync(shop, '2');
+    fake.state.metaWithoutCarousel = false;
+    fake.state.metaSpend = '12.34';
+    const body = await ads(shop);
+    const carousel = body.data.filter((r: { ad_id: string }) => r.ad_id === '9002').map((r: Record<string, string>) => [r.spend, r.impressions, r.clicks, r.reach]);
+    assert.deepEqual(carousel, [['50', '40', '1', '30'], ['50', '40', '1', '30'], ['50', '40', '1', '30'], ['0', '0', '0', '0'], ['0', '0', '0', '0']]);
+    assert.equal(body.totals.total_spend, 5 * 1000 + 3 * 50);
+  });
+
   test('Meta: an expired token (error 190) is a clear error and nothing is stored', async () => {
     const shop = await createTestWorkspace(t.stores, 'Broken meta');
     await connectMeta(shop, 'expired');

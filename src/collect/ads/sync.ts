@@ -15,6 +15,7 @@ import { AdSyncError, type ApiSettings } from './api/call.ts';
 import { pullGoogle, type GoogleCredentials } from './api/google.ts';
 import { pullMeta, type MetaCredentials, type PullRange } from './api/meta.ts';
 import { minorDigits } from './values.ts';
+import { AdRangeTracker, withdrawUnlisted } from './replace-range.ts';
 
 /** Days a scheduled pull covers: the platforms restate about this far back. */
 export const RESYNC_DAYS = 28;
@@ -59,11 +60,16 @@ function pullOf(connection: AdConnection, deps: SyncDeps, currency: string, sett
     );
 }
 
+/** The account id as the pulled rows carry it: Meta's `account_id` has no `act_` prefix. */
+const rowAccountId = (connection: AdConnection) => connection.accountId.replace(/^act_/, '');
+
 /** Pulls one account; an AdSyncError ends it with `error` (recorded on the connection). */
 export async function syncAccount(deps: SyncDeps, connection: AdConnection, currency: string, range: PullRange): Promise<AccountSyncResult> {
   const result: AccountSyncResult = { platform: connection.platform, account_id: connection.accountId, rows_imported: 0, rows_rejected: 0, errors: [] };
   const settings: ApiSettings = { retryBaseMs: deps.config.retryBaseMs, maxAttempts: 5, timeoutMs: 60_000, progress: deps.progress, signal: deps.signal };
-  const writer = new RowWriter(deps.stores.ch, findImportKind('ads')!, { workspaceId: connection.workspaceId, version: newImportVersion() });
+  const target = { workspaceId: connection.workspaceId, version: newImportVersion() };
+  const covered = new AdRangeTracker();
+  const writer = new RowWriter(deps.stores.ch, findImportKind('ads')!, target, { onRow: (row) => covered.add(row) });
   const reject = (row: number, message: string) => {
     result.rows_rejected++;
     if (result.errors.length < MAX_REPORTED_ERRORS) result.errors.push({ row, message });
@@ -77,6 +83,13 @@ export async function syncAccount(deps: SyncDeps, connection: AdConnection, curr
       if (problem !== null) reject(row, problem);
     }
     await writer.flush();
+    // The pull covers the account's whole range: an ad day it did not list had no delivery. A pull
+    // that stopped half-way, or rejected a row, replaces nothing.
+    if (result.rows_rejected === 0) {
+      const ranges = [{ source: connection.platform, adaccountId: rowAccountId(connection), since: range.since, until: range.until }];
+      for (const seen of covered.list()) if (seen.adaccountId !== ranges[0]!.adaccountId) ranges.push({ ...seen, since: range.since, until: range.until });
+      await withdrawUnlisted(deps.stores.ch, connection.workspaceId, ranges, target.version);
+    }
   } catch (error) {
     if (!(error instanceof AdSyncError)) throw error;
     result.error = error.message;

@@ -9,6 +9,7 @@ import { resolveFormat } from './formats.ts';
 import { newImportVersion, type ImportKind, type ImportTarget } from './kinds.ts';
 import { readRecords, type FileFormat, type ImportInput } from './sources.ts';
 import { checkRow, RowWriter, type BatchLedger } from './writer.ts';
+import { AdRangeTracker, withdrawUnlisted } from '../ads/replace-range.ts';
 
 /** Only the first errors are listed; `rows_rejected` counts them all. */
 export const MAX_REPORTED_ERRORS = 100;
@@ -93,15 +94,20 @@ export async function importFile(ch: Clickhouse, options: ImportOptions): Promis
     if (options.strict && rejections.count > 0) return result(null, rejections);
   }
   const rejections = new Rejections();
+  const covered = format.format === 'ad-export' ? new AdRangeTracker() : null;
   const writer = new RowWriter(ch, options.kind, target, {
     batchRows: options.batchRows,
     afterFlush: progressReporter(options, 'imported'),
     ledger: options.ledger,
+    onRow: covered ? (row) => covered.add(row) : undefined,
   });
   for await (const record of readRecords(options.input, format)) {
     const error = 'error' in record ? record.error : await writer.add(record.value);
     if (error !== null) rejections.add(record.line, error);
   }
   await writer.flush();
+  // A platform export replaces the days it covers, unless a row was rejected: that row could be
+  // the one that keeps a day (docs/integrations.md).
+  if (covered && rejections.count === 0) await withdrawUnlisted(ch, options.workspaceId, covered.list(), target.version);
   return result(writer, rejections);
 }

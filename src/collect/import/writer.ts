@@ -29,6 +29,8 @@ export interface RowWriterOptions {
   batchRows?: number;
   afterFlush?: (written: number) => void;
   ledger?: BatchLedger;
+  /** Sees every table row the writer takes (an ads import notes the days it covers). */
+  onRow?: (row: Record<string, unknown>) => void;
 }
 
 export class RowWriter {
@@ -50,6 +52,7 @@ export class RowWriter {
 
   /** Buffers a row that already passed `checkRow`; inserts the batch once it is full. */
   async push(row: Record<string, unknown>): Promise<void> {
+    this.options.onRow?.(row);
     this.batch.push(JSON.stringify(row));
     if (this.batch.length >= this.batchRows) await this.flush();
   }
