@@ -7,6 +7,8 @@ export const DEMO_HOSTNAME = 'demo-store.example';
 
 export interface DemoProduct {
   handle: string;
+  /** Shopify-like numeric product id. */
+  productId: string;
   title: string;
   /** Price and unit cost in cents. */
   price: number;
@@ -14,13 +16,18 @@ export interface DemoProduct {
   variants: string[];
 }
 
+/** Product ids run beside the variant ids: variant 44870011001 belongs to product 8870011. */
 const product = (handle: string, title: string, price: number, cost: number, variantCount: number, first: number): DemoProduct => ({
   handle,
+  productId: String(Math.floor(first / 1000) - 36_000_000),
   title,
   price,
   cost,
   variants: Array.from({ length: variantCount }, (_, i) => String(first + i)),
 });
+
+/** The SKU of a variant: the handle and the variant's place, `LINEN-SHIRT-2`. */
+export const skuOf = (item: DemoProduct, variantId: string) => `${item.handle.toUpperCase()}-${item.variants.indexOf(variantId) + 1}`;
 
 export const PRODUCTS: DemoProduct[] = [
   product('linen-shirt', 'Linen Shirt', 6900, 2100, 3, 44870011001),

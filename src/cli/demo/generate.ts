@@ -22,19 +22,23 @@ import {
   PLACES,
   PRODUCTS,
   WEEKDAY_WEIGHTS,
+  skuOf,
   type Channel,
   type DemoAd,
   type Place,
 } from './catalog.ts';
 import { Random } from './random.ts';
-import { shopifyOrder, type DemoOrder, type DemoOrderInput } from './shopify-orders.ts';
+import { shopifyOrder, type DemoLine, type DemoOrder, type DemoOrderInput } from './shopify-orders.ts';
 
 type Row = Record<string, unknown>;
 
 export interface DayRows {
   events: Row[];
   conversions: Row[];
-  /** Shopify orders (mapped to orders rows by `demoOrderRow`). */
+  /**
+   * Shopify orders as their webhooks deliver them (mapped to orders rows by `demoOrderRow`): an
+   * order that changed later (cancelled, restored) comes once per state, oldest first.
+   */
   orders: DemoOrder[];
   /** First import of the day's ads rows. */
   ads: Row[];
@@ -105,7 +109,10 @@ export class DemoGenerator {
       if (visit.ad) adClicks.set(visit.ad, (adClicks.get(visit.ad) ?? 0) + 1);
       this.session(rows, start, visit, until);
     }
-    if (r.chance(0.6)) this.offlineOrder(rows, dayStart + this.startOffset(span), until);
+    // Phone orders and checkouts the pixel missed: none to two a day.
+    for (let n = r.weighted([[0, 25], [1, 50], [2, 25]] as const); n > 0; n--) this.offlineOrder(rows, dayStart + this.startOffset(span), until);
+    // Now and then the owner tries the checkout with Shopify's test gateway.
+    if (r.chance(0.08)) this.offlineOrder(rows, dayStart + this.startOffset(span), until, { test: true });
     this.adRows(rows, isoDate(dayStart), adClicks, until - dayStart < 3 * DAY_MS);
     return rows;
   }
@@ -275,28 +282,58 @@ export class DemoGenerator {
     const revenue = subtotal - discount + shipping + tax;
     const number = this.nextOrder++;
     const orderId = shopifyOrderId(number);
-    // The pixel sends the order id, as the Shopify custom pixel does (docs/integrations.md).
-    this.conversion(rows, at, 'purchase', base, visitor, revenue, coupon, until, { transactionId: orderId, customerId, isNew });
+    const lines = items.map((p) => this.line(p));
+    // The pixel sends the order id and its items, as the Shopify custom pixel does (docs/integrations.md).
+    this.conversion(rows, at, 'purchase', base, visitor, revenue, coupon, until, { transactionId: orderId, customerId, isNew, lines });
     const refunds: DemoOrderInput['refunds'] = [];
     if (r.chance(0.05)) {
       const when = at + r.int(2, 12) * DAY_MS;
       if (when < until) refunds.push({ id: String(number * 10), at: when, amount: r.chance(0.4) ? revenue : Math.round(revenue * 0.4) });
     }
-    const order = shopifyOrder({
+    const placed: DemoOrderInput = {
       id: orderId,
       number,
       at: Math.min(at + r.int(1_000, 20_000), until - 1),
       customerId,
       isNew,
-      lines: items.map((p) => ({ variantId: r.pick(p.variants), price: p.price })),
+      lines,
       discount,
+      coupon,
+      city: visitor.city,
+      country: visitor.place.country,
       shipping,
       tax,
       refunds,
-    });
+    };
     const shippingCost = r.int(420, 890);
     // Some shops export their processor fee; the rest falls back to the workspace's fee settings.
-    rows.orders.push({ order, shippingCost, ...(r.chance(0.6) ? { paymentFee: Math.round(revenue * 0.029) + 30 } : {}) });
+    const extras = { shippingCost, ...(r.chance(0.6) ? { paymentFee: Math.round(revenue * 0.029) + 30 } : {}) };
+    for (const state of this.lifecycle(placed, until)) rows.orders.push({ order: shopifyOrder(state), ...extras });
+  }
+
+  /**
+   * The states in which the shop's webhooks deliver an order, oldest first: most are paid and stay
+   * so; some are only authorized (captured later, still sales); a few have their payment voided, are
+   * cancelled (the authorization voided with them), or are cancelled and restored a day later.
+   */
+  private lifecycle(placed: DemoOrderInput, until: number): DemoOrderInput[] {
+    const fate = this.random.weighted([['paid', 940], ['authorized', 30], ['voided', 6], ['cancelled', 16], ['restored', 8]] as const);
+    if (fate === 'paid' || placed.refunds.length > 0) return [placed];
+    if (fate === 'authorized') return [{ ...placed, financialStatus: 'authorized' }];
+    if (fate === 'voided') return [{ ...placed, financialStatus: 'voided' }];
+    const authorized = { ...placed, financialStatus: 'authorized' };
+    const cancelledAt = placed.at + this.random.int(1, 30) * 3_600_000;
+    if (cancelledAt >= until) return [authorized];
+    const cancelled = { ...authorized, financialStatus: 'voided', cancelledAt };
+    const restoredAt = cancelledAt + DAY_MS;
+    if (fate === 'cancelled' || restoredAt >= until) return [authorized, cancelled];
+    return [authorized, cancelled, { ...placed, updatedAt: restoredAt }];
+  }
+
+  /** One unit of a product, in one of its variants. */
+  private line(item: (typeof PRODUCTS)[number]): DemoLine {
+    const variantId = this.random.pick(item.variants);
+    return { productId: item.productId, variantId, sku: skuOf(item, variantId), title: item.title, price: item.price };
   }
 
   private conversion(
@@ -308,7 +345,7 @@ export class DemoGenerator {
     revenue: number,
     coupon: string,
     until: number,
-    sale?: { transactionId: string; customerId: string; isNew: number },
+    sale?: { transactionId: string; customerId: string; isNew: number; lines: DemoLine[] },
   ): void {
     if (at >= until) return;
     rows.conversions.push({
@@ -325,14 +362,21 @@ export class DemoGenerator {
       transaction_city: visitor.city,
       hostname: DEMO_HOSTNAME,
       coupon_code: coupon,
+      line_items: (sale?.lines ?? []).map((l) => ({
+        product_id: l.productId, variant_id: l.variantId, sku: l.sku, title: l.title, quantity: 1, unit_price: l.price,
+      })),
     });
   }
 
-  /** An order the pixel never saw (phone order, blocked script): no conversion matches it. */
-  private offlineOrder(rows: DayRows, at: number, until: number): void {
+  /**
+   * An order the pixel never saw (phone order, blocked script): no conversion matches it. A test
+   * order (`test`) is the owner trying the checkout: stored, never a sale.
+   */
+  private offlineOrder(rows: DayRows, at: number, until: number, options: { test?: boolean } = {}): void {
     const r = this.random;
     if (at >= until) return;
     const item = r.pick(PRODUCTS);
+    const place = r.weighted(PLACE_ENTRIES);
     const number = this.nextOrder++;
     const order = shopifyOrder({
       id: shopifyOrderId(number),
@@ -340,13 +384,17 @@ export class DemoGenerator {
       at,
       customerId: shopifyCustomerId(this.nextCustomer++),
       isNew: 1,
-      lines: [{ variantId: r.pick(item.variants), price: item.price }],
+      lines: [this.line(item)],
       discount: 0,
+      coupon: '',
+      city: r.pick(place.cities),
+      country: place.country,
       shipping: 0,
       tax: Math.round(item.price * 0.08),
       refunds: [],
+      test: options.test,
     });
-    rows.orders.push({ order, shippingCost: r.int(420, 890) });
+    rows.orders.push({ order, shippingCost: options.test ? 0 : r.int(420, 890) });
   }
 
   /** One row per ad and day; clicks follow the day's tagged sessions, cost follows clicks. */
@@ -374,10 +422,12 @@ export class DemoGenerator {
         clicks,
         reach: economics.reach ? Math.round(impressions * (0.6 + r.next() * 0.25)) : 0,
       };
-      // Platforms restate the last days: the first import shows preliminary numbers.
-      if (recent || r.chance(0.05)) {
+      // Platforms restate the last days: the first export shows preliminary numbers, a later export
+      // of those days the final ones, and it no longer lists an ad day whose few impressions were
+      // withdrawn (invalid traffic): that day ends with no delivery.
+      if (recent) {
         rows.ads.push({ ...row, spend: Math.round(spend * 0.9), impressions: Math.round(impressions * 0.93), clicks: Math.round(clicks * 0.95) });
-        rows.adRevisions.push(row);
+        if (clicks > 0 || !r.chance(0.5)) rows.adRevisions.push(row);
       } else rows.ads.push(row);
     }
   }

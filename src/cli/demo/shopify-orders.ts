@@ -15,17 +15,36 @@ export interface DemoOrder {
   paymentFee?: number;
 }
 
+export interface DemoLine {
+  productId: string;
+  variantId: string;
+  sku: string;
+  title: string;
+  price: number;
+}
+
 export interface DemoOrderInput {
   id: string;
   number: number;
   at: number;
   customerId: string;
   isNew: number;
-  lines: { variantId: string; price: number }[];
+  lines: DemoLine[];
   discount: number;
+  /** The discount code, or ''. */
+  coupon: string;
+  /** Where it ships. */
+  city: string;
+  country: string;
   shipping: number;
   tax: number;
   refunds: { id: string; at: number; amount: number }[];
+  /** `paid` (or `partially_refunded` with refunds) unless given. */
+  financialStatus?: string;
+  cancelledAt?: number;
+  test?: boolean;
+  /** When this state of the order was written; the latest of its events unless given. */
+  updatedAt?: number;
 }
 
 const CURRENCY = 'USD';
@@ -36,10 +55,12 @@ const money = (cents: number) => ({
 });
 const iso = (ms: number) => new Date(ms).toISOString();
 
+const address = (city: string, country: string) => ({ first_name: 'Demo', last_name: 'Buyer', address1: '1 Demo Street', city, country_code: country, zip: '10001' });
+
 export function shopifyOrder(o: DemoOrderInput): Record<string, unknown> {
   const subtotal = o.lines.reduce((sum, l) => sum + l.price, 0);
   const total = subtotal - o.discount + o.shipping + o.tax;
-  const updated = Math.max(o.at, ...o.refunds.map((r) => r.at));
+  const updated = o.updatedAt ?? Math.max(o.at, o.cancelledAt ?? 0, ...o.refunds.map((r) => r.at));
   return {
     id: Number(o.id),
     admin_graphql_api_id: `gid://shopify/Order/${o.id}`,
@@ -48,11 +69,12 @@ export function shopifyOrder(o: DemoOrderInput): Record<string, unknown> {
     created_at: iso(o.at),
     processed_at: iso(o.at),
     updated_at: iso(updated),
-    cancelled_at: null,
-    test: false,
+    cancelled_at: o.cancelledAt === undefined ? null : iso(o.cancelledAt),
+    cancel_reason: o.cancelledAt === undefined ? null : 'customer',
+    test: o.test ?? false,
     currency: CURRENCY,
     presentment_currency: CURRENCY,
-    financial_status: o.refunds.length ? 'partially_refunded' : 'paid',
+    financial_status: o.financialStatus ?? (o.refunds.length ? 'partially_refunded' : 'paid'),
     total_price: amount(total),
     total_price_set: money(total),
     subtotal_price: amount(subtotal - o.discount),
@@ -61,7 +83,19 @@ export function shopifyOrder(o: DemoOrderInput): Record<string, unknown> {
     total_discounts: amount(o.discount),
     total_discounts_set: money(o.discount),
     total_shipping_price_set: money(o.shipping),
-    line_items: o.lines.map((l) => ({ variant_id: Number(l.variantId), quantity: 1, price: amount(l.price), price_set: money(l.price) })),
+    discount_codes: o.coupon ? [{ code: o.coupon, amount: amount(o.discount), type: 'percentage' }] : [],
+    shipping_address: address(o.city, o.country),
+    billing_address: address(o.city, o.country),
+    line_items: o.lines.map((l) => ({
+      product_id: Number(l.productId),
+      variant_id: Number(l.variantId),
+      sku: l.sku,
+      title: l.title,
+      name: l.title,
+      quantity: 1,
+      price: amount(l.price),
+      price_set: money(l.price),
+    })),
     shipping_lines: [{ title: 'Standard', price: amount(o.shipping), price_set: money(o.shipping), discounted_price: amount(o.shipping), discounted_price_set: money(o.shipping) }],
     customer: { id: Number(o.customerId), orders_count: o.isNew ? 1 : 2 },
     refunds: o.refunds.map((r) => ({
