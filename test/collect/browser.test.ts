@@ -28,7 +28,7 @@ const PAGES: Record<string, string> = {
   '/product': `<button id="add" onclick="storelens('event','add_to_cart',{sku:'shoe'});history.pushState({},'','/cart');document.title='Cart'">Add to cart</button>
 <script>storelens('event','view_content')</script>`,
   '/thanks': `<p>Thank you</p>
-<script>storelens('identify','c-42');storelens('conversion','purchase',{transaction_id:'T-900',revenue:12900,currency:'EUR',is_new_customer:1})</script>`,
+<script>storelens('identify','c-42');storelens('conversion','purchase',{transaction_id:'T-900',revenue:12900,currency:'EUR',is_new_customer:1,items:[{product_id:8011,variant_id:'44870011001',sku:'LS-M',title:'Linen Shirt',quantity:2,unit_price:4950.4},{title:'Tote'},'junk',{price:5}]})</script>`,
 };
 
 /** A test shop on its own localhost port whose pages carry the pixel snippet of `pixelId`. */
@@ -122,6 +122,12 @@ test('a visit from an Instagram ad shows up as events, one session and a purchas
     conversions.map((c: Event) => [c.name, c.transaction_id, c.transaction_gross_revenue, c.transaction_currency, c.customer_id, c.is_new_customer, c.session_id, c.adv_source, c.adv_campaign_id, c.utm_campaign]),
     [['purchase', 'T-900', '12900', 'EUR', 'c-42', '1', first!.session_id, 'instagram', '777', 'spring']],
   );
+  // The purchase's items, as the pixel cleaned them: ids as text, whole numbers, a missing quantity 1, entries naming no product dropped.
+  const lines = await t.stores.ch.query('test-pixel-items', "SELECT line_items FROM conversions WHERE transaction_id = 'T-900'");
+  assert.deepEqual(lines, [{ line_items: [
+    { product_id: '8011', variant_id: '44870011001', sku: 'LS-M', title: 'Linen Shirt', quantity: 2, unit_price: 4950 },
+    { product_id: '', variant_id: '', sku: '', title: 'Tote', quantity: 1, unit_price: 0 },
+  ] }]);
 });
 
 test('the pixel starts a new session on a different campaign click and after 30 idle minutes, never a new visitor', async () => {

@@ -97,6 +97,23 @@ describe('POST /collect', () => {
     assert.deepEqual((await eventsOf('8002')).map((e: { name: string }) => e.name), ['pageview']);
   });
 
+  test('keeps what a purchase bought as its line items', async () => {
+    const items = [
+      { product_id: '8011', variant_id: '44870011001', sku: 'LS-M', title: 'Linen Shirt - M', quantity: 2, unit_price: 6900 },
+      { sku: 'CAP', quantity: '1', unit_price: '2000' },
+    ];
+    const purchase = { type: 'conversion', name: 'purchase', url: 'https://shop.example/thanks', ts: NOW, transaction_id: 'T-9', revenue: 15800, currency: 'USD', coupon_code: 'SPRING10', items };
+    assert.equal((await post(body({ session_id: '8003', items: [purchase] }))).status, 202);
+    const read = () => t.stores.ch.query('test-purchase-lines', "SELECT coupon_code, line_items FROM conversions WHERE store_id = {store:UInt64} AND transaction_id = 'T-9'", { store: shop.id });
+    assert.deepEqual(await eventually(read, (rows) => rows.length === 1), [{
+      coupon_code: 'SPRING10',
+      line_items: [
+        { product_id: '8011', variant_id: '44870011001', sku: 'LS-M', title: 'Linen Shirt - M', quantity: 2, unit_price: 6900 },
+        { product_id: '', variant_id: '', sku: 'CAP', title: '', quantity: 1, unit_price: 2000 },
+      ],
+    }]);
+  });
+
   test('shifts item times by the client clock error given in sent_at', async () => {
     const skew = 3_600_000; // the visitor's clock runs an hour fast
     const items = [{ type: 'event', name: 'view_content', url: 'https://shop.example/p/1', ts: NOW + skew - 2000 }];
@@ -201,6 +218,8 @@ describe('POST /collect with bad input', () => {
     ['a timestamp from 1970', () => body({ items: [{ type: 'event', name: 'pageview', url: 'https://shop.example/', ts: 1000 }] }), 400, 'items.0.ts: timestamp out of range (older than 7 days or in the future)'],
     ['a timestamp next year', () => body({ items: [{ type: 'event', name: 'pageview', url: 'https://shop.example/', ts: NOW + 365 * 86_400_000 }] }), 400, 'items.0.ts: timestamp out of range (older than 7 days or in the future)'],
     ['a string timestamp', () => body({ items: [{ type: 'event', name: 'pageview', url: 'https://shop.example/', ts: '2026-01-01' }] }), 400, 'items.0.ts: expected milliseconds since the epoch'],
+    ['a purchase item without a unit price', () => body({ items: [{ type: 'conversion', name: 'purchase', url: 'https://shop.example/', ts: NOW, items: [{ sku: 'TEE', quantity: 1 }] }] }), 400, 'items.0.items: [0]: unit_price: is required'],
+    ['101 purchase items', () => body({ items: [{ type: 'conversion', name: 'purchase', url: 'https://shop.example/', ts: NOW, items: Array.from({ length: 101 }, () => ({ sku: 'TEE', quantity: 1, unit_price: 100 })) }] }), 400, 'items.0.items: at most 100 items'],
     ['a body over 64 KB', () => body({ referrer: 'x'.repeat(70_000) }), 413, 'Request body is too large'],
     ['an XML body', () => '<collect/>', 415, 'Unsupported content type', { 'content-type': 'application/xml' }],
   ];

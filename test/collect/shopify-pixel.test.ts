@@ -108,7 +108,18 @@ test("Shopify's customer events arrive as events and a purchase conversion in on
     };
     emit('checkout_started', 'https://northwind.example/checkouts/cn/c1-token', '', { checkout });
     emit('checkout_completed', 'https://northwind.example/checkouts/cn/c1-token/thank-you', '', {
-      checkout: { ...checkout, order: { id: '5940139491001', customer: { id: '7001', isFirstOrder: true } } },
+      checkout: {
+        ...checkout,
+        order: { id: '5940139491001', customer: { id: '7001', isFirstOrder: true } },
+        discountApplications: [
+          { type: 'AUTOMATIC', title: 'Free shipping', value: { amount: 5, currencyCode: 'USD' }, allocationMethod: 'ACROSS', targetSelection: 'ALL', targetType: 'SHIPPING_LINE' },
+          { type: 'DISCOUNT_CODE', title: 'WELCOME10', value: { percentage: 10 }, allocationMethod: 'ACROSS', targetSelection: 'ALL', targetType: 'LINE_ITEM' },
+        ],
+        lineItems: [
+          ...checkout.lineItems,
+          { quantity: 1, title: 'Gift card', variant: { id: 'gid://shopify/ProductVariant/44870099001', title: 'Default', price: { amount: 20.5, currencyCode: 'USD' }, product: { id: 'gid://shopify/Product/632910399', title: 'Gift card' }, sku: null } },
+        ],
+      },
     });
   });
 
@@ -129,5 +140,14 @@ test("Shopify's customer events arrive as events and a purchase conversion in on
     conversions.map((c) => [c.name, c.transaction_id, c.transaction_gross_revenue, c.transaction_currency, c.customer_id, c.is_new_customer, c.session_id, c.adv_source]),
     [['purchase', '5940139491001', '12200', 'USD', '7001', '1', events[0]!.session_id, 'google']],
   );
+  // The purchase keeps its discount code and its lines, ids as the order webhooks store them.
+  const stored = await t.stores.ch.query('test-pixel-lines', 'SELECT coupon_code, line_items FROM conversions WHERE store_id = {store:UInt64}', { store: shop.id });
+  assert.deepEqual(stored, [{
+    coupon_code: 'WELCOME10',
+    line_items: [
+      { product_id: '632910392', variant_id: '44870011001', sku: 'LS-M', title: 'Linen Shirt', quantity: 2, unit_price: 4900 },
+      { product_id: '632910399', variant_id: '44870099001', sku: '', title: 'Gift card', quantity: 1, unit_price: 2050 },
+    ],
+  }]);
   await context.close();
 });
