@@ -2,7 +2,7 @@
  * `GET /pixel.js` and `POST /collect` (docs/collection.md sections 1-2). The pixel id names the
  * workspace; any origin may post. A 202 goes out only after the rows are in the write-ahead log.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import { preflightRoute, type CorsRule } from '../http/cors.ts';
 import { findWorkspaceByPixelId } from '../store/app/workspaces.ts';
 import { InvalidInput, NotFound } from '../kit/errors.ts';
@@ -29,7 +29,7 @@ export function parseJsonBody(body: unknown): unknown {
   }
 }
 
-export async function collectorRoutes(app: FastifyInstance, writer: BatchWriter): Promise<void> {
+export const collectorRoutes: FastifyPluginAsync<{ writer: BatchWriter }> = async (app, { writer }) => {
   const limits = createCollectLimits(app.config.collect);
   /** Known pixel ids for a minute: the hot path should not read the app database per request. */
   const pixels = new Map<string, { workspaceId: number; until: number }>();
@@ -69,4 +69,4 @@ export async function collectorRoutes(app: FastifyInstance, writer: BatchWriter)
     await writer.append(rows);
     return reply.code(202).send({ accepted: parsed.data.items.length });
   });
-}
+};

@@ -5,7 +5,7 @@
  * accepted once.
  */
 import crypto from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { HttpError } from '../http/errors.ts';
 import { InvalidInput } from '../kit/errors.ts';
@@ -43,7 +43,7 @@ function signatureMatches(expected: string, given: string): boolean {
 const unauthorized = (message: string) => new HttpError(401, message);
 const header = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value) ?? '';
 
-export async function webhookRoutes(app: FastifyInstance, writer: BatchWriter): Promise<void> {
+export const orderWebhookRoute: FastifyPluginAsync<{ writer: BatchWriter }> = async (app, { writer }) => {
   app.post('/webhooks/orders', { bodyLimit: WEBHOOK_BODY_LIMIT }, async (request, reply) => {
     const workspaceId = Number((request.query as { workspace?: string }).workspace);
     const secret = Number.isSafeInteger(workspaceId) && workspaceId > 0
@@ -77,4 +77,4 @@ export async function webhookRoutes(app: FastifyInstance, writer: BatchWriter): 
     const first = await recordDelivery(app.stores.db, workspaceId, deliveryId);
     return first ? reply.code(202).send({ status: 'accepted' }) : reply.code(200).send({ status: 'duplicate' });
   });
-}
+};

@@ -5,14 +5,16 @@
  * left, before the server listens.
  */
 import type { FastifyInstance } from 'fastify';
+import { addHealthCheck } from '../http/health.ts';
 import { openBatchWriter } from './wal.ts';
 import { collectDir } from './wal-segment.ts';
 import { dropKnownTransactions } from './known-transactions.ts';
 import { collectorRoutes } from './collector.ts';
-import { webhookRoutes } from './order-webhook.ts';
-import { shopWebhookRoutes } from './shop/platform-webhooks.ts';
+import { orderWebhookRoute } from './order-webhook.ts';
+import { platformWebhookRoutes } from './shop/platform-webhooks.ts';
 import { shopifyPixelRoute } from './shop/shopify-pixel.ts';
-import { registerAdSchedule } from './ads/schedule.ts';
+import { adSchedule } from './ads/schedule.ts';
+import { collectCheck } from './status.ts';
 
 export async function collectPlugin(app: FastifyInstance): Promise<void> {
   const writer = await openBatchWriter({
@@ -29,9 +31,17 @@ export async function collectPlugin(app: FastifyInstance): Promise<void> {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(['application/json', 'text/plain'], { parseAs: 'string' }, (_request, body, done) => done(null, body));
 
-  await collectorRoutes(app, writer);
-  await webhookRoutes(app, writer);
-  await app.register(shopWebhookRoutes, { writer });
-  await shopifyPixelRoute(app);
-  registerAdSchedule(app);
+  addHealthCheck(app, {
+    name: 'collect',
+    async run() {
+      const collect = await collectCheck(app.config.dataDir);
+      return { state: collect.status === 'ok' ? 'ok' : 'degraded', detail: collect };
+    },
+  });
+
+  await app.register(collectorRoutes, { writer });
+  await app.register(orderWebhookRoute, { writer });
+  await app.register(platformWebhookRoutes, { writer });
+  await app.register(shopifyPixelRoute);
+  await app.register(adSchedule);
 }

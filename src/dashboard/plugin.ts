@@ -13,8 +13,8 @@ import { settingsRoutes } from './settings-endpoints.ts';
 export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
   await app.register(cookie);
   app.decorateRequest('dashboardUser', null);
-  await pageRoutes(app);
-  await authRoutes(app);
-  await viewRoutes(app);
-  await settingsRoutes(app);
+  await app.register(pageRoutes);
+  await app.register(authRoutes);
+  await app.register(viewRoutes);
+  await app.register(settingsRoutes);
 }

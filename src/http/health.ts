@@ -52,3 +52,11 @@ export async function checkHealth(checks: HealthCheck[]): Promise<HealthAnswer> 
     },
   };
 }
+
+/** `GET /healthz`: every check's answer; a failing one makes it a 503. */
+export async function healthRoute(app: FastifyInstance): Promise<void> {
+  app.get('/healthz', async (_request, reply) => {
+    const { statusCode, body } = await checkHealth(app.healthChecks);
+    return reply.code(statusCode).send(body);
+  });
+}

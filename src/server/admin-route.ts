@@ -47,7 +47,7 @@ function fromThisMachine(request: FastifyRequest): boolean {
  * The answer is NDJSON: progress lines (`{progress, bar?}`), then one `{result}` or `{error}` line. Only clients on
  * this machine reach it (404 for others) unless STORELENS_ADMIN_REMOTE=1.
  */
-export const adminRoute = (runCommand: CommandRunner): FastifyPluginAsync => async (app) => {
+export const adminRoute: FastifyPluginAsync<{ runCommand: CommandRunner }> = async (app, { runCommand }) => {
   const expected = adminToken(app.config.dataDir);
   app.post<{ Body: { argv?: unknown } }>('/admin/cli', async (request, reply) => {
     if (!app.config.adminRemote && !fromThisMachine(request)) return reply.code(404).send({ message: 'Not found' });

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import { contentSecurityPolicy } from '../http/security-headers.ts';
 import type { TryOnContext } from './context.ts';
 
@@ -10,7 +10,7 @@ export const clientAsset = (name: string) => fs.readFileSync(new URL(`./client/$
  * where people type keys and secrets, so it runs only its own files: scripts and styles from
  * this origin, calls and images to this origin and to the media storage's, nothing inline.
  */
-export function registerDemoStorefront(app: FastifyInstance, ctx: TryOnContext): void {
+export const demoStorefrontRoutes: FastifyPluginAsync<{ ctx: TryOnContext }> = async (app, { ctx }) => {
   const page = clientAsset('storefront.html');
   const assets = {
     'storefront.js': { type: 'text/javascript; charset=utf-8', body: clientAsset('storefront.js') },
@@ -30,4 +30,4 @@ export function registerDemoStorefront(app: FastifyInstance, ctx: TryOnContext):
   for (const [name, asset] of Object.entries(assets)) {
     app.get(`/demo/${name}`, async (_request, reply) => reply.type(asset.type).send(asset.body));
   }
-}
+};

@@ -1,6 +1,7 @@
+import fp from 'fastify-plugin';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { createTryOnContext, type TryOnContext } from './context.ts';
-import { clientAsset, registerDemoStorefront } from './demo.ts';
+import { clientAsset, demoStorefrontRoutes } from './demo.ts';
 import { TryOnError, type TryOnErrorCode } from './errors.ts';
 import { pathOf } from '../http/errors.ts';
 import { preflightRoute, type CorsRule } from '../http/cors.ts';
@@ -49,9 +50,10 @@ const PREFLIGHT: CorsRule = {
 
 /**
  * The storefront try-on API under /try-on/v1, its job worker and media sweeper (started and
- * stopped with the app), and the demo storefront page at /demo/storefront.
+ * stopped with the app), and the demo storefront page at /demo/storefront. Not encapsulated
+ * (fastify-plugin): the app carries the runtime as `app.tryon`, for the CLI's commands and tests.
  */
-export async function registerTryOn(app: FastifyInstance): Promise<void> {
+export const tryOnPlugin = fp(async (app: FastifyInstance) => {
   const context = createTryOnContext(app.config, app.stores);
   const worker = createWorker(context, app.log as never);
   app.decorate('tryon', { context, worker, sweep: () => sweep(context) });
@@ -79,11 +81,11 @@ export async function registerTryOn(app: FastifyInstance): Promise<void> {
       api.get('/tracking.js', async (_request, reply) =>
         reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=300').send(tracking),
       );
-      await api.register(tryOnApiRoutes(context, worker));
-      await api.register(tryOnStorageRoutes(context));
+      await api.register(tryOnApiRoutes, { ctx: context, worker });
+      await api.register(tryOnStorageRoutes, { ctx: context });
     },
     { prefix: '/try-on/v1' },
   );
 
-  registerDemoStorefront(app, context);
-}
+  await app.register(demoStorefrontRoutes, { ctx: context });
+}, { name: 'try-on' });

@@ -4,14 +4,14 @@
  * since the platforms restate recent days. One pass at a time; errors are recorded on the
  * connection and logged, never thrown; closing the app stops a pull in flight (docs/integrations.md).
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import { listAdConnections } from '../../store/app/ad-connections.ts';
 import { findWorkspace } from '../../store/app/workspaces.ts';
 import { pullRange, RESYNC_DAYS, syncAccount } from './sync.ts';
 
 const DAY_MS = 86_400_000;
 
-export function registerAdSchedule(app: FastifyInstance): void {
+export const adSchedule: FastifyPluginAsync = async (app) => {
   const every = app.config.ads.scheduleCheckMs;
   if (every <= 0) return;
   let timer: NodeJS.Timeout | null = null;
@@ -57,4 +57,4 @@ export function registerAdSchedule(app: FastifyInstance): void {
     stopping.abort();
     await running;
   });
-}
+};

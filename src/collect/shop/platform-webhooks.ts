@@ -4,7 +4,7 @@
  * shop's secret (base64 HMAC-SHA256 of the raw body), and is accepted once per delivery id.
  */
 import crypto from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from '../../http/errors.ts';
 import { InvalidInput } from '../../kit/errors.ts';
 import { findShopIntegration, type ShopPlatform } from '../../store/app/shop-integrations.ts';
@@ -53,8 +53,7 @@ type Outcome = { status: number; body: Record<string, string> };
 const accepted: Outcome = { status: 202, body: { status: 'accepted' } };
 const ignored = (reason: string): Outcome => ({ status: 200, body: { status: 'ignored', reason } });
 
-export async function shopWebhookRoutes(app: FastifyInstance, options: { writer: BatchWriter }): Promise<void> {
-  const { writer } = options;
+export const platformWebhookRoutes: FastifyPluginAsync<{ writer: BatchWriter }> = async (app, { writer }) => {
   const { db, ch, secrets } = app.stores;
 
   // WooCommerce's creation ping is a form post; it is read as text like every webhook body.
@@ -154,4 +153,4 @@ export async function shopWebhookRoutes(app: FastifyInstance, options: { writer:
       return unhandled(request, delivery);
     });
   });
-}
+};

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { InvalidInput, NotFound } from '../../kit/errors.ts';
 import { findWorkspaceByPixelId } from '../../store/app/workspaces.ts';
@@ -14,7 +14,7 @@ export function shopifyPixelCode(pixelId: string, collectUrl: string): string {
 const query = z.object({ pixel_id: z.string().min(1).max(100) });
 
 /** `GET /integrations/shopify/pixel.js?pixel_id=px_...`: the code above, as JavaScript. */
-export async function shopifyPixelRoute(app: FastifyInstance): Promise<void> {
+export const shopifyPixelRoute: FastifyPluginAsync = async (app) => {
   app.get('/integrations/shopify/pixel.js', async (request, reply) => {
     const parsed = query.safeParse(request.query);
     if (!parsed.success) throw new InvalidInput('pixel_id: is required');
@@ -26,4 +26,4 @@ export async function shopifyPixelRoute(app: FastifyInstance): Promise<void> {
       .header('cache-control', 'no-store')
       .send(shopifyPixelCode(workspace.pixelId, `${base}/collect`));
   });
-}
+};

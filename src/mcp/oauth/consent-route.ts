@@ -7,7 +7,7 @@ import { consentClient, grantWorkspaces, issueConsentCode } from './consent.ts';
  * `POST /oauth/consent`: the consent form of `/authorize` sent back with the workspaces to connect;
  * answers the redirect with the code, or the form again with what was wrong.
  */
-export function registerConsent(app: FastifyInstance): void {
+export async function consentRoutes(app: FastifyInstance): Promise<void> {
   const { db } = app.stores;
   // No CSRF token: a consent only succeeds with the workspace keys and secrets typed into the form,
   // which a cross-site attacker does not have; the redirect goes only to a registered URI.

@@ -36,7 +36,7 @@ function protectedResourceMetadata(base: string, path: string) {
  * The discovery documents: the authorization server's and one per tool-endpoint URL, computed per
  * request from the public base, so nothing is kept per Host.
  */
-export function registerDiscovery(app: FastifyInstance): void {
+export async function discoveryRoutes(app: FastifyInstance): Promise<void> {
   const document = (url: string, body: (request: FastifyRequest) => object) => {
     app.get(url, { config: { cors: PUBLIC_DOCUMENT } }, async (request: FastifyRequest, reply: FastifyReply) => reply.send(body(request)));
     preflightRoute(app, url, PUBLIC_DOCUMENT);

@@ -33,7 +33,7 @@ function oauthError(reply: FastifyReply, status: number, error: string, descript
  * Express app made at start-up, reached from Fastify at their paths. Fastify has already read the
  * body (as a string); it is handed to Express pre-parsed.
  */
-export function registerSdkHandlers(app: FastifyInstance): void {
+export async function sdkRoutes(app: FastifyInstance): Promise<void> {
   const provider = new StorelensOAuthProvider(app.stores.db);
   const ex = express();
   ex.disable('x-powered-by');

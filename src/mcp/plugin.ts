@@ -12,7 +12,7 @@ import { originHook, toolEndpointCors } from './origin.ts';
  * credentials only for the methods that need them; `/mcp/oauth` wants an OAuth access token on
  * every request (`connection.ts`). `errors.ts` maps every failure; `handler.ts` answers JSON-RPC.
  */
-export async function mcpRoute(app: FastifyInstance): Promise<void> {
+export async function mcpPlugin(app: FastifyInstance): Promise<void> {
   // The body is read as text so that broken JSON becomes -32700 instead of Fastify's 400.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: MCP_BODY_LIMIT }, (_request, body, done) => done(null, body));
