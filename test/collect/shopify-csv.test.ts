@@ -149,3 +149,17 @@ test('the report matches the backfilled orders to the pixel by name and shows th
     ['unattributed', 70, 1, 10, 70, 60],
   ]);
 });
+
+test('a line item row with a broken quantity refuses its order, naming the row', async () => {
+  const rows = order(
+    { Name: '#1005', Currency: 'USD', Total: '20.00', 'Created at': exportTime(NOW - 600_000), Id: '5940139491005' },
+    [line('Linen Cap', '1', '10.00'), line('Canvas Tote', 'two', '5.00')],
+  );
+  const text = [HEADER.join(','), ...rows.map((row) => HEADER.map((h) => csvCell(row[h] ?? '')).join(','))].join('\n');
+  const broken = path.join(t.config.dataDir, 'orders_export_2.csv');
+  fs.writeFileSync(broken, `${text}\n`);
+  assert.deepEqual(await cli(t, ['import', '--workspace', String(shop.id), '--kind', 'orders', '--format', 'shopify', '--file', broken]), {
+    result: { kind: 'orders', format: 'shopify', rows_imported: 0, rows_already_imported: 0, rows_rejected: 1, errors: [{ line: 2, message: 'line 3: Lineitem quantity: expected a whole number' }] },
+    exitCode: 2,
+  });
+});
