@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { closestMatch } from 'leven';
 import { InvalidInput } from '../kit/errors.ts';
 import { describeIssues } from '../kit/zod-issues.ts';
 import { PARAMETER_ISSUE } from '../http/errors.ts';
-import { DATE_MESSAGE } from '../kit/range.ts';
+import { DATE_MESSAGE, boundMessage } from '../kit/range.ts';
 import { DEFAULT_LIMIT, MAX_LIMIT, type Page } from '../kit/paging.ts';
 import { parseSourceList } from '../analytics/sources.ts';
 
@@ -67,7 +68,13 @@ export const idParam = (name: string) =>
     .transform((v) => BigInt(v))
     .optional();
 
-export const dateParam = z.string({ error: DATE_MESSAGE }).max(40, { error: DATE_MESSAGE }).optional();
+/** A range bound; its value is read by `resolveRange`, which says what is wrong with it. */
+const dateParam = (name: 'start_date' | 'end_date') =>
+  z
+    .string({ error: `${DATE_MESSAGE}: ${name} must be given once` })
+    // No bound is longer (2026-03-01T00:00:00.123456+05:30 is 32 characters).
+    .max(40, { error: (issue) => `${DATE_MESSAGE}: ${boundMessage(name, String(issue.input), 'form', 'day or timestamp')}` })
+    .optional();
 
 export const sourceListParam = (accepted: readonly string[]) =>
   z
@@ -77,7 +84,7 @@ export const sourceListParam = (accepted: readonly string[]) =>
     .optional();
 
 export const pagingShape = { limit: limitParam, offset: offsetParam };
-export const dateShape = { start_date: dateParam, end_date: dateParam };
+export const dateShape = { start_date: dateParam('start_date'), end_date: dateParam('end_date') };
 
 /** An endpoint's query parameters: their schema, aliases and which ones take repeated values. */
 export interface QuerySpec<S extends z.ZodObject = z.ZodObject> {
@@ -88,13 +95,43 @@ export interface QuerySpec<S extends z.ZodObject = z.ZodObject> {
   lists?: readonly string[];
 }
 
-export function parseWith<S extends z.ZodObject>(spec: QuerySpec<S>, raw: unknown): z.output<S> {
+/**
+ * Parses an endpoint's query after refusing any parameter it does not read (`alsoKnown`: names
+ * the caller reads itself, like the dashboard's `workspace`).
+ */
+export function parseWith<S extends z.ZodObject>(spec: QuerySpec<S>, raw: unknown, alsoKnown: readonly string[] = []): z.output<S> {
+  rejectUnknownParameters(raw, [...parameterNames(spec), ...alsoKnown]);
   return parseQuery(spec.schema, normalizeQuery(raw, spec));
 }
 
 /** Every parameter name an endpoint reads, aliases included. */
 export function parameterNames(spec: QuerySpec): string[] {
   return [...Object.keys(spec.schema.shape), ...Object.keys(spec.aliases ?? {})];
+}
+
+/** Longest piece of an unknown name echoed back in the refusal. */
+const MAX_NAME_SHOWN = 60;
+
+/**
+ * 400 for the first query parameter that is not in `known`, naming it and the nearest known name:
+ * one a few typos away (`breakdwon` -> breakdown), or one it is the start of (`start` -> start_date).
+ * A misspelled parameter would otherwise be ignored and its default answered as if it were asked for.
+ */
+export function rejectUnknownParameters(raw: unknown, known: readonly string[]): void {
+  const names = new Set(known);
+  const unknown = Object.keys((raw ?? {}) as RawQuery).find((name) => !names.has(name));
+  if (unknown === undefined) return;
+  const shown = unknown.length > MAX_NAME_SHOWN ? `${unknown.slice(0, MAX_NAME_SHOWN)}…` : unknown;
+  const nearest = nearestName(unknown.slice(0, MAX_NAME_SHOWN + 1), known);
+  throw new InvalidInput(nearest ? `Unknown parameter: ${shown}. Did you mean ${nearest}?` : `Unknown parameter: ${shown}`);
+}
+
+function nearestName(name: string, known: readonly string[]): string | undefined {
+  const typo = closestMatch(name, known, { maxDistance: Math.min(3, Math.max(1, Math.floor(name.length / 3))) });
+  if (typo !== undefined) return typo;
+  const bare = name.replace(/\[.*$/, '');
+  if (bare !== name && known.includes(bare)) return bare;
+  return bare.length >= 2 ? known.find((k) => k.startsWith(`${bare}_`)) : undefined;
 }
 
 export function parseQuery<S extends z.ZodType>(schema: S, query: RawQuery): z.output<S> {

@@ -46,10 +46,13 @@ function previousPeriod(startMs: number, endMs: number) {
 
 function viewRequest(request: FastifyRequest): { access: WorkspaceAccess; query: ReportRequest; startMs: number; endMs: number } {
   const access = workspaceAccess(request);
-  const query = parseReportQuery(request.query);
+  const query = parseReportQuery(request.query, VIEW_PARAMS);
   const { startMs, endMs } = resolveRange(query);
   return { access, query, startMs, endMs };
 }
+
+/** What every view endpoint reads beside the data API's parameters. */
+const VIEW_PARAMS = ['workspace'];
 
 const pathQuery = z.object({
   session_id: idParam('session_id').refine((v) => v !== undefined, { error: 'session_id must be numeric' }),
@@ -114,7 +117,7 @@ export async function viewRoutes(app: FastifyInstance): Promise<void> {
   /** Conversions: the raw rows of /v3/conversions, with its filters and paging. */
   app.get('/dashboard/api/conversions', { onRequest }, async (request) => {
     const access = workspaceAccess(request);
-    const query = parseConversionsQuery(request.query);
+    const query = parseConversionsQuery(request.query, VIEW_PARAMS);
     const scope = pixelScope(access, resolveRange(query), query.source);
     const page = pageOf(query);
     const rows = await listConversions(app.stores.ch, scope, {
@@ -131,8 +134,8 @@ export async function viewRoutes(app: FastifyInstance): Promise<void> {
   /** One conversion's touchpoint path under the report's model, window and exclusions. */
   app.get('/dashboard/api/conversions/path', { onRequest }, async (request) => {
     const access = workspaceAccess(request);
+    const query = parseReportQuery(request.query, [...VIEW_PARAMS, ...Object.keys(pathQuery.shape)]);
     const key = parseQuery(pathQuery, request.query as Record<string, unknown>);
-    const query = parseReportQuery(request.query);
     const attribution = planAttribution(query, await getSettings(app.stores.db, access.workspaceId), access.visibility);
     // The conversion must be one the member may list: same channel rule as the conversions view.
     const convMs = Date.parse(`${key.dt.replace(' ', 'T')}Z`);

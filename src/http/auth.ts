@@ -36,8 +36,37 @@ export async function authenticateKey(db: AppDatabase, apiKey: string, clientSec
   };
 }
 
-/** Data-API credentials from `x-api-key` and `client-secret` (400 when absent, 401 when wrong). */
+/**
+ * The credential of an `Authorization: Bearer <credential>` header: undefined when the header is
+ * absent, null when it is not in that form.
+ */
+export function bearerCredential(request: FastifyRequest): string | null | undefined {
+  const authorization = header(request, 'authorization');
+  if (!authorization) return undefined;
+  return /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1] ?? null;
+}
+
+/** `<api_key>:<client_secret>`, the key pair a Bearer credential carries; null for any other credential. */
+export function keyPair(credential: string): { apiKey: string; clientSecret: string } | null {
+  const colon = credential.indexOf(':');
+  if (colon === -1) return null;
+  return { apiKey: credential.slice(0, colon), clientSecret: credential.slice(colon + 1) };
+}
+
+export const BEARER_FORM = 'Bearer <api_key>:<client_secret>';
+
+/**
+ * Data-API credentials: the `x-api-key` and `client-secret` headers (400 when absent, 401 when
+ * wrong), or, when neither header is sent, `Authorization: Bearer <api_key>:<client_secret>` as
+ * on the tool endpoint.
+ */
 export async function authenticateDataRequest(db: AppDatabase, request: FastifyRequest): Promise<AuthContext> {
+  const bearer = header(request, 'x-api-key') === undefined && header(request, 'client-secret') === undefined ? bearerCredential(request) : undefined;
+  if (bearer !== undefined) {
+    const pair = bearer === null ? null : keyPair(bearer);
+    if (!pair) throw new InvalidInput(`Invalid Authorization header: expected ${BEARER_FORM}, or the x-api-key and client-secret headers`);
+    return authenticateKey(db, pair.apiKey, pair.clientSecret);
+  }
   const apiKey = header(request, 'x-api-key');
   if (!apiKey) throw new InvalidInput('Missing x-api-key header');
   const clientSecret = header(request, 'client-secret');

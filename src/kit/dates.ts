@@ -6,27 +6,36 @@ const MIN_YEAR = 1970;
 const MAX_YEAR = 2299;
 export const DAY_MS = 86_400_000;
 
-function validDay(year: number, month: number, day: number): boolean {
-  if (year < MIN_YEAR || year > MAX_YEAR || month < 1 || month > 12 || day < 1) return false;
-  return day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
+/** Why a value is not a range bound: not in either form, a year outside 1970-2299, no such day, no such time. */
+export type BoundProblem = 'form' | 'years' | 'calendar' | 'time';
+
+export const SUPPORTED_YEARS = `${MIN_YEAR} to ${MAX_YEAR}`;
+
+function dayProblem(year: number, month: number, day: number): BoundProblem | null {
+  if (year < MIN_YEAR || year > MAX_YEAR) return 'years';
+  if (month < 1 || month > 12 || day < 1) return 'calendar';
+  return day <= new Date(Date.UTC(year, month, 0)).getUTCDate() ? null : 'calendar';
 }
 
 /**
- * Parses a range bound. A bare day means its first millisecond (`start`) or its last (`end`);
- * a full timestamp is used as given. Returns epoch milliseconds, or null when invalid.
+ * Reads a range bound. A bare day means its first millisecond (`start`) or its last (`end`);
+ * a full timestamp is used as given. Returns epoch milliseconds, or why the value is not a bound.
  */
-export function parseBound(value: string, bound: 'start' | 'end'): number | null {
+export function readBound(value: string, bound: 'start' | 'end'): { ms: number } | { problem: BoundProblem } {
   const day = DAY.exec(value);
   if (day) {
     const [y, m, d] = [Number(day[1]), Number(day[2]), Number(day[3])];
-    if (!validDay(y, m, d)) return null;
+    const problem = dayProblem(y, m, d);
+    if (problem) return { problem };
     const start = Date.UTC(y, m - 1, d);
-    return bound === 'start' ? start : start + DAY_MS - 1;
+    return { ms: bound === 'start' ? start : start + DAY_MS - 1 };
   }
   const ts = TIMESTAMP.exec(value);
-  if (!ts) return null;
+  if (!ts) return { problem: 'form' };
   const [y, m, d, hh, mm, ss] = ts.slice(1, 7).map(Number);
-  if (!validDay(y, m, d) || hh > 23 || mm > 59 || ss > 59) return null;
+  const problem = dayProblem(y, m, d);
+  if (problem) return { problem };
+  if (hh > 23 || mm > 59 || ss > 59) return { problem: 'time' };
   const fraction = ts[7] ? Math.floor(Number(ts[7]) * 1000) : 0;
   let ms = Date.UTC(y, m - 1, d, hh, mm, ss) + fraction;
   const zone = ts[8];
@@ -35,10 +44,16 @@ export function parseBound(value: string, bound: 'start' | 'end'): number | null
     const digits = zone.slice(1).replace(':', '');
     const offsetHours = Number(digits.slice(0, 2));
     const offsetMinutes = Number(digits.slice(2));
-    if (offsetHours > 23 || offsetMinutes > 59) return null;
+    if (offsetHours > 23 || offsetMinutes > 59) return { problem: 'time' };
     ms -= sign * (offsetHours * 60 + offsetMinutes) * 60_000;
   }
-  return ms;
+  return { ms };
+}
+
+/** `readBound`'s milliseconds, or null when the value is not a bound. */
+export function parseBound(value: string, bound: 'start' | 'end'): number | null {
+  const read = readBound(value, bound);
+  return 'ms' in read ? read.ms : null;
 }
 
 export function startOfUtcDay(ms: number): number {

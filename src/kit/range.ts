@@ -1,4 +1,4 @@
-import { defaultRange, parseBound } from './dates.ts';
+import { defaultRange, readBound, SUPPORTED_YEARS, type BoundProblem } from './dates.ts';
 import { InvalidInput } from './errors.ts';
 
 /** A closed span of time in epoch milliseconds, both ends included. */
@@ -7,15 +7,53 @@ export interface Range {
   endMs: number;
 }
 
-/** The refusal of a bound that is neither a day nor a timestamp (also the data API schema's). */
+/** The contract's refusal of a bad bound; what is wrong follows it after a colon. */
 export const DATE_MESSAGE = 'Invalid start_date or end_date parameter';
+
+/** The forms a bound may take: days only (the tools' date arguments) or days and timestamps (the data API). */
+export type BoundForms = 'day' | 'day or timestamp';
+
+const FORMS: Record<BoundForms, string> = { day: 'YYYY-MM-DD', 'day or timestamp': 'YYYY-MM-DD or YYYY-MM-DD HH:MM:SS' };
+
+/** Longest piece of a refused value echoed back. */
+const MAX_SHOWN = 40;
+
+/** What is wrong with the bound `name`, in a sentence that names it, the accepted form and the value sent. */
+export function boundMessage(name: string, value: string, problem: BoundProblem, forms: BoundForms): string {
+  const got = `(got ${value.length > MAX_SHOWN ? `${value.slice(0, MAX_SHOWN)}…` : value})`;
+  switch (problem) {
+    case 'form':
+      return `${name} must be ${FORMS[forms]} ${got}`;
+    case 'years':
+      return `${name} must be in the years ${SUPPORTED_YEARS} ${got}`;
+    case 'calendar':
+      return `${name} is not a calendar day ${got}`;
+    case 'time':
+      return `${name} is not a valid time of day ${got}`;
+  }
+}
+
+/**
+ * One bound of a range in epoch milliseconds, `fallbackMs` when left out; an `InvalidInput` that
+ * says what is wrong (after `prefix`) when it is not a bound.
+ */
+export function boundMs(
+  bound: { name: string; value: string | undefined; edge: 'start' | 'end'; fallbackMs: number },
+  forms: BoundForms,
+  prefix = '',
+): number {
+  if (bound.value === undefined) return bound.fallbackMs;
+  const read = readBound(bound.value, bound.edge);
+  if ('problem' in read) throw new InvalidInput(`${prefix}${boundMessage(bound.name, bound.value, read.problem, forms)}`);
+  return read.ms;
+}
 
 /** Resolves the date range; a bound left out takes the default range's (`defaultRange`). */
 export function resolveRange(input: { start_date?: string; end_date?: string }, now = Date.now()): Range {
   const fallback = defaultRange(now);
-  const startMs = input.start_date === undefined ? fallback.startMs : parseBound(input.start_date, 'start');
-  const endMs = input.end_date === undefined ? fallback.endMs : parseBound(input.end_date, 'end');
-  if (startMs === null || endMs === null) throw new InvalidInput(DATE_MESSAGE);
+  const prefix = `${DATE_MESSAGE}: `;
+  const startMs = boundMs({ name: 'start_date', value: input.start_date, edge: 'start', fallbackMs: fallback.startMs }, 'day or timestamp', prefix);
+  const endMs = boundMs({ name: 'end_date', value: input.end_date, edge: 'end', fallbackMs: fallback.endMs }, 'day or timestamp', prefix);
   if (startMs > endMs) throw new InvalidInput('start_date must be before end_date');
   return { startMs, endMs };
 }

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { authenticateKey, type AuthContext } from '../http/auth.ts';
+import { BEARER_FORM, authenticateKey, bearerCredential, keyPair, type AuthContext } from '../http/auth.ts';
 import { HttpError } from '../http/errors.ts';
 import { visibilityOf } from '../analytics/permissions.ts';
 import type { AppDatabase } from '../store/app-db.ts';
@@ -18,8 +18,7 @@ export type Caller =
       grant(workspaceId: string | undefined): Promise<AuthContext>;
     };
 
-const MISSING =
-  'Missing credentials: send Authorization: Bearer <api_key>:<client_secret>, or the x-api-key and client-secret headers';
+const MISSING = `Missing credentials: send Authorization: ${BEARER_FORM}, or the x-api-key and client-secret headers`;
 const MISSING_TOKEN = 'Missing OAuth access token: this URL is for OAuth connections (API keys connect to /mcp)';
 
 function header(request: FastifyRequest, name: string): string | undefined {
@@ -67,12 +66,10 @@ async function byToken(db: AppDatabase, token: string, resource: string): Promis
   };
 }
 
-function bearerCredential(request: FastifyRequest): string | undefined {
-  const authorization = header(request, 'authorization');
-  if (!authorization) return undefined;
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-  if (!match) throw new RpcError(AUTH_ERROR, 'Invalid Authorization header: expected Bearer <api_key>:<client_secret>');
-  return match[1]!;
+function bearer(request: FastifyRequest): string | undefined {
+  const credential = bearerCredential(request);
+  if (credential === null) throw new RpcError(AUTH_ERROR, `Invalid Authorization header: expected ${BEARER_FORM}`);
+  return credential;
 }
 
 function queryParam(request: FastifyRequest, name: string): string | undefined {
@@ -86,11 +83,10 @@ function queryParam(request: FastifyRequest, name: string): string | undefined {
  * `client_secret` query parameters (docs/mcp.md).
  */
 export async function resolveCaller(db: AppDatabase, request: FastifyRequest, resource: string): Promise<Caller> {
-  const credential = bearerCredential(request);
+  const credential = bearer(request);
   if (credential) {
-    const colon = credential.indexOf(':');
-    if (colon === -1) return byToken(db, credential, resource);
-    return byKey(db, credential.slice(0, colon), credential.slice(colon + 1));
+    const pair = keyPair(credential);
+    return pair ? byKey(db, pair.apiKey, pair.clientSecret) : byToken(db, credential, resource);
   }
   const inHeaders = header(request, 'x-api-key') !== undefined || header(request, 'client-secret') !== undefined;
   const apiKey = inHeaders ? header(request, 'x-api-key') : queryParam(request, 'api_key');
@@ -103,7 +99,7 @@ export async function resolveCaller(db: AppDatabase, request: FastifyRequest, re
 
 /** `POST /mcp/oauth`: only an OAuth access token issued for `resource` (or for no resource). */
 export async function resolveOAuthCaller(db: AppDatabase, request: FastifyRequest, resource: string): Promise<Caller> {
-  const credential = bearerCredential(request);
+  const credential = bearer(request);
   if (!credential) throw new RpcError(AUTH_ERROR, MISSING_TOKEN);
   if (credential.includes(':')) throw new RpcError(AUTH_ERROR, 'API keys are not accepted here: connect them to /mcp, or connect through OAuth');
   return byToken(db, credential, resource);

@@ -83,8 +83,9 @@ describe('GET /v3/ads', () => {
     assert.deepEqual([keys(first.body).length, first.body.pagination.has_more, first.body.pagination.next_offset], [4, true, 4]);
     assert.deepEqual([keys(second.body), second.body.pagination.has_more], [['2026-03-02 facebook f1', '2026-03-02 microsoft m1'], false]);
     assert.deepEqual(second.body.totals, first.body.totals);
-    const aliases = await get(`/v3/ads?${RANGE}&page_size=1&page=3`);
-    assert.deepEqual([aliases.body.data.length, aliases.body.pagination.limit, aliases.body.pagination.offset], [6, 100, 0]);
+    // /v3/ads has no paging aliases: they are refused as unknown parameters, not ignored.
+    assert.deepEqual(await get(`/v3/ads?${RANGE}&page_size=1`), { status: 400, body: { message: 'Unknown parameter: page_size' } });
+    assert.deepEqual(await get(`/v3/ads?${RANGE}&page=3`), { status: 400, body: { message: 'Unknown parameter: page' } });
   });
 
   test('refuses the creator channel, which has no ad rows, as an unknown source', async () => {

@@ -10,6 +10,8 @@ import assert from 'node:assert/strict';
 import { createTestWorkspace, insertRows, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
 import { revokeApiKey } from '../../src/store/app/api-keys.ts';
 import { formatDay, formatTimestamp } from '../../src/kit/dates.ts';
+import { DATA_ENDPOINTS } from '../../src/api/endpoints.ts';
+import { parameterNames } from '../../src/api/params.ts';
 
 let t: TestApp;
 let shop: TestWorkspace;
@@ -66,7 +68,6 @@ const REPORT_GARBAGE = ['x'.repeat(3000), 'ünïcødé ✓😀\u202e a\u0000b', 
 const TEXT_PARAMS = new Set(['name', 'event_name', 'transaction_id', 'customer_id', 'adaccount_id', 'campaign_id', 'adgroup_id', 'ad_id']);
 
 const CONTRACT_MESSAGES = new Set([
-  'Invalid start_date or end_date parameter',
   'start_date must be before end_date',
   'limit must be a positive integer',
   'offset must be a non-negative integer',
@@ -74,7 +75,11 @@ const CONTRACT_MESSAGES = new Set([
   'visitor_id must be numeric',
   'is_new_customer must be one of 0,1,true,false',
 ]);
-const CONTRACT_PATTERNS = [/^Unknown source: [^]*\. Accepted sources: [a-z_, ]+$/, /^Invalid [a-z_]+ parameter$/, /^Unknown group_by dimension: /, /^group_by accepts /];
+const CONTRACT_PATTERNS = [
+  /^Invalid start_date or end_date parameter: (start|end)_date (must be|is not) [^]* \(got [^]*\)$/,
+  /^Invalid start_date or end_date parameter: (start|end)_date must be given once$/,
+  /^Unknown parameter: [^]+\. Did you mean [a-z_]+\?$/,
+  /^Unknown source: [^]*\. Accepted sources: [a-z_, ]+$/, /^Invalid [a-z_]+ parameter$/, /^Unknown group_by dimension: /, /^group_by accepts /];
 const REPORT_PATTERNS = [/^Unknown /, /^Invalid /, /must be/, /^[a-z_]+ /];
 
 function queryString(pairs: [string, string][]): string {
@@ -118,8 +123,8 @@ describe('bad input', () => {
       }
       for (const param of params) {
         cases.push([path, queryString([[param, '1'], [param, '2']]), isReport]);
-        // An unknown parameter name is ignored, so on the report (a full report per answer) array
-        // syntax is tried on the row-level endpoints only.
+        // Array syntax makes an unknown parameter name (400); on the report (a full report per
+        // answer) it is tried on the row-level endpoints only.
         if (isReport) continue;
         cases.push([path, queryString([[`${param}[]`, '1']]), isReport]);
         cases.push([path, queryString([[param, 'meta'], [param, 'x'.repeat(3000)]]), isReport]);
@@ -200,10 +205,27 @@ describe('limits and dates', () => {
     assert.equal((await send('GET', '/v3/events?page_size=900', shop.headers)).body.pagination.limit, 500);
   });
 
-  test('refuses malformed dates and a start after the end', async () => {
+  test('refuses malformed dates naming the parameter, the form and the value, and a start after the end', async () => {
+    const prefix = 'Invalid start_date or end_date parameter: ';
+    const cases: [string, string][] = [
+      ['start_date=01/11/2026', 'start_date must be YYYY-MM-DD or YYYY-MM-DD HH:MM:SS (got 01/11/2026)'],
+      ['end_date=yesterday', 'end_date must be YYYY-MM-DD or YYYY-MM-DD HH:MM:SS (got yesterday)'],
+      ['start_date=2026-02-30', 'start_date is not a calendar day (got 2026-02-30)'],
+      ['start_date=1969-12-31', 'start_date must be in the years 1970 to 2299 (got 1969-12-31)'],
+      ['end_date=2300-01-01%2000:00:00', 'end_date must be in the years 1970 to 2299 (got 2300-01-01 00:00:00)'],
+      ['end_date=2026-03-01%2024:00:00', 'end_date is not a valid time of day (got 2026-03-01 24:00:00)'],
+      [`start_date=${'9'.repeat(50)}`, `start_date must be YYYY-MM-DD or YYYY-MM-DD HH:MM:SS (got ${'9'.repeat(40)}…)`],
+      ['end_date=2026-03-01&end_date=2026-03-02', 'end_date must be given once'],
+    ];
     for (const path of ENDPOINTS) {
-      for (const bad of ['start_date=2026-02-30', 'end_date=yesterday', 'start_date=03/01/2026']) {
-        assert.deepEqual(await send('GET', `${path}?${bad}`, shop.headers), { status: 400, body: { message: 'Invalid start_date or end_date parameter' } });
+      for (const [query, message] of cases) {
+        assert.deepEqual(await send('GET', `${path}?${query}`, shop.headers), { status: 400, body: { message: `${prefix}${message}` } }, `${path}?${query}`);
+      }
+      if (path !== '/v3/ads') {
+        assert.deepEqual(await send('GET', `${path}?from=2026-3-1`, shop.headers), {
+          status: 400,
+          body: { message: `${prefix}start_date must be YYYY-MM-DD or YYYY-MM-DD HH:MM:SS (got 2026-3-1)` },
+        });
       }
       assert.deepEqual(await send('GET', `${path}?start_date=2026-03-02&end_date=2026-03-01`, shop.headers), {
         status: 400,
@@ -223,5 +245,81 @@ describe('limits and dates', () => {
     assert.deepEqual([body.pagination.start_date, body.pagination.end_date], ['2026-03-01 10:30:00', '2026-03-01 12:00:00']);
     const sessions = await send('GET', '/v3/sessions', shop.headers);
     assert.deepEqual(sessions.body.data.map((s: { session_id: string }) => s.session_id), ['11', '10']);
+  });
+});
+
+describe('unknown parameters', () => {
+  const unknown = (message: string) => ({ status: 400, body: { message } });
+
+  test('answer 400 naming the parameter and the nearest known one', async () => {
+    assert.deepEqual(await send('GET', '/v3/report?breakdwon=campaign&start=2026-11-01', shop.headers), unknown('Unknown parameter: breakdwon. Did you mean breakdown?'));
+    assert.deepEqual(await send('GET', '/v3/report?breakdown=campaign&start=2026-11-01', shop.headers), unknown('Unknown parameter: start. Did you mean start_date?'));
+    assert.deepEqual(await send('GET', '/v3/events?session_ud=1', shop.headers), unknown('Unknown parameter: session_ud. Did you mean session_id?'));
+    assert.deepEqual(await send('GET', '/v3/sessions?source[]=meta', shop.headers), unknown('Unknown parameter: source[]. Did you mean source?'));
+    assert.deepEqual(await send('GET', '/v3/conversions?groupby=name', shop.headers), unknown('Unknown parameter: groupby. Did you mean group_by?'));
+  });
+
+  test('name no suggestion when nothing is close, and echo at most 60 characters of the name', async () => {
+    assert.deepEqual(await send('GET', '/v3/events?foo=1', shop.headers), unknown('Unknown parameter: foo'));
+    // /v3/ads takes no date aliases.
+    assert.deepEqual(await send('GET', '/v3/ads?from=2026-03-01', shop.headers), unknown('Unknown parameter: from'));
+    assert.deepEqual(await send('GET', '/v3/events?__proto__=1', shop.headers), unknown('Unknown parameter: __proto__'));
+    assert.deepEqual(await send('GET', '/v3/events?constructor=1', shop.headers), unknown('Unknown parameter: constructor'));
+    assert.deepEqual(await send('GET', `/v3/events?${'z'.repeat(3000)}=1`, shop.headers), unknown(`Unknown parameter: ${'z'.repeat(60)}…`));
+  });
+
+  test('every name of the route table, aliases included, is known on its endpoint', async () => {
+    for (const { path, query } of DATA_ENDPOINTS) {
+      const answers = await Promise.all(parameterNames(query).map((name) => send('GET', `/v3${path}?${name}=x`, shop.headers)));
+      const refused = answers.filter((a) => a.status === 400 && a.body.message.startsWith('Unknown parameter')).map((a) => a.body.message);
+      assert.deepEqual(refused, [], path);
+    }
+    const aliases = await send('GET', '/v3/events?from=2026-03-01&to=2026-03-02&page=0&page_size=5&event_name=pageview&sources=facebook', shop.headers);
+    assert.equal(aliases.status, 200);
+    assert.deepEqual(aliases.body.pagination.start_date, '2026-03-01 00:00:00');
+    assert.deepEqual(aliases.body.pagination.limit, 5);
+  });
+
+  test('are checked after credentials and before permissions', async () => {
+    const noPixel = await shop.keyHeaders(['read:profit']);
+    for (const path of ENDPOINTS) {
+      const url = `${path}?limt=5`;
+      assert.deepEqual(await send('GET', url), unknown('Missing x-api-key header'));
+      assert.deepEqual(await send('GET', url, { 'x-api-key': 'nope', 'client-secret': 'x' }), { status: 401, body: { message: 'Invalid API key' } });
+      assert.deepEqual(await send('GET', url, noPixel), unknown('Unknown parameter: limt. Did you mean limit?'));
+      assert.equal((await send('GET', path, noPixel)).status, 403);
+    }
+  });
+});
+
+describe('Bearer credentials', () => {
+  const bearer = (key: string, secret: string) => ({ authorization: `Bearer ${key}:${secret}` });
+
+  test('Authorization: Bearer <api_key>:<client_secret> is an alternative to the two headers on every endpoint', async () => {
+    const key = shop.headers['x-api-key']!;
+    const secret = shop.headers['client-secret']!;
+    for (const path of [...ENDPOINTS, '/v3/report']) {
+      const url = `${path}?start_date=${formatDay(today - DAY)}`;
+      const byHeaders = await send('GET', url, shop.headers);
+      assert.equal(byHeaders.status, 200, path);
+      assert.deepEqual(await send('GET', url, bearer(key, secret)), byHeaders, path);
+      assert.deepEqual(await send('GET', url, { authorization: `bearer   ${key}:${secret}  ` }), byHeaders, path);
+      assert.deepEqual(await send('GET', url, bearer(key, 'wrong')), { status: 401, body: { message: 'Invalid client secret' } });
+      assert.deepEqual(await send('GET', url, bearer('nope', secret)), { status: 401, body: { message: 'Invalid API key' } });
+    }
+  });
+
+  test('a malformed Authorization header says both ways; the headers win when both are sent', async () => {
+    const malformed = {
+      status: 400,
+      body: { message: 'Invalid Authorization header: expected Bearer <api_key>:<client_secret>, or the x-api-key and client-secret headers' },
+    };
+    assert.deepEqual(await send('GET', '/v3/events', { authorization: 'Basic dXNlcjpwYXNz' }), malformed);
+    assert.deepEqual(await send('GET', '/v3/events', { authorization: 'Bearer only-a-token' }), malformed);
+    assert.equal((await send('GET', '/v3/events', { ...shop.headers, authorization: 'Basic dXNlcjpwYXNz' })).status, 200);
+    assert.deepEqual(await send('GET', '/v3/events', { 'client-secret': 'x', authorization: `Bearer ${shop.headers['x-api-key']}:x` }), {
+      status: 400,
+      body: { message: 'Missing x-api-key header' },
+    });
   });
 });

@@ -38,7 +38,8 @@ const MESSAGES: [number, string][] = [
   [403, 'You do not have access to ads data'],
   [403, 'You do not have access to the requested sources'],
   [400, 'Unknown source: '],
-  [400, 'Invalid start_date or end_date parameter'],
+  [400, 'Invalid start_date or end_date parameter: start_date must be YYYY-MM-DD or YYYY-MM-DD HH:MM:SS'],
+  [400, 'Unknown parameter: '],
   [400, 'start_date must be before end_date'],
   [400, 'limit must be a positive integer'],
   [400, 'offset must be a non-negative integer'],
@@ -84,7 +85,7 @@ describe('/openapi.json', () => {
     for (const [path, parameters] of Object.entries(ROUTES)) {
       const names = document.paths[path].get.parameters.map((p: any) => p.name);
       assert.deepEqual([...names].sort(), [...parameters].sort(), path);
-      assert.deepEqual(document.paths[path].get.security, [{ apiKey: [], clientSecret: [] }]);
+      assert.deepEqual(document.paths[path].get.security, [{ apiKey: [], clientSecret: [] }, { keyPair: [] }]);
     }
   });
 

@@ -380,7 +380,7 @@ describe('GET /v3/report: bad input', () => {
     ['source=myspace', 'Unknown source: myspace. Accepted sources: meta, facebook, instagram, google, tiktok, pinterest, snapchat, microsoft, bing, openai, outbrain, taboola, organic, audience_network, messenger, threads, whatsapp, email, creator'],
     ['limit=0', 'limit must be a positive integer'],
     ['offset=-1', 'offset must be a non-negative integer'],
-    ['start_date=2026-13-01', 'Invalid start_date or end_date parameter'],
+    ['start_date=2026-13-01', 'Invalid start_date or end_date parameter: start_date is not a calendar day (got 2026-13-01)'],
     ['start_date=2026-03-09&end_date=2026-03-01', 'start_date must be before end_date'],
   ];
   for (const [query, message] of cases) {

@@ -260,3 +260,16 @@ test('garbage in every query parameter of every view gets a clear 400 or a norma
     body: { message: 'Invalid breakdown: nope. Accepted values: source, campaign, adgroup, ad, utm_source, utm_campaign, utm_medium, utm_term, utm_content, referrer, landing_page, city, coupon_code' },
   });
 });
+
+test('an unknown parameter on a view endpoint is a 400 naming it and the nearest known one, like the data API', async () => {
+  const get = (url: string) => as.owen!.get(`/dashboard/api/${url}`);
+  const unknown = (message: string) => ({ status: 400, body: { message } });
+  for (const endpoint of ['overview', 'report', 'compare', 'profit']) {
+    assert.deepEqual(await get(`${endpoint}?workspace=${shop.id}&breakdwon=campaign`), unknown('Unknown parameter: breakdwon. Did you mean breakdown?'), endpoint);
+  }
+  assert.deepEqual(await get(`conversions?workspace=${shop.id}&transaction=T1`), unknown('Unknown parameter: transaction. Did you mean transaction_id?'));
+  // The rows endpoint takes the data API's conversions parameters: attribution shapes the path only.
+  assert.deepEqual(await get(`conversions?workspace=${shop.id}&attribution_model=linear`), unknown('Unknown parameter: attribution_model'));
+  assert.deepEqual(await get(`conversions/path?workspace=${paths.id}&session=41`), unknown('Unknown parameter: session. Did you mean session_id?'));
+  assert.equal((await get(`report?workspace=${shop.id}&from=${fourDaysAgo}&sources=meta&exclude_sources=google`)).status, 200);
+});

@@ -250,12 +250,19 @@ describe('tools/call errors', () => {
     assert.match(reply.error!.message, /^Invalid arguments for tool lists.add-items: items: Too big: expected array to have <=200 items/);
   });
 
-  test('bad dates are -32602', async () => {
-    assert.equal((await callTool(t.app, ws.headers, 'hourly.get-data', { date_from: '2026-13-01' })).error?.message,
-      'Invalid arguments: date_from 2026-13-01 is not a calendar day');
+  test('bad dates are -32602 naming the argument, the form and the value', async () => {
+    const message = async (tool: string, args: Record<string, unknown>) => (await callTool(t.app, ws.headers, tool, args)).error?.message;
+    assert.equal(await message('hourly.get-data', { date_from: '2026-13-01' }), 'Invalid arguments: date_from is not a calendar day (got 2026-13-01)');
+    assert.equal(await message('hourly.get-data', { date_to: '1969-12-31' }), 'Invalid arguments: date_to must be in the years 1970 to 2299 (got 1969-12-31)');
+    assert.equal(await message('analytics.query', { filters: { date_from: '2300-01-01' } }),
+      'Invalid arguments for tool analytics.query: filters.date_from: date_from must be in the years 1970 to 2299 (got 2300-01-01)');
+    assert.equal(await message('analytics.query', { filters: { date_to: '2026-02-29 10:00:00' } }),
+      'Invalid arguments for tool analytics.query: filters.date_to: date_to is not a calendar day (got 2026-02-29 10:00:00)');
     assert.equal((await callTool(t.app, ws.headers, 'hourly.get-data', { date_from: '2026-05-02', date_to: '2026-05-01' })).error?.message,
       'Invalid arguments: date_from must not be after date_to');
-    assert.equal((await callTool(t.app, ws.headers, 'hourly.get-data', { date_from: 'yesterday' })).error?.code, -32602);
+    assert.equal(await message('hourly.get-data', { date_from: 'yesterday' }), 'Invalid arguments for tool hourly.get-data: date_from: date_from must be YYYY-MM-DD (got yesterday)');
+    assert.equal(await message('analytics.query', { filters: { date_from: '01/11/2026' } }),
+      'Invalid arguments for tool analytics.query: filters.date_from: date_from must be YYYY-MM-DD or YYYY-MM-DD HH:MM:SS (got 01/11/2026)');
   });
 
   test('profit without read:profit is a permission_denied tool result', async () => {

@@ -56,7 +56,7 @@ export const conversionsQuery: QuerySpec<typeof conversionsQuerySchema> = {
   lists: ['source', 'sources', 'exclude_source', 'exclude_sources', 'group_by'],
 };
 
-export const parseConversionsQuery = (raw: unknown) => parseWith(conversionsQuery, raw);
+export const parseConversionsQuery = (raw: unknown, alsoKnown?: readonly string[]) => parseWith(conversionsQuery, raw, alsoKnown);
 
 /** A conversions request's parameters other than its page and grouping (the export reads the same). */
 export type ConversionsFilterQuery = Omit<z.output<typeof conversionsQuerySchema>, 'limit' | 'offset' | 'group_by'>;

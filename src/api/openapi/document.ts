@@ -3,6 +3,7 @@ import { NO_ADS_ACCESS, NO_PIXEL_ACCESS, NO_PROFIT_ACCESS, NO_SOURCE_ACCESS } fr
 import { BASE_SOURCES, PIXEL_SOURCES } from '../../analytics/sources.ts';
 import { DATA_API_PREFIX, DATA_ENDPOINTS } from '../endpoints.ts';
 import type { QuerySpec } from '../params.ts';
+import { BEARER_FORM } from '../../http/auth.ts';
 
 /**
  * The data API as an OpenAPI 3.1 document (served at /openapi.json; docs/api.md). Its paths are the
@@ -99,7 +100,10 @@ const COMMON_ERRORS: Record<number, string[]> = {
   400: [
     'Missing x-api-key header',
     'Missing client-secret header',
-    'Invalid start_date or end_date parameter',
+    `Invalid Authorization header: expected ${BEARER_FORM}, or the x-api-key and client-secret headers`,
+    'Unknown parameter: <name>. Did you mean <nearest known name>?',
+    'Invalid start_date or end_date parameter: start_date must be YYYY-MM-DD or YYYY-MM-DD HH:MM:SS (got <value>)',
+    'Invalid start_date or end_date parameter: end_date must be in the years 1970 to 2299 (got <value>)',
     'start_date must be before end_date',
   ],
   401: ['Invalid API key', 'Invalid client secret'],
@@ -236,7 +240,7 @@ function operationOf(path: string, query: QuerySpec): Json {
       operationId: path.slice(1).replace('/', '_'),
       summary: described.summary,
       description: described.description,
-      security: [{ apiKey: [], clientSecret: [] }],
+      security: [{ apiKey: [], clientSecret: [] }, { keyPair: [] }],
       parameters: parametersOf(query),
       responses: {
         200: described.download
@@ -264,6 +268,7 @@ export function openApiDocument(serverUrl: string): Json {
       securitySchemes: {
         apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
         clientSecret: { type: 'apiKey', in: 'header', name: 'client-secret' },
+        keyPair: { type: 'http', scheme: 'bearer', description: `Instead of the two headers: \`Authorization: ${BEARER_FORM}\`` },
       },
       schemas: {
         Error: { type: 'object', properties: { message: str }, required: ['message'] },

@@ -48,4 +48,4 @@ export const reportQuery: QuerySpec<typeof reportQuerySchema> = {
   lists: ['metrics', 'source', 'sources', 'exclude_source', 'exclude_sources'],
 };
 
-export const parseReportQuery = (raw: unknown): ReportRequest => parseWith(reportQuery, raw);
+export const parseReportQuery = (raw: unknown, alsoKnown?: readonly string[]): ReportRequest => parseWith(reportQuery, raw, alsoKnown);

@@ -9,9 +9,12 @@ import { Filters, SOURCES } from '../filters.ts';
 import { Table, type Column, type Row } from '../table.ts';
 import { formatValue, label } from '../format.ts';
 import { withParams, type Route } from '../router.ts';
-import { FILTER_PARAMS, Status } from './common.ts';
+import { Status } from './common.ts';
 
 const PAGE_SIZE = '50';
+const CONVERSIONS_PARAMS = [
+  'workspace', 'start_date', 'end_date', 'source', 'exclude_source', 'name', 'transaction_id', 'customer_id', 'is_new_customer', 'offset',
+];
 
 interface ConversionsAnswer {
   data: Row[];
@@ -54,7 +57,8 @@ function Path({ route, selected }: { route: Route; selected: string }) {
 
 export function Conversions({ route }: ViewProps) {
   const p = route.params;
-  const params = apiParams(p, [...FILTER_PARAMS, 'name', 'transaction_id', 'customer_id', 'is_new_customer', 'offset']);
+  // The attribution parameters of the URL shape the path panel only: the rows endpoint refuses them.
+  const params = apiParams(p, CONVERSIONS_PARAMS);
   params.set('limit', PAGE_SIZE);
   const answer = useData<ConversionsAnswer>('conversions', params);
   const d = answer.data;

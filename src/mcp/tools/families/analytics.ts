@@ -6,10 +6,25 @@ import { NO_PROFIT_ACCESS } from '../../../analytics/permissions.ts';
 import { runReport, type ReportRequest, type ReportResult } from '../../../analytics/report/run.ts';
 import { ATTRIBUTION_DATES, ATTRIBUTION_MODELS, ATTRIBUTION_WINDOWS } from '../../../analytics/attribution/index.ts';
 import { AccessDenied } from '../../../kit/errors.ts';
+import { readBound } from '../../../kit/dates.ts';
+import { boundMessage } from '../../../kit/range.ts';
 import { offsetArg, readTool, type ToolContext } from '../kit/tool.ts';
 import * as out from '../kit/outputs.ts';
 
 const DAY_OR_TIMESTAMP = /^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}:\d{2})?$/;
+
+/**
+ * A day or timestamp the report core reads as the API's start_date/end_date: checked here in full
+ * (years, calendar, time of day), so that a refusal names the tool's own argument.
+ */
+const boundArg = (name: string) =>
+  z
+    .string()
+    .regex(DAY_OR_TIMESTAMP, { error: (issue) => boundMessage(name, String(issue.input), 'form', 'day or timestamp') })
+    .superRefine((value, ctx) => {
+      const read = readBound(value, 'start');
+      if ('problem' in read && read.problem !== 'form') ctx.addIssue({ code: 'custom', message: boundMessage(name, value, read.problem, 'day or timestamp') });
+    });
 const sourceList = z.array(z.enum(PIXEL_SOURCES)).max(PIXEL_SOURCES.length);
 
 /** Left out, each takes the workspace's saved dashboard setting (the server instructions say so once). */
@@ -21,8 +36,8 @@ export const attributionArgs = {
 
 export const reportFilters = z
   .object({
-    date_from: z.string().regex(DAY_OR_TIMESTAMP, { error: 'date_from must be YYYY-MM-DD' }).optional().describe('First day'),
-    date_to: z.string().regex(DAY_OR_TIMESTAMP, { error: 'date_to must be YYYY-MM-DD' }).optional().describe('Last day, inclusive'),
+    date_from: boundArg('date_from').optional().describe('First day'),
+    date_to: boundArg('date_to').optional().describe('Last day, inclusive'),
     source: sourceList.optional().describe('Only these channels (meta covers its family)'),
     ignore_sources: sourceList.optional().describe('Removed from paths; default: dashboard setting'),
   })

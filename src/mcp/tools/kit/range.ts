@@ -1,5 +1,5 @@
-import { DAY_MS, defaultRange, formatDay, parseBound } from '../../../kit/dates.ts';
-import type { Range } from '../../../kit/range.ts';
+import { DAY_MS, defaultRange, formatDay } from '../../../kit/dates.ts';
+import { boundMs, type Range } from '../../../kit/range.ts';
 import { InvalidInput } from '../../../kit/errors.ts';
 
 export const MAX_RANGE_DAYS = 731;
@@ -7,10 +7,8 @@ export const MAX_RANGE_DAYS = 731;
 /** `date_from`/`date_to` (whole UTC days) to a range; a bound left out takes the data API's default. */
 export function toolRange(input: { date_from?: string; date_to?: string }, nowMs: number): Range & { days: number } {
   const fallback = defaultRange(nowMs);
-  const startMs = input.date_from === undefined ? fallback.startMs : parseBound(input.date_from, 'start');
-  const endMs = input.date_to === undefined ? fallback.endMs : parseBound(input.date_to, 'end');
-  if (startMs === null) throw new InvalidInput(`date_from ${input.date_from} is not a calendar day`);
-  if (endMs === null) throw new InvalidInput(`date_to ${input.date_to} is not a calendar day`);
+  const startMs = boundMs({ name: 'date_from', value: input.date_from, edge: 'start', fallbackMs: fallback.startMs }, 'day');
+  const endMs = boundMs({ name: 'date_to', value: input.date_to, edge: 'end', fallbackMs: fallback.endMs }, 'day');
   if (startMs > endMs) throw new InvalidInput('date_from must not be after date_to');
   const days = Math.round((endMs + 1 - startMs) / DAY_MS);
   if (days > MAX_RANGE_DAYS) throw new InvalidInput(`the range is limited to ${MAX_RANGE_DAYS} days`);

@@ -3,6 +3,7 @@ import { NO_WRITE_ACCESS, type Visibility } from '../../../analytics/permissions
 import type { Clickhouse } from '../../../store/clickhouse.ts';
 import type { AppDatabase } from '../../../store/app-db.ts';
 import { AccessDenied } from '../../../kit/errors.ts';
+import { boundMessage } from '../../../kit/range.ts';
 
 /** Everything a tool may use: the caller's workspace, what it may see, and the stores. */
 export interface ToolContext {
@@ -82,7 +83,7 @@ export const offsetArg = z.number().int().min(0).max(1_000_000).default(0).descr
 
 /** A calendar day; tools/list shows the pattern as JSON Schema's `format: "date"` (json-schema.ts). */
 export const DAY = /^\d{4}-\d{2}-\d{2}$/;
-export const dayArg = (name: string) => z.string().regex(DAY, { error: `${name} must be YYYY-MM-DD` });
+export const dayArg = (name: string) => z.string().regex(DAY, { error: (issue) => boundMessage(name, String(issue.input), 'form', 'day') });
 /** A range left out is the last 7 days, today included; every result names the range it covers. */
 export const dateFromArg = dayArg('date_from').optional().describe('First day');
 export const dateToArg = dayArg('date_to').optional().describe('Last day, inclusive');
