@@ -3,6 +3,7 @@ import type { Config } from '../config.ts';
 import type { Stores } from '../store/index.ts';
 import type { Progress } from './progress-bar.ts';
 import { InvalidInput } from '../kit/errors.ts';
+import type { CommandArgs } from './command-line.ts';
 
 /** What every CLI command gets, whether it runs in the CLI process or inside the server. */
 export interface CommandContext {
@@ -18,10 +19,7 @@ export interface CommandContext {
   signal?: AbortSignal;
 }
 
-export interface CommandArgs {
-  options: Record<string, string | boolean | undefined>;
-  positionals: string[];
-}
+export type { CommandArgs } from './command-line.ts';
 
 export type Command = (ctx: CommandContext, args: CommandArgs) => Promise<unknown>;
 

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { loadConfig } from '../config.ts';
 import { adminToken, runningServer } from '../server/runtime-files.ts';
 import type { CommandOutcome } from './run-command.ts';
+import { SECRET_OPTIONS, commandHelp, generalHelp, parseCommandLine, unknownCommandMessage } from './command-line.ts';
 import { progressPrinter } from './progress-bar.ts';
 
 /** Progress of a command (lines, and a bar on a terminal) on stderr; stdout keeps its one JSON document. */
@@ -64,11 +65,10 @@ function absolutePaths(argv: string[]): string[] {
 }
 
 /**
- * Options that carry a secret. Given as `-`, the value is read from standard input, one line per
- * such option in the order given, so that it never appears in a process's arguments (`ps`,
- * /proc) or in shell history.
+ * Options that carry a secret (`SECRET_OPTIONS`), given as `-`, are read from standard input, one
+ * line per such option in the order given, so that they never appear in a process's arguments
+ * (`ps`, /proc) or in shell history.
  */
-const SECRET_OPTIONS = new Set(['--password', '--access-token', '--developer-token', '--client-secret', '--refresh-token']);
 const MAX_STDIN_BYTES = 64 * 1024;
 
 async function readStdin(): Promise<string> {
@@ -93,7 +93,24 @@ async function secretsFromStdin(argv: string[]): Promise<string[]> {
   return filled;
 }
 
+/**
+ * `--help` (or `-h`, or `help` alone), `<command> --help`, no command at all, or a name that is no
+ * command: answered here, before the configuration is read, so none of them opens a data dir.
+ */
+function withoutDataDir(argv: string[]): number | null {
+  const { name, args } = parseCommandLine(argv);
+  if (argv.length === 0 || args.options.help === true || args.options.h === true || (argv.length === 1 && argv[0] === 'help')) {
+    process.stdout.write(name ? commandHelp(name) : generalHelp());
+    return argv.length === 0 ? 1 : 0;
+  }
+  if (name) return null;
+  process.stderr.write(`${JSON.stringify({ error: { message: unknownCommandMessage(argv) } })}\n`);
+  return 1;
+}
+
 async function main(argv: string[]): Promise<number> {
+  const answered = withoutDataDir(argv);
+  if (answered !== null) return answered;
   // Whatever this process creates in the data dir is the owner's only (docs/operations.md).
   process.umask(0o077);
   if (argv[0] === 'start') {

@@ -1,7 +1,6 @@
-import crypto from 'node:crypto';
 import type { AppDatabase } from '../store/app-db.ts';
 import { createUser, setMembership } from '../store/app/users.ts';
-import { hashPassword } from './passwords.ts';
+import { generatePassword, hashPassword } from './passwords.ts';
 
 export interface DemoUser {
   email: string;
@@ -11,7 +10,7 @@ export interface DemoUser {
 /** The demo workspace's owner, with a random password printed once by `npm start`. */
 export async function createDemoUser(db: AppDatabase, workspaceId: number): Promise<DemoUser> {
   const email = 'demo@storelens.local';
-  const password = crypto.randomBytes(12).toString('base64url');
+  const password = generatePassword();
   const user = await createUser(db, email, await hashPassword(password));
   await setMembership(db, { userId: user.id, workspaceId, role: 'owner', scopes: null });
   return { email, password };

@@ -11,6 +11,11 @@ const PARAMS = { parallelism: 1, iterations: 2, memorySize: 19_456, hashLength: 
 export const MIN_PASSWORD_LENGTH = 10;
 export const MAX_PASSWORD_LENGTH = 256;
 
+/** A password for a person to copy once (the demo's, a reset's): 16 characters, 96 random bits. */
+export function generatePassword(): string {
+  return crypto.randomBytes(12).toString('base64url');
+}
+
 export function hashPassword(password: string): Promise<string> {
   return argon2id({ password, salt: crypto.randomBytes(16), ...PARAMS, outputType: 'encoded' });
 }

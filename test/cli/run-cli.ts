@@ -37,7 +37,7 @@ export interface CliResult {
   code: number | null;
   stdout: string;
   stderr: string;
-  /** stdout parsed as JSON (the command's one document), or undefined. */
+  /** stdout parsed as JSON (the command's one document), or undefined (nothing, or help text). */
   json: any;
   /** The `{error}` document on stderr, or undefined. */
   error: any;
@@ -57,7 +57,7 @@ export async function runCli(dataDir: string, args: string[], extra: Record<stri
   child.stdout.on('data', (chunk) => (stdout += chunk));
   child.stderr.on('data', (chunk) => (stderr += chunk));
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  const json = stdout.trim() ? JSON.parse(stdout) : undefined;
+  const json = /^\s*[[{]/.test(stdout) ? JSON.parse(stdout) : undefined;
   return { code, stdout, stderr, json, error: code === 0 ? undefined : lastJsonLine(stderr) };
 }
 

@@ -224,6 +224,45 @@ export function cliScenario(mode: 'standalone' | 'server'): void {
       assert.deepEqual([short.code, short.error], [1, { error: { message: '--refresh-token -: standard input has no line 3 for it' } }]);
     });
 
+    test('user reset-password sets a new password, generated and printed once or read from standard input, and signs the user out', async () => {
+      const signIn = async (password: string) => {
+        const response = await fetch(`${server!.baseUrl}/dashboard/api/sign-in`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email: 'reset@example.com', password }),
+        });
+        return { status: response.status, cookie: String(response.headers.get('set-cookie')).split(';')[0]! };
+      };
+      const signedIn = async (cookie: string) => (await fetch(`${server!.baseUrl}/dashboard/api/me`, { headers: { cookie } })).status;
+      assert.equal((await cli('user', 'create', '--email', 'reset@example.com', '--password', 'the first password', '--workspace', '1')).code, 0);
+      const session = server ? await signIn('the first password') : null;
+      if (session) assert.equal(await signedIn(session.cookie), 200);
+
+      const generated = await cli('user', 'reset-password', '--email', 'Reset@Example.com');
+      assert.equal(generated.code, 0, generated.stderr);
+      assert.deepEqual(Object.keys(generated.json), ['email', 'password', 'sessions_signed_out']);
+      assert.match(generated.json.password, /^[\w-]{16}$/);
+      assert.deepEqual({ ...generated.json, password: '(generated)' }, { email: 'reset@example.com', password: '(generated)', sessions_signed_out: session ? 1 : 0 });
+      if (session) assert.equal(await signedIn(session.cookie), 401, 'the session of the old password ended');
+      await viaApi(async () => {
+        assert.equal((await signIn('the first password')).status, 401);
+      });
+
+      const chosen = await runCli(dataDir, ['user', 'reset-password', '--email', 'reset@example.com', '--password', '-'], {}, undefined, 'my chosen password\n');
+      assert.deepEqual(chosen.json, { email: 'reset@example.com', sessions_signed_out: 0 }, 'a chosen password is not printed');
+      assert.doesNotMatch(chosen.stdout + chosen.stderr, /my chosen password/);
+      await viaApi(async () => {
+        assert.equal((await signIn(generated.json.password)).status, 401);
+        assert.equal((await signIn('my chosen password')).status, 200);
+      });
+
+      assert.deepEqual((await cli('user', 'reset-password', '--email', 'nobody@example.com')).error, { error: { message: 'No dashboard user nobody@example.com' } });
+      assert.deepEqual((await cli('user', 'reset-password', '--email', 'reset@example.com', '--password', 'short')).error, {
+        error: { message: '--password must be 10 to 256 characters' },
+      });
+      assert.deepEqual((await cli('user', 'reset-password')).error, { error: { message: '--email is required' } });
+    });
+
     test('demo fills an empty workspace once, ending today', async () => {
       const workspace = await cli('workspace', 'create', '--name', 'Demo');
       const result = await cli('demo', '--workspace', '2', '--days', '1');

@@ -7,12 +7,13 @@ import { exportCommand } from './export.ts';
 import { leadsExportCommand } from './leads.ts';
 import { setIntegrationCommand } from './integration.ts';
 import { setStorefrontCommand } from './storefront.ts';
-import { createUserCommand } from './user.ts';
+import { createUserCommand, resetPasswordCommand } from './user.ts';
+import type { CommandName } from '../command-line.ts';
 import { webhookRotateCommand, webhookSecretCommand } from './webhook.ts';
 import { createKeyCommand, createWorkspaceCommand, revokeKeyCommand, setSettingsCommand } from './workspace.ts';
 
-/** Every command by its words (`workspace create`), except `start`, which serves. */
-export const commands: Record<string, Command> = {
+/** Every command by its words (`workspace create`), except `start`, which serves (main.ts). */
+export const commands: Record<Exclude<CommandName, 'start'>, Command> = {
   'workspace create': createWorkspaceCommand,
   'key create': createKeyCommand,
   'key revoke': revokeKeyCommand,
@@ -31,4 +32,5 @@ export const commands: Record<string, Command> = {
   'ads status': adsStatusCommand,
   demo: demoCommand,
   'user create': createUserCommand,
+  'user reset-password': resetPasswordCommand,
 };

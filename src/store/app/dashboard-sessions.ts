@@ -42,6 +42,17 @@ export async function deleteDashboardSession(db: AppDatabase, id: number): Promi
   await db.deleteFrom('dashboard_sessions').where('id', '=', id).execute();
 }
 
+/** Signs the user out everywhere; returns how many live sessions that ended. */
+export async function deleteUserSessions(db: AppDatabase, userId: number, now = Date.now()): Promise<number> {
+  const live = await db
+    .deleteFrom('dashboard_sessions')
+    .where('user_id', '=', userId)
+    .where('expires_at', '>', new Date(now).toISOString())
+    .executeTakeFirst();
+  await db.deleteFrom('dashboard_sessions').where('user_id', '=', userId).execute();
+  return Number(live.numDeletedRows);
+}
+
 /** Drops sessions past their expiry (run at sign-in, so the table never grows without bound). */
 export async function deleteExpiredSessions(db: AppDatabase, now = Date.now()): Promise<void> {
   await db.deleteFrom('dashboard_sessions').where('expires_at', '<=', new Date(now).toISOString()).execute();

@@ -42,6 +42,10 @@ export async function createUser(db: AppDatabase, email: string, passwordHash: s
   return { id: Number(row.id), email: row.email, passwordHash: row.password_hash };
 }
 
+export async function setPasswordHash(db: AppDatabase, userId: number, passwordHash: string): Promise<void> {
+  await db.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).execute();
+}
+
 /** Adds the user to a workspace, or changes their role and scopes there. */
 export async function setMembership(
   db: AppDatabase,
