@@ -270,8 +270,9 @@ describe('unknown parameters', () => {
 
   test('every name of the route table, aliases included, is known on its endpoint', async () => {
     for (const { path, query } of DATA_ENDPOINTS) {
-      const answers = await Promise.all(parameterNames(query).map((name) => send('GET', `/v3${path}?${name}=x`, shop.headers)));
-      const refused = answers.filter((a) => a.status === 400 && a.body.message.startsWith('Unknown parameter')).map((a) => a.body.message);
+      // Exports answer 200 with rows that are not one JSON document, so only refusals are parsed.
+      const answers = await Promise.all(parameterNames(query).map((name) => t.app.inject({ method: 'GET', url: `/v3${path}?${name}=x`, headers: shop.headers })));
+      const refused = answers.filter((a) => a.statusCode === 400 && a.json().message.startsWith('Unknown parameter')).map((a) => a.json().message);
       assert.deepEqual(refused, [], path);
     }
     const aliases = await send('GET', '/v3/events?from=2026-03-01&to=2026-03-02&page=0&page_size=5&event_name=pageview&sources=facebook', shop.headers);
