@@ -104,7 +104,9 @@ test('a viewer sees every channel but no profit; --scopes narrow channels or add
   assert.deepEqual(await as.mia!.get(`/dashboard/api/report?workspace=${shop.id}&${RANGE}&source=google`), { status: 403, body: { message: 'You do not have access to the requested sources' } });
   // Excluding a channel moves its credit onto others: a narrowed viewer may only exclude what it sees.
   for (const view of ['report', 'compare', 'overview', 'profit', 'conversions/path']) {
-    const excluded = await as.mia!.get(`/dashboard/api/${view}?workspace=${shop.id}&${RANGE}&exclude_source=google&session_id=1&dt=${today}%2000:00:00&name=purchase`);
+    // The path endpoint alone reads a conversion's key; the others refuse it as unknown parameters.
+    const key = view === 'conversions/path' ? `&session_id=1&dt=${today}%2000:00:00&name=purchase` : '';
+    const excluded = await as.mia!.get(`/dashboard/api/${view}?workspace=${shop.id}&${RANGE}&exclude_source=google${key}`);
     assert.deepEqual(excluded.status === 403 ? excluded.body.message : excluded, 'You do not have access to the requested sources', view);
   }
   const overview = await as.vic!.get(`/dashboard/api/overview?workspace=${shop.id}&${RANGE}`);
