@@ -14,6 +14,7 @@ const COLUMN = 'list_column';
 const ITEM = 'list_item';
 const COLUMN_TYPES = ['text', 'number', 'date', 'url', 'checkbox', 'select', 'creative'] as const;
 const MAX_ITEMS_PER_LIST = 5000;
+const ITEMS_OUT = z.strictObject({ items: out.storedList });
 
 type List = { name: string; kind: 'list' | 'whiteboard'; folder: string };
 type Column = { name: string; type: string };
@@ -35,6 +36,14 @@ function checkColumns(columns: Column[], values: Record<string, unknown>): void 
   if (unknown.length) {
     throw new InvalidRequest(`Unknown column(s): ${unknown.join(', ')}. Columns of this list: ${[...names].join(', ') || '(none)'}`);
   }
+}
+
+/** The list, once every item's values name only its columns. */
+async function listTaking(ctx: ToolContext, listId: string, items: { values: Record<string, unknown> }[]) {
+  const list = await requireObject<List>(ctx, LIST, listId, 'List');
+  const columns = await columnsOf(ctx, list.id);
+  for (const item of items) checkColumns(columns, item.values);
+  return list;
 }
 
 async function checkRoom(ctx: ToolContext, listId: number, adding: number): Promise<void> {
@@ -108,11 +117,9 @@ export const listTools = [
         items: z.array(z.object({ values: valuesArg }).strict()).min(1).max(200).describe('Items to add'),
       })
       .strict(),
-    z.strictObject({ items: out.storedList }),
+    ITEMS_OUT,
     async (ctx, input) => {
-      const list = await requireObject<List>(ctx, LIST, input.list_id, 'List');
-      const columns = await columnsOf(ctx, list.id);
-      for (const item of input.items) checkColumns(columns, item.values);
+      const list = await listTaking(ctx, input.list_id, input.items);
       await checkRoom(ctx, list.id, input.items.length);
       const items = [];
       for (const item of input.items) items.push(present(await createAudited<Item>(ctx, 'lists.add-items', ITEM, { values: item.values }, { parentId: list.id })));
@@ -129,11 +136,9 @@ export const listTools = [
         items: z.array(z.object({ id: idArg('item'), values: valuesArg }).strict()).min(1).max(200).describe('Items to change'),
       })
       .strict(),
-    z.strictObject({ items: out.storedList }),
+    ITEMS_OUT,
     async (ctx, input) => {
-      const list = await requireObject<List>(ctx, LIST, input.list_id, 'List');
-      const columns = await columnsOf(ctx, list.id);
-      for (const item of input.items) checkColumns(columns, item.values);
+      const list = await listTaking(ctx, input.list_id, input.items);
       const current = [];
       for (const item of input.items) {
         const found = await requireObject<Item>(ctx, ITEM, item.id, 'Item');
