@@ -91,6 +91,16 @@ describe('public documents: any origin', () => {
   });
 });
 
+describe('OAuth endpoints of the MCP SDK: their own CORS', () => {
+  test('the token, registration and revocation endpoints answer a preflight from any origin', async () => {
+    for (const url of ['/token', '/register', '/revoke']) {
+      const answer = await preflight(url, FOREIGN, 'POST', 'content-type');
+      assert.equal(answer.statusCode, 204, url);
+      assert.equal(answer.headers['access-control-allow-origin'], '*', url);
+    }
+  });
+});
+
 describe('try-on API: only the verified storefront reads answers', () => {
   test('a preflight from any origin names the methods and headers the API takes', async () => {
     const answer = await preflight('/try-on/v1/jobs', FOREIGN, 'POST', 'content-type,x-try-on-session');
