@@ -2,6 +2,7 @@ import { TOOLS, toolList } from './tools/index.ts';
 import { jsonSchemaOf } from './tools/kit/json-schema.ts';
 import { workspacesListTool } from './tools/families/workspaces.ts';
 import type { ToolDefinition } from './tools/kit/tool.ts';
+import { DATA_SOURCES } from './tools/data-sources.ts';
 
 /**
  * docs/tools.md, generated from the tool registry (the same zod schemas tools/list serves), so
@@ -87,7 +88,8 @@ function section(tool: ToolDefinition): string {
     ? ['| argument | type | required | limits | meaning |', '|---|---|---|---|---|', ...rows(schema.properties!, schema.required ?? [])].join('\n')
     : 'No arguments.';
   const result = fieldsOf(jsonSchemaOf(tool.output) as JsonSchema);
-  return `### \`${tool.name}\` (${kind}): ${tool.annotations.title}\n\n${tool.description}\n\n${table}\n\nResult: \`{${result}}\`\n`;
+  const source = DATA_SOURCES.get(tool.name) ?? '(not documented)';
+  return `### \`${tool.name}\` (${kind}): ${tool.annotations.title}\n\n${tool.description}\n\n${table}\n\nResult: \`{${result}}\`\n\nData: ${source}\n`;
 }
 
 /** Size of the tools/list result as sent (compact JSON), in KB of 1,000 bytes. */
@@ -105,7 +107,8 @@ Every tool takes one JSON object of arguments; unknown arguments are refused (-3
 strings. Dates are \`YYYY-MM-DD\` in UTC; a range left out is the last 7 days up to today. Attribution
 arguments left out take the saved dashboard settings. Results come as \`structuredContent\` plus the
 same JSON as one text item; "Result" lists their fields (\`[]\` marks a list; a stored object such as a
-note or an offer has its \`id\`, its fields, \`created_at\` and \`updated_at\`). A refusal the caller
+note or an offer has its \`id\`, its fields, \`created_at\` and \`updated_at\`); "Data" says where a
+tool's data come from. A refusal the caller
 can act on is a result with \`isError: true\` and \`structuredContent.error = {code, message}\`
 (\`permission_denied\`, \`not_found\`, \`invalid_request\`, \`conflict\`). See docs/mcp.md for the
 protocol and authentication.
