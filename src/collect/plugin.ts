@@ -15,6 +15,7 @@ import { platformWebhookRoutes } from './shop/platform-webhooks.ts';
 import { shopifyPixelRoute } from './shop/shopify-pixel.ts';
 import { adSchedule } from './ads/schedule.ts';
 import { collectCheck } from './status.ts';
+import { bumpDataVersions } from '../store/app/data-versions.ts';
 
 export async function collectPlugin(app: FastifyInstance): Promise<void> {
   const writer = await openBatchWriter({
@@ -24,6 +25,9 @@ export async function collectPlugin(app: FastifyInstance): Promise<void> {
     flushMs: app.config.collect.flushMs,
     maxRows: app.config.collect.maxRows,
     beforeInsert: dropKnownTransactions(app.stores.ch),
+    // A version left unraised only delays a cache refresh to the next flush: never hold rows for it.
+    afterInsert: (workspaceIds) =>
+      bumpDataVersions(app.stores.db, workspaceIds).catch((err: unknown) => app.log.error({ err }, 'could not raise the data version after a collector flush')),
   });
   app.addHook('onClose', () => writer.close());
 

@@ -12,8 +12,8 @@ import path from 'node:path';
 import type { Clickhouse } from '../store/clickhouse.ts';
 import { appendDeadLetters, deadLetterFile, readDeadLetters, takeForReplay, type NewDeadLetter } from './dead-letters.ts';
 import { deliver } from './deliver.ts';
-import { COLLECT_TABLES, byTable, collectDir, isCollectTable, isRow } from './wal-segment.ts';
-import type { BeforeInsert } from './wal-inserter.ts';
+import { COLLECT_TABLES, byTable, collectDir, isCollectTable, isRow, workspacesOf } from './wal-segment.ts';
+import type { AfterInsert, BeforeInsert } from './wal-inserter.ts';
 
 export interface ReplayResult {
   /** Rows the analytics store took. */
@@ -24,7 +24,13 @@ export interface ReplayResult {
   refused_again: number;
 }
 
-export async function replayDeadLetters(ch: Clickhouse, dataDir: string, beforeInsert: BeforeInsert, now = Date.now()): Promise<ReplayResult> {
+export async function replayDeadLetters(
+  ch: Clickhouse,
+  dataDir: string,
+  rules: { beforeInsert: BeforeInsert; afterInsert: AfterInsert },
+  now = Date.now(),
+): Promise<ReplayResult> {
+  const { beforeInsert, afterInsert } = rules;
   const dir = collectDir(dataDir);
   const result: ReplayResult = { replayed: 0, dropped: 0, refused_again: 0 };
   const seen = new Set<string>();
@@ -46,6 +52,8 @@ export async function replayDeadLetters(ch: Clickhouse, dataDir: string, beforeI
       result.dropped += lines[table].length - kept.length;
       result.replayed += kept.length - again.length;
       refused.push(...again);
+      const stored = workspacesOf(kept);
+      if (stored.size > 0) await afterInsert(stored);
     }
     result.refused_again += refused.length;
     await appendDeadLetters(dir, refused);

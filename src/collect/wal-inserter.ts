@@ -11,10 +11,13 @@ import type { Logger } from 'pino';
 import type { Clickhouse } from '../store/clickhouse.ts';
 import { appendDeadLetters, deadLetterFile, type NewDeadLetter } from './dead-letters.ts';
 import { deliver } from './deliver.ts';
-import { COLLECT_TABLES, SEGMENT_SUFFIX, decodeSegment, type CollectTable } from './wal-segment.ts';
+import { COLLECT_TABLES, SEGMENT_SUFFIX, decodeSegment, workspacesOf, type CollectTable } from './wal-segment.ts';
 
 /** A business rule applied to one table's rows of a segment just before they are inserted. */
 export type BeforeInsert = (table: CollectTable, lines: string[]) => Promise<string[]>;
+
+/** Told the workspaces whose rows a segment just stored (their data version goes up). */
+export type AfterInsert = (workspaceIds: Set<number>) => Promise<void>;
 
 export interface SegmentInserter {
   /** Queues a sealed segment; it goes in after every segment queued before it. */
@@ -31,8 +34,14 @@ export interface SegmentInserter {
 const RETRY_FIRST_MS = 1000;
 const RETRY_MAX_MS = 30_000;
 
-export function createSegmentInserter(options: { dir: string; ch: Clickhouse; logger: Logger; beforeInsert: BeforeInsert }): SegmentInserter {
-  const { dir, ch, logger, beforeInsert } = options;
+export function createSegmentInserter(options: {
+  dir: string;
+  ch: Clickhouse;
+  logger: Logger;
+  beforeInsert: BeforeInsert;
+  afterInsert: AfterInsert;
+}): SegmentInserter {
+  const { dir, ch, logger, beforeInsert, afterInsert } = options;
   const queue: string[] = [];
   let running: Promise<void> | null = null;
   let stopping = false;
@@ -49,10 +58,13 @@ export function createSegmentInserter(options: { dir: string; ch: Clickhouse; lo
       error: { code: null, message: 'unreadable log line' },
       row: line,
     }));
+    const stored = new Set<number>();
     for (const table of COLLECT_TABLES) {
       const kept = await beforeInsert(table, lines[table]);
       refused.push(...(await deliver(ch, { table, lines: kept, token: `${source}:${table}`, source })));
+      for (const id of workspacesOf(kept)) stored.add(id);
     }
+    if (stored.size > 0) await afterInsert(stored);
     if (refused.length > 0) {
       await appendDeadLetters(dir, refused);
       logger.error({ segment: name, rows: refused.length, file: deadLetterFile(dir) }, 'analytics store refused collected rows; they are in the dead-letter file');

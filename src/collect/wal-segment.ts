@@ -99,3 +99,17 @@ export function decodeSegment(text: string): DecodedSegment {
   }
   return { lines, unreadable };
 }
+
+/** Every row the collector writes names its workspace first; the parse is for any other row. */
+const LEADING_WORKSPACE = /^\{"store_id":(\d+)[,}]/;
+
+/** The workspaces the rows belong to (their `store_id`), for the data version (store/app/data-versions.ts). */
+export function workspacesOf(lines: readonly string[]): Set<number> {
+  const ids = new Set<number>();
+  for (const line of lines) {
+    const leading = LEADING_WORKSPACE.exec(line);
+    const id = leading ? Number(leading[1]) : Number((JSON.parse(line) as { store_id?: unknown }).store_id);
+    if (Number.isSafeInteger(id)) ids.add(id);
+  }
+  return ids;
+}

@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import type { Logger } from 'pino';
 import type { Clickhouse } from '../store/clickhouse.ts';
 import { createSegmentFile, type SegmentFile } from './wal-group-commit.ts';
-import { createSegmentInserter, type BeforeInsert } from './wal-inserter.ts';
+import { createSegmentInserter, type AfterInsert, type BeforeInsert } from './wal-inserter.ts';
 import { encodeRows, type Rows } from './wal-segment.ts';
 
 export interface BatchWriter {
@@ -30,6 +30,8 @@ export interface BatchWriterOptions {
   flushMs: number;
   maxRows: number;
   beforeInsert?: BeforeInsert;
+  /** Called once a segment's rows are in the analytics store, with their workspaces. */
+  afterInsert?: AfterInsert;
 }
 
 interface Segment {
@@ -44,7 +46,8 @@ export async function openBatchWriter(options: BatchWriterOptions): Promise<Batc
   // Owner only: the log and the dead letters hold customer ids.
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
 
-  const inserter = createSegmentInserter({ dir, ch, logger, beforeInsert });
+  const afterInsert = options.afterInsert ?? (async () => {});
+  const inserter = createSegmentInserter({ dir, ch, logger, beforeInsert, afterInsert });
   // Replay what a previous process left, oldest first, before accepting anything new.
   await inserter.replayLeftovers();
 

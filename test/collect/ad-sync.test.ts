@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { runCommand } from '../../src/cli/run-command.ts';
 import { createLogger } from '../../src/log.ts';
 import { syncWorkspace } from '../../src/collect/ads/sync.ts';
+import { readDataVersion } from '../../src/store/app/data-versions.ts';
 import { createTestWorkspace, injectGet, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
 import { startFakePlatforms, type FakePlatforms } from '../fixtures/ads/fake-platforms.ts';
 
@@ -65,6 +66,7 @@ describe('ad platform APIs', () => {
     });
     assert.ok(progress.some((line) => /^meta act_111: rate limited \(Meta error 80000: .*\); retrying in/.test(line)), progress.join('\n'));
     assert.deepEqual(progress.filter((line) => / page \d/.test(line)), ['meta act_111: page 1, 2 rows', 'meta act_111: page 2, 2 rows', 'meta act_111: page 3, 2 rows']);
+    assert.equal(await readDataVersion(t.stores.db, shop.id), 1, 'a pull that stored rows raises the data version');
     const body = await ads(shop);
     assert.deepEqual(body.totals, { total_ads: 2, total_spend: 3 * 1234 + 3 * 50, total_impressions: 3 * 1040, total_clicks: 63, total_reach: 3 * 830 });
     assert.deepEqual(body.data[0], {
@@ -121,6 +123,7 @@ describe('ad platform APIs', () => {
       },
     });
     assert.equal((await ads(shop)).totals.total_ads, 0);
+    assert.equal(await readDataVersion(t.stores.db, shop.id), 0, 'nothing stored, nothing to raise');
     const status = await cli('ads', 'status', '--workspace', String(shop.id));
     const [account] = (status.outcome as { result: { accounts: Record<string, string | null>[] } }).result.accounts;
     assert.deepEqual(Object.keys(account!), ['platform', 'account_id', 'connected_at', 'last_sync_at', 'last_sync_error']);

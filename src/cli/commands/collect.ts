@@ -1,6 +1,7 @@
 import { collectStatus } from '../../collect/status.ts';
 import { replayDeadLetters } from '../../collect/replay-dead-letters.ts';
 import { dropKnownTransactions } from '../../collect/known-transactions.ts';
+import { bumpDataVersions } from '../../store/app/data-versions.ts';
 import type { Command } from '../command.ts';
 
 /** `collect status`: the write-ahead log's backlog and the dead letters (docs/operations.md). */
@@ -8,7 +9,10 @@ export const collectStatusCommand: Command = async (ctx) => collectStatus(ctx.co
 
 /** `collect replay-dead-letters`: tries the refused rows again; prints what happened and the status after. */
 export const replayDeadLettersCommand: Command = async (ctx) => {
-  const result = await replayDeadLetters(ctx.stores.ch, ctx.config.dataDir, dropKnownTransactions(ctx.stores.ch));
+  const result = await replayDeadLetters(ctx.stores.ch, ctx.config.dataDir, {
+    beforeInsert: dropKnownTransactions(ctx.stores.ch),
+    afterInsert: (workspaceIds) => bumpDataVersions(ctx.stores.db, workspaceIds),
+  });
   const { dead_letters: deadLetters } = await collectStatus(ctx.config.dataDir);
   return { ...result, dead_letters: deadLetters };
 };

@@ -2,6 +2,7 @@ import { countWorkspaceRows } from '../../analytics/queries/imports/count-worksp
 import { seedDemo } from '../demo/seed.ts';
 import { CommandError, workspaceOption, type Command } from '../command.ts';
 import { requireWorkspace } from './workspace.ts';
+import { bumpDataVersions } from '../../store/app/data-versions.ts';
 
 export const MAX_DEMO_DAYS = 730;
 
@@ -17,5 +18,9 @@ export const demoCommand: Command = async (ctx, args) => {
   if ((await countWorkspaceRows(ctx.stores.ch, workspaceId)) > 0) {
     throw new CommandError(`Workspace ${workspaceId} already has data; the demo fills only an empty workspace`);
   }
-  return seedDemo(ctx.stores.ch, { workspaceId, days, currency: workspace.currency, progress: ctx.progress });
+  try {
+    return await seedDemo(ctx.stores.ch, { workspaceId, days, currency: workspace.currency, progress: ctx.progress });
+  } finally {
+    await bumpDataVersions(ctx.stores.db, [workspaceId]);
+  }
 };

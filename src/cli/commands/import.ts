@@ -6,6 +6,7 @@ import type { BatchLedger } from '../../collect/import/writer.ts';
 import { importShopifyOrders } from '../../collect/shop/shopify-csv.ts';
 import type { AppDatabase } from '../../store/app-db.ts';
 import { hasImportBatch, recordImportBatch } from '../../store/app/import-batches.ts';
+import { bumpDataVersions } from '../../store/app/data-versions.ts';
 import { CommandError, ExitWith, requireOption, workspaceOption, type Command } from '../command.ts';
 import { requireWorkspace } from './workspace.ts';
 
@@ -33,18 +34,23 @@ export const importCommand: Command = async (ctx, args) => {
   if (format === 'shopify' && kind.kind !== 'orders') throw new CommandError('--format shopify is an orders export: use it with --kind orders');
   if (!fs.statSync(file, { throwIfNoEntry: false })?.isFile()) throw new CommandError(`File not found: ${file}`);
   const workspace = await requireWorkspace(ctx, workspaceId);
-  const result =
-    format === 'shopify'
-      ? await importShopifyOrders(ctx.stores.ch, { workspace: { id: workspace.id, currency: workspace.currency }, file, strict: args.options.strict === true })
-      : await importFile(ctx.stores.ch, {
-          kind,
-          workspaceId,
-          input: { file },
-          format,
-          currency: workspace.currency,
-          strict: args.options.strict === true,
-          ledger: importLedger(ctx.stores.db, workspaceId, kind.kind),
-          progress: ctx.progress,
-        });
-  return result.rows_rejected > 0 ? new ExitWith(result, 2) : result;
+  try {
+    const result =
+      format === 'shopify'
+        ? await importShopifyOrders(ctx.stores.ch, { workspace: { id: workspace.id, currency: workspace.currency }, file, strict: args.options.strict === true })
+        : await importFile(ctx.stores.ch, {
+            kind,
+            workspaceId,
+            input: { file },
+            format,
+            currency: workspace.currency,
+            strict: args.options.strict === true,
+            ledger: importLedger(ctx.stores.db, workspaceId, kind.kind),
+            progress: ctx.progress,
+          });
+    return result.rows_rejected > 0 ? new ExitWith(result, 2) : result;
+  } finally {
+    // Also after a failure: the batches written before it are in the store.
+    await bumpDataVersions(ctx.stores.db, [workspaceId]);
+  }
 };

@@ -7,6 +7,7 @@ import type { AdsConfig } from '../../config.ts';
 import type { Stores } from '../../store/index.ts';
 import { listAdConnections, recordAdSync, type AdConnection } from '../../store/app/ad-connections.ts';
 import { findWorkspace } from '../../store/app/workspaces.ts';
+import { bumpDataVersions } from '../../store/app/data-versions.ts';
 import { findImportKind, newImportVersion } from '../import/kinds.ts';
 import { MAX_REPORTED_ERRORS } from '../import/run.ts';
 import { RowWriter } from '../import/writer.ts';
@@ -93,6 +94,8 @@ export async function syncAccount(deps: SyncDeps, connection: AdConnection, curr
   } catch (error) {
     if (!(error instanceof AdSyncError)) throw error;
     result.error = error.message;
+  } finally {
+    if (writer.written > 0) await bumpDataVersions(deps.stores.db, [connection.workspaceId]);
   }
   result.rows_imported = writer.written;
   if (!deps.signal?.aborted) await recordAdSync(deps.stores.db, connection, new Date().toISOString(), result.error ?? null);

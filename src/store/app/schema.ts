@@ -94,6 +94,12 @@ export interface OauthTokenTable {
   grant_id: string;
 }
 
+/** One counter per workspace (store/app/data-versions.ts); bigint on PostgreSQL, read back as a string there. */
+export interface DataVersionTable {
+  workspace_id: number;
+  version: number | string | bigint;
+}
+
 export interface AppDb extends TryOnTables, CollectTables, IngestTables, DashboardTables {
   workspaces: WorkspaceTable;
   api_keys: ApiKeyTable;
@@ -102,4 +108,5 @@ export interface AppDb extends TryOnTables, CollectTables, IngestTables, Dashboa
   oauth_clients: OauthClientTable;
   oauth_codes: OauthCodeTable;
   oauth_tokens: OauthTokenTable;
+  data_versions: DataVersionTable;
 }

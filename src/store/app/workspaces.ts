@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { AppDatabase } from '../app-db.ts';
 import { DEFAULT_SETTINGS, workspaceSettingsSchema, type WorkspaceSettings } from './settings.ts';
+import { bumpDataVersions } from './data-versions.ts';
 
 export interface Workspace {
   id: number;
@@ -87,5 +88,7 @@ export async function updateSettings(
     .set({ settings: JSON.stringify(next), currency: next.currency, timezone: next.timezone })
     .where('id', '=', workspaceId)
     .execute();
+  // Settings change the numbers (exclusions, revenue rules), as new rows do.
+  await bumpDataVersions(db, [workspaceId]);
   return next;
 }

@@ -9,6 +9,7 @@ import * as dashboard from './0007_dashboard.ts';
 import * as tryonLimits from './0008_tryon_limits.ts';
 import * as oauthTokenResource from './0010_oauth_token_resource.ts';
 import * as oauthGrants from './0011_oauth_grants.ts';
+import * as dataVersions from './0020_data_versions.ts';
 
 /** Keyed by name; Kysely applies them in name order. */
 export const appMigrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const appMigrations: Record<string, Migration> = {
   '0008_tryon_limits': tryonLimits,
   '0010_oauth_token_resource': oauthTokenResource,
   '0011_oauth_grants': oauthGrants,
+  '0020_data_versions': dataVersions,
 };
