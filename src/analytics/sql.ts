@@ -63,3 +63,6 @@ export function addNameFilter(where: Conditions, column: string, pattern: string
 }
 
 export const TIMESTAMP_OUT = (column: string) => `toString(toDateTime(${column}, 'UTC'))`;
+
+/** The calendar day of a timestamp column in the range's zone; bind `tz` to `range.timeZone`. */
+export const LOCAL_DATE = (column: string) => `toDate(${column}, {tz:String})`;

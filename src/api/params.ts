@@ -4,6 +4,7 @@ import { InvalidInput } from '../kit/errors.ts';
 import { describeIssues } from '../kit/zod-issues.ts';
 import { PARAMETER_ISSUE } from '../http/errors.ts';
 import { DATE_MESSAGE, boundMessage } from '../kit/range.ts';
+import { UTC, timeZoneName } from '../kit/time-zone.ts';
 import { DEFAULT_LIMIT, MAX_LIMIT, type Page } from '../kit/paging.ts';
 import { parseSourceList } from '../analytics/sources.ts';
 
@@ -83,8 +84,15 @@ export const sourceListParam = (accepted: readonly string[]) =>
     .transform((v) => parseSourceList(v, accepted))
     .optional();
 
+/** An IANA time zone name, in its canonical spelling; UTC when left out. */
+export const timezoneParam = timeZoneName
+  .optional()
+  .transform((zone) => zone ?? UTC);
+
 export const pagingShape = { limit: limitParam, offset: offsetParam };
 export const dateShape = { start_date: dateParam('start_date'), end_date: dateParam('end_date') };
+/** The date range and the time zone whose calendar days its bare dates (and day buckets) are. */
+export const zonedDateShape = { ...dateShape, timezone: timezoneParam };
 
 /** An endpoint's query parameters: their schema, aliases and which ones take repeated values. */
 export interface QuerySpec<S extends z.ZodObject = z.ZodObject> {

@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { NotFound } from '../kit/errors.ts';
 import { DAY_MS } from '../kit/dates.ts';
+import { UTC } from '../kit/time-zone.ts';
 import { rangePage } from '../kit/paging.ts';
 import { resolveRange } from '../kit/range.ts';
 import { channelsOfAll } from '../analytics/sources.ts';
@@ -139,7 +140,7 @@ export async function viewRoutes(app: FastifyInstance): Promise<void> {
     const attribution = planAttribution(query, await getSettings(app.stores.db, access.workspaceId), access.visibility);
     // The conversion must be one the member may list: same channel rule as the conversions view.
     const convMs = Date.parse(`${key.dt.replace(' ', 'T')}Z`);
-    const visible = await listConversions(app.stores.ch, pixelScope(access, { startMs: convMs, endMs: convMs + 999 }), {
+    const visible = await listConversions(app.stores.ch, pixelScope(access, { startMs: convMs, endMs: convMs + 999, timeZone: UTC }), {
       name: key.name,
       transactionId: key.transaction_id,
       page: { limit: 100, offset: 0 },
@@ -166,7 +167,7 @@ export async function viewRoutes(app: FastifyInstance): Promise<void> {
   app.get('/dashboard/api/live', { onRequest }, async (request) => {
     const access = workspaceAccess(request);
     const now = Date.now();
-    const range = { startMs: now - 30 * 60_000, endMs: now };
+    const range = { startMs: now - 30 * 60_000, endMs: now, timeZone: UTC };
     const activity = await liveActivity(app.stores.ch, pixelScope(access, range), { recent: 50 });
     return { now: new Date(now).toISOString(), ...activity };
   });

@@ -1,4 +1,8 @@
-/** UTC date handling for the data API: `YYYY-MM-DD` days and `YYYY-MM-DD HH:MM:SS` timestamps. */
+/**
+ * Date handling for the data API: `YYYY-MM-DD` days (calendar days of a time zone, UTC unless
+ * one is given) and `YYYY-MM-DD HH:MM:SS` timestamps (UTC unless they carry an offset).
+ */
+import { UTC, localDay, startOfLocalDay } from './time-zone.ts';
 
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})(\.\d{1,6})?(Z|[+-]\d{2}:?\d{2})?$/;
@@ -17,18 +21,24 @@ function dayProblem(year: number, month: number, day: number): BoundProblem | nu
   return day <= new Date(Date.UTC(year, month, 0)).getUTCDate() ? null : 'calendar';
 }
 
+/** The first instant of a calendar day (given as midnight UTC of that date) in `zone`. */
+export function dayStart(dayUtcMs: number, zone: string): number {
+  return zone === UTC ? dayUtcMs : startOfLocalDay(dayUtcMs, zone);
+}
+
 /**
- * Reads a range bound. A bare day means its first millisecond (`start`) or its last (`end`);
- * a full timestamp is used as given. Returns epoch milliseconds, or why the value is not a bound.
+ * Reads a range bound. A bare day means its first millisecond (`start`) or its last (`end`) in
+ * `zone` (23 or 25 hours apart on the days clocks change); a full timestamp is used as given.
+ * Returns epoch milliseconds, or why the value is not a bound.
  */
-export function readBound(value: string, bound: 'start' | 'end'): { ms: number } | { problem: BoundProblem } {
+export function readBound(value: string, bound: 'start' | 'end', zone = UTC): { ms: number } | { problem: BoundProblem } {
   const day = DAY.exec(value);
   if (day) {
     const [y, m, d] = [Number(day[1]), Number(day[2]), Number(day[3])];
     const problem = dayProblem(y, m, d);
     if (problem) return { problem };
     const start = Date.UTC(y, m - 1, d);
-    return { ms: bound === 'start' ? start : start + DAY_MS - 1 };
+    return { ms: bound === 'start' ? dayStart(start, zone) : dayStart(start + DAY_MS, zone) - 1 };
   }
   const ts = TIMESTAMP.exec(value);
   if (!ts) return { problem: 'form' };
@@ -38,10 +48,10 @@ export function readBound(value: string, bound: 'start' | 'end'): { ms: number }
   if (hh > 23 || mm > 59 || ss > 59) return { problem: 'time' };
   const fraction = ts[7] ? Math.floor(Number(ts[7]) * 1000) : 0;
   let ms = Date.UTC(y, m - 1, d, hh, mm, ss) + fraction;
-  const zone = ts[8];
-  if (zone && zone !== 'Z') {
-    const sign = zone[0] === '-' ? -1 : 1;
-    const digits = zone.slice(1).replace(':', '');
+  const offset = ts[8];
+  if (offset && offset !== 'Z') {
+    const sign = offset[0] === '-' ? -1 : 1;
+    const digits = offset.slice(1).replace(':', '');
     const offsetHours = Number(digits.slice(0, 2));
     const offsetMinutes = Number(digits.slice(2));
     if (offsetHours > 23 || offsetMinutes > 59) return { problem: 'time' };
@@ -51,8 +61,8 @@ export function readBound(value: string, bound: 'start' | 'end'): { ms: number }
 }
 
 /** `readBound`'s milliseconds, or null when the value is not a bound. */
-export function parseBound(value: string, bound: 'start' | 'end'): number | null {
-  const read = readBound(value, bound);
+export function parseBound(value: string, bound: 'start' | 'end', zone = UTC): number | null {
+  const read = readBound(value, bound, zone);
   return 'ms' in read ? read.ms : null;
 }
 
@@ -63,10 +73,15 @@ export function startOfUtcDay(ms: number): number {
 /** Days before today at which a range starts when none is given (the data API and the tools alike). */
 export const DEFAULT_RANGE_DAYS = 7;
 
-/** The default range: from 00:00:00 UTC `DEFAULT_RANGE_DAYS` days ago through the end of today. */
-export function defaultRange(now: number): { startMs: number; endMs: number } {
-  const today = startOfUtcDay(now);
-  return { startMs: today - DEFAULT_RANGE_DAYS * DAY_MS, endMs: today + DAY_MS - 1 };
+/** The calendar day of `ms` in `zone`, as midnight UTC of that date. */
+export function dayOf(ms: number, zone: string): number {
+  return zone === UTC ? startOfUtcDay(ms) : Date.parse(localDay(ms, zone));
+}
+
+/** The default range: from the start of the day `DEFAULT_RANGE_DAYS` days ago through the end of today, in `zone`. */
+export function defaultRange(now: number, zone = UTC): { startMs: number; endMs: number } {
+  const today = dayOf(now, zone);
+  return { startMs: dayStart(today - DEFAULT_RANGE_DAYS * DAY_MS, zone), endMs: dayStart(today + DAY_MS, zone) - 1 };
 }
 
 /** `YYYY-MM-DD HH:MM:SS` (seconds precision, as shown in pagination). */
@@ -79,6 +94,7 @@ export function formatTimestampMs(ms: number): string {
   return new Date(ms).toISOString().slice(0, 23).replace('T', ' ');
 }
 
-export function formatDay(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
+/** The calendar day of `ms`, `YYYY-MM-DD`, in `zone` (UTC unless given). */
+export function formatDay(ms: number, zone = UTC): string {
+  return zone === UTC ? new Date(ms).toISOString().slice(0, 10) : localDay(ms, zone);
 }

@@ -1,10 +1,13 @@
-import { defaultRange, readBound, SUPPORTED_YEARS, type BoundProblem } from './dates.ts';
+import { defaultRange, formatDay, readBound, SUPPORTED_YEARS, type BoundProblem } from './dates.ts';
 import { InvalidInput } from './errors.ts';
+import { UTC } from './time-zone.ts';
 
-/** A closed span of time in epoch milliseconds, both ends included. */
+/** A span of time, both ends included, and the time zone whose calendar days it is read in. */
 export interface Range {
   startMs: number;
   endMs: number;
+  /** IANA name (canonical spelling, `canonicalTimeZone`): day buckets and ads dates are its days. */
+  timeZone: string;
 }
 
 /** The contract's refusal of a bad bound; what is wrong follows it after a colon. */
@@ -40,20 +43,30 @@ export function boundMessage(name: string, value: string, problem: BoundProblem,
 export function boundMs(
   bound: { name: string; value: string | undefined; edge: 'start' | 'end'; fallbackMs: number },
   forms: BoundForms,
+  zone: string,
   prefix = '',
 ): number {
   if (bound.value === undefined) return bound.fallbackMs;
-  const read = readBound(bound.value, bound.edge);
+  const read = readBound(bound.value, bound.edge, zone);
   if ('problem' in read) throw new InvalidInput(`${prefix}${boundMessage(bound.name, bound.value, read.problem, forms)}`);
   return read.ms;
 }
 
-/** Resolves the date range; a bound left out takes the default range's (`defaultRange`). */
-export function resolveRange(input: { start_date?: string; end_date?: string }, now = Date.now()): Range {
-  const fallback = defaultRange(now);
+/**
+ * Resolves the date range in `timezone` (a canonical zone name, UTC when left out): a bare day is
+ * that zone's calendar day; a bound left out takes the default range's (`defaultRange`).
+ */
+export function resolveRange(input: { start_date?: string; end_date?: string; timezone?: string }, now = Date.now()): Range {
+  const timeZone = input.timezone ?? UTC;
+  const fallback = defaultRange(now, timeZone);
   const prefix = `${DATE_MESSAGE}: `;
-  const startMs = boundMs({ name: 'start_date', value: input.start_date, edge: 'start', fallbackMs: fallback.startMs }, 'day or timestamp', prefix);
-  const endMs = boundMs({ name: 'end_date', value: input.end_date, edge: 'end', fallbackMs: fallback.endMs }, 'day or timestamp', prefix);
+  const startMs = boundMs({ name: 'start_date', value: input.start_date, edge: 'start', fallbackMs: fallback.startMs }, 'day or timestamp', timeZone, prefix);
+  const endMs = boundMs({ name: 'end_date', value: input.end_date, edge: 'end', fallbackMs: fallback.endMs }, 'day or timestamp', timeZone, prefix);
   if (startMs > endMs) throw new InvalidInput('start_date must be before end_date');
-  return { startMs, endMs };
+  return { startMs, endMs, timeZone };
+}
+
+/** The range's first and last calendar day in its zone, `YYYY-MM-DD`: what `Date` columns (ads `dt`) are compared with. */
+export function rangeDays(range: Range): { day_start: string; day_end: string } {
+  return { day_start: formatDay(range.startMs, range.timeZone), day_end: formatDay(range.endMs, range.timeZone) };
 }

@@ -15,8 +15,9 @@ const SERVER_INFO = { name: 'storelens', title: 'Storelens analytics', version: 
 const INSTRUCTIONS =
   'Storelens marketing analytics for one or more online stores. Start with metadata.list_schema to see ' +
   'metrics, breakdowns and sources, then analytics.query for numbers that match the dashboard. Dates are ' +
-  'YYYY-MM-DD (UTC); a range left out is the last 7 days up to today. Attribution arguments left out take the ' +
-  'saved dashboard settings.';
+  'YYYY-MM-DD days of `timezone` (IANA name, default UTC; the store\'s is in metadata.list_schema), the last day ' +
+  'included; a range left out is the last 7 days up to today. Attribution arguments left out take the saved ' +
+  'dashboard settings.';
 
 async function callTool(app: FastifyInstance, caller: Caller, selection: ToolSelection, params: Record<string, unknown>) {
   const name = params.name;

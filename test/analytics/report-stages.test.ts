@@ -14,7 +14,7 @@ import { visibilityOf } from '../../src/analytics/permissions.ts';
 import { PIXEL_SOURCES } from '../../src/analytics/sources.ts';
 import { DEFAULT_SETTINGS, type WorkspaceSettings } from '../../src/store/app/settings.ts';
 
-const RANGE = { startMs: Date.UTC(2026, 0, 1), endMs: Date.UTC(2026, 2, 31, 23, 59, 59, 999) };
+const RANGE = { startMs: Date.UTC(2026, 0, 1), endMs: Date.UTC(2026, 2, 31, 23, 59, 59, 999), timeZone: 'UTC' };
 const STORE = 987_654_321;
 
 function plan(request: ReportRequest, scopes = ['admin:admin'], settings: Partial<WorkspaceSettings> = {}) {

@@ -17,14 +17,14 @@ let document: any;
 
 /** The contract's data-API routes with their parameters and aliases. */
 const ROUTES: Record<string, string[]> = {
-  '/v3/events': ['start_date', 'end_date', 'from', 'to', 'limit', 'offset', 'page', 'page_size', 'name', 'event_name', 'session_id', 'visitor_id', 'source', 'sources'],
-  '/v3/sessions': ['start_date', 'end_date', 'from', 'to', 'limit', 'offset', 'page', 'page_size', 'session_id', 'visitor_id', 'source', 'sources'],
-  '/v3/conversions': ['start_date', 'end_date', 'from', 'to', 'limit', 'offset', 'page', 'page_size', 'name', 'source', 'sources', 'exclude_source', 'exclude_sources', 'group_by', 'transaction_id', 'customer_id', 'is_new_customer'],
-  '/v3/ads': ['start_date', 'end_date', 'limit', 'offset', 'source', 'adaccount_id', 'campaign_id', 'adgroup_id', 'ad_id'],
-  '/v3/export/events': ['start_date', 'end_date', 'from', 'to', 'name', 'event_name', 'session_id', 'visitor_id', 'source', 'sources', 'format'],
-  '/v3/export/sessions': ['start_date', 'end_date', 'from', 'to', 'session_id', 'visitor_id', 'source', 'sources', 'format'],
-  '/v3/export/conversions': ['start_date', 'end_date', 'from', 'to', 'name', 'source', 'sources', 'exclude_source', 'exclude_sources', 'transaction_id', 'customer_id', 'is_new_customer', 'format'],
-  '/v3/export/ads': ['start_date', 'end_date', 'source', 'adaccount_id', 'campaign_id', 'adgroup_id', 'ad_id', 'format'],
+  '/v3/events': ['start_date', 'end_date', 'timezone', 'from', 'to', 'limit', 'offset', 'page', 'page_size', 'name', 'event_name', 'session_id', 'visitor_id', 'source', 'sources'],
+  '/v3/sessions': ['start_date', 'end_date', 'timezone', 'from', 'to', 'limit', 'offset', 'page', 'page_size', 'session_id', 'visitor_id', 'source', 'sources'],
+  '/v3/conversions': ['start_date', 'end_date', 'timezone', 'from', 'to', 'limit', 'offset', 'page', 'page_size', 'name', 'source', 'sources', 'exclude_source', 'exclude_sources', 'group_by', 'transaction_id', 'customer_id', 'is_new_customer'],
+  '/v3/ads': ['start_date', 'end_date', 'timezone', 'limit', 'offset', 'source', 'adaccount_id', 'campaign_id', 'adgroup_id', 'ad_id'],
+  '/v3/export/events': ['start_date', 'end_date', 'timezone', 'from', 'to', 'name', 'event_name', 'session_id', 'visitor_id', 'source', 'sources', 'format'],
+  '/v3/export/sessions': ['start_date', 'end_date', 'timezone', 'from', 'to', 'session_id', 'visitor_id', 'source', 'sources', 'format'],
+  '/v3/export/conversions': ['start_date', 'end_date', 'timezone', 'from', 'to', 'name', 'source', 'sources', 'exclude_source', 'exclude_sources', 'transaction_id', 'customer_id', 'is_new_customer', 'format'],
+  '/v3/export/ads': ['start_date', 'end_date', 'timezone', 'source', 'adaccount_id', 'campaign_id', 'adgroup_id', 'ad_id', 'format'],
   '/v3/report': ['start_date', 'end_date', 'from', 'to', 'metrics', 'breakdown', 'interval', 'attribution_model', 'attribution_window', 'attribution_date', 'source', 'sources', 'exclude_source', 'exclude_sources', 'name', 'campaign', 'adgroup', 'limit', 'offset'],
 };
 
@@ -41,6 +41,7 @@ const MESSAGES: [number, string][] = [
   [400, 'Invalid start_date or end_date parameter: start_date must be YYYY-MM-DD or YYYY-MM-DD HH:MM:SS'],
   [400, 'Unknown parameter: '],
   [400, 'start_date must be before end_date'],
+  [400, 'Invalid timezone: '],
   [400, 'limit must be a positive integer'],
   [400, 'offset must be a non-negative integer'],
   [400, 'session_id must be numeric'],

@@ -202,7 +202,7 @@ describe('tests, geo, health, loyalty, offers, weather', () => {
   test('loyalty.get-analytics buckets customers by order count', async () => {
     const { loyalty } = await ok('loyalty.get-analytics', { date_from: '2026-11-01', date_to: '2026-11-30' });
     assert.deepEqual(loyalty, {
-      date_from: '2026-11-01', date_to: '2026-11-30', customers: 3, repeat_customers: 2, repeat_rate: 0.6667, revenue: 80,
+      date_from: '2026-11-01', date_to: '2026-11-30', timezone: 'UTC', customers: 3, repeat_customers: 2, repeat_rate: 0.6667, revenue: 80,
       repeat_revenue_share: 0.875,
       buckets: [{ orders: '1', customers: 1, revenue: 10 }, { orders: '2', customers: 1, revenue: 20 }, { orders: '4+', customers: 1, revenue: 50 }],
     });

@@ -66,7 +66,7 @@ export interface FragmentCase {
 export type SqlCase = QueryCase | FragmentCase;
 
 /** October 2026, UTC; "now" is in the middle of November. */
-const OCTOBER = { startMs: Date.UTC(2026, 9, 1), endMs: Date.UTC(2026, 10, 1) - 1 };
+const OCTOBER = { startMs: Date.UTC(2026, 9, 1), endMs: Date.UTC(2026, 10, 1) - 1, timeZone: 'UTC' };
 export const NOW = Date.UTC(2026, 10, 15, 12, 0, 0);
 const PAGE = { limit: 100, offset: 0 };
 const SECOND_PAGE = { limit: 50, offset: 50 };
@@ -162,6 +162,10 @@ export const SQL_CASES: Record<string, SqlCase[]> = {
   'analytics/queries/conversions/group-conversions.ts': [
     { name: 'by channel and date', run: (ch, ctx) => groupConversions(ch, everyChannel(ctx), { dimensions: ['adv_source', 'date'], page: PAGE }) },
     {
+      name: 'by date in New York time',
+      run: (ch, ctx) => groupConversions(ch, { ...everyChannel(ctx), range: { ...OCTOBER, timeZone: 'America/New_York' } }, { dimensions: ['date'], page: PAGE }),
+    },
+    {
       name: 'by UTM campaign and country, new customers of some channels',
       run: (ch, ctx) => groupConversions(ch, someChannels(ctx), { dimensions: ['utm_campaign', 'country_code'], page: SECOND_PAGE, isNewCustomer: 1 }),
     },
@@ -235,8 +239,8 @@ export const SQL_CASES: Record<string, SqlCase[]> = {
     { name: 'some channels, with country and campaign', fragment: (ctx) => sessionsInRange(someChannels(ctx), ['country_code', 'utm_campaign']) },
   ],
   'analytics/queries/traffic/hourly-activity.ts': [
-    { name: 'every channel in UTC', run: (ch, ctx) => hourlyActivity(ch, everyChannel(ctx), { timezone: 'UTC' }) },
-    { name: 'some channels in Berlin time', run: (ch, ctx) => hourlyActivity(ch, someChannels(ctx), { timezone: 'Europe/Berlin' }) },
+    { name: 'every channel in UTC', run: (ch, ctx) => hourlyActivity(ch, everyChannel(ctx)) },
+    { name: 'some channels in Berlin time', run: (ch, ctx) => hourlyActivity(ch, { ...someChannels(ctx), range: { ...OCTOBER, timeZone: 'Europe/Berlin' } }) },
   ],
   'analytics/queries/tryon/find-catalog-product.ts': [
     { name: 'one variant', run: (ch, ctx) => findCatalogProduct(ch, { workspaceId: ctx.workspaceId, productHandle: 'linen-shirt', variantId: '44001' }) },

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { BASE_SOURCES } from '../../analytics/sources.ts';
-import { dateShape, pagingShape, parseWith, sourceListParam, text, type QuerySpec } from '../params.ts';
+import { zonedDateShape, pagingShape, parseWith, sourceListParam, text, type QuerySpec } from '../params.ts';
 
 /** /v3/ads takes no parameter aliases (no from/to, no page/page_size) and no creator source. */
 export const adsQuerySchema = z.object({
-  ...dateShape,
+  ...zonedDateShape,
   ...pagingShape,
   source: sourceListParam(BASE_SOURCES),
   adaccount_id: text('Invalid adaccount_id parameter').optional(),

@@ -4,7 +4,7 @@ import { CONVERSION_DIMENSION_NAMES, type ConversionDimension } from '../../anal
 import {
   DATE_ALIASES,
   PAGE_ALIASES,
-  dateShape,
+  zonedDateShape,
   pagingShape,
   parseWith,
   type QuerySpec,
@@ -35,7 +35,7 @@ const groupByParam = z
   .optional();
 
 export const conversionsQuerySchema = z.object({
-  ...dateShape,
+  ...zonedDateShape,
   ...pagingShape,
   name: text('Invalid name parameter').optional(),
   source: sourceListParam(PIXEL_SOURCES),

@@ -3,7 +3,7 @@ import { PIXEL_SOURCES } from '../../analytics/sources.ts';
 import {
   DATE_ALIASES,
   PAGE_ALIASES,
-  dateShape,
+  zonedDateShape,
   idParam,
   pagingShape,
   parseWith,
@@ -13,7 +13,7 @@ import {
 } from '../params.ts';
 
 export const eventsQuerySchema = z.object({
-  ...dateShape,
+  ...zonedDateShape,
   ...pagingShape,
   name: text('Invalid name parameter').optional(),
   session_id: idParam('session_id'),

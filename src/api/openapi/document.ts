@@ -4,6 +4,7 @@ import { BASE_SOURCES, PIXEL_SOURCES } from '../../analytics/sources.ts';
 import { DATA_API_PREFIX, DATA_ENDPOINTS } from '../endpoints.ts';
 import type { QuerySpec } from '../params.ts';
 import { BEARER_FORM } from '../../http/auth.ts';
+import { timeZoneMessage } from '../../kit/time-zone.ts';
 
 /**
  * The data API as an OpenAPI 3.1 document (served at /openapi.json; docs/api.md). Its paths are the
@@ -16,8 +17,9 @@ import { BEARER_FORM } from '../../http/auth.ts';
 type Json = Record<string, unknown>;
 
 const PARAMETER_DESCRIPTIONS: Record<string, string> = {
-  start_date: 'First day, YYYY-MM-DD (UTC), or a full timestamp used as given; default 7 days ago',
-  end_date: 'Last day, inclusive up to 23:59:59 UTC, or a full timestamp; default today',
+  start_date: 'First day, YYYY-MM-DD (a calendar day of `timezone`), or a full timestamp used as given (UTC unless it has an offset); default 7 days ago',
+  end_date: 'Last day, inclusive up to 23:59:59 of `timezone`, or a full timestamp; default today',
+  timezone: 'IANA time zone (e.g. Europe/Berlin) whose calendar days the dates and day buckets are; default UTC. Timestamps in rows stay UTC',
   limit: 'Rows per page, default 100; above 500 is clamped to 500',
   offset: 'Rows skipped, default 0',
   name: 'Name filter; `*` matches any run of characters, everything else is literal',
@@ -144,13 +146,15 @@ const rowExport = (rows: string, row: Json, errors: Record<number, string[]>): D
   download: EXPORT_TYPES,
 });
 
+const TIMEZONE_ERROR = timeZoneMessage('<value>');
+
 const pixelErrors = (extra400: string[] = []) => ({
-  400: [unknownSource(PIXEL_SOURCES), ...extra400],
+  400: [unknownSource(PIXEL_SOURCES), TIMEZONE_ERROR, ...extra400],
   403: [NO_PIXEL_ACCESS, NO_SOURCE_ACCESS],
 });
 
 const EVENTS_ERRORS = pixelErrors(['session_id must be numeric', 'visitor_id must be numeric']);
-const ADS_ERRORS = { 400: [unknownSource(BASE_SOURCES)], 403: [NO_ADS_ACCESS, NO_SOURCE_ACCESS] };
+const ADS_ERRORS = { 400: [unknownSource(BASE_SOURCES), TIMEZONE_ERROR], 403: [NO_ADS_ACCESS, NO_SOURCE_ACCESS] };
 
 const DESCRIPTIONS: Record<string, Description> = {
   '/events': {

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { PIXEL_SOURCES } from '../../analytics/sources.ts';
-import { DATE_ALIASES, PAGE_ALIASES, dateShape, idParam, pagingShape, parseWith, sourceListParam, type QuerySpec } from '../params.ts';
+import { DATE_ALIASES, PAGE_ALIASES, zonedDateShape, idParam, pagingShape, parseWith, sourceListParam, type QuerySpec } from '../params.ts';
 
 export const sessionsQuerySchema = z.object({
-  ...dateShape,
+  ...zonedDateShape,
   ...pagingShape,
   session_id: idParam('session_id'),
   visitor_id: idParam('visitor_id'),

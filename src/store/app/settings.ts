@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { timeZoneName } from '../../kit/time-zone.ts';
 
 export const ATTRIBUTION_MODELS = ['last_click', 'first_click', 'linear', 'u_shaped', 'total_impact', 'any_click'] as const;
 export const ATTRIBUTION_WINDOWS = [1, 7, 28, 90, 180, 365] as const;
@@ -26,7 +27,8 @@ export const workspaceSettingsSchema = z
     payment_fee_percent: z.number().min(0).max(100).default(0),
     payment_fee_fixed: z.number().int().min(0).default(0),
     currency: z.string().regex(/^[A-Z]{3}$/).default('USD'),
-    timezone: z.string().default('UTC'),
+    /** Stored in the zone's canonical spelling, so the analytics store (case-sensitive) knows it. */
+    timezone: timeZoneName.default('UTC'),
   })
   .strict();
 

@@ -1,5 +1,5 @@
 import type { Clickhouse } from '../../../store/clickhouse.ts';
-import { formatDay } from '../../../kit/dates.ts';
+import { rangeDays } from '../../../kit/range.ts';
 import type { QueryScope } from '../../query-scope.ts';
 
 export const QUERY_NAME = 'daily-ad-delivery';
@@ -27,8 +27,7 @@ ORDER BY source, ad_id, dt
 SETTINGS output_format_json_quote_64bit_integers = 0`;
   return ch.query<AdDayRow>(QUERY_NAME, sql, {
     store_id: scope.workspaceId,
-    day_start: formatDay(scope.range.startMs),
-    day_end: formatDay(scope.range.endMs),
+    ...rangeDays(scope.range),
     all_channels: scope.channels === null,
     channels: scope.channels ?? [],
   });

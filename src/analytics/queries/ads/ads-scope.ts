@@ -1,4 +1,5 @@
-import { Conditions, timestampParam } from '../../sql.ts';
+import { rangeDays } from '../../../kit/range.ts';
+import { Conditions } from '../../sql.ts';
 import type { QueryScope } from '../../query-scope.ts';
 
 /** Ad-hierarchy filters of an ads read, beside the scope (whose channels are `ads.source` values). */
@@ -9,14 +10,14 @@ export interface AdFilters {
   adId?: string;
 }
 
-/** WHERE of an `ads FINAL` read: the newest import per (workspace, dt, source, ad) is the only one left. */
+/**
+ * WHERE of an `ads FINAL` read: the newest import per (workspace, dt, source, ad) is the only one
+ * left. An ads row is a day of the ad account's own calendar, so it is read on the range's calendar days.
+ */
 export function adConditions(scope: QueryScope, filters: AdFilters): Conditions {
   return new Conditions()
     .add('store_id = {store_id:UInt64}', { store_id: scope.workspaceId })
-    .add(`dt BETWEEN toDate({start:DateTime64(3, 'UTC')}, 'UTC') AND toDate({end:DateTime64(3, 'UTC')}, 'UTC')`, {
-      start: timestampParam(scope.range.startMs),
-      end: timestampParam(scope.range.endMs),
-    })
+    .add('dt BETWEEN {day_start:Date} AND {day_end:Date}', rangeDays(scope.range))
     .addIf(scope.channels, 'source IN {channels:Array(String)}', (v) => ({ channels: v }))
     .addIf(filters.adaccountId, 'adaccount_id = {adaccount_id:String}', (v) => ({ adaccount_id: v }))
     .addIf(filters.campaignId, 'campaign_id = {campaign_id:String}', (v) => ({ campaign_id: v }))

@@ -1,6 +1,7 @@
 import type { Clickhouse } from '../../../store/clickhouse.ts';
 import type { Page } from '../../../kit/paging.ts';
 import type { QueryScope } from '../../query-scope.ts';
+import { LOCAL_DATE } from '../../sql.ts';
 import { CHANNEL_OUT, attributedConversions, type ConversionFilters } from './conversion-scope.ts';
 
 export const QUERY_NAME = 'group-conversions';
@@ -17,7 +18,7 @@ export const CONVERSION_DIMENSIONS = {
   adv_adgroup_id: 'l_adv_adgroup_id',
   adv_ad_id: 'l_adv_ad_id',
   name: 'toString(name)',
-  date: `toString(toDate(dt, 'UTC'))`,
+  date: `toString(${LOCAL_DATE('dt')})`,
   country_code: 'toString(transaction_country_code)',
 } as const;
 
@@ -65,6 +66,7 @@ ORDER BY ${order.join(', ')}
 LIMIT {limit:UInt32} OFFSET {offset:UInt64}`;
   const rows = await ch.query<Record<string, string>>(QUERY_NAME, sql, {
     ...conversions.params,
+    tz: scope.range.timeZone,
     limit: params.page.limit + 1,
     offset: params.page.offset,
   });

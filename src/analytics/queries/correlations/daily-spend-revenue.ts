@@ -1,5 +1,6 @@
 import type { Clickhouse } from '../../../store/clickhouse.ts';
-import { formatDay } from '../../../kit/dates.ts';
+import { rangeDays } from '../../../kit/range.ts';
+import { LOCAL_DATE } from '../../sql.ts';
 import { attributedConversions } from '../conversions/conversion-scope.ts';
 import type { QueryScope } from '../../query-scope.ts';
 
@@ -26,7 +27,7 @@ FROM (
   WHERE store_id = {store_id:UInt64} AND dt BETWEEN {day_start:Date} AND {day_end:Date}
     AND ({all_channels:Bool} OR source IN {channels_or_none:Array(String)})
   UNION ALL
-  SELECT l_adv_source AS channel, toDate(dt) AS day, 0 AS spend, transaction_gross_revenue AS revenue
+  SELECT l_adv_source AS channel, ${LOCAL_DATE('dt')} AS day, 0 AS spend, transaction_gross_revenue AS revenue
   FROM ${conversions.sql}
   WHERE l_adv_source NOT IN ('', 'organic')
 )
@@ -35,8 +36,8 @@ ORDER BY channel, day
 SETTINGS output_format_json_quote_64bit_integers = 0`;
   return ch.query<DailyChannelRow>(QUERY_NAME, sql, {
     ...conversions.params,
-    day_start: formatDay(scope.range.startMs),
-    day_end: formatDay(scope.range.endMs),
+    ...rangeDays(scope.range),
+    tz: scope.range.timeZone,
     all_channels: scope.channels === null,
     channels_or_none: scope.channels ?? [],
   });

@@ -1,6 +1,7 @@
 import type { Clickhouse } from '../../../store/clickhouse.ts';
 import { attributedConversions } from '../conversions/conversion-scope.ts';
 import type { QueryScope } from '../../query-scope.ts';
+import { LOCAL_DATE } from '../../sql.ts';
 
 export const QUERY_NAME = 'geo-test-candidates';
 
@@ -30,7 +31,7 @@ SELECT country_code, city, toUInt32(count()) AS days_with_orders, toUInt64(sum(d
   sum(day_revenue) / {days:UInt32} AS daily_mean_cents,
   sqrt(greatest(0, (sum(day_revenue * day_revenue) / {days:UInt32}) - pow(sum(day_revenue) / {days:UInt32}, 2))) AS daily_stddev_cents
 FROM (
-  SELECT transaction_country_code AS country_code, if({city_level:Bool}, transaction_city, '') AS city, toDate(dt) AS day,
+  SELECT transaction_country_code AS country_code, if({city_level:Bool}, transaction_city, '') AS city, ${LOCAL_DATE('dt')} AS day,
     count() AS day_conversions, toFloat64(sum(transaction_gross_revenue)) AS day_revenue
   FROM ${conversions.sql}
   WHERE transaction_country_code != ''
@@ -39,5 +40,5 @@ FROM (
 GROUP BY country_code, city
 ORDER BY revenue_cents DESC, country_code, city
 SETTINGS output_format_json_quote_64bit_integers = 0`;
-  return ch.query<GeoCandidateRow>(QUERY_NAME, sql, { ...conversions.params, days: p.days, city_level: p.level === 'city' });
+  return ch.query<GeoCandidateRow>(QUERY_NAME, sql, { ...conversions.params, tz: scope.range.timeZone, days: p.days, city_level: p.level === 'city' });
 }

@@ -1,5 +1,5 @@
 import type { Clickhouse } from '../../../store/clickhouse.ts';
-import { formatDay } from '../../../kit/dates.ts';
+import { rangeDays } from '../../../kit/range.ts';
 import type { QueryScope } from '../../query-scope.ts';
 import { attributedConversions } from '../conversions/conversion-scope.ts';
 
@@ -68,8 +68,7 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt32}
 SETTINGS output_format_json_quote_64bit_integers = 0`;
   return ch.query<CreativeRow>(QUERY_NAME, sql, {
     ...conversions.params,
-    day_start: formatDay(scope.range.startMs),
-    day_end: formatDay(scope.range.endMs),
+    ...rangeDays(scope.range),
     all_channels: scope.channels === null,
     channels: scope.channels ?? [],
     all_ads: p.adIds === undefined,

@@ -5,11 +5,6 @@ import type { QueryScope } from '../../query-scope.ts';
 
 export const QUERY_NAME = 'hourly-activity';
 
-export interface HourlyParams {
-  /** IANA time zone the hours are read in (the workspace setting). */
-  timezone: string;
-}
-
 export interface HourlyRow {
   hour: number;
   sessions: number;
@@ -17,8 +12,8 @@ export interface HourlyRow {
   revenue_cents: number;
 }
 
-/** Sessions (by start) and conversions per hour of the day, 0 to 23, in the workspace time zone. */
-export async function hourlyActivity(ch: Clickhouse, scope: QueryScope, p: HourlyParams): Promise<HourlyRow[]> {
+/** Sessions (by start) and conversions per hour of the day, 0 to 23, in the range's time zone. */
+export async function hourlyActivity(ch: Clickhouse, scope: QueryScope): Promise<HourlyRow[]> {
   const sessions = sessionsInRange(scope, []);
   const conversions = attributedConversions(scope);
   const sql = `
@@ -31,5 +26,5 @@ FROM (
 GROUP BY h
 ORDER BY h
 SETTINGS output_format_json_quote_64bit_integers = 0`;
-  return ch.query<HourlyRow>(QUERY_NAME, sql, { ...sessions.params, ...conversions.params, tz: p.timezone });
+  return ch.query<HourlyRow>(QUERY_NAME, sql, { ...sessions.params, ...conversions.params, tz: scope.range.timeZone });
 }

@@ -1,5 +1,6 @@
 import type { Clickhouse } from '../../../store/clickhouse.ts';
-import { formatDay } from '../../../kit/dates.ts';
+import { rangeDays } from '../../../kit/range.ts';
+import { LOCAL_DATE } from '../../sql.ts';
 import { attributedConversions } from '../conversions/conversion-scope.ts';
 import type { QueryScope } from '../../query-scope.ts';
 
@@ -39,7 +40,7 @@ FROM (
     AND ({any_city:Bool} OR city = {city:String})
 ) AS w
 LEFT JOIN (
-  SELECT toDate(dt) AS c_day, transaction_country_code AS c_country, transaction_city AS c_city,
+  SELECT ${LOCAL_DATE('dt')} AS c_day, transaction_country_code AS c_country, transaction_city AS c_city,
     transaction_gross_revenue AS rev
   FROM ${conversions.sql}
 ) AS c ON c.c_country = w.country_code AND (w.city = '' OR c.c_city = w.city) AND c.c_day = w.dt
@@ -48,8 +49,8 @@ ORDER BY w.dt, w.country_code, w.city
 SETTINGS output_format_json_quote_64bit_integers = 0`;
   return ch.query<WeatherDayRow>(QUERY_NAME, sql, {
     ...conversions.params,
-    day_start: formatDay(scope.range.startMs),
-    day_end: formatDay(scope.range.endMs),
+    ...rangeDays(scope.range),
+    tz: scope.range.timeZone,
     any_country: p.countryCode === undefined,
     country: p.countryCode ?? '',
     any_city: p.city === undefined,

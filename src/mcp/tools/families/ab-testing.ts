@@ -4,7 +4,7 @@ import { NotFound } from '../../../kit/errors.ts';
 import { money, rangeOut, ratio, toolRange } from '../kit/range.ts';
 import { pixelScope } from '../../../analytics/query-scope.ts';
 import { twoProportionTest } from '../kit/stats.ts';
-import { dateFromArg, dateToArg, readTool } from '../kit/tool.ts';
+import { rangeArgs, readTool } from '../kit/tool.ts';
 import * as out from '../kit/outputs.ts';
 
 const testIdArg = z.string().trim().min(1).max(200).describe('From ab-testing.get-tests');
@@ -14,7 +14,7 @@ export const abTestingTools = [
     'ab-testing.get-tests',
     'Get A/B tests',
     'A/B tests seen in the traffic (landing URLs with ab_test and ab_variant): variants, sessions, first and last day.',
-    z.object({ date_from: dateFromArg, date_to: dateToArg }).strict(),
+    z.object(rangeArgs).strict(),
     z.strictObject({ ...out.range, tests: out.list({ test_id: out.str, variants: out.strs, sessions: out.num, first_seen: out.str, last_seen: out.str }) }),
     async (ctx, input) => {
       const range = toolRange(input, ctx.now());
@@ -39,8 +39,7 @@ export const abTestingTools = [
       .object({
         test_id: testIdArg,
         control_variant: z.string().max(200).optional().describe('Default: the first in name order'),
-        date_from: dateFromArg,
-        date_to: dateToArg,
+        ...rangeArgs,
       })
       .strict(),
     z.strictObject({

@@ -3,7 +3,7 @@ import { dailyAdDelivery, type AdDayRow } from '../../../analytics/queries/ad-fa
 import { money, rangeOut, ratio, toolRange } from '../kit/range.ts';
 import { adScope } from '../../../analytics/query-scope.ts';
 import { relativeChange } from '../kit/stats.ts';
-import { dateFromArg, dateToArg, readTool } from '../kit/tool.ts';
+import { rangeArgs, readTool } from '../kit/tool.ts';
 import * as out from '../kit/outputs.ts';
 
 /**
@@ -37,8 +37,7 @@ export const adFatigueTools = [
       'their delivery days in the range. Highest first.',
     z
       .object({
-        date_from: dateFromArg,
-        date_to: dateToArg,
+        ...rangeArgs,
         min_days: z.number().int().min(2).max(365).default(6).describe('Fewest days with delivery'),
         limit: z.number().int().min(1).max(500).default(50).describe('Ads to return'),
       })

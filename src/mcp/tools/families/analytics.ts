@@ -37,7 +37,7 @@ export const attributionArgs = {
 export const reportFilters = z
   .object({
     date_from: boundArg('date_from').optional().describe('First day'),
-    date_to: boundArg('date_to').optional().describe('Last day, inclusive'),
+    date_to: boundArg('date_to').optional().describe('Last day'),
     source: sourceList.optional().describe('Only these channels (meta covers its family)'),
     ignore_sources: sourceList.optional().describe('Removed from paths; default: dashboard setting'),
   })

@@ -1,10 +1,9 @@
 import { z } from 'zod';
-import { DAY_MS, formatDay } from '../../../kit/dates.ts';
 import { dailySpendRevenue } from '../../../analytics/queries/correlations/daily-spend-revenue.ts';
-import { money, rangeOut, ratio, toolRange } from '../kit/range.ts';
+import { money, rangeDayList, rangeOut, ratio, toolRange } from '../kit/range.ts';
 import { pixelScope } from '../../../analytics/query-scope.ts';
 import { pearson } from '../kit/stats.ts';
-import { dateFromArg, dateToArg, readTool } from '../kit/tool.ts';
+import { rangeArgs, readTool } from '../kit/tool.ts';
 import { META_FAMILY, channelsOf } from '../../../analytics/sources.ts';
 import * as out from '../kit/outputs.ts';
 
@@ -27,8 +26,7 @@ export const correlationTools = [
       'spend with the daily revenue it brought, every day of the range counted.',
     z
       .object({
-        date_from: dateFromArg,
-        date_to: dateToArg,
+        ...rangeArgs,
         include_series: z.boolean().default(false).describe('Add the daily values'),
       })
       .strict(),
@@ -41,7 +39,7 @@ export const correlationTools = [
     async (ctx, input) => {
       const range = toolRange(input, ctx.now());
       const rows = await dailySpendRevenue(ctx.ch, pixelScope(ctx, range));
-      const days = Array.from({ length: range.days }, (_, i) => formatDay(range.startMs + i * DAY_MS));
+      const days = rangeDayList(range);
       const byChannel = new Map<string, Map<string, { spend: number; revenue: number }>>();
       for (const r of rows) {
         const platform = platformOf(r.channel);

@@ -3,7 +3,7 @@ import { geoTestCandidates } from '../../../analytics/queries/geo/geo-test-candi
 import { listTool } from '../kit/objects.ts';
 import { money, rangeOut, toolRange } from '../kit/range.ts';
 import { pixelScope } from '../../../analytics/query-scope.ts';
-import { dateFromArg, dateToArg, readTool } from '../kit/tool.ts';
+import { rangeArgs, readTool } from '../kit/tool.ts';
 import * as out from '../kit/outputs.ts';
 
 export const geoTestingTools = [
@@ -20,8 +20,7 @@ export const geoTestingTools = [
     'Ranks countries or cities as geo holdout regions: enough orders and steady daily revenue (low coefficient of variation).',
     z
       .object({
-        date_from: dateFromArg,
-        date_to: dateToArg,
+        ...rangeArgs,
         level: z.enum(['country', 'city']).default('country').describe('Place granularity'),
         min_conversions: z.number().int().min(1).max(1_000_000).default(30).describe('Fewest conversions per place'),
         limit: z.number().int().min(1).max(200).default(20).describe('Places to return'),

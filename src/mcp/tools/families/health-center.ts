@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { DAY_MS, formatDay, startOfUtcDay } from '../../../kit/dates.ts';
+import { DAY_MS, dayOf, formatDay } from '../../../kit/dates.ts';
 import { adFreshness } from '../../../analytics/queries/health/ad-freshness.ts';
 import { pixelHealth } from '../../../analytics/queries/health/pixel-health.ts';
 import { rangeOut, ratio, toolRange } from '../kit/range.ts';
 import { pixelScope } from '../../../analytics/query-scope.ts';
 import { requireAllChannels } from '../kit/scope.ts';
-import { dateFromArg, dateToArg, readTool } from '../kit/tool.ts';
+import { rangeArgs, readTool } from '../kit/tool.ts';
 import * as out from '../kit/outputs.ts';
 
 /** Thresholds of the summary's status values. */
@@ -21,7 +21,7 @@ export const healthCenterTools = [
     'Tracking health summary',
     'Tracking health, each with a status: pixel freshness, share of conversions with a pixel session (match rate), ' +
       'newest ad data day per platform.',
-    z.object({ date_from: dateFromArg, date_to: dateToArg }).strict(),
+    z.object(rangeArgs).strict(),
     z.strictObject({
       health: out.fields({ ...out.range, checked_at: out.str, status: out.str, pixel: out.open, conversion_matching: out.open, ad_data: out.open }),
     }),
@@ -39,7 +39,7 @@ export const healthCenterTools = [
       const matched = Number(pixel.conversions_with_session);
       const matchRate = ratio(matched, conversions);
       const matchStatus: Status = matchRate === null ? 'no_data' : matchRate < MATCH_RATE_WARN ? 'warning' : 'ok';
-      const today = startOfUtcDay(now);
+      const today = dayOf(now, range.timeZone);
       const platforms = ads.map((a) => {
         const lagDays = Math.round((today - Date.parse(`${a.last_day}T00:00:00Z`)) / DAY_MS);
         return { source: a.source, last_day: a.last_day, days_behind: lagDays, ads: Number(a.ads), status: (lagDays > AD_STALE_DAYS ? 'warning' : 'ok') as Status };

@@ -6,7 +6,7 @@ import { planAttribution } from '../../../analytics/attribution/index.ts';
 import { money, rangeOut, toolRange } from '../kit/range.ts';
 import { pixelScope } from '../../../analytics/query-scope.ts';
 import { seesOrganic } from '../kit/scope.ts';
-import { dateFromArg, dateToArg, readTool } from '../kit/tool.ts';
+import { rangeArgs, readTool } from '../kit/tool.ts';
 import * as out from '../kit/outputs.ts';
 
 export const journeyTools = [
@@ -18,8 +18,7 @@ export const journeyTools = [
       'entirely of them.',
     z
       .object({
-        date_from: dateFromArg,
-        date_to: dateToArg,
+        ...rangeArgs,
         attribution_window: attributionArgs.attribution_window,
         limit: z.number().int().min(1).max(200).default(25).describe('Paths to return'),
       })

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { adCreatives } from '../../../analytics/queries/library/ad-creatives.ts';
 import { DAY_MS } from '../../../kit/dates.ts';
+import { UTC } from '../../../kit/time-zone.ts';
 import { audit, present, listTool } from '../kit/objects.ts';
 import { adScope } from '../../../analytics/query-scope.ts';
 import { writeTool } from '../kit/tool.ts';
@@ -32,7 +33,7 @@ export const labelTools = [
       .strict(),
     z.strictObject({ label: out.stored }),
     async (ctx, input) => {
-      const known = await adCreatives(ctx.ch, adScope(ctx, { startMs: 0, endMs: ctx.now() + DAY_MS }), {
+      const known = await adCreatives(ctx.ch, adScope(ctx, { startMs: 0, endMs: ctx.now() + DAY_MS, timeZone: UTC }), {
         orderBy: 'spend',
         adIds: [input.asset_id],
         limit: 1,

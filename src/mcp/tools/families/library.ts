@@ -3,7 +3,7 @@ import { adCreatives, CREATIVE_ORDER, type CreativeRow } from '../../../analytic
 import { listObjects } from '../../../store/app/tool-objects.ts';
 import { money, rangeOut, ratio, toolRange } from '../kit/range.ts';
 import { adScope } from '../../../analytics/query-scope.ts';
-import { dateFromArg, dateToArg, limitArg, offsetArg, readTool, type ToolContext } from '../kit/tool.ts';
+import { rangeArgs, limitArg, offsetArg, readTool, type ToolContext } from '../kit/tool.ts';
 import * as out from '../kit/outputs.ts';
 
 export const RANK_BY = Object.keys(CREATIVE_ORDER) as (keyof typeof CREATIVE_ORDER)[];
@@ -42,8 +42,7 @@ export const libraryTools = [
     'Ad creatives that delivered in the range with spend, CTR, conversions, revenue, ROAS and labels.',
     z
       .object({
-        date_from: dateFromArg,
-        date_to: dateToArg,
+        ...rangeArgs,
         sort_by: z.enum(RANK_BY).default('spend').describe('Order of the assets'),
         limit: limitArg,
         offset: offsetArg,

@@ -6,7 +6,7 @@ import { audit, createAudited, listPresented, present, requireObject } from '../
 import { creativeOut, RANK_BY } from './library.ts';
 import { rangeOut, toolRange } from '../kit/range.ts';
 import { adScope } from '../../../analytics/query-scope.ts';
-import { InvalidRequest, dateFromArg, dateToArg, idArg, limitArg, offsetArg, readTool, shortText, writeTool, type ToolContext } from '../kit/tool.ts';
+import { InvalidRequest, rangeArgs, idArg, limitArg, offsetArg, readTool, shortText, writeTool, type ToolContext } from '../kit/tool.ts';
 import * as out from '../kit/outputs.ts';
 
 const LIST = 'list';
@@ -163,8 +163,7 @@ export const listTools = [
         list_id: idArg('list'),
         rank_by: z.enum(RANK_BY).describe('Ranking measure'),
         count: z.number().int().min(1).max(50).default(10).describe('Creatives to add'),
-        date_from: dateFromArg,
-        date_to: dateToArg,
+        ...rangeArgs,
       })
       .strict(),
     z.strictObject({ ...out.range, items: out.storedList }),

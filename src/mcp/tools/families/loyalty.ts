@@ -4,7 +4,7 @@ import { listTool } from '../kit/objects.ts';
 import { money, rangeOut, ratio, toolRange } from '../kit/range.ts';
 import { pixelScope } from '../../../analytics/query-scope.ts';
 import { requireAllChannels } from '../kit/scope.ts';
-import { dateFromArg, dateToArg, readTool } from '../kit/tool.ts';
+import { rangeArgs, readTool } from '../kit/tool.ts';
 import * as out from '../kit/outputs.ts';
 
 export const loyaltyTools = [
@@ -20,7 +20,7 @@ export const loyaltyTools = [
     'Repeat purchase analytics',
     'Repeat purchases from platform orders in the range: customers, repeat rate, repeat revenue share, customers by ' +
       'order count (1, 2, 3, 4+).',
-    z.object({ date_from: dateFromArg, date_to: dateToArg }).strict(),
+    z.object(rangeArgs).strict(),
     z.strictObject({
       loyalty: out.fields({
         ...out.range, customers: out.num, repeat_customers: out.num, repeat_rate: out.numOrNull, revenue: out.num, repeat_revenue_share: out.numOrNull,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { geoBreakdown } from '../../../analytics/queries/geo/geo-breakdown.ts';
 import { money, rangeOut, ratio, toolRange } from '../kit/range.ts';
 import { pixelScope } from '../../../analytics/query-scope.ts';
-import { dateFromArg, dateToArg, readTool } from '../kit/tool.ts';
+import { rangeArgs, readTool } from '../kit/tool.ts';
 import * as out from '../kit/outputs.ts';
 
 export const mapTools = [
@@ -13,8 +13,7 @@ export const mapTools = [
       'from the order address: city rows have 0 sessions.',
     z
       .object({
-        date_from: dateFromArg,
-        date_to: dateToArg,
+        ...rangeArgs,
         level: z.enum(['country', 'city']).default('country').describe('Place granularity'),
         limit: z.number().int().min(1).max(500).default(100).describe('Places to return'),
       })

@@ -3,7 +3,7 @@ import { cartAbandonment } from '../../../analytics/queries/offers/cart-abandonm
 import { couponPerformance } from '../../../analytics/queries/offers/coupon-performance.ts';
 import { money, rangeOut, ratio, toolRange } from '../kit/range.ts';
 import { pixelScope } from '../../../analytics/query-scope.ts';
-import { dateFromArg, dateToArg, readTool } from '../kit/tool.ts';
+import { rangeArgs, readTool } from '../kit/tool.ts';
 import * as out from '../kit/outputs.ts';
 
 /** Channels whose cart sessions convert below this rate are flagged for a cart-recovery offer. */
@@ -14,7 +14,7 @@ export const offerOpportunitiesTool = readTool(
   'offers.get-opportunities',
   'Offer opportunities',
   'Where an offer could pay off: channels with carts but few orders, and coupon code results (conversions, revenue, new customer share).',
-  z.object({ date_from: dateFromArg, date_to: dateToArg }).strict(),
+  z.object(rangeArgs).strict(),
   z.strictObject({
     opportunities: out.fields({
       ...out.range,

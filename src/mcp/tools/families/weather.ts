@@ -3,7 +3,7 @@ import { weatherSales } from '../../../analytics/queries/weather/weather-sales.t
 import { money, rangeOut, toolRange } from '../kit/range.ts';
 import { pixelScope } from '../../../analytics/query-scope.ts';
 import { pearson } from '../kit/stats.ts';
-import { dateFromArg, dateToArg, readTool } from '../kit/tool.ts';
+import { rangeArgs, readTool } from '../kit/tool.ts';
 import * as out from '../kit/outputs.ts';
 
 export const weatherTools = [
@@ -14,8 +14,7 @@ export const weatherTools = [
       'condition, correlation of temperature and precipitation with revenue.',
     z
       .object({
-        date_from: dateFromArg,
-        date_to: dateToArg,
+        ...rangeArgs,
         country_code: z.string().regex(/^[A-Z]{2}$/, { error: 'country_code must be two capital letters' }).optional().describe('ISO country, e.g. DE'),
         city: z.string().trim().min(1).max(200).optional().describe('City name'),
       })

@@ -20,7 +20,7 @@ export const open = z.looseObject({});
 export const fields = <T extends z.ZodRawShape>(shape: T) => z.object(shape).partial();
 export const list = <T extends z.ZodRawShape>(shape: T) => z.array(fields(shape));
 
-export const range = { date_from: str, date_to: str };
+export const range = { date_from: str, date_to: str, timezone: str };
 export const period = { start_date: str, end_date: str };
 /** A stored object (note, list, offer, ...): id as a string, its fields, timestamps; not spelled out. */
 export const stored = open;

@@ -1,22 +1,33 @@
-import { DAY_MS, defaultRange, formatDay } from '../../../kit/dates.ts';
+import { DAY_MS, dayOf, defaultRange, formatDay } from '../../../kit/dates.ts';
 import { boundMs, type Range } from '../../../kit/range.ts';
 import { InvalidInput } from '../../../kit/errors.ts';
+import { UTC } from '../../../kit/time-zone.ts';
 
 export const MAX_RANGE_DAYS = 731;
 
-/** `date_from`/`date_to` (whole UTC days) to a range; a bound left out takes the data API's default. */
-export function toolRange(input: { date_from?: string; date_to?: string }, nowMs: number): Range & { days: number } {
-  const fallback = defaultRange(nowMs);
-  const startMs = boundMs({ name: 'date_from', value: input.date_from, edge: 'start', fallbackMs: fallback.startMs }, 'day');
-  const endMs = boundMs({ name: 'date_to', value: input.date_to, edge: 'end', fallbackMs: fallback.endMs }, 'day');
+/**
+ * `date_from`/`date_to` (whole calendar days of `timezone`, UTC when left out) to a range; a bound
+ * left out takes the data API's default. `days` counts calendar days, whatever their length.
+ */
+export function toolRange(input: { date_from?: string; date_to?: string; timezone?: string }, nowMs: number): Range & { days: number } {
+  const timeZone = input.timezone ?? UTC;
+  const fallback = defaultRange(nowMs, timeZone);
+  const startMs = boundMs({ name: 'date_from', value: input.date_from, edge: 'start', fallbackMs: fallback.startMs }, 'day', timeZone);
+  const endMs = boundMs({ name: 'date_to', value: input.date_to, edge: 'end', fallbackMs: fallback.endMs }, 'day', timeZone);
   if (startMs > endMs) throw new InvalidInput('date_from must not be after date_to');
-  const days = Math.round((endMs + 1 - startMs) / DAY_MS);
+  const days = (dayOf(endMs, timeZone) - dayOf(startMs, timeZone)) / DAY_MS + 1;
   if (days > MAX_RANGE_DAYS) throw new InvalidInput(`the range is limited to ${MAX_RANGE_DAYS} days`);
-  return { startMs, endMs, days };
+  return { startMs, endMs, timeZone, days };
 }
 
-export function rangeOut(range: Range): { date_from: string; date_to: string } {
-  return { date_from: formatDay(range.startMs), date_to: formatDay(range.endMs) };
+/** Every calendar day of the range, `YYYY-MM-DD`, in its zone. */
+export function rangeDayList(range: Range & { days: number }): string[] {
+  const first = dayOf(range.startMs, range.timeZone);
+  return Array.from({ length: range.days }, (_, i) => formatDay(first + i * DAY_MS));
+}
+
+export function rangeOut(range: Range): { date_from: string; date_to: string; timezone: string } {
+  return { date_from: formatDay(range.startMs, range.timeZone), date_to: formatDay(range.endMs, range.timeZone), timezone: range.timeZone };
 }
 
 /** Cents to the workspace currency, 2 places. */

@@ -4,6 +4,7 @@ import type { Clickhouse } from '../../../store/clickhouse.ts';
 import type { AppDatabase } from '../../../store/app-db.ts';
 import { AccessDenied } from '../../../kit/errors.ts';
 import { boundMessage } from '../../../kit/range.ts';
+import { timeZoneName } from '../../../kit/time-zone.ts';
 
 /** Everything a tool may use: the caller's workspace, what it may see, and the stores. */
 export interface ToolContext {
@@ -86,7 +87,11 @@ export const DAY = /^\d{4}-\d{2}-\d{2}$/;
 export const dayArg = (name: string) => z.string().regex(DAY, { error: (issue) => boundMessage(name, String(issue.input), 'form', 'day') });
 /** A range left out is the last 7 days, today included; every result names the range it covers. */
 export const dateFromArg = dayArg('date_from').optional().describe('First day');
-export const dateToArg = dayArg('date_to').optional().describe('Last day, inclusive');
+export const dateToArg = dayArg('date_to').optional().describe('Last day');
+/** The zone whose calendar days the range's days are, canonically spelled; left out: UTC. */
+export const timezoneArg = timeZoneName.optional().describe('IANA zone');
+/** A tool's date range: whole calendar days of `timezone`. */
+export const rangeArgs = { date_from: dateFromArg, date_to: dateToArg, timezone: timezoneArg };
 
 export const shortText = (description: string, max = 200) => z.string().trim().min(1).max(max).describe(description);
 export const longText = (description: string, max = 20_000) => z.string().max(max).describe(description);

@@ -3,11 +3,11 @@
 
 -- case: every channel, no filter
 -- (fragment)
---   end = "2026-10-31 23:59:59.999"
---   start = "2026-10-01 00:00:00.000"
+--   day_end = "2026-10-31"
+--   day_start = "2026-10-01"
 --   store_id = 1
 store_id = {store_id:UInt64}
-  AND dt BETWEEN toDate({start:DateTime64(3, 'UTC')}, 'UTC') AND toDate({end:DateTime64(3, 'UTC')}, 'UTC')
+  AND dt BETWEEN {day_start:Date} AND {day_end:Date}
 ;
 
 -- case: some channels, every filter
@@ -17,11 +17,11 @@ store_id = {store_id:UInt64}
 --   adgroup_id = "3401"
 --   campaign_id = "1201"
 --   channels = ["meta", "facebook", "instagram", "messenger", "audience_network", "threads", "", "organic"]
---   end = "2026-10-31 23:59:59.999"
---   start = "2026-10-01 00:00:00.000"
+--   day_end = "2026-10-31"
+--   day_start = "2026-10-01"
 --   store_id = 1
 store_id = {store_id:UInt64}
-  AND dt BETWEEN toDate({start:DateTime64(3, 'UTC')}, 'UTC') AND toDate({end:DateTime64(3, 'UTC')}, 'UTC')
+  AND dt BETWEEN {day_start:Date} AND {day_end:Date}
   AND source IN {channels:Array(String)}
   AND adaccount_id = {adaccount_id:String}
   AND campaign_id = {campaign_id:String}

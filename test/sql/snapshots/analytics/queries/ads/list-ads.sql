@@ -3,10 +3,10 @@
 
 -- case: every channel, first page
 -- list-ads
---   end = "2026-10-31 23:59:59.999"
+--   day_end = "2026-10-31"
+--   day_start = "2026-10-01"
 --   limit = 101
 --   offset = 0
---   start = "2026-10-01 00:00:00.000"
 --   store_id = 1
 SELECT
   toString(store_id) AS store_id, toString(dt) AS dt, adaccount_id, toString(source) AS source,
@@ -14,7 +14,7 @@ SELECT
   toString(spend) AS spend, toString(impressions) AS impressions, toString(clicks) AS clicks, toString(reach) AS reach
 FROM ads FINAL
 WHERE store_id = {store_id:UInt64}
-  AND dt BETWEEN toDate({start:DateTime64(3, 'UTC')}, 'UTC') AND toDate({end:DateTime64(3, 'UTC')}, 'UTC')
+  AND dt BETWEEN {day_start:Date} AND {day_end:Date}
 ORDER BY dt, source, ad_id
 LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 ;
@@ -23,10 +23,10 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 -- list-ads
 --   campaign_id = "1201"
 --   channels = ["meta", "facebook", "instagram", "messenger", "audience_network", "threads", "", "organic"]
---   end = "2026-10-31 23:59:59.999"
+--   day_end = "2026-10-31"
+--   day_start = "2026-10-01"
 --   limit = 51
 --   offset = 50
---   start = "2026-10-01 00:00:00.000"
 --   store_id = 1
 SELECT
   toString(store_id) AS store_id, toString(dt) AS dt, adaccount_id, toString(source) AS source,
@@ -34,7 +34,7 @@ SELECT
   toString(spend) AS spend, toString(impressions) AS impressions, toString(clicks) AS clicks, toString(reach) AS reach
 FROM ads FINAL
 WHERE store_id = {store_id:UInt64}
-  AND dt BETWEEN toDate({start:DateTime64(3, 'UTC')}, 'UTC') AND toDate({end:DateTime64(3, 'UTC')}, 'UTC')
+  AND dt BETWEEN {day_start:Date} AND {day_end:Date}
   AND source IN {channels:Array(String)}
   AND campaign_id = {campaign_id:String}
 ORDER BY dt, source, ad_id

@@ -3,30 +3,30 @@
 
 -- case: every channel
 -- total-ads
---   end = "2026-10-31 23:59:59.999"
---   start = "2026-10-01 00:00:00.000"
+--   day_end = "2026-10-31"
+--   day_start = "2026-10-01"
 --   store_id = 1
 SELECT
   uniqExact(source, ad_id) AS total_ads, sum(spend) AS total_spend, sum(impressions) AS total_impressions,
   sum(clicks) AS total_clicks, sum(reach) AS total_reach
 FROM ads FINAL
 WHERE store_id = {store_id:UInt64}
-  AND dt BETWEEN toDate({start:DateTime64(3, 'UTC')}, 'UTC') AND toDate({end:DateTime64(3, 'UTC')}, 'UTC')
+  AND dt BETWEEN {day_start:Date} AND {day_end:Date}
 ;
 
 -- case: some channels, one ad
 -- total-ads
 --   ad_id = "5601"
 --   channels = ["meta", "facebook", "instagram", "messenger", "audience_network", "threads", "", "organic"]
---   end = "2026-10-31 23:59:59.999"
---   start = "2026-10-01 00:00:00.000"
+--   day_end = "2026-10-31"
+--   day_start = "2026-10-01"
 --   store_id = 1
 SELECT
   uniqExact(source, ad_id) AS total_ads, sum(spend) AS total_spend, sum(impressions) AS total_impressions,
   sum(clicks) AS total_clicks, sum(reach) AS total_reach
 FROM ads FINAL
 WHERE store_id = {store_id:UInt64}
-  AND dt BETWEEN toDate({start:DateTime64(3, 'UTC')}, 'UTC') AND toDate({end:DateTime64(3, 'UTC')}, 'UTC')
+  AND dt BETWEEN {day_start:Date} AND {day_end:Date}
   AND source IN {channels:Array(String)}
   AND ad_id = {ad_id:String}
 ;

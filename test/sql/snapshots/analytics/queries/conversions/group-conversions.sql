@@ -8,9 +8,10 @@
 --   offset = 0
 --   start = "2026-10-01 00:00:00.000"
 --   store_id = 1
+--   tz = "UTC"
 SELECT
   if(l_adv_source IN ('', 'organic'), 'organic', l_adv_source) AS g_adv_source,
-  toString(toDate(dt, 'UTC')) AS g_date,
+  toString(toDate(dt, {tz:String})) AS g_date,
   count() AS m_conversions,
   sum(transaction_gross_revenue) AS m_revenue,
   countIf(is_new_customer = 1) AS m_new_customers,
@@ -34,6 +35,39 @@ ORDER BY g_date, m_revenue DESC, g_adv_source
 LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 ;
 
+-- case: by date in New York time
+-- group-conversions
+--   end = "2026-10-31 23:59:59.999"
+--   limit = 101
+--   offset = 0
+--   start = "2026-10-01 00:00:00.000"
+--   store_id = 1
+--   tz = "America/New_York"
+SELECT
+  toString(toDate(dt, {tz:String})) AS g_date,
+  count() AS m_conversions,
+  sum(transaction_gross_revenue) AS m_revenue,
+  countIf(is_new_customer = 1) AS m_new_customers,
+  uniqExactIf(customer_id, customer_id != '') AS m_unique_customers
+FROM (
+  SELECT c.*, l.l_adv_source AS l_adv_source, l.l_adv_campaign_id AS l_adv_campaign_id, l.l_adv_adgroup_id AS l_adv_adgroup_id, l.l_adv_ad_id AS l_adv_ad_id, l.l_utm_source AS l_utm_source, l.l_utm_medium AS l_utm_medium, l.l_utm_campaign AS l_utm_campaign, l.l_utm_content AS l_utm_content, l.l_utm_term AS l_utm_term
+  FROM (SELECT * FROM conversions WHERE store_id = {store_id:UInt64} AND dt BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}) AS c
+  LEFT JOIN (
+    SELECT session_id AS l_session_id, tupleElement(landing, 'adv_source') AS l_adv_source, tupleElement(landing, 'adv_campaign_id') AS l_adv_campaign_id, tupleElement(landing, 'adv_adgroup_id') AS l_adv_adgroup_id, tupleElement(landing, 'adv_ad_id') AS l_adv_ad_id, tupleElement(landing_utm, 'utm_source') AS l_utm_source, tupleElement(landing_utm, 'utm_medium') AS l_utm_medium, tupleElement(landing_utm, 'utm_campaign') AS l_utm_campaign, tupleElement(landing_utm, 'utm_content') AS l_utm_content, tupleElement(landing_utm, 'utm_term') AS l_utm_term
+    FROM sessions FINAL
+    PREWHERE store_id = {store_id:UInt64} AND month BETWEEN toStartOfMonth({start:DateTime64(3, 'UTC')} - INTERVAL 1 DAY)
+      AND toStartOfMonth({end:DateTime64(3, 'UTC')})
+      AND session_id IN (SELECT session_id FROM conversions WHERE store_id = {store_id:UInt64} AND dt BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')})
+    ORDER BY session_id, started
+    LIMIT 1 BY session_id
+  ) AS l ON c.session_id = l.l_session_id
+  WHERE 1
+)
+GROUP BY g_date
+ORDER BY g_date, m_revenue DESC
+LIMIT {limit:UInt32} OFFSET {offset:UInt64}
+;
+
 -- case: by UTM campaign and country, new customers of some channels
 -- group-conversions
 --   channels = ["meta", "facebook", "instagram", "messenger", "audience_network", "threads", "", "organic"]
@@ -43,6 +77,7 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 --   offset = 50
 --   start = "2026-10-01 00:00:00.000"
 --   store_id = 1
+--   tz = "UTC"
 SELECT
   l_utm_campaign AS g_utm_campaign,
   toString(transaction_country_code) AS g_country_code,

@@ -10,6 +10,7 @@
 --   end = "2026-10-31 23:59:59.999"
 --   start = "2026-10-01 00:00:00.000"
 --   store_id = 1
+--   tz = "UTC"
 SELECT channel, toString(day) AS day, toInt64(sum(spend)) AS spend_cents, toInt64(sum(revenue)) AS revenue_cents
 FROM (
   SELECT source AS channel, dt AS day, spend, 0 AS revenue
@@ -17,7 +18,7 @@ FROM (
   WHERE store_id = {store_id:UInt64} AND dt BETWEEN {day_start:Date} AND {day_end:Date}
     AND ({all_channels:Bool} OR source IN {channels_or_none:Array(String)})
   UNION ALL
-  SELECT l_adv_source AS channel, toDate(dt) AS day, 0 AS spend, transaction_gross_revenue AS revenue
+  SELECT l_adv_source AS channel, toDate(dt, {tz:String}) AS day, 0 AS spend, transaction_gross_revenue AS revenue
   FROM (
   SELECT c.*, l.l_adv_source AS l_adv_source, l.l_adv_campaign_id AS l_adv_campaign_id, l.l_adv_adgroup_id AS l_adv_adgroup_id, l.l_adv_ad_id AS l_adv_ad_id, l.l_utm_source AS l_utm_source, l.l_utm_medium AS l_utm_medium, l.l_utm_campaign AS l_utm_campaign, l.l_utm_content AS l_utm_content, l.l_utm_term AS l_utm_term
   FROM (SELECT * FROM conversions WHERE store_id = {store_id:UInt64} AND dt BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}) AS c
@@ -49,6 +50,7 @@ SETTINGS output_format_json_quote_64bit_integers = 0
 --   end = "2026-10-31 23:59:59.999"
 --   start = "2026-10-01 00:00:00.000"
 --   store_id = 1
+--   tz = "UTC"
 SELECT channel, toString(day) AS day, toInt64(sum(spend)) AS spend_cents, toInt64(sum(revenue)) AS revenue_cents
 FROM (
   SELECT source AS channel, dt AS day, spend, 0 AS revenue
@@ -56,7 +58,7 @@ FROM (
   WHERE store_id = {store_id:UInt64} AND dt BETWEEN {day_start:Date} AND {day_end:Date}
     AND ({all_channels:Bool} OR source IN {channels_or_none:Array(String)})
   UNION ALL
-  SELECT l_adv_source AS channel, toDate(dt) AS day, 0 AS spend, transaction_gross_revenue AS revenue
+  SELECT l_adv_source AS channel, toDate(dt, {tz:String}) AS day, 0 AS spend, transaction_gross_revenue AS revenue
   FROM (
   SELECT c.*, l.l_adv_source AS l_adv_source, l.l_adv_campaign_id AS l_adv_campaign_id, l.l_adv_adgroup_id AS l_adv_adgroup_id, l.l_adv_ad_id AS l_adv_ad_id, l.l_utm_source AS l_utm_source, l.l_utm_medium AS l_utm_medium, l.l_utm_campaign AS l_utm_campaign, l.l_utm_content AS l_utm_content, l.l_utm_term AS l_utm_term
   FROM (SELECT * FROM conversions WHERE store_id = {store_id:UInt64} AND dt BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}) AS c

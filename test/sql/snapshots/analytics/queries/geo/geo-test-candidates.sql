@@ -8,12 +8,13 @@
 --   end = "2026-10-31 23:59:59.999"
 --   start = "2026-10-01 00:00:00.000"
 --   store_id = 1
+--   tz = "UTC"
 SELECT country_code, city, toUInt32(count()) AS days_with_orders, toUInt64(sum(day_conversions)) AS conversions,
   toInt64(sum(day_revenue)) AS revenue_cents,
   sum(day_revenue) / {days:UInt32} AS daily_mean_cents,
   sqrt(greatest(0, (sum(day_revenue * day_revenue) / {days:UInt32}) - pow(sum(day_revenue) / {days:UInt32}, 2))) AS daily_stddev_cents
 FROM (
-  SELECT transaction_country_code AS country_code, if({city_level:Bool}, transaction_city, '') AS city, toDate(dt) AS day,
+  SELECT transaction_country_code AS country_code, if({city_level:Bool}, transaction_city, '') AS city, toDate(dt, {tz:String}) AS day,
     count() AS day_conversions, toFloat64(sum(transaction_gross_revenue)) AS day_revenue
   FROM (
   SELECT c.*, l.l_adv_source AS l_adv_source, l.l_adv_campaign_id AS l_adv_campaign_id, l.l_adv_adgroup_id AS l_adv_adgroup_id, l.l_adv_ad_id AS l_adv_ad_id, l.l_utm_source AS l_utm_source, l.l_utm_medium AS l_utm_medium, l.l_utm_campaign AS l_utm_campaign, l.l_utm_content AS l_utm_content, l.l_utm_term AS l_utm_term
@@ -45,12 +46,13 @@ SETTINGS output_format_json_quote_64bit_integers = 0
 --   end = "2026-10-31 23:59:59.999"
 --   start = "2026-10-01 00:00:00.000"
 --   store_id = 1
+--   tz = "UTC"
 SELECT country_code, city, toUInt32(count()) AS days_with_orders, toUInt64(sum(day_conversions)) AS conversions,
   toInt64(sum(day_revenue)) AS revenue_cents,
   sum(day_revenue) / {days:UInt32} AS daily_mean_cents,
   sqrt(greatest(0, (sum(day_revenue * day_revenue) / {days:UInt32}) - pow(sum(day_revenue) / {days:UInt32}, 2))) AS daily_stddev_cents
 FROM (
-  SELECT transaction_country_code AS country_code, if({city_level:Bool}, transaction_city, '') AS city, toDate(dt) AS day,
+  SELECT transaction_country_code AS country_code, if({city_level:Bool}, transaction_city, '') AS city, toDate(dt, {tz:String}) AS day,
     count() AS day_conversions, toFloat64(sum(transaction_gross_revenue)) AS day_revenue
   FROM (
   SELECT c.*, l.l_adv_source AS l_adv_source, l.l_adv_campaign_id AS l_adv_campaign_id, l.l_adv_adgroup_id AS l_adv_adgroup_id, l.l_adv_ad_id AS l_adv_ad_id, l.l_utm_source AS l_utm_source, l.l_utm_medium AS l_utm_medium, l.l_utm_campaign AS l_utm_campaign, l.l_utm_content AS l_utm_content, l.l_utm_term AS l_utm_term

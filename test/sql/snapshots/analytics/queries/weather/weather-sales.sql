@@ -12,6 +12,7 @@
 --   end = "2026-10-31 23:59:59.999"
 --   start = "2026-10-01 00:00:00.000"
 --   store_id = 1
+--   tz = "UTC"
 SELECT toString(w.dt) AS day, w.country_code AS country_code, w.city AS city, w.temperature_c AS temperature_c,
   w.precipitation_mm AS precipitation_mm, w.condition AS condition,
   toUInt64(countIf(c.c_day = w.dt)) AS conversions, toInt64(sumIf(c.rev, c.c_day = w.dt)) AS revenue_cents
@@ -23,7 +24,7 @@ FROM (
     AND ({any_city:Bool} OR city = {city:String})
 ) AS w
 LEFT JOIN (
-  SELECT toDate(dt) AS c_day, transaction_country_code AS c_country, transaction_city AS c_city,
+  SELECT toDate(dt, {tz:String}) AS c_day, transaction_country_code AS c_country, transaction_city AS c_city,
     transaction_gross_revenue AS rev
   FROM (
   SELECT c.*, l.l_adv_source AS l_adv_source, l.l_adv_campaign_id AS l_adv_campaign_id, l.l_adv_adgroup_id AS l_adv_adgroup_id, l.l_adv_ad_id AS l_adv_ad_id, l.l_utm_source AS l_utm_source, l.l_utm_medium AS l_utm_medium, l.l_utm_campaign AS l_utm_campaign, l.l_utm_content AS l_utm_content, l.l_utm_term AS l_utm_term
@@ -57,6 +58,7 @@ SETTINGS output_format_json_quote_64bit_integers = 0
 --   end = "2026-10-31 23:59:59.999"
 --   start = "2026-10-01 00:00:00.000"
 --   store_id = 1
+--   tz = "UTC"
 SELECT toString(w.dt) AS day, w.country_code AS country_code, w.city AS city, w.temperature_c AS temperature_c,
   w.precipitation_mm AS precipitation_mm, w.condition AS condition,
   toUInt64(countIf(c.c_day = w.dt)) AS conversions, toInt64(sumIf(c.rev, c.c_day = w.dt)) AS revenue_cents
@@ -68,7 +70,7 @@ FROM (
     AND ({any_city:Bool} OR city = {city:String})
 ) AS w
 LEFT JOIN (
-  SELECT toDate(dt) AS c_day, transaction_country_code AS c_country, transaction_city AS c_city,
+  SELECT toDate(dt, {tz:String}) AS c_day, transaction_country_code AS c_country, transaction_city AS c_city,
     transaction_gross_revenue AS rev
   FROM (
   SELECT c.*, l.l_adv_source AS l_adv_source, l.l_adv_campaign_id AS l_adv_campaign_id, l.l_adv_adgroup_id AS l_adv_adgroup_id, l.l_adv_ad_id AS l_adv_ad_id, l.l_utm_source AS l_utm_source, l.l_utm_medium AS l_utm_medium, l.l_utm_campaign AS l_utm_campaign, l.l_utm_content AS l_utm_content, l.l_utm_term AS l_utm_term
