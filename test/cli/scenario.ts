@@ -288,6 +288,20 @@ export function cliScenario(mode: 'standalone' | 'server'): void {
       });
     });
 
+    test('a time zone is an IANA name, stored in its canonical spelling; anything else is refused', async () => {
+      const set = await cli('settings', 'set', '--workspace', '1', 'timezone=america/new_york');
+      assert.deepEqual([set.code, set.json.timezone], [0, 'America/New_York']);
+      const message = 'Invalid timezone: Mars/Olympus. Use an IANA time zone name such as Europe/Berlin';
+      const refused = await cli('settings', 'set', '--workspace', '1', 'timezone=Mars/Olympus');
+      assert.deepEqual([refused.code, refused.stdout, refused.error], [1, '', { error: { message: `timezone: ${message}` } }]);
+      const created = await cli('workspace', 'create', '--name', 'Zoned', '--timezone', 'australia/sydney');
+      const settings = await cli('settings', 'set', '--workspace', String(created.json.workspace_id), 'refund_netting=false');
+      assert.equal(settings.json.timezone, 'Australia/Sydney');
+      const unknown = await cli('workspace', 'create', '--name', 'Nowhere', '--timezone', 'Mars/Olympus');
+      assert.deepEqual([unknown.code, unknown.stdout, unknown.error], [1, '', { error: { message } }]);
+      assert.equal((await cli('settings', 'set', '--workspace', '1', 'timezone=UTC')).json.timezone, 'UTC');
+    });
+
     if (mode === 'standalone') {
       test('a server started afterwards on the same data dir shows what the commands did', async () => {
         server = await startServer(dataDir);

@@ -4,6 +4,7 @@ import { createWorkspace, findWorkspace, updateSettings } from '../../store/app/
 import { createApiKey, revokeApiKey } from '../../store/app/api-keys.ts';
 import { KNOWN_SCOPES, isValidScope } from '../../analytics/permissions.ts';
 import { parseSettingValue } from '../../store/app/settings.ts';
+import { canonicalTimeZone, timeZoneMessage } from '../../kit/time-zone.ts';
 import { CommandError, requireOption, workspaceOption, type Command, type CommandContext } from '../command.ts';
 
 export async function requireWorkspace(ctx: CommandContext, id: number) {
@@ -16,10 +17,9 @@ export const createWorkspaceCommand: Command = async (ctx, args) => {
   const name = requireOption(args, 'name');
   const currency = String(args.options.currency ?? 'USD').toUpperCase();
   if (!/^[A-Z]{3}$/.test(currency)) throw new CommandError('--currency must be a three-letter code');
-  const timezone = String(args.options.timezone ?? 'UTC');
-  if (!Intl.supportedValuesOf('timeZone').includes(timezone) && timezone !== 'UTC') {
-    throw new CommandError(`Unknown time zone: ${timezone}`);
-  }
+  const given = String(args.options.timezone ?? 'UTC');
+  const timezone = canonicalTimeZone(given);
+  if (timezone === null) throw new CommandError(timeZoneMessage(given));
   const workspace = await createWorkspace(ctx.stores.db, { name, currency, timezone });
   const key = await createApiKey(ctx.stores.db, workspace.id, ['admin:admin']);
   return { workspace_id: workspace.id, ...key, pixel_id: workspace.pixelId };
