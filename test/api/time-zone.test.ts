@@ -108,6 +108,20 @@ describe('a local day of the row endpoints', () => {
     assert.deepEqual((await get(`/v3/ads?start_date=2026-03-08&end_date=2026-03-11&${NY}`)).totals, { total_ads: 1, total_spend: 7500, total_impressions: 300, total_clicks: 3, total_reach: 0 });
   });
 
+  test('/v3/export/conversions and /v3/export/ads: a download covers the same local day as the rows', async () => {
+    const lines = async (url: string) => {
+      const response = await t.app.inject({ method: 'GET', url, headers: shop.headers });
+      assert.equal(response.statusCode, 200, response.body);
+      return response.body.trim().split('\n').map((line) => JSON.parse(line));
+    };
+    const orders = await lines(`/v3/export/conversions?${MARCH_10}&${NY}`);
+    assert.deepEqual(orders.map((c: { transaction_id: string }) => c.transaction_id), ['N1', 'E1']);
+    const named = await t.app.inject({ method: 'GET', url: `/v3/export/ads?start_date=2026-03-10&end_date=2026-03-11&${NY}`, headers: shop.headers });
+    assert.equal(named.headers['content-disposition'], 'attachment; filename="storelens-ads-2026-03-10_2026-03-11.ndjson"');
+    const ads = await lines(`/v3/export/ads?${MARCH_10}&${NY}`);
+    assert.deepEqual(ads.map((r: { dt: string; spend: string }) => [r.dt, r.spend]), [['2026-03-10', '3000']]);
+  });
+
   test('a zone name is taken in any case and read in its canonical spelling', async () => {
     const body = await get(`/v3/conversions?${MARCH_10}&timezone=america/new_york`);
     assert.deepEqual(body.data.map((c: { transaction_id: string }) => c.transaction_id), ['N1', 'E1']);
@@ -124,7 +138,7 @@ describe('a local day of the row endpoints', () => {
 });
 
 describe('a name that is no time zone', () => {
-  for (const path of ['/v3/events', '/v3/sessions', '/v3/conversions', '/v3/ads']) {
+  for (const path of ['/v3/events', '/v3/sessions', '/v3/conversions', '/v3/ads', '/v3/export/events', '/v3/export/ads']) {
     test(`${path} answers 400 naming timezone`, async () => {
       for (const [value, shown] of [['Mars/Olympus', 'Mars/Olympus'], ['%2B02:00', '+02:00'], ['', ''], ['Europe%2F'.repeat(12), '(too long)']]) {
         const response = await injectGet(t, `${path}?timezone=${value}`, shop.headers);

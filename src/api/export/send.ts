@@ -9,7 +9,7 @@ import type { RowExportPlan } from './kinds.ts';
 
 /** `storelens-events-2026-03-01_2026-03-31.csv`: what the download is, and which days. */
 export function downloadName(kind: string, range: Range, extension: string): string {
-  return `storelens-${kind}-${formatDay(range.startMs)}_${formatDay(range.endMs)}.${extension}`;
+  return `storelens-${kind}-${formatDay(range.startMs, range.timeZone)}_${formatDay(range.endMs, range.timeZone)}.${extension}`;
 }
 
 /**
