@@ -12,6 +12,7 @@ import { reportRoute } from './report/route.ts';
 import { reportQuery } from './report/schema.ts';
 import { rowExportRoute } from './export/route.ts';
 import { ROW_EXPORTS, ROW_EXPORT_KINDS } from './export/kinds.ts';
+import { mmmQuery, mmmRoute } from './export/mmm.ts';
 
 export const DATA_API_PREFIX = '/v3';
 
@@ -23,4 +24,5 @@ export const DATA_ENDPOINTS: readonly { path: string; route: FastifyPluginAsync;
   { path: '/ads', route: adsRoute, query: adsQuery },
   { path: '/report', route: reportRoute, query: reportQuery },
   ...ROW_EXPORT_KINDS.map((kind) => ({ path: `/export/${kind}`, route: rowExportRoute(kind), query: ROW_EXPORTS.get(kind)!.query })),
+  { path: '/export/mmm', route: mmmRoute, query: mmmQuery },
 ];

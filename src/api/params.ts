@@ -7,6 +7,7 @@ import { DATE_MESSAGE, boundMessage } from '../kit/range.ts';
 import { UTC, timeZoneName } from '../kit/time-zone.ts';
 import { DEFAULT_LIMIT, MAX_LIMIT, type Page } from '../kit/paging.ts';
 import { parseSourceList } from '../analytics/sources.ts';
+import { acceptedMessage } from '../kit/choices.ts';
 
 /**
  * Shared query-parameter fragments of the data API. Every fragment carries the contract's
@@ -93,6 +94,10 @@ export const pagingShape = { limit: limitParam, offset: offsetParam };
 export const dateShape = { start_date: dateParam('start_date'), end_date: dateParam('end_date') };
 /** The date range and the time zone whose calendar days its bare dates (and day buckets) are. */
 export const zonedDateShape = { ...dateShape, timezone: timezoneParam };
+
+/** A parameter that must be one of `accepted`; the 400 names the parameter and the accepted values. */
+export const choice = <T extends string>(param: string, accepted: readonly [T, ...T[]]) =>
+  z.enum(accepted, { error: (issue) => acceptedMessage(param, issue.input, accepted) }).optional();
 
 /** An endpoint's query parameters: their schema, aliases and which ones take repeated values. */
 export interface QuerySpec<S extends z.ZodObject = z.ZodObject> {

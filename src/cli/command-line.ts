@@ -105,12 +105,14 @@ export const COMMAND_USAGE = {
     ],
   },
   export: {
-    summary: "writes every row of a kind in the range to a file, as the data API's export sends it; an interrupted NDJSON or CSV export continues when run again (docs/exports.md)",
+    summary: "writes every row of a kind in the range to a file, as the data API's export sends it, or the marketing-mix-model CSV; an interrupted NDJSON or CSV export continues when run again (docs/exports.md)",
     options: [
       workspace,
-      { name: 'kind', value: 'KIND', required: true, text: 'events, sessions, conversions or ads' },
+      { name: 'kind', value: 'KIND', required: true, text: 'events, sessions, conversions, ads, or mmm for the marketing-mix-model CSV' },
       { name: 'file', value: 'FILE', required: true, text: 'the file to write' },
-      { name: 'format', value: 'FORMAT', text: 'ndjson (default), csv or parquet' },
+      { name: 'format', value: 'FORMAT', text: 'ndjson (default), csv or parquet; mmm is always csv' },
+      { name: 'granularity', value: 'day|week', text: 'mmm: one record per day (default) or per week' },
+      { name: 'geo', value: 'city', text: 'mmm: one record per date and city' },
       { name: 'start-date', value: 'DATE', text: 'first day or timestamp (default: 7 days ago)' },
       { name: 'end-date', value: 'DATE', text: 'last day or timestamp (default: today)' },
       { name: 'timezone', value: 'ZONE', text: 'IANA time zone the days are read in' },

@@ -1,7 +1,7 @@
 /**
  * `export`: a row export into a file, with and without a running server, and an interrupted
  * export that continues where it stopped.
- * Fixture: workspace 1 with 150,000 events on 2026-03-01 (a few of the engine's chunks of about
+ * Fixture: workspace 1 with 150,000 events on 2026-03-01 (half of them google sessions) (a few of the engine's chunks of about
  * 65,000 rows, so an export can be interrupted after the first one), a quarter of them with a
  * page path a spreadsheet would run as a formula and a line break in a UTM term, and two ad rows.
  * The export is interrupted in this process (the command's signal is what the admin route aborts
@@ -109,9 +109,11 @@ describe('export on the command line', () => {
 
   test('usage errors are JSON on stderr', async () => {
     const cases: [string[], string][] = [
-      [['--kind', 'orders'], 'Unknown kind: orders. Kinds: events, sessions, conversions, ads'],
+      [['--kind', 'orders'], 'Unknown kind: orders. Kinds: events, sessions, conversions, ads, mmm'],
       [['--kind', 'ads', '--format', 'xml'], 'Invalid format: xml. Accepted values: ndjson, csv, parquet'],
       [['--kind', 'ads', '--start-date', '2026-02-30'], 'Invalid start_date or end_date parameter'],
+      [['--kind', 'mmm', '--granularity', 'month'], 'Invalid granularity: month. Accepted values: day, week'],
+      [['--kind', 'mmm', '--format', 'parquet'], '--kind mmm is a CSV file: leave out --format or give --format csv'],
     ];
     for (const [extra, message] of cases) {
       const r = await runCli(dataDir, ['export', '--workspace', '1', '--file', path.join(out, 'x'), ...extra]);
@@ -129,7 +131,7 @@ describe('export on the command line', () => {
     after(() => server.stop());
 
     test('the file is byte for byte the HTTP export; stdout holds one JSON document and stderr no bar when it is not a terminal', async () => {
-      for (const [kind, format] of [['events', 'csv'], ['events', 'ndjson'], ['ads', 'ndjson']] as const) {
+      for (const [kind, format] of [['events', 'csv'], ['events', 'ndjson'], ['ads', 'ndjson'], ['mmm', 'csv']] as const) {
         const file = path.join(out, `served-${kind}.${format}`);
         const r = await runCli(dataDir, ['export', '--workspace', '1', '--kind', kind, '--file', file, '--format', format, ...DAY]);
         assert.equal(r.code, 0, r.stderr);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { NO_ADS_ACCESS, NO_PIXEL_ACCESS, NO_PROFIT_ACCESS, NO_SOURCE_ACCESS } from '../../analytics/permissions.ts';
 import { BASE_SOURCES, PIXEL_SOURCES } from '../../analytics/sources.ts';
+import { acceptedMessage } from '../../kit/choices.ts';
 import { DATA_API_PREFIX, DATA_ENDPOINTS } from '../endpoints.ts';
 import type { QuerySpec } from '../params.ts';
 import { BEARER_FORM } from '../../http/auth.ts';
@@ -204,6 +205,19 @@ const DESCRIPTIONS: Record<string, Description> = {
   '/export/sessions': rowExport('sessions', SESSION, EVENTS_ERRORS),
   '/export/conversions': rowExport('conversions', CONVERSION, pixelErrors(['is_new_customer must be one of 0,1,true,false'])),
   '/export/ads': rowExport('ads', AD, ADS_ERRORS),
+  '/export/mmm': {
+    summary: 'Marketing-mix-model input',
+    description:
+      'One CSV record per day or week (Monday) of the range: date, revenue, conversions and sessions as /v3/report counts them with the ' +
+      'workspace settings, then <source>_spend, <source>_impressions and <source>_clicks for each reporting source with spend in the range. ' +
+      'With geo=city, one record per date and city. Loading it into Meridian, Robyn and PyMC-Marketing: docs/exports.md.',
+    response: { ...rowOf(['date', 'revenue', 'conversions', 'sessions']), additionalProperties: str },
+    errors: {
+      400: [acceptedMessage('granularity', '<value>', ['day', 'week']), acceptedMessage('geo', '<value>', ['city'])],
+      403: [NO_PIXEL_ACCESS],
+    },
+    download: ['text/csv'],
+  },
 };
 
 function parametersOf(query: QuerySpec): Json[] {
@@ -248,7 +262,7 @@ function operationOf(path: string, query: QuerySpec): Json {
       parameters: parametersOf(query),
       responses: {
         200: described.download
-          ? { description: 'Every row, streamed', content: Object.fromEntries(described.download.map((type) => [type, { schema: described.response }])) }
+          ? { description: 'A download', content: Object.fromEntries(described.download.map((type) => [type, { schema: described.response }])) }
           : { description: 'A page of results', content: { 'application/json': { schema: described.response } } },
         ...Object.fromEntries(Object.entries(errors).sort(([a], [b]) => Number(a) - Number(b)).map(([status, messages]) => [status, errorResponse(Number(status), messages)])),
       },

@@ -32,7 +32,7 @@ function responses(all: Record<string, Json>): string {
     .map(([status, response]) => {
       const fields =
         response.content?.['application/json']?.schema?.properties?.data?.items?.properties ??
-        response.content?.['application/x-ndjson']?.schema?.properties;
+        (Object.values(response.content ?? {})[0] as Json | undefined)?.schema?.properties;
       const list = fields ? ` Row fields: ${Object.keys(fields).map((f) => `<code>${escape(f)}</code>`).join(', ')}.` : '';
       return `<li><strong>${escape(status)}</strong>: ${prose(response.description)}${list}</li>`;
     })

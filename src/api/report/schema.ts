@@ -5,11 +5,7 @@ import { BREAKDOWNS, INTERVAL_NAMES } from '../../analytics/dimensions.ts';
 import { ATTRIBUTION_DATES, ATTRIBUTION_MODELS, ATTRIBUTION_WINDOWS } from '../../analytics/attribution/index.ts';
 import type { ReportRequest } from '../../analytics/report/plan.ts';
 import { acceptedMessage } from '../../kit/choices.ts';
-import { DATE_ALIASES, dateShape, pagingShape, parseWith, sourceListParam, text, type QuerySpec } from '../params.ts';
-
-/** A parameter that must be one of `accepted`; the 400 names the parameter and the accepted values. */
-const choice = <T extends string>(param: string, accepted: readonly [T, ...T[]]) =>
-  z.enum(accepted, { error: (issue) => acceptedMessage(param, issue.input, accepted) }).optional();
+import { DATE_ALIASES, choice, dateShape, pagingShape, parseWith, sourceListParam, text, type QuerySpec } from '../params.ts';
 
 const metricsParam = z
   .string({ error: acceptedMessage('metrics', '', METRIC_NAMES) })

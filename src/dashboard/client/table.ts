@@ -1,6 +1,7 @@
 /** A sortable table that downloads as CSV exactly what it shows (columns, rows, order, totals). */
 import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
+import { csvText } from '../../kit/csv.ts';
 import { formatValue, type Kind } from './format.ts';
 
 export type Row = Record<string, unknown>;
@@ -15,25 +16,11 @@ export interface Column {
   display?: (row: Row) => string;
 }
 
-/**
- * A spreadsheet reads a cell that starts with one of these as a formula (CSV injection). Text in
- * these tables can come from anyone who visits the shop (utm fields reach the unauthenticated
- * collector), so such text is prefixed with an apostrophe and shows as the text it is.
- */
-const FORMULA_START = /^[=+\-@\t\r]/;
-
-function csvCell(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  // Numbers are the API's own values: a negative amount stays a number.
-  const text = typeof value !== 'number' && FORMULA_START.test(String(value)) ? `'${String(value)}` : String(value);
-  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
 export function toCsv(columns: Column[], rows: Row[], totals?: Row): string {
-  const lines = [columns.map((c) => csvCell(c.label))];
-  for (const row of rows) lines.push(columns.map((c) => csvCell(c.display ? c.display(row) : row[c.key])));
-  if (totals) lines.push(columns.map((c, i) => csvCell(i === 0 ? 'Total' : c.kind === 'text' ? '' : totals[c.key])));
-  return `${lines.map((l) => l.join(',')).join('\r\n')}\r\n`;
+  const records: unknown[][] = [columns.map((c) => c.label)];
+  for (const row of rows) records.push(columns.map((c) => (c.display ? c.display(row) : row[c.key])));
+  if (totals) records.push(columns.map((c, i) => (i === 0 ? 'Total' : c.kind === 'text' ? '' : totals[c.key])));
+  return csvText(records);
 }
 
 function download(filename: string, text: string): void {
