@@ -20,15 +20,25 @@ function textOption(args: CommandArgs, name: string): string | undefined {
 
 const ADMIN = visibilityOf(['admin:admin']);
 
+/** Options given on the command line under the data API's parameter names; one left out is not sent (the API refuses unknown names). */
+function queryOf(args: CommandArgs, names: Record<string, string>): Record<string, string> {
+  const query: Record<string, string> = {};
+  for (const [option, parameter] of Object.entries(names)) {
+    const value = textOption(args, option);
+    if (value !== undefined) query[parameter] = value;
+  }
+  return query;
+}
+
 /** The export's plan as the data API would make it for an admin key (its refusals are the command's). */
 const planOf = (kind: RowExportKind, workspaceId: number, query: Record<string, string | undefined>): RowExportPlan =>
   ROW_EXPORTS.get(kind)!.plan({ workspaceId, visibility: ADMIN }, query);
 
 /** `--kind mmm`: the marketing-mix-model CSV, as `GET /v3/export/mmm` answers it (a small file: no cursor). */
-async function exportMmm(ctx: CommandContext, args: CommandArgs, workspaceId: number, file: string, request: Record<string, string | undefined>) {
+async function exportMmm(ctx: CommandContext, args: CommandArgs, workspaceId: number, file: string, request: Record<string, string>) {
   const format = textOption(args, 'format') ?? 'csv';
   if (format !== 'csv') throw new CommandError('--kind mmm is a CSV file: leave out --format or give --format csv');
-  const query = { ...request, granularity: textOption(args, 'granularity'), geo: textOption(args, 'geo') };
+  const query = { ...request, ...queryOf(args, { granularity: 'granularity', geo: 'geo' }) };
   const table = await mmmTable(ctx.stores, { workspaceId, visibility: ADMIN }, parseMmmQuery(query));
   const text = csvText([table.columns, ...table.records]);
   fs.writeFileSync(file, text, { mode: 0o600 });
@@ -59,7 +69,7 @@ export const exportCommand: Command = async (ctx, args) => {
   const kindName = requireOption(args, 'kind');
   const file = requireOption(args, 'file');
   const format = textOption(args, 'format') ?? 'ndjson';
-  const request = { start_date: textOption(args, 'start-date'), end_date: textOption(args, 'end-date'), timezone: textOption(args, 'timezone') };
+  const request = queryOf(args, { 'start-date': 'start_date', 'end-date': 'end_date', timezone: 'timezone' });
   const kind = ROW_EXPORT_KINDS.find((k) => k === kindName);
   if (!kind && kindName !== 'mmm') throw new CommandError(`Unknown kind: ${kindName}. Kinds: ${ROW_EXPORT_KINDS.join(', ')}, mmm`);
   await requireWorkspace(ctx, workspaceId);
