@@ -5,7 +5,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { launchChromium } from '../test/support/chromium.ts';
 import { startTestApp, createTestWorkspace, insertRows } from '../test/helper.ts';
 import { seedDemo } from '../src/cli/demo/seed.ts';
 import { updateSettings } from '../src/store/app/workspaces.ts';
@@ -15,8 +16,6 @@ import { hashPassword } from '../src/dashboard/passwords.ts';
 const OUT = path.resolve('docs/screenshots');
 const days = Number(process.env.SCREENSHOT_DAYS ?? 30);
 const PASSWORD = 'screenshot password';
-
-export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic'];
 
 const t = await startTestApp();
 try {
@@ -38,7 +37,7 @@ try {
     { store_id: shop.id, dt: at(0.5), name: 'purchase', session_id: 9002, visitor_id: 9102, transaction_id: 'LIVE-1', transaction_gross_revenue: 8900, transaction_currency: 'USD' },
   ]);
 
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const browser = await launchChromium();
   const end = new Date().toISOString().slice(0, 10);
   const start = new Date(Date.now() - (days - 1) * 86_400_000).toISOString().slice(0, 10);
   const range = `workspace=${shop.id}&start_date=${start}&end_date=${end}`;

