@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { NotFound } from '../kit/errors.ts';
 import { contentSecurityPolicy } from '../http/security-headers.ts';
@@ -12,6 +13,7 @@ const PAGE = `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Storelens</title>
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/dashboard/app.css">
 <script type="module" src="/dashboard/app.js"></script>
 </head>
@@ -32,6 +34,8 @@ export const CONTENT_SECURITY_POLICY = contentSecurityPolicy({
   'form-action': ["'self'"],
 });
 
+const FAVICON = fs.readFileSync(new URL('./client/favicon.svg', import.meta.url));
+
 export async function pageRoutes(app: FastifyInstance): Promise<void> {
   // Bundle while the rest of the app starts; the first request waits for it if it must.
   void dashboardAssets().catch((error) => app.log.error({ err: error }, 'dashboard bundle failed'));
@@ -39,6 +43,9 @@ export async function pageRoutes(app: FastifyInstance): Promise<void> {
     app.get(path, async (_request, reply) =>
       reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').header('content-security-policy', CONTENT_SECURITY_POLICY).send(PAGE));
   }
+  app.get('/favicon.svg', async (_request, reply) => reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(FAVICON));
+  // What browsers ask for on pages that name no icon (the API reference, the OAuth consent page).
+  app.get('/favicon.ico', async (_request, reply) => reply.redirect('/favicon.svg', 301));
   app.get<{ Params: { file: string } }>('/dashboard/:file', async (request, reply) => {
     const asset = (await dashboardAssets())[request.params.file];
     if (!asset) throw new NotFound('Not found');

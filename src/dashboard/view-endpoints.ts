@@ -17,6 +17,7 @@ import { ATTRIBUTION_MODELS, planAttribution } from '../analytics/attribution/in
 import type { MetricName } from '../analytics/metrics.ts';
 import { listConversions } from '../analytics/queries/conversions/list-conversions.ts';
 import { conversionPath } from '../analytics/queries/conversions/conversion-path.ts';
+import { campaignNames } from '../analytics/queries/ads/campaign-names.ts';
 import { liveActivity } from '../analytics/queries/live/live-activity.ts';
 import { getSettings } from '../store/app/workspaces.ts';
 import { parseReportQuery } from '../api/report/schema.ts';
@@ -115,7 +116,7 @@ export async function viewRoutes(app: FastifyInstance): Promise<void> {
     return { interval, metrics: PROFIT_METRICS, totals: bySource.totals, by_source: bySource.rows, series: overTime.rows };
   });
 
-  /** Conversions: the raw rows of /v3/conversions, with its filters and paging. */
+  /** Conversions: the raw rows of /v3/conversions, with its filters and paging, newest first. */
   app.get('/dashboard/api/conversions', { onRequest }, async (request) => {
     const access = workspaceAccess(request);
     const query = parseConversionsQuery(request.query, VIEW_PARAMS);
@@ -128,11 +129,12 @@ export async function viewRoutes(app: FastifyInstance): Promise<void> {
       isNewCustomer: query.is_new_customer,
       excluded: channelsOfAll(query.exclude_source ?? []),
       page,
+      newestFirst: true,
     });
     return rangePage(rows, page, scope.range);
   });
 
-  /** One conversion's touchpoint path under the report's model, window and exclusions. */
+  /** One conversion's touchpoint path under the report's model, window and exclusions, campaigns named. */
   app.get('/dashboard/api/conversions/path', { onRequest }, async (request) => {
     const access = workspaceAccess(request);
     const query = parseReportQuery(request.query, [...VIEW_PARAMS, ...Object.keys(pathQuery.shape)]);
@@ -153,7 +155,9 @@ export async function viewRoutes(app: FastifyInstance): Promise<void> {
     });
     if (!path) throw new NotFound('Conversion not found');
     // A viewer limited to some channels does not see the other channels' sessions.
-    const touches = path.touches.filter((t) => seesChannel(access.visibility, t.channel));
+    const visibleTouches = path.touches.filter((t) => seesChannel(access.visibility, t.channel));
+    const names = await campaignNames(app.stores.ch, access, visibleTouches.map((t) => t.campaign));
+    const touches = visibleTouches.map((t) => ({ ...t, campaign_name: names.get(t.campaign) ?? '' }));
     return {
       ...path,
       touches,

@@ -1,15 +1,16 @@
 /**
  * The dashboard end to end in headless Chromium (Debian's /usr/bin/chromium via playwright-core).
  * Fixture: workspace "Shop" with 3 days of the demo shop, workspace "Empty" without data; ada owns
- * both, vic views Shop; the last test adds workspace "Visited" (ada) with purchases that came in
- * through the collector. The app listens on a free port.
+ * both, vic views Shop; tests that need rows of their own add a workspace: "Visited" (ada) with
+ * purchases that came in through the collector, "Named" (ada) with two conversions and the ad row
+ * that names their campaign. The app listens on a free port.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../support/chromium.ts';
-import { createTestWorkspace, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
+import { createTestWorkspace, insertRows, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
 import { seedDemo } from '../../src/cli/demo/seed.ts';
 import { PASSWORD, createUser } from './helpers.ts';
 import { eventually } from '../collect/helpers.ts';
@@ -207,5 +208,89 @@ test('a utm value a spreadsheet would run as a formula downloads as text; number
   const rows = lines.slice(1, -1).map(cellsOf);
   assert.deepEqual(rows.map((r) => r[0]).sort(), [`"'=HYPERLINK(""https://evil.example"",""open"")"`, `"'@SUM(1,1)"`, "'+1+1", "'-2+3"].sort());
   assert.deepEqual(rows.map((r) => r[header.indexOf('Revenue')]).sort(), ['10', '20', '30', '40'], 'numbers are written as numbers');
+  await page.context().close();
+});
+
+test('conversions list newest first, and a touchpoint path names its campaign instead of the raw id', async () => {
+  const named = await createTestWorkspace(t.stores, 'Named');
+  await createUser(t, 'ada@example.com', named.id);
+  await insertRows(t.stores, 'events', [
+    { store_id: named.id, dt: `${twoDaysAgo} 09:00:00`, name: 'pageview', session_id: 71, visitor_id: 7, adv_source: 'facebook', adv_campaign_id: '120210000000001', pathname: '/' },
+    { store_id: named.id, dt: `${today} 00:00:01`, name: 'pageview', session_id: 72, visitor_id: 7, pathname: '/' },
+  ]);
+  await insertRows(t.stores, 'conversions', [
+    { store_id: named.id, dt: `${today} 00:00:02`, name: 'purchase', session_id: 72, visitor_id: 7, transaction_id: 'NEW', transaction_gross_revenue: 123456, transaction_currency: 'USD' },
+    { store_id: named.id, dt: `${twoDaysAgo} 09:05:00`, name: 'purchase', session_id: 71, visitor_id: 7, transaction_id: 'OLD', transaction_gross_revenue: 900, transaction_currency: 'USD' },
+  ]);
+  await insertRows(t.stores, 'ads', [
+    { store_id: named.id, dt: twoDaysAgo, source: 'meta', campaign_id: '120210000000001', campaign_name: 'Spring sale', ad_id: 'a1', spend: 100, version: 1 },
+  ]);
+  const page = await signedIn('ada@example.com', `/conversions?workspace=${named.id}&start_date=${twoDaysAgo}&end_date=${today}&attribution_window=7`);
+  await page.waitForSelector('tbody tr button.link');
+  assert.deepEqual(await page.$$eval('tbody tr', (rows) => rows.map((r) => [...r.querySelectorAll('td')].slice(0, 4).map((c) => c.textContent))), [
+    [`${today} 00:00:02`, 'purchase', 'NEW', '$1,234.56'],
+    [`${twoDaysAgo} 09:05:00`, 'purchase', 'OLD', '$9.00'],
+  ], 'newest first; money with cents, as everywhere');
+  await page.locator('tbody tr').first().getByRole('button').click();
+  await page.waitForSelector('.path li');
+  const touches = await page.locator('.path li').allTextContents();
+  assert.equal(touches.length, 2);
+  assert.ok(touches[0]!.startsWith(`meta · ${twoDaysAgo} 09:00:00 · campaign Spring sale`), touches[0]);
+  assert.doesNotMatch(touches.join(' '), /120210000000001/);
+  await page.context().close();
+});
+
+test('at 375 px every view link is on screen; at 1280 px no table is wider than its box, so no header is clipped', async () => {
+  const page = await signedIn('ada@example.com', `/report?workspace=${shop.id}&start_date=${twoDaysAgo}`);
+  await page.setViewportSize({ width: 375, height: 812 });
+  await page.waitForSelector('tbody tr');
+  const links = await page.$$eval('nav[aria-label=Views] a', (as) => as.map((a) => {
+    const box = a.getBoundingClientRect();
+    return { text: a.textContent, inside: box.left >= 0 && box.right <= window.innerWidth && box.width > 0 };
+  }));
+  assert.deepEqual(links, ['Overview', 'Attribution', 'Conversions', 'Profit', 'Live', 'Settings'].map((text) => ({ text, inside: true })));
+  await page.getByRole('link', { name: 'Live' }).click();
+  await page.waitForFunction(() => location.pathname === '/live');
+
+  await page.setViewportSize({ width: 1280, height: 860 });
+  const overflowing = async () => page.$$eval('.table-scroll', (boxes) => boxes.filter((b) => b.scrollWidth > b.clientWidth).map((b) => b.querySelector('table')?.closest('.table-block')?.querySelector('h2')?.textContent));
+  for (const view of [`/report?workspace=${shop.id}&compare=1`, `/report?workspace=${shop.id}&breakdown=campaign&source=meta`, `/profit?workspace=${shop.id}`, `/conversions?workspace=${shop.id}`]) {
+    await page.goto(`${base}${view}`);
+    await page.waitForSelector('tbody tr');
+    await settled(page);
+    assert.deepEqual(await overflowing(), [], view);
+  }
+  await page.context().close();
+});
+
+test('money is shown one way everywhere: the currency with cents', async () => {
+  const page = await signedIn('ada@example.com', `/?workspace=${shop.id}&start_date=${twoDaysAgo}`);
+  await page.waitForSelector('.kpi');
+  await settled(page);
+  const money = /^-?\$\d{1,3}(,\d{3})*\.\d{2}$/;
+  for (const metric of ['spend', 'revenue']) {
+    assert.match((await page.locator(`.kpi[data-metric=${metric}] .kpi-value`).textContent())!, money, metric);
+  }
+  await page.goto(`${base}/report?workspace=${shop.id}&start_date=${twoDaysAgo}`);
+  await page.waitForSelector('tbody tr');
+  await settled(page);
+  const header = await page.$$eval('thead th', (ths) => ths.map((th) => th.textContent!.trim()));
+  const cells = await page.$$eval('tbody tr, tfoot tr', (rows) => rows.map((r) => [...r.querySelectorAll('td')].map((c) => c.textContent!.trim())));
+  for (const name of ['Spend', 'Revenue', 'CPA']) {
+    const column = cells.map((row) => row[header.indexOf(name)]!);
+    assert.ok(column.length > 0 && column.every((v) => money.test(v)), `${name}: ${column.join(' ')}`);
+  }
+  await page.context().close();
+});
+
+test('the pages name an SVG favicon the dashboard serves; /favicon.ico leads to it', async () => {
+  const page = await signedIn('ada@example.com');
+  const href = await page.getAttribute('link[rel=icon]', 'href');
+  assert.equal(href, '/favicon.svg');
+  const icon = await page.request.get(`${base}${href}`);
+  assert.deepEqual([icon.status(), icon.headers()['content-type']], [200, 'image/svg+xml']);
+  assert.match(await icon.text(), /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+  const ico = await page.request.get(`${base}/favicon.ico`, { maxRedirects: 0 });
+  assert.deepEqual([ico.status(), ico.headers().location], [301, '/favicon.svg']);
   await page.context().close();
 });

@@ -2,8 +2,9 @@
  * The dashboard's read endpoints over HTTP, against the data API for the same parameters.
  * Fixtures: workspace "shop" with 5 days of the demo shop (every channel, ads, orders, expenses);
  * workspace "paths" by hand: visitors 3 and 4 share customer bob, s31 2026-02-27 12:00 tiktok
- * (visitor 3) and s41 2026-03-05 12:00 untagged (visitor 4), purchase T3 2026-03-05 12:05 in s41,
- * 200.00; workspace "other" with a purchase OTHER-1 that no shop user may ever see.
+ * (visitor 3, campaign tt1, which the ad rows name "Spring on TikTok" in their newer import) and s41
+ * 2026-03-05 12:00 untagged (visitor 4), purchase T3 2026-03-05 12:05 in s41, 200.00; workspace
+ * "other" with a purchase OTHER-1 that no shop user may ever see.
  * Personas: owen (owner of shop and paths), vic (viewer of shop), mia (viewer of shop with
  * read:meta), pia (viewer of shop with read:profit), oz (owner of other only).
  */
@@ -39,6 +40,11 @@ before(async () => {
   await insertRows(t.stores, 'conversions', [
     { store_id: paths.id, dt: '2026-03-05 12:05:00', name: 'purchase', session_id: 41, visitor_id: 4, customer_id: 'bob', transaction_id: 'T3', transaction_gross_revenue: 20000, transaction_currency: 'USD' },
     { store_id: other.id, dt: `${today} 00:00:02`, name: 'purchase', session_id: 91, visitor_id: 9, transaction_id: 'OTHER-1', transaction_gross_revenue: 99999, transaction_currency: 'USD' },
+  ]);
+  // The campaign's name as the ad rows carry it; the newer import's name wins.
+  await insertRows(t.stores, 'ads', [
+    { store_id: paths.id, dt: '2026-02-27', source: 'tiktok', campaign_id: 'tt1', campaign_name: 'Spring', ad_id: 'ta1', spend: 100, version: 1 },
+    { store_id: paths.id, dt: '2026-02-27', source: 'tiktok', campaign_id: 'tt1', campaign_name: 'Spring on TikTok', ad_id: 'ta1', spend: 100, version: 2 },
   ]);
   await createUser(t, 'owen@example.com', shop.id);
   await createUser(t, 'owen@example.com', paths.id);
@@ -146,12 +152,12 @@ test('the model comparison holds each model\'s /v3/report rows; profit holds the
   assert.deepEqual([profit.body.by_source, profit.body.totals, profit.body.series], [bySource.body.data, bySource.body.totals, overTime.body.data]);
 });
 
-test('conversions are /v3/conversions rows; the path shows why a conversion was credited where it was', async () => {
-  const query = `${RANGE}&source=meta&limit=5&offset=2`;
-  const rows = await as.owen!.get(`/dashboard/api/conversions?workspace=${shop.id}&${query}`);
-  const viaApi = await api(`/v3/conversions?${query}`, shop.headers);
-  assert.deepEqual(rows.body.data, viaApi.body.data);
-  assert.equal(rows.body.data.length, 5);
+test('conversions are /v3/conversions rows, newest first; the path shows why a conversion was credited where it was, campaigns named', async () => {
+  const rows = await as.owen!.get(`/dashboard/api/conversions?workspace=${shop.id}&${RANGE}&source=meta&limit=5&offset=2`);
+  const viaApi = await api(`/v3/conversions?${RANGE}&source=meta&limit=500`, shop.headers);
+  assert.ok(viaApi.body.data.length > 7 && !viaApi.body.pagination.has_more);
+  assert.deepEqual(rows.body.data, viaApi.body.data.reverse().slice(2, 7), 'the same rows, newest first');
+  assert.equal(rows.body.pagination.next_offset, 7);
 
   const path = (q: string) => as.owen!.get(`/dashboard/api/conversions/path?workspace=${paths.id}&session_id=41&dt=2026-03-05%2012:05:00&name=purchase&transaction_id=T3${q}`);
   const lastClick = await path('');
@@ -159,8 +165,8 @@ test('conversions are /v3/conversions rows; the path shows why a conversion was 
   assert.deepEqual(lastClick.body, {
     dt: '2026-03-05 12:05:00',
     touches: [
-      { started: '2026-02-27 12:00:00', session_id: '31', channel: 'tiktok', source: 'tiktok', campaign: 'tt1', adgroup: '', ad: '', utm_campaign: '', weight: 1 },
-      { started: '2026-03-05 12:00:00', session_id: '41', channel: '', source: 'organic', campaign: '', adgroup: '', ad: '', utm_campaign: '', weight: null },
+      { started: '2026-02-27 12:00:00', session_id: '31', channel: 'tiktok', source: 'tiktok', campaign: 'tt1', adgroup: '', ad: '', utm_campaign: '', weight: 1, campaign_name: 'Spring on TikTok' },
+      { started: '2026-03-05 12:00:00', session_id: '41', channel: '', source: 'organic', campaign: '', adgroup: '', ad: '', utm_campaign: '', weight: null, campaign_name: '' },
     ],
     organic_weight: 0,
     attribution_model: 'last_click',

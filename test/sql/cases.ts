@@ -15,6 +15,7 @@ import type { ReportRequest } from '../../src/analytics/report/plan.ts';
 import { variantPerformance } from '../../src/analytics/queries/ab-testing/variant-performance.ts';
 import { dailyAdDelivery } from '../../src/analytics/queries/ad-fatigue/daily-ad-delivery.ts';
 import { adConditions } from '../../src/analytics/queries/ads/ads-scope.ts';
+import { campaignNames } from '../../src/analytics/queries/ads/campaign-names.ts';
 import { listAds } from '../../src/analytics/queries/ads/list-ads.ts';
 import { totalAds } from '../../src/analytics/queries/ads/total-ads.ts';
 import { conversionPath } from '../../src/analytics/queries/conversions/conversion-path.ts';
@@ -124,6 +125,9 @@ export const SQL_CASES: Record<string, SqlCase[]> = {
       fragment: (ctx) => sqlOf(adConditions(someChannels(ctx), { adaccountId: 'act_1', campaignId: '1201', adgroupId: '3401', adId: '5601' })),
     },
   ],
+  'analytics/queries/ads/campaign-names.ts': [
+    { name: 'two campaigns (a repeated and an empty id dropped)', run: (ch, ctx) => campaignNames(ch, ctx, ['1201', '', '1202', '1201']) },
+  ],
   'analytics/queries/ads/list-ads.ts': [
     { name: 'every channel, first page', run: (ch, ctx) => listAds(ch, everyChannel(ctx), { page: PAGE }) },
     { name: 'some channels, one campaign, second page', run: (ch, ctx) => listAds(ch, someChannels(ctx), { page: SECOND_PAGE, campaignId: '1201' }) },
@@ -173,6 +177,7 @@ export const SQL_CASES: Record<string, SqlCase[]> = {
   'analytics/queries/conversions/list-conversions.ts': [
     { name: 'every channel, first page', run: (ch, ctx) => listConversions(ch, everyChannel(ctx), { page: PAGE }) },
     { name: 'some channels, one name, second page', run: (ch, ctx) => listConversions(ch, someChannels(ctx), { page: SECOND_PAGE, name: 'purchase' }) },
+    { name: 'every channel, newest first (the dashboard)', run: (ch, ctx) => listConversions(ch, everyChannel(ctx), { page: PAGE, newestFirst: true }) },
   ],
   'analytics/queries/correlations/daily-spend-revenue.ts': [
     { name: 'every channel', run: (ch, ctx) => dailySpendRevenue(ch, everyChannel(ctx)) },

@@ -27,9 +27,9 @@ export function Chart(props: { title: string; x: string[]; series: Series[]; bar
       scales: { x: { time: true } },
       axes: [
         {},
-        { values: (_u, ticks) => ticks.map((t) => formatValue(t, props.series[0]!.kind)), size: 70 },
+        { values: (_u, ticks) => ticks.map((t) => formatValue(t, props.series[0]!.kind)), size: 90 },
         ...(props.series.length > 1
-          ? [{ side: 1, scale: 'y2', grid: { show: false }, values: (_u: uPlot, ticks: number[]) => ticks.map((t) => formatValue(t, props.series[1]!.kind)), size: 70 }]
+          ? [{ side: 1, scale: 'y2', grid: { show: false }, values: (_u: uPlot, ticks: number[]) => ticks.map((t) => formatValue(t, props.series[1]!.kind)), size: 90 }]
           : []),
       ],
       series: [

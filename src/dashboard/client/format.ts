@@ -1,6 +1,7 @@
 /** How numbers are shown; the table's CSV keeps the API's raw values. */
 
-export type Kind = 'money' | 'count' | 'share' | 'ratio' | 'fraction' | 'text';
+/** `money`: an amount in the workspace currency (report numbers); `cents`: the same in cents (row fields). */
+export type Kind = 'money' | 'cents' | 'count' | 'share' | 'ratio' | 'fraction' | 'text';
 
 export const METRIC_KINDS: Record<string, Kind> = {
   spend: 'money', revenue: 'money', roas: 'ratio', ctr: 'fraction', cpa: 'money', cr: 'fraction', sessions: 'count',
@@ -24,10 +25,18 @@ export const LABELS: Record<string, string> = {
 
 export const label = (key: string) => LABELS[key] ?? key.replace(/_/g, ' ');
 
-let currency = 'USD';
-export function setCurrency(code: string): void {
-  currency = code;
+let money = moneyFormat('USD');
+
+function moneyFormat(currency: string): Intl.NumberFormat {
+  return new Intl.NumberFormat('en-US', { style: 'currency', currency, minimumFractionDigits: 2, maximumFractionDigits: 2 });
 }
+
+export function setCurrency(code: string): void {
+  if (money.resolvedOptions().currency !== code) money = moneyFormat(code);
+}
+
+/** The one way money is shown everywhere (tiles, tables, charts, paths): the workspace currency, always with cents. */
+export const formatMoney = (amount: number): string => money.format(amount);
 
 export function formatValue(value: unknown, kind: Kind): string {
   if (value === null || value === undefined) return '–';
@@ -35,7 +44,9 @@ export function formatValue(value: unknown, kind: Kind): string {
   const n = Number(value);
   switch (kind) {
     case 'money':
-      return new Intl.NumberFormat('en-US', { style: 'currency', currency, maximumFractionDigits: Math.abs(n) >= 1000 ? 0 : 2 }).format(n);
+      return formatMoney(n);
+    case 'cents':
+      return formatMoney(n / 100);
     case 'count':
       return new Intl.NumberFormat('en-US').format(n);
     case 'share':

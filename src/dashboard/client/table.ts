@@ -44,7 +44,10 @@ function compare(a: unknown, b: unknown): number {
 
 export function Table(props: { caption: string; columns: Column[]; rows: Row[]; totals?: Row; filename: string; empty?: string }) {
   const [sort, setSort] = useState<{ key: string; dir: 1 | -1 } | null>(null);
-  const rows = sort ? [...props.rows].sort((a, b) => compare(a[sort.key], b[sort.key]) * sort.dir) : props.rows;
+  const sorted = sort && props.columns.find((c) => c.key === sort.key);
+  // Row fields carry integers as strings (the API's wire form): numeric columns sort them as numbers.
+  const sortValue = (row: Row) => (sorted!.kind === 'text' || row[sorted!.key] == null ? row[sorted!.key] : Number(row[sorted!.key]));
+  const rows = sorted ? [...props.rows].sort((a, b) => compare(sortValue(a), sortValue(b)) * sort.dir) : props.rows;
   const toggle = (key: string) =>
     setSort(sort?.key === key ? { key, dir: sort.dir === 1 ? -1 : 1 } : { key, dir: props.columns.find((c) => c.key === key)?.kind === 'text' ? 1 : -1 });
   const ariaSort = (key: string) => (sort?.key !== key ? 'none' : sort.dir === 1 ? 'ascending' : 'descending');

@@ -8,6 +8,8 @@ export const QUERY_NAME = 'list-conversions';
 
 export interface ListConversionsParams extends ConversionFilters {
   page: Page;
+  /** Newest first (the dashboard's list); the data API's order is oldest first. */
+  newestFirst?: boolean;
 }
 
 /** A conversion as it goes on the wire: integers as strings (docs/api.md, "Wire types"). */
@@ -38,9 +40,13 @@ export interface ConversionRow {
 
 const CHANNEL_FIELDS = CHANNEL_COLUMNS.map((c) => (c === 'adv_source' ? `${CHANNEL_OUT} AS adv_source` : `l_${c} AS ${c}`));
 
-/** Every conversion in scope as wire rows, ordered by dt, then session and transaction (stable paging). */
-export function conversionsStatement(scope: QueryScope, filters: ConversionFilters): Statement {
+/**
+ * Every conversion in scope as wire rows, ordered by dt, then session and transaction (stable
+ * paging): oldest first as the data API lists them, or all of it reversed with `newestFirst`.
+ */
+export function conversionsStatement(scope: QueryScope, filters: ConversionFilters, newestFirst = false): Statement {
   const conversions = attributedConversions(scope, filters);
+  const order = ['dt', 'session_id', 'transaction_id', 'name', 'visitor_id'].map((c) => (newestFirst ? `${c} DESC` : c)).join(', ');
   const sql = `
 SELECT
   toString(store_id) AS store_id, ${TIMESTAMP_OUT('dt')} AS dt, name,
@@ -49,12 +55,12 @@ SELECT
   transaction_currency, transaction_country_code, transaction_city, hostname,
   ${CHANNEL_FIELDS.join(', ')}
 FROM ${conversions.sql}
-ORDER BY dt, session_id, transaction_id, name, visitor_id`;
+ORDER BY ${order}`;
   return { sql, params: conversions.params };
 }
 
 /** Returns up to `limit + 1` conversions of `conversionsStatement`. */
 export async function listConversions(ch: Clickhouse, scope: QueryScope, params: ListConversionsParams): Promise<ConversionRow[]> {
-  const { sql, params: values } = paged(conversionsStatement(scope, params), params.page);
+  const { sql, params: values } = paged(conversionsStatement(scope, params, params.newestFirst), params.page);
   return ch.query<ConversionRow>(QUERY_NAME, sql, values);
 }

@@ -23,7 +23,10 @@ interface ConversionsAnswer {
 
 interface PathAnswer {
   dt: string;
-  touches: { started: string; session_id: string; channel: string; source: string; campaign: string; adgroup: string; ad: string; utm_campaign: string; weight: number | null }[];
+  touches: {
+    started: string; session_id: string; channel: string; source: string; campaign: string; campaign_name: string;
+    adgroup: string; ad: string; utm_campaign: string; weight: number | null;
+  }[];
   organic_weight: number;
   attribution_model: string;
   attribution_window: number;
@@ -47,7 +50,7 @@ function Path({ route, selected }: { route: Route; selected: string }) {
       <ol class="path">${d.touches.length === 0 && html`<li>No sessions of this buyer in the window.</li>`}
         ${d.touches.map((t) => html`<li class=${t.weight ? 'credited' : ''}>
           <strong>${t.channel === '' ? 'untagged visit' : t.source}</strong> · ${t.started}
-          ${t.campaign && html` · campaign ${t.campaign}`}${t.ad && html` · ad ${t.ad}`}${t.utm_campaign && html` · utm ${t.utm_campaign}`}
+          ${t.campaign && html` · campaign <span title=${`id ${t.campaign}`}>${t.campaign_name || t.campaign}</span>`}${t.ad && html` · ad ${t.ad}`}${t.utm_campaign && html` · utm ${t.utm_campaign}`}
           <span class="credit">${t.weight !== null ? `${formatValue(t.weight, 'fraction')} of the credit`
             : t.channel === '' ? 'not a touchpoint (no channel)' : 'not eligible (excluded source)'}</span>
         </li>`)}
@@ -67,7 +70,7 @@ export function Conversions({ route }: ViewProps) {
     { key: 'dt', label: 'Time (UTC)', kind: 'text', onOpen: (row) => withParams(route, { conversion: encodeKey(row) }) },
     { key: 'name', label: 'Name', kind: 'text' },
     { key: 'transaction_id', label: 'Transaction', kind: 'text' },
-    { key: 'transaction_gross_revenue', label: 'Revenue', kind: 'text', display: (row) => formatValue(Number(row.transaction_gross_revenue) / 100, 'money') },
+    { key: 'transaction_gross_revenue', label: 'Revenue', kind: 'cents' },
     { key: 'adv_source', label: 'Session source', kind: 'text' },
     { key: 'utm_campaign', label: 'UTM campaign', kind: 'text' },
     { key: 'customer_id', label: 'Customer', kind: 'text' },

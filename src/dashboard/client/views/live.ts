@@ -28,7 +28,7 @@ export function Live({ route }: ViewProps) {
     { key: 'name', label: 'Name', kind: 'text' },
     { key: 'source', label: 'Source', kind: 'text' },
     { key: 'pathname', label: 'Page', kind: 'text' },
-    { key: 'revenue_cents', label: 'Revenue', kind: 'text', display: (row) => (row.kind === 'conversion' ? formatValue(Number(row.revenue_cents) / 100, 'money') : '') },
+    { key: 'revenue_cents', label: 'Revenue', kind: 'cents', display: (row) => (row.kind === 'conversion' ? formatValue(row.revenue_cents, 'cents') : '') },
   ];
   return html`
     <p class="note" aria-live="polite">Last 30 minutes${d ? `, updated ${d.now.slice(11, 19)} UTC` : ''}.</p>

@@ -65,3 +65,34 @@ FROM (
 ORDER BY dt, session_id, transaction_id, name, visitor_id
 LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 ;
+
+-- case: every channel, newest first (the dashboard)
+-- list-conversions
+--   end = "2026-10-31 23:59:59.999"
+--   limit = 101
+--   offset = 0
+--   start = "2026-10-01 00:00:00.000"
+--   store_id = 1
+SELECT
+  toString(store_id) AS store_id, toString(toDateTime(dt, 'UTC')) AS dt, name,
+  toString(session_id) AS session_id, toString(visitor_id) AS visitor_id, customer_id, transaction_id,
+  toString(is_new_customer) AS is_new_customer, toString(transaction_gross_revenue) AS transaction_gross_revenue,
+  transaction_currency, transaction_country_code, transaction_city, hostname,
+  if(l_adv_source IN ('', 'organic'), 'organic', l_adv_source) AS adv_source, l_adv_campaign_id AS adv_campaign_id, l_adv_adgroup_id AS adv_adgroup_id, l_adv_ad_id AS adv_ad_id, l_utm_source AS utm_source, l_utm_medium AS utm_medium, l_utm_campaign AS utm_campaign, l_utm_content AS utm_content, l_utm_term AS utm_term
+FROM (
+  SELECT c.*, l.l_adv_source AS l_adv_source, l.l_adv_campaign_id AS l_adv_campaign_id, l.l_adv_adgroup_id AS l_adv_adgroup_id, l.l_adv_ad_id AS l_adv_ad_id, l.l_utm_source AS l_utm_source, l.l_utm_medium AS l_utm_medium, l.l_utm_campaign AS l_utm_campaign, l.l_utm_content AS l_utm_content, l.l_utm_term AS l_utm_term
+  FROM (SELECT * FROM conversions WHERE store_id = {store_id:UInt64} AND dt BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}) AS c
+  LEFT JOIN (
+    SELECT session_id AS l_session_id, tupleElement(landing, 'adv_source') AS l_adv_source, tupleElement(landing, 'adv_campaign_id') AS l_adv_campaign_id, tupleElement(landing, 'adv_adgroup_id') AS l_adv_adgroup_id, tupleElement(landing, 'adv_ad_id') AS l_adv_ad_id, tupleElement(landing_utm, 'utm_source') AS l_utm_source, tupleElement(landing_utm, 'utm_medium') AS l_utm_medium, tupleElement(landing_utm, 'utm_campaign') AS l_utm_campaign, tupleElement(landing_utm, 'utm_content') AS l_utm_content, tupleElement(landing_utm, 'utm_term') AS l_utm_term
+    FROM sessions FINAL
+    PREWHERE store_id = {store_id:UInt64} AND month BETWEEN toStartOfMonth({start:DateTime64(3, 'UTC')} - INTERVAL 1 DAY)
+      AND toStartOfMonth({end:DateTime64(3, 'UTC')})
+      AND session_id IN (SELECT session_id FROM conversions WHERE store_id = {store_id:UInt64} AND dt BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')})
+    ORDER BY session_id, started
+    LIMIT 1 BY session_id
+  ) AS l ON c.session_id = l.l_session_id
+  WHERE 1
+)
+ORDER BY dt DESC, session_id DESC, transaction_id DESC, name DESC, visitor_id DESC
+LIMIT {limit:UInt32} OFFSET {offset:UInt64}
+;
