@@ -49,8 +49,9 @@ try {
     ['attribution-models', `/report?${range}&compare=1`, (p) => p.waitForSelector('tbody tr').then(() => {})],
     ['conversions', `/conversions?${range}`, async (p) => {
       await p.waitForSelector('tbody tr button.link');
-      await p.click('tbody tr button.link');
-      await p.waitForSelector('.path li');
+      // A purchase that came through an ad campaign, so the path shows touchpoints with campaign names.
+      await p.locator('tbody tr').filter({ hasText: 'purchase' }).filter({ hasText: 'prospecting-broad' }).first().locator('button.link').click();
+      await p.waitForSelector('.path li.credited');
     }],
     ['profit', `/profit?${range}`, (p) => p.waitForSelector('tbody tr').then(() => {})],
     ['live', `/live?workspace=${shop.id}`, (p) => p.waitForSelector('.kpi').then(() => {})],
