@@ -2,7 +2,6 @@ import { TOOLS, toolList } from './tools/index.ts';
 import { jsonSchemaOf } from './tools/kit/json-schema.ts';
 import { workspacesListTool } from './tools/families/workspaces.ts';
 import type { ToolDefinition } from './tools/kit/tool.ts';
-import { DATA_SOURCES } from './tools/data-sources.ts';
 
 /**
  * docs/tools.md, generated from the tool registry (the same zod schemas tools/list serves), so
@@ -88,8 +87,7 @@ function section(tool: ToolDefinition): string {
     ? ['| argument | type | required | limits | meaning |', '|---|---|---|---|---|', ...rows(schema.properties!, schema.required ?? [])].join('\n')
     : 'No arguments.';
   const result = fieldsOf(jsonSchemaOf(tool.output) as JsonSchema);
-  const source = DATA_SOURCES.get(tool.name) ?? '(not documented)';
-  return `### \`${tool.name}\` (${kind}): ${tool.annotations.title}\n\n${tool.description}\n\n${table}\n\nResult: \`{${result}}\`\n\nData: ${source}\n`;
+  return `### \`${tool.name}\` (${kind}): ${tool.annotations.title}\n\n${tool.description}\n\n${table}\n\nResult: \`{${result}}\`\n\nData: ${tool.dataSource}\n`;
 }
 
 /** Size of the tools/list result as sent (compact JSON), in KB of 1,000 bytes. */

@@ -14,6 +14,7 @@ export const abTestingTools = [
     'ab-testing.get-tests',
     'Get A/B tests',
     'A/B tests seen in the traffic (landing URLs with ab_test and ab_variant): variants, sessions, first and last day.',
+    'Landing URLs carrying ab_test and ab_variant in traffic; empty until the shop tags its tests that way.',
     z.object(rangeArgs).strict(),
     z.strictObject({ ...out.range, tests: out.list({ test_id: out.str, variants: out.strs, sessions: out.num, first_seen: out.str, last_seen: out.str }) }),
     async (ctx, input) => {
@@ -35,6 +36,7 @@ export const abTestingTools = [
     'ab-testing.get-results',
     'A/B test results',
     'Per variant of one test: sessions, conversion rate, revenue per session, and a two-proportion z-test against the control (p < 0.05).',
+    'Sessions and conversions per variant, from traffic.',
     z
       .object({
         test_id: testIdArg,

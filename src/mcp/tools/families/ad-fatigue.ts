@@ -35,6 +35,7 @@ export const adFatigueTools = [
     'Ad fatigue scores',
     'Scores ads 0 to 100 for creative fatigue: CTR decay and frequency growth from the first to the second half of ' +
       'their delivery days in the range. Highest first.',
+    'Daily ad delivery (impressions, clicks, reach) from ad rows.',
     z
       .object({
         ...rangeArgs,

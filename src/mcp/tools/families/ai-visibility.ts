@@ -12,6 +12,7 @@ export const aiVisibilityTools = [
     'ai-visibility.get-results',
     'AI visibility results',
     'Tracked AI-assistant prompts with check results (assistant, brand mentioned, position, competitors), newest last.',
+    'Prompts stored with ai-visibility.create-prompt.',
     z.object({ limit: limitArg, offset: offsetArg }).strict(),
     z.strictObject({ prompts: out.storedList }),
     async (ctx, page) => {
@@ -28,6 +29,7 @@ export const aiVisibilityTools = [
     'ai-visibility.create-prompt',
     'Track an AI prompt',
     'Tracks a shopper\'s question to AI assistants, with the brand and competitors to look for in answers.',
+    'Stored in the workspace.',
     z
       .object({
         prompt: shortText('The question as a shopper would ask an AI assistant', 500),

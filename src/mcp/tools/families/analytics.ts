@@ -70,6 +70,7 @@ export const analyticsTools = [
     'Dashboard numbers (as GET /v3/report): totals for the whole scope, and rows per breakdown value and/or ' +
       'interval. No campaign or ad filter: break down by campaign or ad. Money in the workspace currency; ctr, cr and ' +
       'margins are fractions.',
+    'The report core over traffic, conversions, orders and ad rows, with the workspace settings.',
     z
       .object({
         metrics: z.array(z.enum(METRIC_NAMES)).min(1).max(METRIC_NAMES.length).optional()
@@ -93,6 +94,7 @@ export const analyticsTools = [
     'Profit summary',
     'Revenue, spend and every profit metric (COGS, fees, shipping, refunds, gross, contribution and net profit with ' +
       'custom expenses, margins, net ROAS), optionally per interval. Needs read:profit.',
+    'The report core; costs from orders (COGS, fees, shipping, refunds), product costs and custom expenses imports.',
     z
       .object({
         filters: reportFilters.optional().describe('Range and channels'),

@@ -11,6 +11,7 @@ export const attributionTools = [
     'attribution.get-data',
     'Compare attribution models',
     'Revenue, conversions, spend, ROAS and CPA per channel under several attribution models side by side (default all six).',
+    'The report core, once per attribution model, over traffic, conversions and ad rows.',
     z
       .object({
         models: z.array(z.enum(ATTRIBUTION_MODELS)).min(1).max(ATTRIBUTION_MODELS.length).optional().describe('Default: all'),

@@ -24,6 +24,7 @@ export const correlationTools = [
     'Spend vs revenue correlation',
     'Per channel (meta covers facebook, instagram, ...; microsoft covers bing): Pearson correlation of daily ad ' +
       'spend with the daily revenue it brought, every day of the range counted.',
+    'Daily spend from ad rows against daily conversion revenue from traffic.',
     z
       .object({
         ...rangeArgs,

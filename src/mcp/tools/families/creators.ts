@@ -69,6 +69,7 @@ export const creatorTools = [
     'creators.get-creators',
     'Get creators',
     'Creators (influencers) with tracking code, program, handles and active flag.',
+    'Creators stored in the workspace.',
     CREATOR,
     'creators',
   ),
@@ -76,6 +77,7 @@ export const creatorTools = [
     'creators.get-programs',
     'Get creator programs',
     'Creator commission programs (percentage, fixed or tiered).',
+    'Creator programs stored in the workspace.',
     PROGRAM,
     'programs',
   ),
@@ -83,6 +85,7 @@ export const creatorTools = [
     'creators.create-program',
     'Create a creator program',
     'Creates a commission template (percentage, fixed or tiered), inert until a person applies it in the dashboard.',
+    'Stored in the workspace.',
     z.object({ name: shortText('Name of the program'), commission }).strict(),
     z.strictObject({ program: out.stored }),
     async (ctx, input) => ({ program: present(await createAudited(ctx, 'creators.create-program', PROGRAM, { ...input, applied: false })) }),
@@ -91,6 +94,7 @@ export const creatorTools = [
     'creators.create',
     'Add a creator',
     'Adds a creator, optionally in a program, with a new unique 4-digit tracking code.',
+    'Stored in the workspace.',
     z
       .object({
         name: shortText('Name of the creator'),
@@ -120,6 +124,7 @@ export const creatorTools = [
     'creators.update',
     'Update a creator',
     'Changes name, notes, active flag and/or handles of a creator; not commission, program or promo codes.',
+    'Stored in the workspace.',
     z
       .object({
         id: idArg('creator'),

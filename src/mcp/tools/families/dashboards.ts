@@ -11,6 +11,7 @@ export const dashboardTools = [
     'dashboards.get-dashboards',
     'Get dashboards and custom reports',
     'Dashboards and saved custom reports (metrics, breakdown, interval, filters).',
+    'Custom reports saved with dashboards.create-report.',
     z.object({ limit: limitArg, offset: offsetArg }).strict(),
     z.strictObject({ dashboards: out.storedList, custom_reports: out.storedList }),
     async (ctx, input) => ({
@@ -22,6 +23,7 @@ export const dashboardTools = [
     'dashboards.create-report',
     'Save a custom report',
     'Saves analytics.query arguments as a named custom report in the dashboard.',
+    'Stored in the workspace.',
     z
       .object({
         name: shortText('Name of the report'),

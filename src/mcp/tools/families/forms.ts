@@ -14,6 +14,7 @@ export const formTools = [
     'forms.get-forms',
     'Get forms',
     'Lead and signup forms with status (draft or live) and fields.',
+    'Forms stored in the workspace.',
     KIND,
     'forms',
   ),
@@ -21,6 +22,7 @@ export const formTools = [
     'forms.add-fields',
     'Add form fields',
     'Appends fields to a form; a live form changes for visitors at once, so it needs confirm_live: true.',
+    'Stored in the workspace.',
     z
       .object({
         form_id: idArg('form'),

@@ -11,6 +11,7 @@ export const geoTestingTools = [
     'geo-testing.get-tests',
     'Get geo tests',
     'The geo holdout tests (regions, dates, status).',
+    'Geo tests stored in the workspace.',
     'geo_test',
     'tests',
   ),
@@ -18,6 +19,7 @@ export const geoTestingTools = [
     'geo-testing.get-candidates',
     'Geo test candidates',
     'Ranks countries or cities as geo holdout regions: enough orders and steady daily revenue (low coefficient of variation).',
+    'Conversions by country from traffic.',
     z
       .object({
         ...rangeArgs,

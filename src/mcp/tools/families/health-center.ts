@@ -21,6 +21,7 @@ export const healthCenterTools = [
     'Tracking health summary',
     'Tracking health, each with a status: pixel freshness, share of conversions with a pixel session (match rate), ' +
       'newest ad data day per platform.',
+    'The newest events and conversions (traffic) and the newest ad rows.',
     z.object(rangeArgs).strict(),
     z.strictObject({
       health: out.fields({ ...out.range, checked_at: out.str, status: out.str, pixel: out.open, conversion_matching: out.open, ad_data: out.open }),

@@ -11,6 +11,7 @@ export const hourlyTools = [
     'hourly.get-data',
     'Activity by hour of day',
     'Sessions, conversions, revenue and conversion rate per hour of day (0 to 23, default zone: the workspace\'s) over the range.',
+    'Sessions and conversions from traffic, by hour in the workspace time zone.',
     z.object(rangeArgs).strict(),
     z.strictObject({
       hourly: out.fields({ ...out.range, hours: out.list({ hour: out.num, sessions: out.num, conversions: out.num, revenue: out.num, cr: out.numOrNull }) }),

@@ -16,6 +16,7 @@ export const journeyTools = [
     'Most common channel paths before a conversion (tagged sessions in the attribution window, repeats collapsed; ' +
       'none is ["organic"]) with conversions and revenue. A key limited to some channels sees only paths made ' +
       'entirely of them.',
+    "Each buyer's sessions before a conversion, from traffic and conversions.",
     z
       .object({
         ...rangeArgs,

@@ -17,6 +17,7 @@ export const labelTools = [
     'labels.get-labels',
     'Get creative labels',
     'Labels of creative assets (hook, format, offer, ...), one entry per asset.',
+    'Labels set with labels.label-asset.',
     KIND,
     'labels',
   ),
@@ -24,6 +25,7 @@ export const labelTools = [
     'labels.label-asset',
     'Label a creative',
     'Sets the labels of a creative (ad id from library.get-assets); existing labels stay unless force is true.',
+    'Ads from ad rows; the labels are stored in the workspace.',
     z
       .object({
         asset_id: z.string().trim().min(1).max(200).describe('Ad id from library.get-assets'),

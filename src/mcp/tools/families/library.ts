@@ -40,6 +40,7 @@ export const libraryTools = [
     'library.get-assets',
     'Creative library',
     'Ad creatives that delivered in the range with spend, CTR, conversions, revenue, ROAS and labels.',
+    'Ads and their delivery from ad rows, with the conversions credited to them.',
     z
       .object({
         ...rangeArgs,

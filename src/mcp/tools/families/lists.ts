@@ -56,6 +56,7 @@ export const listTools = [
     'lists.get-lists',
     'Get lists and whiteboards',
     'The lists and whiteboards; with list_id, that list with its columns and a page of its items.',
+    'Lists made with the lists tools.',
     z.object({ list_id: idArg('list').optional(), limit: limitArg, offset: offsetArg }).strict(),
     z.strictObject({ lists: out.storedList, list: out.stored, columns: out.storedList, items: out.storedList, total_items: out.num }).partial(),
     async (ctx, { list_id, ...page }) => {
@@ -73,6 +74,7 @@ export const listTools = [
     'lists.create',
     'Create a list',
     'Creates an empty list (rows and columns) or whiteboard.',
+    'Stored in the workspace.',
     z
       .object({
         name: shortText('Name of the list'),
@@ -90,6 +92,7 @@ export const listTools = [
     'lists.add-column',
     'Add a list column',
     'Adds a column to a list; column names are unique per list.',
+    'Stored in the workspace.',
     z
       .object({
         list_id: idArg('list'),
@@ -111,6 +114,7 @@ export const listTools = [
     'lists.add-items',
     'Add list items',
     'Appends items to a list, with values for its existing columns.',
+    'Stored in the workspace.',
     z
       .object({
         list_id: idArg('list'),
@@ -130,6 +134,7 @@ export const listTools = [
     'lists.update-items',
     'Update list items',
     'Changes cell values of items of a list; values not named stay.',
+    'Stored in the workspace.',
     z
       .object({
         list_id: idArg('list'),
@@ -158,6 +163,7 @@ export const listTools = [
     'lists.add-top-creatives',
     'Add top creatives to a list',
     'Adds the range\'s top creatives by rank_by to a list as linked rows, and any missing column (creative, source, the measure).',
+    'Ads from ad rows ranked as library.get-assets ranks them.',
     z
       .object({
         list_id: idArg('list'),

@@ -12,6 +12,7 @@ export const loyaltyTools = [
     'loyalty.get-programs',
     'Get loyalty programs',
     'The loyalty programs (points, tiers, rewards).',
+    'Loyalty programs stored in the workspace.',
     'loyalty_program',
     'programs',
   ),
@@ -20,6 +21,7 @@ export const loyaltyTools = [
     'Repeat purchase analytics',
     'Repeat purchases from platform orders in the range: customers, repeat rate, repeat revenue share, customers by ' +
       'order count (1, 2, 3, 4+).',
+    'Repeat purchases of customers, from orders.',
     z.object(rangeArgs).strict(),
     z.strictObject({
       loyalty: out.fields({

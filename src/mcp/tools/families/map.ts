@@ -11,6 +11,7 @@ export const mapTools = [
     'Sales by place',
     'Sessions, conversions and revenue per country or city. Sessions come from the visitor country, conversions ' +
       'from the order address: city rows have 0 sessions.',
+    "Sessions and conversions by the visitors' country and city (traffic).",
     z
       .object({
         ...rangeArgs,

@@ -12,6 +12,7 @@ export const marketingAngleTools = [
     'marketing-angles.get-angles',
     'Get marketing angles',
     'Marketing angles (messaging hypotheses) with status, tags and linked creatives.',
+    'Angles stored in the workspace.',
     KIND,
     'angles',
   ),
@@ -19,6 +20,7 @@ export const marketingAngleTools = [
     'marketing-angles.create',
     'Create a marketing angle',
     'Records a new marketing angle with status idea.',
+    'Stored in the workspace.',
     z
       .object({
         title: shortText('Short name of the angle'),
@@ -35,6 +37,7 @@ export const marketingAngleTools = [
     'marketing-angles.update',
     'Update a marketing angle',
     'Changes title, summary, notes, status, tags and/or linked creatives of an angle.',
+    'Stored in the workspace.',
     z
       .object({
         id: idArg('marketing angle'),

@@ -15,6 +15,7 @@ export const metadataTools = [
     'What analytics.query accepts and this key may read: metrics (kind, read:profit needed and granted), ' +
       'breakdowns, intervals, attribution options, filterable sources, workspace currency, time zone, dashboard ' +
       'settings.',
+    "The service's metric and breakdown vocabulary, the key's scopes and the workspace settings.",
     z.object({}).strict(),
     z.strictObject({
       schema: out.fields({

@@ -11,6 +11,7 @@ export const noteTools = [
     'notes.get-notes',
     'Get notes',
     'The saved notes (title, content), oldest first.',
+    'Notes saved with notes.save-note.',
     KIND,
     'notes',
   ),
@@ -18,6 +19,7 @@ export const noteTools = [
     'notes.save-note',
     'Save a note',
     'Saves a new note, for example an observation about a campaign.',
+    'Stored in the workspace.',
     z
       .object({
         title: shortText('Title of the note'),
@@ -34,6 +36,7 @@ export const noteTools = [
     'notes.update',
     'Update a note',
     'Changes the title and/or content of a note.',
+    'Stored in the workspace.',
     z
       .object({
         id: idArg('note'),

@@ -22,6 +22,7 @@ export const offerTools = [
     'offers.get-offers',
     'Get offers',
     'Offers (discounts, free shipping, bundles) with status, configuration, target segment and dates.',
+    'Offers stored in the workspace.',
     KIND,
     'offers',
   ),
@@ -30,6 +31,7 @@ export const offerTools = [
     'offers.create',
     'Create an offer draft',
     'Creates an offer draft, inert until a person activates it; no promo code.',
+    'Stored in the workspace as a draft.',
     z
       .object({
         name: shortText('Name of the offer'),
@@ -50,6 +52,7 @@ export const offerTools = [
     'offers.update',
     'Update an offer',
     'Changes name, status, configuration, target segment and/or dates of an offer; not promo codes.',
+    'Stored in the workspace.',
     z
       .object({
         id: idArg('offer'),

@@ -26,6 +26,7 @@ export const segmentTools = [
     'segments.get-segments',
     'Get segments',
     'The customer segments with their rules.',
+    'Segments stored in the workspace.',
     KIND,
     'segments',
   ),
@@ -33,6 +34,7 @@ export const segmentTools = [
     'segments.create',
     'Create a segment',
     'Creates a customer segment from rules; audience sync stays off (dashboard only).',
+    'Stored in the workspace.',
     z
       .object({
         name: shortText('Name of the segment'),
@@ -47,6 +49,7 @@ export const segmentTools = [
     'segments.update',
     'Update a segment',
     'Changes name, description and/or rules of a segment; not its audience sync.',
+    'Stored in the workspace.',
     z
       .object({
         id: idArg('segment'),

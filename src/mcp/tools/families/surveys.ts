@@ -21,6 +21,7 @@ export const surveyTools = [
     'surveys.get-responses',
     'Get survey responses',
     'The surveys; with survey_id, that survey with its responses (newest last).',
+    'Surveys drafted with surveys.create.',
     z
       .object({
         survey_id: idArg('survey').optional(),
@@ -40,6 +41,7 @@ export const surveyTools = [
     'surveys.create',
     'Create a survey draft',
     'Creates a post-purchase survey draft; only a person publishes it, in the dashboard.',
+    'Stored in the workspace as a draft.',
     z
       .object({
         title: shortText('Title of the survey'),

@@ -13,6 +13,7 @@ export const topicTools = [
     'topics.get-topics',
     'Get tracked topics',
     'Keywords tracked for content and AI-visibility monitoring.',
+    'Keywords stored with topics.add.',
     KIND,
     'topics',
   ),
@@ -20,6 +21,7 @@ export const topicTools = [
     'topics.add',
     'Track keywords',
     'Tracks keywords; those already tracked (in any case) are skipped and listed.',
+    'Stored in the workspace.',
     z
       .object({
         keywords: z

@@ -12,6 +12,7 @@ export const weatherTools = [
     'Weather and sales',
     'Imported daily weather joined with conversions of the same place and day: per day and place, revenue per ' +
       'condition, correlation of temperature and precipitation with revenue.',
+    'Needs an import of daily weather rows (`import --kind weather`), joined with conversions; empty until one.',
     z
       .object({
         ...rangeArgs,

@@ -11,6 +11,7 @@ export const workflowTools = [
     'workflows.get-rules',
     'Get workflows',
     'Automation workflows (trigger, conditions, actions), each enabled or not.',
+    'Workflows created with workflows.create.',
     'workflow',
     'workflows',
   ),
@@ -18,6 +19,7 @@ export const workflowTools = [
     'workflows.get-executions',
     'Get workflow executions',
     'Recorded runs of one workflow or of all, with status and outcome.',
+    'Workflow executions stored in the workspace.',
     z.object({ workflow_id: idArg('workflow').optional(), limit: limitArg, offset: offsetArg }).strict(),
     z.strictObject({ executions: out.storedList }),
     async (ctx, { workflow_id, ...page }) => {
@@ -29,6 +31,7 @@ export const workflowTools = [
     'workflows.create',
     'Create a workflow',
     'Creates an automation workflow, disabled until a person enables it in the dashboard.',
+    'Stored in the workspace, disabled.',
     z
       .object({
         name: shortText('Name of the workflow'),

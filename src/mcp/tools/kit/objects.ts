@@ -71,8 +71,8 @@ export async function listPresented(
 }
 
 /** A read tool that lists one kind of stored object, a page at a time, oldest first. */
-export function listTool(name: string, title: string, description: string, kind: string, member: string): ToolDefinition {
+export function listTool(name: string, title: string, description: string, dataSource: string, kind: string, member: string): ToolDefinition {
   const input = z.object({ limit: limitArg, offset: offsetArg }).strict();
   const output = z.strictObject({ [member]: out.storedList });
-  return readTool(name, title, description, input, output, async (ctx, page) => ({ [member]: await listPresented(ctx, kind, page) }));
+  return readTool(name, title, description, dataSource, input, output, async (ctx, page) => ({ [member]: await listPresented(ctx, kind, page) }));
 }

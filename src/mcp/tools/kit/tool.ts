@@ -31,6 +31,13 @@ export interface ToolAnnotations {
 export interface ToolDefinition<S extends z.ZodObject = z.ZodObject> {
   name: string;
   description: string;
+  /**
+   * Where the tool's data come from, one sentence for docs/tools.md ("Data:"); not sent in
+   * tools/list, whose size is budgeted. "Traffic" is what the pixel and the collector record
+   * (docs/collection.md); "orders" come from the shop platforms' webhooks, the order webhook and
+   * order imports (docs/integrations.md); "ad rows" from the ad platforms' exports and API pulls.
+   */
+  dataSource: string;
   /** Strict object schema; every property carries a description, as short as says what it is. */
   input: S;
   /** The result's shape (kit/outputs.ts has the fragments); tools/list sends its members as `outputSchema`. */
@@ -63,8 +70,16 @@ const checkedWrite = <S extends z.ZodObject>(run: Run<S>): Run<S> => async (ctx,
 };
 
 function defineTool(readOnly: boolean) {
-  return <S extends z.ZodObject>(name: string, title: string, description: string, input: S, output: z.ZodObject, run: Run<S>): ToolDefinition =>
-    ({ name, description, input, output, annotations: annotations(title, readOnly), run: readOnly ? run : checkedWrite(run) }) as unknown as ToolDefinition;
+  return <S extends z.ZodObject>(
+    name: string,
+    title: string,
+    description: string,
+    dataSource: string,
+    input: S,
+    output: z.ZodObject,
+    run: Run<S>,
+  ): ToolDefinition =>
+    ({ name, description, dataSource, input, output, annotations: annotations(title, readOnly), run: readOnly ? run : checkedWrite(run) }) as unknown as ToolDefinition;
 }
 
 /** A read tool: no side effects. */
