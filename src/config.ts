@@ -25,6 +25,11 @@ export interface Config {
   /** Request header that carries the visitor's country code (set by a proxy or CDN). */
   countryHeader: string;
   /**
+   * Request header that carries the visitor's city (set by a proxy or CDN, e.g. Cloudflare's
+   * `cf-ipcity`); null when not configured: the city then comes from the IP-to-city database.
+   */
+  cityHeader: string | null;
+  /**
    * Whether X-Forwarded-For names the client (`STORELENS_TRUST_PROXY=1` behind a proxy). Off by
    * default: without a proxy a client could pick its own address and slip past per-client limits.
    */
@@ -192,6 +197,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       redisPrefix: env.STORELENS_REDIS_PREFIX || 'storelens',
     },
     countryHeader: (env.STORELENS_COUNTRY_HEADER || 'cf-ipcountry').toLowerCase(),
+    cityHeader: env.STORELENS_CITY_HEADER ? env.STORELENS_CITY_HEADER.toLowerCase() : null,
     trustProxy: env.STORELENS_TRUST_PROXY === '1',
     queries: {
       timeoutMs: intFromEnv(env, 'STORELENS_QUERY_TIMEOUT_MS', 10_000),

@@ -4,12 +4,16 @@
  *    request for DURATION seconds, ROUNDS times alternately to two servers: a bare Fastify route
  *    that appends each body to a file and fdatasyncs it before answering 202 (the limit of any
  *    durable collector on this machine and disk: the baseline), and POST /collect, whose every 202
- *    is fsynced in the write-ahead log. Each line shows the answers per second, the latency
+ *    is fsynced in the write-ahead log. Each sender is a visitor at its own public address
+ *    (X-Forwarded-For, the server trusting its proxy), so the collector looks up every request's
+ *    city. Each line shows the answers per second, the latency
  *    median, p95 and p99, and the server thread's CPU time per request. Then the writer drains
  *    to ClickHouse.
  * 2. The same number of rows, built the same way, inserted straight into chDB in the writer's
  *    batch size: how far below the engine's own insert rate the collector stays.
- * 3. Single requests one after another: the time from the 202 to the row being visible in
+ * 3. The city lookup alone (src/collect/geo): µs per lookup in the bundled database, for
+ *    addresses seen again and again (a shop's returning visitors) and for all-new ones.
+ * 4. Single requests one after another: the time from the 202 to the row being visible in
  *    ClickHouse (what /v3/events reads), median and p90 over SAMPLES requests.
  * Run: `node --import tsx bench/suites/collector.ts` (or through bench/run.ts).
  */
@@ -25,6 +29,7 @@ import { buildApp } from '../../src/server/app.ts';
 import { createRateLimits } from '../../src/http/rate-limit.ts';
 import { createWorkspace } from '../../src/store/app/workspaces.ts';
 import { collectBody, toRows } from '../../src/collect/payload.ts';
+import { cityDatabase, type CityDatabase } from '../../src/collect/geo/city-database.ts';
 import { postLoad, type PostLoadResult } from '../load/post-load.ts';
 import { mainThreadCpuMs, quantile, round } from '../measure.ts';
 
@@ -47,6 +52,8 @@ export interface CollectorResult {
   visibleMedianMs: number;
   visibleP90Ms: number;
   flushMs: number;
+  lookupRepeatedUs: number;
+  lookupDistinctUs: number;
 }
 
 function payload(pixelId: string, name: string, now: number) {
@@ -86,6 +93,31 @@ async function startBareCollector(dir: string): Promise<{ base: string; close():
   };
 }
 
+/** One public address per sender, half IPv4, half IPv6 (both bundled database files are read). */
+const VISITOR_ADDRESSES = Array.from({ length: CONNECTIONS }, (_, i) => (i % 2 ? `81.2.${64 + (i % 32)}.${10 + i}` : `2a02:8108:${(i * 97).toString(16)}::${i + 1}`));
+
+/** A public IPv4 address from a counter, outside the private, reserved and multicast ranges. */
+const publicAddress = (n: number) => `${[31, 62, 81, 91, 151, 176, 185, 212][n % 8]}.${(n >> 3) & 255}.${(n >> 11) & 255}.${1 + ((n * 7) % 250)}`;
+
+/** Median µs per lookup over 5 rounds, for 1,000 addresses repeated 100 times, and for 100,000 different ones. */
+async function cityLookupCost(database: CityDatabase): Promise<{ repeatedUs: number; distinctUs: number }> {
+  const time = async (addresses: string[]) => {
+    const rounds: number[] = [];
+    for (let round = 0; round < 5; round++) {
+      const started = performance.now();
+      for (const address of addresses) await database.lookup(address);
+      rounds.push(((performance.now() - started) * 1000) / addresses.length);
+    }
+    return round(quantile(rounds.sort((a, b) => a - b), 0.5), 1);
+  };
+  const returning = Array.from({ length: 1000 }, (_, i) => publicAddress(i));
+  await time(returning);
+  return {
+    repeatedUs: await time(Array.from({ length: 100 }, () => returning).flat()),
+    distinctUs: await time(Array.from({ length: 100_000 }, (_, i) => publicAddress(1_000_000 + i * 13))),
+  };
+}
+
 /** One load's result, with the 202 answers and the server's main-thread CPU per answered request. */
 type Measured = PostLoadResult & { accepted: number; cpuUs: number | null };
 
@@ -105,6 +137,8 @@ export async function runCollectorBench(log: (line: string) => void = console.lo
     demo: false,
     rate: { perSecond: 0, burst: 0, daily: 0 },
     collect: { ...loadConfig({}).collect, perClientPerMinute: 0, perPixelPerSecond: 0 },
+    // Behind a proxy: each sender is a visitor at a public address, looked up in the city database.
+    trustProxy: true,
   });
   const logger = createLogger('silent');
   const stores = await openStores(config, logger);
@@ -121,7 +155,14 @@ export async function runCollectorBench(log: (line: string) => void = console.lo
     const body = JSON.stringify(payload(workspace.pixelId, 'bench_load', Date.now()));
     const load = async (url: string, seconds: number): Promise<Measured> => {
       const cpuBefore = mainThreadCpuMs();
-      const result = await postLoad({ url, body, headers: { 'content-type': 'text/plain', 'user-agent': UA }, connections: CONNECTIONS, seconds });
+      const result = await postLoad({
+        url,
+        body,
+        headers: { 'content-type': 'text/plain', 'user-agent': UA },
+        connectionHeaders: VISITOR_ADDRESSES.map((address) => ({ 'x-forwarded-for': address })),
+        connections: CONNECTIONS,
+        seconds,
+      });
       const cpuAfter = mainThreadCpuMs();
       const answered = Object.values(result.statuses).reduce((a, b) => a + b, 0);
       const cpuUs = cpuBefore === null || cpuAfter === null || answered === 0 ? null : ((cpuAfter - cpuBefore) * 1000) / answered;
@@ -151,7 +192,7 @@ export async function runCollectorBench(log: (line: string) => void = console.lo
 
     // 2. Raw chDB insert of the same rows, in the writer's batch size.
     const parsed = collectBody.parse(payload(workspace.pixelId, 'bench_raw', Date.now()));
-    const row = JSON.stringify(toRows(parsed, { workspaceId: workspace.id, now: Date.now(), deviceType: 'desktop', countryCode: '' }).events[0]);
+    const row = JSON.stringify(toRows(parsed, { workspaceId: workspace.id, now: Date.now(), deviceType: 'desktop', countryCode: '', city: '' }).events[0]);
     const batch = Array.from({ length: config.collect.maxRows }, () => row).join('\n');
     const rawStart = performance.now();
     let inserted = 0;
@@ -164,7 +205,11 @@ export async function runCollectorBench(log: (line: string) => void = console.lo
     const ratio = acceptedPerSecond / rawRowsPerSecond;
     log(`raw chDB insert of the same ${inserted} rows: ${Math.round(rawRowsPerSecond)} rows/s; collector/raw = ${ratio.toFixed(4)}`);
 
-    // 3. Accept-to-visible latency, one request at a time.
+    // 3. What a city lookup costs per event, apart from the load.
+    const lookups = await cityLookupCost(cityDatabase(dataDir, logger));
+    log(`city lookup (bundled database, IPv4): ${lookups.repeatedUs} µs per lookup for 1,000 addresses seen again and again, ${lookups.distinctUs} µs for 100,000 different addresses (medians of 5 rounds)`);
+
+    // 4. Accept-to-visible latency, one request at a time.
     const latencies: number[] = [];
     for (let i = 0; i < SAMPLES; i++) {
       const name = `bench_visible_${i}`;
@@ -183,7 +228,7 @@ export async function runCollectorBench(log: (line: string) => void = console.lo
     const visibleMedianMs = quantile(latencies, 0.5);
     const visibleP90Ms = quantile(latencies, 0.9);
     log(`accept to visible (flush every ${config.collect.flushMs} ms): median ${Math.round(visibleMedianMs)} ms, p90 ${Math.round(visibleP90Ms)} ms over ${SAMPLES} requests`);
-    return { accepted, acceptedPerSecond, barePerSecond, bareRatio, drainSeconds, rawRowsPerSecond, ratio, visibleMedianMs, visibleP90Ms, flushMs: config.collect.flushMs };
+    return { accepted, acceptedPerSecond, barePerSecond, bareRatio, lookupRepeatedUs: lookups.repeatedUs, lookupDistinctUs: lookups.distinctUs, drainSeconds, rawRowsPerSecond, ratio, visibleMedianMs, visibleP90Ms, flushMs: config.collect.flushMs };
   } finally {
     await bare.close();
     await app.close();

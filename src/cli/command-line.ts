@@ -94,6 +94,13 @@ export const COMMAND_USAGE = {
     summary: 'tries the dead letters (rows the analytics store refused) again',
     options: [],
   },
+  'geo update': {
+    summary: "installs a newer IP-to-city database into the data dir (by default DB-IP's of this month), which the collector then prefers over the bundled one (docs/operations.md)",
+    options: [
+      { name: 'file', value: 'FILE', text: 'a .mmdb or .mmdb.gz file to install instead' },
+      { name: 'url', value: 'URL', text: 'a .mmdb or .mmdb.gz file to download instead' },
+    ],
+  },
   import: {
     summary: 'imports a file of rows: NDJSON, or CSV when the name ends in .csv; exit code 2 when rows were rejected',
     options: [

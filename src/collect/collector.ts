@@ -8,7 +8,9 @@ import { findWorkspaceByPixelId } from '../store/app/workspaces.ts';
 import { InvalidInput, NotFound } from '../kit/errors.ts';
 import { describeIssues } from '../kit/zod-issues.ts';
 import { collectBody, toRows } from './payload.ts';
-import { countryFrom, parseAgent } from './visitor.ts';
+import { parseAgent } from './visitor.ts';
+import { cityDatabase } from './geo/city-database.ts';
+import { visitorPlace } from './geo/visitor-place.ts';
 import { createCollectLimits } from './limits.ts';
 import { pixelScript } from './pixel/serve.ts';
 import type { BatchWriter } from './wal.ts';
@@ -31,6 +33,8 @@ export function parseJsonBody(body: unknown): unknown {
 
 export const collectorRoutes: FastifyPluginAsync<{ writer: BatchWriter }> = async (app, { writer }) => {
   const limits = createCollectLimits(app.config.collect);
+  const places = cityDatabase(app.config.dataDir, app.log as never);
+  const { countryHeader, cityHeader } = app.config;
   /** Known pixel ids for a minute: the hot path should not read the app database per request. */
   const pixels = new Map<string, { workspaceId: number; until: number }>();
 
@@ -59,12 +63,12 @@ export const collectorRoutes: FastifyPluginAsync<{ writer: BatchWriter }> = asyn
     const parsed = collectBody.safeParse(raw);
     if (!parsed.success) throw new InvalidInput(describeIssues(parsed.error));
     const agent = parseAgent(request.headers['user-agent'] ?? '');
-    const rows = toRows(parsed.data, {
-      workspaceId,
-      now,
-      deviceType: agent.deviceType,
-      countryCode: countryFrom(request.headers[app.config.countryHeader]),
+    // A bot's request is still checked whole (its answer says nothing), but its place is not looked up.
+    const place = agent.bot ? { country: '', city: '' } : await visitorPlace(places, request.ip, {
+      country: request.headers[countryHeader],
+      city: cityHeader === null ? undefined : request.headers[cityHeader],
     });
+    const rows = toRows(parsed.data, { workspaceId, now, deviceType: agent.deviceType, countryCode: place.country, city: place.city });
     if (agent.bot) return reply.code(202).send({ accepted: 0 });
     await writer.append(rows);
     return reply.code(202).send({ accepted: parsed.data.items.length });

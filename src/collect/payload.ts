@@ -71,6 +71,7 @@ export interface RequestContext {
   now: number;
   deviceType: string;
   countryCode: string;
+  city: string;
 }
 
 type Stored<T> = T & { store_id: number };
@@ -99,7 +100,7 @@ export function toRows(body: CollectBody, ctx: RequestContext): { events: Stored
         transaction_gross_revenue: it.revenue ?? 0,
         transaction_currency: (it.currency ?? '').toUpperCase(),
         transaction_country_code: ctx.countryCode,
-        transaction_city: '',
+        transaction_city: ctx.city,
         hostname: it.url.hostname,
         coupon_code: it.coupon_code ?? '',
         line_items: it.items,
@@ -109,6 +110,7 @@ export function toRows(body: CollectBody, ctx: RequestContext): { events: Stored
     events.push(Object.assign(common, { visitor_timezone: body.timezone }, attribution, {
       device_type: ctx.deviceType,
       country_code: ctx.countryCode,
+      city: ctx.city,
       hostname: it.url.hostname,
       pathname: it.url.pathname,
       referrer: body.referrer,

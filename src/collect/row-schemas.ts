@@ -28,6 +28,7 @@ export const eventRow = z
     utm_term: text,
     device_type: text,
     country_code: upperText,
+    city: text,
     hostname: text,
     pathname: text,
     referrer: text,

@@ -14,6 +14,7 @@ import { adExportRecords, detectAdExport } from '../../src/collect/ads/export-re
 import { findImportKind } from '../../src/collect/import/kinds.ts';
 import { checkRow } from '../../src/collect/import/writer.ts';
 import { demoOrderRow } from '../../src/cli/demo/shopify-orders.ts';
+import { PLACES } from '../../src/cli/demo/catalog.ts';
 
 const DAY = 86_400_000;
 const first = Date.UTC(2026, 6, 23);
@@ -58,6 +59,19 @@ test('covers every channel, with creator traffic stored as influencer before 202
   assert.deepEqual(channels(days[1]!.events), [...expected, 'creator'].sort());
   const lastEvent = all('events').map((e) => e.dt as string).sort().at(-1)!;
   assert.ok(lastEvent < '2026-07-25 12:00:00.000', 'nothing after "now"');
+});
+
+test('every session has a city of its visitor\'s country, the same on all its events and its conversions', () => {
+  const citiesOf = new Map<string, Set<string>>();
+  for (const [place] of PLACES) for (const city of place.cities) citiesOf.set(place.country, new Set([...(citiesOf.get(place.country) ?? []), city]));
+  const sessions = new Map<string, string>();
+  for (const event of all('events')) {
+    assert.ok(citiesOf.get(String(event.country_code))?.has(String(event.city)), `${event.city} in ${event.country_code}`);
+    assert.equal(sessions.get(String(event.session_id)) ?? event.city, event.city);
+    sessions.set(String(event.session_id), String(event.city));
+  }
+  for (const conversion of all('conversions')) assert.equal(conversion.transaction_city, sessions.get(String(conversion.session_id)) ?? conversion.transaction_city);
+  assert.ok(new Set(sessions.values()).size > 10);
 });
 
 test('tagged sessions carry ids of ads that have ads rows; click ids sit in entry_meta', () => {

@@ -68,7 +68,7 @@ describe('row formats', () => {
       {
         dt: '2026-03-01 10:00:00.000', name: 'pageview', session_id: '42', visitor_id: '18446744073709551615', visitor_timezone: '',
         adv_source: 'facebook', adv_campaign_id: '', adv_adgroup_id: '', adv_ad_id: '', adv_asset_group_id: '',
-        utm_source: '', utm_medium: '', utm_campaign: '', utm_content: '', utm_term: '', device_type: '', country_code: 'DE',
+        utm_source: '', utm_medium: '', utm_campaign: '', utm_content: '', utm_term: '', device_type: '', country_code: 'DE', city: '',
         hostname: '', pathname: '', referrer: '', entry_meta_keys: ['fbclid'], entry_meta_values: ['x'], customer_id: '',
       },
     );

@@ -4,6 +4,7 @@ import { collectStatusCommand, replayDeadLettersCommand } from './collect.ts';
 import { demoCommand } from './demo.ts';
 import { importCommand } from './import.ts';
 import { exportCommand } from './export.ts';
+import { geoUpdateCommand } from './geo.ts';
 import { leadsExportCommand } from './leads.ts';
 import { setIntegrationCommand } from './integration.ts';
 import { setStorefrontCommand } from './storefront.ts';
@@ -25,6 +26,7 @@ export const commands: Record<Exclude<CommandName, 'start'>, Command> = {
   'integration set': setIntegrationCommand,
   'collect status': collectStatusCommand,
   'collect replay-dead-letters': replayDeadLettersCommand,
+  'geo update': geoUpdateCommand,
   import: importCommand,
   export: exportCommand,
   'ads connect': adsConnectCommand,

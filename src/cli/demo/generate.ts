@@ -215,6 +215,7 @@ export class DemoGenerator {
       ...visit.utm,
       device_type: visitor.device,
       country_code: visitor.place.country,
+      city: visitor.city,
       hostname: DEMO_HOSTNAME,
       referrer: visit.referrer,
       entry_meta_keys: visit.metaKeys,

@@ -110,5 +110,6 @@ export function App() {
     <main class="page" id="main">
       <h1>${view.title}</h1>
       ${allowed ? html`<${view.view} route=${route} workspace=${workspace} />` : html`<p class="error" role="alert">Only owners of this workspace can see its settings.</p>`}
-    </main>`;
+    </main>
+    <footer class="credits">Visitor cities: <a href="https://db-ip.com">IP Geolocation by DB-IP</a> (CC BY 4.0)</footer>`;
 }

@@ -68,6 +68,12 @@ export const LANDING_COLUMNS = [
 
 export type LandingColumn = (typeof LANDING_COLUMNS)[number];
 
+/**
+ * Every landing field a query may read: the row fields above, and the visitor's city (migration
+ * 0013), which the report's city breakdown reads and no /v3/sessions row carries.
+ */
+export type LandingField = LandingColumn | 'city';
+
 /** Event name -> session counter (docs/api.md, "GET /v3/sessions"); each is a column of `sessions`. */
 export const SESSION_COUNTERS = [
   ['pageview', 'pageviews'],
@@ -83,8 +89,8 @@ export const SESSION_COUNTERS = [
 
 export type SessionCounter = (typeof SESSION_COUNTERS)[number][1];
 
-/** The tuple column holding each landing field that is not in `landing` (migration 0004). */
-const LANDING_TUPLES: Partial<Record<LandingColumn, string>> = {
+/** The tuple column holding each landing field that is not in `landing` (migrations 0004, 0013). */
+const LANDING_TUPLES: Partial<Record<LandingField, string>> = {
   utm_source: 'landing_utm',
   utm_medium: 'landing_utm',
   utm_campaign: 'landing_utm',
@@ -98,14 +104,15 @@ const LANDING_TUPLES: Partial<Record<LandingColumn, string>> = {
   hostname: 'landing_context',
   entry_meta_keys: 'landing_context',
   entry_meta_values: 'landing_context',
+  city: 'landing_context',
 };
 
 /** A landing field of the session, from the tuple that holds it. */
-export function landingField(column: LandingColumn): string {
+export function landingField(column: LandingField): string {
   return `tupleElement(${LANDING_TUPLES[column] ?? 'landing'}, '${column}')`;
 }
 
 /** Landing fields as `<prefix><column>` columns of a SELECT over `sessions`. */
-export function landingColumns(prefix: string, columns: readonly LandingColumn[] = LANDING_COLUMNS): string {
+export function landingColumns(prefix: string, columns: readonly LandingField[] = LANDING_COLUMNS): string {
   return columns.map((c) => `${landingField(c)} AS ${prefix}${c}`).join(', ');
 }

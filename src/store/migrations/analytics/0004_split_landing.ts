@@ -11,11 +11,11 @@
  */
 import { CONTEXT_FIELDS, CONTEXT_TYPE, createSessionsTable, sessionsOfEvents, tupleType, type LandingTuple } from './0003_sessions.ts';
 
-const AD_FIELDS: [string, string][] = [
+export const AD_FIELDS: [string, string][] = [
   ['visitor_id', 'UInt64'],
   ...['adv_source', 'adv_campaign_id', 'adv_adgroup_id', 'adv_ad_id'].map((name): [string, string] => [name, 'String']),
 ];
-const UTM_FIELDS: [string, string][] = ['utm_source', 'utm_medium', 'utm_campaign', 'utm_content', 'utm_term', 'referrer',
+export const UTM_FIELDS: [string, string][] = ['utm_source', 'utm_medium', 'utm_campaign', 'utm_content', 'utm_term', 'referrer',
   'pathname'].map((name): [string, string] => [name, 'String']);
 
 const LANDING_TUPLES: LandingTuple[] = [

@@ -6,6 +6,7 @@ import * as orderPlatformIds from './0005_order_platform_ids.ts';
 import * as expensesDedupWindow from './0006_expenses_dedup_window.ts';
 import * as mergeSessions from './0011_merge_sessions.ts';
 import * as orderStatusLines from './0012_order_status_lines.ts';
+import * as city from './0013_city.ts';
 
 export interface AnalyticsMigration {
   id: number;
@@ -23,4 +24,5 @@ export const analyticsMigrations: AnalyticsMigration[] = [
   { id: 6, name: 'expenses_dedup_window', statements: expensesDedupWindow.statements },
   { id: 11, name: 'merge_sessions', statements: mergeSessions.statements },
   { id: 12, name: 'order_status_lines', statements: orderStatusLines.statements },
+  { id: 13, name: 'city', statements: city.statements },
 ];
