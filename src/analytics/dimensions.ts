@@ -92,11 +92,15 @@ export const DIMENSIONS = {
 export type Breakdown = keyof typeof DIMENSIONS;
 export const BREAKDOWNS = Object.keys(DIMENSIONS) as [Breakdown, ...Breakdown[]];
 
-/** Interval buckets; weeks start on Monday (toMonday). */
+/**
+ * Interval buckets of a calendar date: a timestamp's date in the report's time zone, or an ads
+ * row's own date. Weeks start on Monday (toMonday); a day is whatever its date spans, 23 or 25
+ * hours where the clocks change.
+ */
 export const INTERVALS = {
-  day: (ts: string) => `toDate(${ts})`,
-  week: (ts: string) => `toMonday(${ts})`,
-  month: (ts: string) => `toStartOfMonth(${ts})`,
+  day: (date: string) => date,
+  week: (date: string) => `toMonday(${date})`,
+  month: (date: string) => `toStartOfMonth(${date})`,
 } as const;
 
 export type Interval = keyof typeof INTERVALS;

@@ -9,6 +9,10 @@
  *   8 March (clocks forward, 23 hours): D1 10.00 at 00:30 EST = 05:30Z, D2 11.00 at 23:30 EDT = 03-09 03:30Z
  *   1 November (clocks back, 25 hours): F1 12.00 at 01:30 EDT = 05:30Z, F2 13.00 at 01:30 EST = 06:30Z,
  *     F3 14.00 at 23:30 EST = 11-02 04:30Z
+ *   L1 15.00 at 2026-03-31 23:30 EDT = 04-01 03:30Z (the last evening of March)
+ *   Sydney's changes (Australia/Sydney): S1 1.00 at 2026-04-05 00:30 AEDT = 04-04 13:30Z and S2 2.00 at
+ *     23:30 AEST = 04-05 13:30Z (a 25-hour day); S3 3.00 at 2026-10-04 00:30 AEST = 10-03 14:30Z and S4 4.00
+ *     at 23:30 AEDT = 10-04 12:30Z (a 23-hour day)
  *   ads rows of meta ad m1: 03-08 5.00, 03-10 30.00, 03-11 40.00
  */
 import { after, before, describe, test } from 'node:test';
@@ -38,6 +42,9 @@ before(async () => {
     order('E1', 1, '2026-03-11 03:30:00', 8000), order('M1', 2, '2026-03-11 13:20:00', 5000), order('N1', 3, '2026-03-10 16:10:00', 2000),
     order('D1', 4, '2026-03-08 05:30:00', 1000), order('D2', 5, '2026-03-09 03:30:00', 1100),
     order('F1', 6, '2026-11-01 05:30:00', 1200), order('F2', 7, '2026-11-01 06:30:00', 1300), order('F3', 8, '2026-11-02 04:30:00', 1400),
+    order('L1', 9, '2026-04-01 03:30:00', 1500),
+    order('S1', 10, '2026-04-04 13:30:00', 100), order('S2', 11, '2026-04-05 13:30:00', 200),
+    order('S3', 12, '2026-10-03 14:30:00', 300), order('S4', 13, '2026-10-04 12:30:00', 400),
   ]);
   const ad = (dt: string, spend: number) => ({ store_id: shop.id, dt, source: 'meta', ad_id: 'm1', spend, impressions: 100, clicks: 1, version: 1 });
   await insertRows(t.stores, 'ads', [ad('2026-03-08', 500), ad('2026-03-10', 3000), ad('2026-03-11', 4000)]);
@@ -137,8 +144,61 @@ describe('a local day of the row endpoints', () => {
   });
 });
 
+describe('/v3/report in a time zone', () => {
+  const report = (query: string) => get(`/v3/report?metrics=conversions,revenue,spend,sessions&${query}`);
+  const dated = (body: { data: { date: string; conversions: number }[] }) => body.data.map((r) => [r.date, r.conversions]);
+
+  test('a local day: its conversions, its sessions and the ads rows of its date', async () => {
+    const body = await report(`${MARCH_10}&${NY}`);
+    assert.deepEqual(body.totals, { conversions: 2, revenue: 100, spend: 30, sessions: 2 });
+    assert.deepEqual([body.pagination.start_date, body.pagination.end_date], ['2026-03-10 04:00:00', '2026-03-11 03:59:59']);
+    assert.deepEqual((await report(MARCH_10)).totals, { conversions: 1, revenue: 20, spend: 30, sessions: 1 });
+  });
+
+  test('interval=day: local days, the 23-hour 8 March holding both its orders', async () => {
+    const body = await report(`start_date=2026-03-08&end_date=2026-03-11&interval=day&${NY}`);
+    assert.deepEqual(body.data, [
+      { date: '2026-03-08', conversions: 2, revenue: 21, spend: 5, sessions: 0 },
+      { date: '2026-03-10', conversions: 2, revenue: 100, spend: 30, sessions: 2 },
+      { date: '2026-03-11', conversions: 1, revenue: 50, spend: 40, sessions: 1 },
+    ]);
+    assert.deepEqual(dated(await report('start_date=2026-03-08&end_date=2026-03-11&interval=day')), [
+      ['2026-03-08', 1], ['2026-03-09', 1], ['2026-03-10', 1], ['2026-03-11', 2],
+    ]);
+  });
+
+  test('interval=day: the 25-hour 1 November holds its repeated hour and its last hour', async () => {
+    const body = await report(`start_date=2026-11-01&end_date=2026-11-01&interval=day&${NY}`);
+    assert.deepEqual(dated(body), [['2026-11-01', 3]]);
+    assert.deepEqual([body.pagination.start_date, body.pagination.end_date], ['2026-11-01 04:00:00', '2026-11-02 04:59:59']);
+  });
+
+  test('Sydney: April\'s 25-hour day and October\'s 23-hour day are one bucket each', async () => {
+    const sydney = 'timezone=Australia/Sydney&interval=day';
+    const april = await report(`start_date=2026-04-05&end_date=2026-04-05&${sydney}`);
+    assert.deepEqual(dated(april), [['2026-04-05', 2]]);
+    assert.deepEqual([april.pagination.start_date, april.pagination.end_date], ['2026-04-04 13:00:00', '2026-04-05 13:59:59']);
+    const october = await report(`start_date=2026-10-04&end_date=2026-10-04&${sydney}`);
+    assert.deepEqual(dated(october), [['2026-10-04', 2]]);
+    assert.deepEqual([october.pagination.start_date, october.pagination.end_date], ['2026-10-03 14:00:00', '2026-10-04 12:59:59']);
+    assert.deepEqual(dated(await report('start_date=2026-04-04&end_date=2026-04-05&interval=day')), [['2026-04-04', 1], ['2026-04-05', 1]]);
+  });
+
+  test('interval=week: weeks start on the local Monday (Sunday evening in New York is Monday in UTC)', async () => {
+    const range = 'start_date=2026-03-02&end_date=2026-03-15&interval=week';
+    assert.deepEqual(dated(await report(`${range}&${NY}`)), [['2026-03-02', 2], ['2026-03-09', 3]]);
+    assert.deepEqual(dated(await report(range)), [['2026-03-02', 1], ['2026-03-09', 4]]);
+  });
+
+  test('interval=month: the last evening of March stays in March', async () => {
+    const range = 'start_date=2026-03-01&end_date=2026-04-30&interval=month';
+    assert.deepEqual(dated(await report(`${range}&${NY}`)), [['2026-03-01', 6], ['2026-04-01', 2]]);
+    assert.deepEqual(dated(await report(range)), [['2026-03-01', 5], ['2026-04-01', 3]]);
+  });
+});
+
 describe('a name that is no time zone', () => {
-  for (const path of ['/v3/events', '/v3/sessions', '/v3/conversions', '/v3/ads', '/v3/export/events', '/v3/export/ads']) {
+  for (const path of ['/v3/events', '/v3/sessions', '/v3/conversions', '/v3/ads', '/v3/report', '/v3/export/events', '/v3/export/ads']) {
     test(`${path} answers 400 naming timezone`, async () => {
       for (const [value, shown] of [['Mars/Olympus', 'Mars/Olympus'], ['%2B02:00', '+02:00'], ['', ''], ['Europe%2F'.repeat(12), '(too long)']]) {
         const response = await injectGet(t, `${path}?timezone=${value}`, shop.headers);

@@ -101,6 +101,38 @@ describe('every tool that takes a date range', () => {
   });
 });
 
+describe('the report tools take filters.timezone', () => {
+  test('analytics.query answers /v3/report\'s numbers for the same local days and names the zone in settings_applied', async () => {
+    const metrics = ['conversions', 'revenue', 'spend', 'sessions'];
+    const result = await ok('analytics.query', { metrics, interval: 'day', filters: { date_from: '2026-03-08', date_to: '2026-03-11', timezone: NY } });
+    const api = await t.app.inject({
+      method: 'GET', url: `/v3/report?metrics=${metrics.join(',')}&interval=day&start_date=2026-03-08&end_date=2026-03-11&timezone=${NY}`, headers: ws.headers,
+    });
+    assert.deepEqual(result.rows, api.json().data);
+    assert.deepEqual(result.rows.map((r: { date: string; conversions: number }) => [r.date, r.conversions]), [['2026-03-08', 2], ['2026-03-10', 2], ['2026-03-11', 1]]);
+    assert.equal(result.settings_applied.timezone, NY);
+    const utc = await ok('analytics.query', { metrics, filters: MARCH_10 });
+    assert.deepEqual([utc.totals.conversions, utc.settings_applied.timezone], [1, 'UTC']);
+  });
+
+  test('analytics.profit-summary and attribution.get-data read the same local range', async () => {
+    const { profit } = await ok('analytics.profit-summary', { filters: { ...MARCH_10, timezone: NY } });
+    assert.deepEqual([profit.start_date, profit.end_date, profit.settings_applied.timezone, profit.totals.conversions], ['2026-03-10 04:00:00', '2026-03-11 03:59:59', NY, 2]);
+    const { attribution } = await ok('attribution.get-data', { models: ['last_click'], filters: { ...MARCH_10, timezone: NY } });
+    assert.deepEqual([attribution.start_date, attribution.timezone, attribution.totals.last_click.conversions], ['2026-03-10 04:00:00', NY, 2]);
+  });
+
+  test('a filters.timezone that is no zone is refused with -32602', async () => {
+    for (const name of ['analytics.query', 'analytics.profit-summary', 'attribution.get-data']) {
+      const reply = await callTool(t.app, ws.headers, name, { filters: { timezone: 'Mars/Olympus' } });
+      assert.deepEqual(reply.error && { code: reply.error.code, message: reply.error.message }, {
+        code: -32602,
+        message: `Invalid arguments for tool ${name}: filters.timezone: Invalid timezone: Mars/Olympus. Use an IANA time zone name such as Europe/Berlin`,
+      });
+    }
+  });
+});
+
 describe('local days in the tools', () => {
   test('correlations.get-data: the evening order counts on its New York day', async () => {
     const series = async (timezone?: string) => {

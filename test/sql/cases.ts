@@ -99,6 +99,7 @@ export const SQL_CASES: Record<string, SqlCase[]> = {
     report('whole workspace, default metrics and settings', {}),
     report('by campaign per day, first click over 28 days', { breakdown: 'campaign', interval: 'day', attribution_model: 'first_click', attribution_window: 28 }),
     report('by source, linear', { breakdown: 'source', attribution_model: 'linear' }),
+    report('per month in New York time', { interval: 'month', timezone: 'America/New_York' }),
     report('by source, u-shaped, by click date', { breakdown: 'source', attribution_model: 'u_shaped', attribution_date: 'click' }),
     report('by source, total impact', { breakdown: 'source', attribution_model: 'total_impact' }),
     report('by source, any click', { breakdown: 'source', attribution_model: 'any_click' }),

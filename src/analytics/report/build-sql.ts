@@ -1,6 +1,7 @@
 import type { QueryParams } from '../../store/clickhouse.ts';
 import { DAY_MS } from '../../kit/dates.ts';
-import { Conditions, addNameFilter, timestampParam } from '../sql.ts';
+import { rangeDays } from '../../kit/range.ts';
+import { Conditions, LOCAL_DATE, addNameFilter, timestampParam } from '../sql.ts';
 import { SESSIONS_FINAL, landingField, sessionsStartedSql, type LandingColumn } from '../queries/sessions/session-sql.ts';
 import {
   BASE_TOUCH_FIELDS, IDS_CTE, TOUCH_FIELDS, attributionColumns, bookedCredits, conversionIdentitySql, hasShares, sessionIdentitySql, touchSql,
@@ -81,6 +82,8 @@ function reportParams(plan: ReportPlan): QueryParams {
     store_id: plan.workspaceId,
     start: timestampParam(plan.range.startMs),
     end: timestampParam(plan.range.endMs),
+    ...rangeDays(plan.range),
+    ...(plan.interval ? { tz: plan.range.timeZone } : {}),
     scan_start: timestampParam(b.scanStart),
     scan_end: timestampParam(b.scanEnd),
     conv_start: timestampParam(b.convStart),
@@ -366,14 +369,14 @@ function branchSql(branch: Branch, keyNames: string[], order: ArrayPart[]): stri
 
 /** The three part sources (ads, sessions, credits) for the plan's breakdown and interval. */
 function branches(plan: ReportPlan, dimension: Dimension | null): Branch[] {
-  const bucket = (ts: string) => (plan.interval ? INTERVALS[plan.interval](ts) : null);
+  const bucket = (date: string) => (plan.interval ? INTERVALS[plan.interval](date) : null);
   const keys = dimension?.keys ?? [];
   const out: Branch[] = [];
   const adsKeys = keys.map((k) => k.ads);
   if (adsKeys.every((k) => k !== null)) {
     const where = new Conditions()
       .add('store_id = {store_id:UInt64}')
-      .add(`dt BETWEEN toDate({start:${TS}}, 'UTC') AND toDate({end:${TS}}, 'UTC')`)
+      .add('dt BETWEEN {day_start:Date} AND {day_end:Date}')
       .addIf(plan.channels, 'source IN {channels:Array(String)}', (v) => ({ channels: v }))
       .addIf(plan.campaign, 'campaign_id = {campaign:String}', (v) => ({ campaign: v }))
       .addIf(plan.adgroup, 'adgroup_id = {adgroup:String}', (v) => ({ adgroup: v }));
@@ -395,7 +398,7 @@ function branches(plan: ReportPlan, dimension: Dimension | null): Branch[] {
       .addIf(plan.adgroup, 'adgroup = {adgroup:String}', (v) => ({ adgroup: v }));
     out.push({
       keys: sessionKeys as string[],
-      bucket: bucket('started'),
+      bucket: bucket(LOCAL_DATE('started')),
       label: "''",
       parts: { sessions: '1.', add_to_carts: 'toFloat64(add_to_carts)', checkouts: 'toFloat64(checkouts)' },
       from: `FROM session_rows WHERE ${where.sql()}`,
@@ -407,13 +410,13 @@ function branches(plan: ReportPlan, dimension: Dimension | null): Branch[] {
     credit[part] = `weight * ${column}`;
     credit[`share_${part}`] = `share * ${column}`;
   }
-  out.push({ keys: keys.map((k) => k.credit), bucket: bucket('credit_ts'), label: "''", parts: credit, from: 'FROM credits', grouped: false });
+  out.push({ keys: keys.map((k) => k.credit), bucket: bucket(LOCAL_DATE('credit_ts')), label: "''", parts: credit, from: 'FROM credits', grouped: false });
   return out;
 }
 
-/** The workspace's custom expenses in the report range, as a scalar subquery. */
+/** The workspace's custom expenses on the report range's calendar days, as a scalar subquery. */
 const EXPENSES_SQL = `(SELECT toFloat64(sum(amount)) FROM expenses WHERE store_id = {store_id:UInt64}
-      AND dt BETWEEN toDate({start:${TS}}, 'UTC') AND toDate({end:${TS}}, 'UTC'))`;
+      AND dt BETWEEN {day_start:Date} AND {day_end:Date})`;
 
 export interface ReportSql {
   sql: string;

@@ -18,6 +18,8 @@ import { planAttribution, type AttributionPlan, type AttributionRequest } from '
 export interface ReportRequest extends AttributionRequest {
   start_date?: string;
   end_date?: string;
+  /** The zone (canonical IANA name) whose calendar days the dates and buckets are; UTC when left out. */
+  timezone?: string;
   metrics?: string[];
   breakdown?: string;
   interval?: string;

@@ -153,7 +153,7 @@ export async function runReport(
       payment_fee_percent: settings.payment_fee_percent,
       payment_fee_fixed: settings.payment_fee_fixed,
       currency: settings.currency,
-      timezone: settings.timezone,
+      timezone: range.timeZone,
     },
   };
 }

@@ -105,6 +105,7 @@ const COMMON_ERRORS: Record<number, string[]> = {
     'Missing client-secret header',
     `Invalid Authorization header: expected ${BEARER_FORM}, or the x-api-key and client-secret headers`,
     'Unknown parameter: <name>. Did you mean <nearest known name>?',
+    timeZoneMessage('<value>'),
     'Invalid start_date or end_date parameter: start_date must be YYYY-MM-DD or YYYY-MM-DD HH:MM:SS (got <value>)',
     'Invalid start_date or end_date parameter: end_date must be in the years 1970 to 2299 (got <value>)',
     'start_date must be before end_date',
@@ -147,15 +148,13 @@ const rowExport = (rows: string, row: Json, errors: Record<number, string[]>): D
   download: EXPORT_TYPES,
 });
 
-const TIMEZONE_ERROR = timeZoneMessage('<value>');
-
 const pixelErrors = (extra400: string[] = []) => ({
-  400: [unknownSource(PIXEL_SOURCES), TIMEZONE_ERROR, ...extra400],
+  400: [unknownSource(PIXEL_SOURCES), ...extra400],
   403: [NO_PIXEL_ACCESS, NO_SOURCE_ACCESS],
 });
 
 const EVENTS_ERRORS = pixelErrors(['session_id must be numeric', 'visitor_id must be numeric']);
-const ADS_ERRORS = { 400: [unknownSource(BASE_SOURCES), TIMEZONE_ERROR], 403: [NO_ADS_ACCESS, NO_SOURCE_ACCESS] };
+const ADS_ERRORS = { 400: [unknownSource(BASE_SOURCES)], 403: [NO_ADS_ACCESS, NO_SOURCE_ACCESS] };
 
 const DESCRIPTIONS: Record<string, Description> = {
   '/events': {

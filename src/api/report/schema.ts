@@ -5,7 +5,7 @@ import { BREAKDOWNS, INTERVAL_NAMES } from '../../analytics/dimensions.ts';
 import { ATTRIBUTION_DATES, ATTRIBUTION_MODELS, ATTRIBUTION_WINDOWS } from '../../analytics/attribution/index.ts';
 import type { ReportRequest } from '../../analytics/report/plan.ts';
 import { acceptedMessage } from '../../kit/choices.ts';
-import { DATE_ALIASES, choice, dateShape, pagingShape, parseWith, sourceListParam, text, type QuerySpec } from '../params.ts';
+import { DATE_ALIASES, choice, zonedDateShape, pagingShape, parseWith, sourceListParam, text, type QuerySpec } from '../params.ts';
 
 const metricsParam = z
   .string({ error: acceptedMessage('metrics', '', METRIC_NAMES) })
@@ -23,7 +23,7 @@ const windowParam = z
   .optional();
 
 export const reportQuerySchema = z.object({
-  ...dateShape,
+  ...zonedDateShape,
   ...pagingShape,
   metrics: metricsParam,
   breakdown: choice('breakdown', BREAKDOWNS),

@@ -8,7 +8,7 @@ import { ATTRIBUTION_DATES, ATTRIBUTION_MODELS, ATTRIBUTION_WINDOWS } from '../.
 import { AccessDenied } from '../../../kit/errors.ts';
 import { readBound } from '../../../kit/dates.ts';
 import { boundMessage } from '../../../kit/range.ts';
-import { offsetArg, readTool, type ToolContext } from '../kit/tool.ts';
+import { offsetArg, readTool, timezoneArg, type ToolContext } from '../kit/tool.ts';
 import * as out from '../kit/outputs.ts';
 
 const DAY_OR_TIMESTAMP = /^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}:\d{2})?$/;
@@ -38,6 +38,7 @@ export const reportFilters = z
   .object({
     date_from: boundArg('date_from').optional().describe('First day'),
     date_to: boundArg('date_to').optional().describe('Last day'),
+    timezone: timezoneArg,
     source: sourceList.optional().describe('Only these channels (meta covers its family)'),
     ignore_sources: sourceList.optional().describe('Removed from paths; default: dashboard setting'),
   })
@@ -45,11 +46,15 @@ export const reportFilters = z
 
 type Filters = z.output<typeof reportFilters>;
 
-export function reportRequest(filters: Filters | undefined, rest: Omit<ReportRequest, 'start_date' | 'end_date' | 'source' | 'exclude_source'>): ReportRequest {
+export function reportRequest(
+  filters: Filters | undefined,
+  rest: Omit<ReportRequest, 'start_date' | 'end_date' | 'timezone' | 'source' | 'exclude_source'>,
+): ReportRequest {
   return {
     ...rest,
     start_date: filters?.date_from,
     end_date: filters?.date_to,
+    timezone: filters?.timezone,
     source: filters?.source,
     exclude_source: filters?.ignore_sources,
   };

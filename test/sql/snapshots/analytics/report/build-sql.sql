@@ -5,6 +5,8 @@
 -- report
 --   conv_end = "2026-10-31 23:59:59.999"
 --   conv_start = "2026-10-01 00:00:00.000"
+--   day_end = "2026-10-31"
+--   day_start = "2026-10-01"
 --   end = "2026-10-31 23:59:59.999"
 --   excluded_channels = []
 --   excluded_tx = []
@@ -72,7 +74,7 @@ SELECT max(label) AS label,
 FROM (
   SELECT '' AS label, [toFloat64(sum(spend)), toFloat64(sum(impressions)), toFloat64(sum(clicks))] AS p
   FROM ads FINAL WHERE store_id = {store_id:UInt64}
-  AND dt BETWEEN toDate({start:DateTime64(3, 'UTC')}, 'UTC') AND toDate({end:DateTime64(3, 'UTC')}, 'UTC')
+  AND dt BETWEEN {day_start:Date} AND {day_end:Date}
   UNION ALL
   SELECT '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), 1., toFloat64(add_to_carts), toFloat64(checkouts)] AS p
   FROM session_rows WHERE started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
@@ -89,6 +91,8 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 -- report
 --   conv_end = "2026-10-31 23:59:59.999"
 --   conv_start = "2026-10-01 00:00:00.000"
+--   day_end = "2026-10-31"
+--   day_start = "2026-10-01"
 --   end = "2026-10-31 23:59:59.999"
 --   excluded_channels = []
 --   excluded_tx = []
@@ -103,6 +107,7 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 --   scan_start = "2026-09-03 00:00:00.000"
 --   start = "2026-10-01 00:00:00.000"
 --   store_id = 1
+--   tz = "UTC"
 --   window_days = 28
 WITH
 session_rows AS (
@@ -157,15 +162,15 @@ SELECT k_source,
   count() OVER () AS total_rows,
   toFloat64(0) AS all_expenses
 FROM (
-  SELECT transform(source, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], source) AS k_source, campaign_id AS k_campaign, toDate(dt) AS bucket, argMax(campaign_name, dt) AS label, [toFloat64(sum(spend)), toFloat64(sum(impressions)), toFloat64(sum(clicks))] AS p
+  SELECT transform(source, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], source) AS k_source, campaign_id AS k_campaign, dt AS bucket, argMax(campaign_name, dt) AS label, [toFloat64(sum(spend)), toFloat64(sum(impressions)), toFloat64(sum(clicks))] AS p
   FROM ads FINAL WHERE store_id = {store_id:UInt64}
-  AND dt BETWEEN toDate({start:DateTime64(3, 'UTC')}, 'UTC') AND toDate({end:DateTime64(3, 'UTC')}, 'UTC')
+  AND dt BETWEEN {day_start:Date} AND {day_end:Date}
   GROUP BY k_source, k_campaign, bucket
   UNION ALL
-  SELECT transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel) AS k_source, campaign AS k_campaign, toDate(started) AS bucket, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), 1., toFloat64(add_to_carts), toFloat64(checkouts)] AS p
+  SELECT transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel) AS k_source, campaign AS k_campaign, toDate(started, {tz:String}) AS bucket, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), 1., toFloat64(add_to_carts), toFloat64(checkouts)] AS p
   FROM session_rows WHERE started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
   UNION ALL
-  SELECT touch.source AS k_source, touch.campaign AS k_campaign, toDate(credit_ts) AS bucket, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds] AS p
+  SELECT touch.source AS k_source, touch.campaign AS k_campaign, toDate(credit_ts, {tz:String}) AS bucket, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds] AS p
   FROM credits
 )
 GROUP BY bucket, k_source, k_campaign
@@ -177,6 +182,8 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 -- report
 --   conv_end = "2026-10-31 23:59:59.999"
 --   conv_start = "2026-10-01 00:00:00.000"
+--   day_end = "2026-10-31"
+--   day_start = "2026-10-01"
 --   end = "2026-10-31 23:59:59.999"
 --   excluded_channels = []
 --   excluded_tx = []
@@ -245,7 +252,7 @@ SELECT k_source,
 FROM (
   SELECT transform(source, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], source) AS k_source, '' AS label, [toFloat64(sum(spend)), toFloat64(sum(impressions)), toFloat64(sum(clicks))] AS p
   FROM ads FINAL WHERE store_id = {store_id:UInt64}
-  AND dt BETWEEN toDate({start:DateTime64(3, 'UTC')}, 'UTC') AND toDate({end:DateTime64(3, 'UTC')}, 'UTC')
+  AND dt BETWEEN {day_start:Date} AND {day_end:Date}
   GROUP BY k_source
   UNION ALL
   SELECT transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel) AS k_source, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), 1., toFloat64(add_to_carts), toFloat64(checkouts)] AS p
@@ -259,10 +266,101 @@ ORDER BY t_parts[8] DESC, k_source
 LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 ;
 
+-- case: per month in New York time
+-- report
+--   conv_end = "2026-11-01 03:59:59.999"
+--   conv_start = "2026-10-01 04:00:00.000"
+--   day_end = "2026-10-31"
+--   day_start = "2026-10-01"
+--   end = "2026-11-01 03:59:59.999"
+--   excluded_channels = []
+--   excluded_tx = []
+--   fee_fixed = 0
+--   fee_percent = 0
+--   limit = 100
+--   net_merchandise = 0
+--   offset = 0
+--   platform_revenue = 0
+--   refund_netting = 0
+--   scan_end = "2026-11-01 03:59:59.999"
+--   scan_start = "2026-09-24 04:00:00.000"
+--   start = "2026-10-01 04:00:00.000"
+--   store_id = 1
+--   tz = "America/New_York"
+--   window_days = 7
+WITH
+session_rows AS (
+  SELECT session_id, started,
+    tupleElement(landing, 'visitor_id') AS visitor_id, tupleElement(landing, 'adv_source') AS channel,
+    add_to_carts, initiated_checkouts AS checkouts
+  FROM sessions FINAL
+  WHERE store_id = {store_id:UInt64} AND month BETWEEN toStartOfMonth({scan_start:DateTime64(3, 'UTC')}) AND toStartOfMonth({scan_end:DateTime64(3, 'UTC')})
+    AND started BETWEEN {scan_start:DateTime64(3, 'UTC')} AND {scan_end:DateTime64(3, 'UTC')}
+),
+ids AS (
+  SELECT visitor_id AS id_visitor, customer_id AS customer FROM visitor_customers FINAL WHERE store_id = {store_id:UInt64}
+),
+conv AS (
+  SELECT c.dt AS conv_dt, c.session_id AS session_id,
+    multiIf(c.customer_id != '', concat('c:', c.customer_id), if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(c.visitor_id)))) AS identity,
+    toFloat64(c.transaction_gross_revenue) AS revenue, toFloat64(c.is_new_customer) AS is_new,
+    toFloat64(0) AS cogs, toFloat64(0) AS fees, toFloat64(0) AS shipping_costs, toFloat64(0) AS refunds,
+    c.transaction_city AS city, c.coupon_code AS coupon_code
+  FROM conversions AS c
+  LEFT JOIN ids ON ids.id_visitor = c.visitor_id
+  
+  WHERE c.store_id = {store_id:UInt64}
+  AND c.dt BETWEEN {conv_start:DateTime64(3, 'UTC')} AND {conv_end:DateTime64(3, 'UTC')}
+  AND c.transaction_id NOT IN {excluded_tx:Array(String)}
+),
+paths AS (
+  SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel)), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')) AS path
+  FROM session_rows AS s
+  LEFT JOIN ids ON ids.id_visitor = s.visitor_id
+  GROUP BY identity
+),
+credits AS (
+  SELECT credit.1 AS touch, credit.2 AS weight, conv_dt AS credit_ts,
+    revenue, is_new, cogs, fees, shipping_costs, refunds, city, coupon_code
+  FROM (
+    SELECT c.conv_dt AS conv_dt, c.session_id AS session_id,
+      c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
+      c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,
+      arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> t.channel != '' AND t.ts <= conv_dt AND t.ts >= conv_dt - toIntervalDay({window_days:UInt16}) AND t.channel NOT IN {excluded_channels:Array(String)}, p.path)) AS eligible
+    FROM conv AS c
+    LEFT JOIN paths AS p ON p.identity = c.identity
+  )
+  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
+)
+SELECT toString(bucket) AS date,
+  max(label) AS label,
+  sumForEach(p) AS t_parts,
+  sumForEach(sumForEach(p)) OVER () AS all_parts,
+  count() OVER () AS total_rows,
+  toFloat64(0) AS all_expenses
+FROM (
+  SELECT toStartOfMonth(dt) AS bucket, '' AS label, [toFloat64(sum(spend)), toFloat64(sum(impressions)), toFloat64(sum(clicks))] AS p
+  FROM ads FINAL WHERE store_id = {store_id:UInt64}
+  AND dt BETWEEN {day_start:Date} AND {day_end:Date}
+  GROUP BY bucket
+  UNION ALL
+  SELECT toStartOfMonth(toDate(started, {tz:String})) AS bucket, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), 1., toFloat64(add_to_carts), toFloat64(checkouts)] AS p
+  FROM session_rows WHERE started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
+  UNION ALL
+  SELECT toStartOfMonth(toDate(credit_ts, {tz:String})) AS bucket, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds] AS p
+  FROM credits
+)
+GROUP BY bucket
+ORDER BY bucket, t_parts[8] DESC
+LIMIT {limit:UInt32} OFFSET {offset:UInt64}
+;
+
 -- case: by source, u-shaped, by click date
 -- report
 --   conv_end = "2026-11-07 23:59:59.999"
 --   conv_start = "2026-10-01 00:00:00.000"
+--   day_end = "2026-10-31"
+--   day_start = "2026-10-01"
 --   end = "2026-10-31 23:59:59.999"
 --   excluded_channels = []
 --   excluded_tx = []
@@ -331,7 +429,7 @@ SELECT k_source,
 FROM (
   SELECT transform(source, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], source) AS k_source, '' AS label, [toFloat64(sum(spend)), toFloat64(sum(impressions)), toFloat64(sum(clicks))] AS p
   FROM ads FINAL WHERE store_id = {store_id:UInt64}
-  AND dt BETWEEN toDate({start:DateTime64(3, 'UTC')}, 'UTC') AND toDate({end:DateTime64(3, 'UTC')}, 'UTC')
+  AND dt BETWEEN {day_start:Date} AND {day_end:Date}
   GROUP BY k_source
   UNION ALL
   SELECT transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel) AS k_source, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), 1., toFloat64(add_to_carts), toFloat64(checkouts)] AS p
@@ -349,6 +447,8 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 -- report
 --   conv_end = "2026-10-31 23:59:59.999"
 --   conv_start = "2026-10-01 00:00:00.000"
+--   day_end = "2026-10-31"
+--   day_start = "2026-10-01"
 --   end = "2026-10-31 23:59:59.999"
 --   excluded_channels = []
 --   excluded_tx = []
@@ -417,7 +517,7 @@ SELECT k_source,
 FROM (
   SELECT transform(source, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], source) AS k_source, '' AS label, [toFloat64(sum(spend)), toFloat64(sum(impressions)), toFloat64(sum(clicks))] AS p
   FROM ads FINAL WHERE store_id = {store_id:UInt64}
-  AND dt BETWEEN toDate({start:DateTime64(3, 'UTC')}, 'UTC') AND toDate({end:DateTime64(3, 'UTC')}, 'UTC')
+  AND dt BETWEEN {day_start:Date} AND {day_end:Date}
   GROUP BY k_source
   UNION ALL
   SELECT transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel) AS k_source, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), 1., toFloat64(add_to_carts), toFloat64(checkouts)] AS p
@@ -435,6 +535,8 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 -- report
 --   conv_end = "2026-10-31 23:59:59.999"
 --   conv_start = "2026-10-01 00:00:00.000"
+--   day_end = "2026-10-31"
+--   day_start = "2026-10-01"
 --   end = "2026-10-31 23:59:59.999"
 --   excluded_channels = []
 --   excluded_tx = []
@@ -503,7 +605,7 @@ SELECT k_source,
 FROM (
   SELECT transform(source, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], source) AS k_source, '' AS label, [toFloat64(sum(spend)), toFloat64(sum(impressions)), toFloat64(sum(clicks))] AS p
   FROM ads FINAL WHERE store_id = {store_id:UInt64}
-  AND dt BETWEEN toDate({start:DateTime64(3, 'UTC')}, 'UTC') AND toDate({end:DateTime64(3, 'UTC')}, 'UTC')
+  AND dt BETWEEN {day_start:Date} AND {day_end:Date}
   GROUP BY k_source
   UNION ALL
   SELECT transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel) AS k_source, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), 1., toFloat64(add_to_carts), toFloat64(checkouts)] AS p
@@ -523,6 +625,8 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 --   campaign = "1201"
 --   conv_end = "2026-10-31 23:59:59.999"
 --   conv_start = "2026-10-01 00:00:00.000"
+--   day_end = "2026-10-31"
+--   day_start = "2026-10-01"
 --   end = "2026-10-31 23:59:59.999"
 --   excluded_channels = []
 --   excluded_tx = []
@@ -594,7 +698,7 @@ SELECT k_source,
 FROM (
   SELECT transform(source, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], source) AS k_source, ad_id AS k_ad, argMax(ad_name, dt) AS label, [toFloat64(sum(spend)), toFloat64(sum(impressions)), toFloat64(sum(clicks))] AS p
   FROM ads FINAL WHERE store_id = {store_id:UInt64}
-  AND dt BETWEEN toDate({start:DateTime64(3, 'UTC')}, 'UTC') AND toDate({end:DateTime64(3, 'UTC')}, 'UTC')
+  AND dt BETWEEN {day_start:Date} AND {day_end:Date}
   AND campaign_id = {campaign:String}
   AND adgroup_id = {adgroup:String}
   GROUP BY k_source, k_ad
@@ -616,6 +720,8 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 -- report
 --   conv_end = "2026-10-31 23:59:59.999"
 --   conv_start = "2026-10-01 00:00:00.000"
+--   day_end = "2026-10-31"
+--   day_start = "2026-10-01"
 --   end = "2026-10-31 23:59:59.999"
 --   excluded_channels = ["email"]
 --   excluded_tx = []
@@ -630,6 +736,7 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 --   scan_start = "2026-09-24 00:00:00.000"
 --   start = "2026-10-01 00:00:00.000"
 --   store_id = 1
+--   tz = "UTC"
 --   window_days = 7
 WITH
 session_rows AS (
@@ -683,10 +790,10 @@ SELECT k_utm_campaign,
   count() OVER () AS total_rows,
   toFloat64(0) AS all_expenses
 FROM (
-  SELECT utm_campaign AS k_utm_campaign, toMonday(started) AS bucket, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), 1., toFloat64(add_to_carts), toFloat64(checkouts)] AS p
+  SELECT utm_campaign AS k_utm_campaign, toMonday(toDate(started, {tz:String})) AS bucket, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), 1., toFloat64(add_to_carts), toFloat64(checkouts)] AS p
   FROM session_rows WHERE started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
   UNION ALL
-  SELECT touch.utm_campaign AS k_utm_campaign, toMonday(credit_ts) AS bucket, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds] AS p
+  SELECT touch.utm_campaign AS k_utm_campaign, toMonday(toDate(credit_ts, {tz:String})) AS bucket, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds] AS p
   FROM credits
 )
 GROUP BY bucket, k_utm_campaign
@@ -699,6 +806,8 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 --   channels = ["meta", "facebook", "instagram", "messenger", "audience_network", "threads"]
 --   conv_end = "2026-10-31 23:59:59.999"
 --   conv_start = "2026-10-01 00:00:00.000"
+--   day_end = "2026-10-31"
+--   day_start = "2026-10-01"
 --   end = "2026-10-31 23:59:59.999"
 --   excluded_channels = []
 --   excluded_tx = []
@@ -777,6 +886,8 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 -- report
 --   conv_end = "2026-10-31 23:59:59.999"
 --   conv_start = "2026-10-01 00:00:00.000"
+--   day_end = "2026-10-31"
+--   day_start = "2026-10-01"
 --   end = "2026-10-31 23:59:59.999"
 --   excluded_channels = []
 --   excluded_tx = []
@@ -855,11 +966,11 @@ SELECT max(label) AS label,
   sumForEach(sumForEach(p)) OVER () AS all_parts,
   count() OVER () AS total_rows,
   (SELECT toFloat64(sum(amount)) FROM expenses WHERE store_id = {store_id:UInt64}
-      AND dt BETWEEN toDate({start:DateTime64(3, 'UTC')}, 'UTC') AND toDate({end:DateTime64(3, 'UTC')}, 'UTC')) AS all_expenses
+      AND dt BETWEEN {day_start:Date} AND {day_end:Date}) AS all_expenses
 FROM (
   SELECT '' AS label, [toFloat64(sum(spend)), toFloat64(sum(impressions)), toFloat64(sum(clicks))] AS p
   FROM ads FINAL WHERE store_id = {store_id:UInt64}
-  AND dt BETWEEN toDate({start:DateTime64(3, 'UTC')}, 'UTC') AND toDate({end:DateTime64(3, 'UTC')}, 'UTC')
+  AND dt BETWEEN {day_start:Date} AND {day_end:Date}
   UNION ALL
   SELECT '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), 1., toFloat64(add_to_carts), toFloat64(checkouts)] AS p
   FROM session_rows WHERE started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
@@ -874,6 +985,8 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 -- report-expenses
 --   conv_end = "2026-10-31 23:59:59.999"
 --   conv_start = "2026-10-01 00:00:00.000"
+--   day_end = "2026-10-31"
+--   day_start = "2026-10-01"
 --   end = "2026-10-31 23:59:59.999"
 --   excluded_channels = []
 --   excluded_tx = []
@@ -890,13 +1003,15 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 --   store_id = 1
 --   window_days = 7
 SELECT (SELECT toFloat64(sum(amount)) FROM expenses WHERE store_id = {store_id:UInt64}
-      AND dt BETWEEN toDate({start:DateTime64(3, 'UTC')}, 'UTC') AND toDate({end:DateTime64(3, 'UTC')}, 'UTC')) AS all_expenses
+      AND dt BETWEEN {day_start:Date} AND {day_end:Date}) AS all_expenses
 ;
 
 -- case: a page past the end reads the totals again
 -- report
 --   conv_end = "2026-10-31 23:59:59.999"
 --   conv_start = "2026-10-01 00:00:00.000"
+--   day_end = "2026-10-31"
+--   day_start = "2026-10-01"
 --   end = "2026-10-31 23:59:59.999"
 --   excluded_channels = []
 --   excluded_tx = []
@@ -973,6 +1088,8 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 -- report
 --   conv_end = "2026-10-31 23:59:59.999"
 --   conv_start = "2026-10-01 00:00:00.000"
+--   day_end = "2026-10-31"
+--   day_start = "2026-10-01"
 --   end = "2026-10-31 23:59:59.999"
 --   excluded_channels = []
 --   excluded_tx = []
