@@ -6,12 +6,13 @@
  * the same load. Before timing, the report's last_click rows are checked against that query.
  *
  * Cases: the default report (7 days); breakdown=campaign over 90 days with 28-day windows under
- * last_click, linear and any_click; interval=day with attribution_date=click over 90 days.
+ * last_click, linear and any_click; interval=day with attribution_date=click over 90 days; and
+ * interval=day over 90 days in UTC and in New York time, the pair that shows what a time zone costs.
  */
 import { buildApp } from '../../src/server/app.ts';
 import { createRateLimits } from '../../src/http/rate-limit.ts';
 import { createLogger } from '../../src/log.ts';
-import { resolveRange } from '../../src/kit/range.ts';
+import { rangeDays, resolveRange } from '../../src/kit/range.ts';
 import { formatDay, formatTimestampMs } from '../../src/kit/dates.ts';
 import { reportingSourceSql } from '../../src/analytics/dimensions.ts';
 import type { Clickhouse } from '../../src/store/clickhouse.ts';
@@ -39,8 +40,10 @@ interface Baseline {
 export function baselineSql(b: Baseline): string {
   const keys = [...(b.campaign ? ['src', 'camp'] : []), ...(b.day ? ['date'] : [])];
   const group = keys.length ? `GROUP BY ${keys.join(', ')}` : '';
+  // A timestamp's date in the request's zone; an ads row's dt is a date already.
   const sel = (src: string, camp: string, date: string) =>
-    [...(b.campaign ? [`${src} AS src`, `${camp} AS camp`] : []), ...(b.day ? [`toDate(${date}) AS date`] : [])].join(', ');
+    [...(b.campaign ? [`${src} AS src`, `${camp} AS camp`] : []), ...(b.day ? [`${date} AS date`] : [])].join(', ');
+  const local = (ts: string) => `toDate(${ts}, {tz:String})`;
   const comma = keys.length ? ',' : '';
   const inWindow = `t.ident != '' AND t.started <= cv.dt AND t.started >= cv.dt - toIntervalDay(${b.windowDays})`;
   const creditDate = b.click ? 'if(n = 0, dt, lt.3)' : 'dt';
@@ -75,14 +78,14 @@ last AS (
 )
 SELECT ${keys.join(', ')}${comma} sum(spend) AS spend, sum(revenue) AS revenue, sum(conversions) AS conversions, sum(sessions) AS sessions
 FROM (
-  SELECT ${sel(`if(n = 0, 'organic', ${reportingSourceSql('lt.1')})`, "if(n = 0, '', lt.2)", creditDate)}${comma}
+  SELECT ${sel(`if(n = 0, 'organic', ${reportingSourceSql('lt.1')})`, "if(n = 0, '', lt.2)", local(creditDate))}${comma}
     0 AS spend, sum(rev) AS revenue, count() AS conversions, 0 AS sessions
   FROM last WHERE ${creditDate} BETWEEN {start:${TS}} AND {end:${TS}} ${group}
   UNION ALL
   SELECT ${sel(reportingSourceSql('source'), 'campaign_id', 'dt')}${comma} sum(spend), 0, 0, 0
-  FROM ads FINAL WHERE store_id = {store_id:UInt64} AND dt BETWEEN toDate({start:${TS}}) AND toDate({end:${TS}}) ${group}
+  FROM ads FINAL WHERE store_id = {store_id:UInt64} AND dt BETWEEN {day_start:Date} AND {day_end:Date} ${group}
   UNION ALL
-  SELECT ${sel(reportingSourceSql('ch'), 'cp', 'started')}${comma} 0, 0, 0, count()
+  SELECT ${sel(reportingSourceSql('ch'), 'cp', local('started'))}${comma} 0, 0, 0, count()
   FROM sess WHERE started BETWEEN {start:${TS}} AND {end:${TS}} ${group}
 )
 ${group}`;
@@ -97,6 +100,8 @@ export function baselineParams(workspaceId: number, range: Range, b: Baseline) {
     scan_start: formatTimestampMs(range.startMs - window),
     scan_end: formatTimestampMs(b.click ? range.endMs + window : range.endMs),
     conv_end: formatTimestampMs(b.click ? range.endMs + window : range.endMs),
+    ...rangeDays(range),
+    tz: range.timeZone,
   };
 }
 
@@ -134,6 +139,9 @@ export async function runReportBench(env: BenchEnv, log: (line: string) => void 
     const week = resolveRange({});
     const quarter = resolveRange({ start_date: from, end_date: to });
     const q90 = `start_date=${from}&end_date=${to}`;
+    const newYork = 'America/New_York';
+    const quarterInNewYork = resolveRange({ start_date: from, end_date: to, timezone: newYork });
+    const daily: Baseline = { campaign: false, day: true, click: false, windowDays: 7 };
     const campaign: Baseline = { campaign: true, day: false, click: false, windowDays: 28 };
     const cases = [
       { name: 'default report (7 days)', url: '', range: week, b: { campaign: false, day: false, click: false, windowDays: 7 } },
@@ -141,6 +149,8 @@ export async function runReportBench(env: BenchEnv, log: (line: string) => void 
       { name: 'breakdown=campaign, linear, 28-day window, 90 days', url: `${q90}&breakdown=campaign&attribution_window=28&attribution_model=linear`, range: quarter, b: campaign },
       { name: 'breakdown=campaign, any_click, 28-day window, 90 days', url: `${q90}&breakdown=campaign&attribution_window=28&attribution_model=any_click`, range: quarter, b: campaign },
       { name: 'interval=day, attribution_date=click, 90 days', url: `${q90}&interval=day&attribution_date=click`, range: quarter, b: { campaign: false, day: true, click: true, windowDays: 7 } },
+      { name: 'interval=day, 90 days, UTC', url: `${q90}&interval=day`, range: quarter, b: daily },
+      { name: 'interval=day, 90 days, timezone=America/New_York', url: `${q90}&interval=day&timezone=${newYork}`, range: quarterInNewYork, b: daily },
     ];
     const get = async (query: string) => {
       const response = await fetch(`${base}/v3/report?${query}`, { headers: ws.headers });
