@@ -173,6 +173,17 @@ describe('/v3/report in a time zone', () => {
     assert.deepEqual([body.pagination.start_date, body.pagination.end_date], ['2026-11-01 04:00:00', '2026-11-02 04:59:59']);
   });
 
+  test('/v3/export/mmm: one record per local day, with the report\'s numbers of that day', async () => {
+    const response = await t.app.inject({ method: 'GET', url: `/v3/export/mmm?start_date=2026-03-08&end_date=2026-03-11&${NY}`, headers: shop.headers });
+    assert.equal(response.statusCode, 200, response.body);
+    assert.equal(response.headers['content-disposition'], 'attachment; filename="storelens-mmm-2026-03-08_2026-03-11.csv"');
+    const [header, ...records] = response.body.trim().split('\n').map((line) => line.split(','));
+    const column = (name: string) => header!.indexOf(name);
+    assert.deepEqual(records.map((r) => [r[column('date')], r[column('conversions')], r[column('meta_spend')]]), [
+      ['2026-03-08', '2', '5.00'], ['2026-03-09', '0', '0.00'], ['2026-03-10', '2', '30.00'], ['2026-03-11', '1', '40.00'],
+    ]);
+  });
+
   test('Sydney: April\'s 25-hour day and October\'s 23-hour day are one bucket each', async () => {
     const sydney = 'timezone=Australia/Sydney&interval=day';
     const april = await report(`start_date=2026-04-05&end_date=2026-04-05&${sydney}`);

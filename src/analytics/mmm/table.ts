@@ -13,6 +13,8 @@ export type MmmGeo = (typeof MMM_GEOS)[number];
 export interface MmmRequest {
   start_date?: string;
   end_date?: string;
+  /** The zone whose calendar days the dates are (canonical IANA name); UTC when left out. */
+  timezone?: string;
   granularity: MmmGranularity;
   /** One row per date and geo instead of one per date. */
   geo: MmmGeo | null;
@@ -39,8 +41,8 @@ async function reportRows(stores: { ch: Clickhouse; db: AppDatabase }, auth: Rep
 
 /** Each bucket of the range as the report names it: days, or the Mondays of its weeks. */
 function buckets(range: Range, granularity: MmmGranularity): string[] {
-  const first = Date.parse(formatDay(range.startMs));
-  const last = Date.parse(formatDay(range.endMs));
+  const first = Date.parse(formatDay(range.startMs, range.timeZone));
+  const last = Date.parse(formatDay(range.endMs, range.timeZone));
   const monday = (day: number) => day - ((new Date(day).getUTCDay() + 6) % 7) * DAY_MS;
   const [from, step] = granularity === 'week' ? [monday(first), 7 * DAY_MS] : [first, DAY_MS];
   const out: string[] = [];
@@ -75,7 +77,7 @@ export async function mmmTable(stores: { ch: Clickhouse; db: AppDatabase }, auth
   const range = resolveRange(request, now);
   const settings = await getSettings(stores.db, auth.workspaceId);
   const dates = buckets(range, request.granularity);
-  const base: ReportRequest = { start_date: request.start_date, end_date: request.end_date, interval: request.granularity };
+  const base: ReportRequest = { start_date: request.start_date, end_date: request.end_date, timezone: request.timezone, interval: request.granularity };
   const kpi: ReportRequest = {
     ...base,
     metrics: ['revenue', 'conversions', 'sessions'],

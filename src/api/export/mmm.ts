@@ -3,11 +3,11 @@ import { z } from 'zod';
 import { dataRoute } from '../../http/data-route.ts';
 import { csvText } from '../../kit/csv.ts';
 import { MMM_GEOS, MMM_GRANULARITIES, mmmTable } from '../../analytics/mmm/table.ts';
-import { DATE_ALIASES, choice, dateShape, parseWith, type QuerySpec } from '../params.ts';
+import { DATE_ALIASES, choice, parseWith, zonedDateShape, type QuerySpec } from '../params.ts';
 import { downloadName } from './send.ts';
 
 export const mmmQuerySchema = z.object({
-  ...dateShape,
+  ...zonedDateShape,
   granularity: choice('granularity', MMM_GRANULARITIES).transform((v) => v ?? 'day'),
   geo: choice('geo', MMM_GEOS).transform((v) => v ?? null),
 });
