@@ -22,23 +22,22 @@ export interface Issue {
 
 const isMissing = (issue: z.core.$ZodIssue) => issue.code === 'invalid_type' && /received undefined$/.test(issue.message);
 
-/** Each problem with where it is. */
-export function issueList(error: z.ZodError, wording: IssueWording = {}): Issue[] {
-  return (wording.first ? error.issues.slice(0, 1) : error.issues).map((issue) => ({
-    path: issue.path.join('.') || (wording.root ?? ''),
-    message: issue.message,
-  }));
+function located(error: z.ZodError, wording: IssueWording): (Issue & { missing: boolean })[] {
+  return (wording.first ? error.issues.slice(0, 1) : error.issues).map((issue) => {
+    const path = issue.path.join('.');
+    const missing = wording.requiredByName === true && path !== '' && isMissing(issue);
+    return { path: path || (wording.root ?? ''), message: missing ? `${path} is required` : issue.message, missing };
+  });
 }
 
-/** The problems as one line of text: `field: message` each, joined with `; `. */
+/** Each problem with where it is; under `requiredByName` a missing field's message is `<field> is required`. */
+export function issueList(error: z.ZodError, wording: IssueWording = {}): Issue[] {
+  return located(error, wording).map(({ path, message }) => ({ path, message }));
+}
+
+/** The problems as one line of text: `field: message` each (`field is required` alone), joined with `; `. */
 export function describeIssues(error: z.ZodError, wording: IssueWording = {}): string {
-  const issues = wording.first ? error.issues.slice(0, 1) : error.issues;
+  const issues = located(error, wording);
   if (issues.length === 0) return wording.fallback ?? 'Invalid input';
-  return issues
-    .map((issue) => {
-      const path = issue.path.join('.') || (wording.root ?? '');
-      if (wording.requiredByName && path && isMissing(issue)) return `${path} is required`;
-      return wording.bare || !path ? issue.message : `${path}: ${issue.message}`;
-    })
-    .join('; ');
+  return issues.map(({ path, message, missing }) => (wording.bare || missing || !path ? message : `${path}: ${message}`)).join('; ');
 }

@@ -21,9 +21,9 @@ const TOOL_ERROR_CODES: Record<Exclude<DomainErrorKind, 'invalid_input'>, string
   unavailable: 'unavailable',
 };
 
-/** Arguments a tool's schema refuses: -32602 naming each problem, the list in `data.issues`. */
+/** Arguments a tool's schema refuses: -32602 naming each problem (`x is required`), the list in `data.issues`. */
 export function invalidArguments(tool: string, error: z.ZodError): RpcError {
-  const wording = { root: '(arguments)' };
+  const wording = { root: '(arguments)', requiredByName: true };
   return new RpcError(INVALID_PARAMS, `Invalid arguments for tool ${tool}: ${describeIssues(error, wording)}`, { issues: issueList(error, wording) });
 }
 

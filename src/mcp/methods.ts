@@ -5,7 +5,7 @@ import type { Caller } from './caller.ts';
 import type { Connection } from './connection.ts';
 import { invalidArguments, toolRefusal } from './errors.ts';
 import { INVALID_PARAMS, METHOD_NOT_FOUND, RpcError, negotiateVersion, toolResult, type RpcRequest } from './protocol.ts';
-import { findTool, inputSchemaOf, toolList } from './tools/index.ts';
+import { findTool, inputSchemaOf, nearestTool, toolList } from './tools/index.ts';
 import type { ToolSelection } from './tools/kit/selection.ts';
 import type { ToolContext } from './tools/kit/tool.ts';
 import { workspacesListTool } from './tools/families/workspaces.ts';
@@ -19,6 +19,13 @@ const INSTRUCTIONS =
   'included; a range left out is the last 7 days up to today. Attribution arguments left out take the saved ' +
   'dashboard settings.';
 
+/** -32601 naming the tool (cut at 100 characters) and, when one is close, the tool it likely meant. */
+function unknownTool(name: string, selection: ToolSelection): RpcError {
+  const shown = name.length > 100 ? `${name.slice(0, 100)}...` : name;
+  const near = nearestTool(name, selection);
+  return new RpcError(METHOD_NOT_FOUND, near ? `Unknown tool: ${shown}. Did you mean ${near}?` : `Unknown tool: ${shown}`);
+}
+
 async function callTool(app: FastifyInstance, caller: Caller, selection: ToolSelection, params: Record<string, unknown>) {
   const name = params.name;
   if (typeof name !== 'string') throw new RpcError(INVALID_PARAMS, 'Invalid params: name must be a string');
@@ -28,7 +35,7 @@ async function callTool(app: FastifyInstance, caller: Caller, selection: ToolSel
   }
   const multi = caller.kind === 'oauth';
   const tool = name === workspacesListTool.name && multi ? workspacesListTool : findTool(name, selection);
-  if (!tool) throw new RpcError(METHOD_NOT_FOUND, `Unknown tool: ${name}`);
+  if (!tool) throw unknownTool(name, selection);
 
   const parsed = inputSchemaOf(tool, multi).safeParse(rawArgs);
   if (!parsed.success) throw invalidArguments(name, parsed.error);

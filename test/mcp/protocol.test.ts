@@ -217,6 +217,25 @@ describe('tools/call errors', () => {
     assert.deepEqual((await callTool(t.app, ws.headers, 'notes.delete', {})).error, { code: -32601, message: 'Unknown tool: notes.delete' });
   });
 
+  test('an unknown tool close to a known one names it', async () => {
+    const error = async (name: string) => (await callTool(t.app, ws.headers, name, {})).error;
+    assert.deepEqual(await error('analytics_query'), { code: -32601, message: 'Unknown tool: analytics_query. Did you mean analytics.query?' });
+    assert.deepEqual(await error('notes.get-note'), { code: -32601, message: 'Unknown tool: notes.get-note. Did you mean notes.get-notes?' });
+    assert.deepEqual(await error('query'), { code: -32601, message: 'Unknown tool: query. Did you mean analytics.query?' });
+    assert.deepEqual(await error(`x${'y'.repeat(300)}`), { code: -32601, message: `Unknown tool: x${'y'.repeat(99)}...` });
+  });
+
+  test('a missing argument reads "x is required", nested ones with their path', async () => {
+    const reply = await callTool(t.app, ws.headers, 'notes.save-note', { content: 'x' });
+    assert.deepEqual(reply.error, {
+      code: -32602,
+      message: 'Invalid arguments for tool notes.save-note: title is required',
+      data: { issues: [{ path: 'title', message: 'title is required' }] },
+    });
+    const nested = await callTool(t.app, ws.headers, 'creators.create-program', { name: 'P', commission: { type: 'tiered', tiers: [{ rate_percent: 5 }] } });
+    assert.equal(nested.error?.message, 'Invalid arguments for tool creators.create-program: commission.tiers.0.min_revenue_cents is required');
+  });
+
   test('workspaces_list does not exist on a single-workspace connection', async () => {
     assert.equal((await callTool(t.app, ws.headers, 'workspaces_list', {})).error?.code, -32601);
   });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { closestMatch } from 'leven';
 import { abTestingTools } from './families/ab-testing.ts';
 import { adFatigueTools } from './families/ad-fatigue.ts';
 import { aiVisibilityTools } from './families/ai-visibility.ts';
@@ -75,6 +76,20 @@ export const TOOL_FAMILIES: readonly string[] = [...new Set(TOOLS.map((t) => fam
 export function findTool(name: string, selection: ToolSelection = ALL_TOOLS): ToolDefinition | undefined {
   const tool = BY_NAME.get(name);
   return tool && isSelected(tool, selection) ? tool : undefined;
+}
+
+/**
+ * The tool of the selection an unknown name most likely meant: a near spelling (`analytics_query`,
+ * `notes.get-note`) or the same name after the dot in another family (`query`, `get-data` under
+ * its family's name); undefined when nothing is close.
+ */
+export function nearestTool(name: string, selection: ToolSelection = ALL_TOOLS): string | undefined {
+  const names = TOOLS.filter((t) => isSelected(t, selection)).map((t) => t.name);
+  const near = closestMatch(name, names, { maxDistance: Math.max(1, Math.floor(name.length / 4)) });
+  if (near !== undefined) return near;
+  const bare = name.slice(name.indexOf('.') + 1);
+  const sameAction = names.filter((n) => n.endsWith(`.${bare}`));
+  return sameAction.length === 1 ? sameAction[0] : undefined;
 }
 
 /** Required on every tool of a multi-workspace connection. */
