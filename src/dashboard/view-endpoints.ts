@@ -97,7 +97,7 @@ export async function viewRoutes(app: FastifyInstance): Promise<void> {
     return { data: result.rows, totals: result.totals, pagination: result.pagination, settings_applied: result.settings_applied };
   });
 
-  /** The six models side by side for the same rows: one report run per model. */
+  /** Every model side by side for the same rows: one report run per model. */
   app.get('/dashboard/api/compare', { onRequest }, async (request) => {
     const { access, query } = viewRequest(request);
     const runs = await Promise.all(ATTRIBUTION_MODELS.map((model) => runReport(app.stores, access, { ...query, attribution_model: model })));

@@ -24,10 +24,26 @@ after(() => close());
 const CONV = '2026-03-08 12:00:00.000';
 type Touch = [ts: string, sessionId: number, channel: string];
 
+/** What data_driven binds: the chain's removal effect per reporting source, and the channels the key sees (null: all). */
+interface DataDrivenChain {
+  effects: Record<string, number>;
+  visible?: string[];
+}
+
+/** A chain in which every source of these paths has the same effect: data_driven is then even shares over platforms. */
+const EVEN_CHAIN: DataDrivenChain = { effects: { meta: 0.5, google: 0.5, email: 0.5, tiktok: 0.5, pinterest: 0.5, creator: 0.5 } };
+
+const chainParams = (chain: DataDrivenChain) => ({
+  dd_sources: Object.keys(chain.effects),
+  dd_effects: Object.values(chain.effects),
+  dd_restricted: chain.visible ? 1 : 0,
+  dd_channels: chain.visible ?? [],
+});
+
 async function attribute(
   model: ModelName,
   touches: Touch[],
-  options: { conv?: string; window?: number; excluded?: string[] } = {},
+  options: { conv?: string; window?: number; excluded?: string[]; chain?: DataDrivenChain } = {},
 ): Promise<[number, string, number][]> {
   const pathSql = `arrayMap(x -> ${touchSql({ ts: 'x.1', session_id: 'x.2', channel: 'x.3', source: reportingSourceSql('x.3') })},
     arrayZip({ts:Array(DateTime64(3, 'UTC'))}, {sid:Array(UInt64)}, {channel:Array(String)}))`;
@@ -42,6 +58,7 @@ async function attribute(
     conv: options.conv ?? CONV,
     window_days: options.window ?? 7,
     excluded_channels: options.excluded ?? [],
+    ...chainParams(options.chain ?? EVEN_CHAIN),
   });
   return rows[0]!.out.map(([sid, source, weight]) => [Number(sid), source, weight]);
 }
@@ -143,5 +160,48 @@ describe('attribution models on hand-built paths', () => {
     assert.deepEqual(await attribute('linear', edges), [[2, 'google', 0.5], [3, 'tiktok', 0.5]]);
     assert.deepEqual(await attribute('first_click', edges, { window: 1 }), [[3, 'tiktok', 1]]);
     assert.deepEqual(await attribute('first_click', edges, { window: 28 }), [[1, 'meta', 1], [2, 'google', 0], [3, 'tiktok', 0]]);
+  });
+});
+
+describe('data_driven weights for a given chain', () => {
+  test('shares in proportion to the removal effects of the distinct platforms in the path', async () => {
+    // 0.5 + 1 + 0.25 = 1.75: meta 0.5/1.75, google 1/1.75, email 0.25/1.75.
+    const chain = { effects: { meta: 0.5, google: 1, email: 0.25 } };
+    assert.deepEqual(await attribute('data_driven', THREE, { chain }), [[1, 'meta', 0.2857], [2, 'google', 0.5714], [3, 'email', 0.1429]]);
+  });
+
+  test("a platform's share goes to its last touchpoint: meta's on instagram, none on facebook", async () => {
+    assert.deepEqual(weights(await attribute('data_driven', FIVE)), [0, 0.25, 0.25, 0.25, 0.25]);
+  });
+
+  test('effects that sum to 0 split equally', async () => {
+    assert.deepEqual(weights(await attribute('data_driven', TWO, { chain: { effects: { meta: 0, google: 0 } } })), [0.5, 0.5]);
+  });
+
+  test('a platform that is no state of the chain gets nothing', async () => {
+    const path: Touch[] = [['2026-03-05 10:00:00', 1, 'facebook'], ['2026-03-06 10:00:00', 2, 'tiktok']];
+    assert.deepEqual(await attribute('data_driven', path, { chain: { effects: { meta: 0.3 } } }), [[1, 'meta', 1], [2, 'tiktok', 0]]);
+  });
+
+  test('organic touches are no states: a path of only organic touches goes to the last of them', async () => {
+    const path: Touch[] = [['2026-03-05 10:00:00', 1, 'organic'], ['2026-03-06 10:00:00', 2, 'organic']];
+    assert.deepEqual(await attribute('data_driven', path), [[1, 'organic', 0], [2, 'organic', 1]]);
+    const mixed: Touch[] = [['2026-03-05 10:00:00', 1, 'google'], ['2026-03-06 10:00:00', 2, 'organic']];
+    assert.deepEqual(await attribute('data_driven', mixed), [[1, 'google', 1], [2, 'organic', 0]]);
+  });
+
+  test('for a key that sees facebook only, hidden touches are no states, even of a visible platform', async () => {
+    const path: Touch[] = [
+      ['2026-03-04 10:00:00', 1, 'facebook'],
+      ['2026-03-05 10:00:00', 2, 'instagram'],
+      ['2026-03-06 10:00:00', 3, 'google'],
+    ];
+    const chain = { effects: { meta: 1, google: 1 }, visible: ['facebook'] };
+    assert.deepEqual(await attribute('data_driven', path, { chain }), [[1, 'meta', 1], [2, 'meta', 0], [3, 'google', 0]]);
+    // Of what it sees only an organic touch: as for a path of that touch alone, it gets everything.
+    const organic: Touch[] = [['2026-03-05 10:00:00', 1, 'organic'], ['2026-03-06 10:00:00', 2, 'google']];
+    assert.deepEqual(await attribute('data_driven', organic, { chain }), [[1, 'organic', 1], [2, 'google', 0]]);
+    // Nothing it sees: the credit stays on a touch it does not see, never on organic or facebook.
+    assert.deepEqual(await attribute('data_driven', [['2026-03-06 10:00:00', 2, 'google']], { chain }), [[2, 'google', 1]]);
   });
 });

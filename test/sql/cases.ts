@@ -18,6 +18,7 @@ import { adConditions } from '../../src/analytics/queries/ads/ads-scope.ts';
 import { campaignNames } from '../../src/analytics/queries/ads/campaign-names.ts';
 import { listAds } from '../../src/analytics/queries/ads/list-ads.ts';
 import { totalAds } from '../../src/analytics/queries/ads/total-ads.ts';
+import { chainCounts } from '../../src/analytics/queries/attribution/chain-counts.ts';
 import { conversionPath } from '../../src/analytics/queries/conversions/conversion-path.ts';
 import { attributedConversions } from '../../src/analytics/queries/conversions/conversion-scope.ts';
 import { groupConversions } from '../../src/analytics/queries/conversions/group-conversions.ts';
@@ -103,6 +104,7 @@ export const SQL_CASES: Record<string, SqlCase[]> = {
     report('by source, u-shaped, by click date', { breakdown: 'source', attribution_model: 'u_shaped', attribution_date: 'click' }),
     report('by source, total impact', { breakdown: 'source', attribution_model: 'total_impact' }),
     report('by source, any click', { breakdown: 'source', attribution_model: 'any_click' }),
+    report('by campaign, data driven (the chain is read first)', { breakdown: 'campaign', attribution_model: 'data_driven' }),
     report('by ad within one campaign and ad group, wildcard conversion name', { breakdown: 'ad', campaign: '1201', adgroup: '3401', name: 'purchase*' }),
     report('by UTM campaign per week, email excluded from paths', { breakdown: 'utm_campaign', interval: 'week', exclude_source: ['email'] }),
     report('by city, a restricted key filtered to Meta', { breakdown: 'city', source: ['meta'] }, META_WITH_PROFIT),
@@ -136,6 +138,22 @@ export const SQL_CASES: Record<string, SqlCase[]> = {
   'analytics/queries/ads/total-ads.ts': [
     { name: 'every channel', run: (ch, ctx) => totalAds(ch, everyChannel(ctx), {}) },
     { name: 'some channels, one ad', run: (ch, ctx) => totalAds(ch, someChannels(ctx), { adId: '5601' }) },
+  ],
+  'analytics/queries/attribution/chain-counts.ts': [
+    {
+      name: 'every channel, conversion dates over 7 days',
+      run: (ch, ctx) => chainCounts(ch, {
+        workspaceId: ctx.workspaceId, range: OCTOBER, visibleChannels: null, excludedTransactions: [],
+        attribution: { windowDays: 7, dateMode: 'conversion', excludedChannels: [] },
+      }),
+    },
+    {
+      name: 'a key that sees Meta and organic, click dates over 28 days, email and two transactions left out',
+      run: (ch, ctx) => chainCounts(ch, {
+        workspaceId: ctx.workspaceId, range: OCTOBER, visibleChannels: channelsOfAll(['meta', 'organic']), excludedTransactions: ['T-1', 'T-2'],
+        attribution: { windowDays: 28, dateMode: 'click', excludedChannels: ['email'] },
+      }),
+    },
   ],
   'analytics/queries/conversions/conversion-path.ts': [
     {

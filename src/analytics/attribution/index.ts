@@ -2,10 +2,11 @@
  * Attribution, one home for every model: the names a request chooses from (`names.ts`), the gate
  * that turns a request into a plan (`plan.ts`), the buyer identity paths are grouped by
  * (`identity.ts`), the touchpoint tuple (`touchpoint.ts`), and one file per model, each declaring
- * itself (`model.ts`). The report, a conversion's path, the dashboard and the tools read models
+ * itself (`model.ts`); the data-driven model learns its Markov chain (`chain.ts`, `markov.ts`). The report, a conversion's path, the dashboard and the tools read models
  * only through this module.
  */
 import { anyClick } from './any-click.ts';
+import { dataDriven } from './data-driven.ts';
 import { firstClick } from './first-click.ts';
 import { lastClick } from './last-click.ts';
 import { linear } from './linear.ts';
@@ -19,6 +20,7 @@ export { ATTRIBUTION_DATES, ATTRIBUTION_MODELS, ATTRIBUTION_WINDOWS, type Attrib
 export { planAttribution, type AttributionPlan, type AttributionRequest } from './plan.ts';
 export { IDS_CTE, conversionIdentitySql, sessionIdentitySql } from './identity.ts';
 export type { AttributionModel, ModelContext } from './model.ts';
+export { learnedChain } from './chain.ts';
 
 export const MODELS: Record<ModelName, AttributionModel> = {
   last_click: lastClick,
@@ -27,6 +29,7 @@ export const MODELS: Record<ModelName, AttributionModel> = {
   u_shaped: uShaped,
   total_impact: totalImpact,
   any_click: anyClick,
+  data_driven: dataDriven,
 };
 
 /** The attribution of one conversion as two expressions, on two query levels. */

@@ -1,13 +1,21 @@
 import type { Clickhouse, QueryParams } from '../../store/clickhouse.ts';
+import type { AppDatabase } from '../../store/app-db.ts';
 import type { QueryScope } from '../query-scope.ts';
 import type { ModelName } from './names.ts';
 import type { AttributionPlan } from './plan.ts';
 
-/** What a model may read before the report runs: the store and the request's scope and plan. */
+/**
+ * What a model may read before the report runs: the stores (app state for the data version), the
+ * request's scope (workspace and range; its channels are the rows asked for) and plan, the raw
+ * channels the caller's key sees (null: every channel) and the workspace's excluded transactions.
+ */
 export interface ModelContext {
   ch: Clickhouse;
+  db: AppDatabase;
   scope: QueryScope;
   attribution: AttributionPlan;
+  visibleChannels: readonly string[] | null;
+  excludedTransactions: readonly string[];
 }
 
 /**

@@ -95,7 +95,14 @@ export async function runReport(
   const range = resolveRange(request, now);
   const settings = await getSettings(stores.db, auth.workspaceId);
   const plan = planReport({ workspaceId: auth.workspaceId, visibility: auth.visibility, settings, range, request });
-  const bound = await MODELS[plan.attribution.model].bind?.({ ch: stores.ch, scope: plan, attribution: plan.attribution });
+  const bound = await MODELS[plan.attribution.model].bind?.({
+    ch: stores.ch,
+    db: stores.db,
+    scope: plan,
+    attribution: plan.attribution,
+    visibleChannels: auth.visibility.channels && [...auth.visibility.channels],
+    excludedTransactions: settings.excluded_transaction_ids,
+  });
   const built = buildReportSql(plan);
   const sql = built.sql;
   const params = { ...built.params, ...bound };

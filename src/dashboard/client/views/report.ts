@@ -1,6 +1,6 @@
 /**
  * Attribution (/report): the /v3/report table for the URL's parameters, with drill-down
- * source -> campaign -> ad group -> ad (each level adds the row's key as a filter), the six models
+ * source -> campaign -> ad group -> ad (each level adds the row's key as a filter), the seven models
  * side by side (`compare=1`), and exclude-source chips.
  */
 import { html } from 'htm/preact';
@@ -107,7 +107,7 @@ function Compare({ route, breakdown }: { route: Route; breakdown: string }) {
       { key: `${m}_conversions`, label: `${label(m)} conv.`, kind: 'share' as const },
     ]),
   ];
-  return html`<${Table} caption="The six models side by side" columns=${columns} rows=${[...rows.values()]} totals=${totals}
+  return html`<${Table} caption="The seven models side by side" columns=${columns} rows=${[...rows.values()]} totals=${totals}
     filename=${`storelens-models-${breakdown}.csv`} />`;
 }
 
@@ -140,7 +140,7 @@ export function Report({ route, workspace }: ViewProps) {
         </select>
       </label>
       <label class="check"><input type="checkbox" name="compare" checked=${comparing}
-        onChange=${() => withParams(route, { compare: comparing ? null : '1' })} /> Compare the six models</label>
+        onChange=${() => withParams(route, { compare: comparing ? null : '1' })} /> Compare the seven models</label>
       ${!comparing && html`<${MetricPicker} route=${route} metrics=${metrics} profit=${workspace.profit} />`}
     </div>
     <${Breadcrumbs} route=${route} />

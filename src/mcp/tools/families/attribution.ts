@@ -10,7 +10,7 @@ export const attributionTools = [
   readTool(
     'attribution.get-data',
     'Compare attribution models',
-    'Revenue, conversions, spend, ROAS and CPA per channel under several attribution models side by side (default all six).',
+    'Revenue, conversions, spend, ROAS and CPA per channel under several attribution models side by side (default all seven).',
     'The report core, once per attribution model, over traffic, conversions and ad rows.',
     z
       .object({

@@ -619,6 +619,143 @@ ORDER BY t_parts[8] DESC, k_source
 LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 ;
 
+-- case: by campaign, data driven (the chain is read first)
+-- chain-counts
+--   conv_end = "2026-10-31 23:59:59.999"
+--   conv_start = "2026-10-01 00:00:00.000"
+--   excluded_tx = []
+--   left_out = ["", "organic"]
+--   scan_end = "2026-10-31 23:59:59.999"
+--   scan_start = "2026-09-24 00:00:00.000"
+--   store_id = 1
+--   window_days = 7
+WITH
+ids AS (
+  SELECT visitor_id AS id_visitor, customer_id AS customer FROM visitor_customers FINAL WHERE store_id = {store_id:UInt64}
+),
+touches AS (
+  SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, arraySort(x -> (x.1, x.2), groupArray((s.started, s.session_id, s.source))) AS path
+  FROM (
+    SELECT started, session_id, tupleElement(landing, 'visitor_id') AS visitor_id, transform(tupleElement(landing, 'adv_source'), ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], tupleElement(landing, 'adv_source')) AS source
+    FROM sessions FINAL
+    WHERE store_id = {store_id:UInt64} AND month BETWEEN toStartOfMonth({scan_start:DateTime64(3, 'UTC')}) AND toStartOfMonth({scan_end:DateTime64(3, 'UTC')})
+    AND started BETWEEN {scan_start:DateTime64(3, 'UTC')} AND {scan_end:DateTime64(3, 'UTC')}
+      AND tupleElement(landing, 'adv_source') NOT IN {left_out:Array(String)}
+  ) AS s
+  LEFT JOIN ids ON ids.id_visitor = s.visitor_id
+  GROUP BY identity
+),
+conv AS (
+  SELECT multiIf(c.customer_id != '', concat('c:', c.customer_id), if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(c.visitor_id)))) AS identity, groupArray(c.dt) AS times
+  FROM conversions AS c
+  LEFT JOIN ids ON ids.id_visitor = c.visitor_id
+  WHERE c.store_id = {store_id:UInt64} AND c.dt BETWEEN {scan_start:DateTime64(3, 'UTC')} AND {scan_end:DateTime64(3, 'UTC')}
+    AND c.transaction_id NOT IN {excluded_tx:Array(String)}
+  GROUP BY identity
+)
+SELECT step.1 AS from_state, step.2 AS to_state, journey.2 AS converted, count() AS n
+FROM (
+  SELECT arrayJoin(arrayFilter(j -> notEmpty(j.1), arrayConcat(
+    arrayMap(ct -> (arrayCompact(arrayMap(x -> x.3, arrayFilter(x -> x.1 <= ct AND x.1 >= ct - toIntervalDay({window_days:UInt16}), t.path))), toUInt8(1)),
+      arrayFilter(ct -> ct BETWEEN {conv_start:DateTime64(3, 'UTC')} AND {conv_end:DateTime64(3, 'UTC')}, c.times)),
+    if(empty(c.times), [(arrayCompact(arrayMap(x -> x.3, t.path)), toUInt8(0))], [])
+  ))) AS journey
+  FROM touches AS t
+  LEFT JOIN conv AS c ON c.identity = t.identity
+)
+ARRAY JOIN arrayZip(arrayPushFront(journey.1, ''), arrayPushBack(journey.1, '')) AS step
+GROUP BY from_state, to_state, converted
+;
+-- report
+--   conv_end = "2026-10-31 23:59:59.999"
+--   conv_start = "2026-10-01 00:00:00.000"
+--   dd_channels = []
+--   dd_effects = []
+--   dd_restricted = 0
+--   dd_sources = []
+--   end = "2026-10-31 23:59:59.999"
+--   excluded_channels = []
+--   excluded_tx = []
+--   fee_fixed = 0
+--   fee_percent = 0
+--   limit = 100
+--   net_merchandise = 0
+--   offset = 0
+--   platform_revenue = 0
+--   refund_netting = 0
+--   scan_end = "2026-10-31 23:59:59.999"
+--   scan_start = "2026-09-24 00:00:00.000"
+--   start = "2026-10-01 00:00:00.000"
+--   store_id = 1
+--   window_days = 7
+WITH
+session_rows AS (
+  SELECT session_id, started,
+    tupleElement(landing, 'visitor_id') AS visitor_id, tupleElement(landing, 'adv_source') AS channel, tupleElement(landing, 'adv_campaign_id') AS campaign,
+    add_to_carts, initiated_checkouts AS checkouts
+  FROM sessions FINAL
+  WHERE store_id = {store_id:UInt64} AND month BETWEEN toStartOfMonth({scan_start:DateTime64(3, 'UTC')}) AND toStartOfMonth({scan_end:DateTime64(3, 'UTC')})
+    AND started BETWEEN {scan_start:DateTime64(3, 'UTC')} AND {scan_end:DateTime64(3, 'UTC')}
+),
+ids AS (
+  SELECT visitor_id AS id_visitor, customer_id AS customer FROM visitor_customers FINAL WHERE store_id = {store_id:UInt64}
+),
+conv AS (
+  SELECT c.dt AS conv_dt, c.session_id AS session_id,
+    multiIf(c.customer_id != '', concat('c:', c.customer_id), if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(c.visitor_id)))) AS identity,
+    toFloat64(c.transaction_gross_revenue) AS revenue, toFloat64(c.is_new_customer) AS is_new,
+    toFloat64(0) AS cogs, toFloat64(0) AS fees, toFloat64(0) AS shipping_costs, toFloat64(0) AS refunds,
+    c.transaction_city AS city, c.coupon_code AS coupon_code
+  FROM conversions AS c
+  LEFT JOIN ids ON ids.id_visitor = c.visitor_id
+  
+  WHERE c.store_id = {store_id:UInt64}
+  AND c.dt BETWEEN {conv_start:DateTime64(3, 'UTC')} AND {conv_end:DateTime64(3, 'UTC')}
+  AND c.transaction_id NOT IN {excluded_tx:Array(String)}
+),
+paths AS (
+  SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel), campaign), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String, campaign String)')) AS path
+  FROM session_rows AS s
+  LEFT JOIN ids ON ids.id_visitor = s.visitor_id
+  GROUP BY identity
+),
+credits AS (
+  SELECT credit.1 AS touch, credit.2 AS weight, conv_dt AS credit_ts,
+    revenue, is_new, cogs, fees, shipping_costs, refunds, city, coupon_code
+  FROM (
+    SELECT c.conv_dt AS conv_dt, c.session_id AS session_id,
+      c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
+      c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,
+      arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> t.channel != '' AND t.ts <= conv_dt AND t.ts >= conv_dt - toIntervalDay({window_days:UInt16}) AND t.channel NOT IN {excluded_channels:Array(String)}, p.path)) AS eligible
+    FROM conv AS c
+    LEFT JOIN paths AS p ON p.identity = c.identity
+  )
+  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic', ''), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String, campaign String)')], eligible) AS touches, if(empty(arrayDistinct(arrayFilter(dd_s -> dd_s != '', arrayMap(dd_t -> if((has({dd_sources:Array(String)}, dd_t.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, dd_t.channel))), dd_t.source, ''), touches)))), arrayMap(dd_i -> if(dd_i = if(arrayLastIndex(dd_t -> dd_t.source = 'organic', touches) > 0, arrayLastIndex(dd_t -> dd_t.source = 'organic', touches), length(touches)), 1., 0.), arrayEnumerate(touches)), arrayMap((dd_k, dd_n) -> if(dd_k != '' AND dd_n = 1, if(arraySum(dd_s -> {dd_effects:Array(Float64)}[indexOf({dd_sources:Array(String)}, dd_s)], arrayDistinct(arrayFilter(dd_s -> dd_s != '', arrayMap(dd_t -> if((has({dd_sources:Array(String)}, dd_t.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, dd_t.channel))), dd_t.source, ''), touches)))) > 0, {dd_effects:Array(Float64)}[indexOf({dd_sources:Array(String)}, dd_k)] / arraySum(dd_s -> {dd_effects:Array(Float64)}[indexOf({dd_sources:Array(String)}, dd_s)], arrayDistinct(arrayFilter(dd_s -> dd_s != '', arrayMap(dd_t -> if((has({dd_sources:Array(String)}, dd_t.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, dd_t.channel))), dd_t.source, ''), touches)))), 1. / length(arrayDistinct(arrayFilter(dd_s -> dd_s != '', arrayMap(dd_t -> if((has({dd_sources:Array(String)}, dd_t.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, dd_t.channel))), dd_t.source, ''), touches))))), 0.), arrayMap(dd_t -> if((has({dd_sources:Array(String)}, dd_t.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, dd_t.channel))), dd_t.source, ''), touches), arrayReverse(arrayEnumerateUniq(arrayReverse(arrayMap(dd_t -> if((has({dd_sources:Array(String)}, dd_t.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, dd_t.channel))), dd_t.source, ''), touches)))))))) AS credit
+)
+SELECT k_source,
+  k_campaign,
+  max(label) AS label,
+  sumForEach(p) AS t_parts,
+  sumForEach(sumForEach(p)) OVER () AS all_parts,
+  count() OVER () AS total_rows,
+  toFloat64(0) AS all_expenses
+FROM (
+  SELECT transform(source, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], source) AS k_source, campaign_id AS k_campaign, argMax(campaign_name, dt) AS label, [toFloat64(sum(spend)), toFloat64(sum(impressions)), toFloat64(sum(clicks))] AS p
+  FROM ads FINAL WHERE store_id = {store_id:UInt64}
+  AND dt BETWEEN toDate({start:DateTime64(3, 'UTC')}, 'UTC') AND toDate({end:DateTime64(3, 'UTC')}, 'UTC')
+  GROUP BY k_source, k_campaign
+  UNION ALL
+  SELECT transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel) AS k_source, campaign AS k_campaign, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), 1., toFloat64(add_to_carts), toFloat64(checkouts)] AS p
+  FROM session_rows WHERE started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
+  UNION ALL
+  SELECT touch.source AS k_source, touch.campaign AS k_campaign, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds] AS p
+  FROM credits
+)
+GROUP BY k_source, k_campaign
+ORDER BY t_parts[8] DESC, k_source, k_campaign
+LIMIT {limit:UInt32} OFFSET {offset:UInt64}
+;
+
 -- case: by ad within one campaign and ad group, wildcard conversion name
 -- report
 --   adgroup = "3401"
