@@ -669,6 +669,8 @@ GROUP BY from_state, to_state, converted
 -- report
 --   conv_end = "2026-10-31 23:59:59.999"
 --   conv_start = "2026-10-01 00:00:00.000"
+--   day_end = "2026-10-31"
+--   day_start = "2026-10-01"
 --   dd_channels = []
 --   dd_effects = []
 --   dd_restricted = 0
@@ -742,7 +744,7 @@ SELECT k_source,
 FROM (
   SELECT transform(source, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], source) AS k_source, campaign_id AS k_campaign, argMax(campaign_name, dt) AS label, [toFloat64(sum(spend)), toFloat64(sum(impressions)), toFloat64(sum(clicks))] AS p
   FROM ads FINAL WHERE store_id = {store_id:UInt64}
-  AND dt BETWEEN toDate({start:DateTime64(3, 'UTC')}, 'UTC') AND toDate({end:DateTime64(3, 'UTC')}, 'UTC')
+  AND dt BETWEEN {day_start:Date} AND {day_end:Date}
   GROUP BY k_source, k_campaign
   UNION ALL
   SELECT transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel) AS k_source, campaign AS k_campaign, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), 1., toFloat64(add_to_carts), toFloat64(checkouts)] AS p
