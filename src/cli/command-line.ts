@@ -68,6 +68,14 @@ export const COMMAND_USAGE = {
     summary: 'prints the try-on contact requests still kept, oldest first',
     options: [workspace, { name: 'since', value: 'YYYY-MM-DD', text: 'only those that arrived from this day on' }],
   },
+  'survey publish': {
+    summary: 'makes a survey draft the live post-purchase survey the pixel shows (one live survey per workspace)',
+    options: [workspace, { name: 'survey', value: 'ID', required: true, text: 'the survey id (surveys.get-responses lists them)' }],
+  },
+  'survey close': {
+    summary: 'ends the live survey: the pixel stops showing it and refuses its answers',
+    options: [workspace, { name: 'survey', value: 'ID', required: true, text: 'the survey id' }],
+  },
   'webhook secret': {
     summary: 'prints the order-webhook URL and signing secret (created on first use)',
     options: [workspace],

@@ -9,6 +9,7 @@ import { authRoutes } from './auth.ts';
 import { pageRoutes } from './pages.ts';
 import { viewRoutes } from './view-endpoints.ts';
 import { settingsRoutes } from './settings-endpoints.ts';
+import { surveyRoutes } from './survey-endpoints.ts';
 
 export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
   await app.register(cookie);
@@ -17,4 +18,5 @@ export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
   await app.register(authRoutes);
   await app.register(viewRoutes);
   await app.register(settingsRoutes);
+  await app.register(surveyRoutes);
 }

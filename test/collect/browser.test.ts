@@ -6,6 +6,9 @@
  * where the purchase call is queued before the pixel has loaded. The events, the session and the
  * conversion must then come back through /v3/events, /v3/sessions and /v3/conversions. A second
  * workspace's shop checks when the pixel starts a new session: a new campaign click, 30 idle minutes.
+ * A third workspace has a live post-purchase survey (a single choice, a rating and a text
+ * question); its shop's confirmation pages carry a stylesheet that restyles everything and a
+ * "Continue shopping" button that has the focus when the page loads.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,6 +18,9 @@ import type { Browser } from 'playwright-core';
 import { launchChromium } from '../support/chromium.ts';
 import { createTestWorkspace, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
 import { eventually, todayRange } from './helpers.ts';
+import { toolOk } from '../mcp/rpc.ts';
+import { runCommand } from '../../src/cli/run-command.ts';
+import { createLogger } from '../../src/log.ts';
 
 let t: TestApp;
 let shop: TestWorkspace;
@@ -23,6 +29,13 @@ let browser: Browser;
 let shopUrl: string;
 let renewalShop: TestWorkspace;
 let renewalUrl: string;
+let surveyShop: TestWorkspace;
+let surveyUrl: string;
+let surveyId: string;
+let collectorUrl: string;
+
+/** A shop stylesheet that would restyle the widget if its styles reached into it. */
+const HOSTILE_STYLE = '<style>* { color: rgb(255, 0, 0) !important; font-size: 40px !important; } button { background: rgb(0, 128, 0); }</style>';
 
 const PAGES: Record<string, string> = {
   '/': '<a id="product" href="/product">Shoe</a>',
@@ -30,6 +43,9 @@ const PAGES: Record<string, string> = {
 <script>storelens('event','view_content')</script>`,
   '/thanks': `<p>Thank you</p>
 <script>storelens('identify','c-42');storelens('conversion','purchase',{transaction_id:'T-900',revenue:12900,currency:'EUR',is_new_customer:1,items:[{product_id:8011,variant_id:'44870011001',sku:'LS-M',title:'Linen Shirt',quantity:2,unit_price:4950.4},{title:'Tote'},'junk',{price:5}]})</script>`,
+  ...Object.fromEntries(['S-1', 'S-2'].map((tx) => [`/order-${tx}`, `${HOSTILE_STYLE}<h2 id="shop-title">Order ${tx} confirmed</h2>
+<button id="continue" autofocus>Continue shopping</button>
+<script>storelens('conversion','purchase',{transaction_id:'${tx}',revenue:5000,currency:'EUR'})</script>`])),
 };
 
 /** A test shop on its own localhost port whose pages carry the pixel snippet of `pixelId`. */
@@ -59,6 +75,22 @@ before(async () => {
   shopUrl = await startShop(collector, shop.pixelId);
   renewalShop = await createTestWorkspace(t.stores, 'Renewal shop');
   renewalUrl = await startShop(collector, renewalShop.pixelId);
+  collectorUrl = collector;
+  surveyShop = await createTestWorkspace(t.stores, 'Survey shop');
+  surveyUrl = await startShop(collector, surveyShop.pixelId);
+  surveyId = (await toolOk(t.app, surveyShop.headers, 'surveys.create', {
+    title: 'One quick question',
+    questions: [
+      { text: 'How did you hear about us?', type: 'single_choice', options: ['Instagram', 'Podcast', 'Friend or family'] },
+      { text: 'How was checkout?', type: 'rating' },
+      { text: 'Anything else?', type: 'text' },
+    ],
+  })).survey.id;
+  const published = await runCommand(
+    { config: t.config, stores: t.stores, logger: createLogger('silent'), progress: () => {} },
+    ['survey', 'publish', '--workspace', String(surveyShop.id), '--survey', surveyId],
+  );
+  assert.ok('result' in published, JSON.stringify(published));
 
   browser = await launchChromium();
 });
@@ -159,4 +191,97 @@ test('the pixel starts a new session on a different campaign click and after 30 
       ["pageview /product '' ''", "view_content /product '' ''"],
     ],
   );
+});
+
+/** Styles and focus as the page sees them: the shop's own elements, and the widget's inside its shadow root. */
+const looks = (tab: import('playwright-core').Page) =>
+  tab.evaluate(() => {
+    const host = document.querySelector('[data-storelens-survey]');
+    const inner = host?.shadowRoot;
+    const send = inner?.querySelector('button[type=submit]');
+    const title = getComputedStyle(document.getElementById('shop-title')!);
+    const button = getComputedStyle(document.getElementById('continue')!);
+    const sendStyle = send ? getComputedStyle(send) : null;
+    return {
+      widget: Boolean(host),
+      focused: inner?.activeElement?.textContent ?? document.activeElement?.id ?? null,
+      shopTitle: [title.fontSize, title.fontWeight],
+      shopButton: [button.backgroundColor, button.borderRadius],
+      send: sendStyle ? [sendStyle.color, sendStyle.fontSize, sendStyle.backgroundColor] : null,
+    };
+  });
+
+test('after a purchase the live survey appears, is answered by keyboard alone, and the answers arrive', async () => {
+  const context = await browser.newContext();
+  const tab = await context.newPage();
+  const hosts = new Set<string>();
+  tab.on('request', (request) => hosts.add(new URL(request.url()).origin));
+  await tab.goto(`${surveyUrl}/order-S-1`);
+  await tab.waitForSelector('[data-storelens-survey]', { state: 'attached' });
+  await tab.waitForFunction(() => document.querySelector('[data-storelens-survey]')?.shadowRoot?.activeElement !== null);
+
+  // Focus moves to the survey's title; the shop's styles do not reach in, the widget's do not reach out.
+  assert.deepEqual(await looks(tab), {
+    widget: true,
+    focused: 'One quick question',
+    shopTitle: ['40px', '700'],
+    shopButton: ['rgb(0, 128, 0)', '0px'],
+    send: ['rgb(255, 255, 255)', '15px', 'rgb(17, 24, 39)'],
+  });
+  assert.equal(await tab.getByRole('dialog', { name: 'One quick question' }).count(), 1);
+  assert.equal(await tab.getByRole('group', { name: 'How did you hear about us?' }).getByRole('radio').count(), 3);
+  assert.equal(await tab.getByRole('textbox', { name: 'Anything else?' }).count(), 1);
+
+  // Keyboard only: the first choice group, the rating scale, the text, then Send.
+  await tab.keyboard.press('Tab');
+  await tab.keyboard.press('ArrowDown');
+  await tab.keyboard.press('Tab');
+  for (let i = 0; i < 3; i++) await tab.keyboard.press('ArrowRight');
+  await tab.keyboard.press('Tab');
+  await tab.keyboard.type('Quick delivery');
+  await tab.keyboard.press('Tab');
+  await tab.keyboard.press('Enter');
+  await tab.getByRole('status').filter({ hasText: 'Thank you for your answers!' }).waitFor();
+  assert.equal((await looks(tab)).focused, 'Thank you for your answers!');
+
+  const { responses } = await eventually(
+    () => toolOk(t.app, surveyShop.headers, 'surveys.get-responses', { survey_id: surveyId }),
+    (r) => r.responses.length === 1,
+  );
+  assert.deepEqual(responses.map((r: { transaction_id: string; answers: unknown }) => [r.transaction_id, r.answers]), [
+    ['S-1', [{ question: 0, value: 'Podcast' }, { question: 1, value: 4 }, { question: 2, value: 'Quick delivery' }]],
+  ]);
+  // Nothing but the shop and the collector: no third-party code.
+  assert.deepEqual([...hosts].sort(), [collectorUrl, surveyUrl].sort());
+
+  // A reload of the same confirmation page does not ask again (not even the collector).
+  const asked: string[] = [];
+  tab.on('request', (request) => request.url().includes('/collect/survey') && asked.push(request.url()));
+  await tab.reload();
+  await tab.waitForFunction(() => (window as unknown as { __storelensLoaded?: boolean }).__storelensLoaded === true);
+  assert.deepEqual([(await looks(tab)).widget, asked], [false, []]);
+  await context.close();
+});
+
+test('the survey is dismissed with Escape or its close button, and the focus goes back where it was', async () => {
+  const context = await browser.newContext();
+  const tab = await context.newPage();
+  const shown = async () => {
+    await tab.waitForSelector('[data-storelens-survey]', { state: 'attached' });
+    await tab.waitForFunction(() => document.querySelector('[data-storelens-survey]')?.shadowRoot?.activeElement !== null);
+  };
+  await tab.goto(`${surveyUrl}/order-S-2`);
+  await shown();
+  await tab.keyboard.press('Escape');
+  assert.deepEqual(await looks(tab), { ...(await looks(tab)), widget: false, focused: 'continue' });
+
+  // Shown again only once the pixel's memory of the order is gone; then closed with its labelled button.
+  await tab.evaluate(() => localStorage.clear());
+  await tab.reload();
+  await shown();
+  await tab.keyboard.press('Shift+Tab');
+  assert.equal(await tab.evaluate(() => document.querySelector('[data-storelens-survey]')!.shadowRoot!.activeElement!.getAttribute('aria-label')), 'Close survey');
+  await tab.keyboard.press('Enter');
+  assert.deepEqual(await looks(tab), { ...(await looks(tab)), widget: false, focused: 'continue' });
+  await context.close();
 });

@@ -6,6 +6,8 @@
  * are in ClickHouse, some only in the write-ahead log, and an insert may be half done. A second
  * run kills the server in the middle of a burst of 64 concurrent senders, with requests still
  * waiting for their group's fsync.
+ * A third run posts 40 survey answers (a survey drafted through the tool endpoint and published
+ * with the CLI) and kills the server at the last answer: each must be read back after the restart.
  * The same server runs `webhook secret` / `webhook rotate` through the CLI.
  */
 import { after, test } from 'node:test';
@@ -156,6 +158,47 @@ test('under a burst of concurrent requests cut by kill -9, every event answered 
   assert.equal(new Set(stored).size, stored.length);
   assert.deepEqual(accepted.filter((name) => !stored.includes(name)), []);
   assert.deepEqual(stored.filter((name) => !/^burst_\d+$/.test(name) || Number(name.slice(6)) >= REQUESTS), []);
+  live = { port, base: restarted };
+});
+
+/** A tool call over HTTP with the workspace's admin key; answers the structured result. */
+async function tool(base: string, workspace: { api_key: string; client_secret: string }, name: string, args: unknown) {
+  const response = await fetch(`${base}/mcp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${workspace.api_key}:${workspace.client_secret}` },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
+  });
+  return ((await response.json()) as { result: { structuredContent: any } }).result.structuredContent;
+}
+
+test('every survey answer answered 202 is read back after the server is killed and restarted', async () => {
+  const port = live?.port ?? (await freePort());
+  const base = live?.base ?? (await startServer(port));
+  const workspace = cli(port, 'workspace', 'create', '--name', 'Survey shop');
+  const { survey } = await tool(base, workspace, 'surveys.create', {
+    title: 'After your order',
+    questions: [{ text: 'How did you hear about us?', type: 'single_choice', options: ['Instagram', 'Podcast'] }],
+  });
+  cli(port, 'survey', 'publish', '--workspace', String(workspace.workspace_id), '--survey', survey.id);
+
+  const post = async (i: number) => {
+    const response = await fetch(`${base}/collect/survey`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain', 'user-agent': DESKTOP_UA },
+      body: JSON.stringify({ pixel_id: workspace.pixel_id, survey_id: survey.id, transaction_id: `S-${i}`, answers: [{ question: 0, value: i % 2 ? 'Podcast' : 'Instagram' }] }),
+    });
+    return response.status;
+  };
+  const statuses = await Promise.all(Array.from({ length: 40 }, (_, i) => post(i)));
+  await kill();
+  assert.deepEqual(statuses, Array(40).fill(202));
+
+  const restarted = await startServer(port);
+  const { responses } = await tool(restarted, workspace, 'surveys.get-responses', { survey_id: survey.id, limit: 100 });
+  assert.deepEqual(
+    responses.map((r: { transaction_id: string; answers: unknown }) => [r.transaction_id, r.answers]).sort(),
+    Array.from({ length: 40 }, (_, i) => [`S-${i}`, [{ question: 0, value: i % 2 ? 'Podcast' : 'Instagram' }]]).sort(),
+  );
   live = { port, base: restarted };
 });
 

@@ -14,6 +14,7 @@ import { createTestWorkspace, insertRows, startTestApp, type TestApp, type TestW
 import { seedDemo } from '../../src/cli/demo/seed.ts';
 import { PASSWORD, createUser } from './helpers.ts';
 import { eventually } from '../collect/helpers.ts';
+import { toolOk } from '../mcp/rpc.ts';
 
 let t: TestApp;
 let shop: TestWorkspace;
@@ -248,7 +249,7 @@ test('at 375 px every view link is on screen; at 1280 px no table is wider than 
     const box = a.getBoundingClientRect();
     return { text: a.textContent, inside: box.left >= 0 && box.right <= window.innerWidth && box.width > 0 };
   }));
-  assert.deepEqual(links, ['Overview', 'Attribution', 'Conversions', 'Profit', 'Live', 'Settings'].map((text) => ({ text, inside: true })));
+  assert.deepEqual(links, ['Overview', 'Attribution', 'Conversions', 'Profit', 'Live', 'Surveys', 'Settings'].map((text) => ({ text, inside: true })));
   await page.getByRole('link', { name: 'Live' }).click();
   await page.waitForFunction(() => location.pathname === '/live');
 
@@ -292,5 +293,41 @@ test('the pages name an SVG favicon the dashboard serves; /favicon.ico leads to 
   assert.match(await icon.text(), /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
   const ico = await page.request.get(`${base}/favicon.ico`, { maxRedirects: 0 });
   assert.deepEqual([ico.status(), ico.headers().location], [301, '/favicon.svg']);
+  await page.context().close();
+});
+
+test('an owner publishes a survey in the surveys view and reads the answers beside the attributed sources', async () => {
+  const { survey } = await toolOk(t.app, shop.headers, 'surveys.create', {
+    title: 'Post purchase',
+    questions: [{ text: 'How did you hear about us?', type: 'single_choice', options: ['Instagram', 'Podcast'] }],
+  });
+  const page = await signedIn('ada@example.com', `/surveys?workspace=${shop.id}`);
+  const row = page.locator('tr', { hasText: 'Post purchase' });
+  await row.getByRole('button', { name: 'Publish' }).click();
+  await page.getByRole('status').filter({ hasText: '“Post purchase” is live' }).waitFor();
+  await row.getByText('live', { exact: true }).waitFor();
+
+  // Two of the demo's orders answer through the collector, as the pixel's widget posts them.
+  const conversions = (await t.app.inject({ method: 'GET', url: `/v3/conversions?start_date=${twoDaysAgo}&end_date=${today}&name=purchase&limit=2`, headers: shop.headers })).json().data;
+  for (const [i, conversion] of conversions.entries()) {
+    const response = await t.app.inject({
+      method: 'POST', url: '/collect/survey', headers: { 'content-type': 'text/plain', 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/126.0' },
+      payload: JSON.stringify({ pixel_id: shop.pixelId, survey_id: survey.id, transaction_id: conversion.transaction_id, answers: [{ question: 0, value: ['Instagram', 'Podcast'][i] }] }),
+    });
+    assert.equal(response.statusCode, 202, response.body);
+  }
+  await eventually(() => toolOk(t.app, shop.headers, 'surveys.get-responses', { survey_id: survey.id }), (r) => r.responses.length === 2);
+
+  await page.goto(`${base}/surveys?workspace=${shop.id}&start_date=${twoDaysAgo}&end_date=${today}`);
+  await page.locator('tbody').getByRole('button', { name: 'Post purchase' }).click();
+  await page.getByRole('heading', { name: 'Self-reported vs pixel' }).waitFor();
+  const table = page.locator('.table-block', { hasText: 'Orders by answer and attributed source' });
+  await table.locator('tbody tr').first().waitFor();
+  const answers = await table.locator('tbody tr').evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('td')].slice(0, 3).map((c) => c.textContent)));
+  assert.deepEqual(answers, [['Instagram', '1', '1'], ['Podcast', '1', '1']]);
+  const responses = page.locator('.table-block', { hasText: 'Responses' }).last();
+  assert.equal(await responses.locator('tbody tr').count(), 2);
+  await row.getByRole('button', { name: 'Close' }).click();
+  await row.getByText('closed', { exact: true }).waitFor();
   await page.context().close();
 });

@@ -69,6 +69,21 @@ describe('collector and pixel: any origin', () => {
     assert.deepEqual(answer.json(), { message: 'Invalid JSON' });
     assert.deepEqual(cors(answer), { 'access-control-allow-origin': '*' });
   });
+
+  test('the survey endpoints: GET and POST /collect/survey from any page, preflight for a day', async () => {
+    const answer = await preflight('/collect/survey', SHOP, 'POST', 'content-type');
+    assert.equal(answer.statusCode, 204);
+    assert.deepEqual(cors(answer), {
+      'access-control-allow-origin': '*',
+      'access-control-allow-methods': 'GET, POST, OPTIONS',
+      'access-control-allow-headers': 'content-type',
+      'access-control-max-age': '86400',
+    });
+    const live = await t.app.inject({ method: 'GET', url: `/collect/survey?pixel_id=${ws.pixelId}`, headers: { origin: SHOP } });
+    assert.deepEqual([live.statusCode, cors(live)], [204, { 'access-control-allow-origin': '*' }]);
+    const refused = await t.app.inject({ method: 'POST', url: '/collect/survey', headers: { origin: FOREIGN, 'content-type': 'text/plain' }, payload: '{}' });
+    assert.deepEqual([refused.statusCode, refused.json(), cors(refused)], [400, { message: 'pixel_id: is required' }, { 'access-control-allow-origin': '*' }]);
+  });
 });
 
 describe('public documents: any origin', () => {

@@ -38,6 +38,9 @@ import { repeatCustomers } from '../../src/analytics/queries/loyalty/repeat-cust
 import { cartAbandonment } from '../../src/analytics/queries/offers/cart-abandonment.ts';
 import { couponPerformance } from '../../src/analytics/queries/offers/coupon-performance.ts';
 import { listSessions } from '../../src/analytics/queries/sessions/list-sessions.ts';
+import { answersBySource } from '../../src/analytics/queries/surveys/answers-by-source.ts';
+import { countSurveyResponses } from '../../src/analytics/queries/surveys/count-responses.ts';
+import { listSurveyResponses } from '../../src/analytics/queries/surveys/list-responses.ts';
 import { landingColumns, sessionsStartedIn } from '../../src/analytics/queries/sessions/session-sql.ts';
 import { sessionsInRange } from '../../src/analytics/queries/tool-common/sessions-in-range.ts';
 import { hourlyActivity } from '../../src/analytics/queries/traffic/hourly-activity.ts';
@@ -249,6 +252,30 @@ export const SQL_CASES: Record<string, SqlCase[]> = {
   'analytics/queries/offers/coupon-performance.ts': [
     { name: 'every channel', run: (ch, ctx) => couponPerformance(ch, everyChannel(ctx), { limit: 20 }) },
     { name: 'some channels', run: (ch, ctx) => couponPerformance(ch, someChannels(ctx), { limit: 5 }) },
+  ],
+  'analytics/queries/surveys/answers-by-source.ts': [
+    {
+      name: 'last click over 7 days, every channel',
+      run: (ch, ctx) => answersBySource({ ch, db: ctx.db }, {
+        workspaceId: ctx.workspaceId, surveyId: 3, question: 0, range: OCTOBER,
+        attribution: { model: 'last_click', windowDays: 7, dateMode: 'conversion', excludedChannels: [], excludedSources: [] },
+        channels: null, excludedTransactions: [],
+      }),
+    },
+    {
+      name: 'linear over 28 days, email excluded, a reader of some channels, an excluded order',
+      run: (ch, ctx) => answersBySource({ ch, db: ctx.db }, {
+        workspaceId: ctx.workspaceId, surveyId: 3, question: 2, range: OCTOBER,
+        attribution: { model: 'linear', windowDays: 28, dateMode: 'conversion', excludedChannels: ['email'], excludedSources: ['email'] },
+        channels: channelsOfAll(['meta', 'organic']), excludedTransactions: ['T-9'],
+      }),
+    },
+  ],
+  'analytics/queries/surveys/count-responses.ts': [
+    { name: 'the workspace', run: (ch, ctx) => countSurveyResponses(ch, ctx.workspaceId) },
+  ],
+  'analytics/queries/surveys/list-responses.ts': [
+    { name: 'second page', run: (ch, ctx) => listSurveyResponses(ch, { workspaceId: ctx.workspaceId, surveyId: 3, page: SECOND_PAGE }) },
   ],
   'analytics/queries/sessions/list-sessions.ts': [
     { name: 'every channel, first page', run: (ch, ctx) => listSessions(ch, everyChannel(ctx), { page: PAGE }) },

@@ -8,6 +8,7 @@ import { geoUpdateCommand } from './geo.ts';
 import { leadsExportCommand } from './leads.ts';
 import { setIntegrationCommand } from './integration.ts';
 import { setStorefrontCommand } from './storefront.ts';
+import { surveyCloseCommand, surveyPublishCommand } from './survey.ts';
 import { createUserCommand, resetPasswordCommand } from './user.ts';
 import type { CommandName } from '../command-line.ts';
 import { webhookRotateCommand, webhookSecretCommand } from './webhook.ts';
@@ -21,6 +22,8 @@ export const commands: Record<Exclude<CommandName, 'start'>, Command> = {
   'settings set': setSettingsCommand,
   'storefront set': setStorefrontCommand,
   'leads export': leadsExportCommand,
+  'survey publish': surveyPublishCommand,
+  'survey close': surveyCloseCommand,
   'webhook secret': webhookSecretCommand,
   'webhook rotate': webhookRotateCommand,
   'integration set': setIntegrationCommand,

@@ -6,6 +6,8 @@
 
   var pixelId = script.getAttribute('data-pixel-id');
   var endpoint = new URL('/collect', script.src).href;
+  var surveyEndpoint = new URL('/collect/survey', script.src).href;
+  var widgetUrl = new URL('/pixel-survey.js', script.src).href;
   var KEY = '_sl';
   var IDLE_MS = 30 * 60 * 1000;
   var CAMPAIGN = /^(utm_\w+|gclid|gbraid|wbraid|fbclid|ttclid|msclkid|epik|ScCid|sccid|tblci|obclid|ref)$/;
@@ -99,6 +101,29 @@
     if (!timer) timer = setTimeout(send, 0);
   }
 
+  // After a purchase: the workspace's live survey, if any, once per order (a reload of the
+  // confirmation page does not show it again). The widget script is loaded only then.
+  function offerSurvey(transactionId) {
+    if (!w.fetch || load().a === transactionId) return;
+    fetch(surveyEndpoint + '?pixel_id=' + encodeURIComponent(pixelId), { credentials: 'omit' }).then(function (response) {
+      return response.status === 200 ? response.json() : null;
+    }).then(function (body) {
+      if (!body || !body.survey) return;
+      var state = load();
+      state.a = transactionId;
+      save(state);
+      var show = function () {
+        w.__storelensSurvey({ survey: body.survey, endpoint: surveyEndpoint, pixelId: pixelId, transactionId: transactionId, visitorId: state.v });
+      };
+      if (w.__storelensSurvey) return show();
+      var widget = d.createElement('script');
+      widget.src = widgetUrl;
+      widget.async = true;
+      widget.onload = show;
+      (d.head || d.documentElement).appendChild(widget);
+    })['catch'](function () {});
+  }
+
   function call(command, name, props) {
     if (command === 'identify') {
       var state = load();
@@ -117,6 +142,7 @@
     if (conversion.customer_id == null && load().u) conversion.customer_id = load().u;
     if (props.items != null) conversion.items = items(props.items);
     record(conversion);
+    if (name === 'purchase' && conversion.transaction_id) offerSurvey(conversion.transaction_id);
   }
 
   var path = location.pathname;

@@ -1,13 +1,20 @@
 import fs from 'node:fs';
 import { transform } from 'esbuild';
 
-let minified: Promise<string> | null = null;
+const minified = new Map<string, Promise<string>>();
 
-/** The pixel source minified once per process (about 3.3 KB). */
-export function pixelScript(): Promise<string> {
-  minified ??= transform(fs.readFileSync(new URL('./pixel.js', import.meta.url), 'utf8'), {
-    minify: true,
-    target: 'es2017',
-  }).then((result) => result.code);
-  return minified;
+/** A browser script of this folder minified once per process. */
+function script(file: string): Promise<string> {
+  let code = minified.get(file);
+  if (!code) {
+    code = transform(fs.readFileSync(new URL(file, import.meta.url), 'utf8'), { minify: true, target: 'es2017' }).then((result) => result.code);
+    minified.set(file, code);
+  }
+  return code;
 }
+
+/** The pixel (about 3.5 KB minified). */
+export const pixelScript = () => script('./pixel.js');
+
+/** The post-purchase survey widget, which the pixel loads only when a survey is live. */
+export const surveyWidgetScript = () => script('./survey-widget.js');

@@ -10,6 +10,7 @@ import { Conversions } from './views/conversions.ts';
 import { Profit } from './views/profit.ts';
 import { Live } from './views/live.ts';
 import { Settings } from './views/settings.ts';
+import { Surveys } from './views/surveys.ts';
 import type { ViewProps, Workspace } from './views/props.ts';
 
 interface Me {
@@ -24,6 +25,7 @@ const VIEWS: { path: string; title: string; view: (p: ViewProps) => unknown; own
   { path: '/conversions', title: 'Conversions', view: Conversions },
   { path: '/profit', title: 'Profit', view: Profit },
   { path: '/live', title: 'Live', view: Live },
+  { path: '/surveys', title: 'Surveys', view: Surveys },
   { path: '/settings', title: 'Settings', view: Settings, owner: true },
 ];
 

@@ -1,27 +1,17 @@
 import { z } from 'zod';
-import { listObjects } from '../../../store/app/tool-objects.ts';
-import { createAudited, listPresented, present, requireObject } from '../kit/objects.ts';
+import { MAX_QUESTIONS, SURVEY_KIND, listSurveys, surveyQuestion, type SurveyData } from '../../../store/app/surveys.ts';
+import { countSurveyResponses } from '../../../analytics/queries/surveys/count-responses.ts';
+import { listSurveyResponses } from '../../../analytics/queries/surveys/list-responses.ts';
+import { createAudited, present, requireObject } from '../kit/objects.ts';
 import { idArg, limitArg, offsetArg, readTool, shortText, writeTool } from '../kit/tool.ts';
 import * as out from '../kit/outputs.ts';
-
-const KIND = 'survey';
-const RESPONSE_KIND = 'survey_response';
-const QUESTION_TYPES = ['text', 'single_choice', 'multiple_choice', 'rating', 'nps'] as const;
-
-const question = z
-  .object({
-    text: shortText('The question as shown to the customer', 500),
-    type: z.enum(QUESTION_TYPES).describe('Answer kind'),
-    options: z.array(z.string().trim().min(1).max(200)).max(20).optional().describe('For single_choice and multiple_choice'),
-  })
-  .strict();
 
 export const surveyTools = [
   readTool(
     'surveys.get-responses',
     'Get survey responses',
-    'The surveys; with survey_id, that survey with its responses (newest last).',
-    'Surveys drafted with surveys.create.',
+    'The surveys (status draft, live or closed; response count); with survey_id, that survey and its responses, one per order, oldest first.',
+    "Surveys drafted with surveys.create and published by a person (`survey publish`, the dashboard); responses posted by the pixel's post-purchase widget to `POST /collect/survey`.",
     z
       .object({
         survey_id: idArg('survey').optional(),
@@ -29,28 +19,35 @@ export const surveyTools = [
         offset: offsetArg,
       })
       .strict(),
-    z.strictObject({ surveys: out.storedList, survey: out.stored, responses: out.storedList }).partial(),
+    z.strictObject({
+      surveys: out.storedList,
+      survey: out.stored,
+      responses: out.list({ transaction_id: out.str, answers: z.array(out.open), created_at: out.str }),
+    }).partial(),
     async (ctx, { survey_id, ...page }) => {
-      if (!survey_id) return { surveys: await listPresented(ctx, KIND, page) };
-      const survey = await requireObject(ctx, KIND, survey_id, 'Survey');
-      const responses = await listObjects(ctx.db, ctx.workspaceId, RESPONSE_KIND, { parentId: survey.id, ...page });
-      return { survey: present(survey), responses: responses.map(present) };
+      if (!survey_id) {
+        const [surveys, counts] = await Promise.all([listSurveys(ctx.db, ctx.workspaceId, page), countSurveyResponses(ctx.ch, ctx.workspaceId)]);
+        return { surveys: surveys.map((s) => ({ ...present(s), responses: counts.get(s.id) ?? 0 })) };
+      }
+      const survey = await requireObject<SurveyData>(ctx, SURVEY_KIND, survey_id, 'Survey');
+      const responses = await listSurveyResponses(ctx.ch, { workspaceId: ctx.workspaceId, surveyId: survey.id, page });
+      return { survey: present(survey), responses };
     },
   ),
   writeTool(
     'surveys.create',
     'Create a survey draft',
-    'Creates a post-purchase survey draft; only a person publishes it, in the dashboard.',
+    'Creates a post-purchase survey draft; only a person publishes it (CLI or dashboard).',
     'Stored in the workspace as a draft.',
     z
       .object({
         title: shortText('Title of the survey'),
-        questions: z.array(question).min(1).max(30).describe('Questions in order'),
+        questions: z.array(surveyQuestion).min(1).max(MAX_QUESTIONS).describe('Questions in order'),
       })
       .strict(),
     z.strictObject({ survey: out.stored }),
     async (ctx, input) => {
-      const survey = await createAudited(ctx, 'surveys.create', KIND, { ...input, status: 'draft' });
+      const survey = await createAudited<SurveyData>(ctx, 'surveys.create', SURVEY_KIND, { ...input, status: 'draft' });
       return { survey: { id: String(survey.id), title: input.title, status: 'draft', questions: input.questions } };
     },
   ),

@@ -7,6 +7,7 @@ import * as expensesDedupWindow from './0006_expenses_dedup_window.ts';
 import * as mergeSessions from './0011_merge_sessions.ts';
 import * as orderStatusLines from './0012_order_status_lines.ts';
 import * as city from './0013_city.ts';
+import * as surveyResponses from './0015_survey_responses.ts';
 
 export interface AnalyticsMigration {
   id: number;
@@ -25,4 +26,5 @@ export const analyticsMigrations: AnalyticsMigration[] = [
   { id: 11, name: 'merge_sessions', statements: mergeSessions.statements },
   { id: 12, name: 'order_status_lines', statements: orderStatusLines.statements },
   { id: 13, name: 'city', statements: city.statements },
+  { id: 15, name: 'survey_responses', statements: surveyResponses.statements },
 ];

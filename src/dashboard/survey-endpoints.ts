@@ -1,0 +1,115 @@
+/**
+ * The surveys view's endpoints (docs/dashboard.md, "Surveys"): every member reads the surveys,
+ * their responses and the table of one question's answers beside the sources the attribution
+ * credits for the same orders; owners publish and close.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { InvalidInput } from '../kit/errors.ts';
+import { resolveRange } from '../kit/range.ts';
+import { planAttribution } from '../analytics/attribution/index.ts';
+import { pixelChannels } from '../analytics/permissions.ts';
+import { answersBySource } from '../analytics/queries/surveys/answers-by-source.ts';
+import { countSurveyResponses } from '../analytics/queries/surveys/count-responses.ts';
+import { listSurveyResponses } from '../analytics/queries/surveys/list-responses.ts';
+import { getSettings } from '../store/app/workspaces.ts';
+import { closeSurvey, listSurveys, publishSurvey, requireSurvey, surveyOut, type Survey } from '../store/app/surveys.ts';
+import { parseReportQuery } from '../api/report/schema.ts';
+import { limitParam, offsetParam, pageOf, parseWith } from '../api/params.ts';
+import { requireUser } from './auth.ts';
+import { requireOwner, workspaceAccess } from './access.ts';
+
+const idOf = (request: FastifyRequest<{ Params: { id: string } }>) => {
+  if (!/^\d{1,15}$/.test(request.params.id)) throw new InvalidInput('Survey id must be numeric');
+  return Number(request.params.id);
+};
+
+const shown = (survey: Survey) => ({ ...surveyOut(survey), status: survey.data.status, created_at: survey.createdAt, updated_at: survey.updatedAt });
+
+const responsesQuery = { schema: z.object({ limit: limitParam, offset: offsetParam }) };
+
+const questionParam = z
+  .string({ error: 'question must be a question index' })
+  .regex(/^\d{1,2}$/, { error: 'question must be a question index' })
+  .transform(Number)
+  .optional();
+
+/** The question the table groups by: the one asked for, else the first choice question. */
+function groupedQuestion(survey: Survey, asked: number | undefined): number {
+  const questions = survey.data.questions;
+  if (asked === undefined) {
+    const choice = questions.findIndex((q) => q.type === 'single_choice' || q.type === 'multiple_choice');
+    if (choice < 0) throw new InvalidInput(`Survey ${survey.id} has no choice question to compare with the attributed sources`);
+    return choice;
+  }
+  const question = questions[asked];
+  if (!question) throw new InvalidInput(`question: survey ${survey.id} has questions 0 to ${questions.length - 1}`);
+  if (question.type === 'text') throw new InvalidInput(`question ${asked} is a text question: its answers are not grouped`);
+  return asked;
+}
+
+export async function surveyRoutes(app: FastifyInstance): Promise<void> {
+  const onRequest = requireUser(app);
+
+  app.get('/dashboard/api/surveys', { onRequest }, async (request) => {
+    const { workspaceId } = workspaceAccess(request);
+    const [surveys, counts] = await Promise.all([
+      listSurveys(app.stores.db, workspaceId, { limit: 500, offset: 0 }),
+      countSurveyResponses(app.stores.ch, workspaceId),
+    ]);
+    return { surveys: surveys.map((s) => ({ ...shown(s), responses: counts.get(s.id) ?? 0 })) };
+  });
+
+  app.get<{ Params: { id: string } }>('/dashboard/api/surveys/:id/responses', { onRequest }, async (request) => {
+    const { workspaceId } = workspaceAccess(request);
+    const page = pageOf(parseWith(responsesQuery, request.query, ['workspace']));
+    const survey = await requireSurvey(app.stores.db, workspaceId, idOf(request));
+    const responses = await listSurveyResponses(app.stores.ch, { workspaceId, surveyId: survey.id, page: { ...page, limit: page.limit + 1 } });
+    return { survey: shown(survey), responses: responses.slice(0, page.limit), has_more: responses.length > page.limit, offset: page.offset, limit: page.limit };
+  });
+
+  /** One question's answers beside the attributed sources of the same orders: the report's model, window and exclusions. */
+  app.get<{ Params: { id: string } }>('/dashboard/api/surveys/:id/sources', { onRequest }, async (request) => {
+    const access = workspaceAccess(request);
+    const query = parseReportQuery(request.query, ['workspace', 'question']);
+    const asked = questionParam.safeParse((request.query as Record<string, unknown>).question);
+    if (!asked.success) throw new InvalidInput('question must be a question index');
+    const survey = await requireSurvey(app.stores.db, access.workspaceId, idOf(request));
+    const question = groupedQuestion(survey, asked.data);
+    const settings = await getSettings(app.stores.db, access.workspaceId);
+    const attribution = planAttribution(query, settings, access.visibility);
+    const range = resolveRange(query);
+    const result = await answersBySource(app.stores, {
+      workspaceId: access.workspaceId,
+      surveyId: survey.id,
+      question,
+      range,
+      attribution,
+      channels: pixelChannels(access.visibility, undefined),
+      excludedTransactions: settings.excluded_transaction_ids,
+    });
+    return {
+      question,
+      question_text: survey.data.questions[question]!.text,
+      rows: result.rows.map((r) => ({ ...r, revenue: r.revenue / 100 })),
+      answers: result.totals,
+      attribution_model: attribution.model,
+      attribution_window: attribution.windowDays,
+      exclude_source: attribution.excludedSources,
+      start_date: new Date(range.startMs).toISOString(),
+      end_date: new Date(range.endMs).toISOString(),
+    };
+  });
+
+  app.post<{ Params: { id: string } }>('/dashboard/api/surveys/:id/publish', { onRequest }, async (request) => {
+    const access = workspaceAccess(request);
+    requireOwner(access);
+    return { survey: shown(await publishSurvey(app.stores.db, access.workspaceId, idOf(request), `dashboard:${request.dashboardUser!.email}`)) };
+  });
+
+  app.post<{ Params: { id: string } }>('/dashboard/api/surveys/:id/close', { onRequest }, async (request) => {
+    const access = workspaceAccess(request);
+    requireOwner(access);
+    return { survey: shown(await closeSurvey(app.stores.db, access.workspaceId, idOf(request), `dashboard:${request.dashboardUser!.email}`)) };
+  });
+}
