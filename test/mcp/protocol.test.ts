@@ -9,6 +9,8 @@ import { createTestWorkspace, startTestApp, type TestApp, type TestWorkspace } f
 import { revokeApiKey } from '../../src/store/app/api-keys.ts';
 import { MCP_BODY_LIMIT } from '../../src/mcp/errors.ts';
 import { TOOLS } from '../../src/mcp/tools/index.ts';
+import { PIXEL_SOURCES } from '../../src/analytics/sources.ts';
+import { METRIC_NAMES } from '../../src/analytics/metrics.ts';
 import { bearer, callTool, postMcp } from './rpc.ts';
 
 let t: TestApp;
@@ -184,6 +186,18 @@ describe('tools/list', () => {
     // The server serialises with JSON.stringify, so this is the result's size on the wire.
     const bytes = Buffer.byteLength(JSON.stringify(r.body.result));
     assert.ok(bytes < LIST_BUDGET_BYTES, `${bytes} bytes`);
+  });
+
+  test('a long enum a tool repeats is listed once in its $defs: the sources of filters.source and filters.ignore_sources', async () => {
+    const r = await postMcp(t.app, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, ws.headers);
+    const query = r.body.result.tools.find((tool: any) => tool.name === 'analytics.query').inputSchema;
+    const { filters } = query.properties;
+    assert.deepEqual([filters.properties.source.items, filters.properties.ignore_sources.items], [{ $ref: '#/$defs/source' }, { $ref: '#/$defs/source' }]);
+    assert.deepEqual(query.$defs, { source: { enum: [...PIXEL_SOURCES] } });
+    // The metrics enum appears once: it stays in place.
+    assert.equal(query.properties.metrics.items.enum.length, METRIC_NAMES.length);
+    const withDefs = r.body.result.tools.filter((tool: any) => tool.inputSchema.$defs).map((tool: any) => tool.name);
+    assert.deepEqual(withDefs, ['analytics.query', 'analytics.profit-summary', 'attribution.get-data', 'dashboards.create-report']);
   });
 
   test('covers every tool the spec names, and no delete tool', async () => {

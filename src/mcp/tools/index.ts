@@ -29,7 +29,7 @@ import { topicTools } from './families/topics.ts';
 import { weatherTools } from './families/weather.ts';
 import { workflowTools } from './families/workflows.ts';
 import { workspacesListTool } from './families/workspaces.ts';
-import { jsonSchemaOf, outputSchemaOf } from './kit/json-schema.ts';
+import { jsonSchemaOf, outputSchemaOf, shareRepeatedEnums } from './kit/json-schema.ts';
 
 export { jsonSchemaOf };
 import { ALL_TOOLS, familyOf, isSelected, type ToolSelection } from './kit/selection.ts';
@@ -125,7 +125,7 @@ function listed(tool: ToolDefinition, schema: z.ZodObject): ListedTool {
   return {
     name: tool.name,
     description: tool.description,
-    inputSchema: jsonSchemaOf(schema),
+    inputSchema: shareRepeatedEnums(jsonSchemaOf(schema)),
     outputSchema: outputSchemaOf(tool),
     annotations: listedAnnotations(tool.annotations),
   };

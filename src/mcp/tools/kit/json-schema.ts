@@ -38,6 +38,41 @@ function compact(node: unknown, root = true): unknown {
   return out;
 }
 
+/** An enum list this long (its JSON) is worth a `$defs` entry when a schema repeats it. */
+const SHARED_ENUM_BYTES = 100;
+
+/**
+ * A tool's schema with every long enum it repeats (the 19 sources of `filters.source` and
+ * `filters.ignore_sources`) written once in `$defs` and referred to by `$ref`, named after the
+ * first property that holds it. tools/list sends this form; docs/tools.md reads the plain one.
+ */
+export function shareRepeatedEnums(schema: Json): Json {
+  const seen = new Map<string, { name: string; count: number }>();
+  const visit = (node: unknown, name: string, act: (node: Json, name: string) => unknown): unknown => {
+    if (Array.isArray(node)) return node.map((item) => visit(item, name, act));
+    if (typeof node !== 'object' || node === null) return node;
+    const object = node as Json;
+    if (Object.keys(object).length === 1 && Array.isArray(object.enum)) return act(object, name);
+    return Object.fromEntries(Object.entries(object).map(([key, value]) => [key, visit(value, key === 'properties' || key === 'items' ? name : key, act)]));
+  };
+  visit(schema, '', (node, name) => {
+    const key = JSON.stringify(node);
+    if (key.length < SHARED_ENUM_BYTES) return node;
+    const entry = seen.get(key) ?? { name, count: 0 };
+    entry.count++;
+    seen.set(key, entry);
+    return node;
+  });
+  const shared = [...seen].filter(([, entry]) => entry.count > 1);
+  if (shared.length === 0) return schema;
+  const names = new Map(shared.map(([key, entry]) => [key, entry.name]));
+  const out = visit(schema, '', (node) => {
+    const name = names.get(JSON.stringify(node));
+    return name ? { $ref: `#/$defs/${name}` } : node;
+  }) as Json;
+  return { ...out, $defs: Object.fromEntries(shared.map(([key, entry]) => [entry.name, JSON.parse(key)])) };
+}
+
 /** The JSON Schema of a tool's arguments, as tools/list and docs/tools.md show it. */
 export function jsonSchemaOf(schema: z.ZodObject): Json {
   return compact(z.toJSONSchema(schema, { io: 'input' })) as Json;
