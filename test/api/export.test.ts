@@ -99,6 +99,8 @@ const CASES = [
   ['conversions', `${RANGE}&transaction_id=T5`],
   ['ads', RANGE],
   ['ads', `${RANGE}&source=google`],
+  // New York's 2026-03-01 runs from 05:00 UTC to 04:59:59 the next day: session 503 (23:30 UTC) is in it.
+  ...(['events', 'sessions', 'conversions', 'ads'] as const).map((kind) => [kind, 'start_date=2026-03-01&end_date=2026-03-01&timezone=America/New_York'] as const),
 ] as const;
 
 describe('GET /v3/export/<kind>', () => {
@@ -109,7 +111,8 @@ describe('GET /v3/export/<kind>', () => {
       const r = await exportOf(`/v3/export/${kind}?${query}`);
       assert.equal(r.statusCode, 200, r.body);
       assert.equal(r.headers['content-type'], 'application/x-ndjson');
-      assert.equal(r.headers['content-disposition'], `attachment; filename="storelens-${kind}-2026-03-01_2026-03-02.ndjson"`);
+      const days = query.includes('New_York') ? '2026-03-01_2026-03-01' : '2026-03-01_2026-03-02';
+      assert.equal(r.headers['content-disposition'], `attachment; filename="storelens-${kind}-${days}.ndjson"`);
       assert.deepEqual(ndjsonRows(r.body), pages);
     });
   }
@@ -141,6 +144,7 @@ describe('GET /v3/export/<kind>', () => {
     const organic = await shop.keyHeaders(['read:organic']);
     const cases: [string, Record<string, string>, number, string][] = [
       ['/v3/export/events?format=xml', shop.headers, 400, 'Invalid format: xml. Accepted values: ndjson, csv, parquet'],
+      ['/v3/export/sessions?timezone=Mars/Olympus', shop.headers, 400, 'Invalid timezone: Mars/Olympus. Use an IANA time zone name such as Europe/Berlin'],
       ['/v3/export/events?start_date=2026-02-30', shop.headers, 400, 'Invalid start_date or end_date parameter: start_date is not a calendar day (got 2026-02-30)'],
       ['/v3/export/sessions?session_id=abc', shop.headers, 400, 'session_id must be numeric'],
       ['/v3/export/conversions?is_new_customer=2', shop.headers, 400, 'is_new_customer must be one of 0,1,true,false'],
