@@ -10,9 +10,9 @@ import { adsRoute } from './ads/route.ts';
 import { adsQuery } from './ads/schema.ts';
 import { reportRoute } from './report/route.ts';
 import { reportQuery } from './report/schema.ts';
-import { rowExportRoute } from './export/route.ts';
+import { exportRoute } from './export/route.ts';
 import { ROW_EXPORTS, ROW_EXPORT_KINDS } from './export/kinds.ts';
-import { mmmQuery, mmmRoute } from './export/mmm.ts';
+import { mmmQuery } from './export/mmm.ts';
 
 export const DATA_API_PREFIX = '/v3';
 
@@ -23,6 +23,6 @@ export const DATA_ENDPOINTS: readonly { path: string; route: FastifyPluginAsync;
   { path: '/conversions', route: conversionsRoute, query: conversionsQuery },
   { path: '/ads', route: adsRoute, query: adsQuery },
   { path: '/report', route: reportRoute, query: reportQuery },
-  ...ROW_EXPORT_KINDS.map((kind) => ({ path: `/export/${kind}`, route: rowExportRoute(kind), query: ROW_EXPORTS.get(kind)!.query })),
-  { path: '/export/mmm', route: mmmRoute, query: mmmQuery },
+  ...ROW_EXPORT_KINDS.map((kind) => ({ path: `/export/${kind}`, route: exportRoute(kind), query: ROW_EXPORTS.get(kind)!.query })),
+  { path: '/export/mmm', route: exportRoute('mmm'), query: mmmQuery },
 ];

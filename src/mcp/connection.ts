@@ -12,6 +12,8 @@ export const OAUTH_PATH = '/mcp/oauth';
 export interface Connection {
   caller(): Promise<Caller>;
   selection: ToolSelection;
+  /** The service's public origin (`publicBase`), for links the tools hand out. */
+  baseUrl: string;
 }
 
 const connections = new WeakMap<FastifyRequest, Connection>();
@@ -32,14 +34,15 @@ export function bearerChallenge(app: FastifyInstance, request: FastifyRequest, p
 export function openConnection(app: FastifyInstance, path: string) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const selection = parseSelection(request.query as Record<string, unknown>, TOOL_FAMILIES);
-    const resource = `${publicBase(app.config, request)}${path}`;
+    const baseUrl = publicBase(app.config, request);
+    const resource = `${baseUrl}${path}`;
     if (path !== OAUTH_PATH) {
-      connections.set(request, { selection, caller: () => resolveCaller(app.stores.db, request, resource) });
+      connections.set(request, { selection, baseUrl, caller: () => resolveCaller(app.stores.db, request, resource) });
       return;
     }
     try {
       const caller = await resolveOAuthCaller(app.stores.db, request, resource);
-      connections.set(request, { selection, caller: async () => caller });
+      connections.set(request, { selection, baseUrl, caller: async () => caller });
     } catch (error) {
       if (!(error instanceof RpcError)) throw error;
       const problem = request.headers.authorization ? ', error="invalid_token"' : '';

@@ -9,6 +9,7 @@ import { findTool, inputSchemaOf, nearestTool, toolList } from './tools/index.ts
 import type { ToolSelection } from './tools/kit/selection.ts';
 import type { ToolContext } from './tools/kit/tool.ts';
 import { workspacesListTool } from './tools/families/workspaces.ts';
+import { signDownload } from '../http/download-links.ts';
 
 const SERVER_INFO = { name: 'storelens', title: 'Storelens analytics', version: '0.1.0' };
 /** Also the conventions every tool shares, said once here instead of in each tool's schema. */
@@ -16,8 +17,9 @@ const INSTRUCTIONS =
   'Storelens marketing analytics for one or more online stores. Start with metadata.list_schema to see ' +
   'metrics, breakdowns and sources, then analytics.query for numbers that match the dashboard. Dates are ' +
   'YYYY-MM-DD days of `timezone` (IANA name, default UTC; the store\'s is in metadata.list_schema), the last day ' +
-  'included; a range left out is the last 7 days up to today. Attribution arguments left out take the saved ' +
-  'dashboard settings.';
+  'included; a range left out is the last 7 days up to today. Attribution arguments left out (ignore_sources ' +
+  'included) take the saved dashboard settings. A channel filter `meta` covers its family (facebook, instagram, ...). ' +
+  'Money is in the workspace currency; ratios (ctr, cr, margins) are fractions.';
 
 /** -32601 naming the tool (cut at 100 characters) and, when one is close, the tool it likely meant. */
 function unknownTool(name: string, selection: ToolSelection): RpcError {
@@ -26,7 +28,7 @@ function unknownTool(name: string, selection: ToolSelection): RpcError {
   return new RpcError(METHOD_NOT_FOUND, near ? `Unknown tool: ${shown}. Did you mean ${near}?` : `Unknown tool: ${shown}`);
 }
 
-async function callTool(app: FastifyInstance, caller: Caller, selection: ToolSelection, params: Record<string, unknown>) {
+async function callTool(app: FastifyInstance, caller: Caller, connection: Connection, params: Record<string, unknown>) {
   const name = params.name;
   if (typeof name !== 'string') throw new RpcError(INVALID_PARAMS, 'Invalid params: name must be a string');
   const rawArgs = params.arguments ?? {};
@@ -34,8 +36,8 @@ async function callTool(app: FastifyInstance, caller: Caller, selection: ToolSel
     throw new RpcError(INVALID_PARAMS, 'Invalid params: arguments must be an object');
   }
   const multi = caller.kind === 'oauth';
-  const tool = name === workspacesListTool.name && multi ? workspacesListTool : findTool(name, selection);
-  if (!tool) throw unknownTool(name, selection);
+  const tool = name === workspacesListTool.name && multi ? workspacesListTool : findTool(name, connection.selection);
+  if (!tool) throw unknownTool(name, connection.selection);
 
   const parsed = inputSchemaOf(tool, multi).safeParse(rawArgs);
   if (!parsed.success) throw invalidArguments(name, parsed.error);
@@ -60,6 +62,8 @@ async function callTool(app: FastifyInstance, caller: Caller, selection: ToolSel
       actor: caller.actor,
       now: Date.now,
       workspaces: caller.kind === 'oauth' ? caller.workspaces : [],
+      signDownload: (kind, query) =>
+        signDownload(app.stores.secrets, connection.baseUrl, { workspaceId: scope.workspaceId, keyId: scope.keyId, scopes: scope.scopes, kind, query }, Date.now()),
     };
     return toolResult(await app.inFlight.run(limitKey, () => tool.run(ctx, input)));
   } catch (error) {
@@ -86,7 +90,7 @@ export async function dispatch(app: FastifyInstance, connection: Connection, rpc
     }
     case 'tools/call': {
       const caller = await connection.caller();
-      return callTool(app, caller, connection.selection, rpc.params);
+      return callTool(app, caller, connection, rpc.params);
     }
     default:
       throw new RpcError(METHOD_NOT_FOUND, `Method not found: ${rpc.method}`);

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { DATA_API_PREFIX, DATA_ENDPOINTS } from '../api/endpoints.ts';
 import { openApiRoute } from '../api/openapi/route.ts';
+import { downloadRoute } from '../api/export/download-route.ts';
 import { tryOnPlugin } from '../tryon/plugin.ts';
 import { collectPlugin } from '../collect/plugin.ts';
 import { mcpPlugin } from '../mcp/plugin.ts';
@@ -13,6 +14,7 @@ import { adminRoute, type CommandRunner } from './admin-route.ts';
 export async function registerRoutes(app: FastifyInstance, runCommand: CommandRunner | undefined): Promise<void> {
   await app.register(healthRoute);
   for (const endpoint of DATA_ENDPOINTS) await app.register(endpoint.route, { prefix: DATA_API_PREFIX });
+  await app.register(downloadRoute, { prefix: DATA_API_PREFIX });
   await app.register(openApiRoute);
   await app.register(collectPlugin);
   await app.register(mcpPlugin);

@@ -68,6 +68,7 @@ export function everyToolPlan(range: { date_from: string; date_to: string }): Pl
     call('ai-visibility.get-results'),
     call('dashboards.create-report', () => ({ name: 'Meta weekly', metrics: ['spend', 'roas'], breakdown: 'campaign', interval: 'week' })),
     call('dashboards.get-dashboards'),
+    call('exports.get-link', () => ({ kind: 'conversions', ...range })),
     call('workflows.create', () => ({ name: 'Fatigue alert', trigger: { type: 'ad_fatigue' }, actions: [{ type: 'save_note' }] }), (r, ids) => (ids.workflow = r.workflow.id)),
     call('workflows.get-rules'),
     call('workflows.get-executions', (ids) => ({ workflow_id: ids.workflow })),

@@ -245,6 +245,32 @@ const CHECKS: Record<string, Check> = {
     args: range.map((r) => ({ ...r, limit: 500 })),
     verify: additive((v) => byName(v.assets, 'asset_id', ['spend', 'impressions', 'clicks', 'conversions', 'revenue']), (v) => v.assets.map((x: any) => x.source), true),
   },
+  'exports.get-link': {
+    args: fc.tuple(range, fc.constantFrom('events', 'conversions', 'ads')).map(([r, kind]) => ({ ...r, kind })),
+    runs: 4,
+    async verify(a, args) {
+      // The rows a link downloads (no credentials), each of a channel the key sees; own + rest = admin, row for row.
+      const rowsOf = async (outcome: Outcome, key: KeyModel): Promise<string[]> => {
+        const adChannels = key.channels === null || [...key.channels].some((c) => !['', 'organic', 'email', 'creator', 'influencer'].includes(c));
+        if (args.kind === 'ads' ? !adChannels : !seesAnyChannel(key)) {
+          assert.deepEqual(outcome, { ok: false, code: 'permission_denied' });
+          return [];
+        }
+        assert.ok(outcome.ok, JSON.stringify(outcome));
+        const { pathname, search } = new URL((outcome as { value: any }).value.link.urls.ndjson);
+        const body = (await t.app.inject({ method: 'GET', url: `${pathname}${search}` })).body;
+        const rows = body.split('\n').filter(Boolean);
+        for (const row of rows.map((line) => JSON.parse(line))) {
+          const channel = args.kind === 'ads' ? row.source : row.adv_source;
+          assert.ok(sees(key, channel) || key.channels === null, `${channel} shown to ${key.scopes}`);
+        }
+        return rows;
+      };
+      const restKey = keyModel(complementOf(a.key.scopes.filter((s) => ATOMS.includes(s))));
+      const both = [...(await rowsOf(a.own, a.key)), ...(await rowsOf(await a.rest(), restKey))].sort();
+      assert.deepEqual(both, (await rowsOf(await a.admin(), keyModel(['admin:admin']))).sort());
+    },
+  },
   'offers.get-opportunities': {
     args: range,
     verify: additive(

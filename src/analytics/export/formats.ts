@@ -32,4 +32,10 @@ export const FORMATS: Record<ExportFormat, FormatSpec> = {
   },
 };
 
+/** Everything that can be exported: the four row kinds (their row endpoints' rows) and the marketing-mix-model file. */
+export const EXPORT_KINDS = ['events', 'sessions', 'conversions', 'ads', 'mmm'] as const;
+export type ExportKind = (typeof EXPORT_KINDS)[number];
+
+export const isExportKind = (value: string): value is ExportKind => (EXPORT_KINDS as readonly string[]).includes(value);
+
 export const isExportFormat = (value: string): value is ExportFormat => (EXPORT_FORMATS as readonly string[]).includes(value);

@@ -1,7 +1,7 @@
 import type { Range } from '../../kit/range.ts';
 import type { QueryScope, Reader } from '../../analytics/query-scope.ts';
 import type { Statement } from '../../analytics/sql.ts';
-import type { ExportFormat } from '../../analytics/export/formats.ts';
+import { EXPORT_KINDS, type ExportFormat, type ExportKind } from '../../analytics/export/formats.ts';
 import { eventsStatement, type EventFilters } from '../../analytics/queries/events/list-events.ts';
 import { sessionsStatement, type SessionFilters } from '../../analytics/queries/sessions/list-sessions.ts';
 import { conversionsStatement } from '../../analytics/queries/conversions/list-conversions.ts';
@@ -19,8 +19,8 @@ import { conversionsRead } from '../conversions/read.ts';
 import { adsRead } from '../ads/read.ts';
 import { exportQueryOf } from './schema.ts';
 
-export const ROW_EXPORT_KINDS = ['events', 'sessions', 'conversions', 'ads'] as const;
-export type RowExportKind = (typeof ROW_EXPORT_KINDS)[number];
+export const ROW_EXPORT_KINDS = EXPORT_KINDS.filter((kind) => kind !== 'mmm') as Exclude<ExportKind, 'mmm'>[];
+export type RowExportKind = Exclude<ExportKind, 'mmm'>;
 
 /** One checked export request: the row endpoint's statement over its scope, and the format. */
 export interface RowExportPlan {
@@ -32,8 +32,11 @@ export interface RowExportPlan {
 
 interface RowExport {
   query: QuerySpec;
-  /** Checks the parameters (InvalidInput) and the key's permissions (AccessDenied), as the row endpoint does. */
-  plan(reader: Reader, raw: unknown): RowExportPlan;
+  /**
+   * Checks the parameters (InvalidInput) and the key's permissions (AccessDenied), as the row
+   * endpoint does; `alsoKnown` names parameters a surface reads besides (the dashboard's `workspace`).
+   */
+  plan(reader: Reader, raw: unknown, alsoKnown?: readonly string[]): RowExportPlan;
 }
 
 /**
@@ -49,8 +52,8 @@ function rowExport<Q, F>(
   const query = exportQueryOf<Q>(rows);
   return [kind, {
     query,
-    plan(reader, raw) {
-      const parsed = query.parse(raw);
+    plan(reader, raw, alsoKnown) {
+      const parsed = query.parse(raw, alsoKnown);
       const { scope, filters } = read(reader, parsed);
       return { kind, statement: statement(scope, filters), range: scope.range, format: parsed.format };
     },

@@ -1,8 +1,13 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
-import { dataRoute } from '../../http/data-route.ts';
+import type { Clickhouse } from '../../store/clickhouse.ts';
+import type { AppDatabase } from '../../store/app-db.ts';
+import { AccessDenied } from '../../kit/errors.ts';
 import { csvText } from '../../kit/csv.ts';
-import { MMM_GEOS, MMM_GRANULARITIES, mmmTable } from '../../analytics/mmm/table.ts';
+import { resolveRange, type Range } from '../../kit/range.ts';
+import { pixelRefusal } from '../../analytics/permissions.ts';
+import type { Reader } from '../../analytics/query-scope.ts';
+import { MMM_GEOS, MMM_GRANULARITIES, mmmTable, type MmmRequest } from '../../analytics/mmm/table.ts';
 import { DATE_ALIASES, choice, parseWith, zonedDateShape, type QuerySpec } from '../params.ts';
 import { downloadName } from './send.ts';
 
@@ -14,16 +19,30 @@ export const mmmQuerySchema = z.object({
 
 export const mmmQuery: QuerySpec<typeof mmmQuerySchema> = { schema: mmmQuerySchema, aliases: { ...DATE_ALIASES } };
 
-export const parseMmmQuery = (raw: unknown) => parseWith(mmmQuery, raw);
+export const parseMmmQuery = (raw: unknown, alsoKnown: readonly string[] = []): MmmRequest => parseWith(mmmQuery, raw, alsoKnown);
 
-/** `GET /v3/export/mmm`: the marketing-mix-model input as CSV (docs/exports.md). */
-export const mmmRoute: FastifyPluginAsync = async (app) => {
-  dataRoute(app, '/export/mmm', async (request, reply) => {
-    const table = await mmmTable(app.stores, request.auth!, parseMmmQuery(request.query));
-    reply
-      .header('content-type', 'text/csv; charset=utf-8; header=present')
-      .header('content-disposition', `attachment; filename="${downloadName('mmm', table.range, 'csv')}"`)
-      .header('cache-control', 'no-store');
-    return csvText([table.columns, ...table.records]);
-  });
-};
+/** A checked MMM request: its parameters and range (400s) and the reader's access to pixel data (403), before any query. */
+export interface MmmPlan {
+  kind: 'mmm';
+  reader: Reader;
+  request: MmmRequest;
+  range: Range;
+}
+
+export function planMmm(reader: Reader, raw: unknown, alsoKnown: readonly string[] = []): MmmPlan {
+  const request = parseMmmQuery(raw, alsoKnown);
+  const range = resolveRange(request);
+  const refusal = pixelRefusal(reader.visibility, undefined);
+  if (refusal) throw new AccessDenied(refusal);
+  return { kind: 'mmm', reader, request, range };
+}
+
+/** The MMM file as a CSV answer (small: one record per date, made whole before it is sent). */
+export async function sendMmm(stores: { ch: Clickhouse; db: AppDatabase }, plan: MmmPlan, reply: FastifyReply): Promise<string> {
+  const table = await mmmTable(stores, plan.reader, plan.request);
+  reply
+    .header('content-type', 'text/csv; charset=utf-8; header=present')
+    .header('content-disposition', `attachment; filename="${downloadName('mmm', table.range, 'csv')}"`)
+    .header('cache-control', 'no-store');
+  return csvText([table.columns, ...table.records]);
+}

@@ -22,12 +22,12 @@ const NOT_EXPORTED = new Set(['limit', 'offset', 'group_by']);
  * An export's parameters: its row endpoint's own (filters, dates, sources, aliases) without the
  * page or the grouping, plus `format`. `parse` answers the row endpoint's filter query and the format.
  */
-export function exportQueryOf<Q>(rows: QuerySpec): QuerySpec & { parse(raw: unknown): Q & { format: ExportFormat } } {
+export function exportQueryOf<Q>(rows: QuerySpec): QuerySpec & { parse(raw: unknown, alsoKnown?: readonly string[]): Q & { format: ExportFormat } } {
   const kept = Object.fromEntries(Object.entries(rows.schema.shape).filter(([name]) => !NOT_EXPORTED.has(name)));
   const spec: QuerySpec = {
     schema: z.object({ ...kept, format: formatParam }),
     aliases: Object.fromEntries(Object.entries(rows.aliases ?? {}).filter(([, canonical]) => !NOT_EXPORTED.has(canonical))),
     lists: (rows.lists ?? []).filter((name) => !NOT_EXPORTED.has(name)),
   };
-  return { ...spec, parse: (raw) => parseWith(spec, raw) as Q & { format: ExportFormat } };
+  return { ...spec, parse: (raw, alsoKnown) => parseWith(spec, raw, alsoKnown) as Q & { format: ExportFormat } };
 }

@@ -9,6 +9,7 @@ import { auditLogTools } from './families/audit-log.ts';
 import { correlationTools } from './families/correlations.ts';
 import { creatorTools } from './families/creators.ts';
 import { dashboardTools } from './families/dashboards.ts';
+import { exportTools } from './families/exports.ts';
 import { formTools } from './families/forms.ts';
 import { geoTestingTools } from './families/geo-testing.ts';
 import { healthCenterTools } from './families/health-center.ts';
@@ -63,6 +64,7 @@ export const TOOLS: readonly ToolDefinition[] = [
   ...creatorTools,
   ...aiVisibilityTools,
   ...dashboardTools,
+  ...exportTools,
   ...workflowTools,
   ...auditLogTools,
 ];

@@ -39,8 +39,8 @@ export const reportFilters = z
     date_from: boundArg('date_from').optional().describe('First day'),
     date_to: boundArg('date_to').optional().describe('Last day'),
     timezone: timezoneArg,
-    source: sourceList.optional().describe('Only these channels (meta covers its family)'),
-    ignore_sources: sourceList.optional().describe('Removed from paths; default: dashboard setting'),
+    source: sourceList.optional().describe('Only these channels'),
+    ignore_sources: sourceList.optional().describe('Removed from paths'),
   })
   .strict();
 
@@ -73,8 +73,7 @@ export const analyticsTools = [
     'analytics.query',
     'Query analytics',
     'Dashboard numbers (as GET /v3/report): totals for the whole scope, and rows per breakdown value and/or ' +
-      'interval. No campaign or ad filter: break down by campaign or ad. Money in the workspace currency; ctr, cr and ' +
-      'margins are fractions.',
+      'interval. No campaign or ad filter: break down by campaign or ad.',
     'The report core over traffic, conversions, orders and ad rows, with the workspace settings.',
     z
       .object({

@@ -11,8 +11,9 @@ const isPlainType = (branch: unknown): branch is { type: string } =>
  * list"): `$schema`, `propertyNames: {type: string}`, empty `additionalProperties: {}` and, below
  * the top level (some clients want `properties` there), empty `properties`; the `type` of an
  * `enum` or `const`, whose values say it; a `default` that is the empty value of its type (0,
- * false, "", [], {}). The calendar-day pattern becomes `format: "date"`, and an `anyOf` of bare
- * types one `type` list.
+ * false, "", [], {}); the bounds zod puts on every integer, Number.MAX_SAFE_INTEGER and its
+ * negative, which JSON numbers cannot exceed exactly anyway. The calendar-day pattern becomes
+ * `format: "date"`, and an `anyOf` of bare types one `type` list.
  */
 function compact(node: unknown, root = true): unknown {
   if (Array.isArray(node)) return node.map((item) => compact(item, false));
@@ -24,6 +25,7 @@ function compact(node: unknown, root = true): unknown {
     const empty = typeof value === 'object' && value !== null && Object.keys(value).length === 0;
     if (empty && (key === 'additionalProperties' || (key === 'properties' && !root))) continue;
     if (key === 'default' && (empty || value === 0 || value === false || value === '')) continue;
+    if ((key === 'maximum' || key === 'minimum') && Math.abs(value as number) === Number.MAX_SAFE_INTEGER) continue;
     if (key === 'pattern' && value === DAY.source) {
       out.format = 'date';
       continue;

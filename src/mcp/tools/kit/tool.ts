@@ -18,6 +18,8 @@ export interface ToolContext {
   now: () => number;
   /** Workspaces of a multi-workspace (OAuth) connection; empty for an API-key connection. */
   workspaces: { id: number; name: string }[];
+  /** A signed, expiring link to `/v3/export/<kind>?<query>` for this caller's key and permissions (docs/exports.md). */
+  signDownload(kind: string, query: Record<string, string>): { url: string; expiresAt: number };
 }
 
 export interface ToolAnnotations {
