@@ -10,6 +10,7 @@ import { pageRoutes } from './pages.ts';
 import { viewRoutes } from './view-endpoints.ts';
 import { settingsRoutes } from './settings-endpoints.ts';
 import { surveyRoutes } from './survey-endpoints.ts';
+import { exportRoutes } from './export-endpoints.ts';
 
 export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
   await app.register(cookie);
@@ -19,4 +20,5 @@ export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
   await app.register(viewRoutes);
   await app.register(settingsRoutes);
   await app.register(surveyRoutes);
+  await app.register(exportRoutes);
 }

@@ -331,3 +331,21 @@ test('an owner publishes a survey in the surveys view and reads the answers besi
   await row.getByText('closed', { exact: true }).waitFor();
   await page.context().close();
 });
+
+test('the conversions view downloads every row of its filters, the overview the marketing-mix-model file', async () => {
+  const range = `start_date=${twoDaysAgo}&end_date=${today}`;
+  const page = await signedIn('ada@example.com', `/conversions?workspace=${shop.id}&${range}&source=google`);
+  await page.waitForSelector('a.download');
+  assert.deepEqual(await page.locator('.downloads a.download').allTextContents(), ['CSV', 'NDJSON', 'Parquet']);
+  const [rows] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'CSV', exact: true }).click()]);
+  const expected = await fetch(`${base}/v3/export/conversions?${range}&source=google&format=csv`, { headers: shop.headers });
+  assert.equal(rows.suggestedFilename(), `storelens-conversions-${twoDaysAgo}_${today}.csv`);
+  assert.equal(fs.readFileSync((await rows.path())!, 'utf8'), await expected.text());
+
+  await page.goto(`${base}/?workspace=${shop.id}&${range}`);
+  await page.waitForSelector('a.download');
+  const [mmm] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Daily CSV' }).click()]);
+  const mmmExpected = await fetch(`${base}/v3/export/mmm?${range}`, { headers: shop.headers });
+  assert.equal(fs.readFileSync((await mmm.path())!, 'utf8'), await mmmExpected.text());
+  await page.context().close();
+});

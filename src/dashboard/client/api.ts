@@ -21,12 +21,17 @@ async function parse<T>(response: Response): Promise<T> {
   return body as T;
 }
 
-/** GET /dashboard/api/<path> with the given query parameters (empty values left out). */
-export async function getJson<T>(path: string, params: Record<string, string> | URLSearchParams = {}): Promise<T> {
+/** The URL of /dashboard/api/<path> with the given query parameters (empty values left out). */
+export function apiUrl(path: string, params: Record<string, string> | URLSearchParams = {}): string {
   const query = new URLSearchParams();
   for (const [k, v] of params instanceof URLSearchParams ? params.entries() : Object.entries(params)) if (v !== '') query.set(k, v);
   const qs = query.toString();
-  return parse<T>(await fetch(`/dashboard/api/${path}${qs ? `?${qs}` : ''}`, { credentials: 'same-origin' }));
+  return `/dashboard/api/${path}${qs ? `?${qs}` : ''}`;
+}
+
+/** GET /dashboard/api/<path> with the given query parameters (empty values left out). */
+export async function getJson<T>(path: string, params: Record<string, string> | URLSearchParams = {}): Promise<T> {
+  return parse<T>(await fetch(apiUrl(path, params), { credentials: 'same-origin' }));
 }
 
 export async function sendJson<T>(method: 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown): Promise<T> {

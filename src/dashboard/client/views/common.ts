@@ -1,4 +1,5 @@
 import { html } from 'htm/preact';
+import { apiUrl } from '../api.ts';
 import { change, formatValue, label, METRIC_KINDS } from '../format.ts';
 
 /** Parameters every analytics view passes through to its endpoint. */
@@ -21,4 +22,18 @@ export function Kpi(props: { metric: string; value: number | null; previous?: nu
       ${delta === null ? 'no comparison' : `${delta >= 0 ? '+' : ''}${(delta * 100).toFixed(1)} % vs previous period`}
     </div>`}
   </div>`;
+}
+
+/**
+ * Download links of one export (docs/dashboard.md, "Downloads"): the file comes from the server,
+ * every row of the view's filters, not only the page on screen; each link names its file type.
+ */
+export function Downloads(props: { what: string; kind: string; params: URLSearchParams; files: [label: string, extra: Record<string, string>][] }) {
+  const href = (extra: Record<string, string>) => {
+    const params = new URLSearchParams(props.params);
+    for (const [k, v] of Object.entries(extra)) params.set(k, v);
+    return apiUrl(`export/${props.kind}`, params);
+  };
+  return html`<p class="downloads"><span>${props.what}:</span>
+    ${props.files.map(([name, extra]) => html`<a class="download" href=${href(extra)} download>${name}</a>`)}</p>`;
 }

@@ -9,7 +9,7 @@ import { Filters, SOURCES } from '../filters.ts';
 import { Table, type Column, type Row } from '../table.ts';
 import { formatValue, label } from '../format.ts';
 import { withParams, type Route } from '../router.ts';
-import { Status } from './common.ts';
+import { Downloads, Status } from './common.ts';
 
 const PAGE_SIZE = '50';
 const CONVERSIONS_PARAMS = [
@@ -93,6 +93,8 @@ export function Conversions({ route }: ViewProps) {
     <${Status} loading=${answer.loading} error=${answer.error} />
     ${d && html`<${Table} caption="Conversion rows" columns=${columns} rows=${d.data} filename="storelens-conversions.csv"
         empty="No conversions for these filters." />
+      <${Downloads} what="Every conversion of these filters" kind="conversions" params=${apiParams(p, CONVERSIONS_PARAMS.filter((k) => k !== 'offset'))}
+        files=${[['CSV', { format: 'csv' }], ['NDJSON', { format: 'ndjson' }], ['Parquet', { format: 'parquet' }]]} />
       <div class="pager">
         <button type="button" class="secondary" disabled=${d.pagination.offset === 0}
           onClick=${() => withParams(route, { offset: String(Math.max(0, d.pagination.offset - d.pagination.limit)) })}>Previous page</button>

@@ -6,7 +6,7 @@ import { useData, apiParams } from '../data.ts';
 import { Filters, type Applied } from '../filters.ts';
 import { Chart } from '../chart.ts';
 import { label, METRIC_KINDS } from '../format.ts';
-import { FILTER_PARAMS, Kpi, Status } from './common.ts';
+import { Downloads, FILTER_PARAMS, Kpi, Status } from './common.ts';
 
 interface OverviewAnswer {
   interval: string;
@@ -40,6 +40,8 @@ export function Overview({ route }: ViewProps) {
         <span class="note">by ${d.interval}</span>
       </div>
       <${Chart} title=${`${label(metric)} by ${d.interval}`} x=${d.series.map((r) => String(r.date))}
-        series=${[{ label: label(metric), values: d.series.map((r) => r[metric] as number | null), kind: METRIC_KINDS[metric] ?? 'count' }]} />`}
+        series=${[{ label: label(metric), values: d.series.map((r) => r[metric] as number | null), kind: METRIC_KINDS[metric] ?? 'count' }]} />
+      <${Downloads} what="Marketing-mix-model file (revenue and ad spend per source, for Meridian, Robyn or PyMC-Marketing)" kind="mmm"
+        params=${apiParams(route.params, ['workspace', 'start_date', 'end_date'])} files=${[['Daily CSV', {}], ['Weekly CSV', { granularity: 'week' }]]} />`}
   `;
 }
