@@ -34,9 +34,13 @@ export class ExitWith {
   ) {}
 }
 
-export function requireOption(args: CommandArgs, name: string): string {
+/** An option's value is at most this long unless its command says otherwise; nothing stored needs more. */
+export const MAX_OPTION_LENGTH = 2000;
+
+export function requireOption(args: CommandArgs, name: string, maxLength = MAX_OPTION_LENGTH): string {
   const value = args.options[name];
   if (typeof value !== 'string' || value === '') throw new CommandError(`--${name} is required`);
+  if (value.length > maxLength) throw new CommandError(`--${name} must be at most ${maxLength} characters`);
   return value;
 }
 

@@ -69,13 +69,13 @@ function absolutePaths(argv: string[]): string[] {
  * line per such option in the order given, so that they never appear in a process's arguments
  * (`ps`, /proc) or in shell history.
  */
-const MAX_STDIN_BYTES = 64 * 1024;
+const MAX_SECRET_STDIN_BYTES = 64 * 1024;
 
-async function readStdin(): Promise<string> {
+async function readStdin(maxBytes: number): Promise<string> {
   let text = '';
   for await (const chunk of process.stdin) {
     text += chunk;
-    if (text.length > MAX_STDIN_BYTES) throw new Error(`Standard input is over ${MAX_STDIN_BYTES / 1024} KB`);
+    if (text.length > maxBytes) throw new Error(`Standard input is over ${Math.round(maxBytes / 1024)} KB`);
   }
   return text;
 }
@@ -83,7 +83,7 @@ async function readStdin(): Promise<string> {
 async function secretsFromStdin(argv: string[]): Promise<string[]> {
   const slots = argv.flatMap((arg, i) => (arg === '-' && SECRET_OPTIONS.has(argv[i - 1] ?? '') ? [i] : []));
   if (!slots.length) return argv;
-  const lines = (await readStdin()).split(/\r?\n/);
+  const lines = (await readStdin(MAX_SECRET_STDIN_BYTES)).split(/\r?\n/);
   const filled = [...argv];
   slots.forEach((slot, n) => {
     const line = lines[n];
@@ -108,6 +108,28 @@ function withoutDataDir(argv: string[]): number | null {
   return 1;
 }
 
+/**
+ * `settings set ... NAME=-`: the list is standard input, one value per line or comma-separated,
+ * for lists longer than one argument may be (about 128 KB on Linux).
+ */
+async function settingFromStdin(argv: string[]): Promise<string[]> {
+  const slot = argv[0] === 'settings' && argv[1] === 'set' ? argv.findIndex((arg) => /^\w+=-$/.test(arg)) : -1;
+  if (slot === -1) return argv;
+  const { SETTINGS_BODY_LIMIT } = await import('../store/app/settings.ts');
+  const values = (await readStdin(SETTINGS_BODY_LIMIT)).split(/[\r\n,]+/).map((v) => v.trim()).filter(Boolean);
+  const filled = [...argv];
+  filled[slot] = `${argv[slot]!.slice(0, -1)}${values.join(',')}`;
+  return filled;
+}
+
+/**
+ * Writes and waits until the text is handed on: on a pipe, writing is asynchronous, and the
+ * process.exit that follows would cut a long document (a settings list) short.
+ */
+function written(stream: NodeJS.WriteStream, text: string): Promise<void> {
+  return new Promise((resolve, reject) => stream.write(text, (error) => (error ? reject(error) : resolve())));
+}
+
 async function main(argv: string[]): Promise<number> {
   const answered = withoutDataDir(argv);
   if (answered !== null) return answered;
@@ -120,13 +142,13 @@ async function main(argv: string[]): Promise<number> {
   }
   const config = loadConfig();
   const server = runningServer(config.dataDir);
-  const args = await secretsFromStdin(absolutePaths(argv));
+  const args = await settingFromStdin(await secretsFromStdin(absolutePaths(argv)));
   const outcome = server ? await viaServer(server.port, adminToken(config.dataDir), args) : await inProcess(args);
   if ('error' in outcome) {
-    process.stderr.write(`${JSON.stringify(outcome)}\n`);
+    await written(process.stderr, `${JSON.stringify(outcome)}\n`);
     return 1;
   }
-  process.stdout.write(`${JSON.stringify(outcome.result, null, 2)}\n`);
+  await written(process.stdout, `${JSON.stringify(outcome.result, null, 2)}\n`);
   return outcome.exitCode ?? 0;
 }
 

@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Stores } from '../store/index.ts';
 import { adminToken } from './runtime-files.ts';
+import { SETTINGS_BODY_LIMIT } from '../store/app/settings.ts';
 
 /**
  * Runs one CLI command line with the server's stores and answers its outcome. The CLI hands it
@@ -49,7 +50,8 @@ function fromThisMachine(request: FastifyRequest): boolean {
  */
 export const adminRoute: FastifyPluginAsync<{ runCommand: CommandRunner }> = async (app, { runCommand }) => {
   const expected = adminToken(app.config.dataDir);
-  app.post<{ Body: { argv?: unknown } }>('/admin/cli', async (request, reply) => {
+  // The largest argument a command takes is a settings list (`settings set NAME=-`).
+  app.post<{ Body: { argv?: unknown } }>('/admin/cli', { bodyLimit: SETTINGS_BODY_LIMIT }, async (request, reply) => {
     if (!app.config.adminRemote && !fromThisMachine(request)) return reply.code(404).send({ message: 'Not found' });
     const auth = request.headers.authorization ?? '';
     if (!auth.startsWith('Bearer ') || !tokenMatches(auth.slice(7), expected)) {

@@ -207,6 +207,27 @@ export function cliScenario(mode: 'standalone' | 'server'): void {
       });
     });
 
+    test('settings set takes a list from standard input as NAME=-, up to 100000 ids; past a bound it refuses naming it', async () => {
+      const withInput = (input: string, ...args: string[]) => runCli(dataDir, ['settings', 'set', '--workspace', '1', ...args], {}, undefined, input);
+      const ids = Array.from({ length: 100_000 }, (_, i) => `TX-${i}`);
+      const saved = await withInput(`${ids.join('\n')}\n`, 'excluded_transaction_ids=-');
+      assert.equal(saved.code, 0, saved.stderr);
+      assert.deepEqual([saved.json.excluded_transaction_ids.length, saved.json.excluded_transaction_ids.at(-1)], [100_000, 'TX-99999']);
+      const refusals: [string[], string, string][] = [
+        [['excluded_transaction_ids=-'], `${ids.join(',')},one-more`, 'excluded_transaction_ids: at most 100000 ids'],
+        [[`excluded_transaction_ids=${'x'.repeat(201)}`], '', 'excluded_transaction_ids: each id must be a string of 1 to 200 characters'],
+        [['ignore_sources=meta,myspace'], '', 'ignore_sources: unknown source myspace. Sources: meta, facebook, instagram, google, tiktok, pinterest, snapchat, microsoft, bing, openai, outbrain, taboola, organic, audience_network, messenger, threads, whatsapp, email, creator'],
+        [['payment_fee_fixed=1000001'], '', 'payment_fee_fixed: at most 1000000 cents'],
+        [[`timezone=${'Z'.repeat(65)}`], '', 'timezone: at most 64 characters'],
+      ];
+      for (const [args, input, message] of mode === 'server' ? refusals : refusals.slice(0, 1)) {
+        const refused = await withInput(input, ...args);
+        assert.deepEqual([refused.code, refused.stdout, refused.error], [1, '', { error: { message } }], args.join(' '));
+      }
+      const cleared = await withInput('', 'excluded_transaction_ids=');
+      assert.deepEqual([cleared.json.excluded_transaction_ids, cleared.json.payment_fee_fixed], [[], 0], 'a refused change stored nothing; an empty value clears the list');
+    });
+
     test('secret options given as - are read from standard input, one line each, never from the arguments', async () => {
       const withInput = (input: string, ...args: string[]) => runCli(dataDir, args, {}, undefined, input);
       const user = ['user', 'create', '--email', 'stdin@example.com', '--password', '-', '--workspace', '1'];

@@ -11,6 +11,7 @@ import type { QueryScope } from '../../src/analytics/query-scope.ts';
 import { channelsOfAll } from '../../src/analytics/sources.ts';
 import { visibilityOf } from '../../src/analytics/permissions.ts';
 import { runReport } from '../../src/analytics/report/run.ts';
+import { updateSettings } from '../../src/store/app/workspaces.ts';
 import type { ReportRequest } from '../../src/analytics/report/plan.ts';
 import { variantPerformance } from '../../src/analytics/queries/ab-testing/variant-performance.ts';
 import { dailyAdDelivery } from '../../src/analytics/queries/ad-fatigue/daily-ad-delivery.ts';
@@ -33,6 +34,7 @@ import { pixelHealth } from '../../src/analytics/queries/health/pixel-health.ts'
 import { countWorkspaceRows } from '../../src/analytics/queries/imports/count-workspace-rows.ts';
 import { touchpointPaths } from '../../src/analytics/queries/journeys/touchpoint-paths.ts';
 import { adCreatives } from '../../src/analytics/queries/library/ad-creatives.ts';
+import { ensureExcludedList } from '../../src/analytics/queries/settings/excluded-transactions.ts';
 import { liveActivity } from '../../src/analytics/queries/live/live-activity.ts';
 import { repeatCustomers } from '../../src/analytics/queries/loyalty/repeat-customers.ts';
 import { cartAbandonment } from '../../src/analytics/queries/offers/cart-abandonment.ts';
@@ -115,6 +117,19 @@ export const SQL_CASES: Record<string, SqlCase[]> = {
       metrics: ['revenue', 'spend', 'cogs', 'payment_fees', 'net_profit', 'net_roas'],
     }),
     report('a page past the end reads the totals again', { breakdown: 'coupon_code', limit: 10, offset: 40 }),
+    {
+      // Every read answers one row: the excluded list's check finds the list whole, so nothing is written.
+      name: 'transactions left out by the settings, unattributed orders included',
+      rows: [{ ids: '2' }],
+      run: async (ch, ctx) => {
+        await updateSettings(ctx.db, ctx.workspaceId, { excluded_transaction_ids: ['T-1001', '#1002'], include_unattributed: true });
+        try {
+          await report('', {}).run(ch, ctx);
+        } finally {
+          await updateSettings(ctx.db, ctx.workspaceId, { excluded_transaction_ids: [], include_unattributed: false });
+        }
+      },
+    },
   ],
   'analytics/queries/ab-testing/variant-performance.ts': [
     { name: 'every test', run: (ch, ctx) => variantPerformance(ch, everyChannel(ctx)) },
@@ -237,6 +252,9 @@ export const SQL_CASES: Record<string, SqlCase[]> = {
   'analytics/queries/library/ad-creatives.ts': [
     { name: 'every channel by spend', run: (ch, ctx) => adCreatives(ch, everyChannel(ctx), { orderBy: 'spend', limit: 50, offset: 0 }) },
     { name: 'some channels, chosen ads by ROAS', run: (ch, ctx) => adCreatives(ch, someChannels(ctx), { orderBy: 'roas', adIds: ['5601', '5602'], limit: 10, offset: 10 }) },
+  ],
+  'analytics/queries/settings/excluded-transactions.ts': [
+    { name: 'a list the engine holds whole', rows: [{ ids: '2' }], run: (ch, ctx) => ensureExcludedList(ch, ctx.workspaceId, ['T-1001', '#1002']) },
   ],
   'analytics/queries/live/live-activity.ts': [
     { name: 'every channel', run: (ch, ctx) => liveActivity(ch, everyChannel(ctx), { recent: 20 }) },

@@ -58,7 +58,7 @@ test('storefront set stores the verified origin with default versions and quotas
   });
 });
 
-test('storefront set refuses an origin with a path, an unknown workspace, a first storefront without origin and a one-variant experiment', async () => {
+test('storefront set refuses an origin with a path, an unknown workspace, a first storefront without origin, and anything past a bound (the dashboard\'s bounds)', async () => {
   const other = await db.insertInto('workspaces')
     .values({ name: 'Other', currency: 'USD', timezone: 'UTC', pixel_id: 'px_other', settings: '{}', created_at: new Date().toISOString() })
     .returning('id').executeTakeFirstOrThrow();
@@ -66,7 +66,13 @@ test('storefront set refuses an origin with a path, an unknown workspace, a firs
     [['--workspace', String(workspaceId), '--origin', 'https://shop.example/shop'], '--origin must be an origin like https://shop.example, got: https://shop.example/shop'],
     [['--workspace', '999', '--origin', 'https://shop.example'], 'Workspace 999 not found'],
     [['--workspace', String(other.id), '--consent-version', 'c1'], '--origin is required'],
-    [['--workspace', String(workspaceId), '--experiment', 'hero', '--experiment-variants', '1'], '--experiment-variants must be an integer of at least 2'],
+    [['--workspace', String(workspaceId), '--experiment', 'hero', '--experiment-variants', '1'], '--experiment-variants must be an integer from 2 to 10'],
+    [['--workspace', String(workspaceId), '--experiment', 'hero', '--experiment-variants', '11'], '--experiment-variants must be an integer from 2 to 10'],
+    [['--workspace', String(workspaceId), '--session-attempts', '1001'], '--session-attempts must be an integer from 1 to 1000'],
+    [['--workspace', String(workspaceId), '--daily-attempts', '1000001'], '--daily-attempts must be an integer from 1 to 1000000'],
+    [['--workspace', String(workspaceId), '--coverage-max-age-days', '3651'], '--coverage-max-age-days must be an integer from 1 to 3650'],
+    [['--workspace', String(workspaceId), '--origin', Array.from({ length: 21 }, (_, i) => `https://s${i}.example`).join(',')], '--origin takes at most 20 origins'],
+    [['--workspace', String(workspaceId), '--origin', `https://${'s'.repeat(200)}.example`], '--origin: an origin is at most 200 characters'],
   ];
   for (const [args, message] of cases) assert.deepEqual(await inProcess('storefront', 'set', ...args), { error: { message } });
 });

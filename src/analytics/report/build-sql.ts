@@ -10,6 +10,7 @@ import {
 import { DIMENSIONS, INTERVALS, reportingSourceSql, type Dimension } from '../dimensions.ts';
 import type { ReportPlan } from './plan.ts';
 import { METRICS } from '../metrics.ts';
+import { EXCLUDED_TRANSACTIONS_SQL, excludedListId } from '../queries/settings/excluded-transactions.ts';
 
 /**
  * The report as one ClickHouse query: the page of rows, the totals over the whole scope and the
@@ -74,6 +75,12 @@ function touchFields(plan: ReportPlan): TouchField[] {
   return [...new Set([...BASE_TOUCH_FIELDS, ...(used as TouchField[]), ...drill])];
 }
 
+/**
+ * Whether the settings leave transactions out: only then does the statement read their list (a
+ * subquery is one more level for the engine to analyse).
+ */
+const excludesTransactions = (plan: ReportPlan) => plan.settings.excluded_transaction_ids.length > 0;
+
 /** Every value the report binds: the scope, the scan bounds and the workspace settings. */
 function reportParams(plan: ReportPlan): QueryParams {
   const s = plan.settings;
@@ -90,7 +97,7 @@ function reportParams(plan: ReportPlan): QueryParams {
     conv_end: timestampParam(b.convEnd),
     window_days: plan.attribution.windowDays,
     excluded_channels: plan.attribution.excludedChannels,
-    excluded_tx: s.excluded_transaction_ids,
+    ...(excludesTransactions(plan) ? { excluded_list: excludedListId(s.excluded_transaction_ids) } : {}),
     platform_revenue: s.platform_revenue === 'platform' ? 1 : 0,
     net_merchandise: s.net_merchandise_revenue ? 1 : 0,
     refund_netting: s.refund_netting ? 1 : 0,
@@ -233,8 +240,8 @@ function unattributedCreditsSql(plan: ReportPlan, fields: readonly TouchField[])
     toFloat64(shipping_cost) AS shipping_costs, toFloat64(arraySum(r -> r.amount, refunds)) AS refunds,
     '' AS city, '' AS coupon_code
   FROM orders FINAL
-  WHERE store_id = {store_id:UInt64} AND dt BETWEEN {start:${TS}} AND {end:${TS}}
-    AND transaction_id NOT IN {excluded_tx:Array(String)} AND order_name NOT IN {excluded_tx:Array(String)}
+  WHERE store_id = {store_id:UInt64} AND dt BETWEEN {start:${TS}} AND {end:${TS}}${excludesTransactions(plan)
+    ? `\n    AND transaction_id NOT IN ${EXCLUDED_TRANSACTIONS_SQL} AND order_name NOT IN ${EXCLUDED_TRANSACTIONS_SQL}` : ''}
     AND transaction_id NOT IN (${PIXEL_TRANSACTIONS}) AND order_name NOT IN (${PIXEL_TRANSACTIONS})`;
 }
 
@@ -243,8 +250,8 @@ function ctes(plan: ReportPlan): { sql: string; params: QueryParams } {
   const params = reportParams(plan);
   const convWhere = new Conditions()
     .add('c.store_id = {store_id:UInt64}')
-    .add(`c.dt BETWEEN {conv_start:${TS}} AND {conv_end:${TS}}`)
-    .add('c.transaction_id NOT IN {excluded_tx:Array(String)}');
+    .add(`c.dt BETWEEN {conv_start:${TS}} AND {conv_end:${TS}}`);
+  if (excludesTransactions(plan)) convWhere.add(`c.transaction_id NOT IN ${EXCLUDED_TRANSACTIONS_SQL}`);
   addNameFilter(convWhere, 'c.name', plan.name ?? undefined);
   Object.assign(params, convWhere.params);
   if (plan.channels) params.channels = plan.channels;

@@ -9,11 +9,18 @@ import { DIMENSIONS } from '../dimensions.ts';
 import { MODELS } from '../attribution/index.ts';
 import { formatMetric, type MetricContext, type Parts } from '../metrics.ts';
 import { planReport, type ReportPlan, type ReportRequest } from './plan.ts';
+import { ensureExcludedList } from '../queries/settings/excluded-transactions.ts';
 import { REPORT_PARTS, buildReportSql, expensesSql, partPositions, type ReportPart } from './build-sql.ts';
 
 export { type ReportRequest } from './plan.ts';
 
 export const QUERY_NAME = 'report';
+
+/**
+ * Excluded ids shown in settings_applied: a list may hold 100,000, which would make every answer
+ * of a tool megabytes long; the count says how many the numbers left out.
+ */
+const SHOWN_EXCLUDED_IDS = 100;
 
 export interface ReportAuth {
   workspaceId: number;
@@ -44,7 +51,9 @@ export interface SettingsApplied {
   include_unattributed: boolean;
   net_merchandise_revenue: boolean;
   refund_netting: boolean;
+  /** The first SHOWN_EXCLUDED_IDS of the list; `excluded_transaction_count` says how many apply. */
   excluded_transaction_ids: string[];
+  excluded_transaction_count: number;
   platform_revenue: string;
   new_customer_correction: boolean;
   payment_fee_percent: number;
@@ -95,6 +104,8 @@ export async function runReport(
   const range = resolveRange(request, now);
   const settings = await getSettings(stores.db, auth.workspaceId);
   const plan = planReport({ workspaceId: auth.workspaceId, visibility: auth.visibility, settings, range, request });
+  // Before the model binds its values: data_driven learns its chain without the excluded ids too.
+  await ensureExcludedList(stores.ch, auth.workspaceId, settings.excluded_transaction_ids);
   const bound = await MODELS[plan.attribution.model].bind?.({
     ch: stores.ch,
     db: stores.db,
@@ -154,7 +165,8 @@ export async function runReport(
       include_unattributed: settings.include_unattributed,
       net_merchandise_revenue: settings.net_merchandise_revenue,
       refund_netting: settings.refund_netting,
-      excluded_transaction_ids: settings.excluded_transaction_ids,
+      excluded_transaction_ids: settings.excluded_transaction_ids.slice(0, SHOWN_EXCLUDED_IDS),
+      excluded_transaction_count: settings.excluded_transaction_ids.length,
       platform_revenue: settings.platform_revenue,
       new_customer_correction: settings.new_customer_correction,
       payment_fee_percent: settings.payment_fee_percent,

@@ -8,6 +8,9 @@ import type { AppDatabase } from '../../store/app-db.ts';
 import { hasImportBatch, recordImportBatch } from '../../store/app/import-batches.ts';
 import { bumpDataVersions } from '../../store/app/data-versions.ts';
 import { CommandError, ExitWith, requireOption, workspaceOption, type Command } from '../command.ts';
+
+/** Linux's PATH_MAX: a longer --file names no file. */
+const MAX_PATH_LENGTH = 4096;
 import { requireWorkspace } from './workspace.ts';
 
 export function importLedger(db: AppDatabase, workspaceId: number, kind: string): BatchLedger {
@@ -26,7 +29,7 @@ export function importLedger(db: AppDatabase, workspaceId: number, kind: string)
 export const importCommand: Command = async (ctx, args) => {
   const workspaceId = workspaceOption(args);
   const kindName = requireOption(args, 'kind');
-  const file = requireOption(args, 'file');
+  const file = requireOption(args, 'file', MAX_PATH_LENGTH);
   const format = args.options.format;
   const kind = findImportKind(kindName);
   if (!kind) throw new CommandError(`Unknown kind: ${kindName}. Kinds: ${importKinds.map((k) => k.kind).join(', ')}`);

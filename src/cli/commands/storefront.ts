@@ -1,9 +1,10 @@
-import { findStorefront, upsertStorefront, type StorefrontChanges } from '../../store/app/tryon-storefronts.ts';
+import { STOREFRONT_LIMITS, findStorefront, upsertStorefront, type StorefrontChanges } from '../../store/app/tryon-storefronts.ts';
 import { CommandError, workspaceOption, type Command, type CommandArgs } from '../command.ts';
 import { requireWorkspace } from './workspace.ts';
 
 /** A browser Origin: scheme, host and optional port, nothing else. */
 export function parseOrigin(raw: string): string {
+  if (raw.length > STOREFRONT_LIMITS.originLength) throw new CommandError(`--origin: an origin is at most ${STOREFRONT_LIMITS.originLength} characters`);
   let url: URL;
   try {
     url = new URL(raw);
@@ -16,11 +17,13 @@ export function parseOrigin(raw: string): string {
   return url.origin;
 }
 
-function positiveInt(args: CommandArgs, name: string, min = 1): number | undefined {
+function positiveInt(args: CommandArgs, name: string, max: number, min = 1): number | undefined {
   const raw = args.options[name];
   if (raw === undefined) return undefined;
   const value = Number(raw);
-  if (typeof raw !== 'string' || !Number.isInteger(value) || value < min) throw new CommandError(`--${name} must be an integer of at least ${min}`);
+  if (typeof raw !== 'string' || !Number.isInteger(value) || value < min || value > max) {
+    throw new CommandError(`--${name} must be an integer from ${min} to ${max}`);
+  }
   return value;
 }
 
@@ -43,21 +46,23 @@ export const setStorefrontCommand: Command = async (ctx, args) => {
   const changes: StorefrontChanges = {
     consentVersion: version(args, 'consent-version'),
     marketingVersion: version(args, 'marketing-version'),
-    sessionAttempts: positiveInt(args, 'session-attempts'),
-    dailyAttempts: positiveInt(args, 'daily-attempts'),
-    coverageMaxAgeDays: positiveInt(args, 'coverage-max-age-days'),
+    sessionAttempts: positiveInt(args, 'session-attempts', STOREFRONT_LIMITS.sessionAttempts),
+    dailyAttempts: positiveInt(args, 'daily-attempts', STOREFRONT_LIMITS.dailyAttempts),
+    coverageMaxAgeDays: positiveInt(args, 'coverage-max-age-days', STOREFRONT_LIMITS.coverageMaxAgeDays),
   };
   const rawOrigin = args.options.origin;
   if (rawOrigin !== undefined) {
     if (typeof rawOrigin !== 'string' || rawOrigin === '') throw new CommandError('--origin is required');
-    changes.origins = [...new Set(rawOrigin.split(',').map((o) => parseOrigin(o.trim())))];
+    const origins = rawOrigin.split(',');
+    if (origins.length > STOREFRONT_LIMITS.origins) throw new CommandError(`--origin takes at most ${STOREFRONT_LIMITS.origins} origins`);
+    changes.origins = [...new Set(origins.map((o) => parseOrigin(o.trim())))];
   }
   const experiment = args.options.experiment;
   if (experiment === 'none') changes.experiment = null;
   else if (experiment !== undefined) {
-    const variants = positiveInt(args, 'experiment-variants', 2);
+    const variants = positiveInt(args, 'experiment-variants', STOREFRONT_LIMITS.experimentVariants, 2);
     if (typeof experiment !== 'string' || !/^[\w.:-]{1,64}$/.test(experiment) || variants === undefined) {
-      throw new CommandError('--experiment ID needs --experiment-variants N (2 or more)');
+      throw new CommandError(`--experiment ID needs --experiment-variants N (2 to ${STOREFRONT_LIMITS.experimentVariants})`);
     }
     changes.experiment = { id: experiment, variants };
   }

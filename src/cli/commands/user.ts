@@ -34,7 +34,7 @@ export const createUserCommand: Command = async (ctx, args) => {
   let scopes: string[] | null = null;
   if (args.options.scopes !== undefined) {
     if (role === 'owner') throw new CommandError('--scopes applies to viewers; an owner sees everything');
-    scopes = String(args.options.scopes).split(',').map((s) => s.trim()).filter(Boolean);
+    scopes = [...new Set(String(args.options.scopes).split(',').map((s) => s.trim()).filter(Boolean))];
     const invalid = scopes.filter((s) => !isValidScope(s) || s === 'admin:admin');
     if (scopes.length === 0 || invalid.length) throw new CommandError(`Invalid scopes: ${invalid.join(', ') || '(none)'}`);
   }

@@ -1,11 +1,12 @@
-import { ZodError } from 'zod';
-import { describeIssues } from '../../kit/zod-issues.ts';
-import { createWorkspace, findWorkspace, updateSettings } from '../../store/app/workspaces.ts';
+import { createWorkspace, findWorkspace } from '../../store/app/workspaces.ts';
+import { changeSettings } from '../../analytics/workspace-settings.ts';
 import { createApiKey, revokeApiKey } from '../../store/app/api-keys.ts';
 import { KNOWN_SCOPES, isValidScope } from '../../analytics/permissions.ts';
 import { parseSettingValue } from '../../store/app/settings.ts';
 import { canonicalTimeZone, timeZoneMessage } from '../../kit/time-zone.ts';
 import { CommandError, requireOption, workspaceOption, type Command, type CommandContext } from '../command.ts';
+
+const MAX_WORKSPACE_NAME_LENGTH = 200;
 
 export async function requireWorkspace(ctx: CommandContext, id: number) {
   const workspace = await findWorkspace(ctx.stores.db, id);
@@ -14,7 +15,8 @@ export async function requireWorkspace(ctx: CommandContext, id: number) {
 }
 
 export const createWorkspaceCommand: Command = async (ctx, args) => {
-  const name = requireOption(args, 'name');
+  const name = requireOption(args, 'name', MAX_WORKSPACE_NAME_LENGTH).trim();
+  if (!name) throw new CommandError('--name is required');
   const currency = String(args.options.currency ?? 'USD').toUpperCase();
   if (!/^[A-Z]{3}$/.test(currency)) throw new CommandError('--currency must be a three-letter code');
   const given = String(args.options.timezone ?? 'UTC');
@@ -28,7 +30,7 @@ export const createWorkspaceCommand: Command = async (ctx, args) => {
 export const createKeyCommand: Command = async (ctx, args) => {
   const workspaceId = workspaceOption(args);
   await requireWorkspace(ctx, workspaceId);
-  const scopes = requireOption(args, 'scopes').split(',').map((s) => s.trim()).filter(Boolean);
+  const scopes = [...new Set(requireOption(args, 'scopes').split(',').map((s) => s.trim()).filter(Boolean))];
   if (scopes.length === 0) throw new CommandError('--scopes names no scope');
   const unknown = scopes.filter((s) => !isValidScope(s));
   if (unknown.length) throw new CommandError(`Unknown scopes: ${unknown.join(', ')}. Known scopes: ${KNOWN_SCOPES.join(', ')}`);
@@ -55,10 +57,5 @@ export const setSettingsCommand: Command = async (ctx, args) => {
       throw new CommandError((error as Error).message);
     }
   }
-  try {
-    return await updateSettings(ctx.stores.db, workspaceId, changes);
-  } catch (error) {
-    if (error instanceof ZodError) throw new CommandError(describeIssues(error));
-    throw error;
-  }
+  return changeSettings(ctx.stores, workspaceId, changes);
 };

@@ -36,6 +36,82 @@ export type WorkspaceSettings = z.infer<typeof workspaceSettingsSchema>;
 
 export const DEFAULT_SETTINGS: WorkspaceSettings = workspaceSettingsSchema.parse({});
 
+/** Bounds of what a change may store (docs/security.md, "Settings and stored lists"). */
+export const SETTING_BOUNDS = {
+  excludedTransactionIds: 100_000,
+  transactionIdLength: 200,
+  ignoredSources: 50,
+  sourceNameLength: 40,
+  paymentFeeFixedCents: 1_000_000,
+  timezoneLength: 64,
+} as const;
+
+/** Bytes a whole change may take as JSON: the largest list of plain ids with room to spare. */
+export const SETTINGS_BODY_LIMIT = 24 * 1024 * 1024;
+
+const b = SETTING_BOUNDS;
+
+type Shape = typeof workspaceSettingsSchema.shape;
+
+/** Every field a change may name, without its default: a change leaves out what it does not change. */
+const changeFields = Object.fromEntries(
+  Object.entries(workspaceSettingsSchema.shape).map(([name, field]) => [name, field.unwrap().optional()]),
+) as { [K in keyof Shape]: z.ZodOptional<ReturnType<Shape[K]['unwrap']>> };
+
+/**
+ * A list checked as a whole: its length, then every item at once, so that a list of 100,000 bad
+ * items is one message rather than one per item. Stored without repeats, in the order given.
+ */
+function boundedList(max: number, items: string, ok: (item: string) => boolean, itemMessage: string) {
+  return z
+    .array(z.unknown(), { error: `must be a list of ${items}` })
+    .max(max, { error: `at most ${max} ${items}` })
+    .refine((list) => list.every((item) => typeof item === 'string' && ok(item)), { error: itemMessage })
+    .transform((list) => [...new Set(list as string[])]);
+}
+
+/**
+ * A change of settings as the CLI, the dashboard and the server's own start-up write it: the
+ * stored fields, each bounded (stored settings are read without these bounds, so a value stored
+ * before a bound existed never breaks a workspace's reports). Lists are checked as a whole, so
+ * 100,000 bad ids are one message, not 100,000.
+ */
+export const settingChangesSchema = z
+  .strictObject({
+    ...changeFields,
+    excluded_transaction_ids: boundedList(
+      b.excludedTransactionIds,
+      'ids',
+      (id) => id.length >= 1 && id.length <= b.transactionIdLength,
+      `each id must be a string of 1 to ${b.transactionIdLength} characters`,
+    ).optional(),
+    ignore_sources: boundedList(
+      b.ignoredSources,
+      'sources',
+      (source) => source.length <= b.sourceNameLength,
+      `each source must be a string of at most ${b.sourceNameLength} characters`,
+    ).optional(),
+    payment_fee_fixed: z
+      .number()
+      .int({ error: 'must be a whole number of cents' })
+      .min(0, { error: 'must not be negative' })
+      .max(b.paymentFeeFixedCents, { error: `at most ${b.paymentFeeFixedCents} cents` })
+      .optional(),
+  }, {
+    error: (issue) => {
+      if (issue.code === 'unrecognized_keys') return `Unknown setting: ${issue.keys.join(', ')}. Known settings: ${Object.keys(changeFields).join(', ')}`;
+      return issue.code === 'invalid_type' ? 'Settings must be an object of setting names and values' : undefined;
+    },
+  })
+  .check((ctx) => {
+    const timezone = ctx.value.timezone;
+    if (typeof timezone === 'string' && timezone.length > b.timezoneLength) {
+      ctx.issues.push({ code: 'custom', input: timezone, path: ['timezone'], message: `at most ${b.timezoneLength} characters` });
+    }
+  });
+
+export type SettingChanges = z.output<typeof settingChangesSchema>;
+
 /** Turns a `key=value` string from the command line into a typed settings value. */
 export function parseSettingValue(key: string, raw: string): unknown {
   const shape = workspaceSettingsSchema.shape as Record<string, z.ZodType>;

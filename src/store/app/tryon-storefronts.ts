@@ -27,6 +27,16 @@ export const STOREFRONT_DEFAULTS = {
   coverageMaxAgeDays: 30,
 } as const;
 
+/** What a storefront may store, from the CLI (`storefront set`) and the dashboard alike. */
+export const STOREFRONT_LIMITS = {
+  origins: 20,
+  originLength: 200,
+  sessionAttempts: 1000,
+  dailyAttempts: 1_000_000,
+  coverageMaxAgeDays: 3650,
+  experimentVariants: 10,
+} as const;
+
 export type StorefrontChanges = Partial<Omit<Storefront, 'workspaceId' | 'updatedAt'>>;
 
 type Row = Omit<Selectable<TryOnStorefrontTable>, 'id'>;

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { AppDatabase } from '../app-db.ts';
-import { DEFAULT_SETTINGS, workspaceSettingsSchema, type WorkspaceSettings } from './settings.ts';
+import { DEFAULT_SETTINGS, settingChangesSchema, workspaceSettingsSchema, type WorkspaceSettings } from './settings.ts';
 import { bumpDataVersions } from './data-versions.ts';
 
 export interface Workspace {
@@ -75,14 +75,18 @@ export async function getSettings(db: AppDatabase, workspaceId: number): Promise
   return workspaceSettingsSchema.parse(JSON.parse(row.settings));
 }
 
-/** Merges `changes` into the stored settings; invalid values are rejected as a whole. */
+/**
+ * Merges `changes` into the stored settings; a change beyond a bound or otherwise invalid is
+ * rejected as a whole (a ZodError). Unnamed settings keep their stored values.
+ */
 export async function updateSettings(
   db: AppDatabase,
   workspaceId: number,
   changes: Record<string, unknown>,
 ): Promise<WorkspaceSettings> {
+  const checked = settingChangesSchema.parse(changes);
   const current = await getSettings(db, workspaceId);
-  const next = workspaceSettingsSchema.parse({ ...current, ...changes });
+  const next = workspaceSettingsSchema.parse({ ...current, ...checked });
   await db
     .updateTable('workspaces')
     .set({ settings: JSON.stringify(next), currency: next.currency, timezone: next.timezone })

@@ -34,7 +34,7 @@ function ReportSettings({ workspace }: { workspace: string }) {
   const submit = async (e: Event) => {
     e.preventDefault();
     const f = new FormData(e.target as HTMLFormElement);
-    const list = (name: string) => String(f.get(name) ?? '').split(',').map((v) => v.trim()).filter(Boolean);
+    const list = (name: string) => String(f.get(name) ?? '').split(/[\r\n,]+/).map((v) => v.trim()).filter(Boolean);
     const changes: Record<string, unknown> = {
       ...Object.fromEntries(SWITCHES.map(([k]) => [k, f.get(k) === 'on'])),
       excluded_transaction_ids: list('excluded_transaction_ids'),
@@ -60,8 +60,8 @@ function ReportSettings({ workspace }: { workspace: string }) {
     <h2 id="report-settings">Report settings</h2>
     ${SWITCHES.map(([key, text]) => html`<label class="check"><input type="checkbox" name=${key} checked=${s[key] === true} /> ${text}</label>`)}
     ${select('platform_revenue', ['pixel', 'platform'], s.platform_revenue, 'Revenue from', (v) => (v === 'pixel' ? 'the pixel conversion' : 'the matched platform order'))}
-    <label>Excluded transaction ids (comma-separated)
-      <input type="text" name="excluded_transaction_ids" value=${s.excluded_transaction_ids.join(', ')} /></label>
+    <label>Excluded transaction ids (one per line or comma-separated, up to 100,000)
+      <textarea name="excluded_transaction_ids" rows="3" value=${s.excluded_transaction_ids.join('\n')}></textarea></label>
     <h3>Dashboard defaults</h3>
     <div class="field-group">
       ${select('attribution_model', MODELS, s.attribution_model, 'Attribution model')}

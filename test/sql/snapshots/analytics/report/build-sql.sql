@@ -9,7 +9,6 @@
 --   day_start = "2026-10-01"
 --   end = "2026-10-31 23:59:59.999"
 --   excluded_channels = []
---   excluded_tx = []
 --   fee_fixed = 0
 --   fee_percent = 0
 --   limit = 100
@@ -45,7 +44,6 @@ conv AS (
   
   WHERE c.store_id = {store_id:UInt64}
   AND c.dt BETWEEN {conv_start:DateTime64(3, 'UTC')} AND {conv_end:DateTime64(3, 'UTC')}
-  AND c.transaction_id NOT IN {excluded_tx:Array(String)}
 ),
 paths AS (
   SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel)), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')) AS path
@@ -95,7 +93,6 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 --   day_start = "2026-10-01"
 --   end = "2026-10-31 23:59:59.999"
 --   excluded_channels = []
---   excluded_tx = []
 --   fee_fixed = 0
 --   fee_percent = 0
 --   limit = 100
@@ -132,7 +129,6 @@ conv AS (
   
   WHERE c.store_id = {store_id:UInt64}
   AND c.dt BETWEEN {conv_start:DateTime64(3, 'UTC')} AND {conv_end:DateTime64(3, 'UTC')}
-  AND c.transaction_id NOT IN {excluded_tx:Array(String)}
 ),
 paths AS (
   SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel), campaign), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String, campaign String)')) AS path
@@ -186,7 +182,6 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 --   day_start = "2026-10-01"
 --   end = "2026-10-31 23:59:59.999"
 --   excluded_channels = []
---   excluded_tx = []
 --   fee_fixed = 0
 --   fee_percent = 0
 --   limit = 100
@@ -222,7 +217,6 @@ conv AS (
   
   WHERE c.store_id = {store_id:UInt64}
   AND c.dt BETWEEN {conv_start:DateTime64(3, 'UTC')} AND {conv_end:DateTime64(3, 'UTC')}
-  AND c.transaction_id NOT IN {excluded_tx:Array(String)}
 ),
 paths AS (
   SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel)), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')) AS path
@@ -363,7 +357,6 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 --   day_start = "2026-10-01"
 --   end = "2026-10-31 23:59:59.999"
 --   excluded_channels = []
---   excluded_tx = []
 --   fee_fixed = 0
 --   fee_percent = 0
 --   limit = 100
@@ -399,7 +392,6 @@ conv AS (
   
   WHERE c.store_id = {store_id:UInt64}
   AND c.dt BETWEEN {conv_start:DateTime64(3, 'UTC')} AND {conv_end:DateTime64(3, 'UTC')}
-  AND c.transaction_id NOT IN {excluded_tx:Array(String)}
 ),
 paths AS (
   SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel)), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')) AS path
@@ -451,7 +443,6 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 --   day_start = "2026-10-01"
 --   end = "2026-10-31 23:59:59.999"
 --   excluded_channels = []
---   excluded_tx = []
 --   fee_fixed = 0
 --   fee_percent = 0
 --   limit = 100
@@ -487,7 +478,6 @@ conv AS (
   
   WHERE c.store_id = {store_id:UInt64}
   AND c.dt BETWEEN {conv_start:DateTime64(3, 'UTC')} AND {conv_end:DateTime64(3, 'UTC')}
-  AND c.transaction_id NOT IN {excluded_tx:Array(String)}
 ),
 paths AS (
   SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel)), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')) AS path
@@ -539,7 +529,6 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 --   day_start = "2026-10-01"
 --   end = "2026-10-31 23:59:59.999"
 --   excluded_channels = []
---   excluded_tx = []
 --   fee_fixed = 0
 --   fee_percent = 0
 --   limit = 100
@@ -575,7 +564,6 @@ conv AS (
   
   WHERE c.store_id = {store_id:UInt64}
   AND c.dt BETWEEN {conv_start:DateTime64(3, 'UTC')} AND {conv_end:DateTime64(3, 'UTC')}
-  AND c.transaction_id NOT IN {excluded_tx:Array(String)}
 ),
 paths AS (
   SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel)), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')) AS path
@@ -768,7 +756,6 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 --   day_start = "2026-10-01"
 --   end = "2026-10-31 23:59:59.999"
 --   excluded_channels = []
---   excluded_tx = []
 --   fee_fixed = 0
 --   fee_percent = 0
 --   limit = 100
@@ -805,7 +792,6 @@ conv AS (
   
   WHERE c.store_id = {store_id:UInt64}
   AND c.dt BETWEEN {conv_start:DateTime64(3, 'UTC')} AND {conv_end:DateTime64(3, 'UTC')}
-  AND c.transaction_id NOT IN {excluded_tx:Array(String)}
   AND c.name LIKE {name:String}
 ),
 paths AS (
@@ -863,7 +849,6 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 --   day_start = "2026-10-01"
 --   end = "2026-10-31 23:59:59.999"
 --   excluded_channels = ["email"]
---   excluded_tx = []
 --   fee_fixed = 0
 --   fee_percent = 0
 --   limit = 100
@@ -900,7 +885,6 @@ conv AS (
   
   WHERE c.store_id = {store_id:UInt64}
   AND c.dt BETWEEN {conv_start:DateTime64(3, 'UTC')} AND {conv_end:DateTime64(3, 'UTC')}
-  AND c.transaction_id NOT IN {excluded_tx:Array(String)}
 ),
 paths AS (
   SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel), utm_campaign), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String, utm_campaign String)')) AS path
@@ -949,7 +933,6 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 --   day_start = "2026-10-01"
 --   end = "2026-10-31 23:59:59.999"
 --   excluded_channels = []
---   excluded_tx = []
 --   fee_fixed = 0
 --   fee_percent = 0
 --   limit = 100
@@ -985,7 +968,6 @@ conv AS (
   
   WHERE c.store_id = {store_id:UInt64}
   AND c.dt BETWEEN {conv_start:DateTime64(3, 'UTC')} AND {conv_end:DateTime64(3, 'UTC')}
-  AND c.transaction_id NOT IN {excluded_tx:Array(String)}
 ),
 paths AS (
   SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel)), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')) AS path
@@ -1029,7 +1011,6 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 --   day_start = "2026-10-01"
 --   end = "2026-10-31 23:59:59.999"
 --   excluded_channels = []
---   excluded_tx = []
 --   fee_fixed = 0
 --   fee_percent = 0
 --   limit = 100
@@ -1079,7 +1060,6 @@ conv AS (
   
   WHERE c.store_id = {store_id:UInt64}
   AND c.dt BETWEEN {conv_start:DateTime64(3, 'UTC')} AND {conv_end:DateTime64(3, 'UTC')}
-  AND c.transaction_id NOT IN {excluded_tx:Array(String)}
 ),
 paths AS (
   SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel)), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')) AS path
@@ -1128,7 +1108,6 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 --   day_start = "2026-10-01"
 --   end = "2026-10-31 23:59:59.999"
 --   excluded_channels = []
---   excluded_tx = []
 --   fee_fixed = 0
 --   fee_percent = 0
 --   limit = 100
@@ -1153,7 +1132,6 @@ SELECT (SELECT toFloat64(sum(amount)) FROM expenses WHERE store_id = {store_id:U
 --   day_start = "2026-10-01"
 --   end = "2026-10-31 23:59:59.999"
 --   excluded_channels = []
---   excluded_tx = []
 --   fee_fixed = 0
 --   fee_percent = 0
 --   limit = 10
@@ -1189,7 +1167,6 @@ conv AS (
   
   WHERE c.store_id = {store_id:UInt64}
   AND c.dt BETWEEN {conv_start:DateTime64(3, 'UTC')} AND {conv_end:DateTime64(3, 'UTC')}
-  AND c.transaction_id NOT IN {excluded_tx:Array(String)}
 ),
 paths AS (
   SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel)), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')) AS path
@@ -1231,7 +1208,6 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 --   day_start = "2026-10-01"
 --   end = "2026-10-31 23:59:59.999"
 --   excluded_channels = []
---   excluded_tx = []
 --   fee_fixed = 0
 --   fee_percent = 0
 --   limit = 1
@@ -1267,7 +1243,6 @@ conv AS (
   
   WHERE c.store_id = {store_id:UInt64}
   AND c.dt BETWEEN {conv_start:DateTime64(3, 'UTC')} AND {conv_end:DateTime64(3, 'UTC')}
-  AND c.transaction_id NOT IN {excluded_tx:Array(String)}
 ),
 paths AS (
   SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel)), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')) AS path
@@ -1300,5 +1275,112 @@ FROM (
 )
 GROUP BY k_coupon_code
 ORDER BY t_parts[8] DESC, k_coupon_code
+LIMIT {limit:UInt32} OFFSET {offset:UInt64}
+;
+
+-- case: transactions left out by the settings, unattributed orders included
+-- excluded-list-check
+--   list_id = "db909e6c40cc0d7bf0eb7edc806c0481"
+--   store_id = 1
+SELECT count() AS ids FROM excluded_transactions
+WHERE store_id = {store_id:UInt64} AND list_id = {list_id:String}
+GROUP BY saved_at
+HAVING saved_at > now() - INTERVAL 10 DAY
+ORDER BY saved_at DESC
+LIMIT 1
+;
+-- report
+--   conv_end = "2026-10-31 23:59:59.999"
+--   conv_start = "2026-10-01 00:00:00.000"
+--   end = "2026-10-31 23:59:59.999"
+--   excluded_channels = []
+--   excluded_list = "db909e6c40cc0d7bf0eb7edc806c0481"
+--   fee_fixed = 0
+--   fee_percent = 0
+--   limit = 100
+--   net_merchandise = 0
+--   offset = 0
+--   platform_revenue = 0
+--   refund_netting = 0
+--   scan_end = "2026-10-31 23:59:59.999"
+--   scan_start = "2026-09-24 00:00:00.000"
+--   start = "2026-10-01 00:00:00.000"
+--   store_id = 1
+--   window_days = 7
+WITH
+session_rows AS (
+  SELECT session_id, started,
+    tupleElement(landing, 'visitor_id') AS visitor_id, tupleElement(landing, 'adv_source') AS channel,
+    add_to_carts, initiated_checkouts AS checkouts
+  FROM sessions FINAL
+  WHERE store_id = {store_id:UInt64} AND month BETWEEN toStartOfMonth({scan_start:DateTime64(3, 'UTC')}) AND toStartOfMonth({scan_end:DateTime64(3, 'UTC')})
+    AND started BETWEEN {scan_start:DateTime64(3, 'UTC')} AND {scan_end:DateTime64(3, 'UTC')}
+),
+ids AS (
+  SELECT visitor_id AS id_visitor, customer_id AS customer FROM visitor_customers FINAL WHERE store_id = {store_id:UInt64}
+),
+conv AS (
+  SELECT c.dt AS conv_dt, c.session_id AS session_id,
+    multiIf(c.customer_id != '', concat('c:', c.customer_id), if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(c.visitor_id)))) AS identity,
+    toFloat64(c.transaction_gross_revenue) AS revenue, toFloat64(c.is_new_customer) AS is_new,
+    toFloat64(0) AS cogs, toFloat64(0) AS fees, toFloat64(0) AS shipping_costs, toFloat64(0) AS refunds,
+    c.transaction_city AS city, c.coupon_code AS coupon_code
+  FROM conversions AS c
+  LEFT JOIN ids ON ids.id_visitor = c.visitor_id
+  
+  WHERE c.store_id = {store_id:UInt64}
+  AND c.dt BETWEEN {conv_start:DateTime64(3, 'UTC')} AND {conv_end:DateTime64(3, 'UTC')}
+  AND c.transaction_id NOT IN (SELECT transaction_id FROM excluded_transactions WHERE store_id = {store_id:UInt64} AND list_id = {excluded_list:String})
+),
+paths AS (
+  SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel)), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')) AS path
+  FROM session_rows AS s
+  LEFT JOIN ids ON ids.id_visitor = s.visitor_id
+  GROUP BY identity
+),
+credits AS (
+  SELECT credit.1 AS touch, credit.2 AS weight, conv_dt AS credit_ts,
+    revenue, is_new, cogs, fees, shipping_costs, refunds, city, coupon_code
+  FROM (
+    SELECT c.conv_dt AS conv_dt, c.session_id AS session_id,
+      c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
+      c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,
+      arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> t.channel != '' AND t.ts <= conv_dt AND t.ts >= conv_dt - toIntervalDay({window_days:UInt16}) AND t.channel NOT IN {excluded_channels:Array(String)}, p.path)) AS eligible
+    FROM conv AS c
+    LEFT JOIN paths AS p ON p.identity = c.identity
+  )
+  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
+  UNION ALL
+  SELECT CAST(tuple(dt, CAST(0 AS UInt64), 'unattributed', 'unattributed'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)') AS touch,
+    1. AS weight, dt AS credit_ts,
+    toFloat64(gross_revenue - if({net_merchandise:UInt8}, tax + shipping, 0)
+      - if({refund_netting:UInt8}, arraySum(r -> r.amount, refunds), 0)) AS revenue,
+    toFloat64(is_new_customer) AS is_new, toFloat64(cogs) AS cogs,
+    toFloat64(ifNull(payment_fee, if(gross_revenue > 0, gross_revenue * {fee_percent:Float64} / 100 + {fee_fixed:Int64}, 0))) AS fees,
+    toFloat64(shipping_cost) AS shipping_costs, toFloat64(arraySum(r -> r.amount, refunds)) AS refunds,
+    '' AS city, '' AS coupon_code
+  FROM orders FINAL
+  WHERE store_id = {store_id:UInt64} AND dt BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
+    AND transaction_id NOT IN (SELECT transaction_id FROM excluded_transactions WHERE store_id = {store_id:UInt64} AND list_id = {excluded_list:String}) AND order_name NOT IN (SELECT transaction_id FROM excluded_transactions WHERE store_id = {store_id:UInt64} AND list_id = {excluded_list:String})
+    AND transaction_id NOT IN (SELECT transaction_id FROM conversions WHERE store_id = {store_id:UInt64} AND transaction_id != '') AND order_name NOT IN (SELECT transaction_id FROM conversions WHERE store_id = {store_id:UInt64} AND transaction_id != '')
+)
+SELECT max(label) AS label,
+  sumForEach(p) AS t_parts,
+  sumForEach(sumForEach(p)) OVER () AS all_parts,
+  count() OVER () AS total_rows,
+  toFloat64(0) AS all_expenses
+FROM (
+  SELECT '' AS label, [toFloat64(sum(spend)), toFloat64(sum(impressions)), toFloat64(sum(clicks))] AS p
+  FROM ads FINAL WHERE store_id = {store_id:UInt64}
+  AND dt BETWEEN toDate({start:DateTime64(3, 'UTC')}, 'UTC') AND toDate({end:DateTime64(3, 'UTC')}, 'UTC')
+  UNION ALL
+  SELECT '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), 1., toFloat64(add_to_carts), toFloat64(checkouts)] AS p
+  FROM session_rows WHERE started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
+  UNION ALL
+  SELECT '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds] AS p
+  FROM credits
+)
+
+ORDER BY t_parts[8] DESC
 LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 ;
