@@ -52,6 +52,15 @@ export function seesChannel(visibility: Visibility, channel: string): boolean {
   return visibility.channels === null || visibility.channels.has(channel);
 }
 
+/**
+ * Whether a key may read something that carries data of these raw channels (a stored object: a
+ * list row copied from the ads, a creative's labels, a saved report's filters): only when it sees
+ * every one of them.
+ */
+export function seesEveryChannel(visibility: Visibility, channels: readonly string[]): boolean {
+  return channels.every((channel) => seesChannel(visibility, channel));
+}
+
 /** A key may name a source in a filter only when it sees every channel the source stands for. */
 export function canRequest(visibility: Visibility, source: string): boolean {
   return channelsOf(source).every((channel) => seesChannel(visibility, channel));

@@ -34,6 +34,7 @@ import { pixelHealth } from '../../src/analytics/queries/health/pixel-health.ts'
 import { countWorkspaceRows } from '../../src/analytics/queries/imports/count-workspace-rows.ts';
 import { touchpointPaths } from '../../src/analytics/queries/journeys/touchpoint-paths.ts';
 import { adCreatives } from '../../src/analytics/queries/library/ad-creatives.ts';
+import { adSources } from '../../src/analytics/queries/library/ad-sources.ts';
 import { ensureExcludedList } from '../../src/analytics/queries/settings/excluded-transactions.ts';
 import { liveActivity } from '../../src/analytics/queries/live/live-activity.ts';
 import { repeatCustomers } from '../../src/analytics/queries/loyalty/repeat-customers.ts';
@@ -252,6 +253,9 @@ export const SQL_CASES: Record<string, SqlCase[]> = {
   'analytics/queries/library/ad-creatives.ts': [
     { name: 'every channel by spend', run: (ch, ctx) => adCreatives(ch, everyChannel(ctx), { orderBy: 'spend', limit: 50, offset: 0 }) },
     { name: 'some channels, chosen ads by ROAS', run: (ch, ctx) => adCreatives(ch, someChannels(ctx), { orderBy: 'roas', adIds: ['5601', '5602'], limit: 10, offset: 10 }) },
+  ],
+  'analytics/queries/library/ad-sources.ts': [
+    { name: 'two ads', run: (ch, ctx) => adSources(ch, ctx.workspaceId, ['5601', '5602']) },
   ],
   'analytics/queries/settings/excluded-transactions.ts': [
     { name: 'a list the engine holds whole', rows: [{ ids: '2' }], run: (ch, ctx) => ensureExcludedList(ch, ctx.workspaceId, ['T-1001', '#1002']) },

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { adCreatives } from '../../../analytics/queries/library/ad-creatives.ts';
 import { DAY_MS } from '../../../kit/dates.ts';
 import { UTC } from '../../../kit/time-zone.ts';
-import { audit, present, listTool } from '../kit/objects.ts';
+import { audit, checkRoomFor, present, listTool } from '../kit/objects.ts';
+import { CHANNELS } from '../kit/channel-data.ts';
 import { adScope } from '../../../analytics/query-scope.ts';
 import { writeTool } from '../kit/tool.ts';
 import { createObject, findObjectByKey, updateObject } from '../../../store/app/tool-objects.ts';
@@ -10,7 +11,7 @@ import { Conflict, NotFound } from '../../../kit/errors.ts';
 import * as out from '../kit/outputs.ts';
 
 const KIND = 'asset_label';
-type AssetLabels = { asset_id: string; labels: string[] };
+type AssetLabels = { asset_id: string; labels: string[]; [CHANNELS]?: string[] };
 
 export const labelTools = [
   listTool(
@@ -47,9 +48,12 @@ export const labelTools = [
       if (existing && !input.force) {
         throw new Conflict(`Asset ${input.asset_id} is already labelled (${existing.data.labels.join(', ')}); set force to true to replace`);
       }
+      // The creative's platform, kept so that keys that do not see it never read its labels.
+      const channels = [...new Set(known.map((row) => row.source))];
+      if (!existing) await checkRoomFor(ctx, KIND);
       const saved = existing
-        ? await updateObject<AssetLabels>(ctx.db, ctx.workspaceId, KIND, existing.id, { labels })
-        : await createObject<AssetLabels>(ctx.db, ctx.workspaceId, KIND, { asset_id: input.asset_id, labels }, { uniqueKey: input.asset_id });
+        ? await updateObject<AssetLabels>(ctx.db, ctx.workspaceId, KIND, existing.id, { labels, [CHANNELS]: channels })
+        : await createObject<AssetLabels>(ctx.db, ctx.workspaceId, KIND, { asset_id: input.asset_id, labels, [CHANNELS]: channels }, { uniqueKey: input.asset_id });
       await audit(ctx, 'labels.label-asset', `${KIND}:${saved!.id}`, { asset_id: input.asset_id, labels, replaced: existing?.data.labels ?? null });
       return { label: present(saved!) };
     },

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { adCreatives } from '../../../analytics/queries/library/ad-creatives.ts';
 import { countObjects, listObjects, updateObject } from '../../../store/app/tool-objects.ts';
 import { Conflict, NotFound } from '../../../kit/errors.ts';
-import { audit, createAudited, listPresented, present, requireObject } from '../kit/objects.ts';
+import { audit, countVisible, createAudited, listPresented, present, requireObject } from '../kit/objects.ts';
+import { CHANNELS } from '../kit/channel-data.ts';
 import { creativeOut, RANK_BY } from './library.ts';
 import { rangeOut, toolRange } from '../kit/range.ts';
 import { adScope } from '../../../analytics/query-scope.ts';
@@ -18,7 +19,7 @@ const ITEMS_OUT = z.strictObject({ items: out.storedList });
 
 type List = { name: string; kind: 'list' | 'whiteboard'; folder: string };
 type Column = { name: string; type: string };
-type Item = { values: Record<string, unknown>; linked?: Record<string, unknown> };
+type Item = { values: Record<string, unknown>; linked?: Record<string, unknown>; [CHANNELS]?: string[] };
 
 const cellValue = z.union([z.string().max(5000), z.number(), z.boolean(), z.null()]);
 const valuesArg = z
@@ -66,7 +67,7 @@ export const listTools = [
         list: present(list),
         columns: await listPresented(ctx, COLUMN, { limit: 500, offset: 0 }, list.id),
         items: await listPresented(ctx, ITEM, page, list.id),
-        total_items: await countObjects(ctx.db, ctx.workspaceId, ITEM, list.id),
+        total_items: await countVisible(ctx, ITEM, list.id),
       };
     },
   ),
@@ -201,6 +202,7 @@ export const listTools = [
           {
             values: { creative: creative.ad_name || creative.asset_id, source: creative.source, [input.rank_by]: creative[input.rank_by] },
             linked: { type: 'creative', asset_id: creative.asset_id, rank: rank + 1, rank_by: input.rank_by, ...rangeOut(range) },
+            [CHANNELS]: [row.source],
           },
           { parentId: list.id },
         );

@@ -1,10 +1,17 @@
 import { z } from 'zod';
 import { createAudited, present, updateAudited, listTool } from '../kit/objects.ts';
-import { idArg, longText, shortText, tagsArg, writeTool } from '../kit/tool.ts';
+import { idArg, longText, shortText, tagsArg, writeTool, type ToolContext } from '../kit/tool.ts';
+import { CHANNELS } from '../kit/channel-data.ts';
+import { adSources } from '../../../analytics/queries/library/ad-sources.ts';
 import * as out from '../kit/outputs.ts';
 
 const KIND = 'marketing_angle';
 const STATUSES = ['idea', 'testing', 'winning', 'paused', 'retired'] as const;
+/** The ad platforms of the linked creatives, kept with the angle (see channel-data.ts). */
+async function linkedChannels(ctx: ToolContext, adIds: string[]) {
+  return { [CHANNELS]: await adSources(ctx.ch, ctx.workspaceId, adIds) };
+}
+
 const creativesArg = z.array(z.string().trim().min(1).max(200)).max(100).describe('Ad ids of creatives');
 
 export const marketingAngleTools = [
@@ -31,7 +38,9 @@ export const marketingAngleTools = [
       })
       .strict(),
     z.strictObject({ angle: out.stored }),
-    async (ctx, input) => ({ angle: present(await createAudited(ctx, 'marketing-angles.create', KIND, { ...input, status: 'idea' })) }),
+    async (ctx, input) => ({
+      angle: present(await createAudited(ctx, 'marketing-angles.create', KIND, { ...input, status: 'idea', ...(await linkedChannels(ctx, input.linked_creatives)) })),
+    }),
   ),
   writeTool(
     'marketing-angles.update',
@@ -51,7 +60,10 @@ export const marketingAngleTools = [
       .strict(),
     z.strictObject({ angle: out.stored }),
     async (ctx, { id, ...changes }) => ({
-      angle: present(await updateAudited(ctx, 'marketing-angles.update', KIND, id, changes, 'Marketing angle')),
+      angle: present(await updateAudited(ctx, 'marketing-angles.update', KIND, id, {
+        ...changes,
+        ...(changes.linked_creatives ? await linkedChannels(ctx, changes.linked_creatives) : {}),
+      }, 'Marketing angle')),
     }),
   ),
 ];

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { countObjects, uniqueKeysTaken } from '../../../store/app/tool-objects.ts';
-import { createAudited, listTool } from '../kit/objects.ts';
+import { checkRoomFor, createAudited, listTool } from '../kit/objects.ts';
 import { writeTool } from '../kit/tool.ts';
 import * as out from '../kit/outputs.ts';
 
@@ -37,6 +37,8 @@ export const topicTools = [
       const byKey = new Map<string, string>();
       for (const keyword of keywords) if (!byKey.has(keyword.toLowerCase())) byKey.set(keyword.toLowerCase(), keyword);
       const taken = await uniqueKeysTaken(ctx.db, ctx.workspaceId, KIND, [...byKey.keys()]);
+      // All or nothing: a call that would fill the workspace past its bound adds no keyword.
+      await checkRoomFor(ctx, KIND, byKey.size - taken.size);
       const topics = [];
       for (const [key, keyword] of byKey) {
         if (taken.has(key)) continue;

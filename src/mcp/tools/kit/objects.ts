@@ -1,5 +1,6 @@
 import { recordAudit } from '../../../store/app/audit-log.ts';
 import {
+  countObjects,
   createObject,
   findObject,
   listObjects,
@@ -7,7 +8,9 @@ import {
   type ToolObject,
 } from '../../../store/app/tool-objects.ts';
 import { z } from 'zod';
-import { NotFound } from '../../../kit/errors.ts';
+import { AccessDenied, NotFound } from '../../../kit/errors.ts';
+import { NO_SOURCE_ACCESS } from '../../../analytics/permissions.ts';
+import { CHANNELS, carriesChannels, visibleTo } from './channel-data.ts';
 import * as out from './outputs.ts';
 import { InvalidRequest, limitArg, offsetArg, readTool, type ToolContext, type ToolDefinition } from './tool.ts';
 
@@ -16,11 +19,30 @@ import { InvalidRequest, limitArg, offsetArg, readTool, type ToolContext, type T
  * audit log, and a missing object is a `not_found` tool error.
  */
 export function present(object: ToolObject<object>): Record<string, unknown> {
-  return { id: String(object.id), ...object.data, created_at: object.createdAt, updated_at: object.updatedAt };
+  const { [CHANNELS]: _channels, ...data } = object.data as Record<string, unknown>;
+  return { id: String(object.id), ...data, created_at: object.createdAt, updated_at: object.updatedAt };
+}
+
+/** Refuses to store channel data the writing key does not see itself (as a filter naming a hidden source is refused). */
+function checkWritable(ctx: ToolContext, kind: string, data: object): void {
+  if (!visibleTo(ctx.visibility, kind, data as Record<string, unknown>)) throw new AccessDenied(NO_SOURCE_ACCESS);
 }
 
 export async function audit(ctx: ToolContext, action: string, target: string, details: Record<string, unknown> = {}): Promise<void> {
   await recordAudit(ctx.db, { workspaceId: ctx.workspaceId, actor: ctx.actor, action, target, details });
+}
+
+/**
+ * Objects of one kind a workspace keeps at the most. Objects under a parent are bounded by their
+ * parent instead (a list's columns and items).
+ */
+export const MAX_OBJECTS_PER_KIND = 10_000;
+
+/** Refuses `adding` new top-level objects of a kind that would go past its bound (invalid_request). */
+export async function checkRoomFor(ctx: ToolContext, kind: string, adding = 1): Promise<void> {
+  if ((await countObjects(ctx.db, ctx.workspaceId, kind)) + adding > MAX_OBJECTS_PER_KIND) {
+    throw new InvalidRequest(`A workspace keeps at most ${MAX_OBJECTS_PER_KIND} objects of kind ${kind}; this one has no room for ${adding} more`);
+  }
 }
 
 export async function createAudited<T extends object>(
@@ -30,6 +52,8 @@ export async function createAudited<T extends object>(
   data: T,
   options: { parentId?: number; uniqueKey?: string } = {},
 ): Promise<ToolObject<T>> {
+  checkWritable(ctx, kind, data);
+  if (options.parentId === undefined) await checkRoomFor(ctx, kind);
   const object = await createObject(ctx.db, ctx.workspaceId, kind, data, options);
   await audit(ctx, action, `${kind}:${object.id}`, { created: data });
   return object;
@@ -37,9 +61,10 @@ export async function createAudited<T extends object>(
 
 const notFound = (what: string, id: string) => new NotFound(`${what} ${id} not found`);
 
+/** An object the key may see; one that carries channels it does not see is not found, as if absent. */
 export async function requireObject<T = Record<string, unknown>>(ctx: ToolContext, kind: string, id: string, label = kind): Promise<ToolObject<T>> {
   const object = await findObject<T>(ctx.db, ctx.workspaceId, kind, Number(id));
-  if (!object) throw notFound(label, id);
+  if (!object || !visibleTo(ctx.visibility, kind, object.data as Record<string, unknown>)) throw notFound(label, id);
   return object;
 }
 
@@ -54,20 +79,41 @@ export async function updateAudited<T extends object>(
 ): Promise<ToolObject<T>> {
   const defined = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) as Partial<T>;
   if (Object.keys(defined).length === 0) throw new InvalidRequest('Nothing to change: name at least one field');
+  const current = await requireObject<T>(ctx, kind, id, label);
+  checkWritable(ctx, kind, { ...current.data, ...defined });
   const updated = await updateObject<T>(ctx.db, ctx.workspaceId, kind, Number(id), defined);
   if (!updated) throw notFound(label, id);
   await audit(ctx, action, `${kind}:${id}`, { changed: defined });
   return updated;
 }
 
+/** The objects of a kind (under a parent) this key may see, oldest first. */
+async function visibleObjects(ctx: ToolContext, kind: string, parentId?: number): Promise<ToolObject[]> {
+  const all = await listObjects(ctx.db, ctx.workspaceId, kind, { parentId, limit: MAX_OBJECTS_PER_KIND, offset: 0 });
+  return all.filter((object) => visibleTo(ctx.visibility, kind, object.data));
+}
+
+/**
+ * A page of the objects of a kind the key may see. Where objects may carry channels the key does
+ * not see, the page is cut from the visible ones (a kind holds at most MAX_OBJECTS_PER_KIND, a
+ * list at most its item bound), so pages stay full and counts never include hidden objects.
+ */
 export async function listPresented(
   ctx: ToolContext,
   kind: string,
   page: { limit: number; offset: number },
   parentId?: number,
 ): Promise<Record<string, unknown>[]> {
-  const objects = await listObjects(ctx.db, ctx.workspaceId, kind, { ...page, parentId });
-  return objects.map(present);
+  if (ctx.visibility.channels === null || !carriesChannels(kind)) {
+    return (await listObjects(ctx.db, ctx.workspaceId, kind, { ...page, parentId })).map(present);
+  }
+  return (await visibleObjects(ctx, kind, parentId)).slice(page.offset, page.offset + page.limit).map(present);
+}
+
+/** How many objects of a kind (under a parent) the key may see. */
+export async function countVisible(ctx: ToolContext, kind: string, parentId?: number): Promise<number> {
+  if (ctx.visibility.channels === null || !carriesChannels(kind)) return countObjects(ctx.db, ctx.workspaceId, kind, parentId);
+  return (await visibleObjects(ctx, kind, parentId)).length;
 }
 
 /** A read tool that lists one kind of stored object, a page at a time, oldest first. */
