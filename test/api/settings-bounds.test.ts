@@ -101,7 +101,7 @@ describe('every other setting is bounded too', () => {
       [{ ignore_sources: ['meta', 'friendster'] }, `ignore_sources: unknown source friendster. Sources: ${['meta', 'facebook', 'instagram', 'google', 'tiktok', 'pinterest', 'snapchat', 'microsoft', 'bing', 'openai', 'outbrain', 'taboola', 'organic', 'audience_network', 'messenger', 'threads', 'whatsapp', 'email', 'creator'].join(', ')}`],
       [{ payment_fee_fixed: 1_000_001 }, 'payment_fee_fixed: at most 1000000 cents'],
       [{ payment_fee_fixed: 1.5 }, 'payment_fee_fixed: must be a whole number of cents'],
-      [{ timezone: `Europe/${'x'.repeat(60)}` }, 'timezone: at most 64 characters'],
+      [{ timezone: `Europe/${'x'.repeat(60)}` }, 'timezone: Invalid timezone: (too long). Use an IANA time zone name such as Europe/Berlin'],
       [{ currency: 'EURO' }, 'currency: Invalid string: must match pattern /^[A-Z]{3}$/'],
     ];
     for (const [body, message] of refusals) {

@@ -218,7 +218,7 @@ export function cliScenario(mode: 'standalone' | 'server'): void {
         [[`excluded_transaction_ids=${'x'.repeat(201)}`], '', 'excluded_transaction_ids: each id must be a string of 1 to 200 characters'],
         [['ignore_sources=meta,myspace'], '', 'ignore_sources: unknown source myspace. Sources: meta, facebook, instagram, google, tiktok, pinterest, snapchat, microsoft, bing, openai, outbrain, taboola, organic, audience_network, messenger, threads, whatsapp, email, creator'],
         [['payment_fee_fixed=1000001'], '', 'payment_fee_fixed: at most 1000000 cents'],
-        [[`timezone=${'Z'.repeat(65)}`], '', 'timezone: at most 64 characters'],
+        [[`timezone=${'Z'.repeat(65)}`], '', 'timezone: Invalid timezone: (too long). Use an IANA time zone name such as Europe/Berlin'],
       ];
       for (const [args, input, message] of mode === 'server' ? refusals : refusals.slice(0, 1)) {
         const refused = await withInput(input, ...args);

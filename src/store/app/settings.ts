@@ -43,7 +43,6 @@ export const SETTING_BOUNDS = {
   ignoredSources: 50,
   sourceNameLength: 40,
   paymentFeeFixedCents: 1_000_000,
-  timezoneLength: 64,
 } as const;
 
 /** Bytes a whole change may take as JSON: the largest list of plain ids with room to spare. */
@@ -102,12 +101,6 @@ export const settingChangesSchema = z
       if (issue.code === 'unrecognized_keys') return `Unknown setting: ${issue.keys.join(', ')}. Known settings: ${Object.keys(changeFields).join(', ')}`;
       return issue.code === 'invalid_type' ? 'Settings must be an object of setting names and values' : undefined;
     },
-  })
-  .check((ctx) => {
-    const timezone = ctx.value.timezone;
-    if (typeof timezone === 'string' && timezone.length > b.timezoneLength) {
-      ctx.issues.push({ code: 'custom', input: timezone, path: ['timezone'], message: `at most ${b.timezoneLength} characters` });
-    }
   });
 
 export type SettingChanges = z.output<typeof settingChangesSchema>;
