@@ -5,8 +5,13 @@
  * negative numbers, empty strings, repeated and bracketed parameters (arrays and objects where a
  * scalar is expected). Every answer must be the contract's: 200 with the envelope (an export: its rows), or 400/403
  * with exactly `{"message"}`; never a 500 and never a stack.
+ * The settings writes get the same treatment: the CLI's `settings set`, the dashboard's settings,
+ * storefront and key endpoints, with hostile values (lists past their bounds, prototype names,
+ * broken unicode, nested arrays, huge numbers): never a 500 or a failed command, and what is stored
+ * afterwards is always within every bound.
  * Fixture: one workspace with a facebook session of two events and a purchase today, and a meta
- * ad row, so both empty and non-empty answers occur; an admin key and a read:meta key.
+ * ad row, so both empty and non-empty answers occur; an admin key and a read:meta key; its owner
+ * ada signed in to the dashboard.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -16,10 +21,15 @@ import { DATA_API_PREFIX, DATA_ENDPOINTS } from '../../src/api/endpoints.ts';
 import { parameterNames } from '../../src/api/params.ts';
 import { formatDay, formatTimestamp } from '../../src/kit/dates.ts';
 import { PROTOTYPE_NAMES } from '../mcp/arbitraries.ts';
+import { createUser, cli, signIn, type Signed } from '../dashboard/helpers.ts';
+import { DEFAULT_SETTINGS, SETTING_BOUNDS, settingChangesSchema } from '../../src/store/app/settings.ts';
+import { PIXEL_SOURCES } from '../../src/analytics/sources.ts';
+import { STOREFRONT_LIMITS } from '../../src/store/app/tryon-storefronts.ts';
 
 let t: TestApp;
 let shop: TestWorkspace;
 let metaKey: Record<string, string>;
+let ada: Signed;
 
 before(async () => {
   t = await startTestApp();
@@ -34,6 +44,8 @@ before(async () => {
     { store_id: shop.id, dt: formatTimestamp(now + 120_000), name: 'purchase', session_id: 1, visitor_id: 1, transaction_id: 'T1', transaction_gross_revenue: 100 },
   ]);
   await insertRows(t.stores, 'ads', [{ store_id: shop.id, dt: formatDay(now), source: 'meta', ad_id: 'a1', spend: 5, version: 1 }]);
+  await createUser(t, 'ada@example.com', shop.id);
+  ada = await signIn(t, 'ada@example.com');
 });
 after(() => t.close());
 
@@ -137,4 +149,87 @@ describe('generated bad input on every data endpoint', () => {
       );
     });
   }
+});
+
+/** A value any setting might get: valid ones, hostile text, lists past their bounds, nested and odd shapes. */
+const settingValue: fc.Arbitrary<unknown> = fc.oneof(
+  fc.constantFrom(true, false, 0, 7, 28, 2.5, -1, 1e308, 2 ** 53 + 2, 1_000_001, null, 'pixel', 'linear', 'EUR', 'Europe/Berlin', 'meta', 'T-1'),
+  fc.constantFrom(...HOSTILE),
+  fc.constantFrom([], [[]], [['T1']], [null], [{}], { a: 1 }, ['meta', 'meta'], ['meta', 'friendster'], ['', 'T1'], ['x'.repeat(201)], ['\uD800', 'a\uDC00b']),
+  fc.array(fc.oneof(fc.constantFrom(...HOSTILE, ...KNOWN), fc.string({ unit: 'binary', maxLength: 8 })), { maxLength: 6 }),
+  fc.constantFrom(SETTING_BOUNDS.excludedTransactionIds, SETTING_BOUNDS.excludedTransactionIds + 1, SETTING_BOUNDS.ignoredSources + 1)
+    .map((n) => Array.from({ length: n }, (_, i) => `ID-${i}`)),
+);
+const SETTING_NAMES = [...Object.keys(DEFAULT_SETTINGS), ...PROTOTYPE_NAMES, 'no_such_setting', ''];
+
+/** A settings change as a JSON body: known and hostile names with any value, or no object at all. */
+const settingsBody = fc.oneof(
+  { weight: 5, arbitrary: fc.array(fc.tuple(fc.constantFrom(...SETTING_NAMES), settingValue), { minLength: 1, maxLength: 4 }).map((pairs) => {
+    const body: Record<string, unknown> = {};
+    for (const [name, v] of pairs) Object.defineProperty(body, name, { value: v, enumerable: true, writable: true, configurable: true });
+    return body;
+  }) },
+  { weight: 1, arbitrary: settingValue },
+);
+
+/** What is stored is within every bound: it would pass as a change itself, sources included. */
+async function expectStoredWithinBounds(): Promise<void> {
+  const stored = (await ada.get(`/dashboard/api/settings?workspace=${shop.id}`)).body.settings;
+  const checked = settingChangesSchema.safeParse(stored);
+  assert.ok(checked.success, checked.success ? '' : JSON.stringify(checked.error.issues).slice(0, 300));
+  assert.ok(stored.ignore_sources.every((s: string) => (PIXEL_SOURCES as readonly string[]).includes(s)), JSON.stringify(stored.ignore_sources));
+}
+
+const isRefusal = (status: number, body: unknown) =>
+  status >= 400 && status < 500 && typeof body === 'object' && body !== null && Object.keys(body).join() === 'message';
+
+describe('generated bad settings writes', () => {
+  test('the dashboard\'s settings endpoint answers 200 or a 4xx {message}, and stores nothing beyond a bound', async () => {
+    await fc.assert(
+      fc.asyncProperty(settingsBody, async (body) => {
+        const r = await ada.send('PUT', `/dashboard/api/settings?workspace=${shop.id}`, body);
+        assert.ok(r.status === 200 || isRefusal(r.status, r.body), `${JSON.stringify(body).slice(0, 200)} answered ${r.status}: ${JSON.stringify(r.body).slice(0, 200)}`);
+        await expectStoredWithinBounds();
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  test('settings set on the command line refuses with a message, never fails, and stores nothing beyond a bound', async () => {
+    const text = fc.oneof(
+      fc.constantFrom(...HOSTILE, ...KNOWN, 'true', 'off', '1000001', 'meta,friendster', 'Europe/Berlin'),
+      fc.array(fc.constantFrom(...HOSTILE, ...KNOWN), { maxLength: 5 }).map((v) => v.join(',')),
+      fc.constantFrom(SETTING_BOUNDS.excludedTransactionIds + 1, 51).map((n) => Array.from({ length: n }, (_, i) => `ID-${i}`).join(',')),
+      fc.string({ unit: 'binary', maxLength: 12 }),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.tuple(fc.constantFrom(...SETTING_NAMES), text), { minLength: 1, maxLength: 3 }), async (pairs) => {
+        const outcome = await cli(t, ['settings', 'set', '--workspace', String(shop.id), ...pairs.map(([name, v]) => `${name}=${v}`)]);
+        if ('error' in outcome) assert.doesNotMatch(outcome.error.message, /^Command failed/, outcome.error.message.slice(0, 200));
+        await expectStoredWithinBounds();
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  test('the storefront and key endpoints answer 201/200 or a 4xx {message}, and store nothing beyond a bound', async () => {
+    const storefront = fc.record({
+      origins: fc.oneof(settingValue, fc.constantFrom(Array.from({ length: 21 }, (_, i) => `https://s${i}.example`), ['https://shop.example'])),
+      consent_version: settingValue, marketing_version: settingValue, session_attempts: settingValue, daily_attempts: settingValue,
+    }, { requiredKeys: [] });
+    const key = fc.record({ scopes: fc.oneof(settingValue, fc.constantFrom(['read:meta', 'read:meta'], Array(41).fill('read:meta'))) }, { requiredKeys: [] });
+    await fc.assert(
+      fc.asyncProperty(storefront, key, async (front, keyBody) => {
+        const r1 = await ada.send('PUT', `/dashboard/api/storefront?workspace=${shop.id}`, front);
+        assert.ok(r1.status === 200 || isRefusal(r1.status, r1.body), `storefront ${r1.status}: ${JSON.stringify(r1.body).slice(0, 200)}`);
+        const r2 = await ada.send('POST', `/dashboard/api/keys?workspace=${shop.id}`, keyBody);
+        assert.ok(r2.status === 201 || isRefusal(r2.status, r2.body), `keys ${r2.status}: ${JSON.stringify(r2.body).slice(0, 200)}`);
+      }),
+      { numRuns: 40 },
+    );
+    const stored = (await ada.get(`/dashboard/api/storefront?workspace=${shop.id}`)).body;
+    assert.ok(stored.origins.length <= STOREFRONT_LIMITS.origins && stored.session_attempts <= STOREFRONT_LIMITS.sessionAttempts);
+    const keys = (await ada.get(`/dashboard/api/keys?workspace=${shop.id}`)).body.keys;
+    assert.ok(keys.every((k: { scopes: string[] }) => k.scopes.length === new Set(k.scopes).size && k.scopes.length <= 40));
+  });
 });

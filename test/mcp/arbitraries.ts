@@ -18,12 +18,14 @@ function ownPrototypeKeys(value: unknown): Record<string, unknown> {
   return object;
 }
 
-/** Values that fit no parameter: prototype names, odd unicode, huge and negative numbers, wrong shapes. */
+/** Values that fit no parameter: prototype names, odd unicode, huge and negative numbers, wrong shapes, huge lists. */
 export const garbage: fc.Arbitrary<unknown> = fc.oneof(
   fc.constantFrom(...PROTOTYPE_NAMES, '', ' ', '\uD800', '\uDFFFx', 'a\uD83Db', '\u0000', '\u202e😀', 'x'.repeat(5000), '1e999', '-1', '0x10', 'NaN'),
   fc.constantFrom(1e308, -1e308, Number.MAX_SAFE_INTEGER + 2, -1, -0, 0.5, 1e21, -99999999999),
   fc.string({ unit: 'binary', maxLength: 20 }),
-  fc.constantFrom(null, true, false, [], {}, [null], [[]], ['__proto__'], ownPrototypeKeys(1), ownPrototypeKeys('x')),
+  fc.constantFrom(null, true, false, [], {}, [null], [[]], [[['a']]], ['__proto__'], ownPrototypeKeys(1), ownPrototypeKeys('x')),
+  // Lists far past any bound a tool has (the largest takes 200 items).
+  fc.constantFrom(Array.from({ length: 10_001 }, (_, i) => `item-${i}`), Array.from({ length: 201 }, () => ({ values: { a: 1 } }))),
   fc.array(fc.oneof(fc.string({ maxLength: 5 }), fc.integer()), { maxLength: 3 }),
 );
 

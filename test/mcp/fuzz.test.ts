@@ -6,6 +6,7 @@
  * objects also get members named after prototype members. Every answer must be JSON-RPC's -32602
  * with its reasons, or a tool result (an error result carrying one of the documented codes); never
  * -32603 and never another code.
+ * Afterwards, whatever the write tools stored must be within their bounds.
  * Fixture: one workspace with a facebook session that converts and a meta ad row today, a note
  * and a list; an admin key and a read:meta + write:drafts key.
  */
@@ -16,6 +17,7 @@ import { createTestWorkspace, insertRows, startTestApp, type TestApp, type TestW
 import { TOOLS, jsonSchemaOf } from '../../src/mcp/tools/index.ts';
 import { formatDay, formatTimestamp } from '../../src/kit/dates.ts';
 import { PROTOTYPE_NAMES, garbage, hostileArgs, validArgs } from './arbitraries.ts';
+import { MAX_OBJECTS_PER_KIND } from '../../src/mcp/tools/kit/objects.ts';
 import { postMcp, toolOk } from './rpc.ts';
 
 let t: TestApp;
@@ -71,6 +73,24 @@ function oneSpoiled(tool: (typeof TOOLS)[number]) {
   });
 }
 
+/**
+ * What the write tools stored while being fuzzed stays within their bounds: no kind past
+ * MAX_OBJECTS_PER_KIND, no list in a stored object longer than the longest a tool takes (200), no
+ * text longer than the longest (20,000 characters), no key named after a prototype member.
+ */
+function expectWithinBounds(value: unknown, where: string): void {
+  if (typeof value === 'string') assert.ok(value.length <= 20_000, `${where}: text of ${value.length}`);
+  else if (Array.isArray(value)) {
+    assert.ok(value.length <= 200, `${where}: list of ${value.length}`);
+    value.forEach((item, i) => expectWithinBounds(item, `${where}[${i}]`));
+  } else if (value && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      assert.ok(!['__proto__', 'constructor', 'prototype'].includes(key) || typeof item !== 'object', `${where}.${key}`);
+      expectWithinBounds(item, `${where}.${key}`);
+    }
+  }
+}
+
 describe('generated bad arguments on every tool', () => {
   assert.ok(TOOLS.length >= 50);
   for (const tool of TOOLS) {
@@ -86,4 +106,15 @@ describe('generated bad arguments on every tool', () => {
       );
     });
   }
+});
+
+test('nothing the write tools stored while fuzzed is beyond a bound', async () => {
+  const rows = await t.stores.db.selectFrom('tool_objects').select(['kind', 'data']).where('workspace_id', '=', shop.id).execute();
+  assert.ok(rows.length > 10, 'the fuzzed writes stored objects');
+  const perKind = new Map<string, number>();
+  for (const row of rows) {
+    perKind.set(row.kind, (perKind.get(row.kind) ?? 0) + 1);
+    expectWithinBounds(JSON.parse(row.data), row.kind);
+  }
+  assert.ok([...perKind.values()].every((n) => n <= MAX_OBJECTS_PER_KIND));
 });

@@ -268,7 +268,6 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 --   day_start = "2026-10-01"
 --   end = "2026-11-01 03:59:59.999"
 --   excluded_channels = []
---   excluded_tx = []
 --   fee_fixed = 0
 --   fee_percent = 0
 --   limit = 100
@@ -305,7 +304,6 @@ conv AS (
   
   WHERE c.store_id = {store_id:UInt64}
   AND c.dt BETWEEN {conv_start:DateTime64(3, 'UTC')} AND {conv_end:DateTime64(3, 'UTC')}
-  AND c.transaction_id NOT IN {excluded_tx:Array(String)}
 ),
 paths AS (
   SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel)), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')) AS path
@@ -1292,6 +1290,8 @@ LIMIT 1
 -- report
 --   conv_end = "2026-10-31 23:59:59.999"
 --   conv_start = "2026-10-01 00:00:00.000"
+--   day_end = "2026-10-31"
+--   day_start = "2026-10-01"
 --   end = "2026-10-31 23:59:59.999"
 --   excluded_channels = []
 --   excluded_list = "db909e6c40cc0d7bf0eb7edc806c0481"
@@ -1372,7 +1372,7 @@ SELECT max(label) AS label,
 FROM (
   SELECT '' AS label, [toFloat64(sum(spend)), toFloat64(sum(impressions)), toFloat64(sum(clicks))] AS p
   FROM ads FINAL WHERE store_id = {store_id:UInt64}
-  AND dt BETWEEN toDate({start:DateTime64(3, 'UTC')}, 'UTC') AND toDate({end:DateTime64(3, 'UTC')}, 'UTC')
+  AND dt BETWEEN {day_start:Date} AND {day_end:Date}
   UNION ALL
   SELECT '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), 1., toFloat64(add_to_carts), toFloat64(checkouts)] AS p
   FROM session_rows WHERE started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
