@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestWorkspace, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
 import { cli, createUser, signIn, type Signed } from './helpers.ts';
-import { DEFAULT_SETTINGS } from '../../src/store/app/settings.ts';
+import { ATTRIBUTION_MODELS, DEFAULT_SETTINGS } from '../../src/store/app/settings.ts';
 
 let t: TestApp;
 let shop: TestWorkspace;
@@ -31,7 +31,7 @@ after(() => t.close());
 test('settings: a change is validated as a whole, stored, and the report applies it', async () => {
   const bad: [unknown, string][] = [
     [{ attribution_window: 5 }, 'attribution_window: attribution_window must be one of 1, 7, 28, 90, 180, 365'],
-    [{ attribution_model: 'best' }, 'attribution_model: Invalid option: expected one of "last_click"|"first_click"|"linear"|"u_shaped"|"total_impact"|"any_click"'],
+    [{ attribution_model: 'best' }, `attribution_model: Invalid option: expected one of ${ATTRIBUTION_MODELS.map((m) => `"${m}"`).join('|')}`],
     [{ no_such_setting: true }, `Unknown setting: no_such_setting. Known settings: ${Object.keys(DEFAULT_SETTINGS).join(', ')}`],
     [{ payment_fee_percent: 101 }, 'payment_fee_percent: Too big: expected number to be <=100'],
     [[], 'Settings must be an object of setting names and values'],

@@ -3,6 +3,7 @@ import { LRUCache } from 'lru-cache';
 import type { Clickhouse } from '../../store/clickhouse.ts';
 import { readDataVersion } from '../../store/app/data-versions.ts';
 import { chainCounts, type ChainScope } from '../queries/attribution/chain-counts.ts';
+import { excludedListId } from '../queries/settings/excluded-transactions.ts';
 import { solveChain, type SolvedChain } from './markov.ts';
 import type { ModelContext } from './model.ts';
 
@@ -44,7 +45,7 @@ export async function learnedChain(ctx: ModelContext): Promise<SolvedChain> {
     .createHash('sha256')
     .update(JSON.stringify([
       scope.workspaceId, version, scope.range.startMs, scope.range.endMs, ctx.attribution.windowDays, ctx.attribution.dateMode,
-      sorted(ctx.attribution.excludedChannels), sorted(scope.visibleChannels), sorted(scope.excludedTransactions),
+      sorted(ctx.attribution.excludedChannels), sorted(scope.visibleChannels), excludedListId(scope.excludedTransactions),
     ]))
     .digest('base64url');
   return (await chains.fetch(key, { context: { ch: ctx.ch, scope } }))!;

@@ -8,6 +8,7 @@ import { SESSIONS_FINAL, landingField, sessionsStartedSql } from '../sessions/se
 import { IDS_CTE, conversionIdentitySql, sessionIdentitySql } from '../../attribution/identity.ts';
 import type { AttributionPlan } from '../../attribution/plan.ts';
 import { emptyCounts, type ChainCounts } from '../../attribution/markov.ts';
+import { EXCLUDED_TRANSACTIONS_SQL, excludedListId } from '../settings/excluded-transactions.ts';
 
 export const QUERY_NAME = 'chain-counts';
 
@@ -45,6 +46,8 @@ export async function chainCounts(ch: Clickhouse, scope: ChainScope): Promise<Ch
   const channel = landingField('adv_source');
   const visible = scope.visibleChannels === null ? '' : `\n      AND ${channel} IN {visible_channels:Array(String)}`;
   const inWindow = `x.1 <= ct AND x.1 >= ct - toIntervalDay({window_days:UInt16})`;
+  // The list as the report reads it (its rows are written before the model binds).
+  const excluded = scope.excludedTransactions.length ? `\n    AND c.transaction_id NOT IN ${EXCLUDED_TRANSACTIONS_SQL}` : '';
   const sql = `
 WITH
 ${IDS_CTE},
@@ -63,8 +66,7 @@ conv AS (
   SELECT ${conversionIdentitySql('c')} AS identity, groupArray(c.dt) AS times
   FROM conversions AS c
   LEFT JOIN ids ON ids.id_visitor = c.visitor_id
-  WHERE c.store_id = {store_id:UInt64} AND c.dt BETWEEN {scan_start:${TS}} AND {scan_end:${TS}}
-    AND c.transaction_id NOT IN {excluded_tx:Array(String)}
+  WHERE c.store_id = {store_id:UInt64} AND c.dt BETWEEN {scan_start:${TS}} AND {scan_end:${TS}}${excluded}
   GROUP BY identity
 )
 SELECT step.1 AS from_state, step.2 AS to_state, journey.2 AS converted, count() AS n
@@ -87,7 +89,7 @@ GROUP BY from_state, to_state, converted`;
     conv_end: timestampParam(scope.range.endMs + (click ? window : 0)),
     window_days: scope.attribution.windowDays,
     left_out: [...new Set([...ORGANIC_CHANNELS, ...scope.attribution.excludedChannels])],
-    excluded_tx: [...scope.excludedTransactions],
+    ...(scope.excludedTransactions.length ? { excluded_list: excludedListId(scope.excludedTransactions) } : {}),
     ...(scope.visibleChannels === null ? {} : { visible_channels: [...scope.visibleChannels] }),
   });
   const counts = emptyCounts();

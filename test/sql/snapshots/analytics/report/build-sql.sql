@@ -609,7 +609,6 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 -- chain-counts
 --   conv_end = "2026-10-31 23:59:59.999"
 --   conv_start = "2026-10-01 00:00:00.000"
---   excluded_tx = []
 --   left_out = ["", "organic"]
 --   scan_end = "2026-10-31 23:59:59.999"
 --   scan_start = "2026-09-24 00:00:00.000"
@@ -636,7 +635,6 @@ conv AS (
   FROM conversions AS c
   LEFT JOIN ids ON ids.id_visitor = c.visitor_id
   WHERE c.store_id = {store_id:UInt64} AND c.dt BETWEEN {scan_start:DateTime64(3, 'UTC')} AND {scan_end:DateTime64(3, 'UTC')}
-    AND c.transaction_id NOT IN {excluded_tx:Array(String)}
   GROUP BY identity
 )
 SELECT step.1 AS from_state, step.2 AS to_state, journey.2 AS converted, count() AS n
@@ -663,7 +661,6 @@ GROUP BY from_state, to_state, converted
 --   dd_sources = []
 --   end = "2026-10-31 23:59:59.999"
 --   excluded_channels = []
---   excluded_tx = []
 --   fee_fixed = 0
 --   fee_percent = 0
 --   limit = 100
@@ -699,7 +696,6 @@ conv AS (
   
   WHERE c.store_id = {store_id:UInt64}
   AND c.dt BETWEEN {conv_start:DateTime64(3, 'UTC')} AND {conv_end:DateTime64(3, 'UTC')}
-  AND c.transaction_id NOT IN {excluded_tx:Array(String)}
 ),
 paths AS (
   SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel), campaign), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String, campaign String)')) AS path

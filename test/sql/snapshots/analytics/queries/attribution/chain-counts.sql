@@ -5,7 +5,6 @@
 -- chain-counts
 --   conv_end = "2026-10-31 23:59:59.999"
 --   conv_start = "2026-10-01 00:00:00.000"
---   excluded_tx = []
 --   left_out = ["", "organic"]
 --   scan_end = "2026-10-31 23:59:59.999"
 --   scan_start = "2026-09-24 00:00:00.000"
@@ -32,7 +31,6 @@ conv AS (
   FROM conversions AS c
   LEFT JOIN ids ON ids.id_visitor = c.visitor_id
   WHERE c.store_id = {store_id:UInt64} AND c.dt BETWEEN {scan_start:DateTime64(3, 'UTC')} AND {scan_end:DateTime64(3, 'UTC')}
-    AND c.transaction_id NOT IN {excluded_tx:Array(String)}
   GROUP BY identity
 )
 SELECT step.1 AS from_state, step.2 AS to_state, journey.2 AS converted, count() AS n
@@ -53,7 +51,7 @@ GROUP BY from_state, to_state, converted
 -- chain-counts
 --   conv_end = "2026-11-28 23:59:59.999"
 --   conv_start = "2026-10-01 00:00:00.000"
---   excluded_tx = ["T-1", "T-2"]
+--   excluded_list = "17ef87960f7af97a91fa7e45fd88fda1"
 --   left_out = ["", "organic", "email"]
 --   scan_end = "2026-11-28 23:59:59.999"
 --   scan_start = "2026-09-03 00:00:00.000"
@@ -82,7 +80,7 @@ conv AS (
   FROM conversions AS c
   LEFT JOIN ids ON ids.id_visitor = c.visitor_id
   WHERE c.store_id = {store_id:UInt64} AND c.dt BETWEEN {scan_start:DateTime64(3, 'UTC')} AND {scan_end:DateTime64(3, 'UTC')}
-    AND c.transaction_id NOT IN {excluded_tx:Array(String)}
+    AND c.transaction_id NOT IN (SELECT transaction_id FROM excluded_transactions WHERE store_id = {store_id:UInt64} AND list_id = {excluded_list:String})
   GROUP BY identity
 )
 SELECT step.1 AS from_state, step.2 AS to_state, journey.2 AS converted, count() AS n
