@@ -37,56 +37,97 @@ export interface MetricContext {
   refundsNetted: boolean;
 }
 
+type Part = keyof Parts;
+/** A sum of parts, each added or (with a leading `-`) subtracted. */
+type Sum = readonly (Part | `-${Part}`)[];
+
+/**
+ * A metric as a sum of parts, divided by another sum for ratios: one declaration that both the
+ * row values (`metricValue`) and the report's ORDER BY (`metricSql`) are computed from.
+ */
 export interface Metric {
   kind: MetricKind;
   /** Needs read:profit (or admin:admin). */
   profit: boolean;
-  value(p: Parts, ctx: MetricContext): number | null;
+  sum: Sum;
+  /** Denominator of a ratio; the metric is null when it is 0. */
+  per?: Sum;
 }
 
-const div = (a: number | null, b: number | null): number | null => (a === null || b === null || b === 0 ? null : a / b);
+const GROSS_PROFIT: Sum = ['revenue', '-cogs'];
+const NET_REVENUE: Sum = [...GROSS_PROFIT, '-payment_fees', '-shipping_costs'];
+const CONTRIBUTION_PROFIT: Sum = [...NET_REVENUE, '-spend'];
+/** Refunds are subtracted only when revenue is not already net of them (`sumTerms`). */
+const NET_PROFIT: Sum = [...CONTRIBUTION_PROFIT, '-refunds', '-expenses'];
 
-const grossProfit = (p: Parts) => p.revenue - p.cogs;
-const netProfit = (p: Parts, ctx: MetricContext) =>
-  grossProfit(p) - p.payment_fees - p.shipping_costs - p.spend - (ctx.refundsNetted ? 0 : p.refunds) - p.expenses;
+const plain = (kind: MetricKind, part: Part, profit = false): Metric => ({ kind, profit, sum: [part] });
 
 export const METRICS = {
-  spend: { kind: 'money', profit: false, value: (p) => p.spend },
-  revenue: { kind: 'money', profit: false, value: (p) => p.revenue },
-  roas: { kind: 'ratio', profit: false, value: (p) => div(p.revenue, p.spend) },
-  ctr: { kind: 'fraction', profit: false, value: (p) => div(p.clicks, p.impressions) },
-  cpa: { kind: 'money', profit: false, value: (p) => div(p.spend, p.conversions) },
-  cr: { kind: 'fraction', profit: false, value: (p) => div(p.conversions, p.sessions) },
-  sessions: { kind: 'count', profit: false, value: (p) => p.sessions },
-  conversions: { kind: 'share', profit: false, value: (p) => p.conversions },
-  impressions: { kind: 'count', profit: false, value: (p) => p.impressions },
-  clicks: { kind: 'count', profit: false, value: (p) => p.clicks },
-  new_customers: { kind: 'share', profit: false, value: (p) => p.new_customers },
-  add_to_carts: { kind: 'count', profit: false, value: (p) => p.add_to_carts },
-  checkouts: { kind: 'count', profit: false, value: (p) => p.checkouts },
-  cogs: { kind: 'money', profit: true, value: (p) => p.cogs },
-  payment_fees: { kind: 'money', profit: true, value: (p) => p.payment_fees },
-  shipping_costs: { kind: 'money', profit: true, value: (p) => p.shipping_costs },
-  refunds: { kind: 'money', profit: true, value: (p) => p.refunds },
-  gross_profit: { kind: 'money', profit: true, value: grossProfit },
-  contribution_profit: {
-    kind: 'money',
-    profit: true,
-    value: (p) => grossProfit(p) - p.payment_fees - p.shipping_costs - p.spend,
-  },
-  net_profit: { kind: 'money', profit: true, value: netProfit },
-  gross_margin: { kind: 'fraction', profit: true, value: (p) => div(grossProfit(p), p.revenue) },
-  net_margin: { kind: 'fraction', profit: true, value: (p, ctx) => div(netProfit(p, ctx), p.revenue) },
-  net_roas: {
-    kind: 'ratio',
-    profit: true,
-    value: (p) => div(grossProfit(p) - p.payment_fees - p.shipping_costs, p.spend),
-  },
+  spend: plain('money', 'spend'),
+  revenue: plain('money', 'revenue'),
+  roas: { kind: 'ratio', profit: false, sum: ['revenue'], per: ['spend'] },
+  ctr: { kind: 'fraction', profit: false, sum: ['clicks'], per: ['impressions'] },
+  cpa: { kind: 'money', profit: false, sum: ['spend'], per: ['conversions'] },
+  cr: { kind: 'fraction', profit: false, sum: ['conversions'], per: ['sessions'] },
+  sessions: plain('count', 'sessions'),
+  conversions: plain('share', 'conversions'),
+  impressions: plain('count', 'impressions'),
+  clicks: plain('count', 'clicks'),
+  new_customers: plain('share', 'new_customers'),
+  add_to_carts: plain('count', 'add_to_carts'),
+  checkouts: plain('count', 'checkouts'),
+  cogs: plain('money', 'cogs', true),
+  payment_fees: plain('money', 'payment_fees', true),
+  shipping_costs: plain('money', 'shipping_costs', true),
+  refunds: plain('money', 'refunds', true),
+  gross_profit: { kind: 'money', profit: true, sum: GROSS_PROFIT },
+  contribution_profit: { kind: 'money', profit: true, sum: CONTRIBUTION_PROFIT },
+  net_profit: { kind: 'money', profit: true, sum: NET_PROFIT },
+  gross_margin: { kind: 'fraction', profit: true, sum: GROSS_PROFIT, per: ['revenue'] },
+  net_margin: { kind: 'fraction', profit: true, sum: NET_PROFIT, per: ['revenue'] },
+  net_roas: { kind: 'ratio', profit: true, sum: NET_REVENUE, per: ['spend'] },
 } as const satisfies Record<string, Metric>;
 
 export type MetricName = keyof typeof METRICS;
 export const METRIC_NAMES = Object.keys(METRICS) as [MetricName, ...MetricName[]];
 export const DEFAULT_METRICS: MetricName[] = ['spend', 'revenue', 'roas', 'conversions', 'sessions'];
+
+/** The terms of a sum as `[part, sign]`, leaving out subtracted refunds when revenue is already net of them. */
+function sumTerms(sum: Sum, ctx: MetricContext): [Part, 1 | -1][] {
+  return sum
+    .map((term): [Part, 1 | -1] => (term.startsWith('-') ? [term.slice(1) as Part, -1] : [term as Part, 1]))
+    .filter(([part, sign]) => !(part === 'refunds' && sign === -1 && ctx.refundsNetted));
+}
+
+function sumOf(sum: Sum, parts: Parts, ctx: MetricContext): number | null {
+  let total = 0;
+  for (const [part, sign] of sumTerms(sum, ctx)) {
+    const value = parts[part];
+    if (value === null) return null;
+    total += sign * value;
+  }
+  return total;
+}
+
+/** A metric's value from a row's parts (money in cents); null when it cannot be computed. */
+export function metricValue(name: MetricName, parts: Parts, ctx: MetricContext): number | null {
+  const metric: Metric = METRICS[name];
+  const value = sumOf(metric.sum, parts, ctx);
+  if (!metric.per) return value;
+  const per = sumOf(metric.per, parts, ctx);
+  return value === null || per === null || per === 0 ? null : value / per;
+}
+
+/**
+ * A metric as a ClickHouse expression over a row's parts (`part(name)` is the SQL of one part),
+ * NULL where `metricValue` is null: what the report orders its rows by.
+ */
+export function metricSql(name: MetricName, part: (name: Part) => string, ctx: MetricContext): string {
+  const metric: Metric = METRICS[name];
+  const sql = (sum: Sum) => sumTerms(sum, ctx).map(([p, sign], i) => `${sign < 0 ? ' - ' : i ? ' + ' : ''}${part(p)}`).join('');
+  if (!metric.per) return `(${sql(metric.sum)})`;
+  return `if((${sql(metric.per)}) = 0, NULL, (${sql(metric.sum)}) / (${sql(metric.per)}))`;
+}
 
 const round = (value: number, places: number) => {
   const factor = 10 ** places;
@@ -96,10 +137,9 @@ const round = (value: number, places: number) => {
 
 /** The wire value of a metric: money as a decimal with 2 places, shares and ratios with 4. */
 export function formatMetric(name: MetricName, parts: Parts, ctx: MetricContext): number | null {
-  const metric: Metric = METRICS[name];
-  const value = metric.value(parts, ctx);
+  const value = metricValue(name, parts, ctx);
   if (value === null || !Number.isFinite(value)) return null;
-  switch (metric.kind) {
+  switch (METRICS[name].kind) {
     case 'money':
       return round(Math.round(value) / 100, 2);
     case 'count':

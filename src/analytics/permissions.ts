@@ -1,4 +1,4 @@
-import { PIXEL_SOURCES, channelsOf, channelsOfAll, NON_AD_SOURCES } from './sources.ts';
+import { PIXEL_SOURCES, SOURCE_GROUPS, channelsOf, channelsOfAll, NON_AD_SOURCES, type SourceGroup } from './sources.ts';
 
 /**
  * Keys, scopes and what they allow (docs/api.md, "Keys and permissions"). Every access check of
@@ -64,6 +64,21 @@ export function seesEveryChannel(visibility: Visibility, channels: readonly stri
 /** A key may name a source in a filter only when it sees every channel the source stands for. */
 export function canRequest(visibility: Visibility, source: string): boolean {
   return channelsOf(source).every((channel) => seesChannel(visibility, channel));
+}
+
+/**
+ * A source filter with its groups (SOURCE_GROUPS) replaced by their members the key may read: a
+ * group asks for what the key sees of it. A group of which the key sees nothing stays all its
+ * members, so the filter is refused as any unreadable source is.
+ */
+export function expandSourceGroups(names: readonly string[], visibility: Visibility): string[] {
+  const expanded = names.flatMap((name) => {
+    const members: readonly string[] | undefined = SOURCE_GROUPS[name as SourceGroup];
+    if (!members) return [name];
+    const readable = members.filter((source) => canRequest(visibility, source));
+    return readable.length ? readable : members;
+  });
+  return [...new Set(expanded)];
 }
 
 export function seesAnyPixelData(visibility: Visibility): boolean {

@@ -36,6 +36,23 @@ export const NON_AD_SOURCES = new Set(['organic', 'email', 'creator', 'influence
 
 export const AD_PLATFORMS = BASE_SOURCES.filter((s) => !NON_AD_SOURCES.has(s));
 
+/**
+ * Named groups of sources a tool's source filter also takes (docs/attribution.md, "Source groups";
+ * metadata.list_schema lists them): a group stands for its member sources, so an assistant can ask
+ * for "paid social" without knowing each platform. Google and Microsoft are whole ad platforms:
+ * their ad rows do not say which network (search, video, display) an ad ran on.
+ */
+export const SOURCE_GROUPS = {
+  paid_social: ['meta', 'tiktok', 'pinterest', 'snapchat'],
+  paid_search: ['google', 'microsoft'],
+  native_ads: ['outbrain', 'taboola'],
+  /** Every ad platform (AD_PLATFORMS), each family once. */
+  paid: ['meta', 'google', 'tiktok', 'pinterest', 'snapchat', 'microsoft', 'openai', 'outbrain', 'taboola', 'whatsapp'],
+} as const satisfies Record<string, readonly (typeof BASE_SOURCES)[number][]>;
+
+export type SourceGroup = keyof typeof SOURCE_GROUPS;
+export const SOURCE_GROUP_NAMES = Object.keys(SOURCE_GROUPS) as SourceGroup[];
+
 /** Untagged traffic is stored with an empty adv_source and reported as `organic`. */
 export const ORGANIC_CHANNELS = ['', 'organic'] as const;
 

@@ -135,7 +135,7 @@ describe('GET /v3/report: numbers', () => {
     ].map((row) => Object.fromEntries(['source', 'campaign', 'campaign_name', ...metrics.split(',')].map((k) => [k, row[k as keyof typeof row]]))));
   });
 
-  test('campaign and adgroup drill down: only credits, sessions and ads rows of that id, totals of the part', async () => {
+  test('campaign, adgroup and ad drill down: only credits, sessions and ads rows of that id, totals of the part', async () => {
     const adgroups = await get(`${RANGE}&breakdown=adgroup&source=meta&campaign=c1`);
     assert.deepEqual(adgroups.body.data, [{ source: 'meta', adgroup: 'g1', adgroup_name: 'Broad', spend: 100, revenue: 300, roas: 3, conversions: 1, sessions: 2 }]);
     assert.deepEqual(adgroups.body.totals, { spend: 100, revenue: 300, roas: 3, conversions: 1, sessions: 2 });
@@ -144,6 +144,9 @@ describe('GET /v3/report: numbers', () => {
     const google = await get(`${RANGE}&breakdown=campaign&campaign=c2&metrics=spend,revenue,net_profit`);
     // 100 - 40 cogs - 2.50 fee - 3 shipping - 50 spend - 20 refunds; the 50.00 rent stays out of a drilled total.
     assert.deepEqual(google.body.totals, { spend: 50, revenue: 100, net_profit: -15.5 });
+    const oneAd = await get(`${RANGE}&breakdown=source&ad=a2`);
+    assert.deepEqual(oneAd.body.data, [{ source: 'google', spend: 50, revenue: 100, roas: 2, conversions: 1, sessions: 1 }]);
+    assert.deepEqual(oneAd.body.totals, { spend: 50, revenue: 100, roas: 2, conversions: 1, sessions: 1 });
     const none = await get(`${RANGE}&breakdown=adgroup&campaign=nope`);
     assert.deepEqual([none.body.data, none.body.totals.revenue], [[], 0]);
   });

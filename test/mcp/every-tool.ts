@@ -15,7 +15,7 @@ const call = (name: string, args: PlannedCall['args'] = () => ({}), keep?: Plann
 export function everyToolPlan(range: { date_from: string; date_to: string }): PlannedCall[] {
   return [
     call('metadata.list_schema'),
-    call('analytics.query', () => ({ breakdown: 'campaign', interval: 'week', metrics: ['spend', 'revenue', 'roas', 'net_profit'], filters: range })),
+    call('analytics.query', () => ({ breakdown: 'campaign', interval: 'week', metrics: ['spend', 'revenue', 'roas', 'net_profit'], filters: range, compare_to: 'previous_period', sort_by: 'roas' })),
     call('analytics.profit-summary', () => ({ interval: 'day', filters: range })),
     call('attribution.get-data', () => ({ models: ['linear', 'first_click'], filters: range })),
     call('journeys.get-data', () => ({ ...range, limit: 5 })),

@@ -9,7 +9,7 @@ import { createTestWorkspace, startTestApp, type TestApp, type TestWorkspace } f
 import { revokeApiKey } from '../../src/store/app/api-keys.ts';
 import { MCP_BODY_LIMIT } from '../../src/mcp/errors.ts';
 import { TOOLS } from '../../src/mcp/tools/index.ts';
-import { PIXEL_SOURCES } from '../../src/analytics/sources.ts';
+import { PIXEL_SOURCES, SOURCE_GROUP_NAMES } from '../../src/analytics/sources.ts';
 import { METRIC_NAMES } from '../../src/analytics/metrics.ts';
 import { bearer, callTool, postMcp } from './rpc.ts';
 
@@ -152,7 +152,7 @@ function undescribed(schema: any, path: string, out: string[] = []): string[] {
  * What the whole tools/list result of an admin key may weigh, output schemas included (docs/mcp.md,
  * "Size of the tool list"); the OAuth connection's budget is in oauth.test.ts.
  */
-const LIST_BUDGET_BYTES = 50_000;
+const LIST_BUDGET_BYTES = 51_200;
 
 describe('tools/list', () => {
   test('lists every tool on one page, without nextCursor and without workspaces_list', async () => {
@@ -188,14 +188,13 @@ describe('tools/list', () => {
     assert.ok(bytes < LIST_BUDGET_BYTES, `${bytes} bytes`);
   });
 
-  test('a long enum a tool repeats is listed once in its $defs: the sources of filters.source and filters.ignore_sources', async () => {
+  test('a long enum a tool repeats is listed once in its $defs: the sources of filters.source and filters.ignore_sources, the metrics of metrics and sort_by', async () => {
     const r = await postMcp(t.app, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, ws.headers);
     const query = r.body.result.tools.find((tool: any) => tool.name === 'analytics.query').inputSchema;
-    const { filters } = query.properties;
+    const { filters, metrics, sort_by } = query.properties;
     assert.deepEqual([filters.properties.source.items, filters.properties.ignore_sources.items], [{ $ref: '#/$defs/source' }, { $ref: '#/$defs/source' }]);
-    assert.deepEqual(query.$defs, { source: { enum: [...PIXEL_SOURCES] } });
-    // The metrics enum appears once: it stays in place.
-    assert.equal(query.properties.metrics.items.enum.length, METRIC_NAMES.length);
+    assert.deepEqual([metrics.items, sort_by], [{ $ref: '#/$defs/metrics' }, { description: sort_by.description, $ref: '#/$defs/metrics' }]);
+    assert.deepEqual(query.$defs, { metrics: { enum: [...METRIC_NAMES] }, source: { enum: [...PIXEL_SOURCES, ...SOURCE_GROUP_NAMES] } });
     const withDefs = r.body.result.tools.filter((tool: any) => tool.inputSchema.$defs).map((tool: any) => tool.name);
     assert.deepEqual(withDefs, ['analytics.query', 'analytics.profit-summary', 'attribution.get-data', 'dashboards.create-report']);
   });

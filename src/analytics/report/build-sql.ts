@@ -9,7 +9,7 @@ import {
 } from '../attribution/index.ts';
 import { DIMENSIONS, INTERVALS, reportingSourceSql, type Dimension } from '../dimensions.ts';
 import type { ReportPlan } from './plan.ts';
-import { METRICS } from '../metrics.ts';
+import { METRICS, metricSql, type Parts } from '../metrics.ts';
 import { EXCLUDED_TRANSACTIONS_SQL, excludedListId } from '../queries/settings/excluded-transactions.ts';
 
 /**
@@ -71,7 +71,7 @@ function touchFields(plan: ReportPlan): TouchField[] {
   const used = plan.breakdown
     ? DIMENSIONS[plan.breakdown].keys.map((k) => k.credit.replace(/^touch\./, '')).filter((f) => names.includes(f as TouchField))
     : [];
-  const drill: TouchField[] = [...(plan.campaign !== null ? ['campaign' as const] : []), ...(plan.adgroup !== null ? ['adgroup' as const] : [])];
+  const drill = drillsOf(plan).map((d) => d.touch);
   return [...new Set([...BASE_TOUCH_FIELDS, ...(used as TouchField[]), ...drill])];
 }
 
@@ -80,6 +80,15 @@ function touchFields(plan: ReportPlan): TouchField[] {
  * subquery is one more level for the engine to analyse).
  */
 const excludesTransactions = (plan: ReportPlan) => plan.settings.excluded_transaction_ids.length > 0;
+
+/** The drill-down ids of a plan: the touch field, session column and ads column each must match. */
+const DRILLS = [
+  { name: 'campaign', touch: 'campaign', session: 'campaign', ads: 'campaign_id' },
+  { name: 'adgroup', touch: 'adgroup', session: 'adgroup', ads: 'adgroup_id' },
+  { name: 'ad', touch: 'ad', session: 'ad', ads: 'ad_id' },
+] as const;
+
+const drillsOf = (plan: ReportPlan) => DRILLS.filter((d) => plan[d.name] !== null);
 
 /** Every value the report binds: the scope, the scan bounds and the workspace settings. */
 function reportParams(plan: ReportPlan): QueryParams {
@@ -209,8 +218,7 @@ function creditedSql(plan: ReportPlan, credits: string): string {
     'c.2 > 0',
     ...(plan.attribution.dateMode === 'click' ? [`c.1.ts BETWEEN {start:${TS}} AND {end:${TS}}`] : []),
     ...(plan.channels ? ['c.1.channel IN {channels:Array(String)}'] : []),
-    ...(plan.campaign !== null ? ['c.1.campaign = {campaign:String}'] : []),
-    ...(plan.adgroup !== null ? ['c.1.adgroup = {adgroup:String}'] : []),
+    ...drillsOf(plan).map((d) => `c.1.${d.touch} = {${d.name}:String}`),
   ].join(' AND ');
   return bookedCredits(plan.attribution.model, `arrayFilter(c -> ${keptCredit}, ${credits})`);
 }
@@ -255,8 +263,7 @@ function ctes(plan: ReportPlan): { sql: string; params: QueryParams } {
   addNameFilter(convWhere, 'c.name', plan.name ?? undefined);
   Object.assign(params, convWhere.params);
   if (plan.channels) params.channels = plan.channels;
-  if (plan.campaign !== null) params.campaign = plan.campaign;
-  if (plan.adgroup !== null) params.adgroup = plan.adgroup;
+  for (const drill of drillsOf(plan)) params[drill.name] = plan[drill.name]!;
 
   const values = conversionValues(plan);
   const { touch, fallback } = touchExpressions(fields);
@@ -384,9 +391,8 @@ function branches(plan: ReportPlan, dimension: Dimension | null): Branch[] {
     const where = new Conditions()
       .add('store_id = {store_id:UInt64}')
       .add('dt BETWEEN {day_start:Date} AND {day_end:Date}')
-      .addIf(plan.channels, 'source IN {channels:Array(String)}', (v) => ({ channels: v }))
-      .addIf(plan.campaign, 'campaign_id = {campaign:String}', (v) => ({ campaign: v }))
-      .addIf(plan.adgroup, 'adgroup_id = {adgroup:String}', (v) => ({ adgroup: v }));
+      .addIf(plan.channels, 'source IN {channels:Array(String)}', (v) => ({ channels: v }));
+    for (const drill of drillsOf(plan)) where.add(`${drill.ads} = {${drill.name}:String}`);
     out.push({
       keys: adsKeys as string[],
       bucket: bucket('dt'),
@@ -400,9 +406,8 @@ function branches(plan: ReportPlan, dimension: Dimension | null): Branch[] {
   if (sessionKeys.every((k) => k !== null)) {
     const where = new Conditions()
       .add(`started BETWEEN {start:${TS}} AND {end:${TS}}`)
-      .addIf(plan.channels, 'channel IN {channels:Array(String)}', (v) => ({ channels: v }))
-      .addIf(plan.campaign, 'campaign = {campaign:String}', (v) => ({ campaign: v }))
-      .addIf(plan.adgroup, 'adgroup = {adgroup:String}', (v) => ({ adgroup: v }));
+      .addIf(plan.channels, 'channel IN {channels:Array(String)}', (v) => ({ channels: v }));
+    for (const drill of drillsOf(plan)) where.add(`${drill.session} = {${drill.name}:String}`);
     out.push({
       keys: sessionKeys as string[],
       bucket: bucket(LOCAL_DATE('started')),
@@ -430,11 +435,26 @@ export interface ReportSql {
   params: QueryParams;
 }
 
+/** A part of a row as SQL over `t_parts` (custom expenses are a total only: 0 on rows). */
+const rowPartSql = (part: keyof Parts): string => (part === 'expenses' ? ZERO : `t_parts[${REPORT_PARTS.indexOf(part) + 1}]`);
+
+/**
+ * The rows' order: by the requested metric (nulls last either way), else revenue descending;
+ * chronologically first when interval is set and no metric is named; the keys break ties.
+ */
+function rowOrder(plan: ReportPlan, keyCols: string[], bucketCol: string): string[] {
+  const bucket = plan.interval ? [bucketCol] : [];
+  if (!plan.sort) return [...bucket, `${rowPartSql('revenue')} DESC`, ...keyCols];
+  const ctx = { refundsNetted: plan.settings.refund_netting };
+  return [`${metricSql(plan.sort.metric, rowPartSql, ctx)} ${plan.sort.order.toUpperCase()} NULLS LAST`, ...bucket, ...keyCols];
+}
+
 /**
  * One query: the page of rows (`t_parts`) with the totals over all rows (`all_parts`, a window
  * sum computed before LIMIT) and the row count on every row. Outer aliases differ from inner
  * column names: with prefer_column_name_to_alias an alias equal to an input column would not be
- * seen.
+ * seen. With row keys, the rows are picked one level up, after the window sums, so the totals
+ * still cover the whole scope.
  */
 export function buildReportSql(plan: ReportPlan): ReportSql {
   const base = ctes(plan);
@@ -442,8 +462,6 @@ export function buildReportSql(plan: ReportPlan): ReportSql {
   const keyNames = (dimension?.keys ?? []).map((k) => k.name);
   const keyCols = keyNames.map((k) => `k_${k}`);
   const group = [...(plan.interval ? ['bucket'] : []), ...keyCols];
-  const revenue = REPORT_PARTS.indexOf('revenue') + 1;
-  const order = [...(plan.interval ? ['bucket'] : []), `t_parts[${revenue}] DESC`, ...keyCols];
   const expenses = plan.includeExpenses ? EXPENSES_SQL : ZERO;
   const parts = arrayParts(plan);
   const union = branches(plan, dimension).map((b) => branchSql(b, keyNames, parts)).join('\n  UNION ALL\n  ');
@@ -456,15 +474,25 @@ export function buildReportSql(plan: ReportPlan): ReportSql {
     'count() OVER () AS total_rows',
     `${expenses} AS all_expenses`,
   ];
-  const sql = `${base.sql}
-SELECT ${columns.join(',\n  ')}
+  const rows = `SELECT ${columns.join(',\n  ')}
 FROM (
   ${union}
 )
-${group.length ? `GROUP BY ${group.join(', ')}` : ''}
-ORDER BY ${order.join(', ')}
+${group.length ? `GROUP BY ${group.join(', ')}` : ''}`;
+  const page = (bucketCol: string) => `ORDER BY ${rowOrder(plan, keyCols, bucketCol).join(', ')}
 LIMIT {limit:UInt32} OFFSET {offset:UInt64}`;
-  return { sql, params: { ...base.params, limit: plan.limit, offset: plan.offset } };
+  const params = { ...base.params, limit: plan.limit, offset: plan.offset };
+  if (!plan.rowKeys) return { sql: `${base.sql}\n${rows}\n${page('bucket')}`, params };
+  // Row keys travel as one array per key column (parameters take no nested arrays), zipped here.
+  const picked = [...(plan.interval ? ['date'] : []), ...keyCols];
+  const columnsOfKeys = picked.map((_, i) => `{row_key_${i}:Array(String)}`);
+  const sql = `${base.sql}
+SELECT * FROM (
+${rows}
+)
+WHERE has(arrayZip(${columnsOfKeys.join(', ')}), tuple(${picked.join(', ')}))
+${page('date')}`;
+  return { sql, params: { ...params, ...Object.fromEntries(picked.map((_, i) => [`row_key_${i}`, plan.rowKeys!.map((keys) => keys[i]!)])) } };
 }
 
 /** Custom expenses in the range, for a report with no row at all. */

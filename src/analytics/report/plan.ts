@@ -8,7 +8,7 @@ import { NO_PROFIT_ACCESS, pixelChannels, pixelRefusal } from '../permissions.ts
 import { PIXEL_SOURCES } from '../sources.ts';
 import type { WorkspaceSettings } from '../../store/app/settings.ts';
 import { METRICS, METRIC_NAMES, DEFAULT_METRICS, type MetricName } from '../metrics.ts';
-import { BREAKDOWNS, INTERVAL_NAMES, type Breakdown, type Interval } from '../dimensions.ts';
+import { BREAKDOWNS, DIMENSIONS, INTERVAL_NAMES, type Breakdown, type Interval } from '../dimensions.ts';
 import { planAttribution, type AttributionPlan, type AttributionRequest } from '../attribution/index.ts';
 
 /**
@@ -27,12 +27,26 @@ export interface ReportRequest extends AttributionRequest {
   source?: string[];
   /** Conversion-name filter, `*` wildcard. */
   name?: string;
-  /** Campaign id (and ad group id) the rows, credits and ads must carry: drill-down below a source. */
+  /** Campaign, ad group and ad id the rows, credits and ads must carry: drill-down below a source. */
   campaign?: string;
   adgroup?: string;
+  ad?: string;
+  /** The metric rows are ordered by (added to the metrics when not among them), and in which direction. */
+  sort_by?: string;
+  order?: string;
+  /**
+   * Only the rows whose keys are one of these: the interval's `date` first when interval is set,
+   * then the breakdown's keys in their order; totals still cover the whole scope. Not a parameter
+   * of any surface: the comparison of two periods reads the rows it pairs with a page through it.
+   */
+  row_keys?: string[][];
   limit?: number;
   offset?: number;
 }
+
+/** Row order of a sorted report: by the metric's value, nulls last either way. */
+export const SORT_ORDERS = ['desc', 'asc'] as const;
+export type SortOrder = (typeof SORT_ORDERS)[number];
 
 /**
  * What the report query needs, every choice made. Its scope's channels are those a row may carry
@@ -44,9 +58,13 @@ export interface ReportPlan extends QueryScope {
   interval: Interval | null;
   attribution: AttributionPlan;
   name: string | null;
-  /** Campaign and ad group ids every credit, session and ads row must carry; null: any. */
+  /** Campaign, ad group and ad ids every credit, session and ads row must carry; null: any. */
   campaign: string | null;
   adgroup: string | null;
+  ad: string | null;
+  /** Null: revenue descending (chronologically first when interval is set), as the contract orders rows. */
+  sort: { metric: MetricName; order: SortOrder } | null;
+  rowKeys: string[][] | null;
   limit: number;
   offset: number;
   settings: WorkspaceSettings;
@@ -58,9 +76,22 @@ export interface ReportPlan extends QueryScope {
 
 // One small check per rule.
 
-function checkMetrics(metrics: string[] | undefined): MetricName[] {
-  if (metrics === undefined || metrics.length === 0) return [...DEFAULT_METRICS];
-  return [...new Set(metrics.map((m) => oneOf('metrics', m, METRIC_NAMES)))];
+function checkMetrics(metrics: string[] | undefined, sortBy: MetricName | undefined): MetricName[] {
+  const named = metrics === undefined || metrics.length === 0 ? [...DEFAULT_METRICS] : metrics.map((m) => oneOf('metrics', m, METRIC_NAMES));
+  return [...new Set([...named, ...(sortBy ? [sortBy] : [])])];
+}
+
+function checkSort(request: ReportRequest): { metric: MetricName; order: SortOrder } | null {
+  const order = request.order === undefined ? undefined : oneOf('order', request.order, SORT_ORDERS);
+  if (request.sort_by === undefined) return null;
+  return { metric: oneOf('sort_by', request.sort_by, METRIC_NAMES), order: order ?? 'desc' };
+}
+
+function checkRowKeys(rowKeys: string[][] | undefined, breakdown: Breakdown | null, interval: Interval | null): string[][] | null {
+  if (rowKeys === undefined) return null;
+  const width = (breakdown ? DIMENSIONS[breakdown].keys.length : 0) + (interval ? 1 : 0);
+  if (width === 0 || rowKeys.some((keys) => keys.length !== width)) throw new InvalidInput(`row_keys must have ${width || 'a breakdown or interval and'} keys each`);
+  return rowKeys;
 }
 
 function checkProfitAccess(metrics: MetricName[], visibility: Visibility): void {
@@ -93,7 +124,8 @@ export function planReport(input: {
   request: ReportRequest;
 }): ReportPlan {
   const { request, settings, visibility } = input;
-  const metrics = checkMetrics(request.metrics);
+  const sort = checkSort(request);
+  const metrics = checkMetrics(request.metrics, sort?.metric);
   const breakdown = request.breakdown === undefined ? null : oneOf('breakdown', request.breakdown, BREAKDOWNS);
   const interval = request.interval === undefined ? null : oneOf('interval', request.interval, INTERVAL_NAMES);
   const sources = checkSources(request.source);
@@ -102,7 +134,7 @@ export function planReport(input: {
   checkPixelAccess(sources, visibility);
   checkProfitAccess(metrics, visibility);
   const channels = pixelChannels(visibility, sources);
-  const drilled = request.campaign !== undefined || request.adgroup !== undefined;
+  const drilled = request.campaign !== undefined || request.adgroup !== undefined || request.ad !== undefined;
   return {
     workspaceId: input.workspaceId,
     range: input.range,
@@ -114,6 +146,9 @@ export function planReport(input: {
     name: request.name ?? null,
     campaign: request.campaign ?? null,
     adgroup: request.adgroup ?? null,
+    ad: request.ad ?? null,
+    sort,
+    rowKeys: checkRowKeys(request.row_keys, breakdown, interval),
     ...page,
     settings,
     includeUnattributed: settings.include_unattributed && channels === null && request.name === undefined && !drilled,

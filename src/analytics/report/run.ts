@@ -118,10 +118,12 @@ export async function runReport(
   const sql = built.sql;
   const params = { ...built.params, ...bound };
   const rawRows = await stores.ch.query<RawRow>(QUERY_NAME, sql, params);
-  // Totals and the row count ride on every row; a page past the end needs one row to read them.
+  // Totals and the row count ride on every row; a page past the end, or row keys that pick no
+  // row, need one row of the whole scope to read them.
   let totalsRow = rawRows[0];
-  if (!totalsRow && plan.offset > 0) {
-    [totalsRow] = await stores.ch.query<RawRow>(QUERY_NAME, sql, { ...params, offset: 0, limit: 1 });
+  if (!totalsRow && (plan.offset > 0 || plan.rowKeys)) {
+    const whole = buildReportSql({ ...plan, rowKeys: null });
+    [totalsRow] = await stores.ch.query<RawRow>(QUERY_NAME, whole.sql, { ...whole.params, ...bound, offset: 0, limit: 1 });
   }
   if (!totalsRow && plan.includeExpenses) {
     [totalsRow] = await stores.ch.query<RawRow>(`${QUERY_NAME}-expenses`, expensesSql(), params);

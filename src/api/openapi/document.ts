@@ -44,6 +44,7 @@ const PARAMETER_DESCRIPTIONS: Record<string, string> = {
   attribution_date: 'conversion: the window counts back from the conversion; click: credit is booked on the click date',
   campaign: 'Only credits, sessions and ads rows of this campaign id (drill-down below a source)',
   adgroup: 'Only credits, sessions and ads rows of this ad group id (drill-down below a campaign)',
+  ad: 'Only credits, sessions and ads rows of this ad id',
   format: 'ndjson (default: one JSON row per line), csv (RFC 4180 with a header row) or parquet',
 };
 

@@ -36,6 +36,7 @@ export const reportQuerySchema = z.object({
   name: text('Invalid name parameter').optional(),
   campaign: text('Invalid campaign parameter').optional(),
   adgroup: text('Invalid adgroup parameter').optional(),
+  ad: text('Invalid ad parameter').optional(),
 });
 
 export const reportQuery: QuerySpec<typeof reportQuerySchema> = {

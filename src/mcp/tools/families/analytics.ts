@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import { METRICS, METRIC_NAMES, type MetricName } from '../../../analytics/metrics.ts';
 import { BREAKDOWNS, INTERVAL_NAMES } from '../../../analytics/dimensions.ts';
-import { PIXEL_SOURCES } from '../../../analytics/sources.ts';
-import { NO_PROFIT_ACCESS } from '../../../analytics/permissions.ts';
+import { PIXEL_SOURCES, SOURCE_GROUP_NAMES } from '../../../analytics/sources.ts';
+import { NO_PROFIT_ACCESS, expandSourceGroups } from '../../../analytics/permissions.ts';
 import { runReport, type ReportRequest, type ReportResult } from '../../../analytics/report/run.ts';
+import { COMPARISONS, runComparedReport } from '../../../analytics/report/compare.ts';
+import { SORT_ORDERS } from '../../../analytics/report/plan.ts';
 import { ATTRIBUTION_DATES, ATTRIBUTION_MODELS, ATTRIBUTION_WINDOWS } from '../../../analytics/attribution/index.ts';
 import { AccessDenied } from '../../../kit/errors.ts';
 import { readBound } from '../../../kit/dates.ts';
@@ -25,7 +27,9 @@ const boundArg = (name: string) =>
       const read = readBound(value, 'start');
       if ('problem' in read && read.problem !== 'form') ctx.addIssue({ code: 'custom', message: boundMessage(name, value, read.problem, 'day or timestamp') });
     });
-const sourceList = z.array(z.enum(PIXEL_SOURCES)).max(PIXEL_SOURCES.length);
+/** Sources and source groups (paid_social, ...), which stand for their members the key can read. */
+const SOURCE_NAMES = [...PIXEL_SOURCES, ...SOURCE_GROUP_NAMES] as const;
+export const sourceList = z.array(z.enum(SOURCE_NAMES)).max(SOURCE_NAMES.length);
 
 /** Left out, each takes the workspace's saved dashboard setting (the server instructions say so once). */
 export const attributionArgs = {
@@ -39,7 +43,7 @@ export const reportFilters = z
     date_from: boundArg('date_from').optional().describe('First day'),
     date_to: boundArg('date_to').optional().describe('Last day'),
     timezone: timezoneArg,
-    source: sourceList.optional().describe('Only these channels'),
+    source: sourceList.optional().describe('Only these channels or groups'),
     ignore_sources: sourceList.optional().describe('Removed from paths'),
   })
   .strict();
@@ -60,11 +64,37 @@ export function reportRequest(
   };
 }
 
-/** Runs the /v3/report engine for the tool's workspace. */
-export function report(ctx: ToolContext, request: ReportRequest): Promise<ReportResult> {
-  return runReport({ ch: ctx.ch, db: ctx.db }, { workspaceId: ctx.workspaceId, visibility: ctx.visibility }, request, ctx.now());
+/** A request with its source groups expanded for the tool's key. */
+function expanded(ctx: ToolContext, request: ReportRequest): ReportRequest {
+  const expand = (names: string[] | undefined) => names && expandSourceGroups(names, ctx.visibility);
+  return { ...request, source: expand(request.source), exclude_source: expand(request.exclude_source) };
 }
 
+const stores = (ctx: ToolContext) => ({ ch: ctx.ch, db: ctx.db });
+const reader = (ctx: ToolContext) => ({ workspaceId: ctx.workspaceId, visibility: ctx.visibility });
+
+/** Runs the /v3/report engine for the tool's workspace. */
+export function report(ctx: ToolContext, request: ReportRequest): Promise<ReportResult> {
+  return runReport(stores(ctx), reader(ctx), expanded(ctx, request), ctx.now());
+}
+
+/** The attribution a result's numbers stand on, as every tool that credits conversions says it. */
+export const attributionOf = (settings: ReportResult['settings_applied']) => ({
+  model: settings.attribution_model,
+  window: settings.attribution_window,
+  date_mode: settings.attribution_date,
+  ignore_sources: settings.ignore_sources,
+});
+
+/** analytics.query's filters: the shared ones, a conversion name and a campaign, ad group or ad. */
+const queryFilters = reportFilters.extend({
+  conversion_name: z.string().trim().min(1).max(200).optional().describe('Conversion name, * wildcard'),
+  campaign: z.string().min(1).max(200).optional().describe('Campaign id'),
+  adgroup: z.string().min(1).max(200).optional().describe('Ad group id'),
+  ad: z.string().min(1).max(200).optional().describe('Ad id'),
+});
+
+const metricName = z.enum(METRIC_NAMES);
 const PROFIT_METRICS = METRIC_NAMES.filter((m) => METRICS[m].profit);
 const PROFIT_SUMMARY_METRICS: MetricName[] = ['revenue', 'spend', 'conversions', ...PROFIT_METRICS];
 
@@ -72,25 +102,42 @@ export const analyticsTools = [
   readTool(
     'analytics.query',
     'Query analytics',
-    'Dashboard numbers (as GET /v3/report): totals for the whole scope, and rows per breakdown value and/or ' +
-      'interval. No campaign or ad filter: break down by campaign or ad.',
+    'The dashboard numbers (as GET /v3/report) for spend, revenue, ROAS, profit or traffic questions: totals, and rows ' +
+      'per breakdown and/or interval. compare_to adds each metric\'s previous value and change (a fraction). Credit: ' +
+      'the attribution arguments, else the dashboard settings (result: attribution).',
     'The report core over traffic, conversions, orders and ad rows, with the workspace settings.',
     z
       .object({
-        metrics: z.array(z.enum(METRIC_NAMES)).min(1).max(METRIC_NAMES.length).optional()
+        metrics: z.array(metricName).min(1).max(METRIC_NAMES.length).optional()
           .describe('Default: spend, revenue, roas, conversions, sessions'),
-        filters: reportFilters.optional().describe('Range and channels'),
+        filters: queryFilters.optional().describe('Range, channels, conversion, drill-down'),
         breakdown: z.enum(BREAKDOWNS).optional().describe('Omit for totals only'),
         interval: z.enum(INTERVAL_NAMES).optional().describe('Rows per period'),
+        compare_to: z.enum(COMPARISONS).optional().describe('Also the period before, or a year before'),
+        sort_by: metricName.optional().describe('Order rows by this metric (default revenue)'),
+        order: z.enum(SORT_ORDERS).default('desc').describe('Sort direction'),
         ...attributionArgs,
         limit: z.number().int().min(1).max(500).default(100).describe('Page size'),
         offset: offsetArg,
       })
       .strict(),
-    z.strictObject({ rows: z.array(out.open), totals: out.open, settings_applied: out.open, pagination: out.open }),
-    async (ctx, { filters, ...rest }) => {
-      const result = await report(ctx, reportRequest(filters, rest));
-      return { rows: result.rows, totals: result.totals, settings_applied: result.settings_applied, pagination: result.pagination };
+    z.strictObject({
+      rows: z.array(out.open), totals: out.open, attribution: out.open, comparison: out.open.optional(), settings_applied: out.open, pagination: out.open,
+    }),
+    async (ctx, { filters, compare_to, ...rest }) => {
+      const { conversion_name, campaign, adgroup, ad, ...shared } = filters ?? {};
+      const request = expanded(ctx, { ...reportRequest(shared, rest), name: conversion_name, campaign, adgroup, ad });
+      const result = compare_to
+        ? await runComparedReport(stores(ctx), reader(ctx), request, compare_to, ctx.now())
+        : await runReport(stores(ctx), reader(ctx), request, ctx.now());
+      return {
+        rows: result.rows,
+        totals: result.totals,
+        attribution: attributionOf(result.settings_applied),
+        ...('comparison' in result ? { comparison: result.comparison } : {}),
+        settings_applied: result.settings_applied,
+        pagination: result.pagination,
+      };
     },
   ),
   readTool(
@@ -107,7 +154,7 @@ export const analyticsTools = [
       })
       .strict(),
     z.strictObject({
-      profit: out.fields({ ...out.period, currency: out.str, totals: out.open, periods: z.array(out.open), settings_applied: out.open }),
+      profit: out.fields({ ...out.period, currency: out.str, totals: out.open, periods: z.array(out.open), attribution: out.open, settings_applied: out.open }),
     }),
     async (ctx, { filters, ...rest }) => {
       if (!ctx.visibility.profit) throw new AccessDenied(NO_PROFIT_ACCESS);
@@ -119,6 +166,7 @@ export const analyticsTools = [
           currency: result.settings_applied.currency,
           totals: result.totals,
           ...(rest.interval ? { periods: result.rows } : {}),
+          attribution: attributionOf(result.settings_applied),
           settings_applied: result.settings_applied,
         },
       };

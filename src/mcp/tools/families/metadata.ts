@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { METRICS, METRIC_NAMES, DEFAULT_METRICS } from '../../../analytics/metrics.ts';
 import { BREAKDOWNS, INTERVAL_NAMES } from '../../../analytics/dimensions.ts';
 import { canRequest } from '../../../analytics/permissions.ts';
-import { PIXEL_SOURCES } from '../../../analytics/sources.ts';
+import { PIXEL_SOURCES, SOURCE_GROUPS } from '../../../analytics/sources.ts';
 import { ATTRIBUTION_DATES, ATTRIBUTION_MODELS, ATTRIBUTION_WINDOWS } from '../../../analytics/attribution/index.ts';
 import { findWorkspace, getSettings } from '../../../store/app/workspaces.ts';
 import { readTool } from '../kit/tool.ts';
@@ -12,9 +12,9 @@ export const metadataTools = [
   readTool(
     'metadata.list_schema',
     'Describe the data',
-    'What analytics.query accepts and this key may read: metrics (kind, read:profit needed and granted), ' +
-      'breakdowns, intervals, attribution options, filterable sources, workspace currency, time zone, dashboard ' +
-      'settings.',
+    'Call first: what analytics.query accepts and this key may read: metrics (kind, read:profit needed and granted), ' +
+      'breakdowns, intervals, attribution options, sources and source groups (paid_social, ...), currency, time zone, ' +
+      'dashboard settings.',
     "The service's metric and breakdown vocabulary, the key's scopes and the workspace settings.",
     z.object({}).strict(),
     z.strictObject({
@@ -27,6 +27,7 @@ export const metadataTools = [
         intervals: out.strs,
         attribution: out.open,
         sources: out.list({ source: out.str, readable: out.bool }),
+        source_groups: out.list({ group: out.str, sources: out.strs }),
         dashboard_settings: out.open,
       }),
     }),
@@ -48,6 +49,7 @@ export const metadataTools = [
           intervals: INTERVAL_NAMES,
           attribution: { models: ATTRIBUTION_MODELS, windows: ATTRIBUTION_WINDOWS, dates: ATTRIBUTION_DATES },
           sources: PIXEL_SOURCES.map((source) => ({ source, readable: canRequest(ctx.visibility, source) })),
+          source_groups: Object.entries(SOURCE_GROUPS).map(([group, sources]) => ({ group, sources })),
           dashboard_settings: {
             attribution_model: settings.attribution_model,
             attribution_window: settings.attribution_window,

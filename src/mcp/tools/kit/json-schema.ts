@@ -44,8 +44,9 @@ function compact(node: unknown, root = true): unknown {
 const SHARED_ENUM_BYTES = 100;
 
 /**
- * A tool's schema with every long enum it repeats (the 19 sources of `filters.source` and
- * `filters.ignore_sources`) written once in `$defs` and referred to by `$ref`, named after the
+ * A tool's schema with every long enum it repeats (the sources of `filters.source` and
+ * `filters.ignore_sources`, the metrics of `metrics` and `sort_by`) written once in `$defs` and
+ * referred to by `$ref` beside the property's other keywords (its description), named after the
  * first property that holds it. tools/list sends this form; docs/tools.md reads the plain one.
  */
 export function shareRepeatedEnums(schema: Json): Json {
@@ -54,11 +55,12 @@ export function shareRepeatedEnums(schema: Json): Json {
     if (Array.isArray(node)) return node.map((item) => visit(item, name, act));
     if (typeof node !== 'object' || node === null) return node;
     const object = node as Json;
-    if (Object.keys(object).length === 1 && Array.isArray(object.enum)) return act(object, name);
+    if (Array.isArray(object.enum)) return act(object, name);
     return Object.fromEntries(Object.entries(object).map(([key, value]) => [key, visit(value, key === 'properties' || key === 'items' ? name : key, act)]));
   };
+  const enumOf = (node: Json) => JSON.stringify({ enum: node.enum });
   visit(schema, '', (node, name) => {
-    const key = JSON.stringify(node);
+    const key = enumOf(node);
     if (key.length < SHARED_ENUM_BYTES) return node;
     const entry = seen.get(key) ?? { name, count: 0 };
     entry.count++;
@@ -69,8 +71,10 @@ export function shareRepeatedEnums(schema: Json): Json {
   if (shared.length === 0) return schema;
   const names = new Map(shared.map(([key, entry]) => [key, entry.name]));
   const out = visit(schema, '', (node) => {
-    const name = names.get(JSON.stringify(node));
-    return name ? { $ref: `#/$defs/${name}` } : node;
+    const name = names.get(enumOf(node));
+    if (!name) return node;
+    const { enum: _shared, ...rest } = node;
+    return { ...rest, $ref: `#/$defs/${name}` };
   }) as Json;
   return { ...out, $defs: Object.fromEntries(shared.map(([key, entry]) => [entry.name, JSON.parse(key)])) };
 }
