@@ -8,6 +8,7 @@ import { runGrowthBench } from './growth.ts';
 import { runFinalPartsBench } from './final-parts.ts';
 import { runOrderNamesBench } from './order-names.ts';
 import { runDashboardBench } from './dashboard.ts';
+import { runExportBench } from './export.ts';
 
 /**
  * Every benchmark suite. A suite is one file in this folder plus one line here. `env` suites run on
@@ -27,4 +28,5 @@ export const SUITES: BenchSuite[] = [
   { name: 'growth', kind: 'own', run: runGrowthBench },
   { name: 'order-names', kind: 'own', run: runOrderNamesBench },
   { name: 'dashboard', kind: 'env', run: runDashboardBench },
+  { name: 'export', kind: 'own', run: runExportBench },
 ];
