@@ -1,6 +1,6 @@
 /**
  * Dynamic client registration (`POST /register`): which redirect URIs a client may register
- * (https, http on a loopback address, its own reverse-domain scheme; OAuth 2.1, RFC 8252) and how
+ * (https, http on a loopback address, its own private-use scheme; OAuth 2.1, RFC 8252) and how
  * much it may store. A file of its own: the SDK allows 20 registrations per hour from one address.
  * Fixture: none beyond the app; requests go to a listening server (the SDK's handlers are Express).
  */
@@ -21,8 +21,8 @@ before(async () => {
 after(() => t.close());
 
 describe('redirect URIs at registration', () => {
-  test('https, loopback http and an app\'s own reverse-domain scheme are accepted', async () => {
-    const uris = ['https://claude.ai/api/mcp/auth_callback', 'http://localhost:6274/cb', 'http://127.0.0.1:33418/', 'http://[::1]:8000/cb', 'com.example.app:/oauth/callback', 'dev.tool.mcp://callback'];
+  test('https, loopback http and an app\'s own scheme (reverse-domain or, like Cursor\'s, one word) are accepted', async () => {
+    const uris = ['https://claude.ai/api/mcp/auth_callback', 'http://localhost:6274/cb', 'http://127.0.0.1:33418/', 'http://[::1]:8000/cb', 'com.example.app:/oauth/callback', 'dev.tool.mcp://callback', 'cursor://anysphere.cursor-mcp/oauth/callback'];
     const r = await hand.register(uris);
     assert.equal(r.status, 201, await r.clone().text());
     assert.deepEqual((await r.json()).redirect_uris, uris);
@@ -37,13 +37,13 @@ describe('redirect URIs at registration', () => {
     });
   });
 
-  test('file:, blob:, about:, schemes that are no reverse domain name and fragments are refused', async () => {
-    for (const uri of ['file:///etc/passwd', 'blob:https://claude.ai/1d4d', 'about:blank', 'cursor://anysphere.cursor-mcp/oauth/callback', 'ftp://files.example/cb', 'ws://127.0.0.1/cb']) {
+  test('file:, blob:, about: and other schemes of no app, and fragments, are refused', async () => {
+    for (const uri of ['file:///etc/passwd', 'blob:https://claude.ai/1d4d', 'about:blank', 'ftp://files.example/cb', 'ws://127.0.0.1/cb', 'mailto:a@example.com', 'view-source:https://x.example/']) {
       const r = await register(uri);
       assert.equal(r.status, 400, uri);
       assert.deepEqual(await r.json(), {
         error: 'invalid_redirect_uri',
-        error_description: `redirect_uri ${uri} must use https, http on a loopback address, or the app's own reverse-domain scheme such as com.example.app:/callback`,
+        error_description: `redirect_uri ${uri} must use https, http on a loopback address, or the app's own scheme such as com.example.app:/callback`,
       });
     }
     const fragment = await register('https://claude.ai/cb#x');

@@ -16,19 +16,24 @@ const CODE_REUSED = 'This authorization code was used before: every token issued
 const REFRESH_REUSED = 'This refresh token was used or revoked before: every token of its grant is revoked';
 
 /**
- * A native app's private-use scheme: a domain name it controls, in reverse order
- * (`com.example.app:/callback`, RFC 8252 section 7.1). Schemes without a dot never pass, so
- * neither do file:, javascript:, data:, vbscript:, blob: or about:.
+ * Schemes that belong to a browser, the operating system or a protocol, never to one app: a
+ * redirect there could read the code from a file, a page of ours or another origin. Any other
+ * scheme is a native app's private-use scheme (RFC 8252 section 7.1): reverse-domain names such
+ * as `com.example.app:` are the recommended form, but desktop MCP clients register single words
+ * (Cursor's `cursor:`), and the code is still bound to the client's PKCE verifier.
  */
-const PRIVATE_USE_SCHEME = /^[a-z][a-z0-9+-]*(?:\.[a-z0-9+-]+)+:$/;
+const NOT_AN_APP_SCHEME = new Set([
+  'file:', 'blob:', 'about:', 'data:', 'javascript:', 'vbscript:', 'filesystem:', 'view-source:', 'ftp:', 'ws:', 'wss:',
+  'mailto:', 'tel:', 'sms:', 'jar:', 'intent:', 'chrome:', 'chrome-extension:', 'moz-extension:', 'resource:', 'ms-settings:',
+]);
 const MAX_REDIRECT_URIS = 10;
 const MAX_REDIRECT_URI_LENGTH = 2000;
 const MAX_CLIENT_NAME_LENGTH = 200;
 
 /**
  * Why a redirect URI may not be registered, or undefined when it may (docs/mcp.md): https, plain
- * http only on a loopback address (RFC 8252 section 7.3), or a native app's reverse-domain
- * private-use scheme (section 7.1). The SDK has already refused anything that is not a URL.
+ * http only on a loopback address (RFC 8252 section 7.3), or a native app's private-use scheme
+ * (section 7.1). The SDK has already refused anything that is not a URL.
  */
 function redirectUriProblem(uri: string): string | undefined {
   if (uri.length > MAX_REDIRECT_URI_LENGTH) return `redirect_uri must be at most ${MAX_REDIRECT_URI_LENGTH} characters`;
@@ -36,8 +41,8 @@ function redirectUriProblem(uri: string): string | undefined {
   if (url.protocol === 'http:' && !isLoopbackHostname(url.hostname)) {
     return `redirect_uri ${uri} must use https (plain http only on 127.0.0.1, [::1] or localhost)`;
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:' && !PRIVATE_USE_SCHEME.test(url.protocol)) {
-    return `redirect_uri ${uri} must use https, http on a loopback address, or the app's own reverse-domain scheme such as com.example.app:/callback`;
+  if (NOT_AN_APP_SCHEME.has(url.protocol)) {
+    return `redirect_uri ${uri} must use https, http on a loopback address, or the app's own scheme such as com.example.app:/callback`;
   }
   if (url.hash) return `redirect_uri ${uri} must not have a fragment`;
   return undefined;
