@@ -32,7 +32,8 @@ export async function sendStream(reply: FastifyReply, head: StreamHead, chunks: 
   try {
     const first = await iterator.next();
     const raw = reply.raw;
-    let closed = false;
+    // A client may have gone while the engine made the first chunk: its 'close' has been emitted then.
+    let closed = raw.destroyed;
     raw.once('close', () => {
       closed = true;
     });
