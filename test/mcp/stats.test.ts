@@ -1,9 +1,8 @@
 /** Unit tests of the dense statistics behind correlations, A/B results and ad fatigue (no fixture). */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { normalCdf, pearson, relativeChange, twoProportionTest } from '../../src/mcp/tools/kit/stats.ts';
+import { normalCdf, pearson, twoProportionTest } from '../../src/mcp/tools/kit/stats.ts';
 import { fatigueOf } from '../../src/mcp/tools/families/ad-fatigue.ts';
-import { platformOf } from '../../src/mcp/tools/families/correlations.ts';
 
 test('pearson is 1 for a perfect line, -1 for a falling one, null for constant or short series', () => {
   assert.equal(pearson([1, 2, 3, 4], [10, 20, 30, 40]), 1);
@@ -27,11 +26,6 @@ test('twoProportionTest: 200/1000 against 260/1000 is significant, small samples
   assert.deepEqual(twoProportionTest(0, 0, 1, 1), { z: null, p_value: null, significant: false });
 });
 
-test('relativeChange has no baseline at 0', () => {
-  assert.equal(relativeChange(0.04, 0.02), -0.5);
-  assert.equal(relativeChange(0, 1), null);
-});
-
 test('fatigueOf scores a steady ad 0 and a single-day ad null', () => {
   const day = (clicks: number, reach: number) => ({
     source: 'meta', ad_id: 'a', ad_name: 'a', campaign_name: 'c', day: '2026-11-01', spend_cents: 100, impressions: 1000, clicks, reach,
@@ -40,9 +34,4 @@ test('fatigueOf scores a steady ad 0 and a single-day ad null', () => {
   assert.equal(fatigueOf([day(10, 900)]).score, null);
   // CTR -25 % (30 of 60 points), frequency +50 % (20 of 40 points)
   assert.equal(fatigueOf([day(40, 1000), day(30, 1000 / 1.5)]).score, 50);
-});
-
-test('platformOf groups landing channels under the platform that bills the ads', () => {
-  assert.deepEqual(['facebook', 'instagram', 'meta', 'bing', 'microsoft', 'influencer', 'google', 'email'].map(platformOf),
-    ['meta', 'meta', 'meta', 'microsoft', 'microsoft', 'creator', 'google', 'email']);
 });

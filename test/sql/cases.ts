@@ -24,7 +24,6 @@ import { conversionPath } from '../../src/analytics/queries/conversions/conversi
 import { attributedConversions } from '../../src/analytics/queries/conversions/conversion-scope.ts';
 import { groupConversions } from '../../src/analytics/queries/conversions/group-conversions.ts';
 import { listConversions } from '../../src/analytics/queries/conversions/list-conversions.ts';
-import { dailySpendRevenue } from '../../src/analytics/queries/correlations/daily-spend-revenue.ts';
 import { eventsStatement, listEvents } from '../../src/analytics/queries/events/list-events.ts';
 import { countRows, streamRows } from '../../src/analytics/export/stream-rows.ts';
 import { geoBreakdown } from '../../src/analytics/queries/geo/geo-breakdown.ts';
@@ -118,6 +117,9 @@ export const SQL_CASES: Record<string, SqlCase[]> = {
       metrics: ['revenue', 'spend', 'cogs', 'payment_fees', 'net_profit', 'net_roas'],
     }),
     report('a page past the end reads the totals again', { breakdown: 'coupon_code', limit: 10, offset: 40 }),
+    report('by ad, the ads alone, by ROAS ascending (the creative library)', { breakdown: 'ad', keyed_rows: true, sort_by: 'roas', order: 'asc' }),
+    report('by net profit, an ad drilled to', { breakdown: 'campaign', metrics: ['revenue', 'net_profit'], sort_by: 'net_profit', ad: '5601' }),
+    report('the earlier rows a comparison pairs, by source per day', { breakdown: 'source', interval: 'day', row_keys: [['2026-10-01', 'meta'], ['2026-10-02', 'google']] }),
     {
       // Every read answers one row: the excluded list's check finds the list whole, so nothing is written.
       name: 'transactions left out by the settings, unattributed orders included',
@@ -217,10 +219,6 @@ export const SQL_CASES: Record<string, SqlCase[]> = {
     { name: 'some channels, one name, second page', run: (ch, ctx) => listConversions(ch, someChannels(ctx), { page: SECOND_PAGE, name: 'purchase' }) },
     { name: 'every channel, newest first (the dashboard)', run: (ch, ctx) => listConversions(ch, everyChannel(ctx), { page: PAGE, newestFirst: true }) },
   ],
-  'analytics/queries/correlations/daily-spend-revenue.ts': [
-    { name: 'every channel', run: (ch, ctx) => dailySpendRevenue(ch, everyChannel(ctx)) },
-    { name: 'some channels', run: (ch, ctx) => dailySpendRevenue(ch, someChannels(ctx)) },
-  ],
   'analytics/queries/events/list-events.ts': [
     { name: 'every channel, first page', run: (ch, ctx) => listEvents(ch, everyChannel(ctx), { page: PAGE }) },
     {
@@ -251,8 +249,8 @@ export const SQL_CASES: Record<string, SqlCase[]> = {
     { name: 'some channels, organic not visible', run: (ch, ctx) => touchpointPaths(ch, someChannels(ctx), { windowDays: 7, organicVisible: false, limit: 10 }) },
   ],
   'analytics/queries/library/ad-creatives.ts': [
-    { name: 'every channel by spend', run: (ch, ctx) => adCreatives(ch, everyChannel(ctx), { orderBy: 'spend', limit: 50, offset: 0 }) },
-    { name: 'some channels, chosen ads by ROAS', run: (ch, ctx) => adCreatives(ch, someChannels(ctx), { orderBy: 'roas', adIds: ['5601', '5602'], limit: 10, offset: 10 }) },
+    { name: 'two ads of every channel', run: (ch, ctx) => adCreatives(ch, everyChannel(ctx), ['5601', '5602']) },
+    { name: 'one ad of some channels', run: (ch, ctx) => adCreatives(ch, someChannels(ctx), ['5601']) },
   ],
   'analytics/queries/library/ad-sources.ts': [
     { name: 'two ads', run: (ch, ctx) => adSources(ch, ctx.workspaceId, ['5601', '5602']) },

@@ -482,17 +482,32 @@ ${group.length ? `GROUP BY ${group.join(', ')}` : ''}`;
   const page = (bucketCol: string) => `ORDER BY ${rowOrder(plan, keyCols, bucketCol).join(', ')}
 LIMIT {limit:UInt32} OFFSET {offset:UInt64}`;
   const params = { ...base.params, limit: plan.limit, offset: plan.offset };
-  if (!plan.rowKeys) return { sql: `${base.sql}\n${rows}\n${page('bucket')}`, params };
-  // Row keys travel as one array per key column (parameters take no nested arrays), zipped here.
-  const picked = [...(plan.interval ? ['date'] : []), ...keyCols];
-  const columnsOfKeys = picked.map((_, i) => `{row_key_${i}:Array(String)}`);
+  const picks = pickedRows(plan, keyCols);
+  if (!picks) return { sql: `${base.sql}\n${rows}\n${page('bucket')}`, params };
   const sql = `${base.sql}
-SELECT * FROM (
+SELECT * REPLACE (count() OVER () AS total_rows) FROM (
 ${rows}
 )
-WHERE has(arrayZip(${columnsOfKeys.join(', ')}), tuple(${picked.join(', ')}))
+WHERE ${picks.where}
 ${page('date')}`;
-  return { sql, params: { ...params, ...Object.fromEntries(picked.map((_, i) => [`row_key_${i}`, plan.rowKeys!.map((keys) => keys[i]!)])) } };
+  return { sql, params: { ...params, ...picks.params } };
+}
+
+/**
+ * Which rows the plan picks after the window sums, or null for every row: those with row keys
+ * (one array parameter per key column, since parameters take no nested arrays, zipped here) and,
+ * with keyed rows, those whose breakdown keys are all set. The totals stay the whole scope's; the
+ * count of rows is that of the picked ones.
+ */
+function pickedRows(plan: ReportPlan, keyCols: string[]): { where: string; params: QueryParams } | null {
+  const where = plan.keyedRows ? keyCols.map((k) => `${k} != ''`) : [];
+  const params: QueryParams = {};
+  if (plan.rowKeys) {
+    const picked = [...(plan.interval ? ['date'] : []), ...keyCols];
+    where.push(`has(arrayZip(${picked.map((_, i) => `{row_key_${i}:Array(String)}`).join(', ')}), tuple(${picked.join(', ')}))`);
+    picked.forEach((_, i) => (params[`row_key_${i}`] = plan.rowKeys!.map((keys) => keys[i]!)));
+  }
+  return where.length ? { where: where.join(' AND '), params } : null;
 }
 
 /** Custom expenses in the range, for a report with no row at all. */

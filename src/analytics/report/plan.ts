@@ -40,6 +40,8 @@ export interface ReportRequest extends AttributionRequest {
    * of any surface: the comparison of two periods reads the rows it pairs with a page through it.
    */
   row_keys?: string[][];
+  /** Only rows whose breakdown keys are all set: the ads of an ad breakdown, without the credits and sessions that name no ad. */
+  keyed_rows?: boolean;
   limit?: number;
   offset?: number;
 }
@@ -65,6 +67,7 @@ export interface ReportPlan extends QueryScope {
   /** Null: revenue descending (chronologically first when interval is set), as the contract orders rows. */
   sort: { metric: MetricName; order: SortOrder } | null;
   rowKeys: string[][] | null;
+  keyedRows: boolean;
   limit: number;
   offset: number;
   settings: WorkspaceSettings;
@@ -149,6 +152,7 @@ export function planReport(input: {
     ad: request.ad ?? null,
     sort,
     rowKeys: checkRowKeys(request.row_keys, breakdown, interval),
+    keyedRows: request.keyed_rows === true && breakdown !== null,
     ...page,
     settings,
     includeUnattributed: settings.include_unattributed && channels === null && request.name === undefined && !drilled,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { dailyAdDelivery, type AdDayRow } from '../../../analytics/queries/ad-fatigue/daily-ad-delivery.ts';
 import { money, rangeOut, ratio, toolRange } from '../kit/range.ts';
 import { adScope } from '../../../analytics/query-scope.ts';
-import { relativeChange } from '../kit/stats.ts';
+import { relativeChange } from '../../../analytics/report/compare.ts';
 import { rangeArgs, readTool } from '../kit/tool.ts';
 import * as out from '../kit/outputs.ts';
 
@@ -21,8 +21,8 @@ export function fatigueOf(days: AdDayRow[]) {
   const ctrLate = ratio(sum(late, 'clicks'), sum(late, 'impressions'), 6);
   const freqEarly = ratio(sum(early, 'impressions'), sum(early, 'reach'), 4);
   const freqLate = ratio(sum(late, 'impressions'), sum(late, 'reach'), 4);
-  const ctrChange = ctrEarly === null || ctrLate === null ? null : relativeChange(ctrEarly, ctrLate);
-  const freqChange = freqEarly === null || freqLate === null ? null : relativeChange(freqEarly, freqLate);
+  const ctrChange = relativeChange(ctrLate, ctrEarly);
+  const freqChange = relativeChange(freqLate, freqEarly);
   const ctrPoints = ctrChange === null ? 0 : Math.min(1, Math.max(0, -ctrChange / 0.5)) * 60;
   const freqPoints = freqChange === null ? 0 : Math.min(1, Math.max(0, freqChange / 1)) * 40;
   const score = half === 0 ? null : Math.round(ctrPoints + freqPoints);

@@ -1,30 +1,58 @@
 import { z } from 'zod';
-import { dailySpendRevenue } from '../../../analytics/queries/correlations/daily-spend-revenue.ts';
-import { money, rangeDayList, rangeOut, ratio, toolRange } from '../kit/range.ts';
-import { pixelScope } from '../../../analytics/query-scope.ts';
+import { rangeDayList, rangeOut, ratio, toolRange } from '../kit/range.ts';
 import { pearson } from '../kit/stats.ts';
-import { rangeArgs, readTool } from '../kit/tool.ts';
-import { META_FAMILY, channelsOf } from '../../../analytics/sources.ts';
+import { rangeArgs, readTool, type ToolContext } from '../kit/tool.ts';
+import { MAX_LIMIT } from '../../../kit/paging.ts';
+import type { ReportRequest, ReportResult } from '../../../analytics/report/run.ts';
+import { attributionOf, report } from './analytics.ts';
 import * as out from '../kit/outputs.ts';
 
-/**
- * The ad platform a raw channel spends through: ads rows say `meta` while sessions land from
- * facebook, instagram, ...; microsoft and bing are one platform; creator covers influencer.
- */
-export function platformOf(channel: string): string {
-  if ((META_FAMILY as readonly string[]).includes(channel)) return 'meta';
-  if (channelsOf('microsoft').includes(channel)) return 'microsoft';
-  if (channelsOf('creator').includes(channel)) return 'creator';
-  return channel;
+/** Sources without a platform to spend on: the report's rows for them are left out. */
+const NO_SPEND = new Set(['organic', 'unattributed']);
+
+/** Every row of a report, page after page (a day per source is one row). */
+export async function allRows(ctx: ToolContext, request: ReportRequest): Promise<ReportResult> {
+  const first = await report(ctx, { ...request, limit: MAX_LIMIT, offset: 0 });
+  const rows = [...first.rows];
+  for (let offset = MAX_LIMIT; offset < first.pagination.total_rows; offset += MAX_LIMIT) {
+    rows.push(...(await report(ctx, { ...request, limit: MAX_LIMIT, offset })).rows);
+  }
+  return { ...first, rows };
 }
+
+/** Spend and revenue per reporting source and local day of the range, from the report core (day x source rows). */
+export async function dailySpendRevenue(ctx: ToolContext, input: { date_from?: string; date_to?: string; timezone?: string }, extra: Partial<ReportRequest> = {}) {
+  const range = toolRange(input, ctx.now());
+  const result = await allRows(ctx, {
+    start_date: input.date_from, end_date: input.date_to, timezone: range.timeZone,
+    breakdown: 'source', interval: 'day', metrics: ['spend', 'revenue'], ...extra,
+  });
+  const days = rangeDayList(range);
+  const bySource = new Map<string, Map<string, { spend: number; revenue: number }>>();
+  for (const row of result.rows) {
+    const source = String(row.source);
+    if (NO_SPEND.has(source)) continue;
+    const series = bySource.get(source) ?? new Map();
+    series.set(String(row.date), { spend: Number(row.spend), revenue: Number(row.revenue) });
+    bySource.set(source, series);
+  }
+  const series = [...bySource].map(([source, byDay]) => ({
+    source,
+    spend: days.map((d) => byDay.get(d)?.spend ?? 0),
+    revenue: days.map((d) => byDay.get(d)?.revenue ?? 0),
+  }));
+  return { range, days, series, result };
+}
+
+const sum = (values: number[]) => Math.round(values.reduce((a, b) => a + b, 0) * 100) / 100;
 
 export const correlationTools = [
   readTool(
     'correlations.get-data',
     'Spend vs revenue correlation',
-    'Per channel (meta covers facebook, instagram, ...; microsoft covers bing): Pearson correlation of daily ad ' +
-      'spend with the daily revenue it brought, every day of the range counted.',
-    'Daily spend from ad rows against daily conversion revenue from traffic.',
+    'Per channel: Pearson correlation of daily ad spend with the daily revenue the report credits it (as analytics.query ' +
+      'by source per day), every day of the range counted.',
+    'Daily spend from ad rows against the report core\'s daily credited revenue per source.',
     z
       .object({
         ...rangeArgs,
@@ -33,41 +61,21 @@ export const correlationTools = [
       .strict(),
     z.strictObject({
       correlations: out.fields({
-        ...out.range, days: out.num,
+        ...out.range, days: out.num, attribution: out.open,
         channels: out.list({ channel: out.str, spend: out.num, revenue: out.num, roas: out.numOrNull, correlation: out.numOrNull, series: out.list({ date: out.str, spend: out.num, revenue: out.num }) }),
       }),
     }),
     async (ctx, input) => {
-      const range = toolRange(input, ctx.now());
-      const rows = await dailySpendRevenue(ctx.ch, pixelScope(ctx, range));
-      const days = rangeDayList(range);
-      const byChannel = new Map<string, Map<string, { spend: number; revenue: number }>>();
-      for (const r of rows) {
-        const platform = platformOf(r.channel);
-        const series = byChannel.get(platform) ?? new Map<string, { spend: number; revenue: number }>();
-        const day = series.get(r.day) ?? { spend: 0, revenue: 0 };
-        day.spend += Number(r.spend_cents);
-        day.revenue += Number(r.revenue_cents);
-        series.set(r.day, day);
-        byChannel.set(platform, series);
-      }
-      const channels = [...byChannel].map(([channel, series]) => {
-        const spend = days.map((d) => series.get(d)?.spend ?? 0);
-        const revenue = days.map((d) => series.get(d)?.revenue ?? 0);
-        const totalSpend = spend.reduce((a, b) => a + b, 0);
-        const totalRevenue = revenue.reduce((a, b) => a + b, 0);
-        return {
-          channel,
-          spend: money(totalSpend),
-          revenue: money(totalRevenue),
-          roas: ratio(totalRevenue, totalSpend, 2),
-          correlation: pearson(spend, revenue),
-          ...(input.include_series
-            ? { series: days.map((day, i) => ({ date: day, spend: money(spend[i]!), revenue: money(revenue[i]!) })) }
-            : {}),
-        };
-      });
-      return { correlations: { ...rangeOut(range), days: range.days, channels } };
+      const { range, days, series, result } = await dailySpendRevenue(ctx, input);
+      const channels = series.map(({ source, spend, revenue }) => ({
+        channel: source,
+        spend: sum(spend),
+        revenue: sum(revenue),
+        roas: ratio(sum(revenue), sum(spend), 2),
+        correlation: pearson(spend, revenue),
+        ...(input.include_series ? { series: days.map((date, i) => ({ date, spend: spend[i]!, revenue: revenue[i]! })) } : {}),
+      }));
+      return { correlations: { ...rangeOut(range), days: range.days, attribution: attributionOf(result.settings_applied), channels } };
     },
   ),
 ];

@@ -36,12 +36,7 @@ export const labelTools = [
       .strict(),
     z.strictObject({ label: out.stored }),
     async (ctx, input) => {
-      const known = await adCreatives(ctx.ch, adScope(ctx, { startMs: 0, endMs: ctx.now() + DAY_MS, timeZone: UTC }), {
-        orderBy: 'spend',
-        adIds: [input.asset_id],
-        limit: 1,
-        offset: 0,
-      });
+      const known = await adCreatives(ctx.ch, adScope(ctx, { startMs: 0, endMs: ctx.now() + DAY_MS, timeZone: UTC }), [input.asset_id]);
       if (known.length === 0) throw new NotFound(`Asset ${input.asset_id} not found in the ad data`);
       const labels = [...new Set(input.labels)];
       const existing = await findObjectByKey<AssetLabels>(ctx.db, ctx.workspaceId, KIND, input.asset_id);

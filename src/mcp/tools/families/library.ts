@@ -1,46 +1,61 @@
 import { z } from 'zod';
-import { adCreatives, CREATIVE_ORDER, type CreativeRow } from '../../../analytics/queries/library/ad-creatives.ts';
+import { adCreatives } from '../../../analytics/queries/library/ad-creatives.ts';
+import type { ReportRow } from '../../../analytics/report/run.ts';
 import { listObjects } from '../../../store/app/tool-objects.ts';
-import { money, rangeOut, ratio, toolRange } from '../kit/range.ts';
+import { rangeOut, toolRange } from '../kit/range.ts';
 import { adScope } from '../../../analytics/query-scope.ts';
 import { rangeArgs, limitArg, offsetArg, readTool, type ToolContext } from '../kit/tool.ts';
+import { attributionOf, report } from './analytics.ts';
 import * as out from '../kit/outputs.ts';
 
-export const RANK_BY = Object.keys(CREATIVE_ORDER) as (keyof typeof CREATIVE_ORDER)[];
+export const RANK_BY = ['spend', 'revenue', 'roas', 'ctr'] as const;
+type RankBy = (typeof RANK_BY)[number];
 
-/** A creative as tools show it: money in the workspace currency, ratios as factors. */
-export function creativeOut(r: CreativeRow) {
-  const spend = Number(r.spend_cents);
-  const revenue = Number(r.revenue_cents ?? 0);
-  return {
-    asset_id: r.ad_id,
-    source: r.source,
-    ad_name: r.ad_name,
-    campaign_id: r.campaign_id,
-    campaign_name: r.campaign_name,
-    first_day: r.first_day,
-    last_day: r.last_day,
-    spend: money(spend),
-    impressions: Number(r.impressions),
-    clicks: Number(r.clicks),
-    ctr: ratio(Number(r.clicks), Number(r.impressions)),
-    conversions: Number(r.conversions ?? 0),
-    revenue: money(revenue),
-    roas: ratio(revenue, spend, 2),
-  };
-}
+const CREATIVE_METRICS = ['spend', 'impressions', 'clicks', 'ctr', 'conversions', 'revenue', 'roas'] as const;
+type CreativeNumbers = Record<(typeof CREATIVE_METRICS)[number], number | null>;
 
 export async function labelsByAsset(ctx: ToolContext): Promise<Map<string, string[]>> {
   const labels = await listObjects<{ asset_id: string; labels: string[] }>(ctx.db, ctx.workspaceId, 'asset_label');
   return new Map(labels.map((l) => [l.data.asset_id, l.data.labels]));
 }
 
+/**
+ * The range's ads ranked by `rankBy`, with the numbers of the report core's `ad` breakdown (spend,
+ * clicks, and the conversions and revenue its attribution credits to the ad, workspace settings
+ * applied), so that they equal analytics.query's; campaign and delivery days from the ads rows.
+ * An ad with credited conversions but no delivery in the range is listed too, its days null.
+ */
+export async function topCreatives(ctx: ToolContext, input: { date_from?: string; date_to?: string; timezone?: string }, page: { rankBy: RankBy; limit: number; offset: number }) {
+  const range = toolRange(input, ctx.now());
+  const scope = adScope(ctx, range);
+  const result = await report(ctx, {
+    start_date: input.date_from, end_date: input.date_to, timezone: range.timeZone,
+    breakdown: 'ad', metrics: [...CREATIVE_METRICS], sort_by: page.rankBy, keyed_rows: true, limit: page.limit, offset: page.offset,
+  });
+  const delivery = new Map((await adCreatives(ctx.ch, scope, result.rows.map((r) => String(r.ad)))).map((d) => [d.ad_id, d]));
+  const creatives = result.rows.map((row: ReportRow) => {
+    const ads = delivery.get(String(row.ad));
+    return {
+      asset_id: String(row.ad),
+      source: String(row.source),
+      ad_name: String(row.ad_name),
+      campaign_id: ads?.campaign_id ?? '',
+      campaign_name: ads?.campaign_name ?? '',
+      first_day: ads?.first_day ?? null,
+      last_day: ads?.last_day ?? null,
+      ...(Object.fromEntries(CREATIVE_METRICS.map((m) => [m, row[m]])) as CreativeNumbers),
+    };
+  });
+  return { creatives, attribution: attributionOf(result.settings_applied), range };
+}
+
 export const libraryTools = [
   readTool(
     'library.get-assets',
     'Creative library',
-    'Ad creatives that delivered in the range with spend, CTR, conversions, revenue, ROAS and labels.',
-    'Ads and their delivery from ad rows, with the conversions credited to them.',
+    'Ads of the range with spend, CTR, and the conversions, revenue and ROAS the report credits them (as analytics.query ' +
+      'by ad), plus labels.',
+    'Ads and their delivery from ad rows; conversions and revenue credited by the report core.',
     z
       .object({
         ...rangeArgs,
@@ -49,16 +64,11 @@ export const libraryTools = [
         offset: offsetArg,
       })
       .strict(),
-    z.strictObject({ ...out.range, assets: out.storedList }),
+    z.strictObject({ ...out.range, attribution: out.open, assets: out.storedList }),
     async (ctx, input) => {
-      const range = toolRange(input, ctx.now());
-      const rows = await adCreatives(ctx.ch, adScope(ctx, range), {
-        orderBy: input.sort_by,
-        limit: input.limit,
-        offset: input.offset,
-      });
+      const { creatives, attribution, range } = await topCreatives(ctx, input, { rankBy: input.sort_by, limit: input.limit, offset: input.offset });
       const labels = await labelsByAsset(ctx);
-      return { assets: rows.map((r) => ({ ...creativeOut(r), labels: labels.get(r.ad_id) ?? [] })), ...rangeOut(range) };
+      return { assets: creatives.map((c) => ({ ...c, labels: labels.get(c.asset_id) ?? [] })), attribution, ...rangeOut(range) };
     },
   ),
 ];

@@ -1,12 +1,10 @@
 import { z } from 'zod';
-import { adCreatives } from '../../../analytics/queries/library/ad-creatives.ts';
 import { countObjects, listObjects, updateObject } from '../../../store/app/tool-objects.ts';
 import { Conflict, NotFound } from '../../../kit/errors.ts';
 import { audit, countVisible, createAudited, listPresented, present, requireObject } from '../kit/objects.ts';
 import { CHANNELS } from '../kit/channel-data.ts';
-import { creativeOut, RANK_BY } from './library.ts';
+import { RANK_BY, topCreatives } from './library.ts';
 import { rangeOut, toolRange } from '../kit/range.ts';
-import { adScope } from '../../../analytics/query-scope.ts';
 import { InvalidRequest, rangeArgs, idArg, limitArg, offsetArg, readTool, shortText, writeTool, type ToolContext } from '../kit/tool.ts';
 import * as out from '../kit/outputs.ts';
 
@@ -163,7 +161,8 @@ export const listTools = [
   writeTool(
     'lists.add-top-creatives',
     'Add top creatives to a list',
-    'Adds the range\'s top creatives by rank_by to a list as linked rows, and any missing column (creative, source, the measure).',
+    'Adds the range\'s top creatives by rank_by (numbers as library.get-assets) to a list as linked rows, and any missing ' +
+      'column (creative, source, the measure).',
     'Ads from ad rows ranked as library.get-assets ranks them.',
     z
       .object({
@@ -173,16 +172,11 @@ export const listTools = [
         ...rangeArgs,
       })
       .strict(),
-    z.strictObject({ ...out.range, items: out.storedList }),
+    z.strictObject({ ...out.range, attribution: out.open, items: out.storedList }),
     async (ctx, input) => {
       const list = await requireObject<List>(ctx, LIST, input.list_id, 'List');
-      const range = toolRange(input, ctx.now());
-      const rows = await adCreatives(ctx.ch, adScope(ctx, range), {
-        orderBy: input.rank_by,
-        limit: input.count,
-        offset: 0,
-      });
-      await checkRoom(ctx, list.id, rows.length);
+      const { creatives, attribution, range } = await topCreatives(ctx, input, { rankBy: input.rank_by, limit: input.count, offset: 0 });
+      await checkRoom(ctx, list.id, creatives.length);
       const wanted: Column[] = [
         { name: 'creative', type: 'creative' },
         { name: 'source', type: 'text' },
@@ -193,22 +187,21 @@ export const listTools = [
         await createAudited<Column>(ctx, 'lists.add-top-creatives', COLUMN, column, { parentId: list.id });
       }
       const items = [];
-      for (const [rank, row] of rows.entries()) {
-        const creative = creativeOut(row);
+      for (const [rank, creative] of creatives.entries()) {
         const item = await createAudited<Item>(
           ctx,
           'lists.add-top-creatives',
           ITEM,
           {
             values: { creative: creative.ad_name || creative.asset_id, source: creative.source, [input.rank_by]: creative[input.rank_by] },
-            linked: { type: 'creative', asset_id: creative.asset_id, rank: rank + 1, rank_by: input.rank_by, ...rangeOut(range) },
-            [CHANNELS]: [row.source],
+            linked: { type: 'creative', asset_id: creative.asset_id, rank: rank + 1, rank_by: input.rank_by, ...rangeOut(range), attribution },
+            [CHANNELS]: [creative.source],
           },
           { parentId: list.id },
         );
         items.push({ ...present(item), creative });
       }
-      return { items, ...rangeOut(range) };
+      return { items, attribution, ...rangeOut(range) };
     },
   ),
 ];

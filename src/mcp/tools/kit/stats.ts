@@ -44,8 +44,3 @@ export function twoProportionTest(aSuccess: number, aTrials: number, bSuccess: n
   const p = 2 * (1 - normalCdf(Math.abs(z)));
   return { z: Math.round(z * 1000) / 1000, p_value: Math.round(p * 10_000) / 10_000, significant: p < alpha };
 }
-
-/** Relative change from `before` to `after`; null when there is no baseline. */
-export function relativeChange(before: number, after: number): number | null {
-  return before === 0 ? null : Math.round(((after - before) / before) * 10_000) / 10_000;
-}

@@ -1272,6 +1272,379 @@ ORDER BY t_parts[8] DESC, k_coupon_code
 LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 ;
 
+-- case: by ad, the ads alone, by ROAS ascending (the creative library)
+-- report
+--   conv_end = "2026-10-31 23:59:59.999"
+--   conv_start = "2026-10-01 00:00:00.000"
+--   day_end = "2026-10-31"
+--   day_start = "2026-10-01"
+--   end = "2026-10-31 23:59:59.999"
+--   excluded_channels = []
+--   fee_fixed = 0
+--   fee_percent = 0
+--   limit = 100
+--   net_merchandise = 0
+--   offset = 0
+--   platform_revenue = 0
+--   refund_netting = 0
+--   scan_end = "2026-10-31 23:59:59.999"
+--   scan_start = "2026-09-24 00:00:00.000"
+--   start = "2026-10-01 00:00:00.000"
+--   store_id = 1
+--   window_days = 7
+WITH
+session_rows AS (
+  SELECT session_id, started,
+    tupleElement(landing, 'visitor_id') AS visitor_id, tupleElement(landing, 'adv_source') AS channel, tupleElement(landing, 'adv_ad_id') AS ad,
+    add_to_carts, initiated_checkouts AS checkouts
+  FROM sessions FINAL
+  WHERE store_id = {store_id:UInt64} AND month BETWEEN toStartOfMonth({scan_start:DateTime64(3, 'UTC')}) AND toStartOfMonth({scan_end:DateTime64(3, 'UTC')})
+    AND started BETWEEN {scan_start:DateTime64(3, 'UTC')} AND {scan_end:DateTime64(3, 'UTC')}
+),
+ids AS (
+  SELECT visitor_id AS id_visitor, customer_id AS customer FROM visitor_customers FINAL WHERE store_id = {store_id:UInt64}
+),
+conv AS (
+  SELECT c.dt AS conv_dt, c.session_id AS session_id,
+    multiIf(c.customer_id != '', concat('c:', c.customer_id), if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(c.visitor_id)))) AS identity,
+    toFloat64(c.transaction_gross_revenue) AS revenue, toFloat64(c.is_new_customer) AS is_new,
+    toFloat64(0) AS cogs, toFloat64(0) AS fees, toFloat64(0) AS shipping_costs, toFloat64(0) AS refunds,
+    c.transaction_city AS city, c.coupon_code AS coupon_code
+  FROM conversions AS c
+  LEFT JOIN ids ON ids.id_visitor = c.visitor_id
+  
+  WHERE c.store_id = {store_id:UInt64}
+  AND c.dt BETWEEN {conv_start:DateTime64(3, 'UTC')} AND {conv_end:DateTime64(3, 'UTC')}
+),
+paths AS (
+  SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel), ad), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String, ad String)')) AS path
+  FROM session_rows AS s
+  LEFT JOIN ids ON ids.id_visitor = s.visitor_id
+  GROUP BY identity
+),
+credits AS (
+  SELECT credit.1 AS touch, credit.2 AS weight, conv_dt AS credit_ts,
+    revenue, is_new, cogs, fees, shipping_costs, refunds, city, coupon_code
+  FROM (
+    SELECT c.conv_dt AS conv_dt, c.session_id AS session_id,
+      c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
+      c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,
+      arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> t.channel != '' AND t.ts <= conv_dt AND t.ts >= conv_dt - toIntervalDay({window_days:UInt16}) AND t.channel NOT IN {excluded_channels:Array(String)}, p.path)) AS eligible
+    FROM conv AS c
+    LEFT JOIN paths AS p ON p.identity = c.identity
+  )
+  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic', ''), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String, ad String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
+)
+SELECT * REPLACE (count() OVER () AS total_rows) FROM (
+SELECT k_source,
+  k_ad,
+  max(label) AS label,
+  sumForEach(p) AS t_parts,
+  sumForEach(sumForEach(p)) OVER () AS all_parts,
+  count() OVER () AS total_rows,
+  toFloat64(0) AS all_expenses
+FROM (
+  SELECT transform(source, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], source) AS k_source, ad_id AS k_ad, argMax(ad_name, dt) AS label, [toFloat64(sum(spend)), toFloat64(sum(impressions)), toFloat64(sum(clicks))] AS p
+  FROM ads FINAL WHERE store_id = {store_id:UInt64}
+  AND dt BETWEEN {day_start:Date} AND {day_end:Date}
+  GROUP BY k_source, k_ad
+  UNION ALL
+  SELECT transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel) AS k_source, ad AS k_ad, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), 1., toFloat64(add_to_carts), toFloat64(checkouts)] AS p
+  FROM session_rows WHERE started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
+  UNION ALL
+  SELECT touch.source AS k_source, touch.ad AS k_ad, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds] AS p
+  FROM credits
+)
+GROUP BY k_source, k_ad
+)
+WHERE k_source != '' AND k_ad != ''
+ORDER BY if((t_parts[1]) = 0, NULL, (t_parts[8]) / (t_parts[1])) ASC NULLS LAST, k_source, k_ad
+LIMIT {limit:UInt32} OFFSET {offset:UInt64}
+;
+
+-- case: by net profit, an ad drilled to
+-- report
+--   ad = "5601"
+--   conv_end = "2026-10-31 23:59:59.999"
+--   conv_start = "2026-10-01 00:00:00.000"
+--   day_end = "2026-10-31"
+--   day_start = "2026-10-01"
+--   end = "2026-10-31 23:59:59.999"
+--   excluded_channels = []
+--   fee_fixed = 0
+--   fee_percent = 0
+--   limit = 100
+--   net_merchandise = 0
+--   offset = 0
+--   platform_revenue = 0
+--   refund_netting = 0
+--   scan_end = "2026-10-31 23:59:59.999"
+--   scan_start = "2026-09-24 00:00:00.000"
+--   start = "2026-10-01 00:00:00.000"
+--   store_id = 1
+--   window_days = 7
+WITH
+session_rows AS (
+  SELECT session_id, started,
+    tupleElement(landing, 'visitor_id') AS visitor_id, tupleElement(landing, 'adv_source') AS channel, tupleElement(landing, 'adv_campaign_id') AS campaign, tupleElement(landing, 'adv_ad_id') AS ad,
+    add_to_carts, initiated_checkouts AS checkouts
+  FROM sessions FINAL
+  WHERE store_id = {store_id:UInt64} AND month BETWEEN toStartOfMonth({scan_start:DateTime64(3, 'UTC')}) AND toStartOfMonth({scan_end:DateTime64(3, 'UTC')})
+    AND started BETWEEN {scan_start:DateTime64(3, 'UTC')} AND {scan_end:DateTime64(3, 'UTC')}
+),
+ids AS (
+  SELECT visitor_id AS id_visitor, customer_id AS customer FROM visitor_customers FINAL WHERE store_id = {store_id:UInt64}
+),
+conv AS (
+  SELECT c.dt AS conv_dt, c.session_id AS session_id,
+    multiIf(c.customer_id != '', concat('c:', c.customer_id), if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(c.visitor_id)))) AS identity,
+    toFloat64((if({platform_revenue:UInt8} AND o.o_tx != '', o.o_gross, c.transaction_gross_revenue)
+      - if({net_merchandise:UInt8} AND o.o_tx != '', o.o_tax + o.o_shipping, 0)
+      - if({refund_netting:UInt8} AND o.o_tx != '', o.o_refunds, 0))) AS revenue,
+    toFloat64(c.is_new_customer) AS is_new,
+    toFloat64(if(o.o_tx != '', o.o_cogs, 0)) AS cogs,
+    toFloat64(ifNull(o.o_fee, if(if(o.o_tx != '', o.o_gross, c.transaction_gross_revenue) > 0, if(o.o_tx != '', o.o_gross, c.transaction_gross_revenue) * {fee_percent:Float64} / 100 + {fee_fixed:Int64}, 0))) AS fees,
+    toFloat64(if(o.o_tx != '', o.o_shipping_cost, 0)) AS shipping_costs,
+    toFloat64(if(o.o_tx != '', o.o_refunds, 0)) AS refunds,
+    c.transaction_city AS city, c.coupon_code AS coupon_code
+  FROM conversions AS c
+  LEFT JOIN ids ON ids.id_visitor = c.visitor_id
+  LEFT JOIN (
+    SELECT o_tx, gross_revenue AS o_gross, tax AS o_tax, shipping AS o_shipping,
+      arraySum(r -> r.amount, refunds) AS o_refunds, cogs AS o_cogs, shipping_cost AS o_shipping_cost,
+      payment_fee AS o_fee, is_new_customer AS o_new
+    FROM orders FINAL
+    ARRAY JOIN arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name])) AS o_tx
+    WHERE store_id = {store_id:UInt64}
+  ) AS o ON o.o_tx = c.transaction_id
+  
+  WHERE c.store_id = {store_id:UInt64}
+  AND c.dt BETWEEN {conv_start:DateTime64(3, 'UTC')} AND {conv_end:DateTime64(3, 'UTC')}
+),
+paths AS (
+  SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel), campaign, ad), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String, campaign String, ad String)')) AS path
+  FROM session_rows AS s
+  LEFT JOIN ids ON ids.id_visitor = s.visitor_id
+  GROUP BY identity
+),
+credits AS (
+  SELECT credit.1 AS touch, credit.2 AS weight, conv_dt AS credit_ts,
+    revenue, is_new, cogs, fees, shipping_costs, refunds, city, coupon_code
+  FROM (
+    SELECT c.conv_dt AS conv_dt, c.session_id AS session_id,
+      c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
+      c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,
+      arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> t.channel != '' AND t.ts <= conv_dt AND t.ts >= conv_dt - toIntervalDay({window_days:UInt16}) AND t.channel NOT IN {excluded_channels:Array(String)}, p.path)) AS eligible
+    FROM conv AS c
+    LEFT JOIN paths AS p ON p.identity = c.identity
+  )
+  ARRAY JOIN arrayFilter(c -> c.2 > 0 AND c.1.ad = {ad:String}, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic', '', ''), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String, campaign String, ad String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
+)
+SELECT k_source,
+  k_campaign,
+  max(label) AS label,
+  sumForEach(p) AS t_parts,
+  sumForEach(sumForEach(p)) OVER () AS all_parts,
+  count() OVER () AS total_rows,
+  toFloat64(0) AS all_expenses
+FROM (
+  SELECT transform(source, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], source) AS k_source, campaign_id AS k_campaign, argMax(campaign_name, dt) AS label, [toFloat64(sum(spend)), toFloat64(sum(impressions)), toFloat64(sum(clicks))] AS p
+  FROM ads FINAL WHERE store_id = {store_id:UInt64}
+  AND dt BETWEEN {day_start:Date} AND {day_end:Date}
+  AND ad_id = {ad:String}
+  GROUP BY k_source, k_campaign
+  UNION ALL
+  SELECT transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel) AS k_source, campaign AS k_campaign, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), 1., toFloat64(add_to_carts), toFloat64(checkouts)] AS p
+  FROM session_rows WHERE started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
+  AND ad = {ad:String}
+  UNION ALL
+  SELECT touch.source AS k_source, touch.campaign AS k_campaign, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds] AS p
+  FROM credits
+)
+GROUP BY k_source, k_campaign
+ORDER BY (t_parts[8] - t_parts[10] - t_parts[11] - t_parts[12] - t_parts[1] - t_parts[13] - toFloat64(0)) DESC NULLS LAST, k_source, k_campaign
+LIMIT {limit:UInt32} OFFSET {offset:UInt64}
+;
+
+-- case: the earlier rows a comparison pairs, by source per day
+-- report
+--   conv_end = "2026-10-31 23:59:59.999"
+--   conv_start = "2026-10-01 00:00:00.000"
+--   day_end = "2026-10-31"
+--   day_start = "2026-10-01"
+--   end = "2026-10-31 23:59:59.999"
+--   excluded_channels = []
+--   fee_fixed = 0
+--   fee_percent = 0
+--   limit = 100
+--   net_merchandise = 0
+--   offset = 0
+--   platform_revenue = 0
+--   refund_netting = 0
+--   row_key_0 = ["2026-10-01", "2026-10-02"]
+--   row_key_1 = ["meta", "google"]
+--   scan_end = "2026-10-31 23:59:59.999"
+--   scan_start = "2026-09-24 00:00:00.000"
+--   start = "2026-10-01 00:00:00.000"
+--   store_id = 1
+--   tz = "UTC"
+--   window_days = 7
+WITH
+session_rows AS (
+  SELECT session_id, started,
+    tupleElement(landing, 'visitor_id') AS visitor_id, tupleElement(landing, 'adv_source') AS channel,
+    add_to_carts, initiated_checkouts AS checkouts
+  FROM sessions FINAL
+  WHERE store_id = {store_id:UInt64} AND month BETWEEN toStartOfMonth({scan_start:DateTime64(3, 'UTC')}) AND toStartOfMonth({scan_end:DateTime64(3, 'UTC')})
+    AND started BETWEEN {scan_start:DateTime64(3, 'UTC')} AND {scan_end:DateTime64(3, 'UTC')}
+),
+ids AS (
+  SELECT visitor_id AS id_visitor, customer_id AS customer FROM visitor_customers FINAL WHERE store_id = {store_id:UInt64}
+),
+conv AS (
+  SELECT c.dt AS conv_dt, c.session_id AS session_id,
+    multiIf(c.customer_id != '', concat('c:', c.customer_id), if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(c.visitor_id)))) AS identity,
+    toFloat64(c.transaction_gross_revenue) AS revenue, toFloat64(c.is_new_customer) AS is_new,
+    toFloat64(0) AS cogs, toFloat64(0) AS fees, toFloat64(0) AS shipping_costs, toFloat64(0) AS refunds,
+    c.transaction_city AS city, c.coupon_code AS coupon_code
+  FROM conversions AS c
+  LEFT JOIN ids ON ids.id_visitor = c.visitor_id
+  
+  WHERE c.store_id = {store_id:UInt64}
+  AND c.dt BETWEEN {conv_start:DateTime64(3, 'UTC')} AND {conv_end:DateTime64(3, 'UTC')}
+),
+paths AS (
+  SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel)), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')) AS path
+  FROM session_rows AS s
+  LEFT JOIN ids ON ids.id_visitor = s.visitor_id
+  GROUP BY identity
+),
+credits AS (
+  SELECT credit.1 AS touch, credit.2 AS weight, conv_dt AS credit_ts,
+    revenue, is_new, cogs, fees, shipping_costs, refunds, city, coupon_code
+  FROM (
+    SELECT c.conv_dt AS conv_dt, c.session_id AS session_id,
+      c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
+      c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,
+      arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> t.channel != '' AND t.ts <= conv_dt AND t.ts >= conv_dt - toIntervalDay({window_days:UInt16}) AND t.channel NOT IN {excluded_channels:Array(String)}, p.path)) AS eligible
+    FROM conv AS c
+    LEFT JOIN paths AS p ON p.identity = c.identity
+  )
+  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
+)
+SELECT * REPLACE (count() OVER () AS total_rows) FROM (
+SELECT k_source,
+  toString(bucket) AS date,
+  max(label) AS label,
+  sumForEach(p) AS t_parts,
+  sumForEach(sumForEach(p)) OVER () AS all_parts,
+  count() OVER () AS total_rows,
+  toFloat64(0) AS all_expenses
+FROM (
+  SELECT transform(source, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], source) AS k_source, dt AS bucket, '' AS label, [toFloat64(sum(spend)), toFloat64(sum(impressions)), toFloat64(sum(clicks))] AS p
+  FROM ads FINAL WHERE store_id = {store_id:UInt64}
+  AND dt BETWEEN {day_start:Date} AND {day_end:Date}
+  GROUP BY k_source, bucket
+  UNION ALL
+  SELECT transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel) AS k_source, toDate(started, {tz:String}) AS bucket, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), 1., toFloat64(add_to_carts), toFloat64(checkouts)] AS p
+  FROM session_rows WHERE started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
+  UNION ALL
+  SELECT touch.source AS k_source, toDate(credit_ts, {tz:String}) AS bucket, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds] AS p
+  FROM credits
+)
+GROUP BY bucket, k_source
+)
+WHERE has(arrayZip({row_key_0:Array(String)}, {row_key_1:Array(String)}), tuple(date, k_source))
+ORDER BY date, t_parts[8] DESC, k_source
+LIMIT {limit:UInt32} OFFSET {offset:UInt64}
+;
+-- report
+--   conv_end = "2026-10-31 23:59:59.999"
+--   conv_start = "2026-10-01 00:00:00.000"
+--   day_end = "2026-10-31"
+--   day_start = "2026-10-01"
+--   end = "2026-10-31 23:59:59.999"
+--   excluded_channels = []
+--   fee_fixed = 0
+--   fee_percent = 0
+--   limit = 1
+--   net_merchandise = 0
+--   offset = 0
+--   platform_revenue = 0
+--   refund_netting = 0
+--   scan_end = "2026-10-31 23:59:59.999"
+--   scan_start = "2026-09-24 00:00:00.000"
+--   start = "2026-10-01 00:00:00.000"
+--   store_id = 1
+--   tz = "UTC"
+--   window_days = 7
+WITH
+session_rows AS (
+  SELECT session_id, started,
+    tupleElement(landing, 'visitor_id') AS visitor_id, tupleElement(landing, 'adv_source') AS channel,
+    add_to_carts, initiated_checkouts AS checkouts
+  FROM sessions FINAL
+  WHERE store_id = {store_id:UInt64} AND month BETWEEN toStartOfMonth({scan_start:DateTime64(3, 'UTC')}) AND toStartOfMonth({scan_end:DateTime64(3, 'UTC')})
+    AND started BETWEEN {scan_start:DateTime64(3, 'UTC')} AND {scan_end:DateTime64(3, 'UTC')}
+),
+ids AS (
+  SELECT visitor_id AS id_visitor, customer_id AS customer FROM visitor_customers FINAL WHERE store_id = {store_id:UInt64}
+),
+conv AS (
+  SELECT c.dt AS conv_dt, c.session_id AS session_id,
+    multiIf(c.customer_id != '', concat('c:', c.customer_id), if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(c.visitor_id)))) AS identity,
+    toFloat64(c.transaction_gross_revenue) AS revenue, toFloat64(c.is_new_customer) AS is_new,
+    toFloat64(0) AS cogs, toFloat64(0) AS fees, toFloat64(0) AS shipping_costs, toFloat64(0) AS refunds,
+    c.transaction_city AS city, c.coupon_code AS coupon_code
+  FROM conversions AS c
+  LEFT JOIN ids ON ids.id_visitor = c.visitor_id
+  
+  WHERE c.store_id = {store_id:UInt64}
+  AND c.dt BETWEEN {conv_start:DateTime64(3, 'UTC')} AND {conv_end:DateTime64(3, 'UTC')}
+),
+paths AS (
+  SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel)), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')) AS path
+  FROM session_rows AS s
+  LEFT JOIN ids ON ids.id_visitor = s.visitor_id
+  GROUP BY identity
+),
+credits AS (
+  SELECT credit.1 AS touch, credit.2 AS weight, conv_dt AS credit_ts,
+    revenue, is_new, cogs, fees, shipping_costs, refunds, city, coupon_code
+  FROM (
+    SELECT c.conv_dt AS conv_dt, c.session_id AS session_id,
+      c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
+      c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,
+      arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> t.channel != '' AND t.ts <= conv_dt AND t.ts >= conv_dt - toIntervalDay({window_days:UInt16}) AND t.channel NOT IN {excluded_channels:Array(String)}, p.path)) AS eligible
+    FROM conv AS c
+    LEFT JOIN paths AS p ON p.identity = c.identity
+  )
+  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
+)
+SELECT k_source,
+  toString(bucket) AS date,
+  max(label) AS label,
+  sumForEach(p) AS t_parts,
+  sumForEach(sumForEach(p)) OVER () AS all_parts,
+  count() OVER () AS total_rows,
+  toFloat64(0) AS all_expenses
+FROM (
+  SELECT transform(source, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], source) AS k_source, dt AS bucket, '' AS label, [toFloat64(sum(spend)), toFloat64(sum(impressions)), toFloat64(sum(clicks))] AS p
+  FROM ads FINAL WHERE store_id = {store_id:UInt64}
+  AND dt BETWEEN {day_start:Date} AND {day_end:Date}
+  GROUP BY k_source, bucket
+  UNION ALL
+  SELECT transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel) AS k_source, toDate(started, {tz:String}) AS bucket, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), 1., toFloat64(add_to_carts), toFloat64(checkouts)] AS p
+  FROM session_rows WHERE started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
+  UNION ALL
+  SELECT touch.source AS k_source, toDate(credit_ts, {tz:String}) AS bucket, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds] AS p
+  FROM credits
+)
+GROUP BY bucket, k_source
+ORDER BY bucket, t_parts[8] DESC, k_source
+LIMIT {limit:UInt32} OFFSET {offset:UInt64}
+;
+
 -- case: transactions left out by the settings, unattributed orders included
 -- excluded-list-check
 --   list_id = "db909e6c40cc0d7bf0eb7edc806c0481"
