@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { visibilityOf, type Visibility } from '../analytics/permissions.ts';
 import { AccessDenied, InvalidInput } from '../kit/errors.ts';
+import { UTC, canonicalTimeZone } from '../kit/time-zone.ts';
 import type { Membership } from '../store/app/users.ts';
 
 export const NO_WORKSPACE_ACCESS = 'You do not have access to this workspace';
@@ -10,6 +11,8 @@ export interface WorkspaceAccess {
   workspaceId: number;
   role: Membership['role'];
   visibility: Visibility;
+  /** The workspace's zone (canonical name): every view's days are its calendar days. */
+  timeZone: string;
 }
 
 /**
@@ -34,7 +37,12 @@ export function workspaceAccess(request: FastifyRequest): WorkspaceAccess {
   const wanted = workspaceParam(request);
   const member = wanted === undefined ? user.memberships[0] : user.memberships.find((m) => m.workspaceId === wanted);
   if (!member) throw new AccessDenied(NO_WORKSPACE_ACCESS);
-  return { workspaceId: member.workspaceId, role: member.role, visibility: memberVisibility(member) };
+  return { workspaceId: member.workspaceId, role: member.role, visibility: memberVisibility(member), timeZone: memberTimeZone(member) };
+}
+
+/** The member's workspace zone as the analytics store spells it (a name stored before zones were checked falls back to UTC). */
+export function memberTimeZone(member: Pick<Membership, 'timeZone'>): string {
+  return canonicalTimeZone(member.timeZone) ?? UTC;
 }
 
 export function requireOwner(access: WorkspaceAccess): void {

@@ -17,7 +17,7 @@ import {
   findDashboardSession,
 } from '../store/app/dashboard-sessions.ts';
 import { MAX_PASSWORD_LENGTH, verifyPassword } from './passwords.ts';
-import { memberVisibility } from './access.ts';
+import { memberTimeZone, memberVisibility } from './access.ts';
 
 export const SESSION_COOKIE = 'storelens_session';
 export const SESSION_LIFETIME_MS = 7 * 86_400_000;
@@ -134,6 +134,7 @@ export function meBody(user: DashboardUser) {
       id: m.workspaceId,
       name: m.workspaceName,
       currency: m.currency,
+      timezone: memberTimeZone(m),
       role: m.role,
       profit: memberVisibility(m).profit,
     })),

@@ -6,10 +6,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { NotFound } from '../kit/errors.ts';
-import { DAY_MS } from '../kit/dates.ts';
+import { DAY_MS, DEFAULT_RANGE_DAYS, dayOf, dayStart, formatDay } from '../kit/dates.ts';
 import { UTC } from '../kit/time-zone.ts';
 import { rangePage } from '../kit/paging.ts';
-import { resolveRange } from '../kit/range.ts';
+import { resolveRange, type Range } from '../kit/range.ts';
 import { channelsOfAll } from '../analytics/sources.ts';
 import { seesChannel } from '../analytics/permissions.ts';
 import { runReport, type ReportRequest } from '../analytics/report/run.ts';
@@ -40,18 +40,52 @@ export function intervalFor(startMs: number, endMs: number): 'day' | 'week' | 'm
   return days <= 731 ? 'week' : 'month';
 }
 
-/** The period of the same length that ends where the range starts. */
-function previousPeriod(startMs: number, endMs: number) {
-  const length = endMs - startMs + 1;
-  return { start_date: new Date(startMs - length).toISOString(), end_date: new Date(startMs - 1).toISOString() };
+/**
+ * A view's range: the URL's dates as calendar days of the workspace's zone (a `timezone` in the
+ * URL is not read: the dashboard always shows the store's days). Without dates, the "Last 7 days"
+ * preset: the 7 complete days ending yesterday.
+ */
+export function viewRange(query: { start_date?: string; end_date?: string }, timeZone: string, now: number): Range {
+  const today = dayOf(now, timeZone);
+  const defaults = query.start_date === undefined && query.end_date === undefined
+    ? { start_date: formatDay(today - DEFAULT_RANGE_DAYS * DAY_MS), end_date: formatDay(today - DAY_MS) }
+    : {};
+  return resolveRange({ ...query, ...defaults, timezone: timeZone }, now);
 }
 
-function viewRequest(request: FastifyRequest): { access: WorkspaceAccess; query: ReportRequest; startMs: number; endMs: number } {
-  const access = workspaceAccess(request);
-  const query = parseReportQuery(request.query, VIEW_PARAMS);
-  const { startMs, endMs } = resolveRange(query);
-  return { access, query, startMs, endMs };
+/**
+ * The period the overview compares with: as many calendar days right before the range. A range
+ * that runs past `now` (it holds today) is compared up to the same time of day: its first
+ * `now - start` milliseconds with the previous period's.
+ */
+export function previousPeriod(range: Range, now: number): Range & { partial: boolean } {
+  const zone = range.timeZone;
+  const firstDay = dayOf(range.startMs, zone);
+  const partial = range.endMs > now;
+  const endMs = partial ? Math.max(now, range.startMs) : range.endMs;
+  if (dayStart(firstDay, zone) !== range.startMs) {
+    // A range of timestamps, not days: the same length right before it.
+    const length = endMs - range.startMs + 1;
+    return { startMs: range.startMs - length, endMs: range.startMs - 1, timeZone: zone, partial };
+  }
+  const days = Math.round((dayOf(range.endMs, zone) - firstDay) / DAY_MS) + 1;
+  const startMs = dayStart(firstDay - days * DAY_MS, zone);
+  return { startMs, endMs: partial ? startMs + (endMs - range.startMs) : range.startMs - 1, timeZone: zone, partial };
 }
+
+/** Metrics built on parts that come by whole day (ads rows, expenses): a part of a day has no comparable figure. */
+const BY_WHOLE_DAY = new Set<MetricName>(['spend', 'impressions', 'clicks', 'roas', 'cpa', 'ctr', 'contribution_profit', 'net_profit', 'net_roas']);
+
+function viewRequest(request: FastifyRequest, now = Date.now()): { access: WorkspaceAccess; query: ReportRequest; range: Range } {
+  const access = workspaceAccess(request);
+  const parsed = parseReportQuery(request.query, VIEW_PARAMS);
+  const range = viewRange(parsed, access.timeZone, now);
+  // The resolved bounds go on as instants, so the report reads exactly this range.
+  const query = { ...parsed, ...instants(range), timezone: access.timeZone };
+  return { access, query, range };
+}
+
+const instants = (range: Range) => ({ start_date: new Date(range.startMs).toISOString(), end_date: new Date(range.endMs).toISOString() });
 
 /** What every view endpoint reads beside the data API's parameters. */
 const VIEW_PARAMS = ['workspace'];
@@ -70,22 +104,26 @@ export async function viewRoutes(app: FastifyInstance): Promise<void> {
 
   /** Overview: the totals of the range and of the period before it, and one series. Two report runs. */
   app.get('/dashboard/api/overview', { onRequest }, async (request) => {
-    const { access, query, startMs, endMs } = viewRequest(request);
+    const now = Date.now();
+    const { access, query, range } = viewRequest(request, now);
     const metrics = [...OVERVIEW_METRICS, ...(access.visibility.profit ? (['net_profit'] as MetricName[]) : [])];
-    const interval = query.interval ?? intervalFor(startMs, endMs);
+    const interval = query.interval ?? intervalFor(range.startMs, range.endMs);
     const base = { ...query, metrics, breakdown: undefined, offset: 0 };
+    const before = previousPeriod(range, now);
     const [current, previous] = await Promise.all([
       runReport(app.stores, access, { ...base, interval, limit: 500 }),
-      runReport(app.stores, access, { ...base, ...previousPeriod(startMs, endMs), interval: undefined, limit: 1 }),
+      runReport(app.stores, access, { ...base, ...instants(before), interval: undefined, limit: 1 }),
     ]);
+    const comparable = (m: MetricName) => !before.partial || !BY_WHOLE_DAY.has(m);
     return {
       interval,
       metrics,
       totals: current.totals,
-      previous: previous.totals,
+      previous: Object.fromEntries(metrics.map((m) => [m, comparable(m) ? (previous.totals[m] ?? null) : null])),
       series: current.rows,
       range: { start_date: current.pagination.start_date, end_date: current.pagination.end_date },
       previous_range: { start_date: previous.pagination.start_date, end_date: previous.pagination.end_date },
+      partial: before.partial,
       settings_applied: current.settings_applied,
     };
   });
@@ -106,8 +144,8 @@ export async function viewRoutes(app: FastifyInstance): Promise<void> {
 
   /** Profit: the profit metrics by source, and over time. Two report runs; needs read:profit. */
   app.get('/dashboard/api/profit', { onRequest }, async (request) => {
-    const { access, query, startMs, endMs } = viewRequest(request);
-    const interval = query.interval ?? intervalFor(startMs, endMs);
+    const { access, query, range } = viewRequest(request);
+    const interval = query.interval ?? intervalFor(range.startMs, range.endMs);
     const base = { ...query, metrics: PROFIT_METRICS, offset: 0, limit: 500 };
     const [bySource, overTime] = await Promise.all([
       runReport(app.stores, access, { ...base, breakdown: 'source', interval: undefined }),
@@ -120,7 +158,7 @@ export async function viewRoutes(app: FastifyInstance): Promise<void> {
   app.get('/dashboard/api/conversions', { onRequest }, async (request) => {
     const access = workspaceAccess(request);
     const query = parseConversionsQuery(request.query, VIEW_PARAMS);
-    const scope = pixelScope(access, resolveRange(query), query.source);
+    const scope = pixelScope(access, viewRange(query, access.timeZone, Date.now()), query.source);
     const page = pageOf(query);
     const rows = await listConversions(app.stores.ch, scope, {
       name: query.name,

@@ -58,8 +58,8 @@ test('signing in sets an HttpOnly SameSite=Lax session cookie and answers the wo
     email: 'ada@example.com',
     csrf_token: body.csrf_token,
     workspaces: [
-      { id: shop.id, name: 'Shop one', currency: 'USD', role: 'owner', profit: true },
-      { id: second.id, name: 'Shop two', currency: 'USD', role: 'owner', profit: true },
+      { id: shop.id, name: 'Shop one', currency: 'USD', timezone: 'UTC', role: 'owner', profit: true },
+      { id: second.id, name: 'Shop two', currency: 'USD', timezone: 'UTC', role: 'owner', profit: true },
     ],
   });
   const me = await t.app.inject({ method: 'GET', url: '/dashboard/api/me', headers: { cookie: cookie.split(';')[0]! } });

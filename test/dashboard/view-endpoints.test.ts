@@ -22,6 +22,7 @@ const as: Record<string, Signed> = {};
 
 const today = new Date().toISOString().slice(0, 10);
 const fourDaysAgo = new Date(Date.now() - 4 * 86_400_000).toISOString().slice(0, 10);
+const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
 const RANGE = `start_date=${fourDaysAgo}&end_date=${today}`;
 
 before(async () => {
@@ -121,17 +122,19 @@ test('a viewer sees every channel but no profit; --scopes narrow channels or add
   assert.deepEqual(owned.body.metrics, ['spend', 'revenue', 'roas', 'conversions', 'sessions', 'cr', 'net_profit']);
 });
 
-test('the overview is two report runs: the range by day and the period of the same length before it', async () => {
+test('the overview is two report runs: the range by day and the days of the same number before it', async () => {
   const metrics = 'spend,revenue,roas,conversions,sessions,cr,net_profit';
-  const overview = await as.owen!.get(`/dashboard/api/overview?workspace=${shop.id}&${RANGE}&attribution_model=linear`);
+  const complete = `start_date=${fourDaysAgo}&end_date=${yesterday}`;
+  const overview = await as.owen!.get(`/dashboard/api/overview?workspace=${shop.id}&${complete}&attribution_model=linear`);
   assert.equal(overview.status, 200);
-  const current = await api(`/v3/report?${RANGE}&attribution_model=linear&interval=day&metrics=${metrics}`, shop.headers);
+  const current = await api(`/v3/report?${complete}&attribution_model=linear&interval=day&metrics=${metrics}`, shop.headers);
   assert.deepEqual([overview.body.interval, overview.body.totals, overview.body.series], ['day', current.body.totals, current.body.data]);
   const startMs = Date.parse(`${fourDaysAgo}T00:00:00Z`);
   const previous = await api(
-    `/v3/report?start_date=${new Date(startMs - 5 * 86_400_000).toISOString()}&end_date=${new Date(startMs - 1).toISOString()}&attribution_model=linear&metrics=${metrics}`,
+    `/v3/report?start_date=${new Date(startMs - 4 * 86_400_000).toISOString()}&end_date=${new Date(startMs - 1).toISOString()}&attribution_model=linear&metrics=${metrics}`,
     shop.headers,
   );
+  assert.equal(overview.body.partial, false);
   assert.deepEqual(overview.body.previous, previous.body.totals);
   assert.deepEqual(overview.body.previous_range, { start_date: previous.body.pagination.start_date, end_date: previous.body.pagination.end_date });
   const long = await as.owen!.get(`/dashboard/api/overview?workspace=${shop.id}&start_date=2026-01-01&end_date=2026-06-30`);

@@ -72,6 +72,7 @@ function Header(props: { me: Me; route: Route; workspace: Workspace; onSignOut: 
           ${me.workspaces.map((w) => html`<option value=${w.id} selected=${w.id === workspace.id}>${w.name}${w.role === 'viewer' ? ' (viewer)' : ''}</option>`)}
         </select>
       </label>
+      <span class="zone" data-testid="time-zone" title="Every date is a day of this zone, the workspace's time zone setting">Time zone: ${workspace.timezone}</span>
       <span class="who">${me.email}</span>
       <button type="button" class="secondary" onClick=${props.onSignOut}>Sign out</button>
     </div>

@@ -1,7 +1,7 @@
 /** The controls shared by the views: date range with presets, attribution switches, source chips. */
 import { html } from 'htm/preact';
 import { withParams, type Route } from './router.ts';
-import { daysAgo, label, today } from './format.ts';
+import { addDays, label, monthStart, todayIn } from './format.ts';
 
 export const MODELS = ['last_click', 'first_click', 'linear', 'u_shaped', 'total_impact', 'any_click', 'data_driven'];
 export const WINDOWS = ['1', '7', '28', '90', '180', '365'];
@@ -15,33 +15,36 @@ export interface Applied {
   ignore_sources: string[];
 }
 
-const monthStart = (offset: number) => {
-  const d = new Date();
-  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + offset, 1)).toISOString().slice(0, 10);
+/**
+ * Date presets on the workspace's calendar (`today` is its date now). "Last N days" are the N
+ * complete days ending yesterday; today is its own preset, and the months run to today or to the
+ * month's last day.
+ */
+const PRESETS: Record<string, { label: string; range: (today: string) => [string, string] }> = {
+  today: { label: 'Today', range: (t) => [t, t] },
+  yesterday: { label: 'Yesterday', range: (t) => [addDays(t, -1), addDays(t, -1)] },
+  '7d': { label: 'Last 7 days', range: (t) => [addDays(t, -7), addDays(t, -1)] },
+  '30d': { label: 'Last 30 days', range: (t) => [addDays(t, -30), addDays(t, -1)] },
+  '90d': { label: 'Last 90 days', range: (t) => [addDays(t, -90), addDays(t, -1)] },
+  month: { label: 'This month', range: (t) => [monthStart(t), t] },
+  last_month: { label: 'Last month', range: (t) => [monthStart(t, -1), addDays(monthStart(t), -1)] },
 };
 
-const PRESETS: Record<string, { label: string; range: () => [string, string] }> = {
-  today: { label: 'Today', range: () => [today(), today()] },
-  yesterday: { label: 'Yesterday', range: () => [daysAgo(1), daysAgo(1)] },
-  '7d': { label: 'Last 7 days', range: () => [daysAgo(7), today()] },
-  '30d': { label: 'Last 30 days', range: () => [daysAgo(30), today()] },
-  '90d': { label: 'Last 90 days', range: () => [daysAgo(90), today()] },
-  month: { label: 'This month', range: () => [monthStart(0), today()] },
-  last_month: { label: 'Last month', range: () => [monthStart(-1), daysAgo(new Date().getUTCDate())] },
-};
-
-/** The range the API uses when the URL names none: 7 days ago through today. */
-export function shownRange(route: Route): [string, string] {
-  return [route.params.get('start_date') ?? daysAgo(7), route.params.get('end_date') ?? today()];
+/** The range a view covers: the URL's dates, else the "Last 7 days" preset (what the views answer without dates). */
+export function shownRange(route: Route, zone: string): [string, string] {
+  const fallback = PRESETS['7d']!.range(todayIn(zone));
+  const [start, end] = [route.params.get('start_date'), route.params.get('end_date')];
+  return start === null && end === null ? fallback : [start ?? addDays(todayIn(zone), -7), end ?? todayIn(zone)];
 }
 
-function DateRange(props: { route: Route }) {
-  const [start, end] = shownRange(props.route);
-  const preset = Object.entries(PRESETS).find(([, p]) => p.range().join() === [start, end].join())?.[0] ?? 'custom';
+function DateRange(props: { route: Route; zone: string }) {
+  const [start, end] = shownRange(props.route, props.zone);
+  const today = todayIn(props.zone);
+  const preset = Object.entries(PRESETS).find(([, p]) => p.range(today).join() === [start, end].join())?.[0] ?? 'custom';
   const choose = (key: string) => {
     const p = PRESETS[key];
     if (p) {
-      const [s, e] = p.range();
+      const [s, e] = p.range(today);
       withParams(props.route, { start_date: s, end_date: e, offset: null });
     }
   };
@@ -67,7 +70,7 @@ function Select(props: { route: Route; name: string; text: string; options: stri
   </label>`;
 }
 
-export function Filters(props: { route: Route; applied?: Applied | null; attribution?: boolean; exclude?: boolean }) {
+export function Filters(props: { route: Route; zone: string; applied?: Applied | null; attribution?: boolean; exclude?: boolean }) {
   const { route, applied } = props;
   const p = route.params;
   const excluded = (p.get('exclude_source') ?? applied?.ignore_sources.join(',') ?? '').split(',').filter(Boolean);
@@ -77,7 +80,7 @@ export function Filters(props: { route: Route; applied?: Applied | null; attribu
     withParams(route, { exclude_source: next.join(',') || (applied?.ignore_sources.length ? ',' : null), offset: null });
   };
   return html`<form class="filters" onSubmit=${(e: Event) => e.preventDefault()}>
-    <${DateRange} route=${route} />
+    <${DateRange} route=${route} zone=${props.zone} />
     ${props.attribution !== false && html`<div class="field-group">
       <${Select} route=${route} name="attribution_model" text="Attribution model" options=${MODELS}
         value=${p.get('attribution_model') ?? applied?.attribution_model ?? 'last_click'} optionLabel=${label} />

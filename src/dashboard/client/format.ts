@@ -64,5 +64,27 @@ export function change(current: number | null, previous: number | null): number 
   return (current - previous) / Math.abs(previous);
 }
 
-export const today = () => new Date().toISOString().slice(0, 10);
-export const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
+/** The wall-clock date and time of an instant in `zone`: `YYYY-MM-DD` and `HH:MM`. */
+export function localTime(ms: number, zone: string): { date: string; time: string } {
+  const parts: Record<string, string> = {};
+  const format = new Intl.DateTimeFormat('en-US', {
+    timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit',
+  });
+  for (const p of format.formatToParts(ms)) parts[p.type] = p.value;
+  return { date: `${parts.year}-${parts.month}-${parts.day}`, time: `${parts.hour}:${parts.minute}` };
+}
+
+/** A `YYYY-MM-DD HH:MM:SS` UTC timestamp of the API, read as an instant. */
+export const instantOf = (utc: string) => Date.parse(`${utc.replace(' ', 'T')}Z`);
+
+/** Today's date in `zone`. */
+export const todayIn = (zone: string) => localTime(Date.now(), zone).date;
+
+/** The date `n` days after `day` (before, when negative): calendar arithmetic, whatever the zone's clocks do. */
+export const addDays = (day: string, n: number) => new Date(Date.parse(day) + n * 86_400_000).toISOString().slice(0, 10);
+
+/** The first day of the month `offset` months after the one of `day`. */
+export const monthStart = (day: string, offset = 0) => {
+  const d = new Date(Date.parse(day));
+  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + offset, 1)).toISOString().slice(0, 10);
+};

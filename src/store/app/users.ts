@@ -12,6 +12,8 @@ export interface Membership {
   workspaceId: number;
   workspaceName: string;
   currency: string;
+  /** The workspace's time zone setting: the dashboard reads every view in it. */
+  timeZone: string;
   role: Role;
   /** Null: every channel, no profit (a viewer created without --scopes); owners ignore it. */
   scopes: string[] | null;
@@ -64,7 +66,7 @@ export async function listMemberships(db: AppDatabase, userId: number): Promise<
   const rows = await db
     .selectFrom('workspace_members as m')
     .innerJoin('workspaces as w', 'w.id', 'm.workspace_id')
-    .select(['m.workspace_id', 'w.name', 'w.currency', 'm.role', 'm.scopes'])
+    .select(['m.workspace_id', 'w.name', 'w.currency', 'w.timezone', 'm.role', 'm.scopes'])
     .where('m.user_id', '=', userId)
     .orderBy('m.workspace_id')
     .execute();
@@ -72,6 +74,7 @@ export async function listMemberships(db: AppDatabase, userId: number): Promise<
     workspaceId: Number(r.workspace_id),
     workspaceName: r.name,
     currency: r.currency,
+    timeZone: r.timezone,
     role: r.role,
     scopes: r.scopes === null ? null : (JSON.parse(r.scopes) as string[]),
   }));

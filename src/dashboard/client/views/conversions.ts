@@ -58,7 +58,7 @@ function Path({ route, selected }: { route: Route; selected: string }) {
   </section>`;
 }
 
-export function Conversions({ route }: ViewProps) {
+export function Conversions({ route, workspace }: ViewProps) {
   const p = route.params;
   // The attribution parameters of the URL shape the path panel only: the rows endpoint refuses them.
   const params = apiParams(p, CONVERSIONS_PARAMS);
@@ -79,7 +79,7 @@ export function Conversions({ route }: ViewProps) {
   const text = (name: string, title: string) => html`<label>${title}
     <input type="search" name=${name} value=${p.get(name) ?? ''} onChange=${(e: Event) => withParams(route, { [name]: (e.target as HTMLInputElement).value, offset: null })} /></label>`;
   return html`
-    <${Filters} route=${route} />
+    <${Filters} route=${route} zone=${workspace.timezone} />
     <form class="filters" onSubmit=${(e: Event) => e.preventDefault()}><div class="field-group">
       <label>Session source
         <select name="source" onChange=${(e: Event) => withParams(route, { source: (e.target as HTMLSelectElement).value, offset: null })}>

@@ -5,7 +5,7 @@ import type { ViewProps } from './props.ts';
 import { useData, apiParams } from '../data.ts';
 import { Filters, type Applied } from '../filters.ts';
 import { Chart } from '../chart.ts';
-import { label, METRIC_KINDS } from '../format.ts';
+import { instantOf, label, localTime, METRIC_KINDS } from '../format.ts';
 import { Downloads, FILTER_PARAMS, Kpi, Status } from './common.ts';
 
 interface OverviewAnswer {
@@ -16,21 +16,36 @@ interface OverviewAnswer {
   series: Record<string, number | string | null>[];
   range: { start_date: string; end_date: string };
   previous_range: { start_date: string; end_date: string };
-  settings_applied: Applied;
+  /** The range holds today: it is compared up to the same time of day, and metrics built on whole days are not compared. */
+  partial: boolean;
+  settings_applied: Applied & { timezone: string };
 }
 
-export function Overview({ route }: ViewProps) {
+/** Which days the tiles cover and what they are compared with, on the workspace's calendar. */
+function comparison(d: OverviewAnswer): string {
+  const zone = d.settings_applied.timezone;
+  const at = (utc: string) => localTime(instantOf(utc), zone);
+  const days = (r: { start_date: string; end_date: string }) => {
+    const [first, last] = [at(r.start_date).date, at(r.end_date).date];
+    return first === last ? first : `${first} to ${last}`;
+  };
+  if (!d.partial) return `${days(d.range)}, compared with ${days(d.previous_range)} (${zone}).`;
+  const until = at(d.previous_range.end_date).time;
+  return `${days(d.range)} until ${until}, compared with ${days(d.previous_range)} until ${until} (${zone}); spend comes by whole day, so it and the figures built on it are not compared.`;
+}
+
+export function Overview({ route, workspace }: ViewProps) {
   const params = apiParams(route.params, [...FILTER_PARAMS, 'interval']);
   const answer = useData<OverviewAnswer>('overview', params);
   const [metric, setMetric] = useState('revenue');
   const d = answer.data;
   return html`
-    <${Filters} route=${route} applied=${d?.settings_applied} />
+    <${Filters} route=${route} zone=${workspace.timezone} applied=${d?.settings_applied} />
     <${Status} loading=${answer.loading} error=${answer.error} />
     ${d && html`<section aria-label="Headline metrics" class="kpis">
         ${d.metrics.map((m) => html`<${Kpi} metric=${m} value=${d.totals[m]} previous=${d.previous[m]} />`)}
       </section>
-      <p class="note">${`${d.range.start_date.slice(0, 10)} to ${d.range.end_date.slice(0, 10)}, compared with ${d.previous_range.start_date.slice(0, 10)} to ${d.previous_range.end_date.slice(0, 10)}.`}</p>
+      <p class="note" data-testid="comparison">${comparison(d)}</p>
       <div class="chart-tools">
         <label>Chart metric
           <select name="chart_metric" onChange=${(e: Event) => setMetric((e.target as HTMLSelectElement).value)}>

@@ -5,6 +5,8 @@ export interface Workspace {
   id: number;
   name: string;
   currency: string;
+  /** IANA name: every view's dates are this zone's calendar days. */
+  timezone: string;
   role: 'owner' | 'viewer';
   profit: boolean;
 }

@@ -132,7 +132,7 @@ export function Report({ route, workspace }: ViewProps) {
   ];
   const page = d?.pagination;
   return html`
-    <${Filters} route=${route} applied=${d?.settings_applied} exclude=${true} />
+    <${Filters} route=${route} zone=${workspace.timezone} applied=${d?.settings_applied} exclude=${true} />
     <div class="toolbar">
       <label>Breakdown
         <select name="breakdown" onChange=${(e: Event) => withParams(route, { breakdown: (e.target as HTMLSelectElement).value, offset: null })}>
