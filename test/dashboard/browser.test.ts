@@ -12,7 +12,7 @@ import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../support/chromium.ts';
 import { createTestWorkspace, insertRows, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
 import { seedDemo } from '../../src/cli/demo/seed.ts';
-import { PASSWORD, createUser } from './helpers.ts';
+import { createUser, signedInPage } from './helpers.ts';
 import { eventually } from '../collect/helpers.ts';
 import { toolOk } from '../mcp/rpc.ts';
 
@@ -44,19 +44,7 @@ after(async () => {
   assert.deepEqual(errors, [], 'no console errors or CSP violations');
 });
 
-async function signedIn(email: string, path = '/'): Promise<Page> {
-  const context = await browser.newContext({ acceptDownloads: true });
-  const page = await context.newPage();
-  // A refused request (401 before sign-in) is logged by the browser itself; script errors and CSP refusals are not.
-  page.on('console', (m) => m.type() === 'error' && !m.text().startsWith('Failed to load resource') && errors.push(m.text()));
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(`${base}${path}`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForSelector('header.top');
-  return page;
-}
+const signedIn = (email: string, path = '/'): Promise<Page> => signedInPage(browser, `${base}${path}`, email, errors);
 
 const params = (page: Page) => new URL(page.url()).searchParams;
 

@@ -1,5 +1,6 @@
 /** Shared by the dashboard tests: users through the CLI command, sign-in through the HTTP surface. */
 import assert from 'node:assert/strict';
+import type { Browser, Page } from 'playwright-core';
 import type { TestApp } from '../helper.ts';
 import { createLogger } from '../../src/log.ts';
 import { runCommand, type CommandOutcome } from '../../src/cli/run-command.ts';
@@ -40,4 +41,21 @@ export async function signIn(t: TestApp, email: string, password = PASSWORD): Pr
       return { status: r.statusCode, body: r.json() };
     },
   };
+}
+
+/**
+ * A new browser context signed in as `email` at `path`; script errors and CSP refusals go to
+ * `errors` (a refused request, such as the 401 before sign-in, is logged by the browser itself).
+ */
+export async function signedInPage(browser: Browser, url: string, email: string, errors: string[]): Promise<Page> {
+  const context = await browser.newContext({ acceptDownloads: true });
+  const page = await context.newPage();
+  page.on('console', (m) => m.type() === 'error' && !m.text().startsWith('Failed to load resource') && errors.push(m.text()));
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(url);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForSelector('header.top');
+  return page;
 }

@@ -15,7 +15,7 @@ import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../support/chromium.ts';
 import { createTestWorkspace, insertRows, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
 import { updateSettings } from '../../src/store/app/workspaces.ts';
-import { PASSWORD, createUser, signIn, type Signed } from './helpers.ts';
+import { createUser, signIn, signedInPage, type Signed } from './helpers.ts';
 
 interface Zoned {
   zone: string;
@@ -126,14 +126,7 @@ describe('the JSON endpoints read the workspace\'s zone', () => {
 });
 
 async function overview(z: Zoned): Promise<Page> {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  page.on('console', (m) => m.type() === 'error' && !m.text().startsWith('Failed to load resource') && errors.push(m.text()));
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(`${base}/?workspace=${z.ws.id}`);
-  await page.getByLabel('Email').fill('ada@example.com');
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  const page = await signedInPage(browser, `${base}/?workspace=${z.ws.id}`, 'ada@example.com', errors);
   await page.waitForSelector('[data-testid="comparison"]');
   return page;
 }
