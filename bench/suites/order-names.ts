@@ -1,6 +1,6 @@
 /**
  * Matching pixel conversions to platform orders by id or by name (docs/integrations.md): the
- * report's orders lookup (`ORDER_IDS` of src/analytics/report/build-sql.ts) beside the same
+ * report's orders lookup (`ORDER_IDS` of src/analytics/sales.ts) beside the same
  * lookup by id alone, paired, on its own data dir. Shape: ORDERS orders in one workspace, every
  * one with a Shopify-style name (`#N`), and as many conversions, one in three carrying the name
  * instead of the id. Reported: medians and p99 of both, and how many conversions each matched.
@@ -11,7 +11,7 @@ import path from 'node:path';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/log.ts';
 import { openStores } from '../../src/store/index.ts';
-import { ORDER_IDS } from '../../src/analytics/report/build-sql.ts';
+import { ORDER_IDS } from '../../src/analytics/sales.ts';
 import { measurePaired } from '../measure.ts';
 
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 300_000);

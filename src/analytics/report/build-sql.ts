@@ -11,6 +11,7 @@ import { DIMENSIONS, INTERVALS, reportingSourceSql, type Dimension } from '../di
 import type { ReportPlan } from './plan.ts';
 import { METRICS, metricSql, type Parts } from '../metrics.ts';
 import { EXCLUDED_TRANSACTIONS_SQL, excludedListId } from '../queries/settings/excluded-transactions.ts';
+import { ORDER_IDS, soldSql } from '../sales.ts';
 
 /**
  * The report as one ClickHouse query: the page of rows, the totals over the whole scope and the
@@ -148,7 +149,7 @@ function conversionValues(plan: ReportPlan): { columns: string; joins: string } 
   const firstOrder = s.new_customer_correction
     ? `LEFT JOIN (
     SELECT customer_id AS f_customer, min(dt) AS first_dt FROM (
-      SELECT customer_id, dt FROM orders FINAL WHERE store_id = {store_id:UInt64} AND customer_id != ''
+      SELECT customer_id, dt FROM orders FINAL WHERE store_id = {store_id:UInt64} AND customer_id != '' AND sale = 1
       UNION ALL SELECT customer_id, dt FROM conversions WHERE store_id = {store_id:UInt64} AND customer_id != ''
     ) GROUP BY customer_id
   ) AS f ON f.f_customer = c.customer_id`
@@ -223,18 +224,11 @@ function creditedSql(plan: ReportPlan, credits: string): string {
   return bookedCredits(plan.attribution.model, `arrayFilter(c -> ${keptCredit}, ${credits})`);
 }
 
-/**
- * The identifiers an order answers to: its id and its name (Shopify `#1001`, WooCommerce's
- * number; docs/integrations.md), one joinable row each. Costs about a quarter more join time than
- * the id alone when every order has a name (bench/suites/order-names.ts, docs/performance.md).
- */
-export const ORDER_IDS = "arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name]))";
-
 const PIXEL_TRANSACTIONS = `SELECT transaction_id FROM conversions WHERE store_id = {store_id:UInt64} AND transaction_id != ''`;
 
 /**
- * Platform orders with no pixel conversion (by id or by name), as credits of their own
- * `unattributed` touch.
+ * Platform orders that are sales with no pixel conversion (by id or by name), as credits of their
+ * own `unattributed` touch.
  */
 function unattributedCreditsSql(plan: ReportPlan, fields: readonly TouchField[]): string {
   return `
@@ -248,7 +242,7 @@ function unattributedCreditsSql(plan: ReportPlan, fields: readonly TouchField[])
     toFloat64(shipping_cost) AS shipping_costs, toFloat64(arraySum(r -> r.amount, refunds)) AS refunds,
     '' AS city, '' AS coupon_code
   FROM orders FINAL
-  WHERE store_id = {store_id:UInt64} AND dt BETWEEN {start:${TS}} AND {end:${TS}}${excludesTransactions(plan)
+  WHERE store_id = {store_id:UInt64} AND dt BETWEEN {start:${TS}} AND {end:${TS}} AND sale = 1${excludesTransactions(plan)
     ? `\n    AND transaction_id NOT IN ${EXCLUDED_TRANSACTIONS_SQL} AND order_name NOT IN ${EXCLUDED_TRANSACTIONS_SQL}` : ''}
     AND transaction_id NOT IN (${PIXEL_TRANSACTIONS}) AND order_name NOT IN (${PIXEL_TRANSACTIONS})`;
 }
@@ -258,7 +252,8 @@ function ctes(plan: ReportPlan): { sql: string; params: QueryParams } {
   const params = reportParams(plan);
   const convWhere = new Conditions()
     .add('c.store_id = {store_id:UInt64}')
-    .add(`c.dt BETWEEN {conv_start:${TS}} AND {conv_end:${TS}}`);
+    .add(`c.dt BETWEEN {conv_start:${TS}} AND {conv_end:${TS}}`)
+    .add(soldSql('c.transaction_id'));
   if (excludesTransactions(plan)) convWhere.add(`c.transaction_id NOT IN ${EXCLUDED_TRANSACTIONS_SQL}`);
   addNameFilter(convWhere, 'c.name', plan.name ?? undefined);
   Object.assign(params, convWhere.params);

@@ -1,6 +1,7 @@
 import type { Clickhouse } from '../../../store/clickhouse.ts';
 import { sessionsInRange } from '../tool-common/sessions-in-range.ts';
 import type { QueryScope } from '../../query-scope.ts';
+import { soldSql } from '../../sales.ts';
 
 export const QUERY_NAME = 'variant-performance';
 
@@ -39,6 +40,7 @@ FROM (
     SELECT session_id, count() AS n_conv, sum(transaction_gross_revenue) AS rev
     FROM conversions
     WHERE store_id = {store_id:UInt64} AND dt BETWEEN {start:DateTime64(3, 'UTC')} AND {read_end:DateTime64(3, 'UTC')}
+      AND ${soldSql('transaction_id')}
     GROUP BY session_id
   ) AS c ON s.session_id = c.session_id
   WHERE has(s.s_entry_meta_keys, 'ab_test') AND has(s.s_entry_meta_keys, 'ab_variant')

@@ -9,6 +9,7 @@ import { IDS_CTE, conversionIdentitySql, sessionIdentitySql } from '../../attrib
 import type { AttributionPlan } from '../../attribution/plan.ts';
 import { emptyCounts, type ChainCounts } from '../../attribution/markov.ts';
 import { EXCLUDED_TRANSACTIONS_SQL, excludedListId } from '../settings/excluded-transactions.ts';
+import { soldSql } from '../../sales.ts';
 
 export const QUERY_NAME = 'chain-counts';
 
@@ -67,6 +68,7 @@ conv AS (
   FROM conversions AS c
   LEFT JOIN ids ON ids.id_visitor = c.visitor_id
   WHERE c.store_id = {store_id:UInt64} AND c.dt BETWEEN {scan_start:${TS}} AND {scan_end:${TS}}${excluded}
+    AND ${soldSql('c.transaction_id')}
   GROUP BY identity
 )
 SELECT step.1 AS from_state, step.2 AS to_state, journey.2 AS converted, count() AS n

@@ -1,5 +1,6 @@
 import type { QueryParams } from '../../../store/clickhouse.ts';
 import { Conditions, addNameFilter, timestampParam } from '../../sql.ts';
+import { soldSql } from '../../sales.ts';
 import type { QueryScope } from '../../query-scope.ts';
 import { SESSIONS_FINAL, landingColumns, type LandingColumn } from '../sessions/session-sql.ts';
 
@@ -44,9 +45,22 @@ const CONVERSION_SESSION_MONTHS = `month BETWEEN toStartOfMonth({start:DateTime6
  * A subquery yielding every conversion in scope with its columns plus `l_<channel column>` from its
  * session's first event. The scope's channels (source filter and key visibility) apply to the raw
  * landing channel, so `organic` (which stands for '' and 'organic') also matches conversions
- * without a session.
+ * without a session. Every conversion the pixel recorded, as `/v3/conversions` lists them; what
+ * counts in a number is `saleConversions`.
  */
 export function attributedConversions(scope: QueryScope, filters: ConversionFilters = {}): { sql: string; params: QueryParams } {
+  return conversionsSql(scope, filters, false);
+}
+
+/**
+ * `attributedConversions` without those that name a stored order that is no sale (cancelled,
+ * voided, test, pending; src/analytics/sales.ts): what every tool counts as conversions and revenue.
+ */
+export function saleConversions(scope: QueryScope, filters: ConversionFilters = {}): { sql: string; params: QueryParams } {
+  return conversionsSql(scope, filters, true);
+}
+
+function conversionsSql(scope: QueryScope, filters: ConversionFilters, salesOnly: boolean): { sql: string; params: QueryParams } {
   const excluded = filters.excluded ?? [];
   const bounds = {
     store_id: scope.workspaceId,
@@ -59,6 +73,7 @@ export function attributedConversions(scope: QueryScope, filters: ConversionFilt
     .addIf(filters.transactionId, 'transaction_id = {transaction_id:String}', (v) => ({ transaction_id: v }))
     .addIf(filters.customerId, 'customer_id = {customer_id:String}', (v) => ({ customer_id: v }))
     .addIf(filters.isNewCustomer, 'is_new_customer = {is_new_customer:UInt8}', (v) => ({ is_new_customer: v }));
+  if (salesOnly) own.add(soldSql('transaction_id'));
   addNameFilter(own, 'name', filters.name);
   const channel = new Conditions()
     .addIf(scope.channels, 'l_adv_source IN {channels:Array(String)}', (v) => ({ channels: v }))

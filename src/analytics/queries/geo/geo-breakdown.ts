@@ -1,5 +1,5 @@
 import type { Clickhouse } from '../../../store/clickhouse.ts';
-import { attributedConversions } from '../conversions/conversion-scope.ts';
+import { saleConversions } from '../conversions/conversion-scope.ts';
 import { sessionsInRange } from '../tool-common/sessions-in-range.ts';
 import type { QueryScope } from '../../query-scope.ts';
 
@@ -24,7 +24,7 @@ export interface GeoRow {
  */
 export async function geoBreakdown(ch: Clickhouse, scope: QueryScope, p: GeoParams): Promise<GeoRow[]> {
   const sessions = sessionsInRange(scope, ['country_code']);
-  const conversions = attributedConversions(scope);
+  const conversions = saleConversions(scope);
   const city = p.level === 'city';
   const sql = `
 SELECT g_country AS country_code, g_city AS city, toUInt64(sum(s)) AS sessions, toUInt64(sum(c)) AS conversions,

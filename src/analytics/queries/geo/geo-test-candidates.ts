@@ -1,5 +1,5 @@
 import type { Clickhouse } from '../../../store/clickhouse.ts';
-import { attributedConversions } from '../conversions/conversion-scope.ts';
+import { saleConversions } from '../conversions/conversion-scope.ts';
 import type { QueryScope } from '../../query-scope.ts';
 import { LOCAL_DATE } from '../../sql.ts';
 
@@ -24,7 +24,7 @@ export async function geoTestCandidates(
   scope: QueryScope,
   p: { level: 'country' | 'city'; days: number },
 ): Promise<GeoCandidateRow[]> {
-  const conversions = attributedConversions(scope);
+  const conversions = saleConversions(scope);
   const sql = `
 SELECT country_code, city, toUInt32(count()) AS days_with_orders, toUInt64(sum(day_conversions)) AS conversions,
   toInt64(sum(day_revenue)) AS revenue_cents,

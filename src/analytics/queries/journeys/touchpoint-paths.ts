@@ -2,6 +2,7 @@ import type { Clickhouse } from '../../../store/clickhouse.ts';
 import { DAY_MS } from '../../../kit/dates.ts';
 import { Conditions, timestampParam } from '../../sql.ts';
 import type { QueryScope } from '../../query-scope.ts';
+import { soldSql } from '../../sales.ts';
 
 export const QUERY_NAME = 'touchpoint-paths';
 
@@ -45,6 +46,7 @@ FROM (
     SELECT visitor_id, dt, transaction_id, session_id, name, transaction_gross_revenue
     FROM conversions
     WHERE store_id = {store_id:UInt64} AND dt BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
+      AND ${soldSql('transaction_id')}
   ) AS c
   LEFT JOIN (
     SELECT visitor_id, session_id, min(dt) AS t_start, argMin(adv_source, dt) AS t_source

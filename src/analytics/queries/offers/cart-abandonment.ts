@@ -1,6 +1,7 @@
 import type { Clickhouse } from '../../../store/clickhouse.ts';
 import { sessionsInRange } from '../tool-common/sessions-in-range.ts';
 import type { QueryScope } from '../../query-scope.ts';
+import { soldSql } from '../../sales.ts';
 
 export const QUERY_NAME = 'cart-abandonment';
 
@@ -10,7 +11,7 @@ export interface AbandonmentRow {
   converted_cart_sessions: number;
 }
 
-/** Per landing channel: sessions with an add_to_cart, and how many of them converted. */
+/** Per landing channel: sessions with an add_to_cart, and how many of them converted (a sale; src/analytics/sales.ts). */
 export async function cartAbandonment(ch: Clickhouse, scope: QueryScope): Promise<AbandonmentRow[]> {
   const sessions = sessionsInRange(scope, []);
   const sql = `
@@ -18,6 +19,7 @@ SELECT if(s_adv_source IN ('', 'organic'), 'organic', s_adv_source) AS channel, 
   toUInt64(countIf(session_id IN (
     SELECT session_id FROM conversions
     WHERE store_id = {store_id:UInt64} AND dt BETWEEN {start:DateTime64(3, 'UTC')} AND {read_end:DateTime64(3, 'UTC')}
+      AND ${soldSql('transaction_id')}
   ))) AS converted_cart_sessions
 FROM ${sessions.sql}
 WHERE s_add_to_carts > 0

@@ -1,5 +1,5 @@
 import type { Clickhouse } from '../../../store/clickhouse.ts';
-import { attributedConversions } from '../conversions/conversion-scope.ts';
+import { saleConversions } from '../conversions/conversion-scope.ts';
 import type { QueryScope } from '../../query-scope.ts';
 
 export const QUERY_NAME = 'coupon-performance';
@@ -17,7 +17,7 @@ export async function couponPerformance(
   scope: QueryScope,
   p: { limit: number },
 ): Promise<CouponRow[]> {
-  const conversions = attributedConversions(scope);
+  const conversions = saleConversions(scope);
   const sql = `
 SELECT coupon_code, toUInt64(count()) AS conversions, toInt64(sum(transaction_gross_revenue)) AS revenue_cents,
   toUInt64(countIf(is_new_customer = 1)) AS new_customers

@@ -1,5 +1,5 @@
 import type { Clickhouse } from '../../../store/clickhouse.ts';
-import { attributedConversions } from '../conversions/conversion-scope.ts';
+import { saleConversions } from '../conversions/conversion-scope.ts';
 import { sessionsInRange } from '../tool-common/sessions-in-range.ts';
 import type { QueryScope } from '../../query-scope.ts';
 
@@ -15,7 +15,7 @@ export interface HourlyRow {
 /** Sessions (by start) and conversions per hour of the day, 0 to 23, in the range's time zone. */
 export async function hourlyActivity(ch: Clickhouse, scope: QueryScope): Promise<HourlyRow[]> {
   const sessions = sessionsInRange(scope, []);
-  const conversions = attributedConversions(scope);
+  const conversions = saleConversions(scope);
   const sql = `
 SELECT toUInt8(h) AS hour, toUInt64(sum(s)) AS sessions, toUInt64(sum(c)) AS conversions, toInt64(sum(r)) AS revenue_cents
 FROM (

@@ -1,7 +1,7 @@
 import type { Clickhouse } from '../../../store/clickhouse.ts';
 import { rangeDays } from '../../../kit/range.ts';
 import { LOCAL_DATE } from '../../sql.ts';
-import { attributedConversions } from '../conversions/conversion-scope.ts';
+import { saleConversions } from '../conversions/conversion-scope.ts';
 import type { QueryScope } from '../../query-scope.ts';
 
 export const QUERY_NAME = 'weather-sales';
@@ -27,7 +27,7 @@ export async function weatherSales(
   scope: QueryScope,
   p: { countryCode?: string; city?: string },
 ): Promise<WeatherDayRow[]> {
-  const conversions = attributedConversions(scope);
+  const conversions = saleConversions(scope);
   const sql = `
 SELECT toString(w.dt) AS day, w.country_code AS country_code, w.city AS city, w.temperature_c AS temperature_c,
   w.precipitation_mm AS precipitation_mm, w.condition AS condition,

@@ -44,6 +44,7 @@ conv AS (
   
   WHERE c.store_id = {store_id:UInt64}
   AND c.dt BETWEEN {conv_start:DateTime64(3, 'UTC')} AND {conv_end:DateTime64(3, 'UTC')}
+  AND c.transaction_id NOT IN (SELECT arrayJoin(arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name]))) FROM orders FINAL WHERE store_id = {store_id:UInt64} AND sale = 0)
 ),
 paths AS (
   SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel)), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')) AS path
@@ -129,6 +130,7 @@ conv AS (
   
   WHERE c.store_id = {store_id:UInt64}
   AND c.dt BETWEEN {conv_start:DateTime64(3, 'UTC')} AND {conv_end:DateTime64(3, 'UTC')}
+  AND c.transaction_id NOT IN (SELECT arrayJoin(arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name]))) FROM orders FINAL WHERE store_id = {store_id:UInt64} AND sale = 0)
 ),
 paths AS (
   SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel), campaign), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String, campaign String)')) AS path
@@ -217,6 +219,7 @@ conv AS (
   
   WHERE c.store_id = {store_id:UInt64}
   AND c.dt BETWEEN {conv_start:DateTime64(3, 'UTC')} AND {conv_end:DateTime64(3, 'UTC')}
+  AND c.transaction_id NOT IN (SELECT arrayJoin(arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name]))) FROM orders FINAL WHERE store_id = {store_id:UInt64} AND sale = 0)
 ),
 paths AS (
   SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel)), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')) AS path
@@ -304,6 +307,7 @@ conv AS (
   
   WHERE c.store_id = {store_id:UInt64}
   AND c.dt BETWEEN {conv_start:DateTime64(3, 'UTC')} AND {conv_end:DateTime64(3, 'UTC')}
+  AND c.transaction_id NOT IN (SELECT arrayJoin(arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name]))) FROM orders FINAL WHERE store_id = {store_id:UInt64} AND sale = 0)
 ),
 paths AS (
   SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel)), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')) AS path
@@ -390,6 +394,7 @@ conv AS (
   
   WHERE c.store_id = {store_id:UInt64}
   AND c.dt BETWEEN {conv_start:DateTime64(3, 'UTC')} AND {conv_end:DateTime64(3, 'UTC')}
+  AND c.transaction_id NOT IN (SELECT arrayJoin(arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name]))) FROM orders FINAL WHERE store_id = {store_id:UInt64} AND sale = 0)
 ),
 paths AS (
   SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel)), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')) AS path
@@ -476,6 +481,7 @@ conv AS (
   
   WHERE c.store_id = {store_id:UInt64}
   AND c.dt BETWEEN {conv_start:DateTime64(3, 'UTC')} AND {conv_end:DateTime64(3, 'UTC')}
+  AND c.transaction_id NOT IN (SELECT arrayJoin(arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name]))) FROM orders FINAL WHERE store_id = {store_id:UInt64} AND sale = 0)
 ),
 paths AS (
   SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel)), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')) AS path
@@ -562,6 +568,7 @@ conv AS (
   
   WHERE c.store_id = {store_id:UInt64}
   AND c.dt BETWEEN {conv_start:DateTime64(3, 'UTC')} AND {conv_end:DateTime64(3, 'UTC')}
+  AND c.transaction_id NOT IN (SELECT arrayJoin(arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name]))) FROM orders FINAL WHERE store_id = {store_id:UInt64} AND sale = 0)
 ),
 paths AS (
   SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel)), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')) AS path
@@ -635,6 +642,7 @@ conv AS (
   FROM conversions AS c
   LEFT JOIN ids ON ids.id_visitor = c.visitor_id
   WHERE c.store_id = {store_id:UInt64} AND c.dt BETWEEN {scan_start:DateTime64(3, 'UTC')} AND {scan_end:DateTime64(3, 'UTC')}
+    AND c.transaction_id NOT IN (SELECT arrayJoin(arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name]))) FROM orders FINAL WHERE store_id = {store_id:UInt64} AND sale = 0)
   GROUP BY identity
 )
 SELECT step.1 AS from_state, step.2 AS to_state, journey.2 AS converted, count() AS n
@@ -696,6 +704,7 @@ conv AS (
   
   WHERE c.store_id = {store_id:UInt64}
   AND c.dt BETWEEN {conv_start:DateTime64(3, 'UTC')} AND {conv_end:DateTime64(3, 'UTC')}
+  AND c.transaction_id NOT IN (SELECT arrayJoin(arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name]))) FROM orders FINAL WHERE store_id = {store_id:UInt64} AND sale = 0)
 ),
 paths AS (
   SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel), campaign), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String, campaign String)')) AS path
@@ -786,6 +795,7 @@ conv AS (
   
   WHERE c.store_id = {store_id:UInt64}
   AND c.dt BETWEEN {conv_start:DateTime64(3, 'UTC')} AND {conv_end:DateTime64(3, 'UTC')}
+  AND c.transaction_id NOT IN (SELECT arrayJoin(arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name]))) FROM orders FINAL WHERE store_id = {store_id:UInt64} AND sale = 0)
   AND c.name LIKE {name:String}
 ),
 paths AS (
@@ -879,6 +889,7 @@ conv AS (
   
   WHERE c.store_id = {store_id:UInt64}
   AND c.dt BETWEEN {conv_start:DateTime64(3, 'UTC')} AND {conv_end:DateTime64(3, 'UTC')}
+  AND c.transaction_id NOT IN (SELECT arrayJoin(arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name]))) FROM orders FINAL WHERE store_id = {store_id:UInt64} AND sale = 0)
 ),
 paths AS (
   SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel), utm_campaign), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String, utm_campaign String)')) AS path
@@ -962,6 +973,7 @@ conv AS (
   
   WHERE c.store_id = {store_id:UInt64}
   AND c.dt BETWEEN {conv_start:DateTime64(3, 'UTC')} AND {conv_end:DateTime64(3, 'UTC')}
+  AND c.transaction_id NOT IN (SELECT arrayJoin(arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name]))) FROM orders FINAL WHERE store_id = {store_id:UInt64} AND sale = 0)
 ),
 paths AS (
   SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel)), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')) AS path
@@ -1054,6 +1066,7 @@ conv AS (
   
   WHERE c.store_id = {store_id:UInt64}
   AND c.dt BETWEEN {conv_start:DateTime64(3, 'UTC')} AND {conv_end:DateTime64(3, 'UTC')}
+  AND c.transaction_id NOT IN (SELECT arrayJoin(arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name]))) FROM orders FINAL WHERE store_id = {store_id:UInt64} AND sale = 0)
 ),
 paths AS (
   SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel)), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')) AS path
@@ -1161,6 +1174,7 @@ conv AS (
   
   WHERE c.store_id = {store_id:UInt64}
   AND c.dt BETWEEN {conv_start:DateTime64(3, 'UTC')} AND {conv_end:DateTime64(3, 'UTC')}
+  AND c.transaction_id NOT IN (SELECT arrayJoin(arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name]))) FROM orders FINAL WHERE store_id = {store_id:UInt64} AND sale = 0)
 ),
 paths AS (
   SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel)), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')) AS path
@@ -1237,6 +1251,7 @@ conv AS (
   
   WHERE c.store_id = {store_id:UInt64}
   AND c.dt BETWEEN {conv_start:DateTime64(3, 'UTC')} AND {conv_end:DateTime64(3, 'UTC')}
+  AND c.transaction_id NOT IN (SELECT arrayJoin(arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name]))) FROM orders FINAL WHERE store_id = {store_id:UInt64} AND sale = 0)
 ),
 paths AS (
   SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel)), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')) AS path
@@ -1315,6 +1330,7 @@ conv AS (
   
   WHERE c.store_id = {store_id:UInt64}
   AND c.dt BETWEEN {conv_start:DateTime64(3, 'UTC')} AND {conv_end:DateTime64(3, 'UTC')}
+  AND c.transaction_id NOT IN (SELECT arrayJoin(arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name]))) FROM orders FINAL WHERE store_id = {store_id:UInt64} AND sale = 0)
 ),
 paths AS (
   SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel), ad), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String, ad String)')) AS path
@@ -1420,6 +1436,7 @@ conv AS (
   
   WHERE c.store_id = {store_id:UInt64}
   AND c.dt BETWEEN {conv_start:DateTime64(3, 'UTC')} AND {conv_end:DateTime64(3, 'UTC')}
+  AND c.transaction_id NOT IN (SELECT arrayJoin(arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name]))) FROM orders FINAL WHERE store_id = {store_id:UInt64} AND sale = 0)
 ),
 paths AS (
   SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel), campaign, ad), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String, campaign String, ad String)')) AS path
@@ -1512,6 +1529,7 @@ conv AS (
   
   WHERE c.store_id = {store_id:UInt64}
   AND c.dt BETWEEN {conv_start:DateTime64(3, 'UTC')} AND {conv_end:DateTime64(3, 'UTC')}
+  AND c.transaction_id NOT IN (SELECT arrayJoin(arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name]))) FROM orders FINAL WHERE store_id = {store_id:UInt64} AND sale = 0)
 ),
 paths AS (
   SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel)), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')) AS path
@@ -1601,6 +1619,7 @@ conv AS (
   
   WHERE c.store_id = {store_id:UInt64}
   AND c.dt BETWEEN {conv_start:DateTime64(3, 'UTC')} AND {conv_end:DateTime64(3, 'UTC')}
+  AND c.transaction_id NOT IN (SELECT arrayJoin(arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name]))) FROM orders FINAL WHERE store_id = {store_id:UInt64} AND sale = 0)
 ),
 paths AS (
   SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel)), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')) AS path
@@ -1699,6 +1718,7 @@ conv AS (
   
   WHERE c.store_id = {store_id:UInt64}
   AND c.dt BETWEEN {conv_start:DateTime64(3, 'UTC')} AND {conv_end:DateTime64(3, 'UTC')}
+  AND c.transaction_id NOT IN (SELECT arrayJoin(arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name]))) FROM orders FINAL WHERE store_id = {store_id:UInt64} AND sale = 0)
   AND c.transaction_id NOT IN (SELECT transaction_id FROM excluded_transactions WHERE store_id = {store_id:UInt64} AND list_id = {excluded_list:String})
 ),
 paths AS (
@@ -1729,7 +1749,7 @@ credits AS (
     toFloat64(shipping_cost) AS shipping_costs, toFloat64(arraySum(r -> r.amount, refunds)) AS refunds,
     '' AS city, '' AS coupon_code
   FROM orders FINAL
-  WHERE store_id = {store_id:UInt64} AND dt BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
+  WHERE store_id = {store_id:UInt64} AND dt BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')} AND sale = 1
     AND transaction_id NOT IN (SELECT transaction_id FROM excluded_transactions WHERE store_id = {store_id:UInt64} AND list_id = {excluded_list:String}) AND order_name NOT IN (SELECT transaction_id FROM excluded_transactions WHERE store_id = {store_id:UInt64} AND list_id = {excluded_list:String})
     AND transaction_id NOT IN (SELECT transaction_id FROM conversions WHERE store_id = {store_id:UInt64} AND transaction_id != '') AND order_name NOT IN (SELECT transaction_id FROM conversions WHERE store_id = {store_id:UInt64} AND transaction_id != '')
 )

@@ -28,6 +28,7 @@ FROM (
     SELECT session_id, count() AS n_conv, sum(transaction_gross_revenue) AS rev
     FROM conversions
     WHERE store_id = {store_id:UInt64} AND dt BETWEEN {start:DateTime64(3, 'UTC')} AND {read_end:DateTime64(3, 'UTC')}
+      AND transaction_id NOT IN (SELECT arrayJoin(arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name]))) FROM orders FINAL WHERE store_id = {store_id:UInt64} AND sale = 0)
     GROUP BY session_id
   ) AS c ON s.session_id = c.session_id
   WHERE has(s.s_entry_meta_keys, 'ab_test') AND has(s.s_entry_meta_keys, 'ab_variant')
@@ -67,6 +68,7 @@ FROM (
     SELECT session_id, count() AS n_conv, sum(transaction_gross_revenue) AS rev
     FROM conversions
     WHERE store_id = {store_id:UInt64} AND dt BETWEEN {start:DateTime64(3, 'UTC')} AND {read_end:DateTime64(3, 'UTC')}
+      AND transaction_id NOT IN (SELECT arrayJoin(arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name]))) FROM orders FINAL WHERE store_id = {store_id:UInt64} AND sale = 0)
     GROUP BY session_id
   ) AS c ON s.session_id = c.session_id
   WHERE has(s.s_entry_meta_keys, 'ab_test') AND has(s.s_entry_meta_keys, 'ab_variant')

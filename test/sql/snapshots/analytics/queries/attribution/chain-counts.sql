@@ -31,6 +31,7 @@ conv AS (
   FROM conversions AS c
   LEFT JOIN ids ON ids.id_visitor = c.visitor_id
   WHERE c.store_id = {store_id:UInt64} AND c.dt BETWEEN {scan_start:DateTime64(3, 'UTC')} AND {scan_end:DateTime64(3, 'UTC')}
+    AND c.transaction_id NOT IN (SELECT arrayJoin(arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name]))) FROM orders FINAL WHERE store_id = {store_id:UInt64} AND sale = 0)
   GROUP BY identity
 )
 SELECT step.1 AS from_state, step.2 AS to_state, journey.2 AS converted, count() AS n
@@ -81,6 +82,7 @@ conv AS (
   LEFT JOIN ids ON ids.id_visitor = c.visitor_id
   WHERE c.store_id = {store_id:UInt64} AND c.dt BETWEEN {scan_start:DateTime64(3, 'UTC')} AND {scan_end:DateTime64(3, 'UTC')}
     AND c.transaction_id NOT IN (SELECT transaction_id FROM excluded_transactions WHERE store_id = {store_id:UInt64} AND list_id = {excluded_list:String})
+    AND c.transaction_id NOT IN (SELECT arrayJoin(arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name]))) FROM orders FINAL WHERE store_id = {store_id:UInt64} AND sale = 0)
   GROUP BY identity
 )
 SELECT step.1 AS from_state, step.2 AS to_state, journey.2 AS converted, count() AS n

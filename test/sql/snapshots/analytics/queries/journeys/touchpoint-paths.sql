@@ -25,6 +25,7 @@ FROM (
     SELECT visitor_id, dt, transaction_id, session_id, name, transaction_gross_revenue
     FROM conversions
     WHERE store_id = {store_id:UInt64} AND dt BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
+      AND transaction_id NOT IN (SELECT arrayJoin(arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name]))) FROM orders FINAL WHERE store_id = {store_id:UInt64} AND sale = 0)
   ) AS c
   LEFT JOIN (
     SELECT visitor_id, session_id, min(dt) AS t_start, argMin(adv_source, dt) AS t_source
@@ -65,6 +66,7 @@ FROM (
     SELECT visitor_id, dt, transaction_id, session_id, name, transaction_gross_revenue
     FROM conversions
     WHERE store_id = {store_id:UInt64} AND dt BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
+      AND transaction_id NOT IN (SELECT arrayJoin(arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name]))) FROM orders FINAL WHERE store_id = {store_id:UInt64} AND sale = 0)
   ) AS c
   LEFT JOIN (
     SELECT visitor_id, session_id, min(dt) AS t_start, argMin(adv_source, dt) AS t_source

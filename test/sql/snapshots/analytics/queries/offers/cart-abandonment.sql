@@ -11,6 +11,7 @@ SELECT if(s_adv_source IN ('', 'organic'), 'organic', s_adv_source) AS channel, 
   toUInt64(countIf(session_id IN (
     SELECT session_id FROM conversions
     WHERE store_id = {store_id:UInt64} AND dt BETWEEN {start:DateTime64(3, 'UTC')} AND {read_end:DateTime64(3, 'UTC')}
+      AND transaction_id NOT IN (SELECT arrayJoin(arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name]))) FROM orders FINAL WHERE store_id = {store_id:UInt64} AND sale = 0)
   ))) AS converted_cart_sessions
 FROM (
   SELECT session_id, started AS s_start, tupleElement(landing, 'adv_source') AS s_adv_source,
@@ -36,6 +37,7 @@ SELECT if(s_adv_source IN ('', 'organic'), 'organic', s_adv_source) AS channel, 
   toUInt64(countIf(session_id IN (
     SELECT session_id FROM conversions
     WHERE store_id = {store_id:UInt64} AND dt BETWEEN {start:DateTime64(3, 'UTC')} AND {read_end:DateTime64(3, 'UTC')}
+      AND transaction_id NOT IN (SELECT arrayJoin(arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name]))) FROM orders FINAL WHERE store_id = {store_id:UInt64} AND sale = 0)
   ))) AS converted_cart_sessions
 FROM (
   SELECT session_id, started AS s_start, tupleElement(landing, 'adv_source') AS s_adv_source,
