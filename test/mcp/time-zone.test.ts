@@ -59,6 +59,7 @@ const RANGE_TOOLS = TOOLS.filter((tool) => Object.hasOwn((jsonSchemaOf(tool.inpu
 /** The arguments a range tool needs beside the range. */
 async function needed(name: string): Promise<object> {
   if (name === 'ab-testing.get-results') return { test_id: 'hero' };
+  if (name === 'exports.get-link') return { kind: 'events' };
   if (name !== 'lists.add-top-creatives') return {};
   const { list } = await ok('lists.create', { name: `Top ${Math.random()}`, kind: 'list' });
   return { list_id: list.id, rank_by: 'spend' };

@@ -3,19 +3,19 @@ import { EXPORT_FORMATS, EXPORT_KINDS } from '../../../analytics/export/formats.
 import { adScope, pixelScope } from '../../../analytics/query-scope.ts';
 import { getSettings } from '../../../store/app/workspaces.ts';
 import { rangeOut, toolRange } from '../kit/range.ts';
-import { dateFromArg, dateToArg, readTool } from '../kit/tool.ts';
+import { rangeArgs, readTool } from '../kit/tool.ts';
 import * as out from '../kit/outputs.ts';
 
 export const exportTools = [
   readTool(
     'exports.get-link',
     'Download links',
-    '15-minute links to all rows of a kind, or the MMM CSV.',
+    '15-minute links to all rows of a kind, or the MMM CSV (default zone: the workspace\'s).',
     'No data itself: the links download the bulk exports of traffic, conversions and ad rows, or the marketing-mix-model file (docs/exports.md).',
-    z.object({ kind: z.enum(EXPORT_KINDS).describe('What'), date_from: dateFromArg, date_to: dateToArg }).strict(),
+    z.object({ kind: z.enum(EXPORT_KINDS).describe('What'), ...rangeArgs }).strict(),
     z.strictObject({ link: out.fields({ kind: out.str, ...out.range, expires_at: out.str, urls: z.record(out.str, out.str) }) }),
     async (ctx, input) => {
-      const { timezone } = await getSettings(ctx.db, ctx.workspaceId);
+      const timezone = input.timezone ?? (await getSettings(ctx.db, ctx.workspaceId)).timezone;
       const range = toolRange({ ...input, timezone }, ctx.now());
       // A key that may not read this kind is refused now rather than when a link is opened.
       if (input.kind === 'ads') adScope(ctx, range);
