@@ -6,10 +6,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { NotFound } from '../kit/errors.ts';
-import { DAY_MS, DEFAULT_RANGE_DAYS, dayOf, dayStart, formatDay } from '../kit/dates.ts';
+import { DAY_MS } from '../kit/dates.ts';
 import { UTC } from '../kit/time-zone.ts';
 import { rangePage } from '../kit/paging.ts';
-import { resolveRange, type Range } from '../kit/range.ts';
+import type { Range } from '../kit/range.ts';
 import { channelsOfAll } from '../analytics/sources.ts';
 import { seesChannel } from '../analytics/permissions.ts';
 import { runReport, type ReportRequest } from '../analytics/report/run.ts';
@@ -26,6 +26,7 @@ import { idParam, pageOf, parseQuery, text } from '../api/params.ts';
 import { pixelScope } from '../analytics/query-scope.ts';
 import { requireUser } from './auth.ts';
 import { workspaceAccess, type WorkspaceAccess } from './access.ts';
+import { previousPeriod, viewRange } from './store-calendar.ts';
 
 export const OVERVIEW_METRICS: MetricName[] = ['spend', 'revenue', 'roas', 'conversions', 'sessions', 'cr'];
 export const PROFIT_METRICS: MetricName[] = [
@@ -38,39 +39,6 @@ export function intervalFor(startMs: number, endMs: number): 'day' | 'week' | 'm
   const days = (endMs - startMs) / DAY_MS;
   if (days <= 93) return 'day';
   return days <= 731 ? 'week' : 'month';
-}
-
-/**
- * A view's range: the URL's dates as calendar days of the workspace's zone (a `timezone` in the
- * URL is not read: the dashboard always shows the store's days). Without dates, the "Last 7 days"
- * preset: the 7 complete days ending yesterday.
- */
-export function viewRange(query: { start_date?: string; end_date?: string }, timeZone: string, now: number): Range {
-  const today = dayOf(now, timeZone);
-  const defaults = query.start_date === undefined && query.end_date === undefined
-    ? { start_date: formatDay(today - DEFAULT_RANGE_DAYS * DAY_MS), end_date: formatDay(today - DAY_MS) }
-    : {};
-  return resolveRange({ ...query, ...defaults, timezone: timeZone }, now);
-}
-
-/**
- * The period the overview compares with: as many calendar days right before the range. A range
- * that runs past `now` (it holds today) is compared up to the same time of day: its first
- * `now - start` milliseconds with the previous period's.
- */
-export function previousPeriod(range: Range, now: number): Range & { partial: boolean } {
-  const zone = range.timeZone;
-  const firstDay = dayOf(range.startMs, zone);
-  const partial = range.endMs > now;
-  const endMs = partial ? Math.max(now, range.startMs) : range.endMs;
-  if (dayStart(firstDay, zone) !== range.startMs) {
-    // A range of timestamps, not days: the same length right before it.
-    const length = endMs - range.startMs + 1;
-    return { startMs: range.startMs - length, endMs: range.startMs - 1, timeZone: zone, partial };
-  }
-  const days = Math.round((dayOf(range.endMs, zone) - firstDay) / DAY_MS) + 1;
-  const startMs = dayStart(firstDay - days * DAY_MS, zone);
-  return { startMs, endMs: partial ? startMs + (endMs - range.startMs) : range.startMs - 1, timeZone: zone, partial };
 }
 
 /** Metrics built on parts that come by whole day (ads rows, expenses): a part of a day has no comparable figure. */

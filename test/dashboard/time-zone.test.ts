@@ -98,6 +98,11 @@ describe('the JSON endpoints read the workspace\'s zone', () => {
     assert.equal(viaDashboard.body.settings_applied.timezone, z.zone);
     const conversions = await owner.get(`/dashboard/api/conversions?workspace=${z.ws.id}`);
     assert.deepEqual(conversions.body.data.map((c: { transaction_id: string }) => c.transaction_id), ['T1', 'T3']);
+    // A download covers what the view shows: the same days of the same zone.
+    const download = await t.app.inject({ method: 'GET', url: `/dashboard/api/export/conversions?workspace=${z.ws.id}`, headers: { cookie: owner.cookie } });
+    assert.equal(download.statusCode, 200, download.body);
+    assert.equal(download.headers['content-disposition'], `attachment; filename="storelens-conversions-${day(z.zone, -7)}_${day(z.zone, -1)}.ndjson"`);
+    assert.deepEqual(download.body.trim().split('\n').map((line) => JSON.parse(line).transaction_id), ['T3', 'T1']);
   });
 
   test('today is compared with yesterday up to the same time; spend and what is built on it are not compared', async () => {

@@ -1,0 +1,44 @@
+/**
+ * The dashboard reads every view on the store's calendar (docs/dashboard.md, "The store's
+ * calendar"): the workspace's time zone, whatever the URL says, and the "Last 7 days" preset when
+ * the URL names no dates.
+ */
+import { DAY_MS, DEFAULT_RANGE_DAYS, dayOf, dayStart, formatDay } from '../kit/dates.ts';
+import { resolveRange, type Range } from '../kit/range.ts';
+
+/** The dates a view reads when the URL names none: the 7 complete days ending yesterday. */
+export function defaultDays(timeZone: string, now: number): { start_date: string; end_date: string } {
+  const today = dayOf(now, timeZone);
+  return { start_date: formatDay(today - DEFAULT_RANGE_DAYS * DAY_MS), end_date: formatDay(today - DAY_MS) };
+}
+
+/** A dashboard request's query on the store's calendar: its zone, and the default days when it names no dates. */
+export function onStoreCalendar<Q extends { start_date?: unknown; end_date?: unknown }>(query: Q, timeZone: string, now: number): Q & { timezone: string } {
+  const dated = query.start_date !== undefined || query.end_date !== undefined;
+  return { ...query, ...(dated ? {} : defaultDays(timeZone, now)), timezone: timeZone };
+}
+
+/** A view's range: the URL's dates as calendar days of the workspace's zone (`onStoreCalendar`). */
+export function viewRange(query: { start_date?: string; end_date?: string }, timeZone: string, now: number): Range {
+  return resolveRange(onStoreCalendar(query, timeZone, now), now);
+}
+
+/**
+ * The period the overview compares with: as many calendar days right before the range. A range
+ * that runs past `now` (it holds today) is compared up to the same time of day: its first
+ * `now - start` milliseconds with the previous period's.
+ */
+export function previousPeriod(range: Range, now: number): Range & { partial: boolean } {
+  const zone = range.timeZone;
+  const firstDay = dayOf(range.startMs, zone);
+  const partial = range.endMs > now;
+  const endMs = partial ? Math.max(now, range.startMs) : range.endMs;
+  if (dayStart(firstDay, zone) !== range.startMs) {
+    // A range of timestamps, not days: the same length right before it.
+    const length = endMs - range.startMs + 1;
+    return { startMs: range.startMs - length, endMs: range.startMs - 1, timeZone: zone, partial };
+  }
+  const days = Math.round((dayOf(range.endMs, zone) - firstDay) / DAY_MS) + 1;
+  const startMs = dayStart(firstDay - days * DAY_MS, zone);
+  return { startMs, endMs: partial ? startMs + (endMs - range.startMs) : range.startMs - 1, timeZone: zone, partial };
+}
