@@ -108,19 +108,29 @@ export async function insertRows(stores: Stores, table: string, rows: object[]):
 export async function createThrowawayPostgres(prefix: string): Promise<{ url: string; drop(): Promise<void> }> {
   const server = new URL(process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test');
   const name = `${prefix}_${crypto.randomBytes(6).toString('hex')}`;
-  const onServer = async (sql: string) => {
+  const onServer = async <T,>(work: (client: pg.Client) => Promise<T>) => {
     const client = new pg.Client({ connectionString: server.toString() });
     await client.connect();
     try {
-      await client.query(sql);
+      return await work(client);
     } finally {
       await client.end();
     }
   };
-  await onServer(`CREATE DATABASE ${name}`);
+  await onServer((client) => client.query(`CREATE DATABASE ${name}`));
   const url = new URL(server);
   url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => onServer(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+  // A closed pool has sent its goodbyes but the server may still list those connections; forcing
+  // the drop then would answer them with an error the ending clients no longer listen for.
+  const drop = () => onServer(async (client) => {
+    for (let waited = 0; waited < 5_000; waited += 50) {
+      const { rows } = await client.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name]);
+      if (rows[0].n === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  });
+  return { url: url.toString(), drop };
 }
 
 /** GET through the app; answers status and parsed body. */

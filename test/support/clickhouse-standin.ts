@@ -61,13 +61,15 @@ async function readBody(request: http.IncomingMessage): Promise<string> {
   return (request.headers['content-encoding'] === 'gzip' ? zlib.gunzipSync(body) : body).toString();
 }
 
-function statement(url: URL, body: string): string {
+/** The statement to run, and its query text apart from an INSERT's data (placeholders live only there). */
+function statement(url: URL, body: string): { sql: string; query: string } {
   const inUrl = url.searchParams.get('query');
-  if (inUrl && body) return `${inUrl}\n${body}`;
-  return inUrl ?? body;
+  if (inUrl && body) return { sql: `${inUrl}\n${body}`, query: inUrl };
+  const sql = inUrl ?? body;
+  return { sql, query: sql };
 }
 
-async function run(url: URL, sql: string): Promise<{ bytes: Buffer; rowsRead: number; bytesRead: number }> {
+async function run(url: URL, { sql, query }: { sql: string; query: string }): Promise<{ bytes: Buffer; rowsRead: number; bytesRead: number }> {
   const settings = new Map<string, string>();
   const params = new Map<string, string>();
   for (const [name, value] of url.searchParams) {
@@ -75,7 +77,7 @@ async function run(url: URL, sql: string): Promise<{ bytes: Buffer; rowsRead: nu
     else if (!NOT_SETTINGS.has(name)) settings.set(name, value);
   }
   for (const name of [...settings.keys(), ...params.keys()]) if (!NAME.test(name)) throw new QueryError(115, `Unknown setting '${name}'. (UNKNOWN_SETTING)`);
-  for (const name of placeholderNames(sql)) {
+  for (const name of placeholderNames(query)) {
     if (!params.has(name)) throw new QueryError(456, `Code: 456. DB::Exception: Substitution \`${name}\` is not set. (UNKNOWN_QUERY_PARAMETER)`);
   }
   return pool.use(async ({ session, settings: applied }) => {
@@ -107,9 +109,10 @@ const server = http.createServer(async (request, response) => {
   const queryId = url.searchParams.get('query_id') ?? crypto.randomUUID();
   if (url.pathname === '/ping') return response.end('Ok.\n');
   try {
-    const sql = statement(url, request.method === 'POST' ? await readBody(request) : '');
+    const text = statement(url, request.method === 'POST' ? await readBody(request) : '');
+    const { sql } = text;
     if (!sql.trim()) throw new QueryError(62, 'Code: 62. DB::Exception: Empty query. (SYNTAX_ERROR)');
-    const result = await run(url, sql);
+    const result = await run(url, text);
     const written = /^\s*INSERT\b/i.test(sql) ? result.rowsRead : 0;
     response.writeHead(200, {
       'Content-Type': 'text/plain; charset=UTF-8',
