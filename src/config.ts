@@ -37,7 +37,8 @@ export interface Config {
   /**
    * Analytics load per key (docs/operations.md): the engine time limit of each analytics query
    * (`STORELENS_QUERY_TIMEOUT_MS`, 0 = none) and how many data requests and tool calls one key may
-   * have in flight in this process (`STORELENS_MAX_QUERIES_PER_KEY`, 0 = no bound).
+   * have in flight in this process (`STORELENS_MAX_QUERIES_PER_KEY`, default 20, never below the
+   * rate limit's burst; 0 = no bound).
    */
   queries: { timeoutMs: number; maxPerKey: number };
   /**
@@ -201,7 +202,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     trustProxy: env.STORELENS_TRUST_PROXY === '1',
     queries: {
       timeoutMs: intFromEnv(env, 'STORELENS_QUERY_TIMEOUT_MS', 10_000),
-      maxPerKey: intFromEnv(env, 'STORELENS_MAX_QUERIES_PER_KEY', 4),
+      maxPerKey: intFromEnv(env, 'STORELENS_MAX_QUERIES_PER_KEY', 20),
     },
     exports: {
       timeoutMs: intFromEnv(env, 'STORELENS_EXPORT_TIMEOUT_MS', 1_800_000),

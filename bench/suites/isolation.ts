@@ -7,7 +7,7 @@
  * - first with no other load, then while another workspace's key keeps ten 90-day campaign
  *   reports going at once (each of its ten loops sends the next report when one is answered, and
  *   waits the Retry-After of a 429 before trying again),
- * - under load twice: with the default bound on requests in flight per key (4) and with the bound
+ * - under load twice: with the default bound on requests in flight per key (20) and with the bound
  *   off, so the engine queue's turn-taking shows on its own.
  * All phases run in one process on the same data, one after another.
  */
@@ -15,6 +15,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/server/app.ts';
 import { createRateLimits } from '../../src/http/rate-limit.ts';
 import { createLogger } from '../../src/log.ts';
+import { loadConfig } from '../../src/config.ts';
 import { formatDay } from '../../src/kit/dates.ts';
 import { findStoredTransactions } from '../../src/collect/queries/find-stored-transactions.ts';
 import type { BenchEnv } from '../seed.ts';
@@ -22,6 +23,7 @@ import { quantile, round } from '../measure.ts';
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 60);
 const HEAVY_CLIENTS = 10;
+const DEFAULT_BOUND = loadConfig({}).queries.maxPerKey;
 const DAY_MS = 86_400_000;
 
 interface Figures {
@@ -80,7 +82,7 @@ export async function runIsolationBench(env: BenchEnv, log: (line: string) => vo
     return app.listen({ port: 0, host: '127.0.0.1' });
   };
   try {
-    const bounded = await serve(4);
+    const bounded = await serve(DEFAULT_BOUND);
     const unbounded = await serve(0);
     // A duplicate check as the collector makes it: a handful of transaction ids of one workspace.
     const ids = (await ch.query<{ transaction_id: string }>('bench-transaction-ids',
@@ -110,7 +112,7 @@ export async function runIsolationBench(env: BenchEnv, log: (line: string) => vo
     }
     const rows: { phase: string; figures: Figures; reports?: { ok: number; refused: number; seconds: number } }[] = [];
     rows.push({ phase: 'no other load', figures: await sample(bounded) });
-    for (const [phase, base] of [['ten 90-day reports of another key, default bound (4 per key)', bounded], ['ten 90-day reports of another key, bound off', unbounded]] as const) {
+    for (const [phase, base] of [[`ten 90-day reports of another key, default bound (${DEFAULT_BOUND} per key)`, bounded], ['ten 90-day reports of another key, bound off', unbounded]] as const) {
       const started = performance.now();
       const load = heavyLoad(base, heavy.headers);
       await new Promise((resolve) => setTimeout(resolve, 1000));

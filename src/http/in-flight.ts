@@ -3,9 +3,9 @@ import { HttpError } from './errors.ts';
 
 /**
  * How many data requests and tool calls one key may have running at once in this process
- * (`STORELENS_MAX_QUERIES_PER_KEY`, docs/operations.md). One over the bound is refused at once
- * with 429 instead of queueing behind the key's own work; the analytics queries of an admitted
- * call run in the key's lane of the engine queue.
+ * (`STORELENS_MAX_QUERIES_PER_KEY`, docs/operations.md). The analytics queries of an admitted call
+ * run in the key's lane of the engine queue, so calls past the engine's parallelism wait there;
+ * one over the bound is refused at once with 429.
  */
 export interface InFlightLimits {
   run<T>(key: string, work: () => Promise<T>): Promise<T>;
@@ -13,6 +13,17 @@ export interface InFlightLimits {
 
 export const tooManyConcurrent = () =>
   new HttpError(429, 'Too many concurrent requests', { 'retry-after': '1' });
+
+/**
+ * The bound in force: never below the burst the rate limit lets a key send at once (its bucket's
+ * capacity, as the rate limiter computes it), so a burst it admits is never refused for being in
+ * flight. 0 keeps the bound off.
+ */
+export function inFlightBound(maxPerKey: number, rate: { perSecond: number; burst: number }): number {
+  if (maxPerKey <= 0) return 0;
+  const burst = rate.perSecond > 0 ? Math.max(rate.burst, rate.perSecond) : 0;
+  return Math.max(maxPerKey, burst);
+}
 
 export function createInFlightLimits(maxPerKey: number): InFlightLimits {
   const running = new Map<string, number>();

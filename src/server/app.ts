@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Stores } from '../store/index.ts';
 import type { RateLimits } from '../http/rate-limit.ts';
-import { createInFlightLimits, type InFlightLimits } from '../http/in-flight.ts';
+import { createInFlightLimits, inFlightBound, type InFlightLimits } from '../http/in-flight.ts';
 import type { HealthCheck } from '../kit/health-check.ts';
 import { HttpError, installErrorHandler, sendError } from '../http/errors.ts';
 import type { CommandRunner } from './admin-route.ts';
@@ -45,7 +45,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('config', deps.config);
   app.decorate('stores', deps.stores);
   app.decorate('limits', deps.limits);
-  app.decorate('inFlight', createInFlightLimits(deps.config.queries.maxPerKey));
+  app.decorate('inFlight', createInFlightLimits(inFlightBound(deps.config.queries.maxPerKey, deps.config.rate)));
   app.decorate('healthChecks', [...deps.stores.checks, ...redisCheck(deps.limits)]);
   app.decorateRequest('auth', null);
   installSecurityHeaders(app);

@@ -3,7 +3,8 @@
  * and a key has a bounded number of data requests and tool calls in flight.
  * Fixture: one workspace with two admin keys ("busy" and "other") and a few events. The time-limit
  * tests use a second chDB session on the same data dir whose limit (1 µs) no query can meet; the
- * in-flight tests hold the queries of admitted requests at a gate in front of the real store.
+ * in-flight tests hold the queries of admitted requests at a gate in front of the real store, so
+ * every request counted is in flight at the same moment.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,6 +13,8 @@ import type { FastifyInstance } from 'fastify';
 import { createTestWorkspace, insertRows, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
 import { buildApp } from '../../src/server/app.ts';
 import { createRateLimits } from '../../src/http/rate-limit.ts';
+import { inFlightBound } from '../../src/http/in-flight.ts';
+import { loadConfig, type Config } from '../../src/config.ts';
 import { createLogger } from '../../src/log.ts';
 import { openClickhouse, type Clickhouse } from '../../src/store/clickhouse.ts';
 import type { Stores } from '../../src/store/index.ts';
@@ -36,9 +39,9 @@ after(async () => {
   await t.close();
 });
 
-async function appOver(stores: Stores): Promise<FastifyInstance> {
-  const limits = await createRateLimits(t.config.rate, null);
-  const app = await buildApp({ config: t.config, stores, limits, logger: createLogger('silent') });
+async function appOver(stores: Stores, config: Config = t.config): Promise<FastifyInstance> {
+  const limits = await createRateLimits(config.rate, null);
+  const app = await buildApp({ config, stores, limits, logger: createLogger('silent') });
   closers.push(() => app.close());
   return app;
 }
@@ -113,5 +116,53 @@ describe('requests in flight per key', () => {
     gated.open();
     assert.deepEqual((await Promise.all([...held, otherKey])).map((r) => r.statusCode), [200, 200, 200]);
     assert.equal((await get(shop.headers)).statusCode, 200, 'the key may send again once its requests are answered');
+  });
+
+  /** The service's defaults for the rate limit and the bound (20 and 10/s; 20 in flight). */
+  const defaults = loadConfig({});
+  const heldReads = async (app: FastifyInstance, gated: ReturnType<typeof gatedStore>, count: number) => {
+    const held = Array.from({ length: count }, () => app.inject({ method: 'GET', url: `/v3/events?${RANGE}`, headers: shop.headers }));
+    await until(() => gated.arrived() === count);
+    return held;
+  };
+
+  test('with the default limits a burst of 20 concurrent reads of one key is in flight at once and every read answers 200', async () => {
+    const gated = gatedStore();
+    const app = await appOver({ ...t.stores, ch: gated.ch }, { ...t.config, rate: defaults.rate, queries: defaults.queries });
+    const held = await heldReads(app, gated, 20);
+    gated.open();
+    const answers = await Promise.all(held);
+    assert.deepEqual(answers.map((r) => r.statusCode), Array(20).fill(200));
+    assert.deepEqual(answers.map((r) => r.json().data.length), Array(20).fill(3));
+  });
+
+  test('eight concurrent report clients of one key are all answered, with the same numbers', async () => {
+    const app = await appOver(t.stores, { ...t.config, rate: defaults.rate, queries: defaults.queries });
+    const answers = await Promise.all(Array.from({ length: 8 }, () =>
+      app.inject({ method: 'GET', url: `/v3/report?${RANGE}&metrics=sessions`, headers: shop.headers })));
+    assert.deepEqual(answers.map((r) => r.statusCode), Array(8).fill(200));
+    assert.deepEqual(answers.map((r) => r.json().totals.sessions), Array(8).fill(3));
+  });
+
+  test('past the default bound of 20 in flight, the 21st and 22nd requests answer 429 "Too many concurrent requests"; the 20 held answer 200', async () => {
+    const gated = gatedStore();
+    const app = await appOver({ ...t.stores, ch: gated.ch }, { ...t.config, queries: defaults.queries });
+    const held = await heldReads(app, gated, 20);
+    for (let extra = 0; extra < 2; extra++) {
+      const refused = await app.inject({ method: 'GET', url: `/v3/events?${RANGE}`, headers: shop.headers });
+      assert.deepEqual([refused.statusCode, refused.json(), refused.headers['retry-after']], [429, { message: 'Too many concurrent requests' }, '1']);
+    }
+    const tool = await postMcp(app, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'analytics.query', arguments: {} } }, bearer(shop.headers));
+    assert.deepEqual([tool.status, tool.body], [429, { message: 'Too many concurrent requests' }]);
+    gated.open();
+    assert.deepEqual((await Promise.all(held)).map((r) => r.statusCode), Array(20).fill(200));
+  });
+
+  test('a bound set below the rate limit\'s burst is raised to the burst; 0 stays off', () => {
+    assert.equal(inFlightBound(4, { perSecond: 10, burst: 20 }), 20);
+    assert.equal(inFlightBound(4, { perSecond: 50, burst: 20 }), 50, 'the bucket holds at least a second of requests');
+    assert.equal(inFlightBound(30, { perSecond: 10, burst: 20 }), 30);
+    assert.equal(inFlightBound(4, { perSecond: 0, burst: 0 }), 4, 'no rate limit: the bound as set');
+    assert.equal(inFlightBound(0, { perSecond: 10, burst: 20 }), 0);
   });
 });
