@@ -241,6 +241,15 @@ const CHECKS: Record<string, Check> = {
   'health-center.get-summary': { args: range, verify: adminOnly },
   'loyalty.get-analytics': { args: range, verify: adminOnly },
   'audit-log.get-log': { args: page, verify: adminOnly },
+  // Creators are creator-channel data (their ref links and coupons): a key that reads the creator
+  // channel reads all of them, as the admin does; any other key is refused.
+  'creators.get-creators': {
+    args: range,
+    async verify(a) {
+      if (a.key.channels === null || a.key.channels.has('creator')) assert.deepEqual(a.own, await a.admin());
+      else assert.deepEqual(a.own, { ok: false, code: 'permission_denied' });
+    },
+  },
   'library.get-assets': {
     args: range.map((r) => ({ ...r, limit: 500 })),
     verify: additive((v) => byName(v.assets, 'asset_id', ['spend', 'impressions', 'clicks', 'conversions', 'revenue']), (v) => v.assets.map((x: any) => x.source), true),
@@ -287,7 +296,7 @@ const CHECKS: Record<string, Check> = {
 for (const name of [
   'geo-testing.get-tests', 'loyalty.get-programs', 'labels.get-labels', 'lists.get-lists', 'notes.get-notes',
   'segments.get-segments', 'marketing-angles.get-angles', 'topics.get-topics', 'surveys.get-responses', 'forms.get-forms', 'offers.get-offers',
-  'creators.get-creators', 'creators.get-programs', 'ai-visibility.get-results', 'dashboards.get-dashboards', 'workflows.get-rules',
+  'creators.get-programs', 'ai-visibility.get-results', 'dashboards.get-dashboards', 'workflows.get-rules',
   'workflows.get-executions',
 ]) {
   CHECKS[name] ??= { args: page, verify: sameAsAdmin };

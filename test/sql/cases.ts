@@ -20,6 +20,7 @@ import { campaignNames } from '../../src/analytics/queries/ads/campaign-names.ts
 import { listAds } from '../../src/analytics/queries/ads/list-ads.ts';
 import { totalAds } from '../../src/analytics/queries/ads/total-ads.ts';
 import { chainCounts } from '../../src/analytics/queries/attribution/chain-counts.ts';
+import { creatorPerformance } from '../../src/analytics/queries/creators/creator-performance.ts';
 import { conversionPath } from '../../src/analytics/queries/conversions/conversion-path.ts';
 import { attributedConversions } from '../../src/analytics/queries/conversions/conversion-scope.ts';
 import { groupConversions } from '../../src/analytics/queries/conversions/group-conversions.ts';
@@ -268,6 +269,9 @@ export const SQL_CASES: Record<string, SqlCase[]> = {
   'analytics/queries/offers/cart-abandonment.ts': [
     { name: 'every channel', run: (ch, ctx) => cartAbandonment(ch, everyChannel(ctx)) },
     { name: 'some channels', run: (ch, ctx) => cartAbandonment(ch, someChannels(ctx)) },
+  ],
+  'analytics/queries/creators/creator-performance.ts': [
+    { name: 'two stored tracking codes', run: (ch, ctx) => creatorPerformance(ch, { workspaceId: ctx.workspaceId, range: OCTOBER, known: ['4821', 'maya'] }) },
   ],
   'analytics/queries/offers/coupon-performance.ts': [
     { name: 'every channel', run: (ch, ctx) => couponPerformance(ch, everyChannel(ctx), { limit: 20 }) },
