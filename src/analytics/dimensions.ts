@@ -1,4 +1,5 @@
 import { META_FAMILY } from './sources.ts';
+import type { LandingField } from './queries/sessions/session-sql.ts';
 
 /**
  * Report breakdowns. Every report row is built from three inputs, and each breakdown says how
@@ -6,7 +7,7 @@ import { META_FAMILY } from './sources.ts';
  * - `credit`: an attributed conversion (columns of the credited touchpoint `touch.*` and of the
  *   conversion itself);
  * - `session`: a derived session (sessions, add_to_carts, checkouts), or null when sessions have
- *   no such attribute (city, coupon_code: the row's session metrics are then null);
+ *   no such attribute (coupon_code: the row's session metrics are then null);
  * - `ads`: an ads row (spend, impressions, clicks), or null for pixel-side breakdowns, whose spend
  *   stays 0.
  * Identifiers in these expressions are fixed strings; no caller value ever reaches them.
@@ -46,6 +47,8 @@ export interface Dimension {
   keys: KeyMember[];
   /** A display name read from ads rows (campaign_name, ...), '' when no ads row matches. */
   label?: { name: string; ads: string };
+  /** A landing field the session rows carry under its own name for `session` to read. */
+  landing?: LandingField;
 }
 
 const sourceMember: KeyMember = {
@@ -85,7 +88,8 @@ export const DIMENSIONS = {
   utm_content: { keys: [touchMember('utm_content')] },
   referrer: { keys: [touchMember('referrer')] },
   landing_page: { keys: [touchMember('landing_page')] },
-  city: { keys: [conversionMember('city', 'city')] },
+  // A conversion's city (else its order's, build-sql.ts); a session's is its visitor's.
+  city: { keys: [{ name: 'city', credit: 'city', session: 'city', ads: null }], landing: 'city' },
   coupon_code: { keys: [conversionMember('coupon_code', 'coupon_code')] },
 } as const satisfies Record<string, Dimension>;
 

@@ -9,7 +9,7 @@ export interface Parts {
   spend: number;
   impressions: number;
   clicks: number;
-  /** Null on rows whose breakdown sessions do not carry (city, coupon_code). */
+  /** Null on rows whose breakdown sessions do not carry (coupon_code). */
   sessions: number | null;
   add_to_carts: number | null;
   checkouts: number | null;

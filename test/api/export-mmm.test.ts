@@ -123,14 +123,16 @@ describe('GET /v3/export/mmm', () => {
     assert.deepEqual([...new Set(rows.map((row) => row.geo))], ['', "'=cmd", 'Berlin', 'Paris']);
     assert.equal(rows.length, DAYS.length * 4);
     for (const day of DAYS) {
-      const report = await injectGet(t, `/v3/report?start_date=${day}&end_date=${day}&breakdown=city&metrics=revenue,conversions`, shop.headers);
+      const report = await injectGet(t, `/v3/report?start_date=${day}&end_date=${day}&breakdown=city&metrics=revenue,conversions,sessions`, shop.headers);
       const byCity = new Map(report.body.data.map((row: any) => [row.city, row]));
       for (const row of rows.filter((row) => row.date === day)) {
         const city = row.geo!.replace(/^'/, '');
-        const want: any = byCity.get(city) ?? { revenue: 0, conversions: 0 };
-        assert.deepEqual([Number(row.revenue), Number(row.conversions), row.sessions], [want.revenue, want.conversions, ''], `${day} ${city}`);
+        const want: any = byCity.get(city) ?? { revenue: 0, conversions: 0, sessions: 0 };
+        assert.deepEqual([Number(row.revenue), Number(row.conversions), Number(row.sessions)], [want.revenue, want.conversions, want.sessions], `${day} ${city}`);
       }
     }
+    // Sessions carry no visitor city here: each day's fall under ''.
+    assert.deepEqual(rows.filter((row) => row.geo === '').map((row) => row.sessions), ['2', '1', '1', '0', '1', '0', '0']);
     // Four sales in the range, one per city: each city gets a quarter of each day's media.
     const march2 = rows.filter((row) => row.date === '2026-03-02');
     assert.deepEqual(march2.map((row) => [row.google_spend, row.google_impressions, row.meta_clicks]), Array(4).fill(['5.00', '250', '2.5']));

@@ -168,7 +168,7 @@ describe('GET /v3/report: numbers', () => {
     }
   });
 
-  test('pixel-side breakdowns carry sessions and conversions with spend 0; city and coupon_code have no sessions', async () => {
+  test('pixel-side breakdowns carry sessions and conversions with spend 0; sessions without a visitor city fall under an empty city, coupon_code has no sessions', async () => {
     const metrics = 'metrics=spend,revenue,conversions,sessions,cr';
     assert.deepEqual((await get(`${RANGE}&breakdown=referrer&${metrics}`)).body.data, [
       { referrer: '', spend: 0, revenue: 600, conversions: 3, sessions: 5, cr: 0.6 },
@@ -179,8 +179,8 @@ describe('GET /v3/report: numbers', () => {
       ['/blog', 50, 1],
     ]);
     assert.deepEqual((await get(`${RANGE}&breakdown=city&${metrics}`)).body.data, [
-      { city: '', spend: 0, revenue: 600, conversions: 3, sessions: null, cr: null },
-      { city: 'Berlin', spend: 0, revenue: 50, conversions: 1, sessions: null, cr: null },
+      { city: '', spend: 0, revenue: 600, conversions: 3, sessions: 6, cr: 0.5 },
+      { city: 'Berlin', spend: 0, revenue: 50, conversions: 1, sessions: 0, cr: null },
     ]);
     assert.deepEqual(pick((await get(`${RANGE}&breakdown=coupon_code&${metrics}`)).body.data, ['coupon_code', 'revenue']), [
       ['', 600],

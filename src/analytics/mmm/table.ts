@@ -118,8 +118,6 @@ export async function mmmTable(stores: { ch: Clickhouse; db: AppDatabase }, auth
   for (const row of geoRows) conversionsBy.set(String(row[request.geo]), (conversionsBy.get(String(row[request.geo])) ?? 0) + num(row.conversions));
   const geos = [...conversionsBy.keys()].sort();
   const allConversions = [...conversionsBy.values()].reduce((a, b) => a + b, 0);
-  // The report has no sessions per city (null): those cells stay empty rather than a made-up 0.
-  const sessionsKnown = geoRows.some((row) => row.sessions !== null);
   return {
     range,
     columns: ['date', 'geo', 'revenue', 'conversions', 'sessions', ...mediaColumns],
@@ -127,8 +125,7 @@ export async function mmmTable(stores: { ch: Clickhouse; db: AppDatabase }, auth
       geos.map((geo) => {
         const row = byDateGeo.get(`${date}|${geo}`);
         const share = allConversions > 0 ? conversionsBy.get(geo)! / allConversions : 0;
-        const sessions = sessionsKnown ? count(num(row?.sessions)) : '';
-        return [date, geo, money(num(row?.revenue)), count(num(row?.conversions)), sessions, ...mediaCells(date, share)];
+        return [date, geo, money(num(row?.revenue)), count(num(row?.conversions)), count(num(row?.sessions)), ...mediaCells(date, share)];
       }),
     ),
   };

@@ -43,10 +43,12 @@ const SESSION_COLUMNS = {
  * The landing fields this report needs: the buyer's visitor, the channel and the touch fields.
  * Every column left out saves analysis time (`session_rows` is analysed once per reference).
  */
-function sessionColumns(fields: readonly TouchField[]): string[] {
+function sessionColumns(fields: readonly TouchField[], plan: ReportPlan): string[] {
+  const landing = plan.breakdown ? (DIMENSIONS[plan.breakdown] as Dimension).landing : undefined;
   return Object.entries(SESSION_COLUMNS)
     .filter(([, name]) => name === 'visitor_id' || name === 'channel' || fields.includes(name as TouchField))
-    .map(([column, name]) => `${landingField(column as LandingColumn)} AS ${name}`);
+    .map(([column, name]) => `${landingField(column as LandingColumn)} AS ${name}`)
+    .concat(landing ? [`${landingField(landing)} AS ${landing}`] : []);
 }
 
 /** Touch fields the organic fallback takes from the conversion's own session. */
@@ -120,20 +122,26 @@ function reportParams(plan: ReportPlan): QueryParams {
 const paymentFeeSql = (recorded: string, gross: string) =>
   `ifNull(${recorded}, if(${gross} > 0, ${gross} * {fee_percent:Float64} / 100 + {fee_fixed:Int64}, 0))`;
 
+/** Breakdowns whose key a conversion that has none takes from its platform order. */
+const ORDER_KEYED_BREAKDOWNS: readonly string[] = ['city', 'coupon_code'];
+
 /**
- * A conversion's revenue and profit parts after the workspace settings (`columns`), and the joins
- * to platform orders they read (`joins`). Platform orders matter only for profit metrics and the
- * settings that read them; otherwise the parts come from the conversion alone.
+ * A conversion's revenue and profit parts after the workspace settings, its city and coupon code
+ * (`columns`), and the joins to platform orders they read (`joins`). Platform orders matter only
+ * for profit metrics, the settings that read them and the breakdowns an order can fill in (a
+ * purchase the pixel saw without a city or coupon takes its order's); otherwise the parts come
+ * from the conversion alone.
  */
 function conversionValues(plan: ReportPlan): { columns: string; joins: string } {
   const s = plan.settings;
   const needsOrders =
-    plan.metrics.some((m) => METRICS[m].profit) ||
+    plan.metrics.some((m) => METRICS[m].profit) || ORDER_KEYED_BREAKDOWNS.includes(plan.breakdown ?? '') ||
     s.platform_revenue === 'platform' || s.net_merchandise_revenue || s.refund_netting || s.new_customer_correction;
   if (!needsOrders) {
     return {
       columns: `toFloat64(c.transaction_gross_revenue) AS revenue, toFloat64(c.is_new_customer) AS is_new,
-    ${ZERO} AS cogs, ${ZERO} AS fees, ${ZERO} AS shipping_costs, ${ZERO} AS refunds,`,
+    ${ZERO} AS cogs, ${ZERO} AS fees, ${ZERO} AS shipping_costs, ${ZERO} AS refunds,
+    c.transaction_city AS city, c.coupon_code AS coupon_code`,
       joins: '',
     };
   }
@@ -160,11 +168,13 @@ function conversionValues(plan: ReportPlan): { columns: string; joins: string } 
     toFloat64(if(${matched}, o.o_cogs, 0)) AS cogs,
     toFloat64(${paymentFeeSql('o.o_fee', gross)}) AS fees,
     toFloat64(if(${matched}, o.o_shipping_cost, 0)) AS shipping_costs,
-    toFloat64(if(${matched}, o.o_refunds, 0)) AS refunds,`,
+    toFloat64(if(${matched}, o.o_refunds, 0)) AS refunds,
+    if(c.transaction_city != '', c.transaction_city, o.o_city) AS city,
+    if(c.coupon_code != '', c.coupon_code, o.o_coupon) AS coupon_code`,
     joins: `LEFT JOIN (
     SELECT o_tx, gross_revenue AS o_gross, tax AS o_tax, shipping AS o_shipping,
       arraySum(r -> r.amount, refunds) AS o_refunds, cogs AS o_cogs, shipping_cost AS o_shipping_cost,
-      payment_fee AS o_fee, is_new_customer AS o_new
+      payment_fee AS o_fee, is_new_customer AS o_new, city AS o_city, coupon_code AS o_coupon
     FROM orders FINAL
     ARRAY JOIN ${ORDER_IDS} AS o_tx
     WHERE store_id = {store_id:UInt64}
@@ -240,7 +250,7 @@ function unattributedCreditsSql(plan: ReportPlan, fields: readonly TouchField[])
     toFloat64(is_new_customer) AS is_new, toFloat64(cogs) AS cogs,
     toFloat64(${paymentFeeSql('payment_fee', 'gross_revenue')}) AS fees,
     toFloat64(shipping_cost) AS shipping_costs, toFloat64(arraySum(r -> r.amount, refunds)) AS refunds,
-    '' AS city, '' AS coupon_code
+    city, coupon_code
   FROM orders FINAL
   WHERE store_id = {store_id:UInt64} AND dt BETWEEN {start:${TS}} AND {end:${TS}} AND sale = 1${excludesTransactions(plan)
     ? `\n    AND transaction_id NOT IN ${EXCLUDED_TRANSACTIONS_SQL} AND order_name NOT IN ${EXCLUDED_TRANSACTIONS_SQL}` : ''}
@@ -271,7 +281,7 @@ function ctes(plan: ReportPlan): { sql: string; params: QueryParams } {
 WITH
 session_rows AS (
   SELECT session_id, started,
-    ${sessionColumns(fields).join(', ')},
+    ${sessionColumns(fields, plan).join(', ')},
     add_to_carts, initiated_checkouts AS checkouts
   FROM ${SESSIONS_FINAL}
   WHERE ${sessionsStartedSql(`{scan_start:${TS}}`, `{scan_end:${TS}}`)}
@@ -281,7 +291,6 @@ conv AS (
   SELECT c.dt AS conv_dt, c.session_id AS session_id,
     ${conversionIdentitySql('c')} AS identity,
     ${values.columns}
-    c.transaction_city AS city, c.coupon_code AS coupon_code
   FROM conversions AS c
   LEFT JOIN ids ON ids.id_visitor = c.visitor_id
   ${values.joins}

@@ -953,7 +953,7 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 WITH
 session_rows AS (
   SELECT session_id, started,
-    tupleElement(landing, 'visitor_id') AS visitor_id, tupleElement(landing, 'adv_source') AS channel,
+    tupleElement(landing, 'visitor_id') AS visitor_id, tupleElement(landing, 'adv_source') AS channel, tupleElement(landing_context, 'city') AS city,
     add_to_carts, initiated_checkouts AS checkouts
   FROM sessions FINAL
   WHERE store_id = {store_id:UInt64} AND month BETWEEN toStartOfMonth({scan_start:DateTime64(3, 'UTC')}) AND toStartOfMonth({scan_end:DateTime64(3, 'UTC')})
@@ -965,11 +965,26 @@ ids AS (
 conv AS (
   SELECT c.dt AS conv_dt, c.session_id AS session_id,
     multiIf(c.customer_id != '', concat('c:', c.customer_id), if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(c.visitor_id)))) AS identity,
-    toFloat64(c.transaction_gross_revenue) AS revenue, toFloat64(c.is_new_customer) AS is_new,
-    toFloat64(0) AS cogs, toFloat64(0) AS fees, toFloat64(0) AS shipping_costs, toFloat64(0) AS refunds,
-    c.transaction_city AS city, c.coupon_code AS coupon_code
+    toFloat64((if({platform_revenue:UInt8} AND o.o_tx != '', o.o_gross, c.transaction_gross_revenue)
+      - if({net_merchandise:UInt8} AND o.o_tx != '', o.o_tax + o.o_shipping, 0)
+      - if({refund_netting:UInt8} AND o.o_tx != '', o.o_refunds, 0))) AS revenue,
+    toFloat64(c.is_new_customer) AS is_new,
+    toFloat64(if(o.o_tx != '', o.o_cogs, 0)) AS cogs,
+    toFloat64(ifNull(o.o_fee, if(if(o.o_tx != '', o.o_gross, c.transaction_gross_revenue) > 0, if(o.o_tx != '', o.o_gross, c.transaction_gross_revenue) * {fee_percent:Float64} / 100 + {fee_fixed:Int64}, 0))) AS fees,
+    toFloat64(if(o.o_tx != '', o.o_shipping_cost, 0)) AS shipping_costs,
+    toFloat64(if(o.o_tx != '', o.o_refunds, 0)) AS refunds,
+    if(c.transaction_city != '', c.transaction_city, o.o_city) AS city,
+    if(c.coupon_code != '', c.coupon_code, o.o_coupon) AS coupon_code
   FROM conversions AS c
   LEFT JOIN ids ON ids.id_visitor = c.visitor_id
+  LEFT JOIN (
+    SELECT o_tx, gross_revenue AS o_gross, tax AS o_tax, shipping AS o_shipping,
+      arraySum(r -> r.amount, refunds) AS o_refunds, cogs AS o_cogs, shipping_cost AS o_shipping_cost,
+      payment_fee AS o_fee, is_new_customer AS o_new, city AS o_city, coupon_code AS o_coupon
+    FROM orders FINAL
+    ARRAY JOIN arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name])) AS o_tx
+    WHERE store_id = {store_id:UInt64}
+  ) AS o ON o.o_tx = c.transaction_id
   
   WHERE c.store_id = {store_id:UInt64}
   AND c.dt BETWEEN {conv_start:DateTime64(3, 'UTC')} AND {conv_end:DateTime64(3, 'UTC')}
@@ -1001,6 +1016,10 @@ SELECT k_city,
   count() OVER () AS total_rows,
   toFloat64(0) AS all_expenses
 FROM (
+  SELECT city AS k_city, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), 1., toFloat64(add_to_carts), toFloat64(checkouts)] AS p
+  FROM session_rows WHERE started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
+  AND channel IN {channels:Array(String)}
+  UNION ALL
   SELECT city AS k_city, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds] AS p
   FROM credits
 )
@@ -1052,13 +1071,14 @@ conv AS (
     toFloat64(ifNull(o.o_fee, if(if(o.o_tx != '', o.o_gross, c.transaction_gross_revenue) > 0, if(o.o_tx != '', o.o_gross, c.transaction_gross_revenue) * {fee_percent:Float64} / 100 + {fee_fixed:Int64}, 0))) AS fees,
     toFloat64(if(o.o_tx != '', o.o_shipping_cost, 0)) AS shipping_costs,
     toFloat64(if(o.o_tx != '', o.o_refunds, 0)) AS refunds,
-    c.transaction_city AS city, c.coupon_code AS coupon_code
+    if(c.transaction_city != '', c.transaction_city, o.o_city) AS city,
+    if(c.coupon_code != '', c.coupon_code, o.o_coupon) AS coupon_code
   FROM conversions AS c
   LEFT JOIN ids ON ids.id_visitor = c.visitor_id
   LEFT JOIN (
     SELECT o_tx, gross_revenue AS o_gross, tax AS o_tax, shipping AS o_shipping,
       arraySum(r -> r.amount, refunds) AS o_refunds, cogs AS o_cogs, shipping_cost AS o_shipping_cost,
-      payment_fee AS o_fee, is_new_customer AS o_new
+      payment_fee AS o_fee, is_new_customer AS o_new, city AS o_city, coupon_code AS o_coupon
     FROM orders FINAL
     ARRAY JOIN arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name])) AS o_tx
     WHERE store_id = {store_id:UInt64}
@@ -1166,11 +1186,26 @@ ids AS (
 conv AS (
   SELECT c.dt AS conv_dt, c.session_id AS session_id,
     multiIf(c.customer_id != '', concat('c:', c.customer_id), if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(c.visitor_id)))) AS identity,
-    toFloat64(c.transaction_gross_revenue) AS revenue, toFloat64(c.is_new_customer) AS is_new,
-    toFloat64(0) AS cogs, toFloat64(0) AS fees, toFloat64(0) AS shipping_costs, toFloat64(0) AS refunds,
-    c.transaction_city AS city, c.coupon_code AS coupon_code
+    toFloat64((if({platform_revenue:UInt8} AND o.o_tx != '', o.o_gross, c.transaction_gross_revenue)
+      - if({net_merchandise:UInt8} AND o.o_tx != '', o.o_tax + o.o_shipping, 0)
+      - if({refund_netting:UInt8} AND o.o_tx != '', o.o_refunds, 0))) AS revenue,
+    toFloat64(c.is_new_customer) AS is_new,
+    toFloat64(if(o.o_tx != '', o.o_cogs, 0)) AS cogs,
+    toFloat64(ifNull(o.o_fee, if(if(o.o_tx != '', o.o_gross, c.transaction_gross_revenue) > 0, if(o.o_tx != '', o.o_gross, c.transaction_gross_revenue) * {fee_percent:Float64} / 100 + {fee_fixed:Int64}, 0))) AS fees,
+    toFloat64(if(o.o_tx != '', o.o_shipping_cost, 0)) AS shipping_costs,
+    toFloat64(if(o.o_tx != '', o.o_refunds, 0)) AS refunds,
+    if(c.transaction_city != '', c.transaction_city, o.o_city) AS city,
+    if(c.coupon_code != '', c.coupon_code, o.o_coupon) AS coupon_code
   FROM conversions AS c
   LEFT JOIN ids ON ids.id_visitor = c.visitor_id
+  LEFT JOIN (
+    SELECT o_tx, gross_revenue AS o_gross, tax AS o_tax, shipping AS o_shipping,
+      arraySum(r -> r.amount, refunds) AS o_refunds, cogs AS o_cogs, shipping_cost AS o_shipping_cost,
+      payment_fee AS o_fee, is_new_customer AS o_new, city AS o_city, coupon_code AS o_coupon
+    FROM orders FINAL
+    ARRAY JOIN arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name])) AS o_tx
+    WHERE store_id = {store_id:UInt64}
+  ) AS o ON o.o_tx = c.transaction_id
   
   WHERE c.store_id = {store_id:UInt64}
   AND c.dt BETWEEN {conv_start:DateTime64(3, 'UTC')} AND {conv_end:DateTime64(3, 'UTC')}
@@ -1243,11 +1278,26 @@ ids AS (
 conv AS (
   SELECT c.dt AS conv_dt, c.session_id AS session_id,
     multiIf(c.customer_id != '', concat('c:', c.customer_id), if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(c.visitor_id)))) AS identity,
-    toFloat64(c.transaction_gross_revenue) AS revenue, toFloat64(c.is_new_customer) AS is_new,
-    toFloat64(0) AS cogs, toFloat64(0) AS fees, toFloat64(0) AS shipping_costs, toFloat64(0) AS refunds,
-    c.transaction_city AS city, c.coupon_code AS coupon_code
+    toFloat64((if({platform_revenue:UInt8} AND o.o_tx != '', o.o_gross, c.transaction_gross_revenue)
+      - if({net_merchandise:UInt8} AND o.o_tx != '', o.o_tax + o.o_shipping, 0)
+      - if({refund_netting:UInt8} AND o.o_tx != '', o.o_refunds, 0))) AS revenue,
+    toFloat64(c.is_new_customer) AS is_new,
+    toFloat64(if(o.o_tx != '', o.o_cogs, 0)) AS cogs,
+    toFloat64(ifNull(o.o_fee, if(if(o.o_tx != '', o.o_gross, c.transaction_gross_revenue) > 0, if(o.o_tx != '', o.o_gross, c.transaction_gross_revenue) * {fee_percent:Float64} / 100 + {fee_fixed:Int64}, 0))) AS fees,
+    toFloat64(if(o.o_tx != '', o.o_shipping_cost, 0)) AS shipping_costs,
+    toFloat64(if(o.o_tx != '', o.o_refunds, 0)) AS refunds,
+    if(c.transaction_city != '', c.transaction_city, o.o_city) AS city,
+    if(c.coupon_code != '', c.coupon_code, o.o_coupon) AS coupon_code
   FROM conversions AS c
   LEFT JOIN ids ON ids.id_visitor = c.visitor_id
+  LEFT JOIN (
+    SELECT o_tx, gross_revenue AS o_gross, tax AS o_tax, shipping AS o_shipping,
+      arraySum(r -> r.amount, refunds) AS o_refunds, cogs AS o_cogs, shipping_cost AS o_shipping_cost,
+      payment_fee AS o_fee, is_new_customer AS o_new, city AS o_city, coupon_code AS o_coupon
+    FROM orders FINAL
+    ARRAY JOIN arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name])) AS o_tx
+    WHERE store_id = {store_id:UInt64}
+  ) AS o ON o.o_tx = c.transaction_id
   
   WHERE c.store_id = {store_id:UInt64}
   AND c.dt BETWEEN {conv_start:DateTime64(3, 'UTC')} AND {conv_end:DateTime64(3, 'UTC')}
@@ -1422,13 +1472,14 @@ conv AS (
     toFloat64(ifNull(o.o_fee, if(if(o.o_tx != '', o.o_gross, c.transaction_gross_revenue) > 0, if(o.o_tx != '', o.o_gross, c.transaction_gross_revenue) * {fee_percent:Float64} / 100 + {fee_fixed:Int64}, 0))) AS fees,
     toFloat64(if(o.o_tx != '', o.o_shipping_cost, 0)) AS shipping_costs,
     toFloat64(if(o.o_tx != '', o.o_refunds, 0)) AS refunds,
-    c.transaction_city AS city, c.coupon_code AS coupon_code
+    if(c.transaction_city != '', c.transaction_city, o.o_city) AS city,
+    if(c.coupon_code != '', c.coupon_code, o.o_coupon) AS coupon_code
   FROM conversions AS c
   LEFT JOIN ids ON ids.id_visitor = c.visitor_id
   LEFT JOIN (
     SELECT o_tx, gross_revenue AS o_gross, tax AS o_tax, shipping AS o_shipping,
       arraySum(r -> r.amount, refunds) AS o_refunds, cogs AS o_cogs, shipping_cost AS o_shipping_cost,
-      payment_fee AS o_fee, is_new_customer AS o_new
+      payment_fee AS o_fee, is_new_customer AS o_new, city AS o_city, coupon_code AS o_coupon
     FROM orders FINAL
     ARRAY JOIN arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name])) AS o_tx
     WHERE store_id = {store_id:UInt64}
@@ -1747,7 +1798,7 @@ credits AS (
     toFloat64(is_new_customer) AS is_new, toFloat64(cogs) AS cogs,
     toFloat64(ifNull(payment_fee, if(gross_revenue > 0, gross_revenue * {fee_percent:Float64} / 100 + {fee_fixed:Int64}, 0))) AS fees,
     toFloat64(shipping_cost) AS shipping_costs, toFloat64(arraySum(r -> r.amount, refunds)) AS refunds,
-    '' AS city, '' AS coupon_code
+    city, coupon_code
   FROM orders FINAL
   WHERE store_id = {store_id:UInt64} AND dt BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')} AND sale = 1
     AND transaction_id NOT IN (SELECT transaction_id FROM excluded_transactions WHERE store_id = {store_id:UInt64} AND list_id = {excluded_list:String}) AND order_name NOT IN (SELECT transaction_id FROM excluded_transactions WHERE store_id = {store_id:UInt64} AND list_id = {excluded_list:String})
