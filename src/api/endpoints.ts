@@ -10,6 +10,8 @@ import { adsRoute } from './ads/route.ts';
 import { adsQuery } from './ads/schema.ts';
 import { reportRoute } from './report/route.ts';
 import { reportQuery } from './report/schema.ts';
+import { attributionRoute } from './attribution/route.ts';
+import { attributionQuery } from './attribution/schema.ts';
 import { exportRoute } from './export/route.ts';
 import { ROW_EXPORTS, ROW_EXPORT_KINDS } from './export/kinds.ts';
 import { mmmQuery } from './export/mmm.ts';
@@ -23,6 +25,7 @@ export const DATA_ENDPOINTS: readonly { path: string; route: FastifyPluginAsync;
   { path: '/conversions', route: conversionsRoute, query: conversionsQuery },
   { path: '/ads', route: adsRoute, query: adsQuery },
   { path: '/report', route: reportRoute, query: reportQuery },
+  { path: '/attribution', route: attributionRoute, query: attributionQuery },
   ...ROW_EXPORT_KINDS.map((kind) => ({ path: `/export/${kind}`, route: exportRoute(kind), query: ROW_EXPORTS.get(kind)!.query })),
   { path: '/export/mmm', route: exportRoute('mmm'), query: mmmQuery },
 ];

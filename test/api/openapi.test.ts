@@ -26,6 +26,7 @@ const ROUTES: Record<string, string[]> = {
   '/v3/export/conversions': ['start_date', 'end_date', 'timezone', 'from', 'to', 'name', 'source', 'sources', 'exclude_source', 'exclude_sources', 'transaction_id', 'customer_id', 'is_new_customer', 'format'],
   '/v3/export/ads': ['start_date', 'end_date', 'timezone', 'source', 'adaccount_id', 'campaign_id', 'adgroup_id', 'ad_id', 'format'],
   '/v3/export/mmm': ['start_date', 'end_date', 'timezone', 'from', 'to', 'granularity', 'geo'],
+  '/v3/attribution': ['transaction_id', 'start_date', 'end_date', 'timezone', 'from', 'to', 'attribution_window', 'attribution_date', 'exclude_source', 'exclude_sources'],
   '/v3/report': ['start_date', 'end_date', 'timezone', 'from', 'to', 'metrics', 'breakdown', 'interval', 'attribution_model', 'attribution_window', 'attribution_date', 'source', 'sources', 'exclude_source', 'exclude_sources', 'name', 'campaign', 'adgroup', 'ad', 'limit', 'offset'],
 };
 

@@ -21,6 +21,8 @@ import { listAds } from '../../src/analytics/queries/ads/list-ads.ts';
 import { totalAds } from '../../src/analytics/queries/ads/total-ads.ts';
 import { chainCounts } from '../../src/analytics/queries/attribution/chain-counts.ts';
 import { creatorPerformance } from '../../src/analytics/queries/creators/creator-performance.ts';
+import { conversionCredits } from '../../src/analytics/queries/attribution/conversion-credits.ts';
+import { ATTRIBUTION_MODELS } from '../../src/analytics/attribution/index.ts';
 import { conversionPath } from '../../src/analytics/queries/conversions/conversion-path.ts';
 import { attributedConversions } from '../../src/analytics/queries/conversions/conversion-scope.ts';
 import { groupConversions } from '../../src/analytics/queries/conversions/group-conversions.ts';
@@ -174,6 +176,26 @@ export const SQL_CASES: Record<string, SqlCase[]> = {
       run: (ch, ctx) => chainCounts(ch, {
         workspaceId: ctx.workspaceId, range: OCTOBER, visibleChannels: channelsOfAll(['meta', 'organic']), excludedTransactions: ['T-1', 'T-2'],
         attribution: { windowDays: 28, dateMode: 'click', excludedChannels: ['email'] },
+      }),
+    },
+  ],
+  'analytics/queries/attribution/conversion-credits.ts': [
+    {
+      name: 'every model for an admin key, 7 days',
+      run: (ch, ctx) => conversionCredits(ch, {
+        workspaceId: ctx.workspaceId, transactionId: 'T-1001', convStartMs: OCTOBER.startMs, convEndMs: OCTOBER.endMs,
+        attribution: { model: 'last_click', windowDays: 7, dateMode: 'conversion', excludedChannels: [], excludedSources: [] },
+        visibleChannels: null, excludedTransactions: [], models: ATTRIBUTION_MODELS,
+        bound: { dd_sources: ['google', 'meta'], dd_effects: [1, 0.5], dd_restricted: 0, dd_channels: [] },
+      }),
+    },
+    {
+      name: 'a key that sees Meta and organic, 28 days, email and two transactions left out',
+      run: (ch, ctx) => conversionCredits(ch, {
+        workspaceId: ctx.workspaceId, transactionId: 'T-1001', convStartMs: OCTOBER.startMs, convEndMs: OCTOBER.endMs,
+        attribution: { model: 'linear', windowDays: 28, dateMode: 'conversion', excludedChannels: ['email'], excludedSources: ['email'] },
+        visibleChannels: channelsOfAll(['meta', 'organic']), excludedTransactions: ['T-1', 'T-2'], models: ['linear', 'data_driven'],
+        bound: { dd_sources: ['meta'], dd_effects: [1], dd_restricted: 1, dd_channels: channelsOfAll(['meta', 'organic']) },
       }),
     },
   ],

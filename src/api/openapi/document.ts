@@ -121,6 +121,7 @@ const STATUS_MEANING: Record<number, string> = {
   400: 'Missing credentials or an invalid parameter',
   401: 'Wrong API key or client secret (a revoked key is unknown)',
   403: 'The key may not see what was asked for',
+  404: 'Nothing of that name is in the request\'s scope for this key',
   405: 'Only GET (and HEAD) are served',
   429: 'Over the key\'s rate limit or daily quota, or too many of its requests in flight; see Retry-After (and the RateLimit headers for the rate limits)',
   503: 'The analytics query ran over its time limit (STORELENS_QUERY_TIMEOUT_MS); narrow the request and try again',
@@ -199,6 +200,34 @@ const DESCRIPTIONS: Record<string, Description> = {
     errors: {
       400: [unknownSource(PIXEL_SOURCES), 'Invalid <parameter>: <value>. Accepted values: ...'],
       403: [NO_PROFIT_ACCESS, NO_PIXEL_ACCESS, NO_SOURCE_ACCESS],
+    },
+  },
+  '/attribution': {
+    summary: 'Why one conversion was credited',
+    description:
+      'The conversion with transaction_id (a sale, the newest in the range; default range: the 90 days before today): its touchpoints ' +
+      'as the models see them, every model\'s share per reporting source side by side, and the data-driven chain\'s removal effects ' +
+      'with how many converting and non-converting journeys it stood on. Channels the key cannot see are left out before the models run.',
+    response: {
+      type: 'object',
+      properties: {
+        data: {
+          type: 'object',
+          properties: {
+            transaction_id: str, dt: str, revenue: num, source: str,
+            touchpoints: { type: 'array', items: rowOf(['session_id', 'started_at', 'source', 'raw_source', 'campaign', 'adgroup', 'ad']) },
+            credit: { type: 'object', additionalProperties: { type: 'object', additionalProperties: num } },
+            removal_effects: { type: 'object', additionalProperties: num },
+            paths: { type: 'object', properties: { converting: num, non_converting: num } },
+          },
+        },
+      },
+      required: ['data'],
+    },
+    errors: {
+      400: [unknownSource(PIXEL_SOURCES), 'transaction_id is required', 'Invalid <parameter>: <value>. Accepted values: ...'],
+      403: [NO_PIXEL_ACCESS, NO_SOURCE_ACCESS],
+      404: ['Not found'],
     },
   },
   '/export/events': rowExport('events', EVENT, EVENTS_ERRORS),

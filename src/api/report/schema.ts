@@ -14,7 +14,7 @@ const metricsParam = z
   .pipe(z.array(z.enum(METRIC_NAMES, { error: (issue) => acceptedMessage('metrics', issue.input, METRIC_NAMES) })))
   .optional();
 
-const windowParam = z
+export const windowParam = z
   .string({ error: (issue) => acceptedMessage('attribution_window', issue.input, ATTRIBUTION_WINDOWS) })
   .refine((v) => (ATTRIBUTION_WINDOWS as readonly number[]).includes(Number(v)) && /^\d+$/.test(v), {
     error: (issue) => acceptedMessage('attribution_window', issue.input, ATTRIBUTION_WINDOWS),

@@ -6,6 +6,7 @@ import { aiVisibilityTools } from './families/ai-visibility.ts';
 import { analyticsTools } from './families/analytics.ts';
 import { attributionTools } from './families/attribution.ts';
 import { auditLogTools } from './families/audit-log.ts';
+import { conversionTools } from './families/conversions.ts';
 import { correlationTools } from './families/correlations.ts';
 import { creatorTools } from './families/creators.ts';
 import { dashboardTools } from './families/dashboards.ts';
@@ -41,6 +42,7 @@ export const TOOLS: readonly ToolDefinition[] = [
   ...metadataTools,
   ...analyticsTools,
   ...attributionTools,
+  ...conversionTools,
   ...journeyTools,
   ...correlationTools,
   ...hourlyTools,

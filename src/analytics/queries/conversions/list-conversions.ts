@@ -2,7 +2,7 @@ import type { Clickhouse } from '../../../store/clickhouse.ts';
 import type { Page } from '../../../kit/paging.ts';
 import type { QueryScope } from '../../query-scope.ts';
 import { TIMESTAMP_OUT, paged, type Statement } from '../../sql.ts';
-import { CHANNEL_COLUMNS, CHANNEL_OUT, attributedConversions, type ConversionFilters } from './conversion-scope.ts';
+import { CHANNEL_COLUMNS, CHANNEL_OUT, attributedConversions, saleConversions, type ConversionFilters } from './conversion-scope.ts';
 
 export const QUERY_NAME = 'list-conversions';
 
@@ -10,6 +10,8 @@ export interface ListConversionsParams extends ConversionFilters {
   page: Page;
   /** Newest first (the dashboard's list); the data API's order is oldest first. */
   newestFirst?: boolean;
+  /** Only conversions that count as sales (`saleConversions`); the data API lists every one. */
+  salesOnly?: boolean;
 }
 
 /** A conversion as it goes on the wire: integers as strings (docs/api.md, "Wire types"). */
@@ -44,8 +46,8 @@ const CHANNEL_FIELDS = CHANNEL_COLUMNS.map((c) => (c === 'adv_source' ? `${CHANN
  * Every conversion in scope as wire rows, ordered by dt, then session and transaction (stable
  * paging): oldest first as the data API lists them, or all of it reversed with `newestFirst`.
  */
-export function conversionsStatement(scope: QueryScope, filters: ConversionFilters, newestFirst = false): Statement {
-  const conversions = attributedConversions(scope, filters);
+export function conversionsStatement(scope: QueryScope, filters: ConversionFilters, newestFirst = false, salesOnly = false): Statement {
+  const conversions = (salesOnly ? saleConversions : attributedConversions)(scope, filters);
   const order = ['dt', 'session_id', 'transaction_id', 'name', 'visitor_id'].map((c) => (newestFirst ? `${c} DESC` : c)).join(', ');
   const sql = `
 SELECT
@@ -61,6 +63,6 @@ ORDER BY ${order}`;
 
 /** Returns up to `limit + 1` conversions of `conversionsStatement`. */
 export async function listConversions(ch: Clickhouse, scope: QueryScope, params: ListConversionsParams): Promise<ConversionRow[]> {
-  const { sql, params: values } = paged(conversionsStatement(scope, params, params.newestFirst), params.page);
+  const { sql, params: values } = paged(conversionsStatement(scope, params, params.newestFirst, params.salesOnly), params.page);
   return ch.query<ConversionRow>(QUERY_NAME, sql, values);
 }

@@ -1,8 +1,13 @@
 import { z } from 'zod';
 import { ATTRIBUTION_MODELS } from '../../../analytics/attribution/index.ts';
+import { expandSourceGroups } from '../../../analytics/permissions.ts';
+import { explainConversion } from '../../../analytics/explain/explain-conversion.ts';
 import { attributionArgs, report, reportFilters, reportRequest } from './analytics.ts';
-import { readTool } from '../kit/tool.ts';
+import { dateFromArg, dateToArg, readTool, timezoneArg } from '../kit/tool.ts';
 import * as out from '../kit/outputs.ts';
+
+/** A touchpoint as the explanation and the recent conversions' paths give it. */
+export const TOUCHPOINT = { session_id: out.str, started_at: out.str, source: out.str, raw_source: out.str, campaign: out.str, adgroup: out.str, ad: out.str };
 
 const COMPARED = ['revenue', 'conversions', 'spend', 'roas', 'cpa'];
 
@@ -54,5 +59,38 @@ export const attributionTools = [
         },
       };
     },
+  ),
+  readTool(
+    'attribution.explain',
+    'Explain one conversion',
+    "Why an order was credited: its touchpoints, every model's shares, the data-driven removal effects. Default: last 90 days.",
+    'Traffic and conversions of the buyer, through the report models; the Markov chain of the range.',
+    z
+      .object({
+        transaction_id: z.string().min(1).max(2000).describe('Order id'),
+        date_from: dateFromArg,
+        date_to: dateToArg,
+        timezone: timezoneArg,
+        attribution_window: attributionArgs.attribution_window,
+        ignore_sources: z.array(z.string().max(40)).max(40).optional().describe('Sources removed from paths'),
+      })
+      .strict(),
+    z.strictObject({
+      attribution: out.fields({
+        transaction_id: out.str, dt: out.str, revenue: out.num, source: out.str,
+        touchpoints: out.list(TOUCHPOINT),
+        credit: z.record(out.str, z.record(out.str, out.num)),
+        removal_effects: z.record(out.str, out.num),
+        paths: out.fields({ converting: out.num, non_converting: out.num }),
+      }),
+    }),
+    async (ctx, { date_from, date_to, ignore_sources, ...rest }) => ({
+      attribution: await explainConversion({ ch: ctx.ch, db: ctx.db }, ctx, {
+        ...rest,
+        start_date: date_from,
+        end_date: date_to,
+        exclude_source: ignore_sources && expandSourceGroups(ignore_sources, ctx.visibility),
+      }, ctx.now()),
+    }),
   ),
 ];

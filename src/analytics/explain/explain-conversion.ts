@@ -1,0 +1,108 @@
+import type { Clickhouse } from '../../store/clickhouse.ts';
+import type { AppDatabase } from '../../store/app-db.ts';
+import { getSettings } from '../../store/app/workspaces.ts';
+import { DAY_MS, dayOf, formatDay } from '../../kit/dates.ts';
+import { NotFound } from '../../kit/errors.ts';
+import { resolveRange, type Range } from '../../kit/range.ts';
+import { UTC } from '../../kit/time-zone.ts';
+import { ATTRIBUTION_MODELS, MODELS, learnedChain, planAttribution, type ModelContext, type ModelName } from '../attribution/index.ts';
+import { pixelScope, type Reader } from '../query-scope.ts';
+import { seesChannel } from '../permissions.ts';
+import { ensureExcludedList } from '../queries/settings/excluded-transactions.ts';
+import { conversionCredits, type CreditedTouch } from '../queries/attribution/conversion-credits.ts';
+
+/** Without start_date, a conversion is looked for in the 90 days before today (and today). */
+export const EXPLAIN_RANGE_DAYS = 90;
+
+/** Shares and removal effects carry 4 decimals, as fractional conversions do in the report. */
+const PLACES = 4;
+const round = (v: number) => Math.round(v * 10 ** PLACES) / 10 ** PLACES;
+
+export interface ExplainRequest {
+  transaction_id: string;
+  start_date?: string;
+  end_date?: string;
+  timezone?: string;
+  attribution_window?: number;
+  attribution_date?: string;
+  exclude_source?: string[];
+}
+
+export interface ConversionExplanation {
+  transaction_id: string;
+  dt: string;
+  revenue: number;
+  source: string;
+  touchpoints: CreditedTouch[];
+  credit: Record<ModelName, Record<string, number>>;
+  removal_effects: Record<string, number>;
+  paths: { converting: number; non_converting: number };
+}
+
+function explainRange(request: ExplainRequest, now: number): Range {
+  const zone = request.timezone ?? UTC;
+  const start = request.start_date ?? formatDay(dayOf(now, zone) - EXPLAIN_RANGE_DAYS * DAY_MS);
+  return resolveRange({ ...request, start_date: start }, now);
+}
+
+/** Sums a model's weights per reporting source, in the order the sources first appear on the path. */
+function sharesBySource(sources: readonly string[], weights: readonly number[]): Record<string, number> {
+  const shares: Record<string, number> = {};
+  sources.forEach((source, i) => (shares[source] = (shares[source] ?? 0) + weights[i]!));
+  return Object.fromEntries(Object.entries(shares).map(([source, share]) => [source, round(share)]));
+}
+
+/**
+ * Why a conversion was credited (docs/attribution.md, "Explaining one conversion"): its
+ * touchpoints, every model's shares side by side (each model through its own module, on the same
+ * path as the report), and the data-driven chain of the request's scope with how many journeys it
+ * stood on. A key that sees some channels only is answered as if the others did not exist: their
+ * sessions are not on the path, in the shares or in the chain; a conversion whose touchpoints it
+ * sees none of is not found, nor an organic one without read:organic. NotFound when no sale with
+ * the transaction id is in scope; InvalidInput and AccessDenied as the report refuses a request.
+ */
+export async function explainConversion(
+  stores: { ch: Clickhouse; db: AppDatabase },
+  reader: Reader,
+  request: ExplainRequest,
+  now = Date.now(),
+): Promise<ConversionExplanation> {
+  const range = explainRange(request, now);
+  const scope = pixelScope(reader, range);
+  const settings = await getSettings(stores.db, reader.workspaceId);
+  const attribution = planAttribution(request, settings, reader.visibility);
+  await ensureExcludedList(stores.ch, reader.workspaceId, settings.excluded_transaction_ids);
+  const visibleChannels = reader.visibility.channels && [...reader.visibility.channels];
+  const ctx: ModelContext = {
+    ch: stores.ch, db: stores.db, scope, attribution, visibleChannels, excludedTransactions: settings.excluded_transaction_ids,
+  };
+  const bound = Object.assign({}, ...(await Promise.all(ATTRIBUTION_MODELS.map((m) => MODELS[m].bind?.(ctx)))));
+  const chain = await learnedChain(ctx);
+  const window = attribution.windowDays * DAY_MS;
+  const found = await conversionCredits(stores.ch, {
+    workspaceId: reader.workspaceId,
+    transactionId: request.transaction_id,
+    convStartMs: range.startMs,
+    // In click date mode the report books conversions up to a window after the range.
+    convEndMs: range.endMs + (attribution.dateMode === 'click' ? window : 0),
+    attribution,
+    visibleChannels,
+    excludedTransactions: settings.excluded_transaction_ids,
+    models: ATTRIBUTION_MODELS,
+    bound,
+  });
+  const organic = found !== null && found.touchpoints.length === 0;
+  const hidden = organic && (found.touchesInWindow > 0 || !seesChannel(reader.visibility, ''));
+  if (!found || hidden) throw new NotFound('Not found');
+  const sources = organic ? ['organic'] : found.touchpoints.map((t) => t.source);
+  return {
+    transaction_id: request.transaction_id,
+    dt: found.dt,
+    revenue: found.revenueCents / 100,
+    source: sources[sources.length - 1]!,
+    touchpoints: found.touchpoints,
+    credit: Object.fromEntries(ATTRIBUTION_MODELS.map((m) => [m, sharesBySource(sources, found.weights[m])])) as ConversionExplanation['credit'],
+    removal_effects: Object.fromEntries(chain.sources.map((s, i) => [s, round(chain.removalEffects[i]!)])),
+    paths: chain.paths,
+  };
+}

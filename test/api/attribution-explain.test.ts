@@ -1,0 +1,198 @@
+/**
+ * GET /v3/attribution and attribution.explain: one conversion's touchpoints, every model's shares
+ * and the data-driven chain, all worked out by hand. The fixture is the one of data-driven.test.ts
+ * (workspace "shop", range 2026-03-01..2026-03-07, 7-day window):
+ * - buyer 1: facebook c1 03-01 10:00 (session 11), facebook c9 03-02 10:00 (12), google c2 03-03
+ *   10:00 (13); purchase T1 03-03 10:30, 100.00.
+ * - buyer 2: facebook c1 03-04, no purchase. buyer 3: google c2 03-05 11:00; T2 03-05 12:00, 200.00.
+ * - buyer 4: untagged 03-06 08:00; T3 03-06 08:10, 50.00 (organic).
+ * - buyer 3 also bought T4 03-05 13:00, 80.00, an order since cancelled: no sale, in no chain.
+ *
+ * The chain (admin key): start->meta 2, start->google 1; meta->google 1, meta->null 1;
+ * google->conversion 2. P = 2/3; without meta 1/3 (effect 1/2), without google 0 (effect 1).
+ * T1's path meta, meta, google under each model:
+ *   first_click meta 1; last_click google 1; linear meta 2/3, google 1/3; u_shaped 40/20/40 %, so
+ *   meta 0.6, google 0.4; any_click 1 each; total_impact (no email or organic) = linear;
+ *   data_driven meta 1/2 / (1/2 + 1) = 1/3, google 2/3.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createTestWorkspace, injectGet, insertRows, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
+import { bearer, callTool, toolOk } from '../mcp/rpc.ts';
+
+let t: TestApp;
+let shop: TestWorkspace;
+
+const RANGE = 'start_date=2026-03-01&end_date=2026-03-07';
+
+const fb = (campaign: string) => ({ adv_source: 'facebook', adv_campaign_id: campaign });
+const gg = { adv_source: 'google', adv_campaign_id: 'c2' };
+
+function event(session: number, visitor: number, dt: string, extra: object = {}) {
+  return { store_id: shop.id, dt, name: 'pageview', session_id: session, visitor_id: visitor, pathname: '/', ...extra };
+}
+
+const purchase = (tx: string, dt: string, session: number, visitor: number, cents: number) =>
+  ({ store_id: shop.id, name: 'purchase', transaction_currency: 'USD', transaction_id: tx, dt, session_id: session, visitor_id: visitor, transaction_gross_revenue: cents });
+
+before(async () => {
+  t = await startTestApp();
+  shop = await createTestWorkspace(t.stores);
+  await insertRows(t.stores, 'events', [
+    event(11, 1, '2026-03-01 10:00:00', fb('c1')),
+    event(12, 1, '2026-03-02 10:00:00', fb('c9')),
+    event(13, 1, '2026-03-03 10:00:00', gg),
+    event(21, 2, '2026-03-04 09:00:00', fb('c1')),
+    event(31, 3, '2026-03-05 11:00:00', gg),
+    event(41, 4, '2026-03-06 08:00:00'),
+  ]);
+  await insertRows(t.stores, 'conversions', [
+    purchase('T1', '2026-03-03 10:30:00', 13, 1, 10000),
+    purchase('T2', '2026-03-05 12:00:00', 31, 3, 20000),
+    purchase('T3', '2026-03-06 08:10:00', 41, 4, 5000),
+    purchase('T4', '2026-03-05 13:00:00', 31, 3, 8000),
+  ]);
+  await insertRows(t.stores, 'orders', [{
+    store_id: shop.id, transaction_id: 'T4', dt: '2026-03-05 13:00:00', gross_revenue: 8000, currency: 'USD', status: 'cancelled', version: 1,
+  }]);
+});
+
+after(() => t.close());
+
+const explain = async (query: string, headers = shop.headers) => injectGet(t, `/v3/attribution?${query}`, headers);
+
+const touch = (session_id: string, started_at: string, source: string, raw_source: string, campaign: string) =>
+  ({ session_id, started_at, source, raw_source, campaign, adgroup: '', ad: '' });
+
+const T1_TOUCHES = [
+  touch('11', '2026-03-01 10:00:00', 'meta', 'facebook', 'c1'),
+  touch('12', '2026-03-02 10:00:00', 'meta', 'facebook', 'c9'),
+  touch('13', '2026-03-03 10:00:00', 'google', 'google', 'c2'),
+];
+
+/** Every model's shares when one source has the whole path. */
+const whole = (source: string) => Object.fromEntries(
+  ['last_click', 'first_click', 'linear', 'u_shaped', 'total_impact', 'any_click', 'data_driven'].map((m) => [m, { [source]: 1 }]),
+);
+
+describe('GET /v3/attribution', () => {
+  test("explains T1: its touchpoints, the seven models' shares side by side, the chain's removal effects", async () => {
+    const { status, body } = await explain(`transaction_id=T1&${RANGE}`);
+    assert.equal(status, 200, JSON.stringify(body));
+    assert.deepEqual(body, {
+      data: {
+        transaction_id: 'T1',
+        dt: '2026-03-03 10:30:00',
+        revenue: 100,
+        source: 'google',
+        touchpoints: T1_TOUCHES,
+        credit: {
+          last_click: { meta: 0, google: 1 },
+          first_click: { meta: 1, google: 0 },
+          linear: { meta: 0.6667, google: 0.3333 },
+          u_shaped: { meta: 0.6, google: 0.4 },
+          total_impact: { meta: 0.6667, google: 0.3333 },
+          any_click: { meta: 1, google: 1 },
+          data_driven: { meta: 0.3333, google: 0.6667 },
+        },
+        removal_effects: { google: 1, meta: 0.5 },
+        paths: { converting: 2, non_converting: 1 },
+      },
+    });
+  });
+
+  test('an organic conversion has no touchpoints and every model gives it to organic', async () => {
+    const { status, body } = await explain(`transaction_id=T3&${RANGE}`);
+    assert.equal(status, 200, JSON.stringify(body));
+    assert.deepEqual(body.data, {
+      transaction_id: 'T3', dt: '2026-03-06 08:10:00', revenue: 50, source: 'organic', touchpoints: [],
+      credit: whole('organic'), removal_effects: { google: 1, meta: 0.5 }, paths: { converting: 2, non_converting: 1 },
+    });
+  });
+
+  test('exclude_source removes google before every model and from the chain: T1 is all meta, T2 organic', async () => {
+    // Chain without google: start->meta 2; meta->conversion 1 (T1), meta->null 1 (buyer 2): effect of meta 1.
+    const t1 = await explain(`transaction_id=T1&${RANGE}&exclude_source=google`);
+    assert.deepEqual(t1.body.data, {
+      transaction_id: 'T1', dt: '2026-03-03 10:30:00', revenue: 100, source: 'meta', touchpoints: T1_TOUCHES.slice(0, 2),
+      credit: whole('meta'), removal_effects: { meta: 1 }, paths: { converting: 1, non_converting: 1 },
+    });
+    const t2 = await explain(`transaction_id=T2&${RANGE}&exclude_source=google`);
+    assert.deepEqual([t2.body.data.source, t2.body.data.touchpoints, t2.body.data.credit], ['organic', [], whole('organic')]);
+  });
+
+  test('the window decides the path: with 1 day, T1 has only its google touch', async () => {
+    // 1-day window: T1 sees google (03-03) only; buyer 2's meta (03-04) and T2's google are in it.
+    // Chain: start->google 2 (T1, T2), start->meta 1; google->conversion 2, meta->null 1.
+    // P = 2/3; without google 0 (effect 1); without meta 2/3 (effect 0).
+    const { body } = await explain(`transaction_id=T1&${RANGE}&attribution_window=1`);
+    assert.deepEqual(body.data.touchpoints, T1_TOUCHES.slice(2));
+    assert.deepEqual(body.data.credit, whole('google'));
+    assert.deepEqual(body.data.removal_effects, { google: 1, meta: 0 });
+    assert.deepEqual(body.data.paths, { converting: 2, non_converting: 1 });
+  });
+
+  test('a key that sees meta and organic: no google touch, no google state, no google-only order', async () => {
+    // Its chain: T1 -> meta -> conversion, buyer 2 -> meta -> null; T2 has no touch it sees.
+    const key = await shop.keyHeaders(['read:meta', 'read:organic']);
+    const t1 = await explain(`transaction_id=T1&${RANGE}`, key);
+    assert.equal(t1.status, 200, JSON.stringify(t1.body));
+    assert.deepEqual(t1.body.data, {
+      transaction_id: 'T1', dt: '2026-03-03 10:30:00', revenue: 100, source: 'meta', touchpoints: T1_TOUCHES.slice(0, 2),
+      credit: whole('meta'), removal_effects: { meta: 1 }, paths: { converting: 1, non_converting: 1 },
+    });
+    assert.deepEqual(await explain(`transaction_id=T2&${RANGE}`, key), { status: 404, body: { message: 'Not found' } });
+    assert.equal((await explain(`transaction_id=T3&${RANGE}`, key)).status, 200);
+  });
+
+  test('a key without read:organic does not find an organic order', async () => {
+    const key = await shop.keyHeaders(['read:google']);
+    assert.deepEqual(await explain(`transaction_id=T3&${RANGE}`, key), { status: 404, body: { message: 'Not found' } });
+  });
+
+  test('404 for an unknown id, one outside the range, and a cancelled order', async () => {
+    for (const query of [`transaction_id=NOPE&${RANGE}`, 'transaction_id=T1&start_date=2026-03-04&end_date=2026-03-07', `transaction_id=T4&${RANGE}`]) {
+      assert.deepEqual(await explain(query), { status: 404, body: { message: 'Not found' } }, query);
+    }
+  });
+
+  test('without dates a conversion of the last 90 days is found, an older one is not', async () => {
+    const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
+    await insertRows(t.stores, 'conversions', [
+      purchase('RECENT', `${day(80)} 12:00:00`, 71, 7, 1000),
+      purchase('OLD', `${day(95)} 12:00:00`, 72, 7, 1000),
+    ]);
+    assert.equal((await explain('transaction_id=RECENT')).status, 200);
+    assert.deepEqual(await explain('transaction_id=OLD'), { status: 404, body: { message: 'Not found' } });
+  });
+
+  test('400s like the other endpoints, 403 for a source the key cannot see', async () => {
+    assert.deepEqual(await explain(RANGE), { status: 400, body: { message: 'transaction_id is required' } });
+    assert.deepEqual(await explain(`transaction_id=T1&attribution_window=3`), {
+      status: 400, body: { message: 'Invalid attribution_window: 3. Accepted values: 1, 7, 28, 90, 180, 365' },
+    });
+    assert.deepEqual(await explain('transaction_id=T1&attribution_model=linear'), {
+      status: 400, body: { message: 'Unknown parameter: attribution_model' },
+    });
+    const key = await shop.keyHeaders(['read:meta']);
+    assert.deepEqual(await explain(`transaction_id=T1&${RANGE}&exclude_source=google`, key), {
+      status: 403, body: { message: 'You do not have access to the requested sources' },
+    });
+  });
+});
+
+describe('attribution.explain', () => {
+  test('answers what GET /v3/attribution answers', async () => {
+    const result = await toolOk(t.app, bearer(shop.headers), 'attribution.explain', { transaction_id: 'T1', date_from: '2026-03-01', date_to: '2026-03-07' });
+    assert.deepEqual(result.attribution, (await explain(`transaction_id=T1&${RANGE}`)).body.data);
+  });
+
+  test("a restricted key's answer leaves its hidden channels out; an order it cannot see is not_found", async () => {
+    const key = bearer(await shop.keyHeaders(['read:meta', 'read:organic']));
+    const result = await toolOk(t.app, key, 'attribution.explain', { transaction_id: 'T1', date_from: '2026-03-01', date_to: '2026-03-07' });
+    assert.deepEqual([result.attribution.touchpoints.length, result.attribution.credit.linear, result.attribution.removal_effects], [2, { meta: 1 }, { meta: 1 }]);
+    const hidden = await callTool(t.app, key, 'attribution.explain', { transaction_id: 'T2', date_from: '2026-03-01', date_to: '2026-03-07' });
+    assert.equal(hidden.result?.isError, true);
+    assert.equal(hidden.result?.structuredContent.error.code, 'not_found');
+  });
+});
