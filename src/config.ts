@@ -48,6 +48,11 @@ export interface Config {
    * 1): each holds one engine session while it runs, so the rest stay free for other reads.
    */
   exports: { timeoutMs: number; concurrency: number };
+  /**
+   * Reports kept for repeated requests per process (`STORELENS_RESULT_CACHE_MB`, default 64, 0 =
+   * none; docs/architecture.md, "Result cache").
+   */
+  resultCacheMb: number;
   /** Whether `/admin/cli` answers clients other than loopback (`STORELENS_ADMIN_REMOTE=1`). */
   adminRemote: boolean;
   /**
@@ -208,6 +213,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       timeoutMs: intFromEnv(env, 'STORELENS_EXPORT_TIMEOUT_MS', 1_800_000),
       concurrency: Math.max(1, intFromEnv(env, 'STORELENS_MAX_EXPORTS', 2)),
     },
+    resultCacheMb: intFromEnv(env, 'STORELENS_RESULT_CACHE_MB', 64),
     adminRemote: env.STORELENS_ADMIN_REMOTE === '1',
     publicUrl: env.STORELENS_PUBLIC_URL || null,
     mcpAllowedOrigins: originsFromEnv(env, 'STORELENS_MCP_ALLOWED_ORIGINS'),

@@ -12,6 +12,7 @@ import { buildApp } from '../src/server/app.ts';
 import { runCommand } from '../src/cli/run-command.ts';
 import { createRateLimits } from '../src/http/rate-limit.ts';
 import { createWorkspace } from '../src/store/app/workspaces.ts';
+import { bumpDataVersions } from '../src/store/app/data-versions.ts';
 import { createApiKey } from '../src/store/app/api-keys.ts';
 import { startClickhouseStandin } from './support/standin.ts';
 
@@ -99,6 +100,9 @@ export async function createTestWorkspace(stores: Stores, name = 'Test shop', cu
 /** Inserts fixture rows (objects with the table's column names) into an analytics table. */
 export async function insertRows(stores: Stores, table: string, rows: object[]): Promise<void> {
   await stores.ch.insertNdjson(table, rows.map((row) => JSON.stringify(row)).join('\n'));
+  // As every path that stores rows does: answers kept under the old version are not read again.
+  const workspaces = rows.flatMap((row) => ('store_id' in row ? [Number(row.store_id)] : []));
+  await bumpDataVersions(stores.db, workspaces);
 }
 
 /**

@@ -56,6 +56,7 @@ async function callTool(app: FastifyInstance, caller: Caller, connection: Connec
     const ctx: ToolContext = {
       db: app.stores.db,
       ch: app.stores.ch,
+      results: app.stores.results,
       workspaceId: scope.workspaceId,
       scopes: scope.scopes,
       visibility: scope.visibility,

@@ -10,12 +10,15 @@ import { openSecretBox, type SecretBox } from './secret-box.ts';
 import { sealClearWebhookSecrets } from './app/webhooks.ts';
 import { privateDir } from './private-files.ts';
 import { dataDirCheck } from './data-dir-check.ts';
+import { createResultCache, type ResultCache } from '../kit/result-cache.ts';
 
 export interface Stores {
   ch: Clickhouse;
   db: AppDatabase;
   /** Encrypts the credentials and signing secrets kept in app state. */
   secrets: SecretBox;
+  /** Reports kept under the data version they were computed at (`STORELENS_RESULT_CACHE_MB`). */
+  results: ResultCache;
   /**
    * `/healthz` checks `analytics` and `app_state` (a store that cannot answer makes it a 503) and
    * `data_dir` (full or read-only: degraded).
@@ -44,6 +47,7 @@ export async function openStores(config: Config, logger: Logger): Promise<Stores
     ch,
     db,
     secrets,
+    results: createResultCache(config.resultCacheMb * 1024 * 1024),
     checks: [
       {
         name: 'analytics',

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import type { Clickhouse } from '../../store/clickhouse.ts';
 import type { AppDatabase } from '../../store/app-db.ts';
 import { getSettings } from '../../store/app/workspaces.ts';
@@ -9,7 +10,11 @@ import { DIMENSIONS } from '../dimensions.ts';
 import { MODELS } from '../attribution/index.ts';
 import { formatMetric, type MetricContext, type Parts } from '../metrics.ts';
 import { planReport, type ReportPlan, type ReportRequest } from './plan.ts';
-import { ensureExcludedList } from '../queries/settings/excluded-transactions.ts';
+import { ensureExcludedList, excludedListId } from '../queries/settings/excluded-transactions.ts';
+import { readDataVersion } from '../../store/app/data-versions.ts';
+import type { ResultCache } from '../../kit/result-cache.ts';
+import type { WorkspaceSettings } from '../../store/app/settings.ts';
+import type { Range } from '../../kit/range.ts';
 import { REPORT_PARTS, buildReportSql, expensesSql, partPositions, type ReportPart } from './build-sql.ts';
 
 export { type ReportRequest } from './plan.ts';
@@ -91,19 +96,45 @@ function metricsOf(plan: ReportPlan, parts: Parts, ctx: MetricContext): Record<s
 }
 
 /**
- * The /v3/report core, shared by the HTTP route and the `analytics.query` tool: reads the
- * workspace settings afresh, checks and plans the request, runs the rows and totals queries in
- * ClickHouse and shapes them. Throws InvalidInput or AccessDenied for a refused request.
+ * The /v3/report core, shared by the HTTP route, the tools and the dashboard: reads the workspace
+ * settings afresh, checks and plans the request, runs the rows and totals queries in ClickHouse
+ * and shapes them. Throws InvalidInput or AccessDenied for a refused request. With `results` the
+ * answer is kept under the workspace's data version (docs/architecture.md, "Result cache").
  */
 export async function runReport(
-  stores: { ch: Clickhouse; db: AppDatabase },
+  stores: { ch: Clickhouse; db: AppDatabase; results?: ResultCache },
   auth: ReportAuth,
   request: ReportRequest,
   now = Date.now(),
 ): Promise<ReportResult> {
   const range = resolveRange(request, now);
+  // Read before the settings and the rows: an answer kept under a version is never older than it.
+  const version = stores.results ? await readDataVersion(stores.db, auth.workspaceId) : 0;
   const settings = await getSettings(stores.db, auth.workspaceId);
   const plan = planReport({ workspaceId: auth.workspaceId, visibility: auth.visibility, settings, range, request });
+  const compute = () => computeReport(stores, auth, plan, range, settings);
+  return stores.results ? stores.results.get(cacheKey(version, auth, plan), compute) : compute();
+}
+
+/**
+ * Everything an answer depends on besides the stored rows: the plan (range, metrics, model,
+ * channels, page...), the settings it carries (the excluded ids by their list's hash, as the
+ * engine reads them), what the key sees, and the data version the rows were read at.
+ */
+function cacheKey(version: number, auth: ReportAuth, plan: ReportPlan): string {
+  const settings = { ...plan.settings, excluded_transaction_ids: excludedListId(plan.settings.excluded_transaction_ids) };
+  const channels = auth.visibility.channels && [...auth.visibility.channels].sort();
+  const key = JSON.stringify(['report', plan.workspaceId, version, channels, auth.visibility.profit, { ...plan, settings }]);
+  return crypto.createHash('sha256').update(key).digest('base64url');
+}
+
+async function computeReport(
+  stores: { ch: Clickhouse; db: AppDatabase },
+  auth: ReportAuth,
+  plan: ReportPlan,
+  range: Range,
+  settings: WorkspaceSettings,
+): Promise<ReportResult> {
   // Before the model binds its values: data_driven learns its chain without the excluded ids too.
   await ensureExcludedList(stores.ch, auth.workspaceId, settings.excluded_transaction_ids);
   const bound = await MODELS[plan.attribution.model].bind?.({

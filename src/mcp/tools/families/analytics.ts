@@ -70,7 +70,7 @@ function expanded(ctx: ToolContext, request: ReportRequest): ReportRequest {
   return { ...request, source: expand(request.source), exclude_source: expand(request.exclude_source) };
 }
 
-const stores = (ctx: ToolContext) => ({ ch: ctx.ch, db: ctx.db });
+const stores = (ctx: ToolContext) => ({ ch: ctx.ch, db: ctx.db, results: ctx.results });
 const reader = (ctx: ToolContext) => ({ workspaceId: ctx.workspaceId, visibility: ctx.visibility });
 
 /** Runs the /v3/report engine for the tool's workspace. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { NO_WRITE_ACCESS, type Visibility } from '../../../analytics/permissions.ts';
 import type { Clickhouse } from '../../../store/clickhouse.ts';
+import type { ResultCache } from '../../../kit/result-cache.ts';
 import type { AppDatabase } from '../../../store/app-db.ts';
 import { AccessDenied } from '../../../kit/errors.ts';
 import { boundMessage } from '../../../kit/range.ts';
@@ -10,6 +11,8 @@ import { timeZoneName } from '../../../kit/time-zone.ts';
 export interface ToolContext {
   db: AppDatabase;
   ch: Clickhouse;
+  /** Reports kept under the workspace's data version (the report core's result cache). */
+  results: ResultCache;
   workspaceId: number;
   scopes: string[];
   visibility: Visibility;
