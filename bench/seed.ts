@@ -232,6 +232,9 @@ export async function openBenchEnv(sizes = benchSizes()): Promise<BenchEnv> {
     demo: false,
     rate: { perSecond: 0, burst: 0, daily: 0 },
     queries: { ...loadConfig(env).queries, maxPerKey: 0 },
+    // The suites time the work of a request; kept answers would time the cache (the dashboard
+    // suite measures that itself, beside the uncached figure).
+    resultCacheMb: 0,
   });
   const stores = await openStores(config, createLogger('silent'));
   const workspaces: BenchWorkspace[] = [];

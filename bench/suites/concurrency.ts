@@ -8,8 +8,15 @@
  * - one at a time: the same statements bound through chdb's `queryBindAsync`, which runs every
  *   query with bound parameters on one process-wide chain: how the service ran them before the
  *   pool.
+ * Then report clients of one key: 1 and then 8 keep-alive loops sending the 90-day campaign report
+ * for SECONDS each to a server with the default bound on requests in flight, counting answers and
+ * refusals, and the process's CPU time over the window (every thread: the engine runs in this
+ * process): busy cores = CPU seconds / wall seconds, and reports per CPU second (work per busy
+ * core), 8 clients beside 1.
  */
+import os from 'node:os';
 import path from 'node:path';
+import { loadConfig } from '../../src/config.ts';
 import autocannon from 'autocannon';
 import { buildApp } from '../../src/server/app.ts';
 import { createRateLimits } from '../../src/http/rate-limit.ts';
@@ -57,6 +64,29 @@ async function httpRate(url: string, headers: Record<string, string>): Promise<R
   return { rps: round(result.requests.average), p50Ms: round(result.latency.p50), p99Ms: round(result.latency.p99) };
 }
 
+const REPORT_CLIENTS = [1, 8];
+
+/** `clients` loops sending `url` for SECONDS; answers, refusals and the process's CPU over the window. */
+async function reportClients(url: string, headers: Record<string, string>, clients: number) {
+  const counts = { ok: 0, refused: 0 };
+  const cpuBefore = process.cpuUsage();
+  const started = performance.now();
+  const until = started + SECONDS * 1000;
+  await Promise.all(Array.from({ length: clients }, async () => {
+    while (performance.now() < until) {
+      const response = await fetch(url, { headers });
+      await response.arrayBuffer();
+      if (response.status === 200) counts.ok++;
+      else if (response.status === 429) counts.refused++;
+      else throw new Error(`${url} answered ${response.status}`);
+    }
+  }));
+  const wallS = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
+  const cpuS = (cpu.user + cpu.system) / 1e6;
+  return { ...counts, perSecond: counts.ok / wallS, busyCores: cpuS / wallS, perCpuSecond: counts.ok / cpuS };
+}
+
 export async function runConcurrencyBench(env: BenchEnv, log: (line: string) => void = console.log) {
   if (env.stores.ch.kind !== 'chdb') throw new Error('the concurrency suite compares chDB paths; unset CLICKHOUSE_URL');
   const ws = env.workspaces[0]!;
@@ -93,6 +123,29 @@ export async function runConcurrencyBench(env: BenchEnv, log: (line: string) => 
       log(`${c.name}: API ${api.rps} req/s, pool ${pool.rps}/s, one at a time ${before.rps}/s`);
       rows.push(line);
     }
+    // Report clients of one key, under the service's default bound on requests in flight.
+    const bounded = await buildApp({
+      config: { ...env.config, queries: { ...env.config.queries, maxPerKey: loadConfig({}).queries.maxPerKey } },
+      stores: env.stores, limits, logger: createLogger('silent'),
+    });
+    const boundedBase = await bounded.listen({ port: 0, host: '127.0.0.1' });
+    const clientRows: string[] = [];
+    try {
+      const cores = os.availableParallelism();
+      let single: Awaited<ReturnType<typeof reportClients>> | null = null;
+      for (const clients of REPORT_CLIENTS) {
+        const r = await reportClients(`${boundedBase}${cases[1]!.url}`, ws.headers, clients);
+        single ??= r;
+        clientRows.push(`| ${clients} | ${r.ok} / ${r.refused} | ${round(r.perSecond, 2)} | ${round(r.busyCores, 2)} of ${cores} (${round((100 * r.busyCores) / cores)} %) | ${round(r.perCpuSecond, 2)} | ${round(r.perCpuSecond / single.perCpuSecond, 2)} | ${round(r.perSecond / single.perSecond, 2)} |`);
+        log(`report clients ${clients}: ${r.ok} answered, ${r.refused} refused, ${round(r.busyCores, 2)} cores busy`);
+      }
+    } finally {
+      await bounded.close();
+    }
+    log('');
+    log(`| campaign report clients of one key, ${SECONDS} s | answered / refused (429) | reports/s | busy cores (process CPU) | reports per CPU second | work per busy core vs 1 client | throughput vs 1 client |`);
+    log('|---|---|---|---|---|---|---|');
+    for (const row of clientRows) log(row);
     log('');
     log(`| ${CLIENTS} clients, ${SECONDS} s | API req/s | API p50 / p99 ms | pool calls/s | pool p50 / p99 ms | one at a time calls/s | API / pool | API / one at a time |`);
     log('|---|---|---|---|---|---|---|---|');

@@ -4,16 +4,25 @@
  * (GET /dashboard/api/me, then the view's endpoint) over real HTTP with a signed-in session:
  * - overview: `overview` (two report runs: the range by day and the period before it);
  * - attribution: `report?breakdown=source` with the view's default metrics.
- * Each with 1 and with 10 users loading the view at the same time (every user repeats the load
- * ITERATIONS times), p50 and p95 per load. Baseline measured in the same run: the same report
- * runs through /v3/report with an API key (overview: its two calls one after the other).
+ * Each with 1 and with 10 users loading the view at the same moment, ITERATIONS rounds, p50 and
+ * p95 per load, on three servers over the same stores, in turn:
+ * - uncached: no result cache (every load runs its reports);
+ * - new data each round: the result cache, with the workspace's data version raised before every
+ *   round (as a collector flush does), so each round's loads find nothing kept and share one
+ *   computation;
+ * - repeated: the result cache as the round before left it (a refresh with no new data).
+ * The server's reports that reached the engine are counted per variant.
  */
+import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/server/app.ts';
 import { createRateLimits } from '../../src/http/rate-limit.ts';
 import { createLogger } from '../../src/log.ts';
 import { formatDay } from '../../src/kit/dates.ts';
 import { createUser, setMembership } from '../../src/store/app/users.ts';
 import { hashPassword } from '../../src/dashboard/passwords.ts';
+import { bumpDataVersions } from '../../src/store/app/data-versions.ts';
+import { createResultCache } from '../../src/kit/result-cache.ts';
+import type { Clickhouse } from '../../src/store/clickhouse.ts';
 import type { BenchEnv } from '../seed.ts';
 import { quantile, round } from '../measure.ts';
 
@@ -27,19 +36,17 @@ async function ok(response: Response): Promise<unknown> {
   return body;
 }
 
-/** Runs `load` ITERATIONS times in each of `users` parallel loops; answers p50/p95 of one load in ms. */
-async function timeLoads(users: number, load: () => Promise<void>): Promise<{ p50: number; p95: number }> {
+/** ITERATIONS rounds of `users` loads at the same moment, `beforeRound` first; p50/p95 of one load in ms. */
+async function timeRounds(users: number, load: () => Promise<void>, beforeRound: () => Promise<void>) {
   const times: number[] = [];
-  await load(); // warm-up
-  await Promise.all(
-    Array.from({ length: users }, async () => {
-      for (let i = 0; i < ITERATIONS; i++) {
-        const started = performance.now();
-        await load();
-        times.push(performance.now() - started);
-      }
-    }),
-  );
+  for (let i = 0; i < ITERATIONS; i++) {
+    await beforeRound();
+    await Promise.all(Array.from({ length: users }, async () => {
+      const started = performance.now();
+      await load();
+      times.push(performance.now() - started);
+    }));
+  }
   times.sort((a, b) => a - b);
   return { p50: round(quantile(times, 0.5)), p95: round(quantile(times, 0.95)) };
 }
@@ -49,57 +56,69 @@ export async function runDashboardBench(env: BenchEnv, log: (line: string) => vo
   const user = await createUser(env.stores.db, 'bench@example.com', await hashPassword('bench password'));
   await setMembership(env.stores.db, { userId: user.id, workspaceId: ws.id, role: 'owner', scopes: null });
   const limits = await createRateLimits({ perSecond: 0, burst: 0, daily: 0 }, null);
-  const app = await buildApp({ config: env.config, stores: env.stores, limits, logger: createLogger('silent') });
-  const base = await app.listen({ port: 0, host: '127.0.0.1' });
-  try {
+  let engineReports = 0;
+  const ch: Clickhouse = {
+    ...env.stores.ch,
+    query(name, ...rest) {
+      if (name.startsWith('report')) engineReports++;
+      return env.stores.ch.query(name, ...rest);
+    },
+  };
+  const apps: FastifyInstance[] = [];
+  const serve = async (cacheMb: number) => {
+    const app = await buildApp({ config: env.config, stores: { ...env.stores, ch, results: createResultCache(cacheMb * 1024 * 1024) }, limits, logger: createLogger('silent') });
+    apps.push(app);
+    const base = await app.listen({ port: 0, host: '127.0.0.1' });
     const signIn = await fetch(`${base}/dashboard/api/sign-in`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ email: 'bench@example.com', password: 'bench password' }),
     });
     await ok(signIn);
-    const cookie = { cookie: signIn.headers.get('set-cookie')!.split(';')[0]! };
+    return { base, cookie: { cookie: signIn.headers.get('set-cookie')!.split(';')[0]! } };
+  };
+  try {
+    const uncached = await serve(0);
+    const cached = await serve(env.config.resultCacheMb || 64);
     const today = Date.now() - (Date.now() % DAY_MS);
     const range = `start_date=${formatDay(today - 89 * DAY_MS)}&end_date=${formatDay(today)}`;
-    const previous = `start_date=${formatDay(today - 179 * DAY_MS)}&end_date=${formatDay(today - 90 * DAY_MS)}`;
-    const overviewMetrics = 'spend,revenue,roas,conversions,sessions,cr,net_profit';
     const reportMetrics = 'spend,revenue,roas,conversions,cpa,sessions,cr,new_customers,net_profit,net_roas';
-    const view = (endpoint: string) => async () => {
-      await ok(await fetch(`${base}/dashboard/api/me`, { headers: cookie }));
-      await ok(await fetch(`${base}/dashboard/api/${endpoint}`, { headers: cookie }));
-    };
-    const api = (...queries: string[]) => async () => {
-      for (const q of queries) await ok(await fetch(`${base}/v3/report?${q}`, { headers: ws.headers }));
+    const view = (server: { base: string; cookie: Record<string, string> }, endpoint: string) => async () => {
+      await ok(await fetch(`${server.base}/dashboard/api/me`, { headers: server.cookie }));
+      await ok(await fetch(`${server.base}/dashboard/api/${endpoint}`, { headers: server.cookie }));
     };
     const cases = [
-      {
-        name: 'overview, 90 days',
-        dashboard: view(`overview?workspace=${ws.id}&${range}`),
-        baseline: api(`${range}&interval=day&metrics=${overviewMetrics}&limit=500`, `${previous}&metrics=${overviewMetrics}&limit=1`),
-      },
-      {
-        name: 'attribution by source, 90 days',
-        dashboard: view(`report?workspace=${ws.id}&${range}&breakdown=source&metrics=${reportMetrics}`),
-        baseline: api(`${range}&breakdown=source&metrics=${reportMetrics}`),
-      },
+      { name: 'overview, 90 days', endpoint: `overview?workspace=${ws.id}&${range}` },
+      { name: 'attribution by source, 90 days', endpoint: `report?workspace=${ws.id}&${range}&breakdown=source&metrics=${reportMetrics}` },
     ];
+    const nothing = async () => {};
+    const newData = () => bumpDataVersions(env.stores.db, [ws.id]);
     const rows = [];
     for (const c of cases) {
+      await view(uncached, c.endpoint)(); // warm-up
       for (const users of USERS) {
-        const dashboard = await timeLoads(users, c.dashboard);
-        const baseline = await timeLoads(users, c.baseline);
-        const row = { case: c.name, users, ...dashboard, baselineP50: baseline.p50, baselineP95: baseline.p95 };
-        rows.push(row);
-        log(`${c.name}, ${users} user(s): dashboard p50 ${row.p50} ms / p95 ${row.p95} ms; /v3/report p50 ${row.baselineP50} ms / p95 ${row.baselineP95} ms`);
+        const variants = [
+          ['uncached', view(uncached, c.endpoint), nothing],
+          ['new data each round', view(cached, c.endpoint), newData],
+          ['repeated', view(cached, c.endpoint), nothing],
+        ] as const;
+        const figures: string[] = [];
+        for (const [name, load, before] of variants) {
+          const counted = engineReports;
+          const { p50, p95 } = await timeRounds(users, load, before);
+          figures.push(`${p50} / ${p95} (${engineReports - counted})`);
+          log(`${c.name}, ${users} user(s), ${name}: p50 ${p50} ms, p95 ${p95} ms, ${engineReports - counted} report statements`);
+        }
+        rows.push(`| ${c.name} | ${users} | ${figures.join(' | ')} |`);
       }
     }
     log('');
-    log('| view | concurrent users | data complete p50 ms | p95 ms | same report runs via /v3/report p50 ms | p95 ms |');
-    log('|---|---|---|---|---|---|');
-    for (const r of rows) log(`| ${r.case} | ${r.users} | ${r.p50} | ${r.p95} | ${r.baselineP50} | ${r.baselineP95} |`);
+    log(`| view | users at once | uncached p50 / p95 ms (report statements) | cached, new data each round | cached, repeated |`);
+    log('|---|---|---|---|---|');
+    for (const row of rows) log(row);
     return rows;
   } finally {
-    await app.close();
+    for (const app of apps) await app.close();
     await limits.close();
   }
 }

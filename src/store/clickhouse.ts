@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { Session } from 'chdb';
@@ -240,11 +241,13 @@ async function openChdb(options: ClickhouseOptions, logger: Logger): Promise<Cli
       if (set) await session.queryAsync(set);
       return session.queryAsync(sql, { format: 'JSONEachRow' });
     });
-  // Reads wait here for a free session in a fair order (docs/operations.md, "One key cannot hold
-  // the analytics engine"); the pool's own queue then stays short.
-  const reads = new FairQueue(chdbSessions);
+  // Reads wait here for a free session in a fair order, each key's running reads holding at most
+  // the machine's cores in engine threads (docs/operations.md, "One key cannot hold the analytics
+  // engine"); the pool's own queue then stays short.
+  const reads = new FairQueue(chdbSessions, os.availableParallelism());
   // A per-query SETTINGS clause: as a session setting it would also bind migrations and seeding.
-  const limit = timeoutMs > 0 ? `\nSETTINGS max_execution_time = ${timeoutMs / 1000}` : '';
+  const readSettings = (threads: number) =>
+    settingsClause({ max_threads: threads, ...(timeoutMs > 0 ? { max_execution_time: timeoutMs / 1000 } : {}) });
   const streams = new FairQueue(options.streamSlots ?? 1);
   // chDB streams Parquet as one file per chunk, which do not make one file together; the engine
   // writes the whole file here instead, and it is read back in chunks (then deleted).
@@ -265,10 +268,10 @@ async function openChdb(options: ClickhouseOptions, logger: Logger): Promise<Cli
   return {
     kind: 'chdb',
     async query<T>(name: string, sql: string, params: QueryParams = {}, options: QueryOptions = {}) {
-      const result = await reads.run(async () => {
+      const result = await reads.run(async (threads) => {
         const started = performance.now();
         try {
-          const answer = await run(sql + limit, params);
+          const answer = await run(sql + readSettings(threads), params);
           logger.debug({ query: name, ms: Math.round(performance.now() - started) }, 'clickhouse query');
           return answer;
         } catch (error) {
@@ -279,10 +282,10 @@ async function openChdb(options: ClickhouseOptions, logger: Logger): Promise<Cli
       return parseEachRow<T>(result.text());
     },
     async stream(name, sql, params, options, consume) {
-      const settings = settingsClause(streamSettings(options, streamTimeoutMs));
       await streams.run(() =>
-        reads.run(() =>
+        reads.run((threads) =>
           pool.use(async (session) => {
+            const settings = settingsClause({ max_threads: threads, ...streamSettings(options, streamTimeoutMs) });
             const started = performance.now();
             try {
               if (options.format === 'Parquet') {

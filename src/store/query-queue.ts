@@ -11,27 +11,41 @@ export function runInLane<T>(lane: string, fn: () => T): T {
   return lanes.run(lane, fn);
 }
 
-type Job = () => Promise<void>;
+type Job = (threads: number) => Promise<void>;
 
 /**
  * Runs at most `concurrency` tasks at once. Urgent tasks (the collector's duplicate check, the
  * health probe: short queries others wait on) go first; then the waiting lane served least
  * recently goes next, so a key arriving while another key's queries queue up is served after the
  * query now running, not after the other key's next one. Tasks outside any lane share one lane.
+ *
+ * Each lane's running tasks hold at most `laneThreads` engine threads together (the machine's
+ * cores): a task is handed the threads it may use, its lane's free threads shared with the tasks
+ * waiting behind it (at least one), and a lane without a free thread waits even while slots are
+ * free. One key with many heavy reports thus keeps every core busy (one thread per query) but
+ * never holds more than the cores, and another key's query starts at once, on threads of its own,
+ * instead of sharing the cores with every running report of the first (docs/operations.md).
+ * Urgent tasks are outside the budgets and get `laneThreads`.
  */
 export class FairQueue {
   private running = 0;
   private readonly urgent: Job[] = [];
   private readonly waiting = new Map<string, Job[]>();
+  /** Engine threads each lane's running tasks hold; a lane not in it holds none. */
+  private readonly threads = new Map<string, number>();
   /** When each lane was last served (a counter); a lane not in it counts as never served. */
   private readonly served = new Map<string, number>();
   private tick = 0;
 
-  constructor(private readonly concurrency: number) {}
+  constructor(
+    private readonly concurrency: number,
+    private readonly laneThreads = Number.MAX_SAFE_INTEGER,
+  ) {}
 
-  run<T>(task: () => Promise<T>, urgent = false): Promise<T> {
+  /** Runs `task` in its turn; `task` gets the number of engine threads it may use. */
+  run<T>(task: (threads: number) => Promise<T>, urgent = false): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      const job: Job = () => task().then(resolve, reject);
+      const job: Job = (threads) => task(threads).then(resolve, reject);
       if (urgent) {
         this.urgent.push(job);
       } else {
@@ -44,30 +58,43 @@ export class FairQueue {
     });
   }
 
-  private next(): Job | undefined {
-    if (this.urgent.length > 0) return this.urgent.shift();
+  private freeThreads(lane: string): number {
+    return this.laneThreads - (this.threads.get(lane) ?? 0);
+  }
+
+  private next(): { job: Job; lane: string | null; threads: number } | undefined {
+    if (this.urgent.length > 0) return { job: this.urgent.shift()!, lane: null, threads: this.laneThreads };
     let pick: string | undefined;
     for (const lane of this.waiting.keys()) {
+      if (this.freeThreads(lane) <= 0) continue;
       if (pick === undefined || (this.served.get(lane) ?? -1) < (this.served.get(pick) ?? -1)) pick = lane;
     }
     if (pick === undefined) return undefined;
     const jobs = this.waiting.get(pick)!;
-    const job = jobs.shift();
+    const threads = Math.max(1, Math.floor(this.freeThreads(pick) / jobs.length));
+    const job = jobs.shift()!;
     if (jobs.length === 0) this.waiting.delete(pick);
     this.served.set(pick, ++this.tick);
     if (this.served.size > 10_000) {
       for (const lane of this.served.keys()) if (!this.waiting.has(lane)) this.served.delete(lane);
     }
-    return job;
+    return { job, lane: pick, threads };
   }
 
   private pump(): void {
     while (this.running < this.concurrency) {
-      const job = this.next();
-      if (!job) return;
+      const next = this.next();
+      if (!next) return;
+      const { job, lane, threads } = next;
       this.running++;
-      void job().finally(() => {
+      if (lane !== null) this.threads.set(lane, (this.threads.get(lane) ?? 0) + threads);
+      void job(threads).finally(() => {
         this.running--;
+        if (lane !== null) {
+          const left = (this.threads.get(lane) ?? threads) - threads;
+          if (left > 0) this.threads.set(lane, left);
+          else this.threads.delete(lane);
+        }
         this.pump();
       });
     }

@@ -1,26 +1,35 @@
 /**
  * The engine queue's order (docs/operations.md): urgent work first, then the lane served least
- * recently, so a key with many queries waiting does not delay another key's single query.
+ * recently, so a key with many queries waiting does not delay another key's single query; and
+ * each lane's engine threads, so a key's many reports never hold more than the cores.
  */
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { FairQueue, runInLane } from '../../src/store/query-queue.ts';
+import { openClickhouse } from '../../src/store/clickhouse.ts';
+import { createLogger } from '../../src/log.ts';
 
 /** Tasks that finish only when the test says so, recording the order in which they start. */
 function recorder() {
   const started: string[] = [];
   const finishers: (() => void)[] = [];
-  const task = (name: string) => () => new Promise<string>((resolve) => {
+  const threads = new Map<string, number>();
+  const task = (name: string) => (given: number) => new Promise<string>((resolve) => {
     started.push(name);
+    threads.set(name, given);
     finishers.push(() => resolve(name));
   });
-  const finishAll = async () => {
-    while (finishers.length) {
-      finishers.shift()!();
-      await new Promise((resolve) => setImmediate(resolve));
-    }
+  const finishNext = async () => {
+    finishers.shift()!();
+    await new Promise((resolve) => setImmediate(resolve));
   };
-  return { started, task, finishAll };
+  const finishAll = async () => {
+    while (finishers.length) await finishNext();
+  };
+  return { started, threads, task, finishNext, finishAll };
 }
 
 test('serves the waiting lane served least recently: a newcomer goes right after the running task', async () => {
@@ -57,4 +66,46 @@ test('passes a task\'s failure to its caller and goes on with the next', async (
   const next = queue.run(async () => 'next');
   await assert.rejects(failed, /boom/);
   assert.equal(await next, 'next');
+});
+
+test('a lane holds at most its threads: eight reports of one key run one thread each, two at a time on two, and another key starts at once on threads of its own', async () => {
+  const queue = new FairQueue(4, 2);
+  const { started, threads, task, finishNext, finishAll } = recorder();
+  const heavy = ['a1', 'a2', 'a3', 'a4', 'a5', 'a6', 'a7', 'a8'];
+  const done = heavy.map((name) => runInLane('key:a', () => queue.run(task(name))));
+  assert.deepEqual(started, ['a1'], 'alone, the first takes both threads; the others wait although slots are free');
+  assert.equal(threads.get('a1'), 2);
+  const light = runInLane('key:b', () => queue.run(task('b1')));
+  assert.deepEqual(started, ['a1', 'b1'], 'another key does not wait for the first key\'s reports');
+  assert.equal(threads.get('b1'), 2);
+  await finishNext();
+  assert.deepEqual(started, ['a1', 'b1', 'a2', 'a3'], 'with seven waiting, each takes one of the lane\'s two threads');
+  assert.deepEqual([threads.get('a2'), threads.get('a3')], [1, 1]);
+  await finishAll();
+  assert.deepEqual(await Promise.all([...done, light]), [...heavy, 'b1']);
+  assert.deepEqual(started.slice(4), ['a4', 'a5', 'a6', 'a7', 'a8']);
+  assert.ok(heavy.slice(1).every((name) => threads.get(name) === 1), JSON.stringify([...threads]));
+});
+
+test('urgent tasks run outside the lanes\' thread budgets', async () => {
+  const queue = new FairQueue(4, 2);
+  const { started, threads, task, finishAll } = recorder();
+  const done = [runInLane('key:a', () => queue.run(task('a1'))), runInLane('key:a', () => queue.run(task('a2'))), queue.run(task('dedupe'), true)];
+  assert.deepEqual(started, ['a1', 'dedupe']);
+  assert.equal(threads.get('dedupe'), 2);
+  await finishAll();
+  await Promise.all(done);
+});
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'storelens-queue-'));
+after(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+test('on embedded chDB the engine runs each read with the threads the queue handed it', async () => {
+  const ch = await openClickhouse({ url: null, dataDir, chdbSessions: 4 }, createLogger('silent'));
+  try {
+    const [alone] = await ch.query<{ threads: string }>('threads', "SELECT toString(getSetting('max_threads')) AS threads");
+    assert.equal(Number(alone!.threads), os.availableParallelism());
+  } finally {
+    await ch.close();
+  }
 });
