@@ -17,6 +17,10 @@ export function Chart(props: { title: string; x: string[]; series: Series[]; bar
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const el = box.current!;
+    // Axis text and grid take the page's colours (--ink, --line), so the chart reads in a dark theme too.
+    const css = getComputedStyle(el);
+    const [ink, line] = [css.getPropertyValue('--ink').trim(), css.getPropertyValue('--line').trim()];
+    const axis = { stroke: ink, grid: { stroke: line }, ticks: { stroke: line } };
     const xs = props.x.map((d) => Date.parse(`${d.length === 10 ? `${d}T00:00:00` : d.replace(' ', 'T')}Z`) / 1000);
     const opts: uPlot.Options = {
       width: Math.max(280, el.clientWidth),
@@ -26,10 +30,10 @@ export function Chart(props: { title: string; x: string[]; series: Series[]; bar
       cursor: { drag: { x: false, y: false } },
       scales: { x: { time: true } },
       axes: [
-        {},
-        { values: (_u, ticks) => ticks.map((t) => formatValue(t, props.series[0]!.kind)), size: 90 },
+        axis,
+        { ...axis, values: (_u, ticks) => ticks.map((t) => formatValue(t, props.series[0]!.kind)), size: 90 },
         ...(props.series.length > 1
-          ? [{ side: 1, scale: 'y2', grid: { show: false }, values: (_u: uPlot, ticks: number[]) => ticks.map((t) => formatValue(t, props.series[1]!.kind)), size: 90 }]
+          ? [{ ...axis, side: 1, scale: 'y2', grid: { show: false }, values: (_u: uPlot, ticks: number[]) => ticks.map((t) => formatValue(t, props.series[1]!.kind)), size: 90 }]
           : []),
       ],
       series: [

@@ -42,7 +42,8 @@ function compare(a: unknown, b: unknown): number {
   return String(a).localeCompare(String(b));
 }
 
-export function Table(props: { caption: string; columns: Column[]; rows: Row[]; totals?: Row; filename: string; empty?: string }) {
+/** `filename` adds a CSV download of what the table shows (left out where the page may not download, as in a sandboxed frame). */
+export function Table(props: { caption: string; columns: Column[]; rows: Row[]; totals?: Row; filename?: string; empty?: string }) {
   const [sort, setSort] = useState<{ key: string; dir: 1 | -1 } | null>(null);
   const sorted = sort && props.columns.find((c) => c.key === sort.key);
   // Row fields carry integers as strings (the API's wire form): numeric columns sort them as numbers.
@@ -58,7 +59,7 @@ export function Table(props: { caption: string; columns: Column[]; rows: Row[]; 
   return html`<div class="table-block">
     <div class="table-tools">
       <h2>${props.caption}</h2>
-      <button type="button" class="secondary" onClick=${() => download(props.filename, toCsv(props.columns, rows, props.totals))}>Download CSV</button>
+      ${props.filename && html`<button type="button" class="secondary" onClick=${() => download(props.filename!, toCsv(props.columns, rows, props.totals))}>Download CSV</button>`}
     </div>
     <div class="table-scroll">
       <table>

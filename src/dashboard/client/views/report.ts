@@ -37,7 +37,8 @@ interface CompareAnswer {
   models: { model: string; data: Row[]; totals: Row }[];
 }
 
-function keyColumns(breakdown: string, drill: ((row: Row) => void) | undefined): Column[] {
+/** The columns that name a row: its breakdown key, with the source and the name beside an ad id. */
+export function keyColumns(breakdown: string, drill?: (row: Row) => void): Column[] {
   const named = ['campaign', 'adgroup', 'ad'].includes(breakdown);
   const cols: Column[] = [];
   if (named) cols.push({ key: 'source', label: 'Source', kind: 'text' });
@@ -78,6 +79,13 @@ function MetricPicker({ route, metrics, profit }: { route: Route; metrics: strin
     </fieldset></details>`;
 }
 
+/** Revenue and conversions of each model side by side, read from `<model>_revenue` and `<model>_conversions`. */
+export const modelColumns = (models: string[]): Column[] =>
+  models.flatMap((m) => [
+    { key: `${m}_revenue`, label: `${label(m)} revenue`, kind: 'money' as const },
+    { key: `${m}_conversions`, label: `${label(m)} conv.`, kind: 'share' as const },
+  ]);
+
 function Compare({ route, breakdown }: { route: Route; breakdown: string }) {
   const params = apiParams(route.params, [...FILTER_PARAMS, 'campaign', 'adgroup', 'limit', 'offset']);
   params.set('breakdown', breakdown);
@@ -100,13 +108,7 @@ function Compare({ route, breakdown }: { route: Route; breakdown: string }) {
     totals[`${model}_revenue`] = t.revenue;
     totals[`${model}_conversions`] = t.conversions;
   }
-  const columns: Column[] = [
-    ...keyColumns(breakdown, undefined),
-    ...MODELS.flatMap((m) => [
-      { key: `${m}_revenue`, label: `${label(m)} revenue`, kind: 'money' as const },
-      { key: `${m}_conversions`, label: `${label(m)} conv.`, kind: 'share' as const },
-    ]),
-  ];
+  const columns: Column[] = [...keyColumns(breakdown), ...modelColumns(MODELS)];
   return html`<${Table} caption="The seven models side by side" columns=${columns} rows=${[...rows.values()]} totals=${totals}
     filename=${`storelens-models-${breakdown}.csv`} />`;
 }
