@@ -1,12 +1,16 @@
 /**
- * `npm run screenshots`: every dashboard view at desktop (1280 px) and phone (375 px) width, saved
- * under docs/screenshots/. The app runs on a temporary data dir with the demo shop (30 days,
- * SCREENSHOT_DAYS to change) and a few rows of the last minutes, in Debian's Chromium via playwright-core.
+ * `npm run screenshots`: every dashboard view at desktop (1280 px) and phone (375 px) width, and
+ * each MCP App in the host emulation in its light and dark theme, saved under docs/screenshots/
+ * (`npm run screenshots -- apps` or `-- dashboard` for one of the two). The app runs on a temporary
+ * data dir with the demo shop (30 days, SCREENSHOT_DAYS to change) and a few rows of the last
+ * minutes, in Debian's Chromium via playwright-core.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { launchChromium } from '../test/support/chromium.ts';
+import { openHost, showApp } from '../test/support/app-host.ts';
+import { postMcp } from '../test/mcp/rpc.ts';
 import { startTestApp, createTestWorkspace, insertRows } from '../test/helper.ts';
 import { seedDemo } from '../src/cli/demo/seed.ts';
 import { updateSettings } from '../src/store/app/workspaces.ts';
@@ -16,6 +20,7 @@ import { hashPassword } from '../src/dashboard/passwords.ts';
 const OUT = path.resolve('docs/screenshots');
 const days = Number(process.env.SCREENSHOT_DAYS ?? 30);
 const PASSWORD = 'screenshot password';
+const only = process.argv[2];
 
 const t = await startTestApp();
 try {
@@ -58,7 +63,7 @@ try {
     ['settings', `/settings?workspace=${shop.id}`, (p) => p.waitForSelector('#keys-title ~ .table-block tbody tr').then(() => {})],
   ];
   fs.mkdirSync(OUT, { recursive: true });
-  for (const [width, height, suffix] of [[1280, 860, 'desktop'], [375, 812, 'phone']] as const) {
+  for (const [width, height, suffix] of only === 'apps' ? [] : ([[1280, 860, 'desktop'], [375, 812, 'phone']] as const)) {
     const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: 1 });
     const page = await context.newPage();
     const problems: string[] = [];
@@ -80,7 +85,38 @@ try {
     if (problems.length) throw new Error(`browser errors: ${problems.join('\n')}`);
     await context.close();
   }
+  if (only !== 'dashboard') await appScreenshots(browser, shop.headers, { date_from: start, date_to: end });
   await browser.close();
 } finally {
   await t.close();
+}
+
+/** Each MCP App showing a real tool result in the host emulation (docs/mcp.md), light and dark, 760 px wide. */
+async function appScreenshots(browser: Awaited<ReturnType<typeof launchChromium>>, headers: Record<string, string>, range: Record<string, string>) {
+  const rpc = async (method: string, params: object) => (await postMcp(t.app, { jsonrpc: '2.0', id: 1, method, params }, headers)).body.result;
+  // Compared with the two weeks before, which the demo shop also has.
+  const lastTwoWeeks = { date_from: new Date(Date.parse(range.date_to!) - 13 * 86_400_000).toISOString().slice(0, 10), date_to: range.date_to };
+  const shots: [name: string, tool: string, args: Record<string, unknown>][] = [
+    ['app-report-days', 'analytics.query', { interval: 'day', metrics: ['revenue', 'spend', 'roas'], filters: range }],
+    ['app-report-channels', 'analytics.query', { breakdown: 'source', metrics: ['revenue', 'roas', 'conversions'], compare_to: 'previous_period', filters: lastTwoWeeks }],
+    ['app-attribution', 'attribution.get-data', { models: ['last_click', 'linear', 'data_driven'], filters: range }],
+  ];
+  const { tools } = await rpc('tools/list', {});
+  const problems: string[] = [];
+  for (const [name, tool, args] of shots) {
+    const { contents } = await rpc('resources/read', { uri: tools.find((x: { name: string }) => x.name === tool)._meta.ui.resourceUri });
+    const result = await rpc('tools/call', { name: tool, arguments: args });
+    for (const theme of ['light', 'dark'] as const) {
+      const page = await openHost(browser, problems, { width: 760, height: 600 });
+      const frame = await showApp(page, { html: contents[0].text, args, result, theme });
+      await frame.waitForSelector('.table-block tbody tr');
+      // The frame takes the height the app reports; the page is then sized to it, so the whole frame is drawn.
+      await page.waitForFunction(() => document.querySelector('iframe')!.getBoundingClientRect().height > 200);
+      await page.setViewportSize({ width: 760, height: await page.evaluate(() => Math.ceil(document.body.getBoundingClientRect().height) + 32) });
+      await page.screenshot({ path: path.join(OUT, `${name}-${theme}.png`) });
+      process.stderr.write(`${name}-${theme}.png\n`);
+      await page.context().close();
+    }
+  }
+  if (problems.length) throw new Error(`browser errors: ${problems.join('\n')}`);
 }

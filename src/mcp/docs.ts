@@ -2,6 +2,7 @@ import { TOOLS, toolList } from './tools/index.ts';
 import { jsonSchemaOf } from './tools/kit/json-schema.ts';
 import { workspacesListTool } from './tools/families/workspaces.ts';
 import type { ToolDefinition } from './tools/kit/tool.ts';
+import { appOfTool } from './apps/index.ts';
 
 /**
  * docs/tools.md, generated from the tool registry (the same zod schemas tools/list serves), so
@@ -87,7 +88,9 @@ function section(tool: ToolDefinition): string {
     ? ['| argument | type | required | limits | meaning |', '|---|---|---|---|---|', ...rows(schema.properties!, schema.required ?? [])].join('\n')
     : 'No arguments.';
   const result = fieldsOf(jsonSchemaOf(tool.output) as JsonSchema);
-  return `### \`${tool.name}\` (${kind}): ${tool.annotations.title}\n\n${tool.description}\n\n${table}\n\nResult: \`{${result}}\`\n\nData: ${tool.dataSource}\n`;
+  const app = appOfTool(tool.name);
+  const shown = app ? `\n\nApp: \`${app.uri}\` (${app.description}; docs/mcp.md, "Charts inside the assistant")` : '';
+  return `### \`${tool.name}\` (${kind}): ${tool.annotations.title}\n\n${tool.description}\n\n${table}\n\nResult: \`{${result}}\`\n\nData: ${tool.dataSource}${shown}\n`;
 }
 
 /** Size of the tools/list result as sent (compact JSON), in KB of 1,000 bytes. */

@@ -1,4 +1,4 @@
-/** The MCP methods the tool endpoint answers (docs/mcp.md): initialize, ping, tools/list, tools/call. */
+/** The MCP methods the tool endpoint answers (docs/mcp.md): initialize, ping, tools/list, tools/call, and the apps' resources. */
 import type { FastifyInstance } from 'fastify';
 import { visibilityOf } from '../analytics/permissions.ts';
 import type { Caller } from './caller.ts';
@@ -10,6 +10,8 @@ import type { ToolSelection } from './tools/kit/selection.ts';
 import type { ToolContext } from './tools/kit/tool.ts';
 import { workspacesListTool } from './tools/families/workspaces.ts';
 import { signDownload } from '../http/download-links.ts';
+import { APP_MIME_TYPE, APPS_EXTENSION } from './apps/index.ts';
+import { listResources, readResource } from './resources.ts';
 
 const SERVER_INFO = { name: 'storelens', title: 'Storelens analytics', version: '0.1.0' };
 /** Also the conventions every tool shares, said once here instead of in each tool's schema. */
@@ -78,7 +80,11 @@ export async function dispatch(app: FastifyInstance, connection: Connection, rpc
     case 'initialize':
       return {
         protocolVersion: negotiateVersion(rpc.params.protocolVersion),
-        capabilities: { tools: { listChanged: false } },
+        capabilities: {
+          tools: { listChanged: false },
+          resources: { listChanged: false },
+          extensions: { [APPS_EXTENSION]: { mimeTypes: [APP_MIME_TYPE] } },
+        },
         serverInfo: SERVER_INFO,
         instructions: INSTRUCTIONS,
       };
@@ -93,6 +99,15 @@ export async function dispatch(app: FastifyInstance, connection: Connection, rpc
       const caller = await connection.caller();
       return callTool(app, caller, connection, rpc.params);
     }
+    case 'resources/list':
+      await connection.caller();
+      return listResources(rpc.params, connection.selection);
+    case 'resources/templates/list':
+      await connection.caller();
+      return { resourceTemplates: [] };
+    case 'resources/read':
+      await connection.caller();
+      return readResource(rpc.params, connection.selection);
     default:
       throw new RpcError(METHOD_NOT_FOUND, `Method not found: ${rpc.method}`);
   }

@@ -4,7 +4,7 @@
  * the Node 22 binary of scripts/node22.ts, installed beside it on first use (not a dependency of
  * the project, which runs on Node 20 too), while the service stays on the Node that runs the
  * tests. The suite sends no auth headers, so it connects to /mcp with the key in the URL. Scenarios for
- * features a tools-only server does not have are in conformance-expected-failures.yml; the suite
+ * features this server does not have are in conformance-expected-failures.yml; the suite
  * itself fails when one of those starts passing or anything else fails.
  * Fixture: one workspace with an admin key; no analytics rows.
  */
@@ -53,13 +53,14 @@ function runSuite(): Promise<{ code: number | null; output: string }> {
   });
 }
 
-test('passes every conformance scenario that applies to a tools-only server', async () => {
+test('passes every conformance scenario that applies to a server of tools and app resources', async () => {
   const { code, output } = await runSuite();
   assert.equal(code, 0, output);
   for (const line of [
     '✓ server-initialize: 1 passed, 0 failed',
     '✓ ping: 1 passed, 0 failed',
     '✓ tools-list: 1 passed, 0 failed',
+    '✓ resources-list: 1 passed, 0 failed',
     '✓ dns-rebinding-protection: 2 passed, 0 failed',
   ]) {
     assert.ok(output.includes(line), `missing "${line}" in:\n${output}`);

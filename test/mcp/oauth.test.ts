@@ -34,7 +34,7 @@ let southKey: Record<string, string>;
 let connector: URL;
 
 /** What the whole tools/list result of a connection may weigh (docs/mcp.md, "Size of the tool list"). */
-const OAUTH_LIST_BUDGET_BYTES = 60_200;
+const OAUTH_LIST_BUDGET_BYTES = 60_400;
 
 /** The SDK client's storage, kept in memory; the authorization URL is handed to Chromium. */
 class TestOAuthProvider implements OAuthClientProvider {
@@ -257,6 +257,14 @@ describe('a multi-workspace connection', () => {
       assert.ok((tool.inputSchema.required ?? []).includes('workspace_id'), tool.name);
       assert.equal((tool.inputSchema.properties as Record<string, { type: string }>).workspace_id!.type, 'string');
     }
+  });
+
+  test('the MCP Apps are listed and read through the connector URL as through /mcp (test/mcp/apps.test.ts)', async () => {
+    const { resources } = await client.listResources();
+    assert.deepEqual(resources.map((r) => r.uri), ['ui://storelens/report', 'ui://storelens/attribution']);
+    const { contents } = await client.readResource({ uri: 'ui://storelens/report' });
+    assert.equal(contents[0]!.mimeType, 'text/html;profile=mcp-app');
+    assert.match('text' in contents[0]! ? contents[0].text : '', /^<!doctype html>/);
   });
 
   test(`the tools/list result stays under ${OAUTH_LIST_BUDGET_BYTES} bytes with workspace_id on every tool`, async () => {

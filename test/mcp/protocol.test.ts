@@ -74,8 +74,8 @@ describe('framing', () => {
   });
 
   test('answers an unknown method with -32601', async () => {
-    const r = await postMcp(t.app, { jsonrpc: '2.0', id: 'a', method: 'resources/list' }, ws.headers);
-    assert.deepEqual(r.body, { jsonrpc: '2.0', id: 'a', error: { code: -32601, message: 'Method not found: resources/list' } });
+    const r = await postMcp(t.app, { jsonrpc: '2.0', id: 'a', method: 'prompts/list' }, ws.headers);
+    assert.deepEqual(r.body, { jsonrpc: '2.0', id: 'a', error: { code: -32601, message: 'Method not found: prompts/list' } });
   });
 });
 
@@ -84,7 +84,11 @@ describe('initialize and ping', () => {
     const r = await postMcp(t.app, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
     assert.equal(r.status, 200);
     assert.equal(r.body.result.protocolVersion, '2025-03-26');
-    assert.deepEqual(r.body.result.capabilities, { tools: { listChanged: false } });
+    assert.deepEqual(r.body.result.capabilities, {
+      tools: { listChanged: false },
+      resources: { listChanged: false },
+      extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } },
+    });
     assert.equal(r.body.result.serverInfo.name, 'storelens');
   });
 

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { renderToolsMarkdown } from '../../src/mcp/docs.ts';
 import { TOOLS, toolList } from '../../src/mcp/tools/index.ts';
 import { workspacesListTool } from '../../src/mcp/tools/families/workspaces.ts';
+import { appOfTool } from '../../src/mcp/apps/index.ts';
 
 test('the committed docs/tools.md matches the tool registry (run npm run docs:tools)', () => {
   const committed = fs.readFileSync(path.resolve(import.meta.dirname, '../../docs/tools.md'), 'utf8');
@@ -24,5 +25,8 @@ test('every tool says where its data come from, in docs/tools.md and not in tool
     const section = doc.slice(doc.indexOf(`### \`${tool.name}\``)).split('\n### ')[0]!;
     assert.ok(section.includes(`\n\nData: ${tool.dataSource}\n`), tool.name);
   }
-  for (const listed of toolList(true)) assert.deepEqual(Object.keys(listed), ['name', 'description', 'inputSchema', 'outputSchema', 'annotations']);
+  for (const listed of toolList(true)) {
+    // `_meta` only links a tool's app (test/mcp/apps.test.ts).
+    assert.deepEqual(Object.keys(listed), ['name', 'description', 'inputSchema', 'outputSchema', 'annotations', ...(appOfTool(listed.name) ? ['_meta'] : [])]);
+  }
 });

@@ -32,6 +32,7 @@ import { weatherTools } from './families/weather.ts';
 import { workflowTools } from './families/workflows.ts';
 import { workspacesListTool } from './families/workspaces.ts';
 import { jsonSchemaOf, outputSchemaOf, shareRepeatedEnums } from './kit/json-schema.ts';
+import { appOfTool } from '../apps/index.ts';
 
 export { jsonSchemaOf };
 import { ALL_TOOLS, familyOf, isSelected, type ToolSelection } from './kit/selection.ts';
@@ -112,6 +113,8 @@ export interface ListedTool {
   inputSchema: Record<string, unknown>;
   outputSchema: Record<string, unknown>;
   annotations: Partial<ToolDefinition['annotations']>;
+  /** The MCP App that renders the tool's results (docs/mcp.md, "Charts inside the assistant"). */
+  _meta?: { ui: { resourceUri: string } };
 }
 
 /**
@@ -126,12 +129,14 @@ function listedAnnotations({ readOnlyHint, destructiveHint, idempotentHint, open
 }
 
 function listed(tool: ToolDefinition, schema: z.ZodObject): ListedTool {
+  const app = appOfTool(tool.name);
   return {
     name: tool.name,
     description: tool.description,
     inputSchema: shareRepeatedEnums(jsonSchemaOf(schema)),
     outputSchema: outputSchemaOf(tool),
     annotations: listedAnnotations(tool.annotations),
+    ...(app ? { _meta: { ui: { resourceUri: app.uri } } } : {}),
   };
 }
 

@@ -27,7 +27,7 @@ export const attributionTools = [
       .strict(),
     z.strictObject({
       attribution: out.fields({
-        ...out.period, timezone: out.str, models: out.strs, attribution_window: out.num, attribution_date: out.str,
+        ...out.period, timezone: out.str, currency: out.str, models: out.strs, attribution_window: out.num, attribution_date: out.str,
         channels: z.array(z.looseObject({ source: out.str })), totals: out.modelResult,
       }),
     }),
@@ -51,6 +51,7 @@ export const attributionTools = [
           start_date: first.pagination.start_date,
           end_date: first.pagination.end_date,
           timezone: first.settings_applied.timezone,
+          currency: first.settings_applied.currency,
           models: chosen,
           attribution_window: first.settings_applied.attribution_window,
           attribution_date: first.settings_applied.attribution_date,
