@@ -73,6 +73,34 @@ export interface Config {
   tryon: TryOnConfig;
   /** Ad platform API pulls (docs/integrations.md). */
   ads: AdsConfig;
+  /** The workflow engine and its actions (docs/workflows.md). */
+  workflows: WorkflowsConfig;
+}
+
+export interface WorkflowsConfig {
+  /** How often the engine looks for due workflows (`STORELENS_WORKFLOWS_CHECK_MS`, default 60 s); 0 = no engine loop. */
+  checkMs: number;
+  /** SMTP server for notify_email (`STORELENS_SMTP_URL`, e.g. smtps://user:pass@mail.example.com); null: e-mails are skipped. */
+  smtpUrl: string | null;
+  /** Sender of those e-mails (`STORELENS_SMTP_FROM`). */
+  smtpFrom: string;
+  /** Webhooks may go to private, loopback and link-local addresses (`STORELENS_WEBHOOK_ALLOW_PRIVATE=1`). */
+  webhookAllowPrivate: boolean;
+  /** Time limit of one webhook try (`STORELENS_WEBHOOK_TIMEOUT_MS`, default 10 s). */
+  webhookTimeoutMs: number;
+  /** Wait before a webhook's second try, doubled before the third (`STORELENS_WEBHOOK_RETRY_MS`, default 2 s). */
+  webhookRetryMs: number;
+}
+
+function workflowsFromEnv(env: NodeJS.ProcessEnv): WorkflowsConfig {
+  return {
+    checkMs: intFromEnv(env, 'STORELENS_WORKFLOWS_CHECK_MS', 60_000),
+    smtpUrl: env.STORELENS_SMTP_URL || null,
+    smtpFrom: env.STORELENS_SMTP_FROM || 'Storelens <storelens@localhost>',
+    webhookAllowPrivate: env.STORELENS_WEBHOOK_ALLOW_PRIVATE === '1',
+    webhookTimeoutMs: Math.max(1, intFromEnv(env, 'STORELENS_WEBHOOK_TIMEOUT_MS', 10_000)),
+    webhookRetryMs: intFromEnv(env, 'STORELENS_WEBHOOK_RETRY_MS', 2_000),
+  };
 }
 
 export interface AdsConfig {
@@ -226,6 +254,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     },
     tryon: tryOnFromEnv(env),
     ads: adsFromEnv(env),
+    workflows: workflowsFromEnv(env),
     ...overrides,
   };
 }

@@ -76,6 +76,22 @@ export const COMMAND_USAGE = {
     summary: 'ends the live survey: the pixel stops showing it and refuses its answers',
     options: [workspace, { name: 'survey', value: 'ID', required: true, text: 'the survey id' }],
   },
+  'workflow list': {
+    summary: 'prints the workspace\'s workflows (drafted with workflows.create), enabled or not',
+    options: [workspace],
+  },
+  'workflow enable': {
+    summary: 'turns a complete workflow on: the engine evaluates it from its next due time (docs/workflows.md)',
+    options: [workspace, { name: 'workflow', value: 'ID', required: true, text: 'the workflow id (workflow list shows them)' }],
+  },
+  'workflow disable': {
+    summary: 'turns a workflow off: the engine leaves it alone',
+    options: [workspace, { name: 'workflow', value: 'ID', required: true, text: 'the workflow id' }],
+  },
+  'workflow run': {
+    summary: 'evaluates an enabled workflow now (a schedule fires) and prints the execution',
+    options: [workspace, { name: 'workflow', value: 'ID', required: true, text: 'the workflow id' }],
+  },
   'webhook secret': {
     summary: 'prints the order-webhook URL and signing secret (created on first use)',
     options: [workspace],

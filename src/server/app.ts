@@ -10,6 +10,7 @@ import type { CommandRunner } from './admin-route.ts';
 import { registerRoutes } from './routes.ts';
 import { installSecurityHeaders } from '../http/security-headers.ts';
 import { installCors } from '../http/cors.ts';
+import { createWorkflowEngine } from '../workflows/engine.ts';
 
 export interface AppDeps {
   config: Config;
@@ -53,5 +54,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installErrorHandler(app);
   app.setNotFoundHandler((_request, reply) => sendError(reply, new HttpError(404, 'Not found')));
   await registerRoutes(app, deps.runCommand);
+  // The workflow engine runs beside the surfaces: it starts once the app is ready and stops with it.
+  const workflows = createWorkflowEngine({ stores: deps.stores, config: deps.config.workflows, logger: deps.logger });
+  app.addHook('onReady', async () => workflows.start());
+  app.addHook('onClose', () => workflows.stop());
   return app;
 }

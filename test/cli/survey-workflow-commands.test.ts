@@ -1,7 +1,7 @@
 /**
- * `survey publish|close` through the real command line, once beside a running server (the CLI goes
+ * `survey publish|close` and `workflow list|enable|run|disable` through the real command line, once beside a running server (the CLI goes
  * through its admin route) and once alone on the data dir (it opens the stores itself). Fixture:
- * workspace 1 "Seed shop" with a survey draft made through the tool endpoint of a server on the
+ * workspace 1 "Seed shop" with a survey draft and a daily workflow that saves a note, made through the tool endpoint of a server on the
  * same data dir; the standalone run stops that server first.
  */
 import { after, before, describe, test } from 'node:test';
@@ -33,6 +33,7 @@ for (const mode of ['server', 'standalone'] as const) {
     let server: Server | null = null;
     let workspace: Workspace;
     let surveyId: string;
+    let workflowId: string;
     const cli = (...args: string[]) => runCli(dataDir, args);
 
     before(async () => {
@@ -40,6 +41,7 @@ for (const mode of ['server', 'standalone'] as const) {
       server = await startServer(dataDir);
       workspace = (await cli('workspace', 'create', '--name', 'Seed shop')).json;
       surveyId = (await tool(server, workspace, 'surveys.create', { title: 'After your order', questions: QUESTIONS })).survey.id;
+      workflowId = (await tool(server, workspace, 'workflows.create', { name: 'Morning note', trigger: { type: 'daily_schedule' }, actions: [{ type: 'save_note' }] })).workflow.id;
       if (mode === 'standalone') {
         await server.stop();
         server = null;
@@ -64,6 +66,30 @@ for (const mode of ['server', 'standalone'] as const) {
       assert.deepEqual([again.code, again.stdout, again.error], [1, '', { error: { message: `Survey ${surveyId} is not live (it is closed)` } }]);
       const unknown = await cli('survey', 'publish', '--workspace', '1', '--survey', '99');
       assert.deepEqual([unknown.code, unknown.error], [1, { error: { message: 'Survey 99 not found' } }]);
+    });
+
+    test('workflow enable turns it on, workflow run evaluates it now, workflow disable turns it off', async () => {
+      const enabled = await cli('workflow', 'enable', '--workspace', '1', '--workflow', workflowId);
+      assert.deepEqual([enabled.code, enabled.json.workflow.id, enabled.json.workflow.enabled], [0, workflowId, true]);
+      const run = await cli('workflow', 'run', '--workspace', '1', '--workflow', workflowId);
+      assert.equal(run.code, 0);
+      const { execution } = run.json;
+      assert.deepEqual([execution.workflow_id, execution.status, execution.outcome.reason, execution.outcome.actions.map((a: any) => [a.type, a.status])], [
+        workflowId,
+        'fired',
+        'manual',
+        [['save_note', 'done']],
+      ]);
+      const listed = await cli('workflow', 'list', '--workspace', '1');
+      assert.deepEqual(listed.json.workflows.map((w: any) => [w.id, w.name, w.enabled]), [[workflowId, 'Morning note', true]]);
+      const disabled = await cli('workflow', 'disable', '--workspace', '1', '--workflow', workflowId);
+      assert.deepEqual([disabled.code, disabled.json.workflow.enabled], [0, false]);
+      const refused = await cli('workflow', 'run', '--workspace', '1', '--workflow', workflowId);
+      assert.deepEqual([refused.code, refused.error], [1, { error: { message: `Workflow ${workflowId} is disabled: enable it first` } }]);
+      const unknown = await cli('workflow', 'enable', '--workspace', '1', '--workflow', '99');
+      assert.deepEqual([unknown.code, unknown.error], [1, { error: { message: 'Workflow 99 not found' } }]);
+      const malformed = await cli('workflow', 'enable', '--workspace', '1', '--workflow', 'abc');
+      assert.deepEqual([malformed.code, malformed.error], [1, { error: { message: '--workflow must be a workflow id' } }]);
     });
   });
 }

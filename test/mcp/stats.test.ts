@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { normalCdf, pearson, twoProportionTest } from '../../src/mcp/tools/kit/stats.ts';
-import { fatigueOf } from '../../src/mcp/tools/families/ad-fatigue.ts';
+import { fatigueOf } from '../../src/analytics/ad-fatigue.ts';
 
 test('pearson is 1 for a perfect line, -1 for a falling one, null for constant or short series', () => {
   assert.equal(pearson([1, 2, 3, 4], [10, 20, 30, 40]), 1);

@@ -27,6 +27,7 @@ import { conversionPath } from '../../src/analytics/queries/conversions/conversi
 import { attributedConversions } from '../../src/analytics/queries/conversions/conversion-scope.ts';
 import { groupConversions } from '../../src/analytics/queries/conversions/group-conversions.ts';
 import { listConversions } from '../../src/analytics/queries/conversions/list-conversions.ts';
+import { newConversions } from '../../src/analytics/queries/conversions/new-conversions.ts';
 import { eventsStatement, listEvents } from '../../src/analytics/queries/events/list-events.ts';
 import { countRows, streamRows } from '../../src/analytics/export/stream-rows.ts';
 import { geoBreakdown } from '../../src/analytics/queries/geo/geo-breakdown.ts';
@@ -236,6 +237,9 @@ export const SQL_CASES: Record<string, SqlCase[]> = {
       name: 'by UTM campaign and country, new customers of some channels',
       run: (ch, ctx) => groupConversions(ch, someChannels(ctx), { dimensions: ['utm_campaign', 'country_code'], page: SECOND_PAGE, isNewCustomer: 1 }),
     },
+  ],
+  'analytics/queries/conversions/new-conversions.ts': [
+    { name: 'after a watermark', run: (ch, ctx) => newConversions(ch, ctx.workspaceId, OCTOBER.startMs, OCTOBER.endMs) },
   ],
   'analytics/queries/conversions/list-conversions.ts': [
     { name: 'every channel, first page', run: (ch, ctx) => listConversions(ch, everyChannel(ctx), { page: PAGE }) },

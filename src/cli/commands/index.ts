@@ -12,6 +12,7 @@ import { surveyCloseCommand, surveyPublishCommand } from './survey.ts';
 import { createUserCommand, resetPasswordCommand } from './user.ts';
 import type { CommandName } from '../command-line.ts';
 import { webhookRotateCommand, webhookSecretCommand } from './webhook.ts';
+import { workflowDisableCommand, workflowEnableCommand, workflowListCommand, workflowRunCommand } from './workflow.ts';
 import { createKeyCommand, createWorkspaceCommand, revokeKeyCommand, setSettingsCommand } from './workspace.ts';
 
 /** Every command by its words (`workspace create`), except `start`, which serves (main.ts). */
@@ -24,6 +25,10 @@ export const commands: Record<Exclude<CommandName, 'start'>, Command> = {
   'leads export': leadsExportCommand,
   'survey publish': surveyPublishCommand,
   'survey close': surveyCloseCommand,
+  'workflow list': workflowListCommand,
+  'workflow enable': workflowEnableCommand,
+  'workflow disable': workflowDisableCommand,
+  'workflow run': workflowRunCommand,
   'webhook secret': webhookSecretCommand,
   'webhook rotate': webhookRotateCommand,
   'integration set': setIntegrationCommand,

@@ -15,6 +15,12 @@ export interface ToolObject<T = Record<string, unknown>> {
   updatedAt: string;
 }
 
+/**
+ * Objects of one kind a workspace keeps at the most. Objects under a parent are bounded by their
+ * parent instead (a list's columns and items).
+ */
+export const MAX_OBJECTS_PER_KIND = 10_000;
+
 type Row = {
   id: number;
   parent_id: number | null;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { countObjects, listObjects, updateObject } from '../../../store/app/tool-objects.ts';
 import { Conflict, NotFound } from '../../../kit/errors.ts';
+import { LIST_COLUMN_KIND, LIST_ITEM_KIND, LIST_KIND, MAX_ITEMS_PER_LIST } from '../../../store/app/lists-and-notes.ts';
 import { audit, countVisible, createAudited, listPresented, present, requireObject } from '../kit/objects.ts';
 import { CHANNELS } from '../kit/channel-data.ts';
 import { RANK_BY, topCreatives } from './library.ts';
@@ -8,11 +9,10 @@ import { rangeOut, toolRange } from '../kit/range.ts';
 import { InvalidRequest, rangeArgs, idArg, limitArg, offsetArg, readTool, shortText, writeTool, type ToolContext } from '../kit/tool.ts';
 import * as out from '../kit/outputs.ts';
 
-const LIST = 'list';
-const COLUMN = 'list_column';
-const ITEM = 'list_item';
+const LIST = LIST_KIND;
+const COLUMN = LIST_COLUMN_KIND;
+const ITEM = LIST_ITEM_KIND;
 const COLUMN_TYPES = ['text', 'number', 'date', 'url', 'checkbox', 'select', 'creative'] as const;
-const MAX_ITEMS_PER_LIST = 5000;
 const ITEMS_OUT = z.strictObject({ items: out.storedList });
 
 type List = { name: string; kind: 'list' | 'whiteboard'; folder: string };

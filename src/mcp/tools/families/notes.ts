@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { NOTE_KIND } from '../../../store/app/lists-and-notes.ts';
 import { createAudited, present, updateAudited, listTool } from '../kit/objects.ts';
 import { idArg, longText, shortText, writeTool } from '../kit/tool.ts';
 import * as out from '../kit/outputs.ts';
 
 type Note = { title: string; content: string };
-const KIND = 'note';
+const KIND = NOTE_KIND;
 
 export const noteTools = [
   listTool(

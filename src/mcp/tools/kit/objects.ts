@@ -2,6 +2,7 @@ import { recordAudit } from '../../../store/app/audit-log.ts';
 import {
   countObjects,
   createObject,
+  MAX_OBJECTS_PER_KIND,
   findObject,
   listObjects,
   updateObject,
@@ -32,11 +33,7 @@ export async function audit(ctx: ToolContext, action: string, target: string, de
   await recordAudit(ctx.db, { workspaceId: ctx.workspaceId, actor: ctx.actor, action, target, details });
 }
 
-/**
- * Objects of one kind a workspace keeps at the most. Objects under a parent are bounded by their
- * parent instead (a list's columns and items).
- */
-export const MAX_OBJECTS_PER_KIND = 10_000;
+export { MAX_OBJECTS_PER_KIND };
 
 /** Refuses `adding` new top-level objects of a kind that would go past its bound (invalid_request). */
 export async function checkRoomFor(ctx: ToolContext, kind: string, adding = 1): Promise<void> {

@@ -30,8 +30,4 @@ export function rangeOut(range: Range): { date_from: string; date_to: string; ti
   return { date_from: formatDay(range.startMs, range.timeZone), date_to: formatDay(range.endMs, range.timeZone), timezone: range.timeZone };
 }
 
-/** Cents to the workspace currency, 2 places. */
-export const money = (cents: number) => Math.round(cents) / 100;
-
-export const ratio = (numerator: number, denominator: number, places = 4): number | null =>
-  denominator === 0 ? null : Math.round((numerator / denominator) * 10 ** places) / 10 ** places;
+export { money, ratio } from '../../../kit/numbers.ts';

@@ -1,0 +1,36 @@
+import type { Clickhouse } from '../../../store/clickhouse.ts';
+import { soldSql } from '../../sales.ts';
+import { timestampParam } from '../../sql.ts';
+
+export const QUERY_NAME = 'new-conversions';
+
+export interface NewConversions {
+  conversions: number;
+  revenue_cents: number;
+  /** The newest conversion's time in ms, null when there is none. */
+  newest_ms: number | null;
+}
+
+/**
+ * The workspace's sale conversions timed after `afterMs` and up to `untilMs`: how many, their
+ * revenue and the newest one's time (the next evaluation starts after it).
+ */
+export async function newConversions(ch: Clickhouse, workspaceId: number, afterMs: number, untilMs: number): Promise<NewConversions> {
+  const sql = `
+SELECT count() AS conversions, sum(transaction_gross_revenue) AS revenue_cents,
+  if(count() = 0, NULL, toUnixTimestamp64Milli(max(dt))) AS newest_ms
+FROM conversions
+WHERE store_id = {store_id:UInt64} AND dt > {after:DateTime64(3, 'UTC')} AND dt <= {until:DateTime64(3, 'UTC')}
+  AND ${soldSql('transaction_id')}
+SETTINGS output_format_json_quote_64bit_integers = 0`;
+  const [row] = await ch.query<{ conversions: number; revenue_cents: number; newest_ms: number | null }>(QUERY_NAME, sql, {
+    store_id: workspaceId,
+    after: timestampParam(afterMs),
+    until: timestampParam(untilMs),
+  });
+  return {
+    conversions: Number(row?.conversions ?? 0),
+    revenue_cents: Number(row?.revenue_cents ?? 0),
+    newest_ms: row?.newest_ms === null || row?.newest_ms === undefined ? null : Number(row.newest_ms),
+  };
+}

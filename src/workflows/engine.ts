@@ -1,0 +1,184 @@
+/**
+ * The workflow engine (docs/workflows.md): one job, evaluating the enabled workflows that are due.
+ * Every evaluation is claimed in app state first (its workflow and due time, a unique key), so a
+ * restart or a second process never evaluates a due time twice, then recorded as an execution:
+ * fired (its actions' outcomes), not fired, or failed (the check or an action failed; the message
+ * only, never a stack).
+ */
+import crypto from 'node:crypto';
+import type { Logger } from 'pino';
+import type { WorkflowsConfig } from '../config.ts';
+import { Conflict } from '../kit/errors.ts';
+import type { Stores } from '../store/index.ts';
+import { readDataVersion } from '../store/app/data-versions.ts';
+import { ensureWebhookSecret } from '../store/app/webhooks.ts';
+import { findWorkspace } from '../store/app/workspaces.ts';
+import {
+  claimExecution,
+  earlierExecutions,
+  finishExecution,
+  listEnabledWorkflows,
+  requireWorkflow,
+  type ActionOutcome,
+  type Execution,
+  type Workflow,
+  type WorkflowAction,
+} from '../store/app/workflows.ts';
+import { dueOf, type Due } from './due.ts';
+import { checkTrigger } from './triggers.ts';
+import { webhookBody, type Firing } from './firing.ts';
+import { deliverWebhook } from './actions/webhook.ts';
+import { createMailer } from './actions/email.ts';
+import { addToList, saveNote } from './actions/records.ts';
+
+export interface EngineDeps {
+  stores: Stores;
+  config: WorkflowsConfig;
+  logger: Logger;
+  /** Waits between webhook tries; tests pass one that only counts. */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export interface WorkflowEngine {
+  /** Evaluates every enabled workflow whose due time at `nowMs` nobody has claimed yet; returns the executions it recorded. */
+  evaluateDue(nowMs: number): Promise<Execution[]>;
+  /** `workflow run`: evaluates one enabled workflow now (a schedule fires); a disabled one is refused. */
+  runNow(workspaceId: number, workflowId: number, nowMs: number): Promise<Execution>;
+  /** Starts the loop (every `checkMs`; none when 0). */
+  start(): void;
+  /** Stops the loop and waits for a pass in flight. */
+  stop(): Promise<void>;
+}
+
+const WEBHOOK_TRIES = 3;
+/** How far back a new-conversion evaluation looks for the previous one's newest conversion. */
+const WATERMARK_LOOKBACK = 20;
+
+const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 500);
+
+export function createWorkflowEngine(deps: EngineDeps): WorkflowEngine {
+  const { stores, config, logger } = deps;
+  const { db } = stores;
+  const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref()));
+  const mailer = createMailer(config.smtpUrl, config.smtpFrom);
+
+  /** New conversions are counted after the newest one an earlier evaluation saw, else since the workflow was enabled. */
+  async function conversionsAfter(workspaceId: number, workflow: Workflow, execution: Execution): Promise<number> {
+    for (const earlier of await earlierExecutions(db, workspaceId, workflow.id, '', execution.id, WATERMARK_LOOKBACK)) {
+      const through = earlier.data.outcome?.values.through;
+      if (typeof through === 'string') return Date.parse(through);
+    }
+    return Date.parse(workflow.data.enabled_at ?? workflow.createdAt);
+  }
+
+  async function runAction(workspaceId: number, action: WorkflowAction, firing: Firing): Promise<ActionOutcome> {
+    try {
+      switch (action.type) {
+        case 'notify_webhook': {
+          const secret = await ensureWebhookSecret(db, stores.secrets, workspaceId);
+          const result = await deliverWebhook(action.target, webhookBody(firing), secret, {
+            timeoutMs: config.webhookTimeoutMs,
+            tries: WEBHOOK_TRIES,
+            retryMs: config.webhookRetryMs,
+            allowPrivate: config.webhookAllowPrivate,
+            sleep,
+          });
+          return { type: action.type, status: result.ok ? 'done' : 'failed', detail: result.detail };
+        }
+        case 'notify_email':
+          return await mailer.send(action.target, firing);
+        case 'add_to_list':
+          return await addToList(db, workspaceId, action.target, firing);
+        case 'save_note':
+          return await saveNote(db, workspaceId, firing);
+      }
+    } catch (error) {
+      return { type: action.type, status: 'failed', detail: errorMessage(error) };
+    }
+  }
+
+  async function evaluate(workspaceId: number, workflow: Workflow, due: string, nowMs: number, reason: string): Promise<Execution | undefined> {
+    const execution = await claimExecution(db, workspaceId, workflow.id, due, new Date(nowMs));
+    if (!execution) return undefined;
+    try {
+      const workspace = await findWorkspace(db, workspaceId);
+      if (!workspace) throw new Error(`Workspace ${workspaceId} not found`);
+      const check = await checkTrigger({
+        stores,
+        workspaceId,
+        timeZone: workspace.timezone,
+        workflow: workflow.data,
+        nowMs,
+        conversionsAfterMs: workflow.data.trigger.type === 'new_conversion' ? await conversionsAfter(workspaceId, workflow, execution) : nowMs,
+      });
+      if (!check.fired) return await finishExecution(db, workspaceId, execution, 'not_fired', { reason, values: check.values, actions: [] }, new Date());
+      const firing: Firing = {
+        workflow: { id: String(workflow.id), name: workflow.data.name },
+        trigger: workflow.data.trigger,
+        values: check.values,
+        fired_at: new Date(nowMs).toISOString(),
+        summary: check.summary,
+        actor: `workflow:${workflow.id}`,
+      };
+      const actions: ActionOutcome[] = [];
+      for (const action of workflow.data.actions) actions.push(await runAction(workspaceId, action, firing));
+      const status = actions.some((a) => a.status === 'failed') ? 'failed' : 'fired';
+      return await finishExecution(db, workspaceId, execution, status, { reason, values: check.values, actions }, new Date());
+    } catch (error) {
+      logger.warn({ err: error, workflow: workflow.id }, 'workflow evaluation failed');
+      return finishExecution(db, workspaceId, execution, 'failed', { reason, values: {}, actions: [], error: errorMessage(error) }, new Date());
+    }
+  }
+
+  async function evaluateDue(nowMs: number): Promise<Execution[]> {
+    const recorded: Execution[] = [];
+    const zones = new Map<number, { zone: string; version: number } | null>();
+    for (const { workspaceId, workflow } of await listEnabledWorkflows(db)) {
+      if (!zones.has(workspaceId)) {
+        const workspace = await findWorkspace(db, workspaceId);
+        zones.set(workspaceId, workspace ? { zone: workspace.timezone, version: await readDataVersion(db, workspaceId) } : null);
+      }
+      const place = zones.get(workspaceId);
+      if (!place) continue;
+      const due: Due = dueOf(workflow.data.trigger.type, nowMs, place.zone, place.version);
+      // Due times before the workflow was enabled are not its own.
+      if (due.atMs < Date.parse(workflow.data.enabled_at ?? workflow.createdAt)) continue;
+      const execution = await evaluate(workspaceId, workflow, due.key, nowMs, 'due');
+      if (execution) recorded.push(execution);
+    }
+    return recorded;
+  }
+
+  async function runNow(workspaceId: number, workflowId: number, nowMs: number): Promise<Execution> {
+    const workflow = await requireWorkflow(db, workspaceId, workflowId);
+    if (!workflow.data.enabled) throw new Conflict(`Workflow ${workflowId} is disabled: enable it first`);
+    const key = `manual:${new Date(nowMs).toISOString()}:${crypto.randomUUID()}`;
+    return (await evaluate(workspaceId, workflow, key, nowMs, 'manual'))!;
+  }
+
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<void> | null = null;
+  const kick = () => {
+    if (running) return;
+    running = evaluateDue(Date.now())
+      .then(() => undefined)
+      .catch((error: unknown) => logger.error({ err: error }, 'workflow engine pass failed'))
+      .finally(() => (running = null));
+  };
+
+  return {
+    evaluateDue,
+    runNow,
+    start() {
+      if (config.checkMs <= 0 || timer) return;
+      timer = setInterval(kick, config.checkMs);
+      timer.unref();
+    },
+    async stop() {
+      if (timer) clearInterval(timer);
+      timer = null;
+      await running;
+      mailer.close();
+    },
+  };
+}

@@ -1,0 +1,97 @@
+/**
+ * Each trigger's check (docs/workflows.md, "Triggers"): whether the workflow fires now, with the
+ * values it saw. Schedules always fire; a metric threshold compares the report's metric over the
+ * workspace's last complete day; new conversions are the sale conversions after the newest one the
+ * previous evaluation saw; ad fatigue scores the ads over the last 14 complete days.
+ */
+import type { Stores } from '../store/index.ts';
+import type { WorkflowData } from '../store/app/workflows.ts';
+import { visibilityOf } from '../analytics/permissions.ts';
+import { runReport } from '../analytics/report/run.ts';
+import { newConversions } from '../analytics/queries/conversions/new-conversions.ts';
+import { dailyAdDelivery } from '../analytics/queries/ad-fatigue/daily-ad-delivery.ts';
+import { scoreAds } from '../analytics/ad-fatigue.ts';
+import { resolveRange } from '../kit/range.ts';
+import { DAY_MS } from '../kit/dates.ts';
+import { money } from '../kit/numbers.ts';
+import { localDay } from '../kit/time-zone.ts';
+import { DEFAULT_FATIGUE_SCORE } from './definition.ts';
+
+export interface TriggerCheck {
+  fired: boolean;
+  values: Record<string, unknown>;
+  summary: string;
+}
+
+export interface TriggerInput {
+  stores: Pick<Stores, 'ch' | 'db'>;
+  workspaceId: number;
+  timeZone: string;
+  workflow: WorkflowData;
+  nowMs: number;
+  /** New conversions are looked for after this instant. */
+  conversionsAfterMs: number;
+}
+
+/** Ads need this many delivery days in the window to be scored. */
+const FATIGUE_MIN_DAYS = 6;
+const FATIGUE_WINDOW_DAYS = 14;
+const FATIGUE_ADS_SHOWN = 10;
+/** The workflow engine reads as an admin key would: every channel, profit included. */
+const ENGINE_VISIBILITY = visibilityOf(['admin:admin']);
+
+const yesterday = (nowMs: number, zone: string) => localDay(Date.parse(`${localDay(nowMs, zone)}T00:00:00Z`) - DAY_MS, 'UTC');
+const daysBefore = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) - n * DAY_MS).toISOString().slice(0, 10);
+
+async function metricThreshold(input: TriggerInput): Promise<TriggerCheck> {
+  const { metric, operator, value: threshold } = input.workflow.trigger as Required<WorkflowData['trigger']>;
+  const day = yesterday(input.nowMs, input.timeZone);
+  const report = await runReport(
+    input.stores,
+    { workspaceId: input.workspaceId, visibility: ENGINE_VISIBILITY },
+    { start_date: day, end_date: day, timezone: input.timeZone, metrics: [metric] },
+    input.nowMs,
+  );
+  const value = report.totals[metric] ?? null;
+  const fired = value !== null && (operator === 'above' ? value > threshold : value < threshold);
+  const summary = `${metric} on ${day} was ${value ?? 'not available'}; the threshold is ${operator} ${threshold}`;
+  return { fired, values: { metric, value, operator, threshold, date: day }, summary };
+}
+
+async function newConversion(input: TriggerInput): Promise<TriggerCheck> {
+  const found = await newConversions(input.stores.ch, input.workspaceId, input.conversionsAfterMs, input.nowMs);
+  const since = new Date(input.conversionsAfterMs).toISOString();
+  const through = new Date(found.newest_ms ?? input.conversionsAfterMs).toISOString();
+  const revenue = money(found.revenue_cents);
+  const summary = found.conversions > 0 ? `${found.conversions} new conversion(s), ${revenue} in revenue, since ${since}` : `no new conversion since ${since}`;
+  return { fired: found.conversions > 0, values: { conversions: found.conversions, revenue, since, through }, summary };
+}
+
+async function adFatigue(input: TriggerInput): Promise<TriggerCheck> {
+  const threshold = input.workflow.trigger.value ?? DEFAULT_FATIGUE_SCORE;
+  const end = yesterday(input.nowMs, input.timeZone);
+  const start = daysBefore(end, FATIGUE_WINDOW_DAYS - 1);
+  const range = resolveRange({ start_date: start, end_date: end, timezone: input.timeZone }, input.nowMs);
+  const scored = scoreAds(await dailyAdDelivery(input.stores.ch, { workspaceId: input.workspaceId, range, channels: null }), FATIGUE_MIN_DAYS);
+  const fatigued = scored.filter((ad) => ad.score !== null && ad.score >= threshold);
+  const ads = fatigued.slice(0, FATIGUE_ADS_SHOWN).map(({ source, ad_id, ad_name, score }) => ({ source, ad_id, ad_name, score }));
+  const summary = fatigued.length
+    ? `${fatigued.length} ad(s) score ${threshold} or more for fatigue from ${start} to ${end}, ${ads[0]!.ad_name || ads[0]!.ad_id} highest (${ads[0]!.score})`
+    : `no ad scores ${threshold} or more for fatigue from ${start} to ${end}`;
+  return { fired: fatigued.length > 0, values: { threshold, start_date: start, end_date: end, fatigued_ads: fatigued.length, ads }, summary };
+}
+
+/** Whether the trigger fires; a schedule always does (on its due time, or when run by hand). */
+export async function checkTrigger(input: TriggerInput): Promise<TriggerCheck> {
+  switch (input.workflow.trigger.type) {
+    case 'daily_schedule':
+    case 'weekly_schedule':
+      return { fired: true, values: {}, summary: `${input.workflow.name}: scheduled run` };
+    case 'metric_threshold':
+      return metricThreshold(input);
+    case 'new_conversion':
+      return newConversion(input);
+    case 'ad_fatigue':
+      return adFatigue(input);
+  }
+}

@@ -1,0 +1,33 @@
+/** Unit tests of the engine's dense parts: due times in a workspace's zone and the public-address check (no fixture). */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { dueOf } from '../../src/workflows/due.ts';
+import { isPublicAddress } from '../../src/workflows/actions/public-address.ts';
+
+const at = (iso: string) => Date.parse(iso);
+const due = (type: Parameters<typeof dueOf>[0], iso: string, zone: string, version = 0) => {
+  const { key, atMs } = dueOf(type, at(iso), zone, version);
+  return [key, new Date(atMs).toISOString()];
+};
+
+test('08:00 is read on the workspace clock, across the end of daylight saving time', () => {
+  // New York leaves daylight saving time on 2026-11-01 at 02:00: 08:00 is 12:00 UTC the day before, 13:00 UTC that day.
+  assert.deepEqual(due('daily_schedule', '2026-11-01T12:59:59Z', 'America/New_York'), ['daily:2026-10-31', '2026-10-31T12:00:00.000Z']);
+  assert.deepEqual(due('daily_schedule', '2026-11-01T13:00:00Z', 'America/New_York'), ['daily:2026-11-01', '2026-11-01T13:00:00.000Z']);
+  assert.deepEqual(due('ad_fatigue', '2026-11-26T00:30:00Z', 'Asia/Tokyo'), ['fatigue:2026-11-26', '2026-11-25T23:00:00.000Z']);
+});
+
+test('weekly schedules are due on the latest Monday; thresholds every quarter hour; new conversions per data version', () => {
+  assert.deepEqual(due('weekly_schedule', '2026-11-29T23:59:00Z', 'UTC'), ['weekly:2026-11-23', '2026-11-23T08:00:00.000Z']);
+  assert.deepEqual(due('weekly_schedule', '2026-11-30T07:59:00Z', 'UTC'), ['weekly:2026-11-23', '2026-11-23T08:00:00.000Z']);
+  assert.deepEqual(due('weekly_schedule', '2026-11-30T08:00:00Z', 'UTC'), ['weekly:2026-11-30', '2026-11-30T08:00:00.000Z']);
+  assert.deepEqual(due('metric_threshold', '2026-11-26T10:44:59Z', 'Europe/Berlin'), ['threshold:2026-11-26T10:30:00.000Z', '2026-11-26T10:30:00.000Z']);
+  assert.deepEqual(due('new_conversion', '2026-11-26T10:44:59Z', 'UTC', 42), ['conversions:v42', '2026-11-26T10:44:59.000Z']);
+});
+
+test('loopback, private, link-local and reserved addresses are not public, in either family', () => {
+  const refused = ['127.0.0.1', '10.1.2.3', '172.16.0.1', '172.31.255.255', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '224.0.0.1', '255.255.255.255', '::1', '::', 'fe80::1', 'fd00::1', 'fc00::1', 'ff02::1', '::ffff:127.0.0.1', '::ffff:10.0.0.1', 'not-an-address'];
+  assert.deepEqual(refused.filter(isPublicAddress), []);
+  const allowed = ['8.8.8.8', '1.1.1.1', '172.32.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8'];
+  assert.deepEqual(allowed.filter((a) => !isPublicAddress(a)), []);
+});

@@ -1,0 +1,279 @@
+/**
+ * The workflow engine on the real stores, time driven by the clock each call is given (no waiting):
+ * due times in the workspace's zone, one execution per due time across two engines and a restart,
+ * each trigger's check on hand-computed data, and the actions: notes, list items, e-mail left out
+ * without SMTP, and signed webhooks to a local receiver (retries counted, private addresses refused).
+ *
+ * Fixture: workspace "Fixture shop" (UTC) with one ad platform row per day for two Meta ads from
+ * 2026-11-11 to 2026-11-24: ad a1 (20.00 a day) had 1,000 impressions, 40 clicks and reach 1,000 on
+ * each of the first seven days and 1,000 impressions, 20 clicks and reach 500 on the last seven
+ * (CTR halves, frequency doubles: fatigue score 60 + 40 = 100); ad a2 (5.00 a day) delivered the
+ * same every day (score 0). Spend on 2026-11-24 is 25.00. Workspace "New York shop" runs on
+ * America/New_York. Workflows are created through the tool endpoint and enabled as a person would.
+ */
+import { after, before, beforeEach, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createTestWorkspace, insertRows, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
+import { bearer, callTool, toolOk } from '../mcp/rpc.ts';
+import { loadConfig, type WorkflowsConfig } from '../../src/config.ts';
+import { createLogger } from '../../src/log.ts';
+import { updateSettings } from '../../src/store/app/workspaces.ts';
+import { bumpDataVersions } from '../../src/store/app/data-versions.ts';
+import { ensureWebhookSecret } from '../../src/store/app/webhooks.ts';
+import { listWorkflows, storedOut } from '../../src/store/app/workflows.ts';
+import { createWorkflowEngine } from '../../src/workflows/engine.ts';
+import { disableWorkflow, enableWorkflow } from '../../src/workflows/manage.ts';
+
+const config: WorkflowsConfig = { ...loadConfig({}).workflows, checkMs: 0, webhookRetryMs: 1000, webhookAllowPrivate: true };
+let t: TestApp;
+let shop: TestWorkspace;
+let newYork: TestWorkspace;
+const logger = createLogger('silent');
+const waits: number[] = [];
+const engine = (overrides: Partial<WorkflowsConfig> = {}) =>
+  createWorkflowEngine({ stores: t.stores, config: { ...config, ...overrides }, logger, sleep: async (ms) => void waits.push(ms) });
+
+const at = (iso: string) => Date.parse(iso);
+const ok = (ws: TestWorkspace, name: string, args: unknown) => toolOk(t.app, bearer(ws.headers), name, args);
+
+async function workflow(ws: TestWorkspace, definition: object, enabledAt = '2026-11-20T00:00:00Z'): Promise<number> {
+  const { workflow } = await ok(ws, 'workflows.create', definition);
+  await enableWorkflow(t.stores.db, ws.id, Number(workflow.id), 'test', new Date(enabledAt));
+  return Number(workflow.id);
+}
+
+/** Only one workflow is enabled in each test: the others would fire alongside. */
+async function disableAll(): Promise<void> {
+  for (const ws of [shop, newYork]) {
+    for (const w of await listWorkflows(t.stores.db, ws.id, { limit: 500, offset: 0 })) await disableWorkflow(t.stores.db, ws.id, w.id, 'test', new Date());
+  }
+}
+
+const summary = (executions: { data: { workflow_id: string; due: string; status: string } }[]) =>
+  executions.map((e) => [e.data.workflow_id, e.data.due, e.data.status]);
+
+before(async () => {
+  t = await startTestApp({ workflows: config });
+  shop = await createTestWorkspace(t.stores, 'Fixture shop');
+  newYork = await createTestWorkspace(t.stores, 'New York shop');
+  await updateSettings(t.stores.db, newYork.id, { timezone: 'America/New_York' });
+  const rows = [];
+  for (let d = 11; d <= 24; d++) {
+    const late = d >= 18;
+    const day = { store_id: shop.id, dt: `2026-11-${d}`, source: 'meta', campaign_name: 'Winter', version: 1 };
+    rows.push({ ...day, ad_id: 'a1', ad_name: 'Ad a1', spend: 2000, impressions: 1000, clicks: late ? 20 : 40, reach: late ? 500 : 1000 });
+    rows.push({ ...day, ad_id: 'a2', ad_name: 'Ad a2', spend: 500, impressions: 1000, clicks: 30, reach: 900 });
+  }
+  await insertRows(t.stores, 'ads', rows);
+});
+after(() => t.close());
+beforeEach(async () => {
+  await disableAll();
+  waits.length = 0;
+});
+
+describe('schedules', () => {
+  test('a daily schedule fires once at 08:00 workspace time, whether two engines race for it or one restarts', async () => {
+    const id = await workflow(newYork, { name: 'Morning note', trigger: { type: 'daily_schedule' }, actions: [{ type: 'save_note' }, { type: 'notify_email', target: 'team@shop.example' }] }, '2026-11-24T00:00:00Z');
+    // 07:59 in New York: the day's due time is still ahead, and the one before came before the workflow was enabled.
+    assert.deepEqual(await engine().evaluateDue(at('2026-11-24T12:59:00Z')), []);
+    const [a, b] = await Promise.all([engine().evaluateDue(at('2026-11-24T13:00:00Z')), engine().evaluateDue(at('2026-11-24T13:00:00Z'))]);
+    assert.deepEqual(summary([...a, ...b]), [[String(id), 'daily:2026-11-24', 'fired']]);
+    const [fired] = [...a, ...b];
+    assert.deepEqual(fired!.data.outcome!.actions, [
+      { type: 'save_note', status: 'done', detail: fired!.data.outcome!.actions[0]!.detail },
+      { type: 'notify_email', status: 'skipped', detail: 'e-mail is not configured (STORELENS_SMTP_URL)' },
+    ]);
+    assert.deepEqual(await engine().evaluateDue(at('2026-11-24T22:00:00Z')), []);
+    const restarted = engine();
+    assert.deepEqual(summary(await restarted.evaluateDue(at('2026-11-25T13:30:00Z'))), [[String(id), 'daily:2026-11-25', 'fired']]);
+    assert.deepEqual(await restarted.evaluateDue(at('2026-11-25T13:31:00Z')), []);
+    const { notes } = await ok(newYork, 'notes.get-notes', {});
+    assert.deepEqual(notes.map((n: any) => n.title), ['Morning note (2026-11-24T13:00:00.000Z)', 'Morning note (2026-11-25T13:30:00.000Z)']);
+    const { executions } = await ok(newYork, 'workflows.get-executions', { workflow_id: String(id) });
+    assert.deepEqual(executions.map((e: any) => [e.workflow_id, e.due, e.status, e.started_at]), [
+      [String(id), 'daily:2026-11-24', 'fired', '2026-11-24T13:00:00.000Z'],
+      [String(id), 'daily:2026-11-25', 'fired', '2026-11-25T13:30:00.000Z'],
+    ]);
+  });
+
+  test('a weekly schedule is due on Mondays at 08:00: Wednesday catches up the Monday it missed, once', async () => {
+    const id = await workflow(shop, { name: 'Weekly note', trigger: { type: 'weekly_schedule' }, actions: [{ type: 'save_note' }] }, '2026-11-20T00:00:00Z');
+    assert.deepEqual(summary(await engine().evaluateDue(at('2026-11-25T09:00:00Z'))), [[String(id), 'weekly:2026-11-23', 'fired']]);
+    assert.deepEqual(await engine().evaluateDue(at('2026-11-29T23:00:00Z')), []);
+    assert.deepEqual(summary(await engine().evaluateDue(at('2026-11-30T08:00:00Z'))), [[String(id), 'weekly:2026-11-30', 'fired']]);
+  });
+});
+
+describe('triggers', () => {
+  test('a metric threshold compares the report metric over the last complete day, every 15 minutes', async () => {
+    const above = await workflow(shop, { name: 'Spend above 24', trigger: { type: 'metric_threshold', metric: 'spend', operator: 'above', value: 24 }, actions: [{ type: 'save_note' }] });
+    const below = await workflow(shop, { name: 'Spend below 24', trigger: { type: 'metric_threshold', metric: 'spend', operator: 'below', value: 24 }, actions: [{ type: 'save_note' }] });
+    const executions = await engine().evaluateDue(at('2026-11-25T09:10:00Z'));
+    assert.deepEqual(summary(executions), [
+      [String(above), 'threshold:2026-11-25T09:00:00.000Z', 'fired'],
+      [String(below), 'threshold:2026-11-25T09:00:00.000Z', 'not_fired'],
+    ]);
+    assert.deepEqual(executions.map((e) => e.data.outcome!.values), [
+      { metric: 'spend', value: 25, operator: 'above', threshold: 24, date: '2026-11-24' },
+      { metric: 'spend', value: 25, operator: 'below', threshold: 24, date: '2026-11-24' },
+    ]);
+    assert.deepEqual(await engine().evaluateDue(at('2026-11-25T09:14:59Z')), []);
+    assert.equal((await engine().evaluateDue(at('2026-11-25T09:15:00Z'))).length, 2);
+  });
+
+  test('ad fatigue fires on the ads scoring at least the threshold over the last 14 complete days', async () => {
+    const id = await workflow(shop, { name: 'Tired ads', trigger: { type: 'ad_fatigue' }, actions: [{ type: 'save_note' }] });
+    const [execution] = await engine().evaluateDue(at('2026-11-25T08:00:00Z'));
+    assert.deepEqual([execution!.data.workflow_id, execution!.data.due, execution!.data.status], [String(id), 'fatigue:2026-11-25', 'fired']);
+    assert.deepEqual(execution!.data.outcome!.values, {
+      threshold: 60,
+      start_date: '2026-11-11',
+      end_date: '2026-11-24',
+      fatigued_ads: 1,
+      ads: [{ source: 'meta', ad_id: 'a1', ad_name: 'Ad a1', score: 100 }],
+    });
+  });
+
+  test('new conversions are counted after the newest one the previous evaluation saw, once per data version', async () => {
+    const { list } = await ok(shop, 'lists.create', { name: 'Sales pings', kind: 'list' });
+    await ok(shop, 'lists.add-column', { list_id: list.id, name: 'summary', type: 'text' });
+    await ok(shop, 'lists.add-column', { list_id: list.id, name: 'workflow', type: 'text' });
+    const id = await workflow(shop, { name: 'New sale', trigger: { type: 'new_conversion' }, actions: [{ type: 'add_to_list', target: list.id }] }, '2026-11-25T00:00:00Z');
+    await insertRows(t.stores, 'conversions', [
+      { store_id: shop.id, dt: '2026-11-24 23:00:00.000', name: 'purchase', session_id: 1, visitor_id: 1, transaction_id: 'before', transaction_gross_revenue: 9_900 },
+      { store_id: shop.id, dt: '2026-11-25 10:00:00.000', name: 'purchase', session_id: 2, visitor_id: 2, transaction_id: 't1', transaction_gross_revenue: 8_000 },
+      { store_id: shop.id, dt: '2026-11-25 10:05:00.000', name: 'purchase', session_id: 3, visitor_id: 3, transaction_id: 't2', transaction_gross_revenue: 5_000 },
+    ]);
+    await bumpDataVersions(t.stores.db, [shop.id]);
+    const [first] = await engine().evaluateDue(at('2026-11-25T11:00:00Z'));
+    assert.deepEqual([first!.data.workflow_id, first!.data.status, first!.data.outcome!.values], [
+      String(id),
+      'fired',
+      { conversions: 2, revenue: 130, since: '2026-11-25T00:00:00.000Z', through: '2026-11-25T10:05:00.000Z' },
+    ]);
+    assert.deepEqual(await engine().evaluateDue(at('2026-11-25T11:01:00Z')), [], 'the same data version is looked at once');
+    await bumpDataVersions(t.stores.db, [shop.id]);
+    const [second] = await engine().evaluateDue(at('2026-11-25T11:02:00Z'));
+    assert.deepEqual([second!.data.status, second!.data.outcome!.values], [
+      'not_fired',
+      { conversions: 0, revenue: 0, since: '2026-11-25T10:05:00.000Z', through: '2026-11-25T10:05:00.000Z' },
+    ]);
+    const { items } = await ok(shop, 'lists.get-lists', { list_id: list.id });
+    assert.deepEqual(items.map((i: any) => i.values), [{ summary: '2 new conversion(s), 130 in revenue, since 2026-11-25T00:00:00.000Z', workflow: 'New sale' }]);
+  });
+});
+
+describe('webhooks', () => {
+  let server: http.Server;
+  let url: string;
+  const received: { body: string; signature: string }[] = [];
+  let answers: number[] = [];
+  before(async () => {
+    server = http.createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk) => (body += chunk));
+      request.on('end', () => {
+        received.push({ body, signature: String(request.headers['x-storelens-signature']) });
+        response.statusCode = answers.shift() ?? 200;
+        response.end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  });
+  after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  beforeEach(() => {
+    received.length = 0;
+  });
+
+  test('posts the signed firing, retrying 5xx answers after 1 s then 2 s', async () => {
+    answers = [503, 500, 200];
+    const id = await workflow(shop, { name: 'Ping', trigger: { type: 'daily_schedule' }, actions: [{ type: 'notify_webhook', target: url }] });
+    const execution = await engine().runNow(shop.id, id, at('2026-11-25T10:00:00Z'));
+    assert.deepEqual([execution.data.status, execution.data.outcome!.actions], ['fired', [{ type: 'notify_webhook', status: 'done', detail: 'answered 200 after 3 tries' }]]);
+    assert.deepEqual(waits, [1000, 2000]);
+    assert.equal(received.length, 3);
+    const secret = await ensureWebhookSecret(t.stores.db, t.stores.secrets, shop.id);
+    for (const delivery of received) {
+      assert.equal(delivery.signature, crypto.createHmac('sha256', secret).update(delivery.body).digest('hex'));
+      assert.deepEqual(JSON.parse(delivery.body), {
+        workflow: { id: String(id), name: 'Ping' },
+        trigger: { type: 'daily_schedule' },
+        values: {},
+        fired_at: '2026-11-25T10:00:00.000Z',
+      });
+    }
+  });
+
+  test('gives up after 3 tries and records the execution as failed', async () => {
+    answers = [500, 500, 500];
+    const id = await workflow(shop, { name: 'Ping down', trigger: { type: 'daily_schedule' }, actions: [{ type: 'notify_webhook', target: url }, { type: 'save_note' }] });
+    const execution = await engine().runNow(shop.id, id, at('2026-11-25T10:00:00Z'));
+    assert.equal(execution.data.status, 'failed');
+    assert.deepEqual(execution.data.outcome!.actions.map((a) => [a.type, a.status]), [['notify_webhook', 'failed'], ['save_note', 'done']]);
+    assert.equal(execution.data.outcome!.actions[0]!.detail, 'answered 500 after 3 tries');
+    assert.equal(received.length, 3);
+  });
+
+  test('refuses loopback targets, by address or by name, unless private addresses are allowed', async () => {
+    const byName = url.replace('127.0.0.1', 'localhost');
+    const id = await workflow(shop, { name: 'Ping inside', trigger: { type: 'daily_schedule' }, actions: [{ type: 'notify_webhook', target: url }, { type: 'notify_webhook', target: byName }] });
+    const execution = await engine({ webhookAllowPrivate: false }).runNow(shop.id, id, at('2026-11-25T10:00:00Z'));
+    const details = execution.data.outcome!.actions.map((a) => [a.status, a.detail]);
+    assert.deepEqual(details[0], ['failed', 'refused: 127.0.0.1 is not a public address']);
+    assert.match(String(details[1]![1]), /^refused: localhost resolves to (127\.0\.0\.1|::1), which is not a public address$/);
+    assert.equal(received.length, 0);
+  });
+});
+
+describe('runs by hand and validation', () => {
+  test('a disabled workflow is refused; an unknown one is not found', async () => {
+    const { workflow: draft } = await ok(shop, 'workflows.create', { name: 'Draft', trigger: { type: 'daily_schedule' }, actions: [{ type: 'save_note' }] });
+    await assert.rejects(engine().runNow(shop.id, Number(draft.id), Date.now()), { message: `Workflow ${draft.id} is disabled: enable it first` });
+    await assert.rejects(engine().runNow(shop.id, 999, Date.now()), { message: 'Workflow 999 not found' });
+  });
+
+  test('workflows.create names the field a trigger or an action is missing', async () => {
+    const invalid = async (definition: object) => (await callTool(t.app, bearer(shop.headers), 'workflows.create', definition)).error;
+    assert.deepEqual(await invalid({ name: 'x', trigger: { type: 'metric_threshold', metric: 'roas', operator: 'below' }, actions: [{ type: 'save_note' }] }), {
+      code: -32602,
+      message: 'Invalid arguments for tool workflows.create: trigger.value: value is required for a metric_threshold trigger',
+      data: { issues: [{ path: 'trigger.value', message: 'value is required for a metric_threshold trigger' }] },
+    });
+    const messages = async (definition: object) => (await invalid(definition))?.message;
+    assert.equal(
+      await messages({ name: 'x', trigger: { type: 'daily_schedule', metric: 'roas' }, actions: [{ type: 'notify_webhook', target: 'ftp://x.example' }] }),
+      'Invalid arguments for tool workflows.create: trigger.metric: a daily_schedule trigger takes no metric; actions.0.target: a notify_webhook target is an http(s) URL',
+    );
+    assert.equal(
+      await messages({ name: 'x', trigger: { type: 'metric_threshold', metric: 'likes', operator: 'above', value: 1 }, actions: [{ type: 'notify_email', target: 'nobody' }] }),
+      `Invalid arguments for tool workflows.create: trigger.metric: unknown metric likes; one of ${(await import('../../src/analytics/metrics.ts')).METRIC_NAMES.join(', ')}; actions.0.target: a notify_email target is an e-mail address`,
+    );
+    assert.equal(
+      await messages({ name: 'x', trigger: { type: 'daily_schedule' }, actions: [{ type: 'add_to_list', target: '4040' }] }),
+      'Invalid arguments: actions.0.target: list 4040 not found',
+    );
+  });
+
+  test('executions read through the tool carry the fields of the contract', async () => {
+    const id = await workflow(shop, { name: 'Shape', trigger: { type: 'daily_schedule' }, actions: [{ type: 'save_note' }] });
+    const execution = storedOut(await engine().runNow(shop.id, id, at('2026-11-25T10:00:00Z')));
+    const { executions } = await ok(shop, 'workflows.get-executions', { workflow_id: String(id) });
+    assert.deepEqual(executions, [execution]);
+    assert.deepEqual(Object.keys(execution), ['id', 'workflow_id', 'due', 'started_at', 'finished_at', 'status', 'outcome', 'created_at', 'updated_at']);
+  });
+});
+
+describe('enabling', () => {
+  test('a stored workflow that is not complete cannot be enabled; the message names the field', async () => {
+    const { createObject } = await import('../../src/store/app/tool-objects.ts');
+    const old = await createObject(t.stores.db, shop.id, 'workflow', { name: 'Old', trigger: { type: 'metric_threshold', metric: 'roas' }, actions: [{ type: 'save_note', target: '' }], enabled: false });
+    await assert.rejects(enableWorkflow(t.stores.db, shop.id, old.id, 'test', new Date()), {
+      message: 'Workflow is incomplete: trigger.operator: operator is required for a metric_threshold trigger',
+    });
+  });
+});
