@@ -20,7 +20,7 @@ const triggerShape = z
     type: z.enum(TRIGGER_TYPES).describe('When it runs'),
     metric: z.string().max(60).optional().describe('For metric_threshold, e.g. roas'),
     operator: z.enum(['above', 'below']).optional().describe('For metric_threshold'),
-    value: z.number().optional().describe('For metric_threshold; ad_fatigue min score'),
+    value: z.number().optional().describe('metric_threshold; ad_fatigue min score'),
   })
   .strict();
 

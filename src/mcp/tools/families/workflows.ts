@@ -19,8 +19,8 @@ export const workflowTools = [
   readTool(
     'workflows.get-executions',
     'Get workflow executions',
-    'Runs of one workflow or all: status fired/not_fired/failed, values seen, action outcomes.',
-    'Executions recorded by the workflow engine.',
+    'Recorded runs of one workflow or of all, with status and outcome.',
+    'Recorded by the workflow engine.',
     z.object({ workflow_id: idArg('workflow').optional(), limit: limitArg, offset: offsetArg }).strict(),
     z.strictObject({ executions: out.storedList }),
     async (ctx, { workflow_id, ...page }) => {
