@@ -17,11 +17,13 @@ import { ATTRIBUTION_MODELS, planAttribution } from '../analytics/attribution/in
 import type { MetricName } from '../analytics/metrics.ts';
 import { listConversions } from '../analytics/queries/conversions/list-conversions.ts';
 import { conversionPath } from '../analytics/queries/conversions/conversion-path.ts';
+import { explainConversion } from '../analytics/explain/explain-conversion.ts';
 import { campaignNames } from '../analytics/queries/ads/campaign-names.ts';
 import { liveActivity } from '../analytics/queries/live/live-activity.ts';
 import { getSettings } from '../store/app/workspaces.ts';
 import { parseReportQuery } from '../api/report/schema.ts';
 import { parseConversionsQuery } from '../api/conversions/schema.ts';
+import { parseAttributionQuery } from '../api/attribution/schema.ts';
 import { idParam, pageOf, parseQuery, text } from '../api/params.ts';
 import { pixelScope } from '../analytics/query-scope.ts';
 import { requireUser } from './auth.ts';
@@ -171,6 +173,17 @@ export async function viewRoutes(app: FastifyInstance): Promise<void> {
       attribution_window: attribution.windowDays,
       exclude_source: attribution.excludedSources,
     };
+  });
+
+  /**
+   * Why one order was credited: /v3/attribution's answer for the member's permissions, the chain
+   * learned over the view's range (the order is the newest sale with the id in it).
+   */
+  app.get('/dashboard/api/conversions/why', { onRequest }, async (request) => {
+    const access = workspaceAccess(request);
+    const query = parseAttributionQuery(request.query, VIEW_PARAMS);
+    const range = viewRange(query, access.timeZone, Date.now());
+    return explainConversion(app.stores, access, { ...query, ...instants(range), timezone: access.timeZone });
   });
 
   /** Live: the last 30 minutes of pageviews and conversions, polled by the view. */

@@ -229,6 +229,42 @@ test('conversions list newest first, and a touchpoint path names its campaign in
   await page.context().close();
 });
 
+test('clicking an order opens why it was credited: every model side by side and the removal effects', async () => {
+  // Workspace "Why": visitor 8 clicks facebook two days ago and google yesterday, then buys W1;
+  // visitor 9 clicks facebook two days ago and leaves. Chain: start->meta 2, meta->google 1,
+  // meta->null 1, google->conversion 1: removing either platform loses every conversion (effects 1),
+  // so data-driven splits W1 50/50 like linear.
+  const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+  const why = await createTestWorkspace(t.stores, 'Why');
+  await createUser(t, 'ada@example.com', why.id);
+  const ev = (session: number, visitor: number, dt: string, adv_source: string) =>
+    ({ store_id: why.id, dt, name: 'pageview', session_id: session, visitor_id: visitor, adv_source, pathname: '/' });
+  await insertRows(t.stores, 'events', [
+    ev(81, 8, `${twoDaysAgo} 09:00:00`, 'facebook'), ev(82, 8, `${yesterday} 09:00:00`, 'google'), ev(91, 9, `${twoDaysAgo} 10:00:00`, 'facebook'),
+  ]);
+  await insertRows(t.stores, 'conversions', [
+    { store_id: why.id, dt: `${yesterday} 09:30:00`, name: 'purchase', session_id: 82, visitor_id: 8, transaction_id: 'W1', transaction_gross_revenue: 10000, transaction_currency: 'USD' },
+  ]);
+  const page = await signedIn('ada@example.com', `/conversions?workspace=${why.id}&start_date=${twoDaysAgo}&end_date=${today}`);
+  await page.locator('tbody tr').first().getByRole('button').click();
+  await page.waitForSelector('.why tbody tr');
+  const table = (caption: string) => page.locator('.why .table-block', { hasText: caption }).locator('tbody tr')
+    .evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('td')].map((c) => c.textContent)));
+  assert.deepEqual(await table('Credit under each model'), [
+    ['Last click', '0.00 %', '100.00 %'],
+    ['First click', '100.00 %', '0.00 %'],
+    ['Linear', '50.00 %', '50.00 %'],
+    ['U-shaped', '50.00 %', '50.00 %'],
+    ['Total impact', '50.00 %', '50.00 %'],
+    ['Any click', '100.00 %', '100.00 %'],
+    ['Data-driven', '50.00 %', '50.00 %'],
+  ]);
+  assert.deepEqual(await page.locator('.why .table-block', { hasText: 'Credit under each model' }).locator('thead th').allTextContents(), ['Model', 'meta', 'google']);
+  assert.deepEqual(await table('Removal effects'), [['google', '100.00 %'], ['meta', '100.00 %']]);
+  assert.match(await page.locator('.why .note').textContent() ?? '', /1 converting and 1 non-converting journeys/);
+  await page.context().close();
+});
+
 test('at 375 px every view link is on screen; at 1280 px no table is wider than its box, so no header is clipped', async () => {
   const page = await signedIn('ada@example.com', `/report?workspace=${shop.id}&start_date=${twoDaysAgo}`);
   await page.setViewportSize({ width: 375, height: 812 });

@@ -110,9 +110,9 @@ test('a viewer sees every channel but no profit; --scopes narrow channels or add
   assert.equal((await as.pia!.get(profit)).status, 200);
   assert.deepEqual(await as.mia!.get(`/dashboard/api/report?workspace=${shop.id}&${RANGE}&source=google`), { status: 403, body: { message: 'You do not have access to the requested sources' } });
   // Excluding a channel moves its credit onto others: a narrowed viewer may only exclude what it sees.
-  for (const view of ['report', 'compare', 'overview', 'profit', 'conversions/path']) {
-    // The path endpoint alone reads a conversion's key; the others refuse it as unknown parameters.
-    const key = view === 'conversions/path' ? `&session_id=1&dt=${today}%2000:00:00&name=purchase` : '';
+  for (const view of ['report', 'compare', 'overview', 'profit', 'conversions/path', 'conversions/why']) {
+    // The path and why endpoints alone read a conversion's key; the others refuse it as unknown parameters.
+    const key = { 'conversions/path': `&session_id=1&dt=${today}%2000:00:00&name=purchase`, 'conversions/why': '&transaction_id=T1' }[view] ?? '';
     const excluded = await as.mia!.get(`/dashboard/api/${view}?workspace=${shop.id}&${RANGE}&exclude_source=google${key}`);
     assert.deepEqual(excluded.status === 403 ? excluded.body.message : excluded, 'You do not have access to the requested sources', view);
   }
@@ -188,6 +188,27 @@ test('conversions are /v3/conversions rows, newest first; the path shows why a c
   assert.deepEqual(missing, { status: 404, body: { message: 'Conversion not found' } });
   const foreign = await as.owen!.get(`/dashboard/api/conversions/path?workspace=${shop.id}&session_id=91&dt=${today}%2000:00:02&name=purchase&transaction_id=OTHER-1`);
   assert.deepEqual(foreign, { status: 404, body: { message: 'Conversion not found' } });
+});
+
+test('why: an order under every model with the chain of the view\'s range, as /v3/attribution answers it; other workspaces\' orders are not found', async () => {
+  const why = await as.owen!.get(`/dashboard/api/conversions/why?workspace=${paths.id}&start_date=2026-03-01&end_date=2026-03-07&transaction_id=T3`);
+  assert.equal(why.status, 200, JSON.stringify(why.body));
+  // T3's path is bob's tiktok click (visitor 3) six days before: every model gives it tiktok; the
+  // chain has one journey, tiktok -> conversion, and no buyer without a conversion.
+  const all = (source: string) => Object.fromEntries(
+    ['last_click', 'first_click', 'linear', 'u_shaped', 'total_impact', 'any_click', 'data_driven'].map((m) => [m, { [source]: 1 }]),
+  );
+  assert.deepEqual(why.body, {
+    transaction_id: 'T3', dt: '2026-03-05 12:05:00', revenue: 200, source: 'tiktok',
+    touchpoints: [{ session_id: '31', started_at: '2026-02-27 12:00:00', source: 'tiktok', raw_source: 'tiktok', campaign: 'tt1', adgroup: '', ad: '' }],
+    credit: all('tiktok'), removal_effects: { tiktok: 1 }, paths: { converting: 1, non_converting: 0 },
+  });
+  const viaApi = await api('/v3/attribution?transaction_id=T3&start_date=2026-03-01&end_date=2026-03-07', await paths.keyHeaders(['admin:admin']));
+  assert.deepEqual(why.body, viaApi.body.data);
+  const excluded = await as.owen!.get(`/dashboard/api/conversions/why?workspace=${paths.id}&start_date=2026-03-01&end_date=2026-03-07&transaction_id=T3&exclude_source=tiktok`);
+  assert.deepEqual([excluded.body.touchpoints, excluded.body.credit, excluded.body.paths], [[], all('organic'), { converting: 0, non_converting: 0 }]);
+  assert.deepEqual(await as.owen!.get(`/dashboard/api/conversions/why?workspace=${shop.id}&transaction_id=OTHER-1`), { status: 404, body: { message: 'Not found' } });
+  assert.deepEqual(await as.owen!.get(`/dashboard/api/conversions/why?workspace=${paths.id}`), { status: 400, body: { message: 'transaction_id is required' } });
 });
 
 test('live shows what arrived in the last 30 minutes, and only from the own workspace', async () => {

@@ -1,6 +1,7 @@
 /**
  * Conversions: the raw rows of /v3/conversions with filters and paging; choosing one shows its
- * touchpoint path under the URL's model, window and exclusions ("why was this credited to X").
+ * touchpoint path under the URL's model, window and exclusions and, for an order, why it was
+ * credited where it was under every model ("why was this credited to X", why.ts).
  */
 import { html } from 'htm/preact';
 import type { ViewProps } from './props.ts';
@@ -10,6 +11,7 @@ import { Table, type Column, type Row } from '../table.ts';
 import { formatValue, label } from '../format.ts';
 import { withParams, type Route } from '../router.ts';
 import { Downloads, Status } from './common.ts';
+import { Why } from './why.ts';
 
 const PAGE_SIZE = '50';
 const CONVERSIONS_PARAMS = [
@@ -55,6 +57,7 @@ function Path({ route, selected }: { route: Route; selected: string }) {
             : t.channel === '' ? 'not a touchpoint (no channel)' : 'not eligible (excluded source)'}</span>
         </li>`)}
       </ol>`}
+    ${transaction_id ? html`<${Why} route=${route} transactionId=${transaction_id} />` : html`<p class="note">Without a transaction id the models cannot be compared for this conversion.</p>`}
   </section>`;
 }
 

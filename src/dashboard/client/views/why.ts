@@ -1,0 +1,38 @@
+/**
+ * The "why" panel of one order: every model's share per source side by side and the data-driven
+ * chain's removal effects, as /v3/attribution answers them for the view's range and attribution.
+ */
+import { html } from 'htm/preact';
+import { useData, apiParams } from '../data.ts';
+import { Table, type Column, type Row } from '../table.ts';
+import { label } from '../format.ts';
+import type { Route } from '../router.ts';
+import { Status } from './common.ts';
+
+interface WhyAnswer {
+  source: string;
+  credit: Record<string, Record<string, number>>;
+  removal_effects: Record<string, number>;
+  paths: { converting: number; non_converting: number };
+}
+
+const WHY_PARAMS = ['workspace', 'start_date', 'end_date', 'attribution_window', 'attribution_date', 'exclude_source'];
+
+export function Why({ route, transactionId }: { route: Route; transactionId: string }) {
+  const params = apiParams(route.params, WHY_PARAMS);
+  params.set('transaction_id', transactionId);
+  const answer = useData<WhyAnswer>('conversions/why', params);
+  const d = answer.data;
+  if (!d) return html`<${Status} loading=${answer.loading} error=${answer.error} />`;
+  const sources = Object.keys(Object.values(d.credit)[0] ?? {});
+  const models: Column[] = [{ key: 'model', label: 'Model', kind: 'text' }, ...sources.map((s): Column => ({ key: s, label: s, kind: 'fraction' }))];
+  const modelRows: Row[] = Object.entries(d.credit).map(([model, shares]) => ({ model: label(model), ...shares }));
+  const effects: Row[] = Object.entries(d.removal_effects).map(([source, effect]) => ({ source, effect }));
+  return html`<div class="why">
+    <${Table} caption="Credit under each model" columns=${models} rows=${modelRows} filename="storelens-why.csv" />
+    <${Table} caption="Removal effects of the data-driven chain" columns=${[{ key: 'source', label: 'Source', kind: 'text' }, { key: 'effect', label: 'Removal effect', kind: 'fraction' }]}
+      rows=${effects} filename="storelens-removal-effects.csv" empty="No journeys in this range." />
+    <p class="note">The chain stood on ${d.paths.converting} converting and ${d.paths.non_converting} non-converting journeys of this range.
+      Any click gives every source 100 %; the other models split the order.</p>
+  </div>`;
+}
