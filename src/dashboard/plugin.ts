@@ -11,6 +11,7 @@ import { viewRoutes } from './view-endpoints.ts';
 import { settingsRoutes } from './settings-endpoints.ts';
 import { surveyRoutes } from './survey-endpoints.ts';
 import { exportRoutes } from './export-endpoints.ts';
+import { savedReportRoutes } from './saved-report-endpoints.ts';
 
 export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
   await app.register(cookie);
@@ -21,4 +22,5 @@ export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
   await app.register(settingsRoutes);
   await app.register(surveyRoutes);
   await app.register(exportRoutes);
+  await app.register(savedReportRoutes);
 }

@@ -273,7 +273,7 @@ test('at 375 px every view link is on screen; at 1280 px no table is wider than 
     const box = a.getBoundingClientRect();
     return { text: a.textContent, inside: box.left >= 0 && box.right <= window.innerWidth && box.width > 0 };
   }));
-  assert.deepEqual(links, ['Overview', 'Attribution', 'Conversions', 'Profit', 'Live', 'Surveys', 'Settings'].map((text) => ({ text, inside: true })));
+  assert.deepEqual(links, ['Overview', 'Attribution', 'Conversions', 'Profit', 'Live', 'Surveys', 'Saved reports', 'Settings'].map((text) => ({ text, inside: true })));
   await page.getByRole('link', { name: 'Live' }).click();
   await page.waitForFunction(() => location.pathname === '/live');
 
@@ -353,6 +353,26 @@ test('an owner publishes a survey in the surveys view and reads the answers besi
   assert.equal(await responses.locator('tbody tr').count(), 2);
   await row.getByRole('button', { name: 'Close' }).click();
   await row.getByText('closed', { exact: true }).waitFor();
+  await page.context().close();
+});
+
+test('a report the assistant saved is a view: listed under Saved reports and shown as /v3/report answers it', async () => {
+  await toolOk(t.app, shop.headers, 'dashboards.create-report', {
+    name: 'Revenue by source', metrics: ['revenue', 'conversions'], breakdown: 'source', filters: { date_from: twoDaysAgo, date_to: today },
+  });
+  const page = await signedIn('ada@example.com', `/saved?workspace=${shop.id}`);
+  await page.locator('tbody').getByRole('button', { name: 'Revenue by source' }).click();
+  await page.getByRole('heading', { name: 'Revenue by source', level: 2 }).waitFor();
+  // Opening it puts its saved dates in the filters.
+  assert.deepEqual([params(page).get('start_date'), params(page).get('end_date')], [twoDaysAgo, today]);
+  const table = page.locator('.table-block').nth(1);
+  await table.getByRole('heading', { name: 'Revenue, Conversions · by source' }).waitFor();
+  const shown = await table.locator('tbody tr').evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('td')].map((c) => c.textContent)));
+  const viaApi = (await t.app.inject({
+    method: 'GET', url: `/v3/report?start_date=${twoDaysAgo}&end_date=${today}&breakdown=source&metrics=revenue,conversions`, headers: shop.headers,
+  })).json();
+  assert.deepEqual(shown.map((cells) => [cells[0], cells[2]]), viaApi.data.map((r: any) => [r.source, String(r.conversions)]));
+  assert.ok(shown.length > 1, 'the demo shop sells through several sources');
   await page.context().close();
 });
 

@@ -193,10 +193,11 @@ describe('marketing angles, AI visibility, dashboards', () => {
     assert.deepEqual(prompts.map((p: any) => [p.prompt, p.competitors, p.results]), [['best merino socks', ['Darn Tough'], []]]);
   });
 
-  test('custom reports are saved and listed', async () => {
-    await ok('dashboards.create-report', { name: 'Meta weekly', metrics: ['spend', 'roas'], breakdown: 'campaign', interval: 'week' });
-    const { custom_reports } = await ok('dashboards.get-dashboards');
+  test('custom reports are saved and listed, each with the dashboard view that shows it', async () => {
+    const { report } = await ok('dashboards.create-report', { name: 'Meta weekly', metrics: ['spend', 'roas'], breakdown: 'campaign', interval: 'week' });
+    const { custom_reports, dashboards } = await ok('dashboards.get-dashboards');
     assert.deepEqual(custom_reports.map((r: any) => [r.name, r.metrics, r.breakdown]), [['Meta weekly', ['spend', 'roas'], 'campaign']]);
+    assert.deepEqual(dashboards, [{ report_id: report.id, name: 'Meta weekly', path: `/saved?workspace=${ws.id}&report=${report.id}` }]);
     assert.equal((await invalid('dashboards.create-report', { name: 'x', metrics: ['profitability'] }))?.code, -32602);
   });
 });

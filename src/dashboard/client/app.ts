@@ -11,6 +11,7 @@ import { Profit } from './views/profit.ts';
 import { Live } from './views/live.ts';
 import { Settings } from './views/settings.ts';
 import { Surveys } from './views/surveys.ts';
+import { SavedReports } from './views/saved-reports.ts';
 import type { ViewProps, Workspace } from './views/props.ts';
 
 interface Me {
@@ -26,6 +27,7 @@ const VIEWS: { path: string; title: string; view: (p: ViewProps) => unknown; own
   { path: '/profit', title: 'Profit', view: Profit },
   { path: '/live', title: 'Live', view: Live },
   { path: '/surveys', title: 'Surveys', view: Surveys },
+  { path: '/saved', title: 'Saved reports', view: SavedReports },
   { path: '/settings', title: 'Settings', view: Settings, owner: true },
 ];
 

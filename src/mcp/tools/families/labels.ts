@@ -3,7 +3,7 @@ import { adCreatives } from '../../../analytics/queries/library/ad-creatives.ts'
 import { DAY_MS } from '../../../kit/dates.ts';
 import { UTC } from '../../../kit/time-zone.ts';
 import { audit, checkRoomFor, present, listTool } from '../kit/objects.ts';
-import { CHANNELS } from '../kit/channel-data.ts';
+import { CHANNELS } from '../../../analytics/stored-channels.ts';
 import { adScope } from '../../../analytics/query-scope.ts';
 import { writeTool } from '../kit/tool.ts';
 import { createObject, findObjectByKey, updateObject } from '../../../store/app/tool-objects.ts';

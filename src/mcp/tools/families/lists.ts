@@ -3,7 +3,7 @@ import { countObjects, listObjects, updateObject } from '../../../store/app/tool
 import { Conflict, NotFound } from '../../../kit/errors.ts';
 import { LIST_COLUMN_KIND, LIST_ITEM_KIND, LIST_KIND, MAX_ITEMS_PER_LIST } from '../../../store/app/lists-and-notes.ts';
 import { audit, countVisible, createAudited, listPresented, present, requireObject } from '../kit/objects.ts';
-import { CHANNELS } from '../kit/channel-data.ts';
+import { CHANNELS } from '../../../analytics/stored-channels.ts';
 import { RANK_BY, topCreatives } from './library.ts';
 import { rangeOut, toolRange } from '../kit/range.ts';
 import { InvalidRequest, rangeArgs, idArg, limitArg, offsetArg, readTool, shortText, writeTool, type ToolContext } from '../kit/tool.ts';

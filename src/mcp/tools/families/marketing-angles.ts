@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { createAudited, present, updateAudited, listTool } from '../kit/objects.ts';
 import { idArg, longText, shortText, tagsArg, writeTool, type ToolContext } from '../kit/tool.ts';
-import { CHANNELS } from '../kit/channel-data.ts';
+import { CHANNELS } from '../../../analytics/stored-channels.ts';
 import { adSources } from '../../../analytics/queries/library/ad-sources.ts';
 import * as out from '../kit/outputs.ts';
 
 const KIND = 'marketing_angle';
 const STATUSES = ['idea', 'testing', 'winning', 'paused', 'retired'] as const;
-/** The ad platforms of the linked creatives, kept with the angle (see channel-data.ts). */
+/** The ad platforms of the linked creatives, kept with the angle (see analytics/stored-channels.ts). */
 async function linkedChannels(ctx: ToolContext, adIds: string[]) {
   return { [CHANNELS]: await adSources(ctx.ch, ctx.workspaceId, adIds) };
 }

@@ -11,7 +11,7 @@ import {
 import { z } from 'zod';
 import { AccessDenied, NotFound } from '../../../kit/errors.ts';
 import { NO_SOURCE_ACCESS } from '../../../analytics/permissions.ts';
-import { CHANNELS, carriesChannels, visibleTo } from './channel-data.ts';
+import { CHANNELS, carriesChannels, visibleTo } from '../../../analytics/stored-channels.ts';
 import * as out from './outputs.ts';
 import { InvalidRequest, limitArg, offsetArg, readTool, type ToolContext, type ToolDefinition } from './tool.ts';
 

@@ -1,5 +1,5 @@
-import { seesEveryChannel, type Visibility } from '../../../analytics/permissions.ts';
-import { PIXEL_SOURCES, SOURCE_GROUPS, channelsOfAll, type SourceGroup } from '../../../analytics/sources.ts';
+import { seesEveryChannel, type Visibility } from './permissions.ts';
+import { PIXEL_SOURCES, SOURCE_GROUPS, channelsOfAll, type SourceGroup } from './sources.ts';
 
 /**
  * Which stored objects carry channel data, and which channels (docs/security.md, "Indirect
