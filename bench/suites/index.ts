@@ -9,6 +9,7 @@ import { runFinalPartsBench } from './final-parts.ts';
 import { runOrderNamesBench } from './order-names.ts';
 import { runDashboardBench } from './dashboard.ts';
 import { runExportBench } from './export.ts';
+import { runAttributionTruthBench } from './attribution-truth.ts';
 
 /**
  * Every benchmark suite. A suite is one file in this folder plus one line here. `env` suites run on
@@ -29,4 +30,5 @@ export const SUITES: BenchSuite[] = [
   { name: 'order-names', kind: 'own', run: runOrderNamesBench },
   { name: 'dashboard', kind: 'env', run: runDashboardBench },
   { name: 'export', kind: 'own', run: runExportBench },
+  { name: 'attribution-truth', kind: 'own', run: runAttributionTruthBench },
 ];
