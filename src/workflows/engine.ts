@@ -6,7 +6,6 @@
  * only, never a stack).
  */
 import crypto from 'node:crypto';
-import type { Logger } from 'pino';
 import type { WorkflowsConfig } from '../config.ts';
 import { Conflict } from '../kit/errors.ts';
 import type { Stores } from '../store/index.ts';
@@ -34,7 +33,7 @@ import { addToList, saveNote } from './actions/records.ts';
 export interface EngineDeps {
   stores: Stores;
   config: WorkflowsConfig;
-  logger: Logger;
+  logger: { warn(details: object, message: string): void; error(details: object, message: string): void };
   /** Waits between webhook tries; tests pass one that only counts. */
   sleep?: (ms: number) => Promise<void>;
 }

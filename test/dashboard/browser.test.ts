@@ -15,6 +15,7 @@ import { seedDemo } from '../../src/cli/demo/seed.ts';
 import { createUser, signedInPage } from './helpers.ts';
 import { eventually } from '../collect/helpers.ts';
 import { toolOk } from '../mcp/rpc.ts';
+import { createObject } from '../../src/store/app/tool-objects.ts';
 
 let t: TestApp;
 let shop: TestWorkspace;
@@ -273,7 +274,7 @@ test('at 375 px every view link is on screen; at 1280 px no table is wider than 
     const box = a.getBoundingClientRect();
     return { text: a.textContent, inside: box.left >= 0 && box.right <= window.innerWidth && box.width > 0 };
   }));
-  assert.deepEqual(links, ['Overview', 'Attribution', 'Conversions', 'Profit', 'Live', 'Surveys', 'Saved reports', 'Settings'].map((text) => ({ text, inside: true })));
+  assert.deepEqual(links, ['Overview', 'Attribution', 'Conversions', 'Profit', 'Live', 'Surveys', 'Saved reports', 'Workflows', 'Settings'].map((text) => ({ text, inside: true })));
   await page.getByRole('link', { name: 'Live' }).click();
   await page.waitForFunction(() => location.pathname === '/live');
 
@@ -373,6 +374,31 @@ test('a report the assistant saved is a view: listed under Saved reports and sho
   })).json();
   assert.deepEqual(shown.map((cells) => [cells[0], cells[2]]), viaApi.data.map((r: any) => [r.source, String(r.conversions)]));
   assert.ok(shown.length > 1, 'the demo shop sells through several sources');
+  await page.context().close();
+});
+
+test('an owner enables a workflow in the workflows view, runs it, reads its execution and is told which field an incomplete one lacks', async () => {
+  const { workflow } = await toolOk(t.app, shop.headers, 'workflows.create', { name: 'Morning note', trigger: { type: 'daily_schedule' }, actions: [{ type: 'save_note' }] });
+  await createObject(t.stores.db, shop.id, 'workflow', { name: 'Old rule', trigger: { type: 'metric_threshold', metric: 'roas' }, actions: [{ type: 'save_note', target: '' }], enabled: false });
+  const page = await signedIn('ada@example.com', `/workflows?workspace=${shop.id}`);
+  const row = page.locator('tr', { hasText: 'Morning note' });
+  await row.getByRole('button', { name: 'Enable' }).click();
+  await page.getByRole('status').filter({ hasText: '“Morning note” is enabled' }).waitFor();
+  await row.getByText('enabled', { exact: true }).waitFor();
+  await row.getByRole('button', { name: 'Run now' }).click();
+  await page.getByRole('status').filter({ hasText: '“Morning note” ran: fired.' }).waitFor();
+  const executions = page.locator('.table-block', { hasText: 'Executions of “Morning note”' });
+  await executions.locator('tbody tr').first().waitFor();
+  const cells = await executions.locator('tbody tr').evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('td')].map((c) => c.textContent)));
+  assert.equal(cells.length, 1);
+  assert.match(cells[0]![1]!, new RegExp(`^manual:`));
+  assert.equal(cells[0]![2], 'fired');
+  assert.match(cells[0]![4]!, /^save_note: done \(note \d+ saved\)$/);
+  assert.equal(new URL(page.url()).searchParams.get('workflow'), workflow.id);
+  await row.getByRole('button', { name: 'Disable' }).click();
+  await row.getByText('disabled', { exact: true }).waitFor();
+  await page.locator('tr', { hasText: 'Old rule' }).getByRole('button', { name: 'Enable' }).click();
+  await page.getByRole('alert').filter({ hasText: 'Workflow is incomplete: trigger.operator: operator is required for a metric_threshold trigger' }).waitFor();
   await page.context().close();
 });
 

@@ -12,6 +12,7 @@ import { Live } from './views/live.ts';
 import { Settings } from './views/settings.ts';
 import { Surveys } from './views/surveys.ts';
 import { SavedReports } from './views/saved-reports.ts';
+import { Workflows } from './views/workflows.ts';
 import type { ViewProps, Workspace } from './views/props.ts';
 
 interface Me {
@@ -28,6 +29,7 @@ const VIEWS: { path: string; title: string; view: (p: ViewProps) => unknown; own
   { path: '/live', title: 'Live', view: Live },
   { path: '/surveys', title: 'Surveys', view: Surveys },
   { path: '/saved', title: 'Saved reports', view: SavedReports },
+  { path: '/workflows', title: 'Workflows', view: Workflows },
   { path: '/settings', title: 'Settings', view: Settings, owner: true },
 ];
 

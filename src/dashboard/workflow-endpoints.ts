@@ -1,0 +1,63 @@
+/**
+ * The workflows view's endpoints (docs/dashboard.md, "Workflows"): every member reads the
+ * workflows and their latest executions; owners enable, disable and run them, as `workflow
+ * enable|disable|run` do on the command line.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { InvalidInput } from '../kit/errors.ts';
+import { EXECUTION_KIND, listExecutions, listWorkflows, requireWorkflow, storedOut } from '../store/app/workflows.ts';
+import { countObjects, MAX_OBJECTS_PER_KIND } from '../store/app/tool-objects.ts';
+import { createWorkflowEngine } from '../workflows/engine.ts';
+import { disableWorkflow, enableWorkflow } from '../workflows/manage.ts';
+import { requireUser } from './auth.ts';
+import { requireOwner, workspaceAccess } from './access.ts';
+
+/** Executions shown per workflow: the newest ones. */
+const SHOWN_EXECUTIONS = 50;
+
+const idOf = (request: FastifyRequest<{ Params: { id: string } }>) => {
+  if (!/^\d{1,15}$/.test(request.params.id)) throw new InvalidInput('Workflow id must be numeric');
+  return Number(request.params.id);
+};
+
+const actor = (request: FastifyRequest) => `dashboard:${request.dashboardUser!.email}`;
+
+export async function workflowRoutes(app: FastifyInstance): Promise<void> {
+  const onRequest = requireUser(app);
+
+  app.get('/dashboard/api/workflows', { onRequest }, async (request) => {
+    const { workspaceId } = workspaceAccess(request);
+    return { workflows: (await listWorkflows(app.stores.db, workspaceId, { limit: MAX_OBJECTS_PER_KIND, offset: 0 })).map(storedOut) };
+  });
+
+  app.get<{ Params: { id: string } }>('/dashboard/api/workflows/:id/executions', { onRequest }, async (request) => {
+    const { workspaceId } = workspaceAccess(request);
+    const workflow = await requireWorkflow(app.stores.db, workspaceId, idOf(request));
+    const total = await countObjects(app.stores.db, workspaceId, EXECUTION_KIND, workflow.id);
+    const newest = await listExecutions(app.stores.db, workspaceId, workflow.id, { limit: SHOWN_EXECUTIONS, offset: Math.max(0, total - SHOWN_EXECUTIONS) });
+    return { workflow: storedOut(workflow), executions: newest.reverse().map(storedOut), total };
+  });
+
+  app.post<{ Params: { id: string } }>('/dashboard/api/workflows/:id/enable', { onRequest }, async (request) => {
+    const access = workspaceAccess(request);
+    requireOwner(access);
+    return { workflow: storedOut(await enableWorkflow(app.stores.db, access.workspaceId, idOf(request), actor(request), new Date())) };
+  });
+
+  app.post<{ Params: { id: string } }>('/dashboard/api/workflows/:id/disable', { onRequest }, async (request) => {
+    const access = workspaceAccess(request);
+    requireOwner(access);
+    return { workflow: storedOut(await disableWorkflow(app.stores.db, access.workspaceId, idOf(request), actor(request), new Date())) };
+  });
+
+  app.post<{ Params: { id: string } }>('/dashboard/api/workflows/:id/run', { onRequest }, async (request) => {
+    const access = workspaceAccess(request);
+    requireOwner(access);
+    const engine = createWorkflowEngine({ stores: app.stores, config: app.config.workflows, logger: request.log });
+    try {
+      return { execution: storedOut(await engine.runNow(access.workspaceId, idOf(request), Date.now())) };
+    } finally {
+      await engine.stop();
+    }
+  });
+}
