@@ -12,6 +12,9 @@ import { createApiKey } from '../store/app/api-keys.ts';
 import { createDemoUser, type DemoUser } from '../dashboard/demo-user.ts';
 import { MAX_DEMO_DAYS } from './commands/demo.ts';
 import { seedDemo } from './demo/seed.ts';
+import { seedDemoWorkflows } from './demo/workflows.ts';
+import { bumpDataVersions } from '../store/app/data-versions.ts';
+import type { Logger } from 'pino';
 import { removeServerInfo, runningServer, writeServerInfo } from '../server/runtime-files.ts';
 import { runCommand } from './run-command.ts';
 import { PRIVATE_FILE } from '../store/private-files.ts';
@@ -47,7 +50,7 @@ interface DemoWorkspace {
  * lives in the data dir while seeding runs, so a seed cut short (Ctrl-C) is reported at the next
  * start instead of passing silently for a finished demo.
  */
-async function seedDemoWorkspace(config: Config, stores: Stores): Promise<DemoWorkspace | null> {
+async function seedDemoWorkspace(config: Config, stores: Stores, logger: Logger): Promise<DemoWorkspace | null> {
   const marker = path.join(config.dataDir, 'demo-seeding');
   if (fs.existsSync(marker)) {
     const id = fs.readFileSync(marker, 'utf8').trim();
@@ -68,6 +71,9 @@ async function seedDemoWorkspace(config: Config, stores: Stores): Promise<DemoWo
   say(`New data dir: seeding a demo workspace with ${config.demoDays} days of data (STORELENS_DEMO=0 skips this)`);
   fs.writeFileSync(marker, String(workspace.id), { mode: PRIVATE_FILE });
   await seedDemo(stores.ch, { workspaceId: workspace.id, days: config.demoDays, progress: say });
+  await bumpDataVersions(stores.db, [workspace.id]);
+  const ran = await seedDemoWorkflows(stores, workspace.id, { config: config.workflows, logger, nowMs: Date.now() });
+  say(`demo: ${ran} workflows enabled and run by the engine`);
   fs.rmSync(marker);
   return { workspaceId: workspace.id, apiKey: key.api_key, clientSecret: key.client_secret, pixelId: workspace.pixelId, user };
 }
@@ -112,7 +118,7 @@ export async function start(config: Config): Promise<void> {
 
   let demo: DemoWorkspace | null;
   try {
-    demo = await seedDemoWorkspace(config, stores);
+    demo = await seedDemoWorkspace(config, stores, logger);
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
     await release().catch(() => {});

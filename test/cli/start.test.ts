@@ -1,6 +1,7 @@
 /**
  * `npm start` on a fresh data dir with the demo on (one day, STORELENS_DEMO_DAYS=1): it seeds a
  * "Demo Store", prints working credentials, a dashboard sign-in, a curl line and the pixel snippet, and then serves.
+ * Its four demo workflows were each run once by the engine while seeding.
  * A second server on the same port fails with a clear message; SIGTERM shuts down cleanly, and a
  * restart on the same data dir seeds nothing.
  */
@@ -49,6 +50,25 @@ test('a new data dir gets a seeded Demo Store whose printed credentials work; re
     const ads = await getJson(`${server.baseUrl}/v3/ads?start_date=${today}&end_date=${today}&limit=500`, headers);
     assert.equal(ads.status, 200);
     assert.ok(ads.body.data.length > 0);
+
+    const call = async (name: string, args: object) => {
+      const response = await fetch(`${server.baseUrl}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}:${secret}` },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
+      });
+      return ((await response.json()) as { result: { structuredContent: any } }).result.structuredContent;
+    };
+    const { workflows } = await call('workflows.get-rules', {});
+    const { executions } = await call('workflows.get-executions', {});
+    const names = new Map<string, string>(workflows.map((w: any) => [w.id, w.name]));
+    assert.deepEqual(workflows.map((w: any) => [w.name, w.enabled]), [
+      ['Morning note', true], ['Spend above 500 yesterday', true], ['New sales to the list', true], ['Tired creatives', true],
+    ]);
+    assert.deepEqual(executions.map((e: any) => names.get(e.workflow_id)), ['Morning note', 'Spend above 500 yesterday', 'New sales to the list', 'Tired creatives']);
+    assert.equal(executions[0].status, 'fired');
+    assert.deepEqual(executions.filter((e: any) => !['fired', 'not_fired'].includes(e.status)), [], 'no demo workflow failed');
+    assert.match(server.stderr(), /demo: 4 workflows enabled and run by the engine/);
 
     const port = new URL(server.baseUrl).port;
     const clash = await runCli(otherDir, ['start'], { PORT: port, HOST: '127.0.0.1', STORELENS_DEMO: '0' });
