@@ -2,7 +2,8 @@
  * The workflow engine on the real stores, time driven by the clock each call is given (no waiting):
  * due times in the workspace's zone, one execution per due time across two engines and a restart,
  * each trigger's check on hand-computed data, and the actions: notes, list items, e-mail left out
- * without SMTP, and signed webhooks to a local receiver (retries counted, private addresses refused).
+ * without SMTP and sent through a local SMTP receiver (RFC 5321's replies) with it, and signed
+ * webhooks to a local receiver (retries counted, private addresses refused).
  *
  * Fixture: workspace "Fixture shop" (UTC) with one ad platform row per day for two Meta ads from
  * 2026-11-11 to 2026-11-24: ad a1 (20.00 a day) had 1,000 impressions, 40 clicks and reach 1,000 on
@@ -15,6 +16,7 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import http from 'node:http';
+import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { createTestWorkspace, insertRows, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
 import { bearer, callTool, toolOk } from '../mcp/rpc.ts';
@@ -227,6 +229,49 @@ describe('webhooks', () => {
     assert.deepEqual(details[0], ['failed', 'refused: 127.0.0.1 is not a public address']);
     assert.match(String(details[1]![1]), /^refused: localhost resolves to (127\.0\.0\.1|::1), which is not a public address$/);
     assert.equal(received.length, 0);
+  });
+});
+
+describe('e-mail', () => {
+  /** The replies of RFC 5321 to a client that sends EHLO, MAIL, RCPT, DATA and QUIT; keeps what it was sent. */
+  let smtp: net.Server;
+  let transcript = '';
+  before(async () => {
+    smtp = net.createServer((socket) => {
+      let inData = false;
+      socket.write('220 receiver.test ESMTP\r\n');
+      socket.on('data', (chunk) => {
+        transcript += chunk;
+        for (const line of String(chunk).split('\r\n')) {
+          if (inData) {
+            if (line === '.') {
+              inData = false;
+              socket.write('250 2.0.0 queued as 1\r\n');
+            }
+            continue;
+          }
+          const verb = line.slice(0, 4).toUpperCase();
+          if (verb === 'EHLO' || verb === 'HELO') socket.write('250 receiver.test\r\n');
+          else if (verb === 'MAIL' || verb === 'RCPT' || verb === 'RSET' || verb === 'NOOP') socket.write('250 2.1.0 ok\r\n');
+          else if (verb === 'DATA') {
+            inData = true;
+            socket.write('354 end with .\r\n');
+          } else if (verb === 'QUIT') socket.end('221 2.0.0 bye\r\n');
+        }
+      });
+    });
+    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  });
+  after(() => new Promise<void>((resolve) => smtp.close(() => resolve())));
+
+  test('notify_email sends through the SMTP server of STORELENS_SMTP_URL', async () => {
+    const id = await workflow(shop, { name: 'Mail me', trigger: { type: 'daily_schedule' }, actions: [{ type: 'notify_email', target: 'team@shop.example' }] });
+    const smtpUrl = `smtp://127.0.0.1:${(smtp.address() as AddressInfo).port}`;
+    const execution = await engine({ smtpUrl, smtpFrom: 'Storelens <alerts@shop.example>' }).runNow(shop.id, id, at('2026-11-25T10:00:00Z'));
+    assert.deepEqual([execution.data.status, execution.data.outcome!.actions], ['fired', [{ type: 'notify_email', status: 'done', detail: 'sent to team@shop.example (250 2.0.0 queued as 1)' }]]);
+    assert.match(transcript, /MAIL FROM:<alerts@shop\.example>/);
+    assert.match(transcript, /RCPT TO:<team@shop\.example>/);
+    assert.match(transcript, /Subject: Storelens workflow fired: Mail me/);
   });
 });
 
