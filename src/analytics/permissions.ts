@@ -1,3 +1,4 @@
+import { AccessDenied } from '../kit/errors.ts';
 import { PIXEL_SOURCES, SOURCE_GROUPS, channelsOf, channelsOfAll, NON_AD_SOURCES, type SourceGroup } from './sources.ts';
 
 /**
@@ -80,6 +81,16 @@ export function expandSourceGroups(names: readonly string[], visibility: Visibil
   });
   return [...new Set(expanded)];
 }
+
+/**
+ * Order-level data (platform orders, the reconciliation) is not split by channel: only a reader
+ * that sees every channel (an admin:admin key, an owner, a viewer without channel scopes) may read it.
+ */
+export function requireEveryChannel(visibility: Visibility, what: string): void {
+  if (visibility.channels !== null) throw new AccessDenied(noEveryChannelAccess(what));
+}
+
+export const noEveryChannelAccess = (what: string) => `You do not have access to ${what}: it needs an admin:admin key`;
 
 export function seesAnyPixelData(visibility: Visibility): boolean {
   return visibility.channels === null || visibility.channels.size > 0;

@@ -7,7 +7,6 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z, ZodError } from 'zod';
 import { InvalidInput, NotFound } from '../kit/errors.ts';
 import { describeIssues } from '../kit/zod-issues.ts';
-import { UTC } from '../kit/time-zone.ts';
 import { isValidScope } from '../analytics/permissions.ts';
 import { pixelHealth } from '../analytics/queries/health/pixel-health.ts';
 import { findWorkspace, getSettings } from '../store/app/workspaces.ts';
@@ -97,7 +96,7 @@ export async function settingsRoutes(app: FastifyInstance): Promise<void> {
     const access = ownerOf(request);
     const workspace = (await findWorkspace(app.stores.db, access.workspaceId))!;
     const now = Date.now();
-    const health = await pixelHealth(app.stores.ch, { workspaceId: access.workspaceId, range: { startMs: now - 86_400_000, endMs: now, timeZone: UTC } }, now);
+    const health = await pixelHealth(app.stores.ch, { workspaceId: access.workspaceId }, now);
     const base = baseUrl(app, request);
     return {
       pixel_id: workspace.pixelId,

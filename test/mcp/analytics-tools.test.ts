@@ -185,12 +185,12 @@ describe('tests, geo, health, loyalty, offers, weather', () => {
     assert.deepEqual((await ok('geo-testing.get-candidates', RANGE)).geo_candidates.candidates, []);
   });
 
-  test('health-center.get-summary reports freshness and the conversion match rate', async () => {
+  test('health-center.get-summary reports freshness, and no match rate without sale orders in the range', async () => {
     const { health } = await ok('health-center.get-summary', RANGE);
     assert.equal(health.pixel.last_event_at, '2026-11-11 14:00:00');
     assert.equal(health.pixel.status, Date.now() - Date.parse('2026-11-11T14:00:00Z') > 86_400_000 ? 'error' : 'ok');
     assert.deepEqual(health.conversion_matching, {
-      status: 'ok', conversions: 2, conversions_with_session: 2, match_rate: 1, last_conversion_at: '2026-11-11 14:20:00',
+      status: 'no_data', orders: 0, orders_with_purchase: 0, match_rate: null, last_conversion_at: '2026-11-11 14:20:00',
     });
     assert.deepEqual(health.ad_data.platforms.map((p: any) => [p.source, p.last_day, p.ads]), [
       ['google', '2026-11-11', 1], ['meta', '2026-11-11', 1], ['tiktok', '2026-11-04', 1],

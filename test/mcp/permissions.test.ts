@@ -239,6 +239,7 @@ const CHECKS: Record<string, Check> = {
     },
   },
   'health-center.get-summary': { args: range, verify: adminOnly },
+  'reconciliation.get-data': { args: range, verify: adminOnly },
   'loyalty.get-analytics': { args: range, verify: adminOnly },
   'audit-log.get-log': { args: page, verify: adminOnly },
   // Creators are creator-channel data (their ref links and coupons): a key that reads the creator

@@ -34,6 +34,7 @@ import { geoBreakdown } from '../../src/analytics/queries/geo/geo-breakdown.ts';
 import { geoTestCandidates } from '../../src/analytics/queries/geo/geo-test-candidates.ts';
 import { adFreshness } from '../../src/analytics/queries/health/ad-freshness.ts';
 import { pixelHealth } from '../../src/analytics/queries/health/pixel-health.ts';
+import { booksByDay } from '../../src/analytics/queries/reconciliation/books-by-day.ts';
 import { countWorkspaceRows } from '../../src/analytics/queries/imports/count-workspace-rows.ts';
 import { touchpointPaths } from '../../src/analytics/queries/journeys/touchpoint-paths.ts';
 import { adCreatives } from '../../src/analytics/queries/library/ad-creatives.ts';
@@ -267,6 +268,13 @@ export const SQL_CASES: Record<string, SqlCase[]> = {
   ],
   'analytics/queries/health/pixel-health.ts': [
     { name: 'the workspace at a fixed now', rows: [{}], run: (ch, ctx) => pixelHealth(ch, everyChannel(ctx), NOW) },
+  ],
+  'analytics/queries/reconciliation/books-by-day.ts': [
+    { name: 'default settings', run: (ch, ctx) => booksByDay(ch, ctx.workspaceId, OCTOBER, { excludedIds: [], includeUnattributed: false, netMerchandise: false, refundNetting: false }) },
+    {
+      name: 'excluded ids, unattributed orders included, net merchandise, refunds netted',
+      run: (ch, ctx) => booksByDay(ch, ctx.workspaceId, OCTOBER, { excludedIds: ['T1', '#1001'], includeUnattributed: true, netMerchandise: true, refundNetting: true }),
+    },
   ],
   'analytics/queries/imports/count-workspace-rows.ts': [
     { name: 'one workspace', run: (ch, ctx) => countWorkspaceRows(ch, ctx.workspaceId) },

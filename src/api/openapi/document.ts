@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { NO_ADS_ACCESS, NO_PIXEL_ACCESS, NO_PROFIT_ACCESS, NO_SOURCE_ACCESS } from '../../analytics/permissions.ts';
 import { BASE_SOURCES, PIXEL_SOURCES } from '../../analytics/sources.ts';
 import { acceptedMessage } from '../../kit/choices.ts';
+import { NO_RECONCILIATION_ACCESS, RECONCILIATION_FIGURES, TOO_LONG } from '../../analytics/reconciliation.ts';
 import { DATA_API_PREFIX, DATA_ENDPOINTS } from '../endpoints.ts';
 import type { QuerySpec } from '../params.ts';
 import { BEARER_FORM } from '../../http/auth.ts';
@@ -158,6 +159,8 @@ const pixelErrors = (extra400: string[] = []) => ({
 const EVENTS_ERRORS = pixelErrors(['session_id must be numeric', 'visitor_id must be numeric']);
 const ADS_ERRORS = { 400: [unknownSource(BASE_SOURCES)], 403: [NO_ADS_ACCESS, NO_SOURCE_ACCESS] };
 
+const figureProperties = Object.fromEntries(RECONCILIATION_FIGURES.map((name) => [name, num]));
+
 const DESCRIPTIONS: Record<string, Description> = {
   '/events': {
     summary: 'Tracked events',
@@ -228,6 +231,22 @@ const DESCRIPTIONS: Record<string, Description> = {
       400: [unknownSource(PIXEL_SOURCES), 'transaction_id is required', 'Invalid <parameter>: <value>. Accepted values: ...'],
       403: [NO_PIXEL_ACCESS, NO_SOURCE_ACCESS],
       404: ['Not found'],
+    },
+  },
+  '/reconciliation': {
+    summary: 'Storelens against the shop, per day',
+    description:
+      'Per local day of the range (timezone, UTC by default) and in totals: the shop\'s orders and revenue, the report\'s conversions and ' +
+      'revenue under the workspace settings, and each difference named (cancelled, test, matched, unmatched, pixel-only, excluded, refunds); ' +
+      'unexplained_revenue is 0 when the books agree. Money as decimals. Needs a key that sees every channel. Reading it: docs/books.md.',
+    response: {
+      type: 'object',
+      properties: { data: { type: 'array', items: { type: 'object', properties: { date: str, ...figureProperties } } }, totals: { type: 'object', properties: figureProperties } },
+      required: ['data', 'totals'],
+    },
+    errors: {
+      400: [TOO_LONG],
+      403: [NO_RECONCILIATION_ACCESS],
     },
   },
   '/export/events': rowExport('events', EVENT, EVENTS_ERRORS),

@@ -14,6 +14,7 @@ import { exportTools } from './families/exports.ts';
 import { formTools } from './families/forms.ts';
 import { geoTestingTools } from './families/geo-testing.ts';
 import { healthCenterTools } from './families/health-center.ts';
+import { reconciliationTools } from './families/reconciliation.ts';
 import { hourlyTools } from './families/hourly.ts';
 import { journeyTools } from './families/journeys.ts';
 import { labelTools } from './families/labels.ts';
@@ -53,6 +54,7 @@ export const TOOLS: readonly ToolDefinition[] = [
   ...geoTestingTools,
   ...abTestingTools,
   ...healthCenterTools,
+  ...reconciliationTools,
   ...loyaltyTools,
   ...libraryTools,
   ...labelTools,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DAY_MS, dayOf, formatDay } from '../../../kit/dates.ts';
 import { adFreshness } from '../../../analytics/queries/health/ad-freshness.ts';
 import { pixelHealth } from '../../../analytics/queries/health/pixel-health.ts';
+import { reconcile } from '../../../analytics/reconciliation.ts';
 import { rangeOut, ratio, toolRange } from '../kit/range.ts';
 import { pixelScope } from '../../../analytics/query-scope.ts';
 import { requireAllChannels } from '../kit/scope.ts';
@@ -19,9 +20,9 @@ export const healthCenterTools = [
   readTool(
     'health-center.get-summary',
     'Tracking health summary',
-    'Tracking health, each with a status: pixel freshness, share of conversions with a pixel session (match rate), ' +
+    'Tracking health, each with a status: pixel freshness, share of the shop\'s sale orders a pixel purchase names (match rate), ' +
       'newest ad data day per platform.',
-    'The newest events and conversions (traffic) and the newest ad rows.',
+    'The newest events and conversions (traffic), orders against pixel purchases (as reconciliation.get-data) and the newest ad rows.',
     z.object(rangeArgs).strict(),
     z.strictObject({
       health: out.fields({ ...out.range, checked_at: out.str, status: out.str, pixel: out.open, conversion_matching: out.open, ad_data: out.open }),
@@ -31,14 +32,13 @@ export const healthCenterTools = [
       const now = ctx.now();
       const range = toolRange(input, now);
       const scope = pixelScope(ctx, range);
-      const pixel = await pixelHealth(ctx.ch, scope, now);
-      const ads = await adFreshness(ctx.ch, scope);
+      const [pixel, ads, books] = await Promise.all([pixelHealth(ctx.ch, scope, now), adFreshness(ctx.ch, scope), reconcile(ctx, ctx, range, now)]);
       const lastEventMs = pixel.last_event_at ? Date.parse(`${pixel.last_event_at.replace(' ', 'T')}Z`) : null;
       const hoursSince = lastEventMs === null ? null : Math.round(((now - lastEventMs) / 3_600_000) * 10) / 10;
       const pixelStatus: Status = hoursSince === null ? 'no_data' : hoursSince > PIXEL_STALE_HOURS ? 'error' : 'ok';
-      const conversions = Number(pixel.conversions);
-      const matched = Number(pixel.conversions_with_session);
-      const matchRate = ratio(matched, conversions);
+      // The orders the report counts: sale orders the settings do not exclude.
+      const orders = books.totals.matched_orders + books.totals.unmatched_orders;
+      const matchRate = ratio(books.totals.matched_orders, orders);
       const matchStatus: Status = matchRate === null ? 'no_data' : matchRate < MATCH_RATE_WARN ? 'warning' : 'ok';
       const today = dayOf(now, range.timeZone);
       const platforms = ads.map((a) => {
@@ -53,7 +53,9 @@ export const healthCenterTools = [
           checked_at: new Date(now).toISOString().slice(0, 19).replace('T', ' '),
           status: overall,
           pixel: { status: pixelStatus, last_event_at: pixel.last_event_at, hours_since_last_event: hoursSince, events_last_24h: Number(pixel.events_last_24h) },
-          conversion_matching: { status: matchStatus, conversions, conversions_with_session: matched, match_rate: matchRate, last_conversion_at: pixel.last_conversion_at },
+          conversion_matching: {
+            status: matchStatus, orders, orders_with_purchase: books.totals.matched_orders, match_rate: matchRate, last_conversion_at: pixel.last_conversion_at,
+          },
           ad_data: { today: formatDay(today), platforms },
         },
       };

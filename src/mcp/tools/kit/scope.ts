@@ -1,4 +1,4 @@
-import { NO_AUDIT_ACCESS, seesChannel } from '../../../analytics/permissions.ts';
+import { NO_AUDIT_ACCESS, requireEveryChannel, seesChannel } from '../../../analytics/permissions.ts';
 import { AccessDenied } from '../../../kit/errors.ts';
 import type { ToolContext } from './tool.ts';
 
@@ -10,10 +10,7 @@ export function seesOrganic(ctx: ToolContext): boolean {
   return seesChannel(ctx.visibility, '');
 }
 
-/**
- * Order-level data (platform orders, loyalty) is not split by channel: it needs admin or
- * read:profit-free full visibility. Past this check the caller's scopes cover every channel.
- */
+/** Order-level data (platform orders, loyalty): past this check the caller's scopes cover every channel. */
 export function requireAllChannels(ctx: ToolContext, what: string): void {
-  if (ctx.visibility.channels !== null) throw new AccessDenied(`You do not have access to ${what}: it needs an admin:admin key`);
+  requireEveryChannel(ctx.visibility, what);
 }

@@ -4,19 +4,12 @@
 -- case: the workspace at a fixed now
 -- pixel-health
 --   day_ago = "2026-11-14 12:00:00.000"
---   end = "2026-10-31 23:59:59.999"
 --   now = "2026-11-15 12:00:00.000"
---   start = "2026-10-01 00:00:00.000"
 --   store_id = 1
 SELECT
   (SELECT if(count() = 0, '', toString(toDateTime(max(dt), 'UTC'))) FROM events WHERE store_id = {store_id:UInt64}) AS last_event_at,
   (SELECT toUInt64(count()) FROM events WHERE store_id = {store_id:UInt64} AND dt > {day_ago:DateTime64(3, 'UTC')}
      AND dt <= {now:DateTime64(3, 'UTC')}) AS events_last_24h,
-  (SELECT if(count() = 0, '', toString(toDateTime(max(dt), 'UTC'))) FROM conversions WHERE store_id = {store_id:UInt64}) AS last_conversion_at,
-  (SELECT toUInt64(count()) FROM conversions WHERE store_id = {store_id:UInt64}
-     AND dt BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}) AS conversions,
-  (SELECT toUInt64(count()) FROM conversions WHERE store_id = {store_id:UInt64}
-     AND dt BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
-     AND session_id IN (SELECT session_id FROM sessions WHERE store_id = {store_id:UInt64})) AS conversions_with_session
+  (SELECT if(count() = 0, '', toString(toDateTime(max(dt), 'UTC'))) FROM conversions WHERE store_id = {store_id:UInt64}) AS last_conversion_at
 SETTINGS output_format_json_quote_64bit_integers = 0
 ;

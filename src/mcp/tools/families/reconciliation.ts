@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import { getSettings } from '../../../store/app/workspaces.ts';
+import { reconcile } from '../../../analytics/reconciliation.ts';
+import { rangeOut, toolRange } from '../kit/range.ts';
+import { rangeArgs, readTool } from '../kit/tool.ts';
+import * as out from '../kit/outputs.ts';
+
+export const reconciliationTools = [
+  readTool(
+    'reconciliation.get-data',
+    'Storelens vs shop',
+    'Per day, the shop\'s orders and revenue beside the report\'s conversions and revenue, each difference named ' +
+      '(cancelled, test, unmatched, pixel-only, excluded, refunds); unexplained_revenue 0 when they agree. Default zone: the workspace\'s. ' +
+      'Fields as GET /v3/reconciliation.',
+    'Orders and the pixel\'s purchases (traffic), beside the report under the workspace settings.',
+    z.object(rangeArgs).strict(),
+    z.strictObject({ reconciliation: out.fields({ ...out.range, days: out.storedList, totals: out.open }) }),
+    async (ctx, input) => {
+      const timezone = input.timezone ?? (await getSettings(ctx.db, ctx.workspaceId)).timezone;
+      const range = toolRange({ ...input, timezone }, ctx.now());
+      const { data, totals } = await reconcile(ctx, ctx, range, ctx.now());
+      return { reconciliation: { ...rangeOut(range), days: data, totals } };
+    },
+  ),
+];
