@@ -271,6 +271,8 @@ describe('audit log', () => {
  */
 const CROSS_FIELD_VALID: Record<string, Record<string, unknown>[]> = {
   'workflows.create': [{ name: 'Daily', trigger: { type: 'daily_schedule' }, actions: [{ type: 'notify_email', target: 'team@shop.example' }] }],
+  'segments.create': [{ name: 'Repeat', rules: [{ field: 'orders_count', operator: 'greater_than', value: 1 }] }],
+  'segments.update': [{ id: '1', rules: [{ field: 'city', operator: 'in', value: ['Berlin'] }] }],
 };
 
 describe('who may write', () => {

@@ -23,6 +23,7 @@ import { chainCounts } from '../../src/analytics/queries/attribution/chain-count
 import { creatorPerformance } from '../../src/analytics/queries/creators/creator-performance.ts';
 import { conversionCredits } from '../../src/analytics/queries/attribution/conversion-credits.ts';
 import { ATTRIBUTION_MODELS } from '../../src/analytics/attribution/index.ts';
+import { countSegmentMembers } from '../../src/analytics/queries/segments/segment-members.ts';
 import { conversionPath } from '../../src/analytics/queries/conversions/conversion-path.ts';
 import { attributedConversions } from '../../src/analytics/queries/conversions/conversion-scope.ts';
 import { groupConversions } from '../../src/analytics/queries/conversions/group-conversions.ts';
@@ -306,6 +307,19 @@ export const SQL_CASES: Record<string, SqlCase[]> = {
   ],
   'analytics/queries/creators/creator-performance.ts': [
     { name: 'two stored tracking codes', run: (ch, ctx) => creatorPerformance(ch, { workspaceId: ctx.workspaceId, range: OCTOBER, known: ['4821', 'maya'] }) },
+  ],
+  'analytics/queries/segments/segment-members.ts': [
+    {
+      name: 'a segment on orders and one on channels',
+      rows: [{ members: [3, 1] }],
+      run: (ch, ctx) => countSegmentMembers(ch, {
+        workspaceId: ctx.workspaceId, nowMs: NOW,
+        segments: [
+          [{ field: 'total_spent', operator: 'greater_than', value: 100 }, { field: 'country_code', operator: 'in', value: ['DE', 'AT'] }],
+          [{ field: 'adv_source', operator: 'equals', value: 'meta' }, { field: 'coupon_code', operator: 'contains', value: 'WELCOME' }],
+        ],
+      }),
+    },
   ],
   'analytics/queries/offers/coupon-performance.ts': [
     { name: 'every channel', run: (ch, ctx) => couponPerformance(ch, everyChannel(ctx), { limit: 20 }) },

@@ -4,6 +4,7 @@ import { BREAKDOWNS, INTERVAL_NAMES } from '../../../analytics/dimensions.ts';
 import { canRequest } from '../../../analytics/permissions.ts';
 import { PIXEL_SOURCES, SOURCE_GROUPS } from '../../../analytics/sources.ts';
 import { ATTRIBUTION_DATES, ATTRIBUTION_MODELS, ATTRIBUTION_WINDOWS } from '../../../analytics/attribution/index.ts';
+import { segmentFieldList } from '../../../analytics/segment-fields.ts';
 import { findWorkspace, getSettings } from '../../../store/app/workspaces.ts';
 import { readTool } from '../kit/tool.ts';
 import * as out from '../kit/outputs.ts';
@@ -29,6 +30,7 @@ export const metadataTools = [
         sources: out.list({ source: out.str, readable: out.bool }),
         source_groups: out.list({ group: out.str, sources: out.strs }),
         dashboard_settings: out.open,
+        segment_fields: out.list({ field: out.str, type: out.str, operators: out.strs, description: out.str }),
       }),
     }),
     async (ctx) => {
@@ -56,6 +58,7 @@ export const metadataTools = [
             attribution_date: settings.attribution_date,
             ignore_sources: settings.ignore_sources,
           },
+          segment_fields: segmentFieldList(),
         },
       };
     },

@@ -1,34 +1,47 @@
 import { z } from 'zod';
-import { createAudited, present, updateAudited, listTool } from '../kit/objects.ts';
-import { idArg, longText, shortText, writeTool } from '../kit/tool.ts';
+import { SEGMENT_OPERATORS, ruleProblem, type SegmentRule } from '../../../analytics/segment-fields.ts';
+import { countSegmentMembers } from '../../../analytics/queries/segments/segment-members.ts';
+import { createAudited, listPresented, present, updateAudited } from '../kit/objects.ts';
+import { idArg, limitArg, longText, offsetArg, readTool, shortText, writeTool } from '../kit/tool.ts';
 import * as out from '../kit/outputs.ts';
 
 const KIND = 'segment';
-const OPERATORS = ['equals', 'not_equals', 'contains', 'greater_than', 'less_than', 'in'] as const;
 
 export const segmentRules = z
   .array(
     z
       .object({
-        field: shortText('Customer or session field, e.g. country_code, orders_count, total_spent, adv_source', 100),
-        operator: z.enum(OPERATORS).describe('Comparison'),
+        field: shortText('One of metadata.list_schema segment_fields', 100),
+        operator: z.enum(SEGMENT_OPERATORS).describe('Comparison'),
         value: z
           .union([z.string().max(500), z.number(), z.array(z.string().max(200)).max(100)])
           .describe('A list for the in operator'),
       })
-      .strict(),
+      .strict()
+      .superRefine((rule, ctx) => {
+        const problem = ruleProblem(rule);
+        if (problem) ctx.addIssue({ code: 'custom', message: problem });
+      }),
   )
   .max(50)
   .describe('All must match');
 
 export const segmentTools = [
-  listTool(
+  readTool(
     'segments.get-segments',
     'Get segments',
-    'The customer segments with their rules.',
-    'Segments stored in the workspace.',
-    KIND,
-    'segments',
+    'Customer segments: rules, member_count (customers matching now; null without every channel).',
+    'Segments stored in the workspace, evaluated over the sale orders and the sessions of the visitors tied to each customer.',
+    z.object({ limit: limitArg, offset: offsetArg }).strict(),
+    z.strictObject({ segments: out.storedList }),
+    async (ctx, page) => {
+      const segments = await listPresented(ctx, KIND, page);
+      // Customers come from orders, which carry no channel: counting them needs every channel.
+      const counts = ctx.visibility.channels === null
+        ? await countSegmentMembers(ctx.ch, { workspaceId: ctx.workspaceId, nowMs: ctx.now(), segments: segments.map((s) => s.rules as SegmentRule[]) })
+        : null;
+      return { segments: segments.map((s, i) => ({ ...s, member_count: counts ? counts[i]! : null })) };
+    },
   ),
   writeTool(
     'segments.create',
