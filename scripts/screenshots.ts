@@ -59,6 +59,7 @@ try {
       await p.waitForSelector('.path li.credited');
     }],
     ['profit', `/profit?${range}`, (p) => p.waitForSelector('tbody tr').then(() => {})],
+    ['products', `/products?${range}`, (p) => p.waitForSelector('tbody tr').then(() => {})],
     ['live', `/live?workspace=${shop.id}`, (p) => p.waitForSelector('.kpi').then(() => {})],
     ['settings', `/settings?workspace=${shop.id}`, (p) => p.waitForSelector('#keys-title ~ .table-block tbody tr').then(() => {})],
   ];

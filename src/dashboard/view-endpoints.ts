@@ -13,6 +13,7 @@ import type { Range } from '../kit/range.ts';
 import { channelsOfAll } from '../analytics/sources.ts';
 import { seesChannel } from '../analytics/permissions.ts';
 import { runReport, type ReportRequest } from '../analytics/report/run.ts';
+import { runProductSales } from '../analytics/product-sales.ts';
 import { ATTRIBUTION_MODELS, planAttribution } from '../analytics/attribution/index.ts';
 import type { MetricName } from '../analytics/metrics.ts';
 import { listConversions } from '../analytics/queries/conversions/list-conversions.ts';
@@ -184,6 +185,15 @@ export async function viewRoutes(app: FastifyInstance): Promise<void> {
     const query = parseAttributionQuery(request.query, VIEW_PARAMS);
     const range = viewRange(query, access.timeZone, Date.now());
     return explainConversion(app.stores, access, { ...query, ...instants(range), timezone: access.timeZone });
+  });
+
+  /** Products: what sold in the range, per product and the source the report credits; the report's filters. */
+  app.get('/dashboard/api/products', { onRequest }, async (request) => {
+    const { access, query } = viewRequest(request);
+    const { start_date, end_date, timezone, source, exclude_source, campaign, attribution_model, attribution_window, attribution_date, limit, offset } = query;
+    return runProductSales(app.stores, access, {
+      start_date, end_date, timezone, source, exclude_source, campaign, attribution_model, attribution_window, attribution_date, limit: limit ?? 100, offset,
+    });
   });
 
   /** Live: the last 30 minutes of pageviews and conversions, polled by the view. */

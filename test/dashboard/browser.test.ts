@@ -274,18 +274,38 @@ test('at 375 px every view link is on screen; at 1280 px no table is wider than 
     const box = a.getBoundingClientRect();
     return { text: a.textContent, inside: box.left >= 0 && box.right <= window.innerWidth && box.width > 0 };
   }));
-  assert.deepEqual(links, ['Overview', 'Attribution', 'Conversions', 'Profit', 'Live', 'Surveys', 'Saved reports', 'Workflows', 'Settings'].map((text) => ({ text, inside: true })));
+  assert.deepEqual(links, ['Overview', 'Attribution', 'Conversions', 'Profit', 'Products', 'Live', 'Surveys', 'Saved reports', 'Workflows', 'Settings'].map((text) => ({ text, inside: true })));
   await page.getByRole('link', { name: 'Live' }).click();
   await page.waitForFunction(() => location.pathname === '/live');
 
   await page.setViewportSize({ width: 1280, height: 860 });
   const overflowing = async () => page.$$eval('.table-scroll', (boxes) => boxes.filter((b) => b.scrollWidth > b.clientWidth).map((b) => b.querySelector('table')?.closest('.table-block')?.querySelector('h2')?.textContent));
-  for (const view of [`/report?workspace=${shop.id}&compare=1`, `/report?workspace=${shop.id}&breakdown=campaign&source=meta`, `/profit?workspace=${shop.id}`, `/conversions?workspace=${shop.id}`]) {
+  for (const view of [`/report?workspace=${shop.id}&compare=1`, `/report?workspace=${shop.id}&breakdown=campaign&source=meta`, `/profit?workspace=${shop.id}`, `/products?workspace=${shop.id}&start_date=${twoDaysAgo}`, `/conversions?workspace=${shop.id}`]) {
     await page.goto(`${base}${view}`);
     await page.waitForSelector('tbody tr');
     await settled(page);
     assert.deepEqual(await overflowing(), [], view);
   }
+  await page.context().close();
+});
+
+test('Products lists what sold, as products.get-sales for the same days, in the workspace time zone', async () => {
+  const page = await signedIn('ada@example.com', `/products?workspace=${shop.id}&start_date=${twoDaysAgo}&end_date=${today}`);
+  await page.waitForSelector('tbody tr');
+  await settled(page);
+  assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'Products');
+  assert.equal(await page.getByTestId('time-zone').textContent(), 'Time zone: UTC');
+  const sold = await toolOk(t.app, shop.headers, 'products.get-sales', { date_from: twoDaysAgo, date_to: today, limit: 100 });
+  assert.ok(sold.products.length >= 3);
+  const cells = await page.$$eval('tbody tr', (rows) => rows.map((r) => [...r.querySelectorAll('td')].slice(0, 5).map((td) => td.textContent)));
+  const money = (n: number) => new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(n);
+  assert.deepEqual(cells, sold.products.map((p: any) => [p.title, p.variant_id, p.sku, new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 }).format(p.units), money(p.revenue)]));
+  await page.getByLabel('Buyers credited to').selectOption('meta');
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('source') === 'meta');
+  await settled(page);
+  const meta = await toolOk(t.app, shop.headers, 'products.get-sales', { date_from: twoDaysAgo, date_to: today, source: ['meta'], limit: 100 });
+  assert.equal(await page.locator('tbody tr').count(), Math.max(meta.products.length, 1));
+  assert.ok(meta.products.every((p: any) => p.sources.every((s: any) => s.source === 'meta')));
   await page.context().close();
 });
 

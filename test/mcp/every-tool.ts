@@ -17,6 +17,7 @@ export function everyToolPlan(range: { date_from: string; date_to: string }): Pl
     call('metadata.list_schema'),
     call('analytics.query', () => ({ breakdown: 'campaign', interval: 'week', metrics: ['spend', 'revenue', 'roas', 'net_profit'], filters: range, compare_to: 'previous_period', sort_by: 'roas' })),
     call('analytics.profit-summary', () => ({ interval: 'day', filters: range })),
+    call('products.get-sales', () => ({ ...range, source: ['paid_social'], limit: 5 })),
     call('attribution.get-data', () => ({ models: ['linear', 'first_click'], filters: range })),
     call('conversions.get-recent', () => ({ limit: 3, with_path: true }), (r, ids) => (ids.transaction = r.conversions[0].transaction_id)),
     call('attribution.explain', (ids) => ({ transaction_id: ids.transaction })),

@@ -251,6 +251,15 @@ const CHECKS: Record<string, Check> = {
       else assert.deepEqual(a.own, { ok: false, code: 'permission_denied' });
     },
   },
+  'products.get-sales': {
+    args: range.map((r) => ({ ...r, limit: 500 })),
+    // Per product and credited source; unattributed orders are an admin's only (every channel covered).
+    verify: additive(
+      (v) => v.products.flatMap((p: any) => p.sources.filter((s: any) => s.source !== 'unattributed')
+        .flatMap((s: any) => [[`${p.product_id}/${p.variant_id}/${s.source}/units`, s.units], [`${p.product_id}/${p.variant_id}/${s.source}/revenue`, s.revenue]])),
+      (v) => v.products.flatMap((p: any) => p.sources.map((s: any) => s.source)).filter((s: string) => s !== 'unattributed'),
+    ),
+  },
   'library.get-assets': {
     args: range.map((r) => ({ ...r, limit: 500 })),
     verify: additive((v) => byName(v.assets, 'asset_id', ['spend', 'impressions', 'clicks', 'conversions', 'revenue']), (v) => v.assets.map((x: any) => x.source), true),

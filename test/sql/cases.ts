@@ -43,6 +43,7 @@ import { adSources } from '../../src/analytics/queries/library/ad-sources.ts';
 import { ensureExcludedList } from '../../src/analytics/queries/settings/excluded-transactions.ts';
 import { liveActivity } from '../../src/analytics/queries/live/live-activity.ts';
 import { repeatCustomers } from '../../src/analytics/queries/loyalty/repeat-customers.ts';
+import { runProductSales, type ProductSalesRequest } from '../../src/analytics/product-sales.ts';
 import { cartAbandonment } from '../../src/analytics/queries/offers/cart-abandonment.ts';
 import { couponPerformance } from '../../src/analytics/queries/offers/coupon-performance.ts';
 import { listSessions } from '../../src/analytics/queries/sessions/list-sessions.ts';
@@ -95,6 +96,11 @@ const report = (name: string, request: ReportRequest, auth = ADMIN, rows?: Recor
   name,
   rows,
   run: (ch, ctx) => runReport({ ch, db: ctx.db }, { workspaceId: ctx.workspaceId, ...auth }, { start_date: '2026-10-01', end_date: '2026-10-31', ...request }, NOW),
+});
+
+const products = (name: string, request: ProductSalesRequest, auth = ADMIN): QueryCase => ({
+  name,
+  run: (ch, ctx) => runProductSales({ ch, db: ctx.db }, { workspaceId: ctx.workspaceId, ...auth }, { start_date: '2026-10-01', end_date: '2026-10-31', ...request }, NOW),
 });
 
 export const SQL_CASES: Record<string, SqlCase[]> = {
@@ -297,6 +303,22 @@ export const SQL_CASES: Record<string, SqlCase[]> = {
   'analytics/queries/live/live-activity.ts': [
     { name: 'every channel', run: (ch, ctx) => liveActivity(ch, everyChannel(ctx), { recent: 20 }) },
     { name: 'some channels', run: (ch, ctx) => liveActivity(ch, someChannels(ctx), { recent: 5 }) },
+  ],
+  'analytics/queries/products/product-sales.ts': [
+    products('every source, the workspace settings', {}),
+    products('paid social, any click (each order\'s capped share for the products)', { source: ['meta', 'tiktok', 'pinterest', 'snapchat'], attribution_model: 'any_click' }),
+    products('one campaign, a restricted key, second page', { campaign: '1201', limit: 50, offset: 50 }, META_WITH_PROFIT),
+    {
+      name: 'unattributed orders included',
+      run: async (ch, ctx) => {
+        await updateSettings(ctx.db, ctx.workspaceId, { include_unattributed: true });
+        try {
+          await products('', {}).run(ch, ctx);
+        } finally {
+          await updateSettings(ctx.db, ctx.workspaceId, { include_unattributed: false });
+        }
+      },
+    },
   ],
   'analytics/queries/loyalty/repeat-customers.ts': [
     { name: 'the workspace', run: (ch, ctx) => repeatCustomers(ch, everyChannel(ctx)) },

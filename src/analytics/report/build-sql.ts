@@ -240,7 +240,7 @@ const PIXEL_TRANSACTIONS = `SELECT transaction_id FROM conversions WHERE store_i
  * Platform orders that are sales with no pixel conversion (by id or by name), as credits of their
  * own `unattributed` touch.
  */
-function unattributedCreditsSql(plan: ReportPlan, fields: readonly TouchField[]): string {
+function unattributedCreditsSql(plan: ReportPlan, fields: readonly TouchField[], lines: boolean): string {
   return `
   UNION ALL
   SELECT ${touchSql({ ts: 'dt', channel: "'unattributed'", source: "'unattributed'" }, fields)} AS touch,
@@ -250,14 +250,31 @@ function unattributedCreditsSql(plan: ReportPlan, fields: readonly TouchField[])
     toFloat64(is_new_customer) AS is_new, toFloat64(cogs) AS cogs,
     toFloat64(${paymentFeeSql('payment_fee', 'gross_revenue')}) AS fees,
     toFloat64(shipping_cost) AS shipping_costs, toFloat64(arraySum(r -> r.amount, refunds)) AS refunds,
-    city, coupon_code
+    city, coupon_code${lines ? ', line_items AS lines' : ''}
   FROM orders FINAL
   WHERE store_id = {store_id:UInt64} AND dt BETWEEN {start:${TS}} AND {end:${TS}} AND sale = 1${excludesTransactions(plan)
     ? `\n    AND transaction_id NOT IN ${EXCLUDED_TRANSACTIONS_SQL} AND order_name NOT IN ${EXCLUDED_TRANSACTIONS_SQL}` : ''}
     AND transaction_id NOT IN (${PIXEL_TRANSACTIONS}) AND order_name NOT IN (${PIXEL_TRANSACTIONS})`;
 }
 
-function ctes(plan: ReportPlan): { sql: string; params: QueryParams } {
+/**
+ * The line items of a conversion: its platform order's (by id or name), which the shop platform
+ * keeps complete, else those the pixel's purchase event carried.
+ */
+const LINES_JOIN = `LEFT JOIN (
+    SELECT l_tx, line_items AS l_items FROM orders FINAL
+    ARRAY JOIN ${ORDER_IDS} AS l_tx
+    WHERE store_id = {store_id:UInt64}
+  ) AS l ON l.l_tx = c.transaction_id`;
+const LINES_SQL = 'if(notEmpty(l.l_items), l.l_items, c.line_items)';
+
+/**
+ * The report's common table expressions, up to `credits`: one row per (conversion, credited
+ * touch). With `lines`, each credit also carries its conversion's line items (`lines`), for the
+ * product sales query.
+ */
+export function reportCtes(plan: ReportPlan, options: { lines?: boolean } = {}): { sql: string; params: QueryParams } {
+  const lines = options.lines === true;
   const fields = touchFields(plan);
   const params = reportParams(plan);
   const convWhere = new Conditions()
@@ -275,7 +292,7 @@ function ctes(plan: ReportPlan): { sql: string; params: QueryParams } {
   const attribution = attributionColumns(plan.attribution.model, { path: 'p.path', convTs: 'conv_dt', fallback });
   const creditTs = plan.attribution.dateMode === 'click' ? 'touch.ts' : 'conv_dt';
   const needsOwn = fields.some((f) => OWN_SESSION_FIELDS.includes(f));
-  const unattributed = plan.includeUnattributed ? unattributedCreditsSql(plan, fields) : '';
+  const unattributed = plan.includeUnattributed ? unattributedCreditsSql(plan, fields, lines) : '';
 
   const sql = `
 WITH
@@ -290,10 +307,11 @@ ${IDS_CTE},
 conv AS (
   SELECT c.dt AS conv_dt, c.session_id AS session_id,
     ${conversionIdentitySql('c')} AS identity,
-    ${values.columns}
+    ${values.columns}${lines ? `,
+    ${LINES_SQL} AS lines` : ''}
   FROM conversions AS c
   LEFT JOIN ids ON ids.id_visitor = c.visitor_id
-  ${values.joins}
+  ${values.joins}${lines ? `\n  ${LINES_JOIN}` : ''}
   WHERE ${convWhere.sql()}
 ),
 paths AS (
@@ -304,11 +322,11 @@ paths AS (
 ),
 credits AS (
   SELECT credit.1 AS touch, credit.2 AS weight,${hasShares(plan.attribution.model) ? ' credit.3 AS share,' : ''} ${creditTs} AS credit_ts,
-    revenue, is_new, cogs, fees, shipping_costs, refunds, city, coupon_code
+    revenue, is_new, cogs, fees, shipping_costs, refunds, city, coupon_code${lines ? ', lines' : ''}
   FROM (
     SELECT c.conv_dt AS conv_dt, c.session_id AS session_id,
       c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
-      c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,
+      c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,${lines ? ' c.lines AS lines,' : ''}
       ${attribution.eligible} AS eligible${needsOwn ? ', arrayFirst(t -> t.session_id = c.session_id, p.path) AS own' : ''}
     FROM conv AS c
     LEFT JOIN paths AS p ON p.identity = c.identity
@@ -461,7 +479,7 @@ function rowOrder(plan: ReportPlan, keyCols: string[], bucketCol: string): strin
  * still cover the whole scope.
  */
 export function buildReportSql(plan: ReportPlan): ReportSql {
-  const base = ctes(plan);
+  const base = reportCtes(plan);
   const dimension: Dimension | null = plan.breakdown ? DIMENSIONS[plan.breakdown] : null;
   const keyNames = (dimension?.keys ?? []).map((k) => k.name);
   const keyCols = keyNames.map((k) => `k_${k}`);

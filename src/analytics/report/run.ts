@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { Clickhouse } from '../../store/clickhouse.ts';
+import type { Clickhouse, QueryParams } from '../../store/clickhouse.ts';
 import type { AppDatabase } from '../../store/app-db.ts';
 import { getSettings } from '../../store/app/workspaces.ts';
 import type { Visibility } from '../permissions.ts';
@@ -128,16 +128,31 @@ function cacheKey(version: number, auth: ReportAuth, plan: ReportPlan): string {
   return crypto.createHash('sha256').update(key).digest('base64url');
 }
 
-async function computeReport(
-  stores: { ch: Clickhouse; db: AppDatabase },
-  auth: ReportAuth,
-  plan: ReportPlan,
-  range: Range,
-  settings: WorkspaceSettings,
-): Promise<ReportResult> {
+/** A request checked and planned, with the values its attribution model binds: what a query on the report core runs on. */
+export interface PreparedReport {
+  plan: ReportPlan;
+  settings: WorkspaceSettings;
+  range: Range;
+  bound: QueryParams | undefined;
+}
+
+/**
+ * For queries beside the report on its credits (product sales): reads the workspace settings
+ * afresh, checks and plans the request and binds its model's values. Throws InvalidInput or
+ * AccessDenied for a refused request.
+ */
+export async function prepareReport(stores: { ch: Clickhouse; db: AppDatabase }, auth: ReportAuth, request: ReportRequest, now = Date.now()): Promise<PreparedReport> {
+  const range = resolveRange(request, now);
+  const settings = await getSettings(stores.db, auth.workspaceId);
+  const plan = planReport({ workspaceId: auth.workspaceId, visibility: auth.visibility, settings, range, request });
+  return { plan, settings, range, bound: await bindModel(stores, auth, plan, settings) };
+}
+
+/** The values the plan's model binds (data_driven's chain), once the excluded ids are where the engine reads them. */
+async function bindModel(stores: { ch: Clickhouse; db: AppDatabase }, auth: ReportAuth, plan: ReportPlan, settings: WorkspaceSettings): Promise<QueryParams | undefined> {
   // Before the model binds its values: data_driven learns its chain without the excluded ids too.
   await ensureExcludedList(stores.ch, auth.workspaceId, settings.excluded_transaction_ids);
-  const bound = await MODELS[plan.attribution.model].bind?.({
+  return MODELS[plan.attribution.model].bind?.({
     ch: stores.ch,
     db: stores.db,
     scope: plan,
@@ -145,6 +160,16 @@ async function computeReport(
     visibleChannels: auth.visibility.channels && [...auth.visibility.channels],
     excludedTransactions: settings.excluded_transaction_ids,
   });
+}
+
+async function computeReport(
+  stores: { ch: Clickhouse; db: AppDatabase },
+  auth: ReportAuth,
+  plan: ReportPlan,
+  range: Range,
+  settings: WorkspaceSettings,
+): Promise<ReportResult> {
+  const bound = await bindModel(stores, auth, plan, settings);
   const built = buildReportSql(plan);
   const sql = built.sql;
   const params = { ...built.params, ...bound };
@@ -190,22 +215,27 @@ async function computeReport(
       sources: (plan.channels ?? channelsOfAll(PIXEL_SOURCES)).filter((c) => c !== ''),
       ignored_sources: plan.attribution.excludedChannels.filter((c) => c !== ''),
     },
-    settings_applied: {
-      attribution_model: plan.attribution.model,
-      attribution_window: plan.attribution.windowDays,
-      attribution_date: plan.attribution.dateMode,
-      ignore_sources: plan.attribution.excludedSources,
-      include_unattributed: settings.include_unattributed,
-      net_merchandise_revenue: settings.net_merchandise_revenue,
-      refund_netting: settings.refund_netting,
-      excluded_transaction_ids: settings.excluded_transaction_ids.slice(0, SHOWN_EXCLUDED_IDS),
-      excluded_transaction_count: settings.excluded_transaction_ids.length,
-      platform_revenue: settings.platform_revenue,
-      new_customer_correction: settings.new_customer_correction,
-      payment_fee_percent: settings.payment_fee_percent,
-      payment_fee_fixed: settings.payment_fee_fixed,
-      currency: settings.currency,
-      timezone: range.timeZone,
-    },
+    settings_applied: settingsApplied({ plan, settings, range }),
+  };
+}
+
+/** The settings a planned report's numbers were computed with, as every answer on the report core says them. */
+export function settingsApplied({ plan, settings, range }: Omit<PreparedReport, 'bound'>): SettingsApplied {
+  return {
+    attribution_model: plan.attribution.model,
+    attribution_window: plan.attribution.windowDays,
+    attribution_date: plan.attribution.dateMode,
+    ignore_sources: plan.attribution.excludedSources,
+    include_unattributed: settings.include_unattributed,
+    net_merchandise_revenue: settings.net_merchandise_revenue,
+    refund_netting: settings.refund_netting,
+    excluded_transaction_ids: settings.excluded_transaction_ids.slice(0, SHOWN_EXCLUDED_IDS),
+    excluded_transaction_count: settings.excluded_transaction_ids.length,
+    platform_revenue: settings.platform_revenue,
+    new_customer_correction: settings.new_customer_correction,
+    payment_fee_percent: settings.payment_fee_percent,
+    payment_fee_fixed: settings.payment_fee_fixed,
+    currency: settings.currency,
+    timezone: range.timeZone,
   };
 }

@@ -62,7 +62,7 @@ function DateRange(props: { route: Route; zone: string }) {
   </div>`;
 }
 
-function Select(props: { route: Route; name: string; text: string; options: string[]; value: string; optionLabel?: (v: string) => string }) {
+export function Select(props: { route: Route; name: string; text: string; options: string[]; value: string; optionLabel?: (v: string) => string }) {
   return html`<label>${props.text}
     <select name=${props.name} onChange=${(e: Event) => withParams(props.route, { [props.name]: (e.target as HTMLSelectElement).value, offset: null })}>
       ${props.options.map((o) => html`<option value=${o} selected=${o === props.value}>${props.optionLabel ? props.optionLabel(o) : o}</option>`)}

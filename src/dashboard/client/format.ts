@@ -8,6 +8,7 @@ export const METRIC_KINDS: Record<string, Kind> = {
   conversions: 'share', impressions: 'count', clicks: 'count', new_customers: 'share', add_to_carts: 'count', checkouts: 'count',
   cogs: 'money', payment_fees: 'money', shipping_costs: 'money', refunds: 'money', gross_profit: 'money',
   contribution_profit: 'money', net_profit: 'money', gross_margin: 'fraction', net_margin: 'fraction', net_roas: 'ratio',
+  units: 'share', orders: 'share',
 };
 
 export const LABELS: Record<string, string> = {
@@ -15,6 +16,7 @@ export const LABELS: Record<string, string> = {
   conversions: 'Conversions', impressions: 'Impressions', clicks: 'Clicks', new_customers: 'New customers',
   add_to_carts: 'Add to carts', checkouts: 'Checkouts', cogs: 'COGS', payment_fees: 'Payment fees',
   shipping_costs: 'Shipping costs', refunds: 'Refunds', gross_profit: 'Gross profit', contribution_profit: 'Contribution profit',
+  units: 'Units', orders: 'Orders',
   net_profit: 'Net profit', gross_margin: 'Gross margin', net_margin: 'Net margin', net_roas: 'Net ROAS',
   source: 'Source', campaign: 'Campaign', adgroup: 'Ad group', ad: 'Ad', date: 'Date', utm_source: 'UTM source',
   utm_campaign: 'UTM campaign', utm_medium: 'UTM medium', utm_term: 'UTM term', utm_content: 'UTM content',

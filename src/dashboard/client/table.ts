@@ -14,6 +14,8 @@ export interface Column {
   onOpen?: (row: Row) => void;
   /** Text shown instead of the raw value (e.g. a name beside an id); the CSV keeps both. */
   display?: (row: Row) => string;
+  /** Long text that wraps instead of widening the table. */
+  wrap?: boolean;
 }
 
 export function toCsv(columns: Column[], rows: Row[], totals?: Row): string {
@@ -68,7 +70,7 @@ export function Table(props: { caption: string; columns: Column[]; rows: Row[]; 
         </th>`)}</tr></thead>
         <tbody>${rows.length === 0
           ? html`<tr><td colspan=${props.columns.length} class="empty">${props.empty ?? 'No rows for these filters.'}</td></tr>`
-          : rows.map((row) => html`<tr>${props.columns.map((c) => html`<td class=${c.kind === 'text' ? '' : 'num'}>${cell(c, row)}</td>`)}</tr>`)}</tbody>
+          : rows.map((row) => html`<tr>${props.columns.map((c) => html`<td class=${c.wrap ? 'wrap' : c.kind === 'text' ? '' : 'num'}>${cell(c, row)}</td>`)}</tr>`)}</tbody>
         ${props.totals && html`<tfoot><tr>${props.columns.map((c, i) => html`<td class=${c.kind === 'text' ? '' : 'num'}>${i === 0 ? 'Total' : c.kind === 'text' ? '' : formatValue(props.totals![c.key], c.kind)}</td>`)}</tr></tfoot>`}
       </table>
     </div>

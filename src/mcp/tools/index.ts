@@ -26,6 +26,7 @@ import { marketingAngleTools } from './families/marketing-angles.ts';
 import { metadataTools } from './families/metadata.ts';
 import { noteTools } from './families/notes.ts';
 import { offerTools } from './families/offers.ts';
+import { productTools } from './families/products.ts';
 import { segmentTools } from './families/segments.ts';
 import { surveyTools } from './families/surveys.ts';
 import { topicTools } from './families/topics.ts';
@@ -43,6 +44,7 @@ import type { ToolDefinition } from './kit/tool.ts';
 export const TOOLS: readonly ToolDefinition[] = [
   ...metadataTools,
   ...analyticsTools,
+  ...productTools,
   ...attributionTools,
   ...conversionTools,
   ...journeyTools,
