@@ -59,7 +59,11 @@ function memoryBucket(intervalMs: number, capacityMs: number): Bucket {
   };
 }
 
-/** The same GCRA step, atomic in Redis. Returns {allowed (1/0), tat or retry ms}. */
+/**
+ * The same GCRA step, atomic in Redis. Returns {allowed (1/0), tat or retry ms}. A tat is kept a
+ * minute past the moment it stops mattering, so processes whose clocks differ a little (and a
+ * request that takes long between reading the clock and reaching Redis) still find it.
+ */
 const GCRA_SCRIPT = `
 local now = tonumber(ARGV[1])
 local interval = tonumber(ARGV[2])
@@ -68,7 +72,7 @@ local tat = tonumber(redis.call('GET', KEYS[1]) or now)
 if tat < now then tat = now end
 local nxt = tat + interval
 if nxt - now > capacity then return {0, nxt - capacity - now, tat} end
-redis.call('SET', KEYS[1], nxt, 'PX', math.ceil(nxt - now) + 1000)
+redis.call('SET', KEYS[1], nxt, 'PX', math.ceil(nxt - now) + 60000)
 return {1, 0, nxt}`;
 
 function redisBucket(client: Redis, prefix: string, intervalMs: number, capacityMs: number): Bucket {
@@ -184,7 +188,12 @@ async function blockedFor(limiter: Limiter, key: string): Promise<number | null>
  * With `redisUrl` the counters live in Redis, shared by every process; while Redis cannot be
  * reached each process counts in its own memory instead of failing requests.
  */
-export async function createRateLimits(config: Config['rate'], redisUrl: string | null, logger?: Logger): Promise<RateLimits> {
+export async function createRateLimits(
+  config: Config['rate'],
+  redisUrl: string | null,
+  logger?: Logger,
+  clock: () => number = Date.now,
+): Promise<RateLimits> {
   const { perSecond, daily } = config;
   const prefix = config.redisPrefix ?? 'storelens';
   // Never less than one second's worth of requests, so a burst of 0 means "no extra burst".
@@ -202,7 +211,7 @@ export async function createRateLimits(config: Config['rate'], redisUrl: string 
   ].filter(Boolean).join(', ');
 
   async function consumeWith({ bucket, quota }: Counters, key: string): Promise<RateLimitOutcome> {
-    const now = Date.now();
+    const now = clock();
     const items: string[] = [];
     const base: Record<string, string> = policy ? { 'ratelimit-policy': policy } : {};
     if (bucket) {

@@ -7,7 +7,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { createTestWorkspace, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
@@ -40,8 +39,8 @@ after(async () => {
 });
 
 /** An app over the shared stores with its own limits; `prefix` lets two apps share Redis counters. */
-async function limitedApp(rate: Config['rate'], redisUrl: string | null): Promise<FastifyInstance> {
-  const limits = await createRateLimits(rate, redisUrl);
+async function limitedApp(rate: Config['rate'], redisUrl: string | null, clock?: () => number): Promise<FastifyInstance> {
+  const limits = await createRateLimits(rate, redisUrl, undefined, clock);
   const app = await buildApp({ config: { ...t.config, rate, redisUrl }, stores: t.stores, limits, logger: createLogger('silent') });
   closers.push(async () => {
     await app.close();
@@ -55,6 +54,15 @@ const hit = async (app: FastifyInstance, headers: Record<string, string> = shop.
   return { status: r.statusCode, body: r.json(), headers: r.headers };
 };
 
+/**
+ * A limiter clock that moves only when the test moves it: on a busy machine the real one can pass
+ * a second between two requests and refill a bucket the test expects empty.
+ */
+function manualClock() {
+  let now = Date.now();
+  return { now: () => now, advance: (ms: number) => void (now += ms) };
+}
+
 const secondsToUtcMidnight = (ms: number) => Math.ceil((Math.floor(ms / 86_400_000 + 1) * 86_400_000 - ms) / 1000);
 
 for (const store of ['memory', 'redis'] as const) {
@@ -63,7 +71,7 @@ for (const store of ['memory', 'redis'] as const) {
 
   describe(`rate limits (${store})`, () => {
     test('answers 429 with Retry-After and RateLimit headers once a key spends its burst', async () => {
-      const app = await limitedApp({ perSecond: 1, burst: 3, daily: 0, redisPrefix: prefix('burst') }, redisUrl);
+      const app = await limitedApp({ perSecond: 1, burst: 3, daily: 0, redisPrefix: prefix('burst') }, redisUrl, manualClock().now);
       const passed = [];
       for (let i = 0; i < 3; i++) passed.push(await hit(app));
       assert.deepEqual(passed.map((r) => r.status), [200, 200, 200]);
@@ -78,16 +86,17 @@ for (const store of ['memory', 'redis'] as const) {
     });
 
     test('refills the bucket at the steady rate, not a whole burst per second', async () => {
-      const app = await limitedApp({ perSecond: 1, burst: 3, daily: 0, redisPrefix: prefix('refill') }, redisUrl);
+      const clock = manualClock();
+      const app = await limitedApp({ perSecond: 1, burst: 3, daily: 0, redisPrefix: prefix('refill') }, redisUrl, clock.now);
       for (let i = 0; i < 3; i++) assert.equal((await hit(app)).status, 200);
       const refused = await hit(app);
       assert.equal(refused.status, 429);
-      await sleep(Number(refused.headers['retry-after']) * 1000);
+      clock.advance(Number(refused.headers['retry-after']) * 1000);
       assert.deepEqual([(await hit(app)).status, (await hit(app)).status], [200, 429]);
     });
 
     test('counts each key on its own', async () => {
-      const app = await limitedApp({ perSecond: 1, burst: 2, daily: 0, redisPrefix: prefix('per-key') }, redisUrl);
+      const app = await limitedApp({ perSecond: 1, burst: 2, daily: 0, redisPrefix: prefix('per-key') }, redisUrl, manualClock().now);
       assert.deepEqual([(await hit(app)).status, (await hit(app)).status, (await hit(app)).status], [200, 200, 429]);
       assert.deepEqual([(await hit(app, otherKey)).status, (await hit(app, otherKey)).status], [200, 200]);
     });
@@ -108,15 +117,16 @@ for (const store of ['memory', 'redis'] as const) {
     });
 
     test('does not charge the daily quota for a request refused by the burst limit', async () => {
-      const app = await limitedApp({ perSecond: 1, burst: 1, daily: 2, redisPrefix: prefix('no-charge') }, redisUrl);
+      const clock = manualClock();
+      const app = await limitedApp({ perSecond: 1, burst: 1, daily: 2, redisPrefix: prefix('no-charge') }, redisUrl, clock.now);
       assert.equal((await hit(app)).status, 200);
       const burst = await hit(app);
       assert.equal(burst.status, 429);
-      await sleep(Number(burst.headers['retry-after']) * 1000);
+      clock.advance(Number(burst.headers['retry-after']) * 1000);
       const second = await hit(app);
       assert.equal(second.status, 200, 'the refused request must not have used the quota');
       assert.match(String(second.headers.ratelimit), /"daily";r=0;/);
-      await sleep(1000);
+      clock.advance(1000);
       const spent = await hit(app);
       assert.equal(spent.status, 429);
       assert.ok(Number(spent.headers['retry-after']) > 1);
@@ -138,9 +148,10 @@ for (const store of ['memory', 'redis'] as const) {
 describe('rate limits shared through Redis', () => {
   test('counts one key across app processes that share a prefix, apart from other prefixes', async () => {
     const rate = { perSecond: 1, burst: 3, daily: 0, redisPrefix: `${PREFIX}:shared` };
-    const a = await limitedApp(rate, REDIS_URL);
-    const b = await limitedApp(rate, REDIS_URL);
-    const c = await limitedApp({ ...rate, redisPrefix: `${PREFIX}:elsewhere` }, REDIS_URL);
+    const { now } = manualClock();
+    const a = await limitedApp(rate, REDIS_URL, now);
+    const b = await limitedApp(rate, REDIS_URL, now);
+    const c = await limitedApp({ ...rate, redisPrefix: `${PREFIX}:elsewhere` }, REDIS_URL, now);
     assert.deepEqual([(await hit(a)).status, (await hit(b)).status, (await hit(a)).status, (await hit(b)).status], [200, 200, 200, 429]);
     assert.equal((await hit(c)).status, 200);
   });
