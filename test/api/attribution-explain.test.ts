@@ -166,6 +166,16 @@ describe('GET /v3/attribution', () => {
     assert.deepEqual(await explain('transaction_id=OLD'), { status: 404, body: { message: 'Not found' } });
   });
 
+  test('timezone reads the dates as local days: 03-03 in Kiritimati (UTC+14) ends before T1, 03-04 holds it', async () => {
+    const zone = 'timezone=Pacific/Kiritimati';
+    assert.deepEqual(await explain(`transaction_id=T1&start_date=2026-03-03&end_date=2026-03-03&${zone}`), { status: 404, body: { message: 'Not found' } });
+    const found = await explain(`transaction_id=T1&start_date=2026-03-04&end_date=2026-03-04&${zone}`);
+    assert.deepEqual([found.status, found.body.data?.dt], [200, '2026-03-03 10:30:00'], 'timestamps stay UTC');
+    const unknown = await explain('transaction_id=T1&timezone=Mars/Olympus');
+    assert.equal(unknown.status, 400);
+    assert.match(unknown.body.message, /^Invalid timezone: Mars\/Olympus/);
+  });
+
   test('400s like the other endpoints, 403 for a source the key cannot see', async () => {
     assert.deepEqual(await explain(RANGE), { status: 400, body: { message: 'transaction_id is required' } });
     assert.deepEqual(await explain(`transaction_id=T1&attribution_window=3`), {
