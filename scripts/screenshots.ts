@@ -102,6 +102,11 @@ async function appScreenshots(browser: Awaited<ReturnType<typeof launchChromium>
     ['app-report-channels', 'analytics.query', { breakdown: 'source', metrics: ['revenue', 'roas', 'conversions'], compare_to: 'previous_period', filters: lastTwoWeeks }],
     ['app-attribution', 'attribution.get-data', { models: ['last_click', 'linear', 'data_driven'], filters: range }],
   ];
+  // Of the latest orders, the one whose path crossed the most channels, so the models disagree.
+  const { conversions } = (await rpc('tools/call', { name: 'conversions.get-recent', arguments: { limit: 20, with_path: true } })).structuredContent;
+  const channels = (c: { path: { source: string }[] }) => new Set(c.path.map((p) => p.source)).size;
+  const order = conversions.filter((c: { transaction_id: string }) => c.transaction_id).sort((a: any, b: any) => channels(b) - channels(a))[0];
+  shots.push(['app-explain', 'attribution.explain', { transaction_id: order.transaction_id }]);
   const { tools } = await rpc('tools/list', {});
   const problems: string[] = [];
   for (const [name, tool, args] of shots) {

@@ -3,19 +3,21 @@
  * HTML from resources/read runs in a sandboxed frame under the restrictive policy hosts apply, the
  * official AppBridge speaks the postMessage protocol with it and sends the tool result that
  * tools/call answered on real data. Fixture: workspace "Shop" with 3 days of the demo shop, an
- * admin key and a read:google key (no profit).
+ * admin key and a read:google key (no profit); workspace "Paths" with one two-channel order (below).
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { launchChromium } from '../support/chromium.ts';
 import { openHost, setHostTheme, showApp } from '../support/app-host.ts';
-import { createTestWorkspace, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
+import { createTestWorkspace, insertRows, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
 import { seedDemo } from '../../src/cli/demo/seed.ts';
 import { callTool, postMcp } from './rpc.ts';
 
 let t: TestApp;
 let shop: TestWorkspace;
+/** One buyer: facebook campaign c1 two days ago, google campaign c2 yesterday, then order T1 of 100.00. */
+let paths: TestWorkspace;
 let browser: Browser;
 const problems: string[] = [];
 const pages: Page[] = [];
@@ -28,6 +30,13 @@ before(async () => {
   t = await startTestApp();
   shop = await createTestWorkspace(t.stores, 'Shop');
   await seedDemo(t.stores.ch, { workspaceId: shop.id, days: 3, sessionsPerDay: 300 });
+  paths = await createTestWorkspace(t.stores, 'Paths');
+  const visit = (session: number, dt: string, source: string, campaign: string) =>
+    ({ store_id: paths.id, dt, name: 'pageview', session_id: session, visitor_id: 1, pathname: '/', adv_source: source, adv_campaign_id: campaign });
+  await insertRows(t.stores, 'events', [visit(11, `${day(2)} 10:00:00`, 'facebook', 'c1'), visit(12, `${day(1)} 10:00:00`, 'google', 'c2')]);
+  await insertRows(t.stores, 'conversions', [{
+    store_id: paths.id, name: 'purchase', transaction_id: 'T1', transaction_currency: 'USD', transaction_gross_revenue: 10000, dt: `${day(1)} 10:30:00`, session_id: 12, visitor_id: 1,
+  }]);
   browser = await launchChromium();
 });
 
@@ -101,6 +110,24 @@ describe('the attribution app (attribution.get-data)', () => {
     assert.deepEqual(await texts(frame, 'thead th'), ['Source', 'Last click revenue', 'Last click conv.', 'Linear revenue', 'Linear conv.']);
     assert.deepEqual(await texts(frame, 'tbody td:first-child'), channels.map((c: any) => c.source));
     assert.deepEqual(await texts(frame, 'tfoot td'), ['Total', usd(totals.last_click.revenue), String(totals.last_click.conversions), usd(totals.linear.revenue), String(totals.linear.conversions)]);
+  });
+});
+
+describe('the explain app (attribution.explain)', () => {
+  test('shows the order\'s touchpoints and each model\'s share per source', async () => {
+    const { frame, data } = await render('attribution.explain', { transaction_id: 'T1' }, 'light', paths.headers);
+    await frame.waitForSelector('tbody tr');
+    assert.equal(data.attribution.transaction_id, 'T1');
+    const [touches, credit, effects] = await frame.$$('.table-block');
+    const cells = (block: any, selector: string) => block.$$eval(selector, (els: Element[]) => els.map((e) => e.textContent!.trim()));
+    assert.deepEqual(await cells(touches, 'tbody tr'), [`${day(2)} 10:00:00metafacebookc1(none)`, `${day(1)} 10:00:00googlegooglec2(none)`]);
+    // The dashboard's "why" tables: a row per model, a column per source; two touches, so linear halves.
+    assert.deepEqual(await cells(credit, 'thead th'), ['Model', 'meta', 'google']);
+    assert.deepEqual(await cells(credit, 'tbody tr:nth-child(1) td'), ['Last click', '0.00 %', '100.00 %']);
+    assert.deepEqual(await cells(credit, 'tbody tr:nth-child(2) td'), ['First click', '100.00 %', '0.00 %']);
+    assert.deepEqual(await cells(credit, 'tbody tr:nth-child(3) td'), ['Linear', '50.00 %', '50.00 %']);
+    // One journey, both channels on it: removing either loses the conversion.
+    assert.deepEqual(await cells(effects, 'tbody tr'), ['google100.00 %', 'meta100.00 %']);
   });
 });
 

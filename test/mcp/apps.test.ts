@@ -43,6 +43,13 @@ describe('resources', () => {
           mimeType: MIME,
         },
         { uri: 'ui://storelens/attribution', name: 'attribution', title: 'Attribution models', description: 'attribution.get-data as the dashboard table of the models side by side', mimeType: MIME },
+        {
+          uri: 'ui://storelens/explain',
+          name: 'explain',
+          title: 'Why an order was credited',
+          description: "attribution.explain as the order's touchpoints and the dashboard's why panel: each model's shares, the removal effects",
+          mimeType: MIME,
+        },
       ],
     });
     assert.deepEqual((await rpc('resources/templates/list', {})).result, { resourceTemplates: [] });
@@ -64,7 +71,7 @@ describe('resources', () => {
 
   test('every caller reads the same documents: they hold no data, and a key without any data scope reads them', async () => {
     const metaOnly = await ws.keyHeaders(['read:meta']);
-    for (const uri of ['ui://storelens/report', 'ui://storelens/attribution']) {
+    for (const uri of ['ui://storelens/report', 'ui://storelens/attribution', 'ui://storelens/explain']) {
       assert.deepEqual(await read(uri, metaOnly), await read(uri));
     }
   });
@@ -83,19 +90,20 @@ describe('resources', () => {
   });
 
   test('a connection narrowed with ?tools= sees the apps of its tools only', async () => {
-    assert.deepEqual((await rpc('resources/list', {}, ws.headers, '/mcp?tools=attribution')).result.resources.map((r: any) => r.uri), ['ui://storelens/attribution']);
+    assert.deepEqual((await rpc('resources/list', {}, ws.headers, '/mcp?tools=attribution')).result.resources.map((r: any) => r.uri), ['ui://storelens/attribution', 'ui://storelens/explain']);
     assert.deepEqual((await rpc('resources/list', {}, ws.headers, '/mcp?tools=notes')).result, { resources: [] });
     assert.deepEqual((await read('ui://storelens/report', ws.headers, '/mcp?tools=notes')).error, { code: -32602, message: 'Resource not found: ui://storelens/report' });
   });
 });
 
 describe('tools/list links the apps', () => {
-  test('analytics.query and attribution.get-data name their app in _meta.ui.resourceUri; no other tool carries _meta', async () => {
+  test('analytics.query, attribution.get-data and attribution.explain name their app in _meta.ui.resourceUri; no other tool carries _meta', async () => {
     const { tools } = (await rpc('tools/list', {})).result;
     const linked = tools.filter((tool: any) => tool._meta).map((tool: any) => [tool.name, tool._meta]);
     assert.deepEqual(linked, [
       ['analytics.query', { ui: { resourceUri: 'ui://storelens/report' } }],
       ['attribution.get-data', { ui: { resourceUri: 'ui://storelens/attribution' } }],
+      ['attribution.explain', { ui: { resourceUri: 'ui://storelens/explain' } }],
     ]);
     const listed = (await rpc('resources/list', {})).result.resources.map((r: any) => r.uri);
     assert.deepEqual(linked.map(([, meta]: any) => meta.ui.resourceUri), listed);

@@ -9,7 +9,8 @@ import { label } from '../format.ts';
 import type { Route } from '../router.ts';
 import { Status } from './common.ts';
 
-interface WhyAnswer {
+/** /v3/attribution's answer for one order, of which attribution.explain's result is a superset. */
+export interface WhyAnswer {
   source: string;
   credit: Record<string, Record<string, number>>;
   removal_effects: Record<string, number>;
@@ -22,16 +23,20 @@ export function Why({ route, transactionId }: { route: Route; transactionId: str
   const params = apiParams(route.params, WHY_PARAMS);
   params.set('transaction_id', transactionId);
   const answer = useData<WhyAnswer>('conversions/why', params);
-  const d = answer.data;
-  if (!d) return html`<${Status} loading=${answer.loading} error=${answer.error} />`;
+  if (!answer.data) return html`<${Status} loading=${answer.loading} error=${answer.error} />`;
+  return html`<${WhyTables} answer=${answer.data} downloads=${true} />`;
+}
+
+/** The panel's tables and note for an answer; `downloads` adds their CSV buttons. */
+export function WhyTables({ answer: d, downloads }: { answer: WhyAnswer; downloads: boolean }) {
   const sources = Object.keys(Object.values(d.credit)[0] ?? {});
   const models: Column[] = [{ key: 'model', label: 'Model', kind: 'text' }, ...sources.map((s): Column => ({ key: s, label: s, kind: 'fraction' }))];
   const modelRows: Row[] = Object.entries(d.credit).map(([model, shares]) => ({ model: label(model), ...shares }));
   const effects: Row[] = Object.entries(d.removal_effects).map(([source, effect]) => ({ source, effect }));
   return html`<div class="why">
-    <${Table} caption="Credit under each model" columns=${models} rows=${modelRows} filename="storelens-why.csv" />
+    <${Table} caption="Credit under each model" columns=${models} rows=${modelRows} filename=${downloads ? 'storelens-why.csv' : undefined} />
     <${Table} caption="Removal effects of the data-driven chain" columns=${[{ key: 'source', label: 'Source', kind: 'text' }, { key: 'effect', label: 'Removal effect', kind: 'fraction' }]}
-      rows=${effects} filename="storelens-removal-effects.csv" empty="No journeys in this range." />
+      rows=${effects} filename=${downloads ? 'storelens-removal-effects.csv' : undefined} empty="No journeys in this range." />
     <p class="note">The chain stood on ${d.paths.converting} converting and ${d.paths.non_converting} non-converting journeys of this range.
       Any click gives every source 100 %; the other models split the order.</p>
   </div>`;

@@ -10,10 +10,12 @@ import { setCurrency } from '../../../dashboard/client/format.ts';
 import { connectToHost, type HostContext } from './bridge.ts';
 import { Report } from './views/report.ts';
 import { Attribution } from './views/attribution.ts';
+import { Explain } from './views/explain.ts';
 
 const VIEWS: Record<string, (props: { data: any }) => unknown> = {
   report: Report,
   attribution: Attribution,
+  explain: Explain,
 };
 
 const root = document.getElementById('app')!;

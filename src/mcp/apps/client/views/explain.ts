@@ -1,0 +1,27 @@
+/**
+ * attribution.explain's result as the dashboard's "why" panel of an order (every model's share per
+ * source, the data-driven removal effects), after the order's touchpoints.
+ */
+import { html } from 'htm/preact';
+import { Table, type Column, type Row } from '../../../../dashboard/client/table.ts';
+import { WhyTables, type WhyAnswer } from '../../../../dashboard/client/views/why.ts';
+
+export interface ExplainResult {
+  attribution: WhyAnswer & { transaction_id: string; dt: string; revenue: number; touchpoints: Row[] };
+}
+
+const TOUCH_COLUMNS: Column[] = [
+  { key: 'started_at', label: 'Session start (UTC)', kind: 'text' },
+  { key: 'source', label: 'Source', kind: 'text' },
+  { key: 'raw_source', label: 'Referrer source', kind: 'text' },
+  { key: 'campaign', label: 'Campaign', kind: 'text' },
+  { key: 'ad', label: 'Ad', kind: 'text' },
+];
+
+export function Explain({ data }: { data: ExplainResult }) {
+  const a = data.attribution;
+  return html`
+    <p class="note">Order ${a.transaction_id} at ${a.dt} (UTC), revenue ${a.revenue.toFixed(2)}, last session from ${a.source || '(none)'}</p>
+    <${Table} caption="Touchpoints" columns=${TOUCH_COLUMNS} rows=${a.touchpoints} empty="No touchpoint in the window: the order goes to organic." />
+    <${WhyTables} answer=${a} downloads=${false} />`;
+}
