@@ -21,7 +21,7 @@ export interface ToolObject<T = Record<string, unknown>> {
  */
 export const MAX_OBJECTS_PER_KIND = 10_000;
 
-type Row = {
+export type ToolObjectRow = {
   id: number;
   parent_id: number | null;
   unique_key: string | null;
@@ -30,9 +30,11 @@ type Row = {
   updated_at: string;
 };
 
-const COLUMNS = ['id', 'parent_id', 'unique_key', 'data', 'created_at', 'updated_at'] as const;
+export const OBJECT_COLUMNS = ['id', 'parent_id', 'unique_key', 'data', 'created_at', 'updated_at'] as const;
+const COLUMNS = OBJECT_COLUMNS;
 
-function toObject<T>(row: Row): ToolObject<T> {
+/** A row of `tool_objects` (its OBJECT_COLUMNS) as the object it stores. */
+export function toObject<T>(row: ToolObjectRow): ToolObject<T> {
   return {
     id: Number(row.id),
     parentId: row.parent_id === null ? null : Number(row.parent_id),

@@ -8,7 +8,7 @@
 import { NotFound } from '../../kit/errors.ts';
 import type { AppDatabase } from '../app-db.ts';
 import { recordAudit } from './audit-log.ts';
-import { findObject, listObjects, type ToolObject } from './tool-objects.ts';
+import { findObject, listObjects, OBJECT_COLUMNS, toObject, type ToolObject } from './tool-objects.ts';
 
 export const WORKFLOW_KIND = 'workflow';
 export const EXECUTION_KIND = 'workflow_execution';
@@ -84,24 +84,9 @@ export function listWorkflows(db: AppDatabase, workspaceId: number, page: { limi
 
 /** Every enabled workflow of every workspace, with its workspace: what the engine looks at. */
 export async function listEnabledWorkflows(db: AppDatabase): Promise<{ workspaceId: number; workflow: Workflow }[]> {
-  const rows = await db
-    .selectFrom('tool_objects')
-    .select(['id', 'workspace_id', 'parent_id', 'unique_key', 'data', 'created_at', 'updated_at'])
-    .where('kind', '=', WORKFLOW_KIND)
-    .orderBy('id')
-    .execute();
+  const rows = await db.selectFrom('tool_objects').select([...OBJECT_COLUMNS, 'workspace_id']).where('kind', '=', WORKFLOW_KIND).orderBy('id').execute();
   return rows
-    .map((row) => ({
-      workspaceId: Number(row.workspace_id),
-      workflow: {
-        id: Number(row.id),
-        parentId: null,
-        uniqueKey: row.unique_key,
-        data: JSON.parse(row.data) as WorkflowData,
-        createdAt: row.created_at,
-        updatedAt: row.updated_at,
-      },
-    }))
+    .map((row) => ({ workspaceId: Number(row.workspace_id), workflow: toObject<WorkflowData>(row) }))
     .filter(({ workflow }) => workflow.data.enabled === true);
 }
 
@@ -126,8 +111,6 @@ export async function setWorkflowEnabled(
   await recordAudit(db, { workspaceId, actor, action: enabled ? 'workflow.enable' : 'workflow.disable', target: `${WORKFLOW_KIND}:${workflow.id}` });
   return { ...workflow, data, updatedAt };
 }
-
-const EXECUTION_COLUMNS = ['id', 'parent_id', 'unique_key', 'data', 'created_at', 'updated_at'] as const;
 
 /**
  * Claims the evaluation of `workflow` for `due` (a due time, or a unique name for a run by hand):
@@ -155,10 +138,9 @@ export async function claimExecution(
       updated_at: at,
     })
     .onConflict((oc) => oc.columns(['workspace_id', 'kind', 'unique_key']).doNothing())
-    .returning(EXECUTION_COLUMNS)
+    .returning(OBJECT_COLUMNS)
     .executeTakeFirst();
-  if (!row) return undefined;
-  return { id: Number(row.id), parentId: workflowId, uniqueKey: row.unique_key, data, createdAt: row.created_at, updatedAt: row.updated_at };
+  return row && toObject<ExecutionData>(row);
 }
 
 /** Records how a claimed evaluation ended. */
@@ -191,7 +173,7 @@ export async function earlierExecutions(
 ): Promise<Execution[]> {
   const rows = await db
     .selectFrom('tool_objects')
-    .select(EXECUTION_COLUMNS)
+    .select(OBJECT_COLUMNS)
     .where('workspace_id', '=', workspaceId)
     .where('kind', '=', EXECUTION_KIND)
     .where('parent_id', '=', workflowId)
@@ -200,14 +182,7 @@ export async function earlierExecutions(
     .orderBy('id', 'desc')
     .limit(limit)
     .execute();
-  return rows.map((row) => ({
-    id: Number(row.id),
-    parentId: workflowId,
-    uniqueKey: row.unique_key,
-    data: JSON.parse(row.data) as ExecutionData,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  }));
+  return rows.map((row) => toObject<ExecutionData>(row));
 }
 
 export function listExecutions(db: AppDatabase, workspaceId: number, workflowId: number | undefined, page: { limit: number; offset: number }): Promise<Execution[]> {
