@@ -23,6 +23,7 @@ export function everyToolPlan(range: { date_from: string; date_to: string }): Pl
     call('attribution.explain', (ids) => ({ transaction_id: ids.transaction })),
     call('journeys.get-data', () => ({ ...range, limit: 5 })),
     call('correlations.get-data', () => ({ ...range, include_series: true })),
+    call('budget.compare-channels', () => range),
     call('hourly.get-data', () => range),
     call('map.get-data', () => ({ ...range, level: 'city', limit: 5 })),
     call('weather.get-data', () => range),

@@ -207,6 +207,10 @@ const CHECKS: Record<string, Check> = {
     args: range,
     verify: additive((v) => byName(v.correlations.channels, 'channel', ['spend', 'revenue']), (v) => v.correlations.channels.map((c: any) => c.channel)),
   },
+  'budget.compare-channels': {
+    args: range,
+    verify: additive((v) => byName(v.channels, 'source', ['spend', 'revenue']), (v) => v.channels.map((c: any) => c.source)),
+  },
   'hourly.get-data': { args: range, verify: additive((v) => byName(v.hourly.hours, 'hour', ['sessions', 'conversions', 'revenue'])) },
   'map.get-data': {
     args: range.map((r) => ({ ...r, limit: 500 })),

@@ -6,6 +6,7 @@ import { aiVisibilityTools } from './families/ai-visibility.ts';
 import { analyticsTools } from './families/analytics.ts';
 import { attributionTools } from './families/attribution.ts';
 import { auditLogTools } from './families/audit-log.ts';
+import { budgetTools } from './families/budget.ts';
 import { conversionTools } from './families/conversions.ts';
 import { correlationTools } from './families/correlations.ts';
 import { creatorTools } from './families/creators.ts';
@@ -49,6 +50,7 @@ export const TOOLS: readonly ToolDefinition[] = [
   ...conversionTools,
   ...journeyTools,
   ...correlationTools,
+  ...budgetTools,
   ...hourlyTools,
   ...mapTools,
   ...weatherTools,

@@ -44,3 +44,53 @@ export function twoProportionTest(aSuccess: number, aTrials: number, bSuccess: n
   const p = 2 * (1 - normalCdf(Math.abs(z)));
   return { z: Math.round(z * 1000) / 1000, p_value: Math.round(p * 10_000) / 10_000, significant: p < alpha };
 }
+
+/** A concave response curve `revenue = a · spend^b` fitted to daily points (docs/budget.md). */
+export interface PowerCurve {
+  a: number;
+  /** Elasticity: the share by which revenue grows per share of spend; kept in [0, 1] (no increasing returns). */
+  b: number;
+  /** Fit of the log-log line, 0 to 1. */
+  r2: number;
+}
+
+/**
+ * Least squares of ln(revenue) on ln(spend) over the points where both are positive; null with
+ * fewer than 3 such points or when spend never varies among them (no slope to read). The
+ * elasticity is clamped to [0, 1] and `a` refitted through the means for the clamped slope.
+ */
+export function fitPowerCurve(spend: number[], revenue: number[]): PowerCurve | null {
+  const points = spend.map((s, i) => [s, revenue[i]!] as const).filter(([s, r]) => s > 0 && r > 0);
+  const n = points.length;
+  if (n < 3) return null;
+  const xs = points.map(([s]) => Math.log(s));
+  const ys = points.map(([, r]) => Math.log(r));
+  const mx = xs.reduce((a, b) => a + b, 0) / n;
+  const my = ys.reduce((a, b) => a + b, 0) / n;
+  let sxy = 0;
+  let sxx = 0;
+  let syy = 0;
+  for (let i = 0; i < n; i++) {
+    sxy += (xs[i]! - mx) * (ys[i]! - my);
+    sxx += (xs[i]! - mx) ** 2;
+    syy += (ys[i]! - my) ** 2;
+  }
+  if (sxx < 1e-12) return null;
+  const b = Math.min(1, Math.max(0, sxy / sxx));
+  const a = Math.exp(my - b * mx);
+  const residual = xs.reduce((sum, x, i) => sum + (ys[i]! - (my + b * (x - mx))) ** 2, 0);
+  const r2 = syy === 0 ? 1 : Math.max(0, 1 - residual / syy);
+  return { a, b, r2 };
+}
+
+/** The curve's slope at `spend`: revenue from one more unit of spend there. */
+export const marginalReturn = (curve: PowerCurve, spend: number): number => (spend > 0 ? curve.a * curve.b * spend ** (curve.b - 1) : 0);
+
+/** Coefficient of variation (standard deviation over mean, population); null for an empty or zero-mean list. */
+export function variation(values: number[]): number | null {
+  if (values.length === 0) return null;
+  const mean = values.reduce((a, b) => a + b, 0) / values.length;
+  if (mean === 0) return null;
+  const sd = Math.sqrt(values.reduce((sum, v) => sum + (v - mean) ** 2, 0) / values.length);
+  return sd / mean;
+}
