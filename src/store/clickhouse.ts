@@ -300,6 +300,8 @@ async function openChdb(options: ClickhouseOptions, logger: Logger): Promise<Cli
             }
             logger.debug({ query: name, ms: Math.round(performance.now() - started) }, 'clickhouse stream');
           }),
+          false,
+          false,
         ),
       );
     },

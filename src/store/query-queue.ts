@@ -11,7 +11,7 @@ export function runInLane<T>(lane: string, fn: () => T): T {
   return lanes.run(lane, fn);
 }
 
-type Job = (threads: number) => Promise<void>;
+type Job = ((threads: number) => Promise<void>) & { budgeted?: boolean };
 
 /**
  * Runs at most `concurrency` tasks at once. Urgent tasks (the collector's duplicate check, the
@@ -25,7 +25,9 @@ type Job = (threads: number) => Promise<void>;
  * free. One key with many heavy reports thus keeps every core busy (one thread per query) but
  * never holds more than the cores, and another key's query starts at once, on threads of its own,
  * instead of sharing the cores with every running report of the first (docs/operations.md).
- * Urgent tasks are outside the budgets and get `laneThreads`.
+ * Urgent tasks are outside the budgets and get `laneThreads`; so are tasks run with
+ * `budgeted: false` (exports: they hold a session for minutes, bounded by their own slots, and
+ * would otherwise stall every other read of their lane), which still wait for their lane's turn.
  */
 export class FairQueue {
   private running = 0;
@@ -43,9 +45,9 @@ export class FairQueue {
   ) {}
 
   /** Runs `task` in its turn; `task` gets the number of engine threads it may use. */
-  run<T>(task: (threads: number) => Promise<T>, urgent = false): Promise<T> {
+  run<T>(task: (threads: number) => Promise<T>, urgent = false, budgeted = true): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      const job: Job = (threads) => task(threads).then(resolve, reject);
+      const job: Job = Object.assign((threads: number) => task(threads).then(resolve, reject), { budgeted });
       if (urgent) {
         this.urgent.push(job);
       } else {
@@ -65,20 +67,20 @@ export class FairQueue {
   private next(): { job: Job; lane: string | null; threads: number } | undefined {
     if (this.urgent.length > 0) return { job: this.urgent.shift()!, lane: null, threads: this.laneThreads };
     let pick: string | undefined;
-    for (const lane of this.waiting.keys()) {
-      if (this.freeThreads(lane) <= 0) continue;
+    for (const [lane, jobs] of this.waiting) {
+      if (jobs[0]!.budgeted !== false && this.freeThreads(lane) <= 0) continue;
       if (pick === undefined || (this.served.get(lane) ?? -1) < (this.served.get(pick) ?? -1)) pick = lane;
     }
     if (pick === undefined) return undefined;
     const jobs = this.waiting.get(pick)!;
-    const threads = Math.max(1, Math.floor(this.freeThreads(pick) / jobs.length));
     const job = jobs.shift()!;
+    const threads = job.budgeted === false ? this.laneThreads : Math.max(1, Math.floor(this.freeThreads(pick) / (jobs.length + 1)));
     if (jobs.length === 0) this.waiting.delete(pick);
     this.served.set(pick, ++this.tick);
     if (this.served.size > 10_000) {
       for (const lane of this.served.keys()) if (!this.waiting.has(lane)) this.served.delete(lane);
     }
-    return { job, lane: pick, threads };
+    return { job, lane: job.budgeted === false ? null : pick, threads };
   }
 
   private pump(): void {

@@ -97,6 +97,21 @@ test('urgent tasks run outside the lanes\' thread budgets', async () => {
   await Promise.all(done);
 });
 
+test('an export runs in its lane\'s turn but outside its thread budget: it neither waits for the lane\'s threads nor holds them', async () => {
+  const queue = new FairQueue(4, 2);
+  const { started, threads, task, finishAll } = recorder();
+  const done = [
+    runInLane('key:a', () => queue.run(task('report'))),
+    runInLane('key:a', () => queue.run(task('export'), false, false)),
+    runInLane('key:a', () => queue.run(task('page'))),
+  ];
+  assert.deepEqual(started, ['report', 'export'], 'the report holds both threads; the export starts anyway, the page waits');
+  assert.deepEqual([threads.get('report'), threads.get('export')], [2, 2]);
+  await finishAll();
+  await Promise.all(done);
+  assert.deepEqual(started, ['report', 'export', 'page']);
+});
+
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'storelens-queue-'));
 after(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
