@@ -6,7 +6,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { NotFound } from '../kit/errors.ts';
-import { DAY_MS } from '../kit/dates.ts';
+import { DAY_MS, formatDay } from '../kit/dates.ts';
 import { UTC } from '../kit/time-zone.ts';
 import { rangePage } from '../kit/paging.ts';
 import type { Range } from '../kit/range.ts';
@@ -24,6 +24,8 @@ import { liveActivity } from '../analytics/queries/live/live-activity.ts';
 import { getSettings } from '../store/app/workspaces.ts';
 import { parseReportQuery } from '../api/report/schema.ts';
 import { parseConversionsQuery } from '../api/conversions/schema.ts';
+import { parseReconciliationQuery } from '../api/reconciliation/schema.ts';
+import { reconcile } from '../analytics/reconciliation.ts';
 import { parseAttributionQuery } from '../api/attribution/schema.ts';
 import { idParam, pageOf, parseQuery, text } from '../api/params.ts';
 import { pixelScope } from '../analytics/query-scope.ts';
@@ -194,6 +196,15 @@ export async function viewRoutes(app: FastifyInstance): Promise<void> {
     return runProductSales(app.stores, access, {
       start_date, end_date, timezone, source, exclude_source, campaign, attribution_model, attribution_window, attribution_date, limit: limit ?? 100, offset,
     });
+  });
+
+  /** Storelens vs shop: the reconciliation of the range, on the workspace's calendar. */
+  app.get('/dashboard/api/reconciliation', { onRequest }, async (request) => {
+    const access = workspaceAccess(request);
+    const query = parseReconciliationQuery(request.query, VIEW_PARAMS);
+    const range = viewRange(query, access.timeZone, Date.now());
+    const { data, totals } = await reconcile(app.stores, access, range);
+    return { data, totals, range: { start_date: formatDay(range.startMs, range.timeZone), end_date: formatDay(range.endMs, range.timeZone) } };
   });
 
   /** Live: the last 30 minutes of pageviews and conversions, polled by the view. */

@@ -1,5 +1,6 @@
 /**
- * GET /v3/reconciliation and `reconciliation.get-data`: per local day, the shop's orders beside the
+ * GET /v3/reconciliation, `reconciliation.get-data` and the dashboard's "Storelens vs shop" view
+ * (in Chromium): per local day, the shop's orders beside the
  * report, every difference named, unexplained_revenue 0 when the books agree.
  * Fixture (workspace "Books" in America/New_York, UTC-4 in May; unattributed orders included;
  * excluded_transaction_ids [E1]), stored orders and the pixel purchases that name them, times UTC:
@@ -18,12 +19,16 @@
  *          test 1, refunds 10.00, matched 2 / 150.00, unmatched 1 / 40.00, excluded 1; the report
  *          3 conversions, 185.00 (100 + 45 + 40); expected 190.00, so unexplained -5.00
  *   05-11: shop 1 / 60.00, unmatched 1 / 60.00, pixel-only 1 / 15.00; the report 2, 75.00
+ * Dashboard members: ada owns the workspace, mel views it with read:meta only.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestWorkspace, injectGet, insertRows, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
 import { updateSettings } from '../../src/store/app/workspaces.ts';
 import { toolOk } from '../mcp/rpc.ts';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../support/chromium.ts';
+import { createUser, signIn, signedInPage } from '../dashboard/helpers.ts';
 
 let t: TestApp;
 let shop: TestWorkspace;
@@ -75,7 +80,11 @@ before(async () => {
     transaction_gross_revenue: cents, transaction_currency: 'USD',
   })));
 });
-after(() => t.close());
+after(async () => {
+  await browser?.close();
+  await t.close();
+});
+let browser: Browser | undefined;
 
 const get = (query: string, headers = shop.headers) => injectGet(t, `/v3/reconciliation?${query}`, headers);
 
@@ -144,5 +153,46 @@ describe('reconciliation.get-data', () => {
         days: [{ date: '2026-05-10', ...MAY_10 }, { date: '2026-05-11', ...MAY_11 }], totals: TOTALS,
       },
     });
+  });
+});
+
+describe('the dashboard\'s "Storelens vs shop" view', () => {
+  test('its endpoint answers the same figures on the workspace\'s calendar; a member limited to some channels is refused', async () => {
+    await createUser(t, 'ada@example.com', shop.id);
+    await createUser(t, 'mel@example.com', shop.id, ['--role', 'viewer', '--scopes', 'read:meta']);
+    const ada = await signIn(t, 'ada@example.com');
+    const { status, body } = await ada.get(`/dashboard/api/reconciliation?workspace=${shop.id}&start_date=2026-05-10&end_date=2026-05-11`);
+    assert.equal(status, 200, JSON.stringify(body));
+    assert.deepEqual(body, {
+      data: [{ date: '2026-05-10', ...MAY_10 }, { date: '2026-05-11', ...MAY_11 }], totals: TOTALS, range: { start_date: '2026-05-10', end_date: '2026-05-11' },
+    });
+    const mel = await signIn(t, 'mel@example.com');
+    const refused = await mel.get(`/dashboard/api/reconciliation?workspace=${shop.id}&start_date=2026-05-10&end_date=2026-05-11`);
+    assert.deepEqual([refused.status, refused.body], [403, { message: 'You do not have access to the reconciliation: it needs an admin:admin key' }]);
+  });
+
+  test('in Chromium: one row per New York day, every difference named, the unexplained 5.00 said, the zone shown', async () => {
+    const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    browser = await launchChromium();
+    const errors: string[] = [];
+    const page = await signedInPage(browser, `${base}/books?workspace=${shop.id}&start_date=2026-05-10&end_date=2026-05-11`, 'ada@example.com', errors);
+    await page.waitForSelector('tbody tr');
+    assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'Storelens vs shop');
+    assert.equal(await page.getByTestId('time-zone').textContent(), `Time zone: ${ZONE}`);
+    const cells = async (selector: string) => (await page.locator(selector).allInnerTexts()).map((row) => row.split('\t').map((c) => c.trim()));
+    assert.deepEqual((await cells('thead tr'))[0], [
+      'Day', 'Shop orders', 'Shop revenue', 'Cancelled', 'Cancelled revenue', 'Test orders', 'Refunds', 'Matched', 'Matched revenue', 'Unmatched',
+      'Unmatched revenue', 'Pixel only', 'Pixel-only revenue', 'Excluded ids', 'Storelens conversions', 'Storelens revenue', 'Unexplained',
+    ]);
+    assert.deepEqual(await cells('tbody tr'), [
+      ['2026-05-10', '5', '$215.00', '1', '$30.00', '1', '$10.00', '2', '$150.00', '1', '$40.00', '0', '$0.00', '1', '3', '$185.00', '-$5.00'],
+      ['2026-05-11', '1', '$60.00', '0', '$0.00', '0', '$0.00', '0', '$0.00', '1', '$60.00', '1', '$15.00', '0', '2', '$75.00', '$0.00'],
+    ]);
+    assert.deepEqual(await cells('tfoot tr'), [
+      ['Total', '6', '$275.00', '1', '$30.00', '1', '$10.00', '2', '$150.00', '2', '$100.00', '1', '$15.00', '1', '5', '$260.00', '-$5.00'],
+    ]);
+    assert.equal(await page.getByTestId('books-verdict').textContent(),
+      '-$5.00 of Storelens revenue from 2026-05-10 to 2026-05-11 is not explained by the named differences.');
+    assert.deepEqual(errors, []);
   });
 });

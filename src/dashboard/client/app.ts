@@ -9,6 +9,7 @@ import { Report } from './views/report.ts';
 import { Conversions } from './views/conversions.ts';
 import { Profit } from './views/profit.ts';
 import { Products } from './views/products.ts';
+import { Books } from './views/books.ts';
 import { Live } from './views/live.ts';
 import { Settings } from './views/settings.ts';
 import { Surveys } from './views/surveys.ts';
@@ -28,6 +29,7 @@ const VIEWS: { path: string; title: string; view: (p: ViewProps) => unknown; own
   { path: '/conversions', title: 'Conversions', view: Conversions },
   { path: '/profit', title: 'Profit', view: Profit },
   { path: '/products', title: 'Products', view: Products },
+  { path: '/books', title: 'Storelens vs shop', view: Books },
   { path: '/live', title: 'Live', view: Live },
   { path: '/surveys', title: 'Surveys', view: Surveys },
   { path: '/saved', title: 'Saved reports', view: SavedReports },
