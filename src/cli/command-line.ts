@@ -76,6 +76,19 @@ export const COMMAND_USAGE = {
     summary: 'ends the live survey: the pixel stops showing it and refuses its answers',
     options: [workspace, { name: 'survey', value: 'ID', required: true, text: 'the survey id' }],
   },
+  'geo-test create': {
+    summary: 'sets up a geo test: treatment and control regions and its days; geo-testing.get-tests reads its lift (docs/families.md)',
+    options: [
+      workspace,
+      { name: 'name', value: 'TEXT', required: true, text: 'what the test is called' },
+      { name: 'level', value: 'country|city', text: 'what a region is (default country: two-letter codes)' },
+      { name: 'treatment', value: 'R1,R2', required: true, text: 'the regions that get the change' },
+      { name: 'control', value: 'R1,R2', required: true, text: 'the regions that do not' },
+      { name: 'start', value: 'YYYY-MM-DD', required: true, text: 'the first day of the test (workspace time zone)' },
+      { name: 'end', value: 'YYYY-MM-DD', required: true, text: 'its last day' },
+      { name: 'pre-days', value: 'N', text: 'days before the start the regions are compared over (default 28)' },
+    ],
+  },
   'workflow list': {
     summary: 'prints the workspace\'s workflows (drafted with workflows.create), enabled or not',
     options: [workspace],

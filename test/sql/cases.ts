@@ -24,6 +24,7 @@ import { creatorPerformance } from '../../src/analytics/queries/creators/creator
 import { conversionCredits } from '../../src/analytics/queries/attribution/conversion-credits.ts';
 import { ATTRIBUTION_MODELS } from '../../src/analytics/attribution/index.ts';
 import { countSegmentMembers } from '../../src/analytics/queries/segments/segment-members.ts';
+import { geoTestDaily } from '../../src/analytics/queries/geo/geo-test-daily.ts';
 import { conversionPath } from '../../src/analytics/queries/conversions/conversion-path.ts';
 import { attributedConversions } from '../../src/analytics/queries/conversions/conversion-scope.ts';
 import { groupConversions } from '../../src/analytics/queries/conversions/group-conversions.ts';
@@ -342,6 +343,9 @@ export const SQL_CASES: Record<string, SqlCase[]> = {
         ],
       }),
     },
+  ],
+  'analytics/queries/geo/geo-test-daily.ts': [
+    { name: 'cities, some channels', run: (ch, ctx) => geoTestDaily(ch, someChannels(ctx), { level: 'city', treatment: ['Berlin', 'Munich'], control: ['Vienna'] }) },
   ],
   'analytics/queries/offers/coupon-performance.ts': [
     { name: 'every channel', run: (ch, ctx) => couponPerformance(ch, everyChannel(ctx), { limit: 20 }) },

@@ -9,6 +9,7 @@ import { leadsExportCommand } from './leads.ts';
 import { setIntegrationCommand } from './integration.ts';
 import { setStorefrontCommand } from './storefront.ts';
 import { surveyCloseCommand, surveyPublishCommand } from './survey.ts';
+import { geoTestCreateCommand } from './geo-test.ts';
 import { createUserCommand, resetPasswordCommand } from './user.ts';
 import type { CommandName } from '../command-line.ts';
 import { webhookRotateCommand, webhookSecretCommand } from './webhook.ts';
@@ -25,6 +26,7 @@ export const commands: Record<Exclude<CommandName, 'start'>, Command> = {
   'leads export': leadsExportCommand,
   'survey publish': surveyPublishCommand,
   'survey close': surveyCloseCommand,
+  'geo-test create': geoTestCreateCommand,
   'workflow list': workflowListCommand,
   'workflow enable': workflowEnableCommand,
   'workflow disable': workflowDisableCommand,
