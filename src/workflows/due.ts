@@ -13,7 +13,7 @@ export const DAILY_HOUR = 8;
 export const THRESHOLD_EVERY_MS = 15 * 60_000;
 
 export interface Due {
-  /** Names the due time: `daily:2026-11-26`, `threshold:2026-11-26T08:15:00.000Z`, `conversions:v42`. */
+  /** Names the due time: `daily:2026-11-26`, `threshold:2026-11-26T08:15:00.000Z`, `conversions:2026-11-26T10:05:00.000Z`. */
   key: string;
   atMs: number;
 }
@@ -38,10 +38,11 @@ function latestDailyHour(nowMs: number, zone: string, accepts: (day: string) => 
 }
 
 /**
- * The due time of a trigger at `nowMs` in the workspace's `zone`; `dataVersion` is the
- * workspace's data version (new conversions are looked for once per version).
+ * The due time of a trigger at `nowMs` in the workspace's `zone`. New conversions are due at the
+ * newest sale conversion's time (`newestConversionMs`), once per newest conversion; without any,
+ * nothing is due.
  */
-export function dueOf(type: TriggerType, nowMs: number, zone: string, dataVersion: number): Due {
+export function dueOf(type: TriggerType, nowMs: number, zone: string, newestConversionMs: number | null): Due | null {
   switch (type) {
     case 'daily_schedule': {
       const { day, atMs } = latestDailyHour(nowMs, zone, () => true);
@@ -60,6 +61,6 @@ export function dueOf(type: TriggerType, nowMs: number, zone: string, dataVersio
       return { key: `threshold:${new Date(atMs).toISOString()}`, atMs };
     }
     case 'new_conversion':
-      return { key: `conversions:v${dataVersion}`, atMs: nowMs };
+      return newestConversionMs === null ? null : { key: `conversions:${new Date(newestConversionMs).toISOString()}`, atMs: newestConversionMs };
   }
 }

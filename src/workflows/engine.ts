@@ -23,7 +23,8 @@ import {
   type Workflow,
   type WorkflowAction,
 } from '../store/app/workflows.ts';
-import { dueOf, type Due } from './due.ts';
+import { dueOf } from './due.ts';
+import { newestConversion } from '../analytics/queries/conversions/newest-conversion.ts';
 import { checkTrigger } from './triggers.ts';
 import { webhookBody, type Firing } from './firing.ts';
 import { deliverWebhook } from './actions/webhook.ts';
@@ -129,19 +130,39 @@ export function createWorkflowEngine(deps: EngineDeps): WorkflowEngine {
     }
   }
 
+  /** The data version each workspace had when its newest conversion was last looked up (this process). */
+  const versionSeen = new Map<number, number>();
+
+  /**
+   * The newest sale conversion of a workspace, looked up only when its data version moved since
+   * the last look (a flush, an import or a sync stored rows); undefined: nothing new to look at.
+   */
+  async function newestIfChanged(workspaceId: number, nowMs: number): Promise<number | null | undefined> {
+    const version = await readDataVersion(db, workspaceId);
+    if (versionSeen.get(workspaceId) === version) return undefined;
+    versionSeen.set(workspaceId, version);
+    return newestConversion(stores.ch, workspaceId, nowMs);
+  }
+
   async function evaluateDue(nowMs: number): Promise<Execution[]> {
     const recorded: Execution[] = [];
-    const zones = new Map<number, { zone: string; version: number } | null>();
+    const places = new Map<number, { zone: string; newest?: number | null } | null>();
     for (const { workspaceId, workflow } of await listEnabledWorkflows(db)) {
-      if (!zones.has(workspaceId)) {
+      if (!places.has(workspaceId)) {
         const workspace = await findWorkspace(db, workspaceId);
-        zones.set(workspaceId, workspace ? { zone: workspace.timezone, version: await readDataVersion(db, workspaceId) } : null);
+        places.set(workspaceId, workspace ? { zone: workspace.timezone } : null);
       }
-      const place = zones.get(workspaceId);
+      const place = places.get(workspaceId);
       if (!place) continue;
-      const due: Due = dueOf(workflow.data.trigger.type, nowMs, place.zone, place.version);
+      let newest: number | null = null;
+      if (workflow.data.trigger.type === 'new_conversion') {
+        if (!('newest' in place)) place.newest = await newestIfChanged(workspaceId, nowMs);
+        if (place.newest === undefined) continue;
+        newest = place.newest;
+      }
+      const due = dueOf(workflow.data.trigger.type, nowMs, place.zone, newest);
       // Due times before the workflow was enabled are not its own.
-      if (due.atMs < Date.parse(workflow.data.enabled_at ?? workflow.createdAt)) continue;
+      if (!due || due.atMs < Date.parse(workflow.data.enabled_at ?? workflow.createdAt)) continue;
       const execution = await evaluate(workspaceId, workflow, due.key, nowMs, 'due');
       if (execution) recorded.push(execution);
     }

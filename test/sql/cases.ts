@@ -30,6 +30,7 @@ import { attributedConversions } from '../../src/analytics/queries/conversions/c
 import { groupConversions } from '../../src/analytics/queries/conversions/group-conversions.ts';
 import { listConversions } from '../../src/analytics/queries/conversions/list-conversions.ts';
 import { newConversions } from '../../src/analytics/queries/conversions/new-conversions.ts';
+import { newestConversion } from '../../src/analytics/queries/conversions/newest-conversion.ts';
 import { eventsStatement, listEvents } from '../../src/analytics/queries/events/list-events.ts';
 import { countRows, streamRows } from '../../src/analytics/export/stream-rows.ts';
 import { geoBreakdown } from '../../src/analytics/queries/geo/geo-breakdown.ts';
@@ -249,6 +250,9 @@ export const SQL_CASES: Record<string, SqlCase[]> = {
   ],
   'analytics/queries/conversions/new-conversions.ts': [
     { name: 'after a watermark', run: (ch, ctx) => newConversions(ch, ctx.workspaceId, OCTOBER.startMs, OCTOBER.endMs) },
+  ],
+  'analytics/queries/conversions/newest-conversion.ts': [
+    { name: 'up to a moment', run: (ch, ctx) => newestConversion(ch, ctx.workspaceId, OCTOBER.endMs) },
   ],
   'analytics/queries/conversions/list-conversions.ts': [
     { name: 'every channel, first page', run: (ch, ctx) => listConversions(ch, everyChannel(ctx), { page: PAGE }) },

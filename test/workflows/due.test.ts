@@ -5,9 +5,9 @@ import { dueOf } from '../../src/workflows/due.ts';
 import { isPublicAddress } from '../../src/workflows/actions/public-address.ts';
 
 const at = (iso: string) => Date.parse(iso);
-const due = (type: Parameters<typeof dueOf>[0], iso: string, zone: string, version = 0) => {
-  const { key, atMs } = dueOf(type, at(iso), zone, version);
-  return [key, new Date(atMs).toISOString()];
+const due = (type: Parameters<typeof dueOf>[0], iso: string, zone: string, newestConversionMs: number | null = null) => {
+  const found = dueOf(type, at(iso), zone, newestConversionMs);
+  return found && [found.key, new Date(found.atMs).toISOString()];
 };
 
 test('08:00 is read on the workspace clock, across the end of daylight saving time', () => {
@@ -17,12 +17,13 @@ test('08:00 is read on the workspace clock, across the end of daylight saving ti
   assert.deepEqual(due('ad_fatigue', '2026-11-26T00:30:00Z', 'Asia/Tokyo'), ['fatigue:2026-11-26', '2026-11-25T23:00:00.000Z']);
 });
 
-test('weekly schedules are due on the latest Monday; thresholds every quarter hour; new conversions per data version', () => {
+test('weekly schedules are due on the latest Monday; thresholds every quarter hour; new conversions at the newest one', () => {
   assert.deepEqual(due('weekly_schedule', '2026-11-29T23:59:00Z', 'UTC'), ['weekly:2026-11-23', '2026-11-23T08:00:00.000Z']);
   assert.deepEqual(due('weekly_schedule', '2026-11-30T07:59:00Z', 'UTC'), ['weekly:2026-11-23', '2026-11-23T08:00:00.000Z']);
   assert.deepEqual(due('weekly_schedule', '2026-11-30T08:00:00Z', 'UTC'), ['weekly:2026-11-30', '2026-11-30T08:00:00.000Z']);
   assert.deepEqual(due('metric_threshold', '2026-11-26T10:44:59Z', 'Europe/Berlin'), ['threshold:2026-11-26T10:30:00.000Z', '2026-11-26T10:30:00.000Z']);
-  assert.deepEqual(due('new_conversion', '2026-11-26T10:44:59Z', 'UTC', 42), ['conversions:v42', '2026-11-26T10:44:59.000Z']);
+  assert.deepEqual(due('new_conversion', '2026-11-26T10:44:59Z', 'UTC', at('2026-11-26T10:05:00Z')), ['conversions:2026-11-26T10:05:00.000Z', '2026-11-26T10:05:00.000Z']);
+  assert.equal(due('new_conversion', '2026-11-26T10:44:59Z', 'UTC'), null);
 });
 
 test('loopback, private, link-local and reserved addresses are not public, in either family', () => {

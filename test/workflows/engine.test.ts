@@ -140,32 +140,41 @@ describe('triggers', () => {
     });
   });
 
-  test('new conversions are counted after the newest one the previous evaluation saw, once per data version', async () => {
+  test('new conversions fire once per newest sale conversion, counted after the newest one the previous evaluation saw', async () => {
     const { list } = await ok(shop, 'lists.create', { name: 'Sales pings', kind: 'list' });
     await ok(shop, 'lists.add-column', { list_id: list.id, name: 'summary', type: 'text' });
     await ok(shop, 'lists.add-column', { list_id: list.id, name: 'workflow', type: 'text' });
     const id = await workflow(shop, { name: 'New sale', trigger: { type: 'new_conversion' }, actions: [{ type: 'add_to_list', target: list.id }] }, '2026-11-25T00:00:00Z');
+    const sale = (session: number, dt: string, transaction_id: string, cents: number) =>
+      ({ store_id: shop.id, dt, name: 'purchase', session_id: session, visitor_id: session, transaction_id, transaction_gross_revenue: cents });
     await insertRows(t.stores, 'conversions', [
-      { store_id: shop.id, dt: '2026-11-24 23:00:00.000', name: 'purchase', session_id: 1, visitor_id: 1, transaction_id: 'before', transaction_gross_revenue: 9_900 },
-      { store_id: shop.id, dt: '2026-11-25 10:00:00.000', name: 'purchase', session_id: 2, visitor_id: 2, transaction_id: 't1', transaction_gross_revenue: 8_000 },
-      { store_id: shop.id, dt: '2026-11-25 10:05:00.000', name: 'purchase', session_id: 3, visitor_id: 3, transaction_id: 't2', transaction_gross_revenue: 5_000 },
+      sale(1, '2026-11-24 23:00:00.000', 'before', 9_900),
+      sale(2, '2026-11-25 10:00:00.000', 't1', 8_000),
+      sale(3, '2026-11-25 10:05:00.000', 't2', 5_000),
     ]);
     await bumpDataVersions(t.stores.db, [shop.id]);
     const [first] = await engine().evaluateDue(at('2026-11-25T11:00:00Z'));
-    assert.deepEqual([first!.data.workflow_id, first!.data.status, first!.data.outcome!.values], [
+    assert.deepEqual([first!.data.workflow_id, first!.data.due, first!.data.status, first!.data.outcome!.values], [
       String(id),
+      'conversions:2026-11-25T10:05:00.000Z',
       'fired',
       { conversions: 2, revenue: 130, since: '2026-11-25T00:00:00.000Z', through: '2026-11-25T10:05:00.000Z' },
     ]);
-    assert.deepEqual(await engine().evaluateDue(at('2026-11-25T11:01:00Z')), [], 'the same data version is looked at once');
     await bumpDataVersions(t.stores.db, [shop.id]);
-    const [second] = await engine().evaluateDue(at('2026-11-25T11:02:00Z'));
-    assert.deepEqual([second!.data.status, second!.data.outcome!.values], [
-      'not_fired',
-      { conversions: 0, revenue: 0, since: '2026-11-25T10:05:00.000Z', through: '2026-11-25T10:05:00.000Z' },
+    assert.deepEqual(await engine().evaluateDue(at('2026-11-25T11:01:00Z')), [], 'new data without a new conversion is nothing to evaluate');
+    await insertRows(t.stores, 'conversions', [sale(4, '2026-11-25 11:30:00.000', 't3', 2_500)]);
+    await bumpDataVersions(t.stores.db, [shop.id]);
+    const [second] = await engine().evaluateDue(at('2026-11-25T12:00:00Z'));
+    assert.deepEqual([second!.data.due, second!.data.status, second!.data.outcome!.values], [
+      'conversions:2026-11-25T11:30:00.000Z',
+      'fired',
+      { conversions: 1, revenue: 25, since: '2026-11-25T10:05:00.000Z', through: '2026-11-25T11:30:00.000Z' },
     ]);
     const { items } = await ok(shop, 'lists.get-lists', { list_id: list.id });
-    assert.deepEqual(items.map((i: any) => i.values), [{ summary: '2 new conversion(s), 130 in revenue, since 2026-11-25T00:00:00.000Z', workflow: 'New sale' }]);
+    assert.deepEqual(items.map((i: any) => i.values), [
+      { summary: '2 new conversion(s), 130 in revenue, since 2026-11-25T00:00:00.000Z', workflow: 'New sale' },
+      { summary: '1 new conversion(s), 25 in revenue, since 2026-11-25T10:05:00.000Z', workflow: 'New sale' },
+    ]);
   });
 });
 

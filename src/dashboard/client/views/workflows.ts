@@ -107,7 +107,7 @@ export function Workflows({ route, workspace }: ViewProps) {
   ];
   return html`
     <p class="note">Workflows are drafted by the assistant (workflows.create) and stay off until someone enables them. Schedules run at
-      08:00 in the workspace's time zone, metric thresholds every 15 minutes, new conversions after new data arrives, ad fatigue daily.</p>
+      08:00 in the workspace's time zone, metric thresholds every 15 minutes, new conversions when a newer sale arrives, ad fatigue daily.</p>
     <${Status} loading=${answer.loading} error=${answer.error} />
     ${result.error && html`<p class="error" role="alert">${result.error}</p>`}
     ${result.message && html`<p class="ok" role="status">${result.message}</p>`}
