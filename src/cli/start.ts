@@ -13,6 +13,7 @@ import { createDemoUser, type DemoUser } from '../dashboard/demo-user.ts';
 import { MAX_DEMO_DAYS } from './commands/demo.ts';
 import { seedDemo } from './demo/seed.ts';
 import { seedDemoWorkflows } from './demo/workflows.ts';
+import { seedDemoFamilies } from './demo/families.ts';
 import { bumpDataVersions } from '../store/app/data-versions.ts';
 import type { Logger } from 'pino';
 import { removeServerInfo, runningServer, writeServerInfo } from '../server/runtime-files.ts';
@@ -74,6 +75,7 @@ async function seedDemoWorkspace(config: Config, stores: Stores, logger: Logger)
   await bumpDataVersions(stores.db, [workspace.id]);
   const ran = await seedDemoWorkflows(stores, workspace.id, { config: config.workflows, logger, nowMs: Date.now() });
   say(`demo: ${ran} workflows enabled and run by the engine`);
+  await seedDemoFamilies(stores, workspace.id, Date.now());
   fs.rmSync(marker);
   return { workspaceId: workspace.id, apiKey: key.api_key, clientSecret: key.client_secret, pixelId: workspace.pixelId, user };
 }
