@@ -14,13 +14,16 @@
  *           Boston and coupon VIP (the purchase's own values win)
  *   sessions through /collect: 1 Boston (a pageview), 2 Boston (pageview, purchase #1004),
  *   3 no city (pageview, purchase #1003).
+ * Workspace "Woo" (unattributed orders on), connected to a WooCommerce site, receives order 501
+ * (45.00, coupons AUTUMN then EXTRA, no shipping address, billed to San Francisco) and order 502
+ * (20.00, no coupon, shipped to Oakland) through order.created webhooks, no pixel purchase.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestWorkspace, injectGet, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
 import { updateSettings } from '../../src/store/app/workspaces.ts';
 import { DESKTOP_UA, eventually } from '../collect/helpers.ts';
-import { cli, shopifyOrderJson, sign, type ShopifyOrderInput } from '../collect/shop-fixtures.ts';
+import { cli, shopifyOrderJson, sign, wooOrder, type ShopifyOrderInput } from '../collect/shop-fixtures.ts';
 
 const SHOP = 'coupon-city.myshopify.com';
 const SECRET = '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';
@@ -42,6 +45,22 @@ const ORDERS = [
 
 let t: TestApp;
 let shop: TestWorkspace;
+let woo: TestWorkspace;
+const WOO_SITE = 'https://woo.example/';
+const WOO_SECRET = 'woo-coupon-city-secret';
+
+async function deliverWoo(order: object, delivery: number): Promise<void> {
+  const body = JSON.stringify(order);
+  const response = await t.app.inject({
+    method: 'POST', url: '/webhooks/woocommerce', payload: body,
+    headers: {
+      'content-type': 'application/json', 'user-agent': 'WooCommerce/9.4.2 Hookshot (WordPress/6.7.1)', 'x-wc-webhook-source': WOO_SITE,
+      'x-wc-webhook-topic': 'order.created', 'x-wc-webhook-resource': 'order', 'x-wc-webhook-event': 'created', 'x-wc-webhook-id': '7',
+      'x-wc-webhook-delivery-id': `c0ffee00c0ffee00c0ffee00c0ff${String(delivery).padStart(4, '0')}`, 'x-wc-webhook-signature': sign(WOO_SECRET, body),
+    },
+  });
+  assert.equal(response.statusCode, 202, response.body);
+}
 
 async function deliver(input: ShopifyOrderInput): Promise<void> {
   const body = shopifyOrderJson(input);
@@ -85,11 +104,18 @@ before(async () => {
   await visit(2, 'Boston', { id: '#1004', cents: 8_000, coupon: 'VIP' });
   await visit(3, null, { id: '#1003', cents: 12_200 });
   await eventually(async () => [await count('orders'), await count('conversions'), await count('events')], (n) => n.join() === '4,2,5');
+  woo = await createTestWorkspace(t.stores, 'Woo');
+  await updateSettings(t.stores.db, woo.id, { include_unattributed: true });
+  await cli(t, ['integration', 'set', '--workspace', String(woo.id), '--platform', 'woocommerce', '--site', WOO_SITE, '--secret', WOO_SECRET]);
+  const line = [{ product_id: 93, variation_id: 0, quantity: 1 }];
+  await deliverWoo(wooOrder({ id: 501, createdMs: AT(30), total: '45.00', totalTax: '0.00', shipping: '0.00', discount: '5.00', lines: line, coupons: ['AUTUMN', 'EXTRA'], billingCity: 'San Francisco' }), 1);
+  await deliverWoo(wooOrder({ id: 502, createdMs: AT(31), total: '20.00', totalTax: '0.00', shipping: '0.00', discount: '0.00', lines: line, shippingCity: 'Oakland' }), 2);
+  await eventually(() => t.stores.ch.query<{ n: number }>('test-woo-orders', 'SELECT toUInt32(count()) AS n FROM orders WHERE store_id = {s:UInt64}', { s: woo.id }), (rows) => rows[0]!.n === 2);
 });
 after(() => t.close());
 
-const report = async (query: string) => {
-  const { status, body } = await injectGet(t, `/v3/report?${RANGE}&${query}`, shop.headers);
+const report = async (query: string, headers = shop.headers) => {
+  const { status, body } = await injectGet(t, `/v3/report?${RANGE}&${query}`, headers);
   assert.equal(status, 200, JSON.stringify(body));
   return body;
 };
@@ -122,5 +148,12 @@ describe('breakdown=city and breakdown=coupon_code carry platform orders and ses
     const body = await report('metrics=revenue,gross_profit&breakdown=coupon_code');
     assert.deepEqual(body.data.map((r: { coupon_code: string; revenue: number }) => [r.coupon_code, r.revenue]),
       [['FALL', 122], ['VIP', 80], ['SPRING', 50], ['', 30]]);
+  });
+
+  test('WooCommerce: an order under its first coupon, and its shipping city, else its billing city', async () => {
+    const coupons = await report('metrics=conversions,revenue&breakdown=coupon_code', woo.headers);
+    assert.deepEqual(coupons.data, [{ coupon_code: 'AUTUMN', conversions: 1, revenue: 45 }, { coupon_code: '', conversions: 1, revenue: 20 }]);
+    const cities = await report('metrics=conversions,revenue&breakdown=city', woo.headers);
+    assert.deepEqual(cities.data, [{ city: 'San Francisco', conversions: 1, revenue: 45 }, { city: 'Oakland', conversions: 1, revenue: 20 }]);
   });
 });
