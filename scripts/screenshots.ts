@@ -101,6 +101,7 @@ async function appScreenshots(browser: Awaited<ReturnType<typeof launchChromium>
     ['app-report-days', 'analytics.query', { interval: 'day', metrics: ['revenue', 'spend', 'roas'], filters: range }],
     ['app-report-channels', 'analytics.query', { breakdown: 'source', metrics: ['revenue', 'roas', 'conversions'], compare_to: 'previous_period', filters: lastTwoWeeks }],
     ['app-attribution', 'attribution.get-data', { models: ['last_click', 'linear', 'data_driven'], filters: range }],
+    ['app-books', 'reconciliation.get-data', lastTwoWeeks],
   ];
   // Of the latest orders, the one whose path crossed the most channels, so the models disagree.
   const { conversions } = (await rpc('tools/call', { name: 'conversions.get-recent', arguments: { limit: 20, with_path: true } })).structuredContent;

@@ -149,7 +149,7 @@ describe('reconciliation.get-data', () => {
     const result = await toolOk(t.app, shop.headers, 'reconciliation.get-data', { date_from: '2026-05-10', date_to: '2026-05-11' });
     assert.deepEqual(result, {
       reconciliation: {
-        date_from: '2026-05-10', date_to: '2026-05-11', timezone: ZONE,
+        date_from: '2026-05-10', date_to: '2026-05-11', timezone: ZONE, currency: 'USD',
         days: [{ date: '2026-05-10', ...MAY_10 }, { date: '2026-05-11', ...MAY_11 }], totals: TOTALS,
       },
     });

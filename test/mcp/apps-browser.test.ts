@@ -131,6 +131,24 @@ describe('the explain app (attribution.explain)', () => {
   });
 });
 
+describe('the books app (reconciliation.get-data)', () => {
+  test('charts the shop\'s and the report\'s revenue per day and lists every day with its differences and the totals', async () => {
+    const { frame, data } = await render('reconciliation.get-data', { ...RANGE, timezone: 'UTC' });
+    await frame.waitForSelector('.chart canvas');
+    const { days, totals } = data.reconciliation;
+    assert.equal(days.length, 3);
+    assert.equal(await frame.$eval('.chart figcaption', (el) => el.textContent), 'Shop revenue and report revenue');
+    assert.deepEqual(await texts(frame, 'tbody td:first-child'), [day(2), day(1), day(0)]);
+    const headers = await texts(frame, 'thead th');
+    assert.deepEqual(headers.slice(0, 3), ['Date', 'Shop orders', 'Shop revenue']);
+    assert.deepEqual(headers.slice(-2), ['Report revenue', 'Unexplained']);
+    const last = await texts(frame, 'tbody tr:first-child td');
+    assert.deepEqual([last[1], last[2], last.at(-2), last.at(-1)], [String(days[0].shop_orders), usd(days[0].shop_revenue), usd(days[0].report_revenue), usd(days[0].unexplained_revenue)]);
+    const footer = await texts(frame, 'tfoot td');
+    assert.deepEqual([footer[0], footer[2], footer.at(-1)], ['Total', usd(totals.shop_revenue), usd(totals.unexplained_revenue)]);
+  });
+});
+
 describe('themes', () => {
   test('the app starts in the host\'s dark theme and follows it when the host changes it', async () => {
     const { frame, page } = await render('analytics.query', { interval: 'day', metrics: ['revenue'], filters: RANGE }, 'dark');

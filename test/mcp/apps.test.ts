@@ -50,6 +50,13 @@ describe('resources', () => {
           description: "attribution.explain as the order's touchpoints and the dashboard's why panel: each model's shares, the removal effects",
           mimeType: MIME,
         },
+        {
+          uri: 'ui://storelens/books',
+          name: 'books',
+          title: 'Storelens vs shop',
+          description: "reconciliation.get-data as a chart of the shop's and the report's revenue per day and the table of every difference",
+          mimeType: MIME,
+        },
       ],
     });
     assert.deepEqual((await rpc('resources/templates/list', {})).result, { resourceTemplates: [] });
@@ -71,7 +78,7 @@ describe('resources', () => {
 
   test('every caller reads the same documents: they hold no data, and a key without any data scope reads them', async () => {
     const metaOnly = await ws.keyHeaders(['read:meta']);
-    for (const uri of ['ui://storelens/report', 'ui://storelens/attribution', 'ui://storelens/explain']) {
+    for (const uri of ['ui://storelens/report', 'ui://storelens/attribution', 'ui://storelens/explain', 'ui://storelens/books']) {
       assert.deepEqual(await read(uri, metaOnly), await read(uri));
     }
   });
@@ -97,13 +104,14 @@ describe('resources', () => {
 });
 
 describe('tools/list links the apps', () => {
-  test('analytics.query, attribution.get-data and attribution.explain name their app in _meta.ui.resourceUri; no other tool carries _meta', async () => {
+  test('analytics.query, attribution.get-data, attribution.explain and reconciliation.get-data name their app in _meta.ui.resourceUri; no other tool carries _meta', async () => {
     const { tools } = (await rpc('tools/list', {})).result;
     const linked = tools.filter((tool: any) => tool._meta).map((tool: any) => [tool.name, tool._meta]);
     assert.deepEqual(linked, [
       ['analytics.query', { ui: { resourceUri: 'ui://storelens/report' } }],
       ['attribution.get-data', { ui: { resourceUri: 'ui://storelens/attribution' } }],
       ['attribution.explain', { ui: { resourceUri: 'ui://storelens/explain' } }],
+      ['reconciliation.get-data', { ui: { resourceUri: 'ui://storelens/books' } }],
     ]);
     const listed = (await rpc('resources/list', {})).result.resources.map((r: any) => r.uri);
     assert.deepEqual(linked.map(([, meta]: any) => meta.ui.resourceUri), listed);

@@ -12,8 +12,11 @@ export interface Series {
 
 const COLORS = ['#2563eb', '#16a34a', '#dc2626', '#9333ea'];
 
-/** `x` holds bucket starts (`YYYY-MM-DD` or `YYYY-MM-DD HH:MM:SS`, UTC). Series after the first use a second axis. */
-export function Chart(props: { title: string; x: string[]; series: Series[]; bars?: boolean }) {
+/**
+ * `x` holds bucket starts (`YYYY-MM-DD` or `YYYY-MM-DD HH:MM:SS`, UTC). Series after the first use a
+ * second axis, unless `oneAxis` (series of one unit, to be read against each other).
+ */
+export function Chart(props: { title: string; x: string[]; series: Series[]; bars?: boolean; oneAxis?: boolean }) {
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const el = box.current!;
@@ -32,7 +35,7 @@ export function Chart(props: { title: string; x: string[]; series: Series[]; bar
       axes: [
         axis,
         { ...axis, values: (_u, ticks) => ticks.map((t) => formatValue(t, props.series[0]!.kind)), size: 90 },
-        ...(props.series.length > 1
+        ...(props.series.length > 1 && !props.oneAxis
           ? [{ ...axis, side: 1, scale: 'y2', grid: { show: false }, values: (_u: uPlot, ticks: number[]) => ticks.map((t) => formatValue(t, props.series[1]!.kind)), size: 90 }]
           : []),
       ],
@@ -42,7 +45,7 @@ export function Chart(props: { title: string; x: string[]; series: Series[]; bar
           label: s.label,
           stroke: COLORS[i % COLORS.length],
           width: 2,
-          scale: i === 0 ? 'y' : 'y2',
+          scale: i === 0 || props.oneAxis ? 'y' : 'y2',
           value: (_u: uPlot, v: number | null) => formatValue(v, s.kind),
           ...(props.bars ? { paths: uPlot.paths.bars!({ size: [0.6, 40] }), fill: `${COLORS[i % COLORS.length]}55` } : {}),
         })),
@@ -55,7 +58,7 @@ export function Chart(props: { title: string; x: string[]; series: Series[]; bar
       resize.disconnect();
       plot.destroy();
     };
-  }, [JSON.stringify([props.x, props.series])]);
+  }, [JSON.stringify([props.x, props.series, props.oneAxis])]);
   const summary = `${props.title}: ${props.series.map((s) => s.label).join(', ')} over ${props.x.length} points`;
   return html`<figure class="chart"><figcaption>${props.title}</figcaption><div ref=${box} role="img" aria-label=${summary}></div></figure>`;
 }

@@ -24,6 +24,7 @@ export const APPS: readonly AppDefinition[] = [
   app('report', 'analytics.query', 'Report', 'analytics.query as the dashboard shows it: totals (with their change), a chart of periods, the rows as a table'),
   app('attribution', 'attribution.get-data', 'Attribution models', 'attribution.get-data as the dashboard table of the models side by side'),
   app('explain', 'attribution.explain', 'Why an order was credited', "attribution.explain as the order's touchpoints and the dashboard's why panel: each model's shares, the removal effects"),
+  app('books', 'reconciliation.get-data', 'Storelens vs shop', "reconciliation.get-data as a chart of the shop's and the report's revenue per day and the table of every difference"),
 ];
 
 const BY_TOOL = new Map(APPS.map((a) => [a.tool, a]));

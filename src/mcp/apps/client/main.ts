@@ -11,11 +11,13 @@ import { connectToHost, type HostContext } from './bridge.ts';
 import { Report } from './views/report.ts';
 import { Attribution } from './views/attribution.ts';
 import { Explain } from './views/explain.ts';
+import { Reconciliation } from './views/reconciliation.ts';
 
 const VIEWS: Record<string, (props: { data: any }) => unknown> = {
   report: Report,
   attribution: Attribution,
   explain: Explain,
+  books: Reconciliation,
 };
 
 const root = document.getElementById('app')!;
@@ -23,9 +25,9 @@ const View = VIEWS[document.body.dataset.app ?? '']!;
 let theme = matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
 let shown: CallToolResult | null = null;
 
-/** The currency of a result: analytics.query's settings, attribution.get-data's own member. */
+/** The currency of a result: analytics.query's settings, or the member its result object says it in. */
 function currencyOf(data: Record<string, any>): string | undefined {
-  return data.settings_applied?.currency ?? data.attribution?.currency;
+  return data.settings_applied?.currency ?? data.attribution?.currency ?? data.reconciliation?.currency;
 }
 
 function draw(): void {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { getSettings } from '../../../store/app/workspaces.ts';
+import { findWorkspace, getSettings } from '../../../store/app/workspaces.ts';
 import { reconcile } from '../../../analytics/reconciliation.ts';
 import { rangeOut, toolRange } from '../kit/range.ts';
 import { rangeArgs, readTool } from '../kit/tool.ts';
@@ -14,12 +14,12 @@ export const reconciliationTools = [
       'Fields as GET /v3/reconciliation.',
     'Orders and the pixel\'s purchases (traffic), beside the report under the workspace settings.',
     z.object(rangeArgs).strict(),
-    z.strictObject({ reconciliation: out.fields({ ...out.range, days: out.storedList, totals: out.open }) }),
+    z.strictObject({ reconciliation: out.fields({ ...out.range, currency: out.str, days: out.storedList, totals: out.open }) }),
     async (ctx, input) => {
-      const timezone = input.timezone ?? (await getSettings(ctx.db, ctx.workspaceId)).timezone;
-      const range = toolRange({ ...input, timezone }, ctx.now());
+      const [settings, workspace] = await Promise.all([getSettings(ctx.db, ctx.workspaceId), findWorkspace(ctx.db, ctx.workspaceId)]);
+      const range = toolRange({ ...input, timezone: input.timezone ?? settings.timezone }, ctx.now());
       const { data, totals } = await reconcile(ctx, ctx, range, ctx.now());
-      return { reconciliation: { ...rangeOut(range), days: data, totals } };
+      return { reconciliation: { ...rangeOut(range), currency: workspace!.currency, days: data, totals } };
     },
   ),
 ];
