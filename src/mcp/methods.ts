@@ -21,7 +21,9 @@ const INSTRUCTIONS =
   'YYYY-MM-DD days of `timezone` (IANA name, default UTC; the store\'s is in metadata.list_schema), the last day ' +
   'included; a range left out is the last 7 days up to today. Attribution arguments left out (ignore_sources ' +
   'included) take the saved dashboard settings. A channel filter `meta` covers its family (facebook, instagram, ...). ' +
-  'Money is in the workspace currency; ratios (ctr, cr, margins) are fractions.';
+  'Money is in the workspace currency; ratios (ctr, cr, margins) are fractions. A description ending "Basis: report" ' +
+  'counts revenue and conversions as analytics.query credits them (the result names the attribution); "Basis: orders" ' +
+  'counts each order whole, where or when it happened, with no attribution model.';
 
 /** -32601 naming the tool (cut at 100 characters) and, when one is close, the tool it likely meant. */
 function unknownTool(name: string, selection: ToolSelection): RpcError {

@@ -183,6 +183,14 @@ describe('tools/list', () => {
     }
   });
 
+  test('a tool that counts revenue or conversions names its basis: the report\'s credit or whole orders', async () => {
+    const r = await postMcp(t.app, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, ws.headers);
+    const basis = (name: string) => /Basis: (report|orders)\.$/.exec(r.body.result.tools.find((tool: any) => tool.name === name).description)?.[1];
+    const report = ['analytics.query', 'analytics.profit-summary', 'products.get-sales', 'attribution.get-data', 'correlations.get-data', 'budget.compare-channels', 'library.get-assets'];
+    const orders = ['journeys.get-data', 'hourly.get-data', 'map.get-data', 'weather.get-data', 'geo-testing.get-candidates', 'ab-testing.get-results', 'offers.get-opportunities'];
+    assert.deepEqual([...report, ...orders].map(basis), [...report.map(() => 'report'), ...orders.map(() => 'orders')]);
+  });
+
   test(`the result, output schemas included, stays under ${LIST_BUDGET_BYTES} bytes`, async () => {
     const r = await postMcp(t.app, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, ws.headers);
     assert.equal(r.body.result.tools.length, TOOLS.length);

@@ -102,9 +102,9 @@ export const analyticsTools = [
   readTool(
     'analytics.query',
     'Query analytics',
-    'The dashboard numbers (as GET /v3/report) for spend, revenue, ROAS, profit or traffic questions: totals, and rows ' +
-      'per breakdown and/or interval. compare_to adds each metric\'s previous value and change (a fraction). Credit: ' +
-      'the attribution arguments, else the dashboard settings (result: attribution).',
+    'The dashboard numbers (as GET /v3/report) for spend, revenue, ROAS, profit or traffic questions: totals, and ' +
+      'rows per breakdown and/or interval. compare_to adds each metric\'s previous value and change (a fraction). ' +
+      'Basis: report.',
     'The report core over traffic, conversions, orders and ad rows, with the workspace settings.',
     z
       .object({
@@ -144,7 +144,7 @@ export const analyticsTools = [
     'analytics.profit-summary',
     'Profit summary',
     'Revenue, spend and every profit metric (COGS, fees, shipping, refunds, gross, contribution and net profit with ' +
-      'custom expenses, margins, net ROAS), optionally per interval. Needs read:profit.',
+      'custom expenses, margins, net ROAS), optionally per interval. Needs read:profit. Basis: report.',
     'The report core; costs from orders (COGS, fees, shipping, refunds), product costs and custom expenses imports.',
     z
       .object({

@@ -15,7 +15,8 @@ export const attributionTools = [
   readTool(
     'attribution.get-data',
     'Compare attribution models',
-    'Revenue, conversions, spend, ROAS and CPA per channel under several attribution models side by side (default all seven).',
+    'How much the credit rule matters: revenue, conversions, spend, ROAS and CPA per channel under several models ' +
+      'side by side (default all seven). Basis: report.',
     'The report core, once per attribution model, over traffic, conversions and ad rows.',
     z
       .object({

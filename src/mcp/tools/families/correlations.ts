@@ -50,8 +50,8 @@ export const correlationTools = [
   readTool(
     'correlations.get-data',
     'Spend vs revenue correlation',
-    'Per channel: Pearson correlation of daily ad spend with the daily revenue the report credits it (as analytics.query ' +
-      'by source per day), every day of the range counted.',
+    'Per channel: Pearson correlation of daily ad spend with the daily revenue credited ' +
+      'to it, every day of the range counted. Basis: report.',
     'Daily spend from ad rows against the report core\'s daily credited revenue per source.',
     z
       .object({

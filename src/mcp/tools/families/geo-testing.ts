@@ -65,7 +65,8 @@ export const geoTestingTools = [
   readTool(
     'geo-testing.get-candidates',
     'Geo test candidates',
-    'Ranks countries or cities as geo holdout regions: enough orders and steady daily revenue (low coefficient of variation).',
+    'Ranks countries or cities as geo holdout regions: enough orders and steady daily revenue (low coefficient of ' +
+      'variation). Basis: orders.',
     'Conversions by country from traffic.',
     z
       .object({

@@ -13,9 +13,9 @@ export const journeyTools = [
   readTool(
     'journeys.get-data',
     'Customer journeys',
-    'Most common channel paths before a conversion (tagged sessions in the attribution window, repeats collapsed; ' +
-      'none is ["organic"]) with conversions and revenue. A key limited to some channels sees only paths made ' +
-      'entirely of them.',
+    'Most common channel paths before a conversion (tagged sessions in the window, repeats collapsed; none is ' +
+      '["organic"]) with conversions and revenue. A key limited to some channels sees only paths made entirely of ' +
+      'them. Basis: orders.',
     "Each buyer's sessions before a conversion, from traffic and conversions.",
     z
       .object({

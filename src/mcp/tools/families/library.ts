@@ -53,8 +53,8 @@ export const libraryTools = [
   readTool(
     'library.get-assets',
     'Creative library',
-    'Ads of the range with spend, CTR, and the conversions, revenue and ROAS the report credits them (as analytics.query ' +
-      'by ad), plus labels.',
+    'Which creatives work: ads of the range with spend, CTR, and the conversions, revenue and ROAS the report ' +
+      'credits them, plus labels. Basis: report.',
     'Ads and their delivery from ad rows; conversions and revenue credited by the report core.',
     z
       .object({

@@ -10,7 +10,7 @@ export const mapTools = [
     'map.get-data',
     'Sales by place',
     'Sessions, conversions and revenue per country or city. Sessions come from the visitor country, conversions ' +
-      'from the order address: city rows have 0 sessions.',
+      'from the order address: city rows have 0 sessions. Basis: orders.',
     "Sessions and conversions by the visitors' country and city (traffic).",
     z
       .object({

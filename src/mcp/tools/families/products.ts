@@ -12,8 +12,8 @@ export const productTools = [
   readTool(
     'products.get-sales',
     'Product sales',
-    'What sold, to whose buyers (source: paid_social, ...): units, line revenue, orders per product, split by credited ' +
-      'source. Basis: the report\'s attribution (result: attribution).',
+    'What sold, to whose buyers (source: paid_social, ...): units, line revenue, orders per product, split by ' +
+      'credited source. Basis: report.',
     'Line items of orders that are sales (platform orders, else the pixel\'s purchase items), credited by the report core.',
     z
       .object({
