@@ -230,6 +230,21 @@ describe('webhooks', () => {
     assert.equal(received.length, 3);
   });
 
+  test('a receiver that never answers is cut off at the time limit and tried 3 times', async () => {
+    const silent = http.createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const target = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/hook`;
+      const id = await workflow(shop, { name: 'Ping silent', trigger: { type: 'daily_schedule' }, actions: [{ type: 'notify_webhook', target }] });
+      const execution = await engine({ webhookTimeoutMs: 50 }).runNow(shop.id, id, at('2026-11-25T10:00:00Z'));
+      assert.deepEqual(execution.data.outcome!.actions, [{ type: 'notify_webhook', status: 'failed', detail: 'no answer within 50 ms after 3 tries' }]);
+      assert.deepEqual(waits, [1000, 2000]);
+    } finally {
+      silent.closeAllConnections();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
+  });
+
   test('refuses loopback targets, by address or by name, unless private addresses are allowed', async () => {
     const byName = url.replace('127.0.0.1', 'localhost');
     const id = await workflow(shop, { name: 'Ping inside', trigger: { type: 'daily_schedule' }, actions: [{ type: 'notify_webhook', target: url }, { type: 'notify_webhook', target: byName }] });
