@@ -13,10 +13,20 @@ import { surveyRoutes } from './survey-endpoints.ts';
 import { workflowRoutes } from './workflow-endpoints.ts';
 import { exportRoutes } from './export-endpoints.ts';
 import { savedReportRoutes } from './saved-report-endpoints.ts';
+import { runInLane } from '../store/query-queue.ts';
 
 export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
   await app.register(cookie);
   app.decorateRequest('dashboardUser', null);
+  // A signed-in member's analytics reads run in a lane of their own in the engine queue, as an API
+  // key's do: one member's heavy views wait behind each other, not in front of another's.
+  app.addHook('onRoute', (route) => {
+    const handler = route.handler;
+    route.handler = function (request, reply) {
+      const user = request.dashboardUser;
+      return user ? runInLane(`user:${user.userId}`, () => handler.call(this, request, reply)) : handler.call(this, request, reply);
+    };
+  });
   await app.register(pageRoutes);
   await app.register(authRoutes);
   await app.register(viewRoutes);

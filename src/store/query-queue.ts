@@ -11,6 +11,11 @@ export function runInLane<T>(lane: string, fn: () => T): T {
   return lanes.run(lane, fn);
 }
 
+/** The lane the caller runs in ('' outside any). */
+export function currentLane(): string {
+  return lanes.getStore() ?? '';
+}
+
 type Job = ((threads: number) => Promise<void>) & { budgeted?: boolean };
 
 /**
@@ -51,7 +56,7 @@ export class FairQueue {
       if (urgent) {
         this.urgent.push(job);
       } else {
-        const lane = lanes.getStore() ?? '';
+        const lane = currentLane();
         const jobs = this.waiting.get(lane);
         if (jobs) jobs.push(job);
         else this.waiting.set(lane, [job]);

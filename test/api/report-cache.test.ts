@@ -20,6 +20,7 @@ import { seedDemo } from '../../src/cli/demo/seed.ts';
 import { updateSettings } from '../../src/store/app/workspaces.ts';
 import type { Clickhouse } from '../../src/store/clickhouse.ts';
 import type { Stores } from '../../src/store/index.ts';
+import { currentLane } from '../../src/store/query-queue.ts';
 import { bearer, callTool } from '../mcp/rpc.ts';
 import { createUser, signIn } from '../dashboard/helpers.ts';
 
@@ -27,8 +28,9 @@ let t: TestApp;
 let shop: TestWorkspace;
 let cached: FastifyInstance;
 let uncached: FastifyInstance;
-/** Report statements (the rows query and its follow-ups) the cached app sent to the engine. */
+/** Report statements (the rows query and its follow-ups) the cached app sent to the engine, and the engine-queue lane of each. */
 let reportQueries = 0;
+const reportLanes: string[] = [];
 const closers: (() => Promise<void>)[] = [];
 
 const DAYS = ['2026-11-15', '2026-11-16', '2026-11-17', '2026-11-18', '2026-11-19', '2026-11-20'];
@@ -48,7 +50,10 @@ before(async () => {
   const counting: Clickhouse = {
     ...t.stores.ch,
     query(name, ...rest) {
-      if (name.startsWith('report')) reportQueries++;
+      if (name.startsWith('report')) {
+        reportQueries++;
+        reportLanes.push(currentLane());
+      }
       return t.stores.ch.query(name, ...rest);
     },
   };
@@ -110,6 +115,18 @@ describe('identical requests', () => {
     }), 2);
     assert.deepEqual(loads.map((l) => l.status), Array(5).fill(200));
     for (const load of loads) assert.deepEqual(load.body, loads[0]!.body);
+  });
+
+  test('each surface\'s reads run in their caller\'s lane of the engine queue: the key\'s, the member\'s', async () => {
+    const seen = reportLanes.length;
+    await report(cached, { ...RANGE, breakdown: 'utm_campaign' });
+    await createUser(t, 'lane-viewer@example.com', shop.id);
+    const viewer = await signIn({ ...t, app: cached }, 'lane-viewer@example.com');
+    assert.equal((await viewer.get(`/dashboard/api/report?workspace=${shop.id}&start_date=${DAYS[0]}&end_date=${DAYS[1]}&breakdown=utm_medium`)).status, 200);
+    const lanes = reportLanes.slice(seen);
+    assert.equal(lanes.length, 2, JSON.stringify(lanes));
+    assert.match(lanes[0]!, /^key:\d+$/);
+    assert.match(lanes[1]!, /^user:\d+$/);
   });
 });
 
