@@ -14,6 +14,7 @@ import { workflowRoutes } from './workflow-endpoints.ts';
 import { exportRoutes } from './export-endpoints.ts';
 import { savedReportRoutes } from './saved-report-endpoints.ts';
 import { runInLane } from '../store/query-queue.ts';
+import { geoTestRoutes } from './geo-test-endpoints.ts';
 
 export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
   await app.register(cookie);
@@ -35,4 +36,5 @@ export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
   await app.register(workflowRoutes);
   await app.register(exportRoutes);
   await app.register(savedReportRoutes);
+  await app.register(geoTestRoutes);
 }

@@ -274,7 +274,7 @@ test('at 375 px every view link is on screen; at 1280 px no table is wider than 
     const box = a.getBoundingClientRect();
     return { text: a.textContent, inside: box.left >= 0 && box.right <= window.innerWidth && box.width > 0 };
   }));
-  assert.deepEqual(links, ['Overview', 'Attribution', 'Conversions', 'Profit', 'Products', 'Storelens vs shop', 'Live', 'Surveys', 'Saved reports', 'Workflows', 'Settings'].map((text) => ({ text, inside: true })));
+  assert.deepEqual(links, ['Overview', 'Attribution', 'Conversions', 'Profit', 'Products', 'Storelens vs shop', 'Live', 'Surveys', 'Saved reports', 'Geo tests', 'Workflows', 'Settings'].map((text) => ({ text, inside: true })));
   await page.getByRole('link', { name: 'Live' }).click();
   await page.waitForFunction(() => location.pathname === '/live');
 
@@ -374,6 +374,22 @@ test('an owner publishes a survey in the surveys view and reads the answers besi
   assert.equal(await responses.locator('tbody tr').count(), 2);
   await row.getByRole('button', { name: 'Close' }).click();
   await row.getByText('closed', { exact: true }).waitFor();
+  await page.context().close();
+});
+
+test('an owner sets up a geo test in the geo tests view and sees it listed with its status', async () => {
+  const page = await signedIn('ada@example.com', `/geo?workspace=${shop.id}`);
+  await page.getByLabel('Name').fill('Free shipping DE');
+  await page.getByLabel('Treatment regions').fill('DE, NL');
+  await page.getByLabel('Control regions').fill('GB');
+  await page.getByLabel('First day').fill(twoDaysAgo);
+  await page.getByLabel('Last day').fill(today);
+  await page.getByRole('button', { name: 'Create geo test' }).click();
+  await page.getByRole('status').filter({ hasText: '“Free shipping DE” is set up.' }).waitFor();
+  const row = page.locator('tbody tr', { hasText: 'Free shipping DE' });
+  await row.waitFor();
+  const cells = await row.locator('td').allTextContents();
+  assert.deepEqual(cells.slice(0, 5), ['Free shipping DE', 'DE, NL', 'GB', `${twoDaysAgo} to ${today}`, 'running']);
   await page.context().close();
 });
 

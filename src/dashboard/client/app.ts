@@ -14,6 +14,7 @@ import { Live } from './views/live.ts';
 import { Settings } from './views/settings.ts';
 import { Surveys } from './views/surveys.ts';
 import { SavedReports } from './views/saved-reports.ts';
+import { GeoTests } from './views/geo-tests.ts';
 import { Workflows } from './views/workflows.ts';
 import type { ViewProps, Workspace } from './views/props.ts';
 
@@ -33,6 +34,7 @@ const VIEWS: { path: string; title: string; view: (p: ViewProps) => unknown; own
   { path: '/live', title: 'Live', view: Live },
   { path: '/surveys', title: 'Surveys', view: Surveys },
   { path: '/saved', title: 'Saved reports', view: SavedReports },
+  { path: '/geo', title: 'Geo tests', view: GeoTests },
   { path: '/workflows', title: 'Workflows', view: Workflows },
   { path: '/settings', title: 'Settings', view: Settings, owner: true },
 ];

@@ -2,51 +2,12 @@ import { z } from 'zod';
 import { geoTestCandidates } from '../../../analytics/queries/geo/geo-test-candidates.ts';
 import { present } from '../kit/objects.ts';
 import { getSettings } from '../../../store/app/workspaces.ts';
-import { listGeoTests, type GeoTest } from '../../../store/app/geo-tests.ts';
-import { differenceInDifferences } from '../../../analytics/geo-lift.ts';
-import { geoTestDaily } from '../../../analytics/queries/geo/geo-test-daily.ts';
-import { DAY_MS, dayOf, dayStart, formatDay } from '../../../kit/dates.ts';
+import { listGeoTests } from '../../../store/app/geo-tests.ts';
+import { geoTestResult } from '../../../analytics/geo-test-result.ts';
 import { money, rangeOut, toolRange } from '../kit/range.ts';
 import { pixelScope } from '../../../analytics/query-scope.ts';
-import { limitArg, offsetArg, rangeArgs, readTool, type ToolContext } from '../kit/tool.ts';
+import { limitArg, offsetArg, rangeArgs, readTool } from '../kit/tool.ts';
 import * as out from '../kit/outputs.ts';
-
-const dayMs = (day: string) => Date.parse(`${day}T00:00:00Z`);
-const days = (first: number, last: number) => Array.from({ length: Math.max(0, (last - first) / DAY_MS + 1) }, (_, i) => formatDay(first + i * DAY_MS));
-
-/**
- * A geo test's status on the workspace's calendar and, once it has two complete days, its result
- * (src/analytics/geo-lift.ts) over its complete days so far against its pre-test days.
- */
-async function geoTestResult(ctx: ToolContext, test: GeoTest, timeZone: string) {
-  const today = dayOf(ctx.now(), timeZone);
-  const [start, end] = [dayMs(test.start_date), dayMs(test.end_date)];
-  const status = today < start ? 'scheduled' : today <= end ? 'running' : 'completed';
-  const lastComplete = Math.min(end, today - DAY_MS);
-  const preFirst = start - test.pre_days * DAY_MS;
-  const range = { startMs: dayStart(preFirst, timeZone), endMs: dayStart(Math.max(lastComplete, start - DAY_MS) + DAY_MS, timeZone) - 1, timeZone };
-  const rows = await geoTestDaily(ctx.ch, pixelScope(ctx, range), test);
-  const byDay = new Map(rows.map((r) => [r.day, { treatment: Number(r.treatment_cents), control: Number(r.control_cents) }]));
-  const of = (day: string) => byDay.get(day) ?? { treatment: 0, control: 0 };
-  const lift = differenceInDifferences(days(preFirst, start - DAY_MS).map(of), days(start, lastComplete).map(of));
-  if (!lift) return { status, results: null, note: 'Results need two complete days of the test' };
-  return {
-    status,
-    results: {
-      method: 'difference_in_differences',
-      pre_days: lift.pre_days,
-      test_days: lift.test_days,
-      daily_revenue: {
-        treatment_before: money(lift.treatment_pre), treatment_during: money(lift.treatment_test),
-        control_before: money(lift.control_pre), control_during: money(lift.control_test),
-      },
-      lift_per_day: money(lift.lift_per_day),
-      interval_95: [money(lift.low), money(lift.high)],
-      lift_total: money(lift.lift_per_day * lift.test_days),
-      relative_lift: lift.relative_lift === null ? null : Math.round(lift.relative_lift * 10_000) / 10_000,
-    },
-  };
-}
 
 export const geoTestingTools = [
   readTool(
@@ -59,7 +20,7 @@ export const geoTestingTools = [
     async (ctx, page) => {
       const { timezone } = await getSettings(ctx.db, ctx.workspaceId);
       const tests = await listGeoTests(ctx.db, ctx.workspaceId, page);
-      return { tests: await Promise.all(tests.map(async (test) => ({ ...present(test), ...(await geoTestResult(ctx, test.data, timezone)) }))) };
+      return { tests: await Promise.all(tests.map(async (test) => ({ ...present(test), ...(await geoTestResult(ctx.ch, ctx, test.data, timezone, ctx.now())) }))) };
     },
   ),
   readTool(
