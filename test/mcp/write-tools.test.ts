@@ -153,6 +153,25 @@ describe('drafts and disabled by default', () => {
     assert.equal((await invalid('surveys.create', { title: 'x', questions: [], status: 'live' }))?.code, -32602);
   });
 
+  test('offers are refused with terms they cannot run with: a value outside its kind, an end before the start', async () => {
+    const refused = async (name: string, args: object) => {
+      const reply = await callTool(t.app, ws.headers, name, args);
+      return reply.result?.structuredContent.error ?? reply;
+    };
+    const invalidRequest = (message: string) => ({ code: 'invalid_request', message });
+    assert.deepEqual(await refused('offers.create', { name: 'Half', type: 'percentage_discount', config: { value: 150 } }),
+      invalidRequest('A percentage_discount needs config.value, a percent above 0 and at most 100'));
+    assert.deepEqual(await refused('offers.create', { name: 'Five', type: 'fixed_discount', config: { value: 4.5 } }),
+      invalidRequest('A fixed_discount needs config.value, a whole number of cents above 0'));
+    assert.deepEqual(await refused('offers.create', { name: 'Ship', type: 'free_shipping', config: { value: 10 } }), invalidRequest('A free_shipping offer takes no config.value'));
+    assert.deepEqual(await refused('offers.create', { name: 'Back', type: 'free_shipping', start_date: '2026-12-10', end_date: '2026-12-01' }),
+      invalidRequest('end_date must not be before start_date'));
+    const { offer } = await ok('offers.create', { name: 'Ship', type: 'free_shipping', start_date: '2026-12-10' });
+    // An update is checked against the offer as it would be stored.
+    assert.deepEqual(await refused('offers.update', { id: offer.id, end_date: '2026-12-09' }), invalidRequest('end_date must not be before start_date'));
+    assert.equal((await ok('offers.update', { id: offer.id, end_date: '2026-12-10' })).offer.end_date, '2026-12-10');
+  });
+
   test('offers.create makes a draft; offers.update changes status and dates but not promo codes', async () => {
     const { segment } = await ok('segments.create', { name: 'VIP', rules: [{ field: 'orders_count', operator: 'greater_than', value: 3 }] });
     assert.equal(segment.audience_sync, false);

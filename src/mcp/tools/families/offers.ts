@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { createAudited, present, requireObject, updateAudited, listTool } from '../kit/objects.ts';
-import { dayArg, idArg, shortText, writeTool } from '../kit/tool.ts';
+import { InvalidRequest, dayArg, idArg, shortText, writeTool } from '../kit/tool.ts';
 import { offerOpportunitiesTool } from './offer-opportunities.ts';
 import * as out from '../kit/outputs.ts';
 
@@ -16,6 +16,32 @@ const configArg = z
   })
   .strict();
 const segmentArg = idArg('target segment').optional();
+
+interface OfferTerms {
+  type: (typeof TYPES)[number];
+  config?: { value?: number };
+  start_date?: string;
+  end_date?: string;
+}
+
+/**
+ * Terms an offer cannot be run with, checked on the offer as it would be stored (an update merged
+ * into the stored offer): a percentage takes 1 to 100, a fixed discount a whole number of cents,
+ * the other kinds no value; the last day is not before the first.
+ */
+function checkTerms(offer: OfferTerms): void {
+  const value = offer.config?.value;
+  if (offer.type === 'percentage_discount' && (value === undefined || value <= 0 || value > 100)) {
+    throw new InvalidRequest('A percentage_discount needs config.value, a percent above 0 and at most 100');
+  }
+  if (offer.type === 'fixed_discount' && (value === undefined || !Number.isInteger(value) || value <= 0)) {
+    throw new InvalidRequest('A fixed_discount needs config.value, a whole number of cents above 0');
+  }
+  if (!['percentage_discount', 'fixed_discount'].includes(offer.type) && value !== undefined) {
+    throw new InvalidRequest(`A ${offer.type} offer takes no config.value`);
+  }
+  if (offer.start_date && offer.end_date && offer.end_date < offer.start_date) throw new InvalidRequest('end_date must not be before start_date');
+}
 
 export const offerTools = [
   listTool(
@@ -44,6 +70,7 @@ export const offerTools = [
       .strict(),
     z.strictObject({ offer: out.stored }),
     async (ctx, input) => {
+      checkTerms(input);
       if (input.target_segment_id) await requireObject(ctx, 'segment', input.target_segment_id, 'Segment');
       return { offer: present(await createAudited(ctx, 'offers.create', KIND, { target_segment_id: '', start_date: '', end_date: '', ...input, status: 'draft' })) };
     },
@@ -66,6 +93,9 @@ export const offerTools = [
       .strict(),
     z.strictObject({ offer: out.stored }),
     async (ctx, { id, ...changes }) => {
+      const current = await requireObject<OfferTerms>(ctx, KIND, id, 'Offer');
+      const defined = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
+      checkTerms({ ...current.data, ...defined });
       if (changes.target_segment_id) await requireObject(ctx, 'segment', changes.target_segment_id, 'Segment');
       return { offer: present(await updateAudited(ctx, 'offers.update', KIND, id, changes, 'Offer')) };
     },
