@@ -240,6 +240,26 @@ describe('lists, creatives and labels', () => {
     assert.equal((await invalid('lists.create', { name: 'x', kind: 'table' }))?.code, -32602);
   });
 
+  test('cells keep to their column type and a select column to its options', async () => {
+    const { list } = await ok('lists.create', { name: 'Typed', kind: 'list' });
+    await ok('lists.add-column', { list_id: list.id, name: 'stage', type: 'select', options: ['idea', 'testing', 'live'] });
+    for (const [name, type] of [['score', 'number'], ['due', 'date'], ['link', 'url'], ['done', 'checkbox']]) await ok('lists.add-column', { list_id: list.id, name, type });
+    const good = { stage: 'testing', score: 2.5, due: '2026-12-01', link: 'https://shop.example/p/1', done: false };
+    const { items } = await ok('lists.add-items', { list_id: list.id, items: [{ values: good }] });
+    assert.deepEqual(items[0].values, good);
+    const cell = async (values: object) => (await refused('lists.update-items', { list_id: list.id, items: [{ id: items[0].id, values }] })).message;
+    assert.equal(await cell({ stage: 'shipped' }), 'Column stage (select) takes one of idea, testing, live, not "shipped"');
+    assert.equal(await cell({ score: '3' }), 'Column score (number) takes a number, not "3"');
+    assert.equal(await cell({ due: '2026-02-30' }), 'Column due (date) takes a calendar day YYYY-MM-DD, not "2026-02-30"');
+    assert.equal(await cell({ link: 'javascript:alert(1)' }), 'Column link (url) takes an http(s) URL, not "javascript:alert(1)"');
+    assert.equal(await cell({ done: 'yes' }), 'Column done (checkbox) takes true or false, not "yes"');
+    assert.deepEqual((await ok('lists.update-items', { list_id: list.id, items: [{ id: items[0].id, values: { stage: null } }] })).items[0].values.stage, null);
+    const issues = async (args: object) => (await callTool(t.app, ws.headers, 'lists.add-column', { list_id: list.id, name: 'x', ...args })).error?.data?.issues?.map((i: { message: string }) => i.message);
+    assert.deepEqual(await issues({ type: 'select' }), ['a select column needs options']);
+    assert.deepEqual(await issues({ type: 'text', options: ['a'] }), ['a text column takes no options']);
+    assert.deepEqual(await issues({ type: 'select', options: ['a', 'a'] }), ['options must differ']);
+  });
+
   test('add-top-creatives ranks by ROAS and adds linked rows', async () => {
     const { list } = await ok('lists.create', { name: 'Winners', kind: 'whiteboard' });
     const result = await ok('lists.add-top-creatives', { list_id: list.id, rank_by: 'roas', count: 2, date_from: '2026-11-01', date_to: '2026-11-20' });

@@ -6,7 +6,8 @@ import { audit, countVisible, createAudited, listPresented, present, requireObje
 import { CHANNELS } from '../../../analytics/stored-channels.ts';
 import { RANK_BY, topCreatives } from './library.ts';
 import { rangeOut, toolRange } from '../kit/range.ts';
-import { InvalidRequest, rangeArgs, idArg, limitArg, offsetArg, readTool, shortText, writeTool, type ToolContext } from '../kit/tool.ts';
+import { DAY, InvalidRequest, rangeArgs, idArg, limitArg, offsetArg, readTool, shortText, writeTool, type ToolContext } from '../kit/tool.ts';
+import { parseBound } from '../../../kit/dates.ts';
 import * as out from '../kit/outputs.ts';
 
 const LIST = LIST_KIND;
@@ -16,7 +17,7 @@ const COLUMN_TYPES = ['text', 'number', 'date', 'url', 'checkbox', 'select', 'cr
 const ITEMS_OUT = z.strictObject({ items: out.storedList });
 
 type List = { name: string; kind: 'list' | 'whiteboard'; folder: string };
-type Column = { name: string; type: string };
+type Column = { name: string; type: string; options?: string[] };
 type Item = { values: Record<string, unknown>; linked?: Record<string, unknown>; [CHANNELS]?: string[] };
 
 const cellValue = z.union([z.string().max(5000), z.number(), z.boolean(), z.null()]);
@@ -29,11 +30,34 @@ async function columnsOf(ctx: ToolContext, listId: number): Promise<Column[]> {
   return (await listObjects<Column>(ctx.db, ctx.workspaceId, COLUMN, { parentId: listId })).map((c) => c.data);
 }
 
+/** What a cell of each column type holds (null empties any cell); a problem in words, or null. */
+function cellProblem(column: Column, value: unknown): string | null {
+  if (value === null) return null;
+  switch (column.type) {
+    case 'number':
+      return typeof value === 'number' ? null : 'a number';
+    case 'checkbox':
+      return typeof value === 'boolean' ? null : 'true or false';
+    case 'date':
+      return typeof value === 'string' && DAY.test(value) && parseBound(value, 'start') !== null ? null : 'a calendar day YYYY-MM-DD';
+    case 'url':
+      return typeof value === 'string' && /^https?:\/\/[^\s]+$/i.test(value) && URL.canParse(value) ? null : 'an http(s) URL';
+    case 'select':
+      return typeof value === 'string' && (column.options ?? []).includes(value) ? null : `one of ${(column.options ?? []).join(', ')}`;
+    default:
+      return typeof value === 'string' ? null : 'a text';
+  }
+}
+
 function checkColumns(columns: Column[], values: Record<string, unknown>): void {
-  const names = new Set(columns.map((c) => c.name));
-  const unknown = Object.keys(values).filter((k) => !names.has(k));
+  const byName = new Map(columns.map((c) => [c.name, c]));
+  const unknown = Object.keys(values).filter((k) => !byName.has(k));
   if (unknown.length) {
-    throw new InvalidRequest(`Unknown column(s): ${unknown.join(', ')}. Columns of this list: ${[...names].join(', ') || '(none)'}`);
+    throw new InvalidRequest(`Unknown column(s): ${unknown.join(', ')}. Columns of this list: ${[...byName.keys()].join(', ') || '(none)'}`);
+  }
+  for (const [name, value] of Object.entries(values)) {
+    const problem = cellProblem(byName.get(name)!, value);
+    if (problem) throw new InvalidRequest(`Column ${name} (${byName.get(name)!.type}) takes ${problem}, not ${JSON.stringify(value)}`);
   }
 }
 
@@ -97,15 +121,21 @@ export const listTools = [
         list_id: idArg('list'),
         name: shortText('Column name', 100),
         type: z.enum(COLUMN_TYPES).default('text').describe('Column type'),
+        options: z.array(z.string().trim().min(1).max(100)).min(1).max(50).optional().describe('Choices; select only'),
       })
-      .strict(),
+      .strict()
+      .superRefine((column, ctx) => {
+        if (column.type === 'select' && !column.options) ctx.addIssue({ code: 'custom', path: ['options'], message: 'a select column needs options' });
+        if (column.type !== 'select' && column.options) ctx.addIssue({ code: 'custom', path: ['options'], message: `a ${column.type} column takes no options` });
+        if (column.options && new Set(column.options).size !== column.options.length) ctx.addIssue({ code: 'custom', path: ['options'], message: 'options must differ' });
+      }),
     z.strictObject({ column: out.stored }),
     async (ctx, input) => {
       const list = await requireObject<List>(ctx, LIST, input.list_id, 'List');
       const columns = await columnsOf(ctx, list.id);
       if (columns.some((c) => c.name === input.name)) throw new Conflict(`List ${input.list_id} already has a column ${input.name}`);
       if (columns.length >= 100) throw new InvalidRequest('A list has at most 100 columns');
-      const column = await createAudited<Column>(ctx, 'lists.add-column', COLUMN, { name: input.name, type: input.type }, { parentId: list.id });
+      const column = await createAudited<Column>(ctx, 'lists.add-column', COLUMN, { name: input.name, type: input.type, ...(input.options ? { options: input.options } : {}) }, { parentId: list.id });
       return { column: present(column) };
     },
   ),
