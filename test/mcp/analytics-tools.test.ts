@@ -162,6 +162,8 @@ describe('tests, geo, health, loyalty, offers, weather', () => {
   test('ab-testing lists the test and compares variants with a z-test', async () => {
     const { tests } = await ok('ab-testing.get-tests', RANGE);
     assert.deepEqual(tests, [{ test_id: 'hero', variants: ['A', 'B'], sessions: 3, first_seen: '2026-11-10 09:00:00', last_seen: '2026-11-11 14:00:00' }]);
+    const before = await ok('ab-testing.get-tests', { date_from: '2026-10-01', date_to: '2026-10-02' });
+    assert.deepEqual([before.tests, before.note], [[], 'No A/B test in this range: a test shows once its landing URLs carry ab_test and ab_variant']);
     const { results } = await ok('ab-testing.get-results', { ...RANGE, test_id: 'hero' });
     assert.equal(results.control_variant, 'A');
     assert.deepEqual(results.variants.map((v: any) => [v.variant, v.sessions, v.converted_sessions, v.cr, v.revenue]), [
@@ -238,7 +240,9 @@ describe('tests, geo, health, loyalty, offers, weather', () => {
       { condition: 'rain', days: 1, conversions: 1, revenue_per_day: 100 },
     ]);
     assert.equal(weather.temperature_revenue_correlation, null);
-    assert.deepEqual((await ok('weather.get-data', { ...RANGE, country_code: 'FR' })).weather.days, []);
+    const none = (await ok('weather.get-data', { ...RANGE, country_code: 'FR' })).weather;
+    assert.deepEqual([none.days, none.note], [[], 'No imported weather for this range and place: daily weather comes from `import --kind weather` (README, Importing data)']);
+    assert.equal(weather.note, undefined);
   });
 });
 

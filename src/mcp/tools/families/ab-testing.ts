@@ -16,7 +16,7 @@ export const abTestingTools = [
     'A/B tests seen in the traffic (landing URLs with ab_test and ab_variant): variants, sessions, first and last day.',
     'Landing URLs carrying ab_test and ab_variant in traffic; empty until the shop tags its tests that way.',
     z.object(rangeArgs).strict(),
-    z.strictObject({ ...out.range, tests: out.list({ test_id: out.str, variants: out.strs, sessions: out.num, first_seen: out.str, last_seen: out.str }) }),
+    z.strictObject({ ...out.range, tests: out.list({ test_id: out.str, variants: out.strs, sessions: out.num, first_seen: out.str, last_seen: out.str }), note: out.str.optional() }),
     async (ctx, input) => {
       const range = toolRange(input, ctx.now());
       const rows = await variantPerformance(ctx.ch, pixelScope(ctx, range));
@@ -29,7 +29,8 @@ export const abTestingTools = [
         if (r.last_seen > t.last_seen) t.last_seen = r.last_seen;
         tests.set(r.test_id, t);
       }
-      return { tests: [...tests.values()], ...rangeOut(range) };
+      const note = tests.size === 0 ? { note: 'No A/B test in this range: a test shows once its landing URLs carry ab_test and ab_variant' } : {};
+      return { tests: [...tests.values()], ...rangeOut(range), ...note };
     },
   ),
   readTool(

@@ -6,6 +6,9 @@ import { pearson } from '../kit/stats.ts';
 import { rangeArgs, readTool } from '../kit/tool.ts';
 import * as out from '../kit/outputs.ts';
 
+/** Said when a range has no weather rows: the data come from an import, not from the traffic. */
+const NO_WEATHER = 'No imported weather for this range and place: daily weather comes from `import --kind weather` (README, Importing data)';
+
 export const weatherTools = [
   readTool(
     'weather.get-data',
@@ -27,6 +30,7 @@ export const weatherTools = [
         by_condition: out.list({ condition: out.str, days: out.num, conversions: out.num, revenue_per_day: out.num }),
         temperature_revenue_correlation: out.numOrNull,
         precipitation_revenue_correlation: out.numOrNull,
+        note: out.str,
       }),
     }),
     async (ctx, input) => {
@@ -53,6 +57,7 @@ export const weatherTools = [
       return {
         weather: {
           ...rangeOut(range),
+          ...(days.length === 0 ? { note: NO_WEATHER } : {}),
           days,
           by_condition: [...conditions.values()].map((c) => ({
             condition: c.condition,
