@@ -127,10 +127,12 @@ export interface ListedTool {
  * The hints as tools/list sends them, leaving out what MCP's defaults already say: a write is not
  * read-only by default, and its destructive and idempotent hints, which MCP defines only for tools
  * that are not read-only, go with writes only (idempotent only when true, its default being false).
+ * `openWorldHint: false` goes with writes only: on a read-only tool it tells a host nothing it
+ * would act on, and leaving it out of every read keeps tools/list within its 50 KB.
  */
 function listedAnnotations({ readOnlyHint, destructiveHint, idempotentHint, openWorldHint }: ToolDefinition['annotations']) {
   return readOnlyHint
-    ? { readOnlyHint, openWorldHint }
+    ? { readOnlyHint }
     : { destructiveHint, ...(idempotentHint ? { idempotentHint } : {}), openWorldHint };
 }
 
@@ -140,7 +142,7 @@ function listed(tool: ToolDefinition, schema: z.ZodObject): ListedTool {
     name: tool.name,
     description: tool.description,
     inputSchema: shareRepeatedEnums(jsonSchemaOf(schema)),
-    outputSchema: outputSchemaOf(tool),
+    outputSchema: outputSchemaOf(),
     annotations: listedAnnotations(tool.annotations),
     ...(app ? { _meta: { ui: { resourceUri: app.uri } } } : {}),
   };

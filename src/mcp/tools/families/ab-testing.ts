@@ -36,8 +36,8 @@ export const abTestingTools = [
   readTool(
     'ab-testing.get-results',
     'A/B test results',
-    'Per variant of one test: sessions, conversion rate, revenue per session, and a two-proportion z-test against ' +
-      'the control (p < 0.05). Basis: orders.',
+    'Per variant of one test: sessions, conversion rate, revenue per session, two-proportion z-test against the ' +
+      'control (p < 0.05). Basis: orders.',
     'Sessions and conversions per variant, from traffic.',
     z
       .object({

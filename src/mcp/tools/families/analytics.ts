@@ -13,7 +13,8 @@ import { boundMessage } from '../../../kit/range.ts';
 import { offsetArg, readTool, timezoneArg, type ToolContext } from '../kit/tool.ts';
 import * as out from '../kit/outputs.ts';
 
-const DAY_OR_TIMESTAMP = /^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}:\d{2})?$/;
+// Written short: tools/list sends it with every report tool's filters.
+const DAY_OR_TIMESTAMP = /^\d{4}(-\d\d){2}( \d\d(:\d\d){2})?$/;
 
 /**
  * A day or timestamp the report core reads as the API's start_date/end_date: checked here in full
@@ -102,9 +103,8 @@ export const analyticsTools = [
   readTool(
     'analytics.query',
     'Query analytics',
-    'The dashboard numbers (as GET /v3/report) for spend, revenue, ROAS, profit or traffic questions: totals, and ' +
-      'rows per breakdown and/or interval. compare_to adds each metric\'s previous value and change (a fraction). ' +
-      'Basis: report.',
+    'The dashboard numbers (as GET /v3/report) for spend, revenue, ROAS, profit or traffic: totals and rows per ' +
+      'breakdown and/or interval; compare_to adds each metric\'s previous value and change. Basis: report.',
     'The report core over traffic, conversions, orders and ad rows, with the workspace settings.',
     z
       .object({
@@ -143,8 +143,8 @@ export const analyticsTools = [
   readTool(
     'analytics.profit-summary',
     'Profit summary',
-    'Revenue, spend and every profit metric (COGS, fees, shipping, refunds, gross, contribution and net profit with ' +
-      'custom expenses, margins, net ROAS), optionally per interval. Needs read:profit. Basis: report.',
+    'Revenue, spend and every profit metric (COGS, fees, shipping, refunds, gross/contribution/net profit with ' +
+      'expenses, margins, net ROAS), optionally per interval. Needs read:profit. Basis: report.',
     'The report core; costs from orders (COGS, fees, shipping, refunds), product costs and custom expenses imports.',
     z
       .object({

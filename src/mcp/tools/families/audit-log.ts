@@ -8,8 +8,8 @@ export const auditLogTools = [
   readTool(
     'audit-log.get-log',
     'Audit log',
-    'Changes in the workspace, newest first: who (key or OAuth client), which tool or command, which object, what ' +
-      'changed. Needs admin:admin.',
+    'Workspace changes, newest first: who (key or OAuth client), which tool or command, which object, what changed. ' +
+      'Needs admin:admin.',
     'Every write through the tools, and the OAuth consents.',
     z.object({ limit: limitArg, offset: offsetArg }).strict(),
     z.strictObject({ entries: out.list({ id: out.str, actor: out.str, action: out.str, target: out.str, details: out.open, created_at: out.str }) }),

@@ -53,9 +53,8 @@ export const budgetTools = [
   readTool(
     'budget.compare-channels',
     'Compare channels for budget',
-    'Where the next dollar returns most (e.g. move budget from google to meta?): per channel the marginal ROAS of its ' +
-      'daily spend/revenue curve, ROAS under every model, new-customer share, trend, confidence in words. Use 28+ days. ' +
-      'Basis: report.',
+    'Should budget move between channels? Per channel: marginal ROAS from its daily spend/revenue curve, ROAS per ' +
+      'model, new-customer share, trend, confidence in words. 28+ days. Basis: report.',
     'Daily spend from ad rows against the report core\'s daily credited revenue per source; each attribution model\'s ROAS.',
     z.object({ ...rangeArgs }).strict(),
     z.strictObject({

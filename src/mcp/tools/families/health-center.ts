@@ -20,7 +20,7 @@ export const healthCenterTools = [
   readTool(
     'health-center.get-summary',
     'Tracking health summary',
-    'Tracking health, each with a status: pixel freshness, share of the shop\'s sale orders a pixel purchase names (match rate), ' +
+    'Tracking health with a status each: pixel freshness, match rate (shop sale orders a pixel purchase names), ' +
       'newest ad data day per platform.',
     'The newest events and conversions (traffic), orders against pixel purchases (as reconciliation.get-data) and the newest ad rows.',
     z.object(rangeArgs).strict(),

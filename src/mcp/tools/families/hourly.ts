@@ -10,8 +10,8 @@ export const hourlyTools = [
   readTool(
     'hourly.get-data',
     'Activity by hour of day',
-    'Sessions, conversions, revenue and conversion rate per hour of day (0 to 23, default zone: the workspace\'s) ' +
-      'over the range. Basis: orders.',
+    'Sessions, conversions, revenue and conversion rate per hour of day (0-23; default zone: the workspace\'s). ' +
+      'Basis: orders.',
     'Sessions and conversions from traffic, by hour in the workspace time zone.',
     z.object(rangeArgs).strict(),
     z.strictObject({

@@ -14,8 +14,7 @@ export const journeyTools = [
     'journeys.get-data',
     'Customer journeys',
     'Most common channel paths before a conversion (tagged sessions in the window, repeats collapsed; none is ' +
-      '["organic"]) with conversions and revenue. A key limited to some channels sees only paths made entirely of ' +
-      'them. Basis: orders.',
+      '["organic"]) with conversions and revenue; a channel-limited key sees paths of its channels only. Basis: orders.',
     "Each buyer's sessions before a conversion, from traffic and conversions.",
     z
       .object({

@@ -9,8 +9,8 @@ export const mapTools = [
   readTool(
     'map.get-data',
     'Sales by place',
-    'Sessions, conversions and revenue per country or city. Sessions come from the visitor country, conversions ' +
-      'from the order address: city rows have 0 sessions. Basis: orders.',
+    'Sessions, conversions and revenue per country or city (sessions by visitor country, conversions by order ' +
+      'address: city rows have 0 sessions). Basis: orders.',
     "Sessions and conversions by the visitors' country and city (traffic).",
     z
       .object({

@@ -13,9 +13,8 @@ export const metadataTools = [
   readTool(
     'metadata.list_schema',
     'Describe the data',
-    'Call first: what analytics.query accepts and this key may read: metrics (kind, read:profit needed and granted), ' +
-      'breakdowns, intervals, attribution options, sources and source groups (paid_social, ...), currency, time zone, ' +
-      'dashboard settings.',
+    'Call first: what analytics.query accepts and this key may read: metrics (and read:profit), breakdowns, ' +
+      'intervals, attribution options, sources and groups (paid_social, ...), currency, time zone, settings.',
     "The service's metric and breakdown vocabulary, the key's scopes and the workspace settings.",
     z.object({}).strict(),
     z.strictObject({

@@ -9,9 +9,9 @@ export const reconciliationTools = [
   readTool(
     'reconciliation.get-data',
     'Storelens vs shop',
-    'Per day, the shop\'s orders and revenue beside the report\'s conversions and revenue, each difference named ' +
-      '(cancelled, test, unmatched, pixel-only, excluded, refunds); unexplained_revenue 0 when they agree. Default zone: the workspace\'s. ' +
-      'Fields as GET /v3/reconciliation.',
+    'Does Storelens agree with the shop? Per day, shop orders and revenue beside the report\'s, each difference named ' +
+      '(cancelled, test, unmatched, pixel-only, excluded, refunds); unexplained_revenue is 0 when they agree. ' +
+      'Default zone: the workspace\'s.',
     'Orders and the pixel\'s purchases (traffic), beside the report under the workspace settings.',
     z.object(rangeArgs).strict(),
     z.strictObject({ reconciliation: out.fields({ ...out.range, currency: out.str, days: out.storedList, totals: out.open }) }),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DAY, type ToolDefinition } from './tool.ts';
+import { DAY } from './tool.ts';
 
 type Json = Record<string, unknown>;
 
@@ -85,12 +85,12 @@ export function jsonSchemaOf(schema: z.ZodObject): Json {
 }
 
 /**
- * A tool's `outputSchema`: the result's members and the type of each, no deeper (docs/mcp.md,
- * "Size of the tool list"); docs/tools.md lists the fields inside them. Nothing is `required`
- * and other members are not refused, because a refusal is `{error: {code, message}}` instead
- * (a result with `isError: true`), and clients validate the structured content of refusals too.
+ * A tool's `outputSchema`: an open object, which is what every result is (a refusal
+ * `{error: {code, message}}` included, since clients validate the structured content of refusals
+ * too). Its members are declared beside the tool's arguments and listed as "Result" in
+ * docs/tools.md; naming them here as well would cost about 1,450 bytes of tools/list, and their
+ * types as many again (docs/mcp.md, "Size of the tool list").
  */
-export function outputSchemaOf(tool: ToolDefinition): Json {
-  const { properties } = jsonSchemaOf(tool.output) as { properties: Record<string, Json> };
-  return { type: 'object', properties: Object.fromEntries(Object.entries(properties).map(([name, member]) => [name, { type: member.type }])) };
+export function outputSchemaOf(): Json {
+  return { type: 'object' };
 }

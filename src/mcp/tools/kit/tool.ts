@@ -100,7 +100,7 @@ export const idArg = (what: string) =>
   z.string().regex(/^\d{1,15}$/, { error: `${what} id must be a string of digits` }).describe(`Id of the ${what}`);
 
 export const limitArg = z.number().int().min(1).max(500).default(50).describe('Page size');
-export const offsetArg = z.number().int().min(0).max(1_000_000).default(0).describe('Items to skip');
+export const offsetArg = z.number().int().min(0).default(0).describe('Items to skip');
 
 /** A calendar day; tools/list shows the pattern as JSON Schema's `format: "date"` (json-schema.ts). */
 export const DAY = /^\d{4}-\d{2}-\d{2}$/;
