@@ -105,8 +105,9 @@ describe('writing', () => {
     assert.deepEqual(await errorOf(google, 'segments.create', { name: 'FB', rules: [{ field: 'adv_source', operator: 'in', value: ['google', 'instagram'] }] }), denied);
     assert.deepEqual(await errorOf(google, 'dashboards.create-report', { name: 'Meta', metrics: ['spend'], filters: { ignore_sources: ['meta'] } }), denied);
     assert.equal((await read(ws.headers, 'marketing-angles.get-angles')).angles.length, 3);
-    const linked = await read(google, 'marketing-angles.create', { title: 'Google too', linked_creatives: ['g1', 'unknown-ad'] });
-    assert.deepEqual(linked.angle.linked_creatives, ['g1', 'unknown-ad'], 'an id no ads row knows names no channel');
+    assert.deepEqual(await errorOf(google, 'marketing-angles.create', { title: 'Google too', linked_creatives: ['g1', 'unknown-ad'] }), {
+      code: 'invalid_request', message: 'No ad of this workspace has the id(s) unknown-ad: linked creatives are ad ids from the ads rows',
+    });
   });
 
   test('labelling a creative keeps its platform; an old label becomes visible once labelled again', async () => {

@@ -25,6 +25,7 @@ import { conversionCredits } from '../../src/analytics/queries/attribution/conve
 import { ATTRIBUTION_MODELS } from '../../src/analytics/attribution/index.ts';
 import { countSegmentMembers } from '../../src/analytics/queries/segments/segment-members.ts';
 import { geoTestDaily } from '../../src/analytics/queries/geo/geo-test-daily.ts';
+import { knownAdIds } from '../../src/analytics/queries/ads/known-ad-ids.ts';
 import { conversionPath } from '../../src/analytics/queries/conversions/conversion-path.ts';
 import { attributedConversions } from '../../src/analytics/queries/conversions/conversion-scope.ts';
 import { groupConversions } from '../../src/analytics/queries/conversions/group-conversions.ts';
@@ -350,6 +351,9 @@ export const SQL_CASES: Record<string, SqlCase[]> = {
   ],
   'analytics/queries/geo/geo-test-daily.ts': [
     { name: 'cities, some channels', run: (ch, ctx) => geoTestDaily(ch, someChannels(ctx), { level: 'city', treatment: ['Berlin', 'Munich'], control: ['Vienna'] }) },
+  ],
+  'analytics/queries/ads/known-ad-ids.ts': [
+    { name: 'two ids', run: (ch, ctx) => knownAdIds(ch, ctx.workspaceId, ['m1', 'g-2']) },
   ],
   'analytics/queries/offers/coupon-performance.ts': [
     { name: 'every channel', run: (ch, ctx) => couponPerformance(ch, everyChannel(ctx), { limit: 20 }) },

@@ -1,14 +1,21 @@
 import { z } from 'zod';
 import { createAudited, present, updateAudited, listTool } from '../kit/objects.ts';
-import { idArg, longText, shortText, tagsArg, writeTool, type ToolContext } from '../kit/tool.ts';
+import { InvalidRequest, idArg, longText, shortText, tagsArg, writeTool, type ToolContext } from '../kit/tool.ts';
+import { knownAdIds } from '../../../analytics/queries/ads/known-ad-ids.ts';
 import { CHANNELS } from '../../../analytics/stored-channels.ts';
 import { adSources } from '../../../analytics/queries/library/ad-sources.ts';
 import * as out from '../kit/outputs.ts';
 
 const KIND = 'marketing_angle';
 const STATUSES = ['idea', 'testing', 'winning', 'paused', 'retired'] as const;
-/** The ad platforms of the linked creatives, kept with the angle (see analytics/stored-channels.ts). */
+/**
+ * The ad platforms of the linked creatives, kept with the angle (see analytics/stored-channels.ts),
+ * once every linked id is an ad the workspace's ads rows know.
+ */
 async function linkedChannels(ctx: ToolContext, adIds: string[]) {
+  const known = await knownAdIds(ctx.ch, ctx.workspaceId, adIds);
+  const unknown = adIds.filter((id) => !known.has(id));
+  if (unknown.length) throw new InvalidRequest(`No ad of this workspace has the id(s) ${unknown.join(', ')}: linked creatives are ad ids from the ads rows`);
   return { [CHANNELS]: await adSources(ctx.ch, ctx.workspaceId, adIds) };
 }
 
