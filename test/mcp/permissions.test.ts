@@ -7,7 +7,9 @@
  * Fixture: the demo shop (src/cli/demo) for the 6 days 2026-11-15 to 2026-11-20 at 150 sessions
  * a day; on top, an A/B test "hero" (variants A and B) in sessions of google, facebook, email and
  * untagged traffic, some of them converting; daily weather for New York and London; a note, a list
- * and a creator made by the admin key.
+ * and a creator made by the admin key. Then, in the last three days (the tools without a range read
+ * the last 90 days), order path-1 of a buyer who came by google, facebook and email, buying in the
+ * email session, and orders path-2 and path-3 of one-session buyers from facebook and google.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -35,6 +37,15 @@ before(async () => {
   await insertRows(t.stores, 'conversions', [0, 3, 4, 6].map((i) => ({
     store_id: shop.id, dt: `2026-11-1${6 + (i % 3)} 10:3${i}:00.000`, name: 'purchase', session_id: 900 + i, visitor_id: 900 + i,
     transaction_id: `ab-${i}`, transaction_gross_revenue: 1000 * (i + 1), transaction_country_code: 'US', transaction_city: 'New York',
+  })));
+  const ago = (hours: number) => new Date(Date.now() - hours * 3_600_000).toISOString().replace('T', ' ').replace('Z', '');
+  const recent = [[950, 950, 'google', 72], [951, 950, 'facebook', 48], [952, 950, 'email', 24], [953, 953, 'facebook', 12], [954, 954, 'google', 6]] as const;
+  await insertRows(t.stores, 'events', recent.map(([session_id, visitor_id, adv_source, hours]) => ({
+    store_id: shop.id, dt: ago(hours), name: 'pageview', session_id, visitor_id, adv_source, country_code: 'US',
+  })));
+  await insertRows(t.stores, 'conversions', ([[952, 950, 'path-1', 23.5], [953, 953, 'path-2', 11.5], [954, 954, 'path-3', 5.5]] as const).map(([session_id, visitor_id, transaction_id, hours], i) => ({
+    store_id: shop.id, dt: ago(hours), name: 'purchase', session_id, visitor_id, transaction_id, transaction_gross_revenue: 9000 + i * 100,
+    transaction_country_code: 'US', transaction_city: 'New York',
   })));
   await insertRows(t.stores, 'weather_daily', DAYS.flatMap((dt, i) => [
     { store_id: shop.id, dt, country_code: 'US', city: 'New York', temperature_c: 5 + i, precipitation_mm: i % 2, condition: i % 2 ? 'rain' : 'clear', version: 1 },
@@ -84,6 +95,11 @@ function numbers(entries: [string, unknown][]): Numbers {
   return new Map(entries.map(([id, v]) => [id, Number(v ?? 0)]));
 }
 
+/** Whether a key may be shown a channel, raw or as its reporting source. */
+function shows(key: KeyModel, channel: string): boolean {
+  return key.channels === null || [...key.channels].some((c) => reportingSource(c) === reportingSource(channel) || c === channel);
+}
+
 /** A key that sees no channel is refused; otherwise the answer is read. */
 function readable(a: Answers, outcome: Outcome, key = a.key): any | null {
   if (!seesAnyChannel(key)) {
@@ -106,10 +122,7 @@ function additive(extract: (value: any) => [string, unknown][], channelsOf?: (va
       }
       const value = needsAds ? (assert.ok(outcome.ok), (outcome as { value: any }).value) : readable(a, outcome, key);
       if (value === null) return new Map();
-      for (const channel of channelsOf?.(value) ?? []) {
-        assert.ok(key.channels === null || [...key.channels].some((c) => reportingSource(c) === reportingSource(channel) || c === channel),
-          `${channel} shown to ${key.scopes}`);
-      }
+      for (const channel of channelsOf?.(value) ?? []) assert.ok(shows(key, channel), `${channel} shown to ${key.scopes}`);
       return numbers(extract(value));
     };
     const admin = await a.admin();
@@ -138,10 +151,17 @@ const filters = fc.record({ date_from: fc.constant(DAYS[0]), date_to: fc.constan
 const page = fc.record({ limit: fc.integer({ min: 1, max: 500 }), offset: fc.constantFrom(0, 1) }, { requiredKeys: [] });
 const byName = (rows: any[], name: string, fields: string[]) => rows.flatMap((row) => fields.map((f): [string, unknown] => [`${row[name]}/${f}`, row[f]]));
 
+/** The orders attribution.explain is asked about, with the raw channels of their paths as the admin sees them. */
+const EXPLAINED: Record<string, string[]> = {
+  'path-1': ['google', 'facebook', 'email'], 'path-2': ['facebook'], 'path-3': ['google'], 'ab-0': ['google'], 'ab-3': ['facebook'], 'ab-6': [],
+};
+
 interface Check {
   args: fc.Arbitrary<object>;
   /** Runs of the property (default 6); the report tools cost a report per call. */
   runs?: number;
+  /** Keys (by their atoms) and arguments always tried besides the random ones. */
+  examples?: [string[], object][];
   verify(a: Answers, args: any): Promise<void>;
 }
 
@@ -190,6 +210,49 @@ const CHECKS: Record<string, Check> = {
       (v) => Object.entries(v.attribution.totals).flatMap(([model, totals]: [string, any]) => ['revenue', 'conversions', 'spend'].map((m): [string, unknown] => [`${model}/${m}`, totals[m]])),
       (v) => v.attribution.channels.map((c: any) => c.source),
     ),
+  },
+  'attribution.explain': {
+    args: fc.record({ transaction_id: fc.constantFrom(...Object.keys(EXPLAINED)), date_from: fc.constant(DAYS[0]) }),
+    runs: 10,
+    examples: [['read:google'], ['read:meta'], ['read:organic']].map((atoms) => [atoms, { transaction_id: 'path-1', date_from: DAYS[0] }]),
+    async verify(a, args) {
+      if (!seesAnyChannel(a.key)) return assert.deepEqual(a.own, { ok: false, code: 'permission_denied' });
+      // The admin's path, narrowed to the key's channels, is the key's path; an order of which it sees no touch (or an organic one without read:organic) is not found.
+      const admin = await a.admin();
+      assert.ok(admin.ok);
+      const all = admin.value.attribution;
+      assert.deepEqual(all.touchpoints.map((tp: any) => tp.raw_source), EXPLAINED[args.transaction_id], 'the fixture\'s path');
+      const path = all.touchpoints.filter((tp: any) => sees(a.key, tp.raw_source));
+      const organic = all.touchpoints.length === 0;
+      if (organic ? !sees(a.key, '') : path.length === 0) return assert.deepEqual(a.own, { ok: false, code: 'not_found' });
+      assert.ok(a.own.ok, JSON.stringify(a.own));
+      const own = (a.own as { value: any }).value.attribution;
+      assert.deepEqual([own.transaction_id, own.dt, own.revenue, own.touchpoints], [all.transaction_id, all.dt, all.revenue, path]);
+      const sources = organic ? ['organic'] : [...new Set(path.map((tp: any) => tp.source))];
+      assert.equal(own.source, sources.at(-1));
+      for (const [model, shares] of Object.entries(own.credit)) assert.deepEqual(Object.keys(shares as object), sources, model);
+      for (const source of Object.keys(own.removal_effects)) assert.ok(shows(a.key, source), `${source} shown to ${a.key.scopes}`);
+    },
+  },
+  'conversions.get-recent': {
+    args: fc.record({ limit: fc.integer({ min: 1, max: 20 }), with_path: fc.boolean() }),
+    examples: [['read:google'], ['read:email']].map((atoms) => [atoms, { limit: 3, with_path: true }]),
+    async verify(a, args) {
+      const value = readable(a, a.own);
+      if (value === null) return;
+      // The admin's newest orders whose own session the key sees, each path narrowed to the key's channels, are the key's.
+      const admin = await call(shop.headers, 'conversions.get-recent', { limit: 20, with_path: true });
+      assert.ok(admin.ok);
+      const all = admin.value.conversions;
+      assert.deepEqual(all.slice(0, 3).map((c: any) => [c.transaction_id, c.path.map((tp: any) => tp.raw_source)]),
+        [['path-3', ['google']], ['path-2', ['facebook']], ['path-1', ['google', 'facebook', 'email']]]);
+      const visible = all.filter((c: any) => sees(a.key, c.session_source)).map(({ path, ...c }: any) =>
+        args.with_path ? { ...c, path: path.filter((tp: any) => sees(a.key, tp.raw_source)) } : c);
+      const own = value.conversions;
+      assert.ok(own.length <= args.limit && own.length >= Math.min(args.limit, visible.length), `${own.length} of ${visible.length}`);
+      const n = Math.min(own.length, visible.length);
+      assert.deepEqual(own.slice(0, n), visible.slice(0, n));
+    },
   },
   'journeys.get-data': {
     args: fc.record({ date_from: fc.constantFrom(...DAYS), attribution_window: fc.constantFrom(1, 7, 28) }).map((r) => ({ ...r, date_to: DAYS.at(-1), limit: 200 })),
@@ -342,7 +405,7 @@ describe('every read tool keeps to the key\'s channels', () => {
             args,
           );
         }),
-        { numRuns: check.runs ?? 6 },
+        { numRuns: check.runs ?? 6, examples: (check.examples ?? []).map(([atoms, args]) => [{ atoms, extra: [] }, false, args]) },
       );
     });
   }
