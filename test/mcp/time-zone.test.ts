@@ -60,10 +60,19 @@ const RANGE_TOOLS = TOOLS.filter((tool) => Object.hasOwn((jsonSchemaOf(tool.inpu
 async function needed(name: string): Promise<object> {
   if (name === 'ab-testing.get-results') return { test_id: 'hero' };
   if (name === 'exports.get-link') return { kind: 'events' };
+  if (name === 'attribution.explain') return { transaction_id: 'E1' };
   if (name !== 'lists.add-top-creatives') return {};
   const { list } = await ok('lists.create', { name: `Top ${Math.random()}`, kind: 'list' });
   return { list_id: list.id, rank_by: 'spend' };
 }
+
+/**
+ * Range tools whose result has no place for its range (one order's explanation), each with what its
+ * result shows of the range read: 03-10 in New York holds order E1 (03-11 03:30Z).
+ */
+const NAMES_NO_RANGE: Record<string, { pick(result: any): unknown; expected: unknown }> = {
+  'attribution.explain': { pick: (r) => [r.attribution.transaction_id, r.attribution.dt], expected: ['E1', '2026-03-11 03:30:00'] },
+};
 
 /** The object of a result that names its range. */
 function rangeHolder(value: unknown): Record<string, unknown> | null {
@@ -88,6 +97,11 @@ describe('every tool that takes a date range', () => {
   test('names the range it covered in the zone asked for, in its canonical spelling', async () => {
     for (const name of RANGE_TOOLS) {
       const result = await ok(name, { ...(await needed(name)), ...MARCH_10, timezone: 'america/new_york' });
+      const unnamed = NAMES_NO_RANGE[name];
+      if (unnamed) {
+        assert.deepEqual(unnamed.pick(result), unnamed.expected, name);
+        continue;
+      }
       const holder = rangeHolder(result);
       assert.deepEqual(holder && { date_from: holder.date_from, date_to: holder.date_to, timezone: holder.timezone }, { ...MARCH_10, timezone: NY }, name);
     }
@@ -178,6 +192,13 @@ describe('local days in the tools', () => {
     };
     assert.deepEqual(await days(NY), [['2026-03-10', 'clear', 2], ['2026-03-11', 'rain', 1]]);
     assert.deepEqual(await days(), [['2026-03-10', 'clear', 1], ['2026-03-11', 'rain', 2]]);
+  });
+
+  test('attribution.explain: the evening order is found on its New York day only', async () => {
+    const explained = await ok('attribution.explain', { transaction_id: 'E1', ...MARCH_10, timezone: NY });
+    assert.deepEqual([explained.attribution.dt, explained.attribution.source, explained.attribution.revenue], ['2026-03-11 03:30:00', 'meta', 80]);
+    const utc = await callTool(t.app, ws.headers, 'attribution.explain', { transaction_id: 'E1', ...MARCH_10 });
+    assert.equal(utc.result?.structuredContent.error.code, 'not_found');
   });
 
   test('health-center.get-summary: "today" of ad data is the zone\'s today', async () => {
