@@ -182,10 +182,12 @@ describe('GET /v3/report: numbers', () => {
       { city: '', spend: 0, revenue: 600, conversions: 3, sessions: 6, cr: 0.5 },
       { city: 'Berlin', spend: 0, revenue: 50, conversions: 1, sessions: 0, cr: null },
     ]);
-    assert.deepEqual(pick((await get(`${RANGE}&breakdown=coupon_code&${metrics}`)).body.data, ['coupon_code', 'revenue']), [
-      ['', 600],
-      ['SAVE10', 50],
+    const byCoupon = (await get(`${RANGE}&breakdown=coupon_code&${metrics}`)).body;
+    assert.deepEqual(pick(byCoupon.data, ['coupon_code', 'revenue', 'sessions']), [
+      ['', 600, null],
+      ['SAVE10', 50, null],
     ]);
+    assert.deepEqual([byCoupon.totals.revenue, byCoupon.totals.sessions, byCoupon.totals.cr], [650, null, null], 'the totals have no sessions either, not 0');
     assert.deepEqual(pick((await get(`${RANGE}&breakdown=utm_source&${metrics}`)).body.data, ['utm_source', 'revenue', 'conversions', 'sessions']), [
       ['ig', 300, 1, 1],
       ['', 250, 2, 2],

@@ -186,9 +186,10 @@ async function computeReport(
   }
   const ctx: MetricContext = { refundsNetted: settings.refund_netting };
   const dimension = plan.breakdown ? DIMENSIONS[plan.breakdown] : null;
+  // A breakdown sessions cannot have (coupon_code) reads no sessions at all: its totals say null as its rows do, not 0.
   const rowsHaveSessions = dimension === null || dimension.keys.every((k) => k.session !== null);
   const positions = partPositions(plan);
-  const totalParts = toParts(totalsRow?.all_parts as number[] | undefined, positions.total, Number(totalsRow?.all_expenses ?? 0), true);
+  const totalParts = toParts(totalsRow?.all_parts as number[] | undefined, positions.total, Number(totalsRow?.all_expenses ?? 0), rowsHaveSessions);
   const totals = metricsOf(plan, totalParts, ctx);
 
   const rows = rawRows.map((raw) => {
