@@ -89,6 +89,15 @@ export const COMMAND_USAGE = {
       { name: 'pre-days', value: 'N', text: 'days before the start the regions are compared over (default 28)' },
     ],
   },
+  'loyalty create': {
+    summary: 'sets up a loyalty program; loyalty.get-programs reads its members and points from the sale orders (docs/families.md)',
+    options: [
+      workspace,
+      { name: 'name', value: 'TEXT', required: true, text: 'what the program is called' },
+      { name: 'points-per-unit', value: 'N', required: true, text: 'points a member earns per whole currency unit spent (1 to 1000)' },
+      { name: 'start', value: 'YYYY-MM-DD', required: true, text: 'the first day whose orders earn points (workspace time zone)' },
+    ],
+  },
   'workflow list': {
     summary: 'prints the workspace\'s workflows (drafted with workflows.create), enabled or not',
     options: [workspace],

@@ -46,6 +46,7 @@ import { adSources } from '../../src/analytics/queries/library/ad-sources.ts';
 import { ensureExcludedList } from '../../src/analytics/queries/settings/excluded-transactions.ts';
 import { liveActivity } from '../../src/analytics/queries/live/live-activity.ts';
 import { repeatCustomers } from '../../src/analytics/queries/loyalty/repeat-customers.ts';
+import { programFigures } from '../../src/analytics/queries/loyalty/program-members.ts';
 import { runProductSales, type ProductSalesRequest } from '../../src/analytics/product-sales.ts';
 import { cartAbandonment } from '../../src/analytics/queries/offers/cart-abandonment.ts';
 import { couponPerformance } from '../../src/analytics/queries/offers/coupon-performance.ts';
@@ -328,6 +329,9 @@ export const SQL_CASES: Record<string, SqlCase[]> = {
   ],
   'analytics/queries/loyalty/repeat-customers.ts': [
     { name: 'the workspace', run: (ch, ctx) => repeatCustomers(ch, everyChannel(ctx)) },
+  ],
+  'analytics/queries/loyalty/program-members.ts': [
+    { name: 'two points per unit from October', run: (ch, ctx) => programFigures(ch, { workspaceId: ctx.workspaceId, startMs: OCTOBER.startMs, pointsPerUnit: 2 }) },
   ],
   'analytics/queries/offers/cart-abandonment.ts': [
     { name: 'every channel', run: (ch, ctx) => cartAbandonment(ch, everyChannel(ctx)) },

@@ -10,6 +10,7 @@ import { setIntegrationCommand } from './integration.ts';
 import { setStorefrontCommand } from './storefront.ts';
 import { surveyCloseCommand, surveyPublishCommand } from './survey.ts';
 import { geoTestCreateCommand } from './geo-test.ts';
+import { loyaltyCreateCommand } from './loyalty.ts';
 import { createUserCommand, resetPasswordCommand } from './user.ts';
 import type { CommandName } from '../command-line.ts';
 import { webhookRotateCommand, webhookSecretCommand } from './webhook.ts';
@@ -27,6 +28,7 @@ export const commands: Record<Exclude<CommandName, 'start'>, Command> = {
   'survey publish': surveyPublishCommand,
   'survey close': surveyCloseCommand,
   'geo-test create': geoTestCreateCommand,
+  'loyalty create': loyaltyCreateCommand,
   'workflow list': workflowListCommand,
   'workflow enable': workflowEnableCommand,
   'workflow disable': workflowDisableCommand,

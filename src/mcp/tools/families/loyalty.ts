@@ -1,20 +1,44 @@
 import { z } from 'zod';
 import { repeatCustomers } from '../../../analytics/queries/loyalty/repeat-customers.ts';
-import { listTool } from '../kit/objects.ts';
+import { present } from '../kit/objects.ts';
+import { programFigures } from '../../../analytics/queries/loyalty/program-members.ts';
+import { listLoyaltyPrograms } from '../../../store/app/loyalty-programs.ts';
+import { getSettings } from '../../../store/app/workspaces.ts';
+import { parseBound } from '../../../kit/dates.ts';
 import { money, rangeOut, ratio, toolRange } from '../kit/range.ts';
 import { pixelScope } from '../../../analytics/query-scope.ts';
 import { requireAllChannels } from '../kit/scope.ts';
-import { rangeArgs, readTool } from '../kit/tool.ts';
+import { limitArg, offsetArg, rangeArgs, readTool } from '../kit/tool.ts';
 import * as out from '../kit/outputs.ts';
 
 export const loyaltyTools = [
-  listTool(
+  readTool(
     'loyalty.get-programs',
     'Get loyalty programs',
-    'The loyalty programs (points, tiers, rewards).',
-    'Loyalty programs stored in the workspace.',
-    'loyalty_program',
-    'programs',
+    'Loyalty programs: points rate, start, members and points earned (null without every channel).',
+    'Programs set up with `loyalty create`; members and points from sale orders since the start.',
+    z.object({ limit: limitArg, offset: offsetArg }).strict(),
+    z.strictObject({ programs: out.storedList }),
+    async (ctx, page) => {
+      const { timezone } = await getSettings(ctx.db, ctx.workspaceId);
+      const programs = await listLoyaltyPrograms(ctx.db, ctx.workspaceId, page);
+      return {
+        programs: await Promise.all(
+          programs.map(async (program) => {
+            // Orders carry no channel: a key that does not see every channel gets no figures.
+            const figures = ctx.visibility.channels === null
+              ? await programFigures(ctx.ch, { workspaceId: ctx.workspaceId, startMs: parseBound(program.data.start_date, 'start', timezone)!, pointsPerUnit: program.data.points_per_unit })
+              : null;
+            return {
+              ...present(program),
+              members: figures ? figures.members : null,
+              points_earned: figures ? figures.points : null,
+              revenue: figures ? money(figures.revenue_cents) : null,
+            };
+          }),
+        ),
+      };
+    },
   ),
   readTool(
     'loyalty.get-analytics',
