@@ -1,13 +1,14 @@
 /**
- * The demo store's saved report, segments and geo test (docs/families.md), stored as the tools and
- * the CLI store them, so dashboards.get-dashboards, the dashboard's Saved reports,
- * segments.get-segments and geo-testing.get-tests answer from the first start. Creators need no
+ * The demo store's saved report, segments, geo test and loyalty program (docs/families.md), stored
+ * as the tools and the CLI store them, so dashboards.get-dashboards, the dashboard's Saved reports,
+ * segments.get-segments, geo-testing.get-tests and loyalty.get-programs answer from the first start. Creators need no
  * seeding: the demo traffic carries four creators' ref and coupon codes.
  */
 import type { Stores } from '../../store/index.ts';
 import { createObject } from '../../store/app/tool-objects.ts';
 import { SAVED_REPORT_KIND, type SavedReport } from '../../store/app/saved-reports.ts';
 import { createGeoTest, parseGeoTest } from '../../store/app/geo-tests.ts';
+import { createLoyaltyProgram, parseLoyaltyProgram } from '../../store/app/loyalty-programs.ts';
 import { ruleProblem, type SegmentRule } from '../../analytics/segment-fields.ts';
 import { formatDay } from '../../kit/dates.ts';
 
@@ -35,4 +36,6 @@ export async function seedDemoFamilies(stores: Stores, workspaceId: number, nowM
     end_date: formatDay(nowMs + 14 * DAY_MS),
   });
   await createGeoTest(stores.db, workspaceId, test, 'demo');
+  const program = parseLoyaltyProgram({ name: 'Demo points', points_per_unit: 1, start_date: formatDay(nowMs - 30 * DAY_MS) });
+  await createLoyaltyProgram(stores.db, workspaceId, program, 'demo');
 }
