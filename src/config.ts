@@ -75,6 +75,40 @@ export interface Config {
   ads: AdsConfig;
   /** The workflow engine and its actions (docs/workflows.md). */
   workflows: WorkflowsConfig;
+  /** The assistant that AI-visibility prompts are asked (docs/families.md, "AI visibility"); null: not configured. */
+  llm: LlmConfig | null;
+}
+
+export interface LlmConfig {
+  /** Base URL of an OpenAI-compatible API (`STORELENS_LLM_URL`, e.g. https://api.openai.com/v1); `/chat/completions` is appended. */
+  url: string;
+  /** Bearer key (`STORELENS_LLM_KEY`): a secret, never logged or returned; null sends no authorization. */
+  apiKey: string | null;
+  /** Model asked (`STORELENS_LLM_MODEL`, default gpt-4o-mini). */
+  model: string;
+  /** Time limit of one prompt (`STORELENS_LLM_TIMEOUT_MS`, default 30 s). */
+  timeoutMs: number;
+  /** The endpoint may be a private, loopback or link-local address (`STORELENS_LLM_ALLOW_PRIVATE=1`, e.g. a local model server). */
+  allowPrivate: boolean;
+}
+
+function llmFromEnv(env: NodeJS.ProcessEnv): LlmConfig | null {
+  const url = env.STORELENS_LLM_URL;
+  if (!url) return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new Error('STORELENS_LLM_URL must be an http(s) URL');
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('STORELENS_LLM_URL must be an http(s) URL');
+  return {
+    url: url.replace(/\/+$/, ''),
+    apiKey: env.STORELENS_LLM_KEY || null,
+    model: env.STORELENS_LLM_MODEL || 'gpt-4o-mini',
+    timeoutMs: Math.max(1, intFromEnv(env, 'STORELENS_LLM_TIMEOUT_MS', 30_000)),
+    allowPrivate: env.STORELENS_LLM_ALLOW_PRIVATE === '1',
+  };
 }
 
 export interface WorkflowsConfig {
@@ -255,6 +289,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     tryon: tryOnFromEnv(env),
     ads: adsFromEnv(env),
     workflows: workflowsFromEnv(env),
+    llm: llmFromEnv(env),
     ...overrides,
   };
 }

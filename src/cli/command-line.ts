@@ -114,6 +114,10 @@ export const COMMAND_USAGE = {
     summary: 'evaluates an enabled workflow now (a schedule fires) and prints the execution',
     options: [workspace, { name: 'workflow', value: 'ID', required: true, text: 'the workflow id' }],
   },
+  'ai-visibility run': {
+    summary: 'asks the configured assistant (STORELENS_LLM_URL) every tracked AI-visibility prompt and stores one check result each (docs/families.md)',
+    options: [workspace],
+  },
   'webhook secret': {
     summary: 'prints the order-webhook URL and signing secret (created on first use)',
     options: [workspace],

@@ -69,6 +69,7 @@ async function callTool(app: FastifyInstance, caller: Caller, connection: Connec
       workspaces: caller.kind === 'oauth' ? caller.workspaces : [],
       signDownload: (kind, query) =>
         signDownload(app.stores.secrets, connection.baseUrl, { workspaceId: scope.workspaceId, keyId: scope.keyId, scopes: scope.scopes, kind, query }, Date.now()),
+      assistantConfigured: app.config.llm !== null,
     };
     return toolResult(await app.inFlight.run(limitKey, () => tool.run(ctx, input)));
   } catch (error) {

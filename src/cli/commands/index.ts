@@ -1,4 +1,5 @@
 import type { Command } from '../command.ts';
+import { aiVisibilityRunCommand } from './ai-visibility.ts';
 import { adsConnectCommand, adsStatusCommand, adsSyncCommand } from './ads.ts';
 import { collectStatusCommand, replayDeadLettersCommand } from './collect.ts';
 import { demoCommand } from './demo.ts';
@@ -33,6 +34,7 @@ export const commands: Record<Exclude<CommandName, 'start'>, Command> = {
   'workflow enable': workflowEnableCommand,
   'workflow disable': workflowDisableCommand,
   'workflow run': workflowRunCommand,
+  'ai-visibility run': aiVisibilityRunCommand,
   'webhook secret': webhookSecretCommand,
   'webhook rotate': webhookRotateCommand,
   'integration set': setIntegrationCommand,

@@ -1,8 +1,9 @@
 /**
- * Webhook targets must be public (docs/workflows.md, "Webhooks"): a workflow must not become a
- * way to reach the server's own network. The host is resolved once, every address it resolves
- * to is checked, and the connection goes to a checked address (no second lookup that could answer
- * differently). `STORELENS_WEBHOOK_ALLOW_PRIVATE=1` lifts the check (a receiver on the same network).
+ * Webhook targets (docs/workflows.md, "Webhooks") and the AI-visibility assistant (docs/families.md)
+ * must be public: neither may become a way to reach the server's own network. The host is resolved
+ * once, every address it resolves to is checked, and the connection goes to a checked address (no
+ * second lookup that could answer differently). `STORELENS_WEBHOOK_ALLOW_PRIVATE=1` and
+ * `STORELENS_LLM_ALLOW_PRIVATE=1` lift the check (a receiver on the same network).
  */
 import dns from 'node:dns';
 import net from 'node:net';
@@ -61,4 +62,11 @@ export function checkedLookup(allowPrivate: boolean) {
       callback(null, addresses[0]!.address, addresses[0]!.family);
     });
   };
+}
+
+/** The host of `url` is an IP literal: no lookup happens, so it is checked here; the refusal, or null. */
+export function literalRefusal(url: URL, allowPrivate: boolean): string | null {
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (allowPrivate || net.isIP(host) === 0 || isPublicAddress(host)) return null;
+  return `${host} is not a public address`;
 }

@@ -8,8 +8,7 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
-import net from 'node:net';
-import { checkedLookup, isPublicAddress, PrivateAddress } from './public-address.ts';
+import { checkedLookup, literalRefusal, PrivateAddress } from './public-address.ts';
 
 export interface WebhookOptions {
   timeoutMs: number;
@@ -58,13 +57,6 @@ function postOnce(url: URL, body: string, signature: string, options: WebhookOpt
 }
 
 const retryable = (result: TryResult) => 'error' in result || result.status === 408 || result.status === 429 || result.status >= 500;
-
-/** The host is an IP literal: no lookup happens, so it is checked here. */
-function literalRefusal(url: URL, allowPrivate: boolean): string | null {
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (allowPrivate || net.isIP(host) === 0 || isPublicAddress(host)) return null;
-  return `${host} is not a public address`;
-}
 
 const tried = (n: number) => `after ${n} tr${n === 1 ? 'y' : 'ies'}`;
 

@@ -3,18 +3,16 @@ import { listObjects } from '../../../store/app/tool-objects.ts';
 import { createAudited, present } from '../kit/objects.ts';
 import { limitArg, offsetArg, readTool, shortText, writeTool } from '../kit/tool.ts';
 import * as out from '../kit/outputs.ts';
-
-const PROMPT = 'ai_visibility_prompt';
-const RESULT = 'ai_visibility_result';
+import { NOT_CONFIGURED, PROMPT_KIND as PROMPT, RESULT_KIND as RESULT } from '../../../ai-visibility/run.ts';
 
 export const aiVisibilityTools = [
   readTool(
     'ai-visibility.get-results',
     'AI visibility results',
-    'Tracked AI-assistant prompts with check results (assistant, brand mentioned, position, competitors), newest last.',
-    'Prompts stored with ai-visibility.create-prompt.',
+    'Tracked AI-assistant prompts with check results (assistant, model, brand mentioned, position, competitors), newest last; status says whether an assistant is configured.',
+    'Prompts from ai-visibility.create-prompt; results from `ai-visibility run` asking the configured OpenAI-compatible assistant.',
     z.object({ limit: limitArg, offset: offsetArg }).strict(),
-    z.strictObject({ prompts: out.storedList }),
+    z.strictObject({ status: z.enum(['configured', 'not_configured']), note: z.string().optional(), prompts: out.storedList }),
     async (ctx, page) => {
       const prompts = await listObjects(ctx.db, ctx.workspaceId, PROMPT, page);
       const results = [];
@@ -22,7 +20,7 @@ export const aiVisibilityTools = [
         const checks = await listObjects(ctx.db, ctx.workspaceId, RESULT, { parentId: prompt.id });
         results.push({ ...present(prompt), results: checks.map(present) });
       }
-      return { prompts: results };
+      return ctx.assistantConfigured ? { status: 'configured', prompts: results } : { status: 'not_configured', note: NOT_CONFIGURED, prompts: results };
     },
   ),
   writeTool(

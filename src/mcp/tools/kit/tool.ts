@@ -23,6 +23,8 @@ export interface ToolContext {
   workspaces: { id: number; name: string }[];
   /** A signed, expiring link to `/v3/export/<kind>?<query>` for this caller's key and permissions (docs/exports.md). */
   signDownload(kind: string, query: Record<string, string>): { url: string; expiresAt: number };
+  /** Whether an assistant is configured to run AI-visibility prompts (`STORELENS_LLM_URL`). */
+  assistantConfigured: boolean;
 }
 
 export interface ToolAnnotations {

@@ -1,0 +1,147 @@
+/**
+ * AI visibility end to end: prompts tracked through the tool endpoint, run by `ai-visibility run`
+ * against a local double of an OpenAI-compatible endpoint, read back with ai-visibility.get-results.
+ * The double answers POST /v1/chat/completions with the chat completion object of the OpenAI API
+ * reference (id, object "chat.completion", created, model, choices[].message {role, content},
+ * finish_reason, usage), chosen by the question; one question gets a 500, one no answer at all, one
+ * an answer larger than the client reads.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createTestWorkspace, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
+import { toolOk } from '../mcp/rpc.ts';
+import { runCommand } from '../../src/cli/run-command.ts';
+import { createLogger } from '../../src/log.ts';
+import type { LlmConfig } from '../../src/config.ts';
+
+const KEY = 'sk-test-secret-key';
+const ANSWERS: Record<string, string> = {
+  'Which running shoes are best?': 'For running, try Stride Co first, then Acme Shoes; Trailfox is good too.',
+  'Where can I buy waterproof boots?': 'Trailfox makes good ones, and so does trailfox outlet.',
+  'Gift ideas for a runner?': 'Test Shop sells gift cards; so does Acmeplex.',
+};
+
+const requests: { authorization?: string; body: any }[] = [];
+let double: http.Server;
+let t: TestApp;
+let shop: TestWorkspace;
+let llm: LlmConfig;
+const held: http.ServerResponse[] = [];
+
+function completion(content: string) {
+  return {
+    id: 'chatcmpl-1',
+    object: 'chat.completion',
+    created: 1_764_000_000,
+    model: 'gpt-4o-mini-2024-07-18',
+    choices: [{ index: 0, message: { role: 'assistant', content, refusal: null }, logprobs: null, finish_reason: 'stop' }],
+    usage: { prompt_tokens: 12, completion_tokens: 20, total_tokens: 32 },
+  };
+}
+
+const cli = (...argv: string[]) => runCommand({ config: t.config, stores: t.stores, logger: createLogger('silent'), progress: () => {} }, argv);
+/** Stored objects without their ids and times (which come from the store); the prompts keep their ids. */
+const withoutTimes = (prompts: any[]) =>
+  prompts.map(({ created_at: _c, updated_at: _u, ...prompt }) => ({ ...prompt, results: prompt.results.map(({ id: _i, created_at: _a, updated_at: _b, ...r }: any) => r) }));
+
+before(async () => {
+  double = http.createServer((request, response) => {
+    let text = '';
+    request.on('data', (chunk) => (text += chunk));
+    request.on('end', () => {
+      const body = JSON.parse(text);
+      requests.push({ authorization: request.headers.authorization, body });
+      const question = body.messages[0].content as string;
+      if (request.url !== '/v1/chat/completions') return response.writeHead(404).end();
+      if (question === 'Broken?') return response.writeHead(500, { 'content-type': 'application/json' }).end('{"error":{"message":"server error"}}');
+      if (question === 'Slow?') return void held.push(response);
+      const content = question === 'Huge?' ? 'x'.repeat(300 * 1024) : ANSWERS[question]!;
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(completion(content)));
+    });
+  });
+  await new Promise<void>((resolve) => double.listen(0, '127.0.0.1', resolve));
+  const port = (double.address() as AddressInfo).port;
+  llm = { url: `http://127.0.0.1:${port}/v1`, apiKey: KEY, model: 'gpt-4o-mini', timeoutMs: 500, allowPrivate: true };
+  t = await startTestApp({ llm });
+  shop = await createTestWorkspace(t.stores, 'Test shop');
+});
+
+after(async () => {
+  for (const response of held) response.destroy();
+  double.close();
+  await t.close();
+});
+
+test('ai-visibility run asks each prompt and get-results shows the checks: mentions, position, competitors, failures', async () => {
+  const track = (args: object) => toolOk(t.app, shop.headers, 'ai-visibility.create-prompt', args);
+  const competitors = ['Stride Co', 'Trailfox', 'Zoomer'];
+  const ids: string[] = [];
+  for (const prompt of ['Which running shoes are best?', 'Where can I buy waterproof boots?', 'Broken?', 'Slow?', 'Huge?']) {
+    ids.push((await track({ prompt, brand: 'Acme Shoes', competitors })).prompt.id);
+  }
+  ids.push((await track({ prompt: 'Gift ideas for a runner?', competitors: ['Acme'] })).prompt.id);
+
+  const run = await cli('ai-visibility', 'run', '--workspace', String(shop.id));
+  const assistant = new URL(llm.url).host;
+  const failed = (id: string, error: string) => ({ prompt_id: id, assistant, model: 'gpt-4o-mini', status: 'failed', brand_mentioned: null, position: null, competitors_mentioned: [], error });
+  const ok = (id: string, brand_mentioned: boolean, position: number | null, competitors_mentioned: string[]) => ({
+    prompt_id: id, assistant, model: 'gpt-4o-mini-2024-07-18', status: 'ok', brand_mentioned, position, competitors_mentioned,
+  });
+  const expected = [
+    ok(ids[0]!, true, 2, ['Stride Co', 'Trailfox']),
+    ok(ids[1]!, false, null, ['Trailfox']),
+    failed(ids[2]!, 'answered 500'),
+    failed(ids[3]!, 'no answer within 500 ms'),
+    failed(ids[4]!, 'answer larger than 262144 bytes'),
+    ok(ids[5]!, true, 1, []),
+  ];
+  assert.deepEqual(run, { result: { results: expected } });
+
+  assert.equal(requests.length, 6);
+  assert.deepEqual(requests[0], { authorization: `Bearer ${KEY}`, body: { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Which running shoes are best?' }] } });
+
+  const read = await toolOk(t.app, shop.headers, 'ai-visibility.get-results', {});
+  assert.equal(read.status, 'configured');
+  assert.equal(read.note, undefined);
+  const brands = (brand: string, list: string[]) => ({ brand, competitors: list, active: true });
+  assert.deepEqual(withoutTimes(read.prompts), [
+    ...['Which running shoes are best?', 'Where can I buy waterproof boots?', 'Broken?', 'Slow?', 'Huge?'].map((prompt, i) => ({
+      id: ids[i], prompt, ...brands('Acme Shoes', competitors), results: [(({ prompt_id: _p, ...r }) => r)(expected[i]!)],
+    })),
+    { id: ids[5], prompt: 'Gift ideas for a runner?', ...brands('', ['Acme']), results: [(({ prompt_id: _p, ...r }) => r)(expected[5]!)] },
+  ]);
+  assert.doesNotMatch(JSON.stringify([run, read]), new RegExp(KEY));
+});
+
+test('an endpoint on a private address is refused unless allowed, and recorded as a failed check', async () => {
+  const other = await createTestWorkspace(t.stores, 'Other shop');
+  const { prompt } = await toolOk(t.app, other.headers, 'ai-visibility.create-prompt', { prompt: 'Which running shoes are best?', brand: 'Acme Shoes' });
+  const before = requests.length;
+  t.config.llm = { ...llm, allowPrivate: false };
+  try {
+    const run = await cli('ai-visibility', 'run', '--workspace', String(other.id));
+    assert.deepEqual(run, {
+      result: { results: [{ prompt_id: prompt.id, assistant: new URL(llm.url).host, model: 'gpt-4o-mini', status: 'failed', brand_mentioned: null, position: null, competitors_mentioned: [], error: 'refused: 127.0.0.1 is not a public address' }] },
+    });
+    assert.equal(requests.length, before);
+  } finally {
+    t.config.llm = llm;
+  }
+});
+
+test('without an assistant, get-results says not configured and the command refuses', async () => {
+  t.config.llm = null;
+  try {
+    const read = await toolOk(t.app, shop.headers, 'ai-visibility.get-results', { limit: 1 });
+    assert.equal(read.status, 'not_configured');
+    assert.equal(read.note, 'No assistant is configured (STORELENS_LLM_URL), so tracked prompts are never run and have no results.');
+    assert.equal(read.prompts.length, 1);
+    assert.deepEqual(await cli('ai-visibility', 'run', '--workspace', String(shop.id)), {
+      error: { message: 'No assistant is configured (STORELENS_LLM_URL), so tracked prompts are never run and have no results.' },
+    });
+  } finally {
+    t.config.llm = llm;
+  }
+});
