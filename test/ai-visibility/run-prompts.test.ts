@@ -15,6 +15,8 @@ import { toolOk } from '../mcp/rpc.ts';
 import { runCommand } from '../../src/cli/run-command.ts';
 import { createLogger } from '../../src/log.ts';
 import type { LlmConfig } from '../../src/config.ts';
+import { listObjects } from '../../src/store/app/tool-objects.ts';
+import { RESULT_KIND } from '../../src/ai-visibility/run.ts';
 
 const KEY = 'sk-test-secret-key';
 const ANSWERS: Record<string, string> = {
@@ -144,4 +146,14 @@ test('without an assistant, get-results says not configured and the command refu
   } finally {
     t.config.llm = llm;
   }
+});
+
+test('get-results shows the newest 20 checks of a prompt, oldest of them first', async () => {
+  const third = await createTestWorkspace(t.stores, 'Third shop');
+  const { prompt } = await toolOk(t.app, third.headers, 'ai-visibility.create-prompt', { prompt: 'Where can I buy waterproof boots?', brand: 'Acme Shoes' });
+  for (let run = 0; run < 21; run++) await cli('ai-visibility', 'run', '--workspace', String(third.id));
+  const stored = await listObjects(t.stores.db, third.id, RESULT_KIND, { parentId: Number(prompt.id) });
+  assert.equal(stored.length, 21);
+  const read = await toolOk(t.app, third.headers, 'ai-visibility.get-results', {});
+  assert.deepEqual(read.prompts[0].results.map((r: any) => r.id), stored.slice(1).map((r) => String(r.id)));
 });

@@ -1,15 +1,18 @@
 import { z } from 'zod';
-import { listObjects } from '../../../store/app/tool-objects.ts';
+import { countObjects, listObjects } from '../../../store/app/tool-objects.ts';
 import { createAudited, present } from '../kit/objects.ts';
 import { limitArg, offsetArg, readTool, shortText, writeTool } from '../kit/tool.ts';
 import * as out from '../kit/outputs.ts';
 import { NOT_CONFIGURED, PROMPT_KIND as PROMPT, RESULT_KIND as RESULT } from '../../../ai-visibility/run.ts';
 
+/** Check results shown per prompt: the newest, so a prompt run daily for years keeps a bounded answer. */
+const RESULTS_PER_PROMPT = 20;
+
 export const aiVisibilityTools = [
   readTool(
     'ai-visibility.get-results',
     'AI visibility results',
-    'Tracked AI-assistant prompts with check results (assistant, model, brand mentioned, position, competitors), newest last; status says whether an assistant is configured.',
+    'Tracked AI-assistant prompts with their latest 20 check results (assistant, model, brand mentioned, position, competitors), newest last; status says whether an assistant is configured.',
     'Prompts from ai-visibility.create-prompt; results from `ai-visibility run` asking the configured OpenAI-compatible assistant.',
     z.object({ limit: limitArg, offset: offsetArg }).strict(),
     z.strictObject({ status: z.enum(['configured', 'not_configured']), note: z.string().optional(), prompts: out.storedList }),
@@ -17,7 +20,9 @@ export const aiVisibilityTools = [
       const prompts = await listObjects(ctx.db, ctx.workspaceId, PROMPT, page);
       const results = [];
       for (const prompt of prompts) {
-        const checks = await listObjects(ctx.db, ctx.workspaceId, RESULT, { parentId: prompt.id });
+        const stored = await countObjects(ctx.db, ctx.workspaceId, RESULT, prompt.id);
+        const offset = Math.max(0, stored - RESULTS_PER_PROMPT);
+        const checks = await listObjects(ctx.db, ctx.workspaceId, RESULT, { parentId: prompt.id, offset, limit: RESULTS_PER_PROMPT });
         results.push({ ...present(prompt), results: checks.map(present) });
       }
       return ctx.assistantConfigured ? { status: 'configured', prompts: results } : { status: 'not_configured', note: NOT_CONFIGURED, prompts: results };
