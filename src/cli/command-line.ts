@@ -98,6 +98,18 @@ export const COMMAND_USAGE = {
       { name: 'start', value: 'YYYY-MM-DD', required: true, text: 'the first day whose orders earn points (workspace time zone)' },
     ],
   },
+  'form create': {
+    summary: 'drafts a storefront form whose submissions are leads (forms.add-fields adds fields later)',
+    options: [
+      workspace,
+      { name: 'name', value: 'TEXT', required: true, text: 'what the form is called' },
+      { name: 'fields', value: 'JSON', text: 'its fields: [{"label":"E-mail","type":"email","required":true}] (types: text, email, phone, number, select with options, checkbox, textarea, date)' },
+    ],
+  },
+  'form publish': {
+    summary: 'makes a form live: POST /collect/form takes its submissions from then on',
+    options: [workspace, { name: 'form', value: 'ID', required: true, text: 'the form id (forms.get-forms lists them)' }],
+  },
   'workflow list': {
     summary: 'prints the workspace\'s workflows (drafted with workflows.create), enabled or not',
     options: [workspace],

@@ -1,6 +1,6 @@
 /**
  * The collection surface (docs/collection.md, docs/integrations.md): pixel, collector, survey
- * answers, order webhooks (our own and the shop platforms') and the Shopify custom pixel, sharing one
+ * answers, form submissions, order webhooks (our own and the shop platforms') and the Shopify custom pixel, sharing one
  * durable batch writer, and the daily ad platform pull. Opening the writer replays what a crash
  * left, before the server listens.
  */
@@ -11,6 +11,7 @@ import { collectDir } from './wal-segment.ts';
 import { dropKnownTransactions } from './known-transactions.ts';
 import { collectorRoutes } from './collector.ts';
 import { surveyRoutes } from './survey-routes.ts';
+import { formRoutes } from './form-routes.ts';
 import { orderWebhookRoute } from './order-webhook.ts';
 import { platformWebhookRoutes } from './shop/platform-webhooks.ts';
 import { shopifyPixelRoute } from './shop/shopify-pixel.ts';
@@ -46,6 +47,7 @@ export async function collectPlugin(app: FastifyInstance): Promise<void> {
 
   await app.register(collectorRoutes, { writer });
   await app.register(surveyRoutes, { writer });
+  await app.register(formRoutes, { writer });
   await app.register(orderWebhookRoute, { writer });
   await app.register(platformWebhookRoutes, { writer });
   await app.register(shopifyPixelRoute);

@@ -9,7 +9,7 @@ import crypto from 'node:crypto';
 import path from 'node:path';
 import { wellFormed } from './fields.ts';
 
-export const COLLECT_TABLES = ['events', 'conversions', 'orders', 'survey_responses'] as const;
+export const COLLECT_TABLES = ['events', 'conversions', 'orders', 'survey_responses', 'form_submissions'] as const;
 export type CollectTable = (typeof COLLECT_TABLES)[number];
 export type Rows = Partial<Record<CollectTable, object[]>>;
 
@@ -56,7 +56,7 @@ export function encodeRows(rows: Rows): { data: string; count: number } {
 }
 
 export function byTable<T>(): Record<CollectTable, T[]> {
-  return { events: [], conversions: [], orders: [], survey_responses: [] };
+  return { events: [], conversions: [], orders: [], survey_responses: [], form_submissions: [] };
 }
 
 export interface DecodedSegment {

@@ -47,6 +47,7 @@ import { ensureExcludedList } from '../../src/analytics/queries/settings/exclude
 import { liveActivity } from '../../src/analytics/queries/live/live-activity.ts';
 import { repeatCustomers } from '../../src/analytics/queries/loyalty/repeat-customers.ts';
 import { programFigures } from '../../src/analytics/queries/loyalty/program-members.ts';
+import { countFormSubmissions } from '../../src/analytics/queries/forms/count-submissions.ts';
 import { runProductSales, type ProductSalesRequest } from '../../src/analytics/product-sales.ts';
 import { cartAbandonment } from '../../src/analytics/queries/offers/cart-abandonment.ts';
 import { couponPerformance } from '../../src/analytics/queries/offers/coupon-performance.ts';
@@ -329,6 +330,9 @@ export const SQL_CASES: Record<string, SqlCase[]> = {
   ],
   'analytics/queries/loyalty/repeat-customers.ts': [
     { name: 'the workspace', run: (ch, ctx) => repeatCustomers(ch, everyChannel(ctx)) },
+  ],
+  'analytics/queries/forms/count-submissions.ts': [
+    { name: 'the workspace', run: (ch, ctx) => countFormSubmissions(ch, ctx.workspaceId) },
   ],
   'analytics/queries/loyalty/program-members.ts': [
     { name: 'two points per unit from October', run: (ch, ctx) => programFigures(ch, { workspaceId: ctx.workspaceId, startMs: OCTOBER.startMs, pointsPerUnit: 2 }) },

@@ -12,6 +12,7 @@ import { setStorefrontCommand } from './storefront.ts';
 import { surveyCloseCommand, surveyPublishCommand } from './survey.ts';
 import { geoTestCreateCommand } from './geo-test.ts';
 import { loyaltyCreateCommand } from './loyalty.ts';
+import { formCreateCommand, formPublishCommand } from './form.ts';
 import { createUserCommand, resetPasswordCommand } from './user.ts';
 import type { CommandName } from '../command-line.ts';
 import { webhookRotateCommand, webhookSecretCommand } from './webhook.ts';
@@ -30,6 +31,8 @@ export const commands: Record<Exclude<CommandName, 'start'>, Command> = {
   'survey close': surveyCloseCommand,
   'geo-test create': geoTestCreateCommand,
   'loyalty create': loyaltyCreateCommand,
+  'form create': formCreateCommand,
+  'form publish': formPublishCommand,
   'workflow list': workflowListCommand,
   'workflow enable': workflowEnableCommand,
   'workflow disable': workflowDisableCommand,

@@ -1,22 +1,22 @@
 import { z } from 'zod';
-import { InvalidRequest, idArg, shortText, writeTool } from '../kit/tool.ts';
-import { present, requireObject, updateAudited, listTool } from '../kit/objects.ts';
+import { InvalidRequest, idArg, limitArg, offsetArg, readTool, writeTool } from '../kit/tool.ts';
+import { listPresented, present, requireObject, updateAudited } from '../kit/objects.ts';
+import { countFormSubmissions } from '../../../analytics/queries/forms/count-submissions.ts';
+import { FORM_KIND as KIND, formField, type FormData as Form } from '../../../store/app/forms.ts';
 import * as out from '../kit/outputs.ts';
 
-const KIND = 'form';
-const FIELD_TYPES = ['text', 'email', 'phone', 'number', 'select', 'checkbox', 'textarea', 'date'] as const;
-
-type Field = { label: string; type: string; required: boolean; options?: string[] };
-type Form = { name: string; status: 'draft' | 'live'; fields: Field[] };
-
 export const formTools = [
-  listTool(
+  readTool(
     'forms.get-forms',
     'Get forms',
-    'Lead and signup forms with status (draft or live) and fields.',
-    'Forms stored in the workspace.',
-    KIND,
-    'forms',
+    'Lead and signup forms: status (draft or live), fields, submissions (leads received).',
+    'Forms from `form create`; submissions posted to /collect/form.',
+    z.object({ limit: limitArg, offset: offsetArg }).strict(),
+    z.strictObject({ forms: out.storedList }),
+    async (ctx, page) => {
+      const [forms, counts] = await Promise.all([listPresented(ctx, KIND, page), countFormSubmissions(ctx.ch, ctx.workspaceId)]);
+      return { forms: forms.map((form) => ({ ...form, submissions: counts.get(Number(form.id)) ?? 0 })) };
+    },
   ),
   writeTool(
     'forms.add-fields',
@@ -27,16 +27,7 @@ export const formTools = [
       .object({
         form_id: idArg('form'),
         fields: z
-          .array(
-            z
-              .object({
-                label: shortText('Label shown to the visitor'),
-                type: z.enum(FIELD_TYPES).describe('Input kind'),
-                required: z.boolean().default(false).describe('Must be filled in'),
-                options: z.array(z.string().trim().min(1).max(200)).max(50).optional().describe('For a select field'),
-              })
-              .strict(),
-          )
+          .array(formField)
           .min(1)
           .max(20)
           .describe('Fields to append'),

@@ -11,6 +11,8 @@ CREATE TABLE IF NOT EXISTS storelens.excluded_transactions_local ON CLUSTER '{cl
 
 CREATE TABLE IF NOT EXISTS storelens.expenses_local ON CLUSTER '{cluster}' (`store_id` UInt64, `dt` Date, `name` String, `amount` Int64) ENGINE = ReplicatedMergeTree('/clickhouse/tables/{shard}/storelens/expenses_local', '{replica}') ORDER BY (store_id, dt, name) SETTINGS index_granularity = 8192;
 
+CREATE TABLE IF NOT EXISTS storelens.form_submissions_local ON CLUSTER '{cluster}' (`store_id` UInt64, `form_id` UInt64, `submission_id` String, `visitor_id` UInt64 DEFAULT 0, `email` String DEFAULT '', `fields` String, `dt` DateTime64(3, 'UTC')) ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/storelens/form_submissions_local', '{replica}') ORDER BY (store_id, form_id, submission_id) SETTINGS index_granularity = 8192;
+
 CREATE TABLE IF NOT EXISTS storelens.orders_local ON CLUSTER '{cluster}' (`store_id` UInt64, `transaction_id` String, `order_name` String DEFAULT '', `dt` DateTime64(3, 'UTC'), `customer_id` String DEFAULT '', `is_new_customer` UInt8 DEFAULT 0, `currency` LowCardinality(String) DEFAULT '', `gross_revenue` Int64 DEFAULT 0, `tax` Int64 DEFAULT 0, `shipping` Int64 DEFAULT 0, `discount` Int64 DEFAULT 0, `refunds` Array(Tuple(dt DateTime64(3, 'UTC'), amount Int64)) DEFAULT [], `refund_ids` Array(String) DEFAULT [], `cogs` Int64 DEFAULT 0, `shipping_cost` Int64 DEFAULT 0, `payment_fee` Nullable(Int64), `status` LowCardinality(String) DEFAULT 'sale', `sale` UInt8 ALIAS status = 'sale', `platform_status` LowCardinality(String) DEFAULT '', `coupon_code` String DEFAULT '', `city` String DEFAULT '', `country_code` LowCardinality(String) DEFAULT '', `line_items` Array(Tuple(product_id String, variant_id String, sku String, title String, quantity UInt32, unit_price Int64)) DEFAULT [], `version` UInt64) ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/storelens/orders_local', '{replica}', version) ORDER BY (store_id, transaction_id) SETTINGS index_granularity = 8192;
 
 CREATE TABLE IF NOT EXISTS storelens.products_local ON CLUSTER '{cluster}' (`store_id` UInt64, `product_handle` String, `variant_id` String, `title` String DEFAULT '', `image_path_or_url` String DEFAULT '', `cost` Int64 DEFAULT 0, `version` UInt64) ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/storelens/products_local', '{replica}', version) ORDER BY (store_id, product_handle, variant_id) SETTINGS index_granularity = 8192;
@@ -34,6 +36,8 @@ CREATE TABLE IF NOT EXISTS storelens.events ON CLUSTER '{cluster}' AS storelens.
 CREATE TABLE IF NOT EXISTS storelens.excluded_transactions ON CLUSTER '{cluster}' AS storelens.excluded_transactions_local ENGINE = Distributed('{cluster}', storelens, excluded_transactions_local, store_id);
 
 CREATE TABLE IF NOT EXISTS storelens.expenses ON CLUSTER '{cluster}' AS storelens.expenses_local ENGINE = Distributed('{cluster}', storelens, expenses_local, store_id);
+
+CREATE TABLE IF NOT EXISTS storelens.form_submissions ON CLUSTER '{cluster}' AS storelens.form_submissions_local ENGINE = Distributed('{cluster}', storelens, form_submissions_local, store_id);
 
 CREATE TABLE IF NOT EXISTS storelens.orders ON CLUSTER '{cluster}' AS storelens.orders_local ENGINE = Distributed('{cluster}', storelens, orders_local, store_id);
 

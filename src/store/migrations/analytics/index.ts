@@ -8,6 +8,7 @@ import * as mergeSessions from './0011_merge_sessions.ts';
 import * as orderStatusLines from './0012_order_status_lines.ts';
 import * as city from './0013_city.ts';
 import * as surveyResponses from './0015_survey_responses.ts';
+import * as formSubmissions from './0016_form_submissions.ts';
 import * as excludedTransactions from './0021_excluded_transactions.ts';
 
 export interface AnalyticsMigration {
@@ -28,5 +29,6 @@ export const analyticsMigrations: AnalyticsMigration[] = [
   { id: 12, name: 'order_status_lines', statements: orderStatusLines.statements },
   { id: 13, name: 'city', statements: city.statements },
   { id: 15, name: 'survey_responses', statements: surveyResponses.statements },
+  { id: 16, name: 'form_submissions', statements: formSubmissions.statements },
   { id: 21, name: 'excluded_transactions', statements: excludedTransactions.statements },
 ];

@@ -1,0 +1,62 @@
+/**
+ * Storefront forms (docs/families.md, "Forms"): drafted with `form create` (fields added with
+ * forms.add-fields), made live with `form publish`; the collector accepts submissions to live
+ * forms only. Stored as objects of kind `form`, every change audited.
+ */
+import { z } from 'zod';
+import { InvalidInput, NotFound } from '../../kit/errors.ts';
+import type { AppDatabase } from '../app-db.ts';
+import { recordAudit } from './audit-log.ts';
+import { countObjects, createObject, findObject, updateObject, type ToolObject } from './tool-objects.ts';
+
+export const FORM_KIND = 'form';
+export const FIELD_TYPES = ['text', 'email', 'phone', 'number', 'select', 'checkbox', 'textarea', 'date'] as const;
+export const MAX_FIELDS = 20;
+const MAX_FORMS = 500;
+
+export const formField = z
+  .object({
+    label: z.string().trim().min(1).max(200).describe('Label shown to the visitor'),
+    type: z.enum(FIELD_TYPES).describe('Input kind'),
+    required: z.boolean().default(false).describe('Must be filled in'),
+    options: z.array(z.string().trim().min(1).max(200)).max(50).optional().describe('For a select field'),
+  })
+  .strict();
+
+export type FormField = z.output<typeof formField>;
+export type FormData = { name: string; status: 'draft' | 'live'; fields: FormField[] };
+export type Form = ToolObject<FormData>;
+
+const formInput = z.object({ name: z.string().trim().min(1).max(200), fields: z.array(formField).max(MAX_FIELDS) }).strict();
+
+export function parseForm(raw: unknown): { name: string; fields: FormField[] } {
+  const parsed = formInput.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new InvalidInput(`${issue.path.join('.')}: ${issue.message}`);
+  }
+  return parsed.data;
+}
+
+export async function createForm(db: AppDatabase, workspaceId: number, form: { name: string; fields: FormField[] }, actor: string): Promise<Form> {
+  if ((await countObjects(db, workspaceId, FORM_KIND)) >= MAX_FORMS) throw new InvalidInput(`A workspace keeps at most ${MAX_FORMS} forms`);
+  const created = await createObject<FormData>(db, workspaceId, FORM_KIND, { ...form, status: 'draft' });
+  await recordAudit(db, { workspaceId, actor, action: 'form.create', target: `${FORM_KIND}:${created.id}`, details: { created: form } });
+  return created;
+}
+
+/** Makes a form live: the collector accepts its submissions from then on. */
+export async function publishForm(db: AppDatabase, workspaceId: number, id: number, actor: string): Promise<Form> {
+  const form = await findObject<FormData>(db, workspaceId, FORM_KIND, id);
+  if (!form) throw new NotFound(`Form ${id} not found`);
+  if (form.data.fields.length === 0) throw new InvalidInput(`Form ${id} has no fields: add some with forms.add-fields first`);
+  const published = (await updateObject<FormData>(db, workspaceId, FORM_KIND, id, { status: 'live' }))!;
+  await recordAudit(db, { workspaceId, actor, action: 'form.publish', target: `${FORM_KIND}:${id}` });
+  return published;
+}
+
+/** The form if it is live; a draft or unknown form takes no submissions. */
+export async function findLiveForm(db: AppDatabase, workspaceId: number, id: number): Promise<Form | undefined> {
+  const form = await findObject<FormData>(db, workspaceId, FORM_KIND, id);
+  return form?.data.status === 'live' ? form : undefined;
+}
