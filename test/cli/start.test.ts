@@ -69,7 +69,7 @@ test('a new data dir gets a seeded Demo Store whose printed credentials work; re
     assert.equal(executions[0].status, 'fired');
     assert.deepEqual(executions.filter((e: any) => !['fired', 'not_fired'].includes(e.status)), [], 'no demo workflow failed');
     assert.match(server.stderr(), /demo: 4 workflows enabled and run by the engine/);
-    // The other families answer too: a saved report with its view, evaluated segments, a running geo test, the traffic's creators, a loyalty program with members.
+    // The other families answer too: a saved report with its view, evaluated segments, a running geo test, the traffic's creators, a loyalty program with members, a live form with its leads.
     const { dashboards } = await call('dashboards.get-dashboards', {});
     assert.deepEqual(dashboards.map((d: any) => d.name), ['Revenue and ROAS by source']);
     const { segments } = await call('segments.get-segments', {});
@@ -81,6 +81,8 @@ test('a new data dir gets a seeded Demo Store whose printed credentials work; re
     const { programs } = await call('loyalty.get-programs', {});
     assert.deepEqual(programs.map((p: any) => [p.name, p.points_per_unit]), [['Demo points', 1]]);
     assert.ok(programs[0].members > 0 && programs[0].points_earned > 0, JSON.stringify(programs[0]));
+    const { forms } = await call('forms.get-forms', {});
+    assert.deepEqual(forms.map((f: any) => [f.name, f.status, f.submissions]), [['Newsletter signup', 'live', 3]]);
 
     const port = new URL(server.baseUrl).port;
     const clash = await runCli(otherDir, ['start'], { PORT: port, HOST: '127.0.0.1', STORELENS_DEMO: '0' });
