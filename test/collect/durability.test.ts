@@ -8,6 +8,7 @@
  * waiting for their group's fsync.
  * A third run posts 40 survey answers (a survey drafted through the tool endpoint and published
  * with the CLI) and kills the server at the last answer: each must be read back after the restart.
+ * A fourth does the same with 40 submissions to a live form (created and published with the CLI).
  * The same server runs `webhook secret` / `webhook rotate` through the CLI.
  */
 import { after, test } from 'node:test';
@@ -199,6 +200,32 @@ test('every survey answer answered 202 is read back after the server is killed a
     responses.map((r: { transaction_id: string; answers: unknown }) => [r.transaction_id, r.answers]).sort(),
     Array.from({ length: 40 }, (_, i) => [`S-${i}`, [{ question: 0, value: i % 2 ? 'Podcast' : 'Instagram' }]]).sort(),
   );
+  live = { port, base: restarted };
+});
+
+test('every form submission answered 202 is counted after the server is killed and restarted', async () => {
+  const port = live?.port ?? (await freePort());
+  const base = live?.base ?? (await startServer(port));
+  const workspace = cli(port, 'workspace', 'create', '--name', 'Form shop');
+  const fields = JSON.stringify([{ label: 'E-mail', type: 'email', required: true }]);
+  const { form } = cli(port, 'form', 'create', '--workspace', String(workspace.workspace_id), '--name', 'Newsletter', '--fields', fields);
+  cli(port, 'form', 'publish', '--workspace', String(workspace.workspace_id), '--form', form.id);
+
+  const post = async (i: number) => {
+    const response = await fetch(`${base}/collect/form`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain', 'user-agent': DESKTOP_UA },
+      body: JSON.stringify({ pixel_id: workspace.pixel_id, form_id: form.id, values: [{ field: 0, value: `lead${i}@example.com` }] }),
+    });
+    return response.status;
+  };
+  const statuses = await Promise.all(Array.from({ length: 40 }, (_, i) => post(i)));
+  await kill();
+  assert.deepEqual(statuses, Array(40).fill(202));
+
+  const restarted = await startServer(port);
+  const { forms } = await tool(restarted, workspace, 'forms.get-forms', {});
+  assert.deepEqual(forms.map((f: { name: string; submissions: number }) => [f.name, f.submissions]), [['Newsletter', 40]]);
   live = { port, base: restarted };
 });
 

@@ -70,6 +70,19 @@ describe('collector and pixel: any origin', () => {
     assert.deepEqual(cors(answer), { 'access-control-allow-origin': '*' });
   });
 
+  test('POST /collect/form from any page, preflight for a day', async () => {
+    const answer = await preflight('/collect/form', SHOP, 'POST', 'content-type');
+    assert.equal(answer.statusCode, 204);
+    assert.deepEqual(cors(answer), {
+      'access-control-allow-origin': '*',
+      'access-control-allow-methods': 'POST, OPTIONS',
+      'access-control-allow-headers': 'content-type',
+      'access-control-max-age': '86400',
+    });
+    const refused = await t.app.inject({ method: 'POST', url: '/collect/form', headers: { origin: FOREIGN, 'content-type': 'text/plain' }, payload: '{}' });
+    assert.deepEqual([refused.statusCode, refused.json(), cors(refused)], [400, { message: 'pixel_id: is required' }, { 'access-control-allow-origin': '*' }]);
+  });
+
   test('the survey endpoints: GET and POST /collect/survey from any page, preflight for a day', async () => {
     const answer = await preflight('/collect/survey', SHOP, 'POST', 'content-type');
     assert.equal(answer.statusCode, 204);
