@@ -65,7 +65,7 @@ export const COMMAND_USAGE = {
     ],
   },
   'leads export': {
-    summary: 'prints the try-on contact requests still kept, oldest first',
+    summary: 'prints the try-on contact requests still kept and the storefront forms\' submissions, oldest first',
     options: [workspace, { name: 'since', value: 'YYYY-MM-DD', text: 'only those that arrived from this day on' }],
   },
   'survey publish': {

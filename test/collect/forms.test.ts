@@ -78,6 +78,17 @@ describe('POST /collect/form', () => {
     assert.deepEqual(JSON.parse(row!.fields).map((v: { label: string; value: unknown }) => [v.label, v.value]), [
       ['E-mail', 'ada@example.com'], ['Name', 'Ada'], ['Size', 'M'], ['Agree', true], ['Birthday', '1990-02-28'], ['Phone', '+49 30 1234567'], ['Age', 36],
     ]);
+    // leads export hands the workspace's form leads out with their labelled values, another workspace's left out.
+    const exported = await cli(t, ['leads', 'export', '--workspace', String(shop.id)]);
+    const leads = (exported as { result: { form_leads: { form_id: string; email: string; fields: unknown[]; received_at: string }[] } }).result.form_leads;
+    assert.deepEqual(leads.map(({ received_at: _, ...lead }) => lead).sort((a, b) => a.email.localeCompare(b.email)), [
+      { form_id: formId, email: 'ada@example.com', fields: [
+        { label: 'E-mail', value: 'ada@example.com' }, { label: 'Name', value: 'Ada' }, { label: 'Size', value: 'M' }, { label: 'Agree', value: true },
+        { label: 'Birthday', value: '1990-02-28' }, { label: 'Phone', value: '+49 30 1234567' }, { label: 'Age', value: 36 },
+      ] },
+      { form_id: formId, email: 'bob@example.org', fields: [{ label: 'E-mail', value: 'bob@example.org' }] },
+    ]);
+    assert.deepEqual(leads.filter((lead) => !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(lead.received_at)), [], 'received_at is a UTC timestamp');
   });
 
   test('each value is checked against its field: 400 naming the field', async () => {

@@ -48,6 +48,7 @@ import { liveActivity } from '../../src/analytics/queries/live/live-activity.ts'
 import { repeatCustomers } from '../../src/analytics/queries/loyalty/repeat-customers.ts';
 import { programFigures } from '../../src/analytics/queries/loyalty/program-members.ts';
 import { countFormSubmissions } from '../../src/analytics/queries/forms/count-submissions.ts';
+import { listFormSubmissions } from '../../src/analytics/queries/forms/list-submissions.ts';
 import { runProductSales, type ProductSalesRequest } from '../../src/analytics/product-sales.ts';
 import { cartAbandonment } from '../../src/analytics/queries/offers/cart-abandonment.ts';
 import { couponPerformance } from '../../src/analytics/queries/offers/coupon-performance.ts';
@@ -333,6 +334,9 @@ export const SQL_CASES: Record<string, SqlCase[]> = {
   ],
   'analytics/queries/forms/count-submissions.ts': [
     { name: 'the workspace', run: (ch, ctx) => countFormSubmissions(ch, ctx.workspaceId) },
+  ],
+  'analytics/queries/forms/list-submissions.ts': [
+    { name: 'since October', run: (ch, ctx) => listFormSubmissions(ch, ctx.workspaceId, OCTOBER.startMs) },
   ],
   'analytics/queries/loyalty/program-members.ts': [
     { name: 'two points per unit from October', run: (ch, ctx) => programFigures(ch, { workspaceId: ctx.workspaceId, startMs: OCTOBER.startMs, pointsPerUnit: 2 }) },

@@ -217,11 +217,11 @@ describe('leads', () => {
     assert.deepEqual(ours, [{ email: 'ana@example.com', marketing_version: 'm1', status: 'unconfirmed', received_at: ours[0]?.received_at, job_id: reservation.job_id }]);
     assert.ok(Math.abs(Date.parse(ours[0]!.received_at) - Date.now()) < 60_000, 'received_at is the arrival time');
     const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
-    assert.deepEqual(await runCommand(ctx, ['leads', 'export', '--workspace', String(shop.id), '--since', tomorrow]), { result: { workspace_id: shop.id, leads: [] } });
+    assert.deepEqual(await runCommand(ctx, ['leads', 'export', '--workspace', String(shop.id), '--since', tomorrow]), { result: { workspace_id: shop.id, leads: [], form_leads: [] } });
     assert.deepEqual(await runCommand(ctx, ['leads', 'export', '--workspace', String(shop.id), '--since', 'last week']),
       { error: { message: '--since must be a day YYYY-MM-DD or a timestamp' } });
     const elsewhere = await createTestWorkspace(t.stores, 'Other shop');
-    assert.deepEqual(await runCommand(ctx, ['leads', 'export', '--workspace', String(elsewhere.id)]), { result: { workspace_id: elsewhere.id, leads: [] } });
+    assert.deepEqual(await runCommand(ctx, ['leads', 'export', '--workspace', String(elsewhere.id)]), { result: { workspace_id: elsewhere.id, leads: [], form_leads: [] } });
   });
 });
 

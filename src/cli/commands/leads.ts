@@ -1,11 +1,13 @@
 import { parseBound } from '../../kit/dates.ts';
 import { listLeads } from '../../store/app/tryon-jobs.ts';
+import { listFormSubmissions } from '../../analytics/queries/forms/list-submissions.ts';
 import { CommandError, workspaceOption, type Command } from '../command.ts';
 import { requireWorkspace } from './workspace.ts';
 
 /**
  * `leads export --workspace ID [--since YYYY-MM-DD]`: the try-on contact requests the workspace
- * still keeps (docs/try-on.md, "Leads"), oldest first, for the shop's own confirmation step.
+ * still keeps (docs/try-on.md, "Leads"), oldest first, for the shop's own confirmation step, and
+ * the submissions of its storefront forms (docs/collection.md, section 8), oldest first.
  */
 export const leadsExportCommand: Command = async (ctx, args) => {
   const workspaceId = workspaceOption(args);
@@ -14,6 +16,7 @@ export const leadsExportCommand: Command = async (ctx, args) => {
   if (since === null) throw new CommandError('--since must be a day YYYY-MM-DD or a timestamp');
   await requireWorkspace(ctx, workspaceId);
   const leads = await listLeads(ctx.stores.db, workspaceId, new Date(since));
+  const submissions = await listFormSubmissions(ctx.stores.ch, workspaceId, since);
   return {
     workspace_id: workspaceId,
     leads: leads.map((lead) => ({
@@ -22,6 +25,12 @@ export const leadsExportCommand: Command = async (ctx, args) => {
       status: lead.status,
       received_at: lead.created_at,
       job_id: lead.job_id,
+    })),
+    form_leads: submissions.map((s) => ({
+      form_id: s.form_id,
+      email: s.email,
+      fields: (JSON.parse(s.fields) as { label: string; value: unknown }[]).map(({ label, value }) => ({ label, value })),
+      received_at: s.received_at,
     })),
   };
 };
