@@ -8,7 +8,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestWorkspace, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
-import { toolOk } from '../mcp/rpc.ts';
+import { callTool, toolOk } from '../mcp/rpc.ts';
 import { cli } from '../dashboard/helpers.ts';
 import { BOT_UA, DESKTOP_UA, eventually } from './helpers.ts';
 
@@ -127,5 +127,14 @@ describe('POST /collect/form', () => {
     const bad = await cli(t, ['form', 'create', '--workspace', String(shop.id), '--name', 'X', '--fields', '[{"label":"A","type":"colour"}]']);
     assert.match((bad as { error: { message: string } }).error.message, /^fields\.0\.type: /);
     assert.deepEqual(await cli(t, ['form', 'publish', '--workspace', String(shop.id), '--form', otherFormId]), { error: { message: `Form ${otherFormId} not found` } });
+    const fields = (list: unknown[]) => cli(t, ['form', 'create', '--workspace', String(shop.id), '--name', 'X', '--fields', JSON.stringify(list)]);
+    assert.deepEqual(await fields([{ label: 'Size', type: 'select' }]), { error: { message: 'Size: a select field needs its options' } });
+    assert.deepEqual(await fields([{ label: 'Name', type: 'text', options: ['a'] }]), { error: { message: 'Name: only a select field takes options' } });
+    assert.deepEqual(await fields([{ label: 'Size', type: 'select', options: ['S', 'S'] }]), { error: { message: 'Size: each option once' } });
+  });
+
+  test('forms.add-fields keeps to the same rules for options', async () => {
+    const refused = await callTool(t.app, shop.headers, 'forms.add-fields', { form_id: formId, confirm_live: true, fields: [{ label: 'Colour', type: 'select' }] });
+    assert.equal(refused.error?.message, 'Invalid arguments for tool forms.add-fields: fields.0: Colour: a select field needs its options');
   });
 });

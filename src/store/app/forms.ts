@@ -21,7 +21,13 @@ export const formField = z
     required: z.boolean().default(false).describe('Must be filled in'),
     options: z.array(z.string().trim().min(1).max(200)).max(50).optional().describe('For a select field'),
   })
-  .strict();
+  .strict()
+  .superRefine((field, ctx) => {
+    // A select field without options could never take a value; options elsewhere would mean nothing.
+    if (field.type === 'select' && !field.options?.length) ctx.addIssue({ code: 'custom', message: `${field.label}: a select field needs its options` });
+    if (field.type !== 'select' && field.options) ctx.addIssue({ code: 'custom', message: `${field.label}: only a select field takes options` });
+    if (field.options && new Set(field.options).size !== field.options.length) ctx.addIssue({ code: 'custom', message: `${field.label}: each option once` });
+  });
 
 export type FormField = z.output<typeof formField>;
 export type FormData = { name: string; status: 'draft' | 'live'; fields: FormField[] };
@@ -33,7 +39,7 @@ export function parseForm(raw: unknown): { name: string; fields: FormField[] } {
   const parsed = formInput.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new InvalidInput(`${issue.path.join('.')}: ${issue.message}`);
+    throw new InvalidInput(issue.code === 'custom' ? issue.message : `${issue.path.join('.')}: ${issue.message}`);
   }
   return parsed.data;
 }
