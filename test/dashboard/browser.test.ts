@@ -379,7 +379,7 @@ test('an owner publishes a survey in the surveys view and reads the answers besi
 
 test('an owner sets up a geo test in the geo tests view and sees it listed with its status', async () => {
   const page = await signedIn('ada@example.com', `/geo?workspace=${shop.id}`);
-  await page.getByLabel('Name').fill('Free shipping DE');
+  await page.getByLabel('Name', { exact: true }).fill('Free shipping DE');
   await page.getByLabel('Treatment regions').fill('DE, NL');
   await page.getByLabel('Control regions').fill('GB');
   await page.getByLabel('First day').fill(twoDaysAgo);

@@ -37,7 +37,7 @@ test('on PostgreSQL: stored objects, field-scoped updates, unique keys and the a
   assert.equal(codes.size, 5);
   const { list } = await ok('lists.create', { name: 'L', kind: 'list' });
   await ok('lists.add-column', { list_id: list.id, name: 'x' });
-  await ok('lists.add-items', { list_id: list.id, items: [{ values: { x: 1 } }, { values: { x: 2 } }] });
+  await ok('lists.add-items', { list_id: list.id, items: [{ values: { x: 'one' } }, { values: { x: 'two' } }] });
   assert.equal((await ok('lists.get-lists', { list_id: list.id })).total_items, 2);
   const { entries } = await ok('audit-log.get-log', { limit: 100 });
   assert.equal(entries.length, 1 + 1 + 2 + 5 + 1 + 1 + 2);
