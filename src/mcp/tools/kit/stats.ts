@@ -1,9 +1,8 @@
 /** Small statistics used by the computed tools; pure functions with unit tests. */
 
-/** Pearson correlation of two equally long series; null when either is constant or shorter than 3. */
-export function pearson(xs: number[], ys: number[]): number | null {
+/** Means of two equally long series and the sums of their centred products and squares. */
+function moments(xs: number[], ys: number[]): { mx: number; my: number; sxy: number; sxx: number; syy: number } {
   const n = xs.length;
-  if (n < 3 || ys.length !== n) return null;
   const mx = xs.reduce((a, b) => a + b, 0) / n;
   const my = ys.reduce((a, b) => a + b, 0) / n;
   let sxy = 0;
@@ -16,6 +15,13 @@ export function pearson(xs: number[], ys: number[]): number | null {
     sxx += dx * dx;
     syy += dy * dy;
   }
+  return { mx, my, sxy, sxx, syy };
+}
+
+/** Pearson correlation of two equally long series; null when either is constant or shorter than 3. */
+export function pearson(xs: number[], ys: number[]): number | null {
+  if (xs.length < 3 || ys.length !== xs.length) return null;
+  const { sxy, sxx, syy } = moments(xs, ys);
   if (sxx === 0 || syy === 0) return null;
   return Math.round((sxy / Math.sqrt(sxx * syy)) * 10_000) / 10_000;
 }
@@ -61,20 +67,10 @@ export interface PowerCurve {
  */
 export function fitPowerCurve(spend: number[], revenue: number[]): PowerCurve | null {
   const points = spend.map((s, i) => [s, revenue[i]!] as const).filter(([s, r]) => s > 0 && r > 0);
-  const n = points.length;
-  if (n < 3) return null;
+  if (points.length < 3) return null;
   const xs = points.map(([s]) => Math.log(s));
   const ys = points.map(([, r]) => Math.log(r));
-  const mx = xs.reduce((a, b) => a + b, 0) / n;
-  const my = ys.reduce((a, b) => a + b, 0) / n;
-  let sxy = 0;
-  let sxx = 0;
-  let syy = 0;
-  for (let i = 0; i < n; i++) {
-    sxy += (xs[i]! - mx) * (ys[i]! - my);
-    sxx += (xs[i]! - mx) ** 2;
-    syy += (ys[i]! - my) ** 2;
-  }
+  const { mx, my, sxy, sxx, syy } = moments(xs, ys);
   if (sxx < 1e-12) return null;
   const b = Math.min(1, Math.max(0, sxy / sxx));
   const a = Math.exp(my - b * mx);
