@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { bundleBrowserCode } from '../kit/browser-bundle.ts';
 
 export interface Asset {
   body: string;
@@ -16,27 +16,17 @@ let bundle: Promise<Record<string, Asset>> | null = null;
  * app.css (uPlot's stylesheet plus ours).
  */
 export function dashboardAssets(): Promise<Record<string, Asset>> {
-  bundle ??= build({
-    entryPoints: [
-      { in: fileURLToPath(new URL('./client/main.ts', import.meta.url)), out: 'app' },
-      { in: fileURLToPath(new URL('./client/style.css', import.meta.url)), out: 'app' },
-    ],
-    bundle: true,
-    minify: true,
+  bundle ??= bundleBrowserCode({
+    script: fileURLToPath(new URL('./client/main.ts', import.meta.url)),
+    stylesheet: fileURLToPath(new URL('./client/style.css', import.meta.url)),
     format: 'esm',
-    target: 'es2020',
-    write: false,
-    outdir: 'out',
-    logLevel: 'silent',
-  }).then((result) => {
-    const assets: Record<string, Asset> = {};
-    for (const file of result.outputFiles) {
-      const name = file.path.slice(file.path.lastIndexOf('/') + 1);
-      const type = name.endsWith('.css') ? 'text/css; charset=utf-8' : 'text/javascript; charset=utf-8';
-      const etag = `"${crypto.createHash('sha256').update(file.contents).digest('base64url').slice(0, 22)}"`;
-      assets[name] = { body: file.text, type, etag };
-    }
-    return assets;
-  });
+  }).then(({ js, css }) => ({
+    'app.js': asset(js, 'text/javascript; charset=utf-8'),
+    'app.css': asset(css, 'text/css; charset=utf-8'),
+  }));
   return bundle;
+}
+
+function asset(body: string, type: string): Asset {
+  return { body, type, etag: `"${crypto.createHash('sha256').update(body).digest('base64url').slice(0, 22)}"` };
 }

@@ -1,29 +1,18 @@
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { bundleBrowserCode, type BrowserBundle } from '../../kit/browser-bundle.ts';
 
-let bundle: Promise<{ js: string; css: string }> | null = null;
+let bundle: Promise<BrowserBundle> | null = null;
 
 /**
  * The apps' browser code (client/, on the dashboard's Preact components and uPlot charts), bundled
  * and minified once per process on first use, as the dashboard's is at start-up: one script and
  * one stylesheet that every app document inlines.
  */
-function appBundle(): Promise<{ js: string; css: string }> {
-  bundle ??= build({
-    entryPoints: [
-      { in: fileURLToPath(new URL('./client/main.ts', import.meta.url)), out: 'app' },
-      { in: fileURLToPath(new URL('./client/app.css', import.meta.url)), out: 'app' },
-    ],
-    bundle: true,
-    minify: true,
+function appBundle(): Promise<BrowserBundle> {
+  bundle ??= bundleBrowserCode({
+    script: fileURLToPath(new URL('./client/main.ts', import.meta.url)),
+    stylesheet: fileURLToPath(new URL('./client/app.css', import.meta.url)),
     format: 'iife',
-    target: 'es2020',
-    write: false,
-    outdir: 'out',
-    logLevel: 'silent',
-  }).then((result) => {
-    const file = (ext: string) => result.outputFiles.find((f) => f.path.endsWith(ext))!.text;
-    return { js: file('.js'), css: file('.css') };
   });
   return bundle;
 }
