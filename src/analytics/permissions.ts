@@ -1,5 +1,5 @@
 import { AccessDenied } from '../kit/errors.ts';
-import { PIXEL_SOURCES, SOURCE_GROUPS, channelsOf, channelsOfAll, NON_AD_SOURCES, type SourceGroup } from './sources.ts';
+import { PIXEL_SOURCES, channelsOf, channelsOfAll, NON_AD_SOURCES, sourceGroupMembers } from './sources.ts';
 
 /**
  * Keys, scopes and what they allow (docs/api.md, "Keys and permissions"). Every access check of
@@ -74,7 +74,7 @@ export function canRequest(visibility: Visibility, source: string): boolean {
  */
 export function expandSourceGroups(names: readonly string[], visibility: Visibility): string[] {
   const expanded = names.flatMap((name) => {
-    const members: readonly string[] | undefined = SOURCE_GROUPS[name as SourceGroup];
+    const members = sourceGroupMembers(name);
     if (!members) return [name];
     const readable = members.filter((source) => canRequest(visibility, source));
     return readable.length ? readable : members;

@@ -1,5 +1,5 @@
 import type { QueryParams } from '../store/clickhouse.ts';
-import { SOURCE_GROUPS, channelsOfAll, type SourceGroup } from './sources.ts';
+import { channelsOfAll, sourceGroupMembers } from './sources.ts';
 
 /**
  * What a segment rule may test (segments.create, metadata.list_schema `segment_fields`): one
@@ -72,7 +72,7 @@ export function ruleProblem(rule: SegmentRule): string | null {
  * with legacy influencer) or a source group's members; other text stands for itself.
  */
 export function channelValues(values: string[]): string[] {
-  return channelsOfAll(values.flatMap((v): readonly string[] => SOURCE_GROUPS[v as SourceGroup] ?? [v]));
+  return channelsOfAll(values.flatMap((v): readonly string[] => sourceGroupMembers(v) ?? [v]));
 }
 
 /** The SQL condition of one rule on the customers subquery, its value bound as `{<param>:...}`. */

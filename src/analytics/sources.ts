@@ -53,6 +53,10 @@ export const SOURCE_GROUPS = {
 export type SourceGroup = keyof typeof SOURCE_GROUPS;
 export const SOURCE_GROUP_NAMES = Object.keys(SOURCE_GROUPS) as SourceGroup[];
 
+/** The members of a source group, or undefined for any other name ("valueOf" included: only the groups' own keys count). */
+export const sourceGroupMembers = (name: string): readonly string[] | undefined =>
+  Object.hasOwn(SOURCE_GROUPS, name) ? SOURCE_GROUPS[name as SourceGroup] : undefined;
+
 /** Untagged traffic is stored with an empty adv_source and reported as `organic`. */
 export const ORGANIC_CHANNELS = ['', 'organic'] as const;
 

@@ -1,5 +1,5 @@
 import { seesEveryChannel, type Visibility } from './permissions.ts';
-import { PIXEL_SOURCES, SOURCE_GROUPS, channelsOfAll, type SourceGroup } from './sources.ts';
+import { PIXEL_SOURCES, channelsOfAll, sourceGroupMembers } from './sources.ts';
 
 /**
  * Which stored objects carry channel data, and which channels (docs/security.md, "Indirect
@@ -19,7 +19,7 @@ const kept = (data: Data): readonly string[] | undefined => (Array.isArray(data[
 const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : typeof value === 'string' ? [value] : []);
 /** Source names of the channel vocabulary among `values`, a source group as all its members; other text names no channel. */
 const sourceChannels = (values: string[]) =>
-  channelsOfAll(values.flatMap((v): readonly string[] => SOURCE_GROUPS[v as SourceGroup] ?? [v]).filter((v) => (PIXEL_SOURCES as readonly string[]).includes(v) || v === 'influencer'));
+  channelsOfAll(values.flatMap((v): readonly string[] => sourceGroupMembers(v) ?? [v]).filter((v) => (PIXEL_SOURCES as readonly string[]).includes(v) || v === 'influencer'));
 
 /** What one kind of object carries; objects stored before their channels were kept carry 'unknown'. */
 const CARRIERS = new Map<string, (data: Data) => Carried>([

@@ -205,4 +205,13 @@ describe('attribution.explain', () => {
     assert.equal(hidden.result?.isError, true);
     assert.equal(hidden.result?.structuredContent.error.code, 'not_found');
   });
+
+  test('a source named like an object property ("valueOf", "constructor") is refused as an unknown source (-32602), not an internal error', async () => {
+    const key = bearer(await shop.keyHeaders(['read:meta', 'read:organic']));
+    for (const name of ['valueOf', 'constructor']) {
+      const reply = await callTool(t.app, key, 'attribution.explain', { transaction_id: 'T1', ignore_sources: [name] });
+      assert.equal(reply.error?.code, -32602, JSON.stringify(reply));
+      assert.match(reply.error!.message, new RegExp(`Invalid exclude_source: ${name}\\. Accepted values: meta,`));
+    }
+  });
 });
