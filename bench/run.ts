@@ -7,7 +7,17 @@
 import { SUITES } from './suites/index.ts';
 import { benchSizes, folded, openBenchEnv, partCounts } from './seed.ts';
 
+const USAGE = `npm run bench [-- suite ...]   (no suite: every suite)
+suites: ${SUITES.map((s) => s.name).join(', ')}
+sizes and rounds (environment): BENCH_EVENTS, BENCH_WORKSPACES, BENCH_MERGED=0 (collector-like
+parts), BENCH_ITERATIONS, BENCH_SECONDS, BENCH_ROUNDS, BENCH_SETTLE_SECONDS; docs/performance.md
+says what each suite measures and what its baseline is.`;
+
 const wanted = process.argv.slice(2);
+if (wanted.some((arg) => arg === '--help' || arg === '-h')) {
+  console.log(USAGE);
+  process.exit(0);
+}
 const unknown = wanted.filter((name) => !SUITES.some((s) => s.name === name));
 if (unknown.length) {
   console.error(`unknown suite(s): ${unknown.join(', ')}; known: ${SUITES.map((s) => s.name).join(', ')}`);
