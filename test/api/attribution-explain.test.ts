@@ -1,7 +1,7 @@
 /**
  * GET /v3/attribution and attribution.explain: one conversion's touchpoints, every model's shares
- * and the data-driven chain, all worked out by hand. The fixture is the one of data-driven.test.ts
- * (workspace "shop", range 2026-03-01..2026-03-07, 7-day window):
+ * and the data-driven chain, all worked out by hand. The fixture is test/fixtures/data-driven-shop.ts with its
+ * cancelled order (workspace "shop", range 2026-03-01..2026-03-07, 7-day window):
  * - buyer 1: facebook c1 03-01 10:00 (session 11), facebook c9 03-02 10:00 (12), google c2 03-03
  *   10:00 (13); purchase T1 03-03 10:30, 100.00.
  * - buyer 2: facebook c1 03-04, no purchase. buyer 3: google c2 03-05 11:00; T2 03-05 12:00, 200.00.
@@ -18,6 +18,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestWorkspace, injectGet, insertRows, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
+import { purchase as shopPurchase, seedDataDrivenShop } from '../fixtures/data-driven-shop.ts';
 import { bearer, callTool, toolOk } from '../mcp/rpc.ts';
 
 let t: TestApp;
@@ -25,36 +26,12 @@ let shop: TestWorkspace;
 
 const RANGE = 'start_date=2026-03-01&end_date=2026-03-07';
 
-const fb = (campaign: string) => ({ adv_source: 'facebook', adv_campaign_id: campaign });
-const gg = { adv_source: 'google', adv_campaign_id: 'c2' };
-
-function event(session: number, visitor: number, dt: string, extra: object = {}) {
-  return { store_id: shop.id, dt, name: 'pageview', session_id: session, visitor_id: visitor, pathname: '/', ...extra };
-}
-
-const purchase = (tx: string, dt: string, session: number, visitor: number, cents: number) =>
-  ({ store_id: shop.id, name: 'purchase', transaction_currency: 'USD', transaction_id: tx, dt, session_id: session, visitor_id: visitor, transaction_gross_revenue: cents });
+const purchase = (tx: string, dt: string, session: number, visitor: number, cents: number) => shopPurchase(shop.id, tx, dt, session, visitor, cents);
 
 before(async () => {
   t = await startTestApp();
   shop = await createTestWorkspace(t.stores);
-  await insertRows(t.stores, 'events', [
-    event(11, 1, '2026-03-01 10:00:00', fb('c1')),
-    event(12, 1, '2026-03-02 10:00:00', fb('c9')),
-    event(13, 1, '2026-03-03 10:00:00', gg),
-    event(21, 2, '2026-03-04 09:00:00', fb('c1')),
-    event(31, 3, '2026-03-05 11:00:00', gg),
-    event(41, 4, '2026-03-06 08:00:00'),
-  ]);
-  await insertRows(t.stores, 'conversions', [
-    purchase('T1', '2026-03-03 10:30:00', 13, 1, 10000),
-    purchase('T2', '2026-03-05 12:00:00', 31, 3, 20000),
-    purchase('T3', '2026-03-06 08:10:00', 41, 4, 5000),
-    purchase('T4', '2026-03-05 13:00:00', 31, 3, 8000),
-  ]);
-  await insertRows(t.stores, 'orders', [{
-    store_id: shop.id, transaction_id: 'T4', dt: '2026-03-05 13:00:00', gross_revenue: 8000, currency: 'USD', status: 'cancelled', version: 1,
-  }]);
+  await seedDataDrivenShop(t.stores, shop.id, { cancelledOrder: true });
 });
 
 after(() => t.close());

@@ -1,6 +1,6 @@
 /**
  * attribution_model=data_driven through /v3/report and analytics.query, with every number worked
- * out by hand. Fixture (workspace "shop", range 2026-03-01..2026-03-07, 7-day window):
+ * out by hand. Fixture test/fixtures/data-driven-shop.ts (workspace "shop", range 2026-03-01..2026-03-07, 7-day window):
  * - buyer 1 (visitor 1): facebook c1 03-01 10:00, facebook c9 03-02 10:00, google c2 03-03 10:00;
  *   purchase T1 03-03 10:30, 100.00.                 journey: meta -> google -> conversion
  * - buyer 2 (visitor 2): facebook c1 03-04 09:00, no purchase.   journey: meta -> null
@@ -16,7 +16,8 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTestWorkspace, injectGet, insertRows, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
+import { createTestWorkspace, injectGet, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
+import { gg, pageview, seedDataDrivenShop } from '../fixtures/data-driven-shop.ts';
 import { toolOk, bearer } from '../mcp/rpc.ts';
 import { cli } from '../dashboard/helpers.ts';
 
@@ -27,32 +28,12 @@ const RANGE = 'start_date=2026-03-01&end_date=2026-03-07';
 const DD = `${RANGE}&attribution_model=data_driven`;
 const METRICS = 'metrics=revenue,conversions';
 
-const fb = (campaign: string) => ({ adv_source: 'facebook', adv_campaign_id: campaign });
-const gg = { adv_source: 'google', adv_campaign_id: 'c2' };
-
-function event(session: number, visitor: number, dt: string, extra: object = {}) {
-  return { store_id: shop.id, dt, name: 'pageview', session_id: session, visitor_id: visitor, pathname: '/', ...extra };
-}
-
-const purchase = (tx: string, dt: string, session: number, visitor: number, cents: number) =>
-  ({ store_id: shop.id, name: 'purchase', transaction_currency: 'USD', transaction_id: tx, dt, session_id: session, visitor_id: visitor, transaction_gross_revenue: cents });
+const event = (session: number, visitor: number, dt: string, extra: object = {}) => pageview(shop.id, session, visitor, dt, extra);
 
 before(async () => {
   t = await startTestApp();
   shop = await createTestWorkspace(t.stores);
-  await insertRows(t.stores, 'events', [
-    event(11, 1, '2026-03-01 10:00:00', fb('c1')),
-    event(12, 1, '2026-03-02 10:00:00', fb('c9')),
-    event(13, 1, '2026-03-03 10:00:00', gg),
-    event(21, 2, '2026-03-04 09:00:00', fb('c1')),
-    event(31, 3, '2026-03-05 11:00:00', gg),
-    event(41, 4, '2026-03-06 08:00:00'),
-  ]);
-  await insertRows(t.stores, 'conversions', [
-    purchase('T1', '2026-03-03 10:30:00', 13, 1, 10000),
-    purchase('T2', '2026-03-05 12:00:00', 31, 3, 20000),
-    purchase('T3', '2026-03-06 08:10:00', 41, 4, 5000),
-  ]);
+  await seedDataDrivenShop(t.stores, shop.id);
 });
 
 after(() => t.close());
