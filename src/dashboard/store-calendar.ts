@@ -3,7 +3,7 @@
  * calendar"): the workspace's time zone, whatever the URL says, and the "Last 7 days" preset when
  * the URL names no dates.
  */
-import { DAY_MS, DEFAULT_RANGE_DAYS, dayOf, dayStart, formatDay } from '../kit/dates.ts';
+import { DAY_MS, DEFAULT_RANGE_DAYS, MINUTE_MS, dayOf, dayStart, formatDay } from '../kit/dates.ts';
 import { resolveRange, type Range } from '../kit/range.ts';
 
 /** The dates a view reads when the URL names none: the 7 complete days ending yesterday. */
@@ -25,14 +25,16 @@ export function viewRange(query: { start_date?: string; end_date?: string }, tim
 
 /**
  * The period the overview compares with: as many calendar days right before the range. A range
- * that runs past `now` (it holds today) is compared up to the same time of day: its first
- * `now - start` milliseconds with the previous period's.
+ * that runs past `now` (it holds today) is compared up to the same time of day, cut at the start
+ * of the current minute: its first `minute - start` milliseconds with the previous period's. The
+ * cut is whole minutes so that everyone who opens the overview within a minute asks the same
+ * question, and one computation answers them all (the result cache keys on the range).
  */
 export function previousPeriod(range: Range, now: number): Range & { partial: boolean } {
   const zone = range.timeZone;
   const firstDay = dayOf(range.startMs, zone);
   const partial = range.endMs > now;
-  const endMs = partial ? Math.max(now, range.startMs) : range.endMs;
+  const endMs = partial ? Math.max(Math.floor(now / MINUTE_MS) * MINUTE_MS - 1, range.startMs) : range.endMs;
   if (dayStart(firstDay, zone) !== range.startMs) {
     // A range of timestamps, not days: the same length right before it.
     const length = endMs - range.startMs + 1;

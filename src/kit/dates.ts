@@ -9,6 +9,7 @@ const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})(\.\d{1,6}
 const MIN_YEAR = 1970;
 const MAX_YEAR = 2299;
 export const DAY_MS = 86_400_000;
+export const MINUTE_MS = 60_000;
 
 /** Why a value is not a range bound: not in either form, a year outside 1970-2299, no such day, no such time. */
 export type BoundProblem = 'form' | 'years' | 'calendar' | 'time';

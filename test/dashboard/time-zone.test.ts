@@ -113,9 +113,11 @@ describe('the JSON endpoints read the workspace\'s zone', () => {
       const answered = Date.now();
       assert.equal(body.partial, true);
       assert.equal(body.previous_range.start_date, utc(z, day(z.zone, -1), '00:00:00'));
-      // The previous day is cut where today stood when the overview was asked (these zones' days are all 24 hours).
-      const cut = Date.parse(`${body.previous_range.end_date.replace(' ', 'T')}Z`) + 86_400_000;
-      assert.ok(cut >= asked - 1000 && cut <= answered, `${body.previous_range.end_date}`);
+      // The previous day is cut where today stood when the overview was asked, at the start of
+      // that minute (these zones' days are all 24 hours; end_date is the last second before it).
+      assert.match(body.previous_range.end_date, /:59$/);
+      const cut = Date.parse(`${body.previous_range.end_date.replace(' ', 'T')}Z`) + 1000 + 86_400_000;
+      assert.ok(cut >= Math.floor(asked / 60_000) * 60_000 && cut <= answered, `${body.previous_range.end_date}`);
       const yesterdayNoon = Date.parse(`${day(z.zone, -1)}T12:00:00${z.offset}`);
       const expected = Date.parse(`${body.previous_range.end_date.replace(' ', 'T')}Z`) >= yesterdayNoon ? 100 : 0;
       assert.deepEqual(body.previous, { spend: null, revenue: expected, roas: null, conversions: expected / 100, sessions: 0, cr: null, net_profit: null });
