@@ -30,7 +30,8 @@ function comparison(d: OverviewAnswer): string {
     return first === last ? first : `${first} to ${last}`;
   };
   if (!d.partial) return `${days(d.range)}, compared with ${days(d.previous_range)} (${zone}).`;
-  const until = at(d.previous_range.end_date).time;
+  // The comparison ends at a whole minute: end_date is the last second before it.
+  const until = localTime(instantOf(d.previous_range.end_date) + 1000, zone).time;
   return `${days(d.range)} until ${until}, compared with ${days(d.previous_range)} until ${until} (${zone}); spend comes by whole day, so it and the figures built on it are not compared.`;
 }
 
