@@ -32,8 +32,8 @@ export interface RecentConversion {
 const ms = (dt: string) => Date.parse(`${dt.replace(' ', 'T')}Z`);
 
 /**
- * The newest sales of the last EXPLAIN_RANGE_DAYS days, newest first, filtered to the key's channels
- * as `/v3/conversions` filters them; with `withPath`, each with the path the report's models see
+ * The newest conversions of the last EXPLAIN_RANGE_DAYS days (leads too; cancelled and test orders
+ * left out), newest first, filtered to the key's channels as `/v3/conversions` filters them; with `withPath`, each with the path the report's models see
  * under the workspace's window and ignored sources, the key's hidden channels left out (as in
  * `explainConversion`). One path query per conversion, each reading only its own window.
  */

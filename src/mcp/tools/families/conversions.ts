@@ -11,7 +11,7 @@ export const conversionTools = [
   readTool(
     'conversions.get-recent',
     'Latest conversions',
-    'Newest sales first (90 days), by their own session channel; with_path adds the touchpoints that led to each.',
+    'Newest conversions first (90 days), by their own session channel; with_path adds the touchpoints that led to each.',
     'Conversions and traffic; cancelled and test orders left out.',
     z
       .object({
