@@ -124,6 +124,8 @@ export interface WorkflowsConfig {
   webhookTimeoutMs: number;
   /** Wait before a webhook's second try, doubled before the third (`STORELENS_WEBHOOK_RETRY_MS`, default 2 s). */
   webhookRetryMs: number;
+  /** Executions older than this many days are deleted, past each workflow's newest 100 (`STORELENS_WORKFLOW_EXECUTION_DAYS`, default 90). */
+  executionDays: number;
 }
 
 function workflowsFromEnv(env: NodeJS.ProcessEnv): WorkflowsConfig {
@@ -134,6 +136,7 @@ function workflowsFromEnv(env: NodeJS.ProcessEnv): WorkflowsConfig {
     webhookAllowPrivate: env.STORELENS_WEBHOOK_ALLOW_PRIVATE === '1',
     webhookTimeoutMs: Math.max(1, intFromEnv(env, 'STORELENS_WEBHOOK_TIMEOUT_MS', 10_000)),
     webhookRetryMs: intFromEnv(env, 'STORELENS_WEBHOOK_RETRY_MS', 2_000),
+    executionDays: Math.max(1, intFromEnv(env, 'STORELENS_WORKFLOW_EXECUTION_DAYS', 90)),
   };
 }
 

@@ -7,6 +7,7 @@
  */
 import crypto from 'node:crypto';
 import type { WorkflowsConfig } from '../config.ts';
+import { DAY_MS } from '../kit/dates.ts';
 import { Conflict } from '../kit/errors.ts';
 import type { Stores } from '../store/index.ts';
 import { readDataVersion } from '../store/app/data-versions.ts';
@@ -17,6 +18,7 @@ import {
   earlierExecutions,
   finishExecution,
   listEnabledWorkflows,
+  pruneExecutions,
   requireWorkflow,
   type ActionOutcome,
   type Execution,
@@ -51,6 +53,9 @@ export interface WorkflowEngine {
 }
 
 const WEBHOOK_TRIES = 3;
+/** Executions every workflow keeps whatever their age (more than WATERMARK_LOOKBACK, below). */
+const EXECUTIONS_KEPT = 100;
+const PRUNE_EVERY_MS = 3_600_000;
 /** How far back a new-conversion evaluation looks for the previous one's newest conversion. */
 const WATERMARK_LOOKBACK = 20;
 
@@ -144,10 +149,21 @@ export function createWorkflowEngine(deps: EngineDeps): WorkflowEngine {
     return newestConversion(stores.ch, workspaceId, nowMs);
   }
 
+  let prunedAtMs = -Infinity;
+
+  /** At most once an hour: the executions of the enabled workflows past the retention (config.executionDays). */
+  async function pruneOld(workflows: { workspaceId: number; workflow: Workflow }[], nowMs: number): Promise<void> {
+    if (nowMs - prunedAtMs < PRUNE_EVERY_MS) return;
+    prunedAtMs = nowMs;
+    const before = new Date(nowMs - config.executionDays * DAY_MS);
+    for (const { workspaceId, workflow } of workflows) await pruneExecutions(db, workspaceId, workflow.id, before, EXECUTIONS_KEPT);
+  }
+
   async function evaluateDue(nowMs: number): Promise<Execution[]> {
     const recorded: Execution[] = [];
+    const enabled = await listEnabledWorkflows(db);
     const places = new Map<number, { zone: string; newest?: number | null } | null>();
-    for (const { workspaceId, workflow } of await listEnabledWorkflows(db)) {
+    for (const { workspaceId, workflow } of enabled) {
       if (!places.has(workspaceId)) {
         const workspace = await findWorkspace(db, workspaceId);
         places.set(workspaceId, workspace ? { zone: workspace.timezone } : null);
@@ -166,6 +182,7 @@ export function createWorkflowEngine(deps: EngineDeps): WorkflowEngine {
       const execution = await evaluate(workspaceId, workflow, due.key, nowMs, 'due');
       if (execution) recorded.push(execution);
     }
+    await pruneOld(enabled, nowMs);
     return recorded;
   }
 

@@ -346,3 +346,19 @@ describe('enabling', () => {
     });
   });
 });
+
+describe('retention', () => {
+  test('executions past STORELENS_WORKFLOW_EXECUTION_DAYS go, but every workflow keeps its newest 100', async () => {
+    const id = await workflow(shop, { name: 'Daily for months', trigger: { type: 'daily_schedule' }, actions: [{ type: 'save_note' }] }, '2026-01-01T00:00:00Z');
+    const longRunning = engine({ executionDays: 90 });
+    const day = (i: number) => new Date(at('2026-01-01T08:00:00Z') + i * 86_400_000).toISOString().slice(0, 10);
+    // 120 days: after the last, the executions of days 0-28 are older than 90 days, and days 0-19
+    // are also past the newest 100, so those twenty go.
+    for (let i = 0; i < 120; i++) await longRunning.evaluateDue(at(`${day(i)}T08:00:00Z`));
+    const { executions } = await ok(shop, 'workflows.get-executions', { workflow_id: String(id), limit: 500 });
+    assert.equal(executions.length, 100);
+    assert.deepEqual([executions[0].due, executions.at(-1).due], [`daily:${day(20)}`, `daily:${day(119)}`]);
+    // A due time that is gone is not claimed again.
+    assert.deepEqual(await longRunning.evaluateDue(at(`${day(119)}T09:00:00Z`)), []);
+  });
+});

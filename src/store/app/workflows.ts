@@ -162,6 +162,32 @@ export async function finishExecution(
   return { ...execution, data, updatedAt: finishedAt.toISOString() };
 }
 
+/**
+ * Deletes a workflow's executions started before `before`, except its newest `keep`: those hold
+ * the watermark of the next new-conversion evaluation, and a due time that is past is never
+ * claimed again, so an old claim can go. Returns how many went.
+ */
+export async function pruneExecutions(db: AppDatabase, workspaceId: number, workflowId: number, before: Date, keep: number): Promise<number> {
+  const newestKept = db
+    .selectFrom('tool_objects')
+    .select('id')
+    .where('workspace_id', '=', workspaceId)
+    .where('kind', '=', EXECUTION_KIND)
+    .where('parent_id', '=', workflowId)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .offset(keep - 1);
+  const result = await db
+    .deleteFrom('tool_objects')
+    .where('workspace_id', '=', workspaceId)
+    .where('kind', '=', EXECUTION_KIND)
+    .where('parent_id', '=', workflowId)
+    .where('created_at', '<', before.toISOString())
+    .where('id', '<', newestKept)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
 /** The executions of a workflow before `beforeId` whose due key starts with `prefix`, newest first (at most `limit`). */
 export async function earlierExecutions(
   db: AppDatabase,
