@@ -18,7 +18,7 @@ const RANGE = { startMs: Date.UTC(2026, 0, 1), endMs: Date.UTC(2026, 2, 31, 23, 
 const STORE = 987_654_321;
 
 function plan(request: ReportRequest, scopes = ['admin:admin'], settings: Partial<WorkspaceSettings> = {}) {
-  return planReport({ workspaceId: STORE, visibility: visibilityOf(scopes), settings: { ...DEFAULT_SETTINGS, ...settings }, range: RANGE, request });
+  return planReport({ workspaceId: STORE, visibility: visibilityOf(scopes), settings: { ...DEFAULT_SETTINGS, ...settings }, range: RANGE, request, nowMs: RANGE.endMs });
 }
 
 function refusal(request: ReportRequest, scopes?: string[]): { kind: string; message: string } {

@@ -137,6 +137,12 @@ export const SQL_CASES: Record<string, SqlCase[]> = {
     report('a page past the end reads the totals again', { breakdown: 'coupon_code', limit: 10, offset: 40 }),
     report('by ad, the ads alone, by ROAS ascending (the creative library)', { breakdown: 'ad', keyed_rows: true, sort_by: 'roas', order: 'asc' }),
     report('by net profit, an ad drilled to', { breakdown: 'campaign', metrics: ['revenue', 'net_profit'], sort_by: 'net_profit', ad: '5601' }),
+    report('the conversions and unattributed orders of a segment\'s customers, by source', {
+      breakdown: 'source', segment_rules: [{ field: 'orders_count', operator: 'greater_than', value: 1 }, { field: 'adv_source', operator: 'equals', value: 'meta' }],
+    }),
+    report('a segment on landing channels for a restricted key: only the channels it sees', {
+      segment_rules: [{ field: 'adv_source', operator: 'contains', value: 'tik' }],
+    }, META_WITH_PROFIT),
     report('the earlier rows a comparison pairs, by source per day', { breakdown: 'source', interval: 'day', row_keys: [['2026-10-01', 'meta'], ['2026-10-02', 'google']] }),
     {
       // Every read answers one row: the excluded list's check finds the list whole, so nothing is written.

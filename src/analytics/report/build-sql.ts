@@ -12,6 +12,7 @@ import type { ReportPlan } from './plan.ts';
 import { METRICS, metricSql, type Parts } from '../metrics.ts';
 import { EXCLUDED_TRANSACTIONS_SQL, excludedListId } from '../queries/settings/excluded-transactions.ts';
 import { ORDER_IDS, soldSql } from '../sales.ts';
+import { segmentCustomersSql } from '../queries/segments/segment-members.ts';
 
 /**
  * The report as one ClickHouse query: the page of rows, the totals over the whole scope and the
@@ -240,7 +241,7 @@ const PIXEL_TRANSACTIONS = `SELECT transaction_id FROM conversions WHERE store_i
  * Platform orders that are sales with no pixel conversion (by id or by name), as credits of their
  * own `unattributed` touch.
  */
-function unattributedCreditsSql(plan: ReportPlan, fields: readonly TouchField[], lines: boolean): string {
+function unattributedCreditsSql(plan: ReportPlan, fields: readonly TouchField[], lines: boolean, segment: string | null): string {
   return `
   UNION ALL
   SELECT ${touchSql({ ts: 'dt', channel: "'unattributed'", source: "'unattributed'" }, fields)} AS touch,
@@ -254,7 +255,8 @@ function unattributedCreditsSql(plan: ReportPlan, fields: readonly TouchField[],
   FROM orders FINAL
   WHERE store_id = {store_id:UInt64} AND dt BETWEEN {start:${TS}} AND {end:${TS}} AND sale = 1${excludesTransactions(plan)
     ? `\n    AND transaction_id NOT IN ${EXCLUDED_TRANSACTIONS_SQL} AND order_name NOT IN ${EXCLUDED_TRANSACTIONS_SQL}` : ''}
-    AND transaction_id NOT IN (${PIXEL_TRANSACTIONS}) AND order_name NOT IN (${PIXEL_TRANSACTIONS})`;
+    AND transaction_id NOT IN (${PIXEL_TRANSACTIONS}) AND order_name NOT IN (${PIXEL_TRANSACTIONS})${segment
+    ? `\n    AND customer_id IN (${segment})` : ''}`;
 }
 
 /**
@@ -283,6 +285,9 @@ export function reportCtes(plan: ReportPlan, options: { lines?: boolean } = {}):
     .add(soldSql('c.transaction_id'));
   if (excludesTransactions(plan)) convWhere.add(`c.transaction_id NOT IN ${EXCLUDED_TRANSACTIONS_SQL}`);
   addNameFilter(convWhere, 'c.name', plan.name ?? undefined);
+  // A conversion is a segment customer's by its own customer id, else by its visitor's.
+  const segment = plan.segment && segmentCustomersSql({ rules: plan.segment.rules, nowMs: plan.segment.nowMs, visibleChannels: plan.segment.channels });
+  if (segment) convWhere.add(`if(c.customer_id != '', c.customer_id, ids.customer) IN (${segment.sql})`, segment.params);
   Object.assign(params, convWhere.params);
   if (plan.channels) params.channels = plan.channels;
   for (const drill of drillsOf(plan)) params[drill.name] = plan[drill.name]!;
@@ -292,7 +297,7 @@ export function reportCtes(plan: ReportPlan, options: { lines?: boolean } = {}):
   const attribution = attributionColumns(plan.attribution.model, { path: 'p.path', convTs: 'conv_dt', fallback });
   const creditTs = plan.attribution.dateMode === 'click' ? 'touch.ts' : 'conv_dt';
   const needsOwn = fields.some((f) => OWN_SESSION_FIELDS.includes(f));
-  const unattributed = plan.includeUnattributed ? unattributedCreditsSql(plan, fields, lines) : '';
+  const unattributed = plan.includeUnattributed ? unattributedCreditsSql(plan, fields, lines, segment?.sql ?? null) : '';
 
   const sql = `
 WITH

@@ -6,6 +6,8 @@ import type { Visibility } from '../permissions.ts';
 import type { QueryScope } from '../query-scope.ts';
 import { NO_PROFIT_ACCESS, pixelChannels, pixelRefusal } from '../permissions.ts';
 import { PIXEL_SOURCES } from '../sources.ts';
+import type { SegmentRule } from '../segment-fields.ts';
+import { DAY_MS } from '../../kit/dates.ts';
 import type { WorkspaceSettings } from '../../store/app/settings.ts';
 import { METRICS, METRIC_NAMES, DEFAULT_METRICS, type MetricName } from '../metrics.ts';
 import { BREAKDOWNS, DIMENSIONS, INTERVAL_NAMES, type Breakdown, type Interval } from '../dimensions.ts';
@@ -40,6 +42,11 @@ export interface ReportRequest extends AttributionRequest {
    * of any surface: the comparison of two periods reads the rows it pairs with a page through it.
    */
   row_keys?: string[][];
+  /**
+   * The rules of a segment (segment-fields.ts): only its customers' conversions count. Not a
+   * parameter of any surface: analytics.query's segment_id reads a stored segment's rules.
+   */
+  segment_rules?: SegmentRule[];
   /** Only rows whose breakdown keys are all set: the ads of an ad breakdown, without the credits and sessions that name no ad. */
   keyed_rows?: boolean;
   limit?: number;
@@ -64,6 +71,11 @@ export interface ReportPlan extends QueryScope {
   campaign: string | null;
   adgroup: string | null;
   ad: string | null;
+  /**
+   * Only the conversions (and unattributed orders) of the customers matching these rules, as of
+   * `nowMs`; `channels` are those an adv_source rule may see (null: every one). Null: everyone's.
+   */
+  segment: { rules: SegmentRule[]; nowMs: number; channels: string[] | null } | null;
   /** Null: revenue descending (chronologically first when interval is set), as the contract orders rows. */
   sort: { metric: MetricName; order: SortOrder } | null;
   rowKeys: string[][] | null;
@@ -119,12 +131,22 @@ function checkPage(limit: number | undefined, offset: number | undefined): { lim
   return { limit: Math.min(l, MAX_LIMIT), offset: o };
 }
 
+/**
+ * A segment filter as of the start of today (UTC): days_since_last_order counts whole days, so
+ * every report of the day shares one plan and the result cache keeps it.
+ */
+function planSegment(rules: SegmentRule[] | undefined, visibility: Visibility, nowMs: number): ReportPlan['segment'] {
+  if (rules === undefined) return null;
+  return { rules, nowMs: nowMs - (nowMs % DAY_MS), channels: visibility.channels && [...visibility.channels].sort() };
+}
+
 export function planReport(input: {
   workspaceId: number;
   visibility: Visibility;
   settings: WorkspaceSettings;
   range: Range;
   request: ReportRequest;
+  nowMs: number;
 }): ReportPlan {
   const { request, settings, visibility } = input;
   const sort = checkSort(request);
@@ -150,6 +172,7 @@ export function planReport(input: {
     campaign: request.campaign ?? null,
     adgroup: request.adgroup ?? null,
     ad: request.ad ?? null,
+    segment: planSegment(request.segment_rules, visibility, input.nowMs),
     sort,
     rowKeys: checkRowKeys(request.row_keys, breakdown, interval),
     keyedRows: request.keyed_rows === true && breakdown !== null,

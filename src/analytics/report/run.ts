@@ -111,7 +111,7 @@ export async function runReport(
   // Read before the settings and the rows: an answer kept under a version is never older than it.
   const version = stores.results ? await readDataVersion(stores.db, auth.workspaceId) : 0;
   const settings = await getSettings(stores.db, auth.workspaceId);
-  const plan = planReport({ workspaceId: auth.workspaceId, visibility: auth.visibility, settings, range, request });
+  const plan = planReport({ workspaceId: auth.workspaceId, visibility: auth.visibility, settings, range, request, nowMs: now });
   const compute = () => computeReport(stores, auth, plan, range, settings);
   return stores.results ? stores.results.get(cacheKey(version, auth, plan), compute) : compute();
 }
@@ -144,7 +144,7 @@ export interface PreparedReport {
 export async function prepareReport(stores: { ch: Clickhouse; db: AppDatabase }, auth: ReportAuth, request: ReportRequest, now = Date.now()): Promise<PreparedReport> {
   const range = resolveRange(request, now);
   const settings = await getSettings(stores.db, auth.workspaceId);
-  const plan = planReport({ workspaceId: auth.workspaceId, visibility: auth.visibility, settings, range, request });
+  const plan = planReport({ workspaceId: auth.workspaceId, visibility: auth.visibility, settings, range, request, nowMs: now });
   return { plan, settings, range, bound: await bindModel(stores, auth, plan, settings) };
 }
 

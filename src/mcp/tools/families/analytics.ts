@@ -10,7 +10,9 @@ import { ATTRIBUTION_DATES, ATTRIBUTION_MODELS, ATTRIBUTION_WINDOWS } from '../.
 import { AccessDenied } from '../../../kit/errors.ts';
 import { readBound } from '../../../kit/dates.ts';
 import { boundMessage } from '../../../kit/range.ts';
-import { offsetArg, readTool, timezoneArg, type ToolContext } from '../kit/tool.ts';
+import { idArg, offsetArg, readTool, timezoneArg, type ToolContext } from '../kit/tool.ts';
+import { requireObject } from '../kit/objects.ts';
+import type { SegmentRule } from '../../../analytics/segment-fields.ts';
 import * as out from '../kit/outputs.ts';
 
 // Written short: tools/list sends it with every report tool's filters.
@@ -93,7 +95,18 @@ const queryFilters = reportFilters.extend({
   campaign: z.string().min(1).max(200).optional().describe('Campaign id'),
   adgroup: z.string().min(1).max(200).optional().describe('Ad group id'),
   ad: z.string().min(1).max(200).optional().describe('Ad id'),
+  segment_id: idArg('segment').optional().describe("Only its customers' orders"),
 });
+
+/** What a segment filter narrows, as the answer's settings_applied says it. */
+const SEGMENT_SCOPE = "conversions and their revenue and costs; spend, impressions, clicks and sessions stay the whole scope's";
+
+/** The stored segment a report is filtered by (not found as if absent when the key may not see it). */
+async function segmentFilter(ctx: ToolContext, id: string | undefined) {
+  if (id === undefined) return null;
+  const segment = await requireObject<{ name: string; rules: SegmentRule[] }>(ctx, 'segment', id, 'Segment');
+  return { rules: segment.data.rules, applied: { id, name: segment.data.name, filters: SEGMENT_SCOPE } };
+}
 
 const metricName = z.enum(METRIC_NAMES);
 const PROFIT_METRICS = METRIC_NAMES.filter((m) => METRICS[m].profit);
@@ -125,8 +138,9 @@ export const analyticsTools = [
       rows: z.array(out.open), totals: out.open, attribution: out.open, comparison: out.open.optional(), settings_applied: out.open, pagination: out.open,
     }),
     async (ctx, { filters, compare_to, ...rest }) => {
-      const { conversion_name, campaign, adgroup, ad, ...shared } = filters ?? {};
-      const request = expanded(ctx, { ...reportRequest(shared, rest), name: conversion_name, campaign, adgroup, ad });
+      const { conversion_name, campaign, adgroup, ad, segment_id, ...shared } = filters ?? {};
+      const segment = await segmentFilter(ctx, segment_id);
+      const request = expanded(ctx, { ...reportRequest(shared, rest), name: conversion_name, campaign, adgroup, ad, segment_rules: segment?.rules });
       const result = compare_to
         ? await runComparedReport(stores(ctx), reader(ctx), request, compare_to, ctx.now())
         : await runReport(stores(ctx), reader(ctx), request, ctx.now());
@@ -135,7 +149,7 @@ export const analyticsTools = [
         totals: result.totals,
         attribution: attributionOf(result.settings_applied),
         ...('comparison' in result ? { comparison: result.comparison } : {}),
-        settings_applied: result.settings_applied,
+        settings_applied: segment ? { ...result.settings_applied, segment: segment.applied } : result.settings_applied,
         pagination: result.pagination,
       };
     },
