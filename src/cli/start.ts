@@ -7,14 +7,11 @@ import { createLogger } from '../log.ts';
 import { openStores, type Stores } from '../store/index.ts';
 import { buildApp } from '../server/app.ts';
 import { createRateLimits } from '../http/rate-limit.ts';
-import { createWorkspace, listWorkspaces, updateSettings } from '../store/app/workspaces.ts';
+import { createWorkspace, listWorkspaces } from '../store/app/workspaces.ts';
 import { createApiKey } from '../store/app/api-keys.ts';
 import { createDemoUser, type DemoUser } from '../dashboard/demo-user.ts';
 import { MAX_DEMO_DAYS } from './commands/demo.ts';
-import { seedDemo } from './demo/seed.ts';
-import { seedDemoWorkflows } from './demo/workflows.ts';
-import { seedDemoFamilies } from './demo/families.ts';
-import { bumpDataVersions } from '../store/app/data-versions.ts';
+import { seedDemoStore } from './demo/demo-store.ts';
 import type { Logger } from 'pino';
 import { removeServerInfo, runningServer, writeServerInfo } from '../server/runtime-files.ts';
 import { runCommand } from './run-command.ts';
@@ -65,17 +62,11 @@ async function seedDemoWorkspace(config: Config, stores: Stores, logger: Logger)
     throw new Error(`STORELENS_DEMO_DAYS must be from 1 to ${MAX_DEMO_DAYS}`);
   }
   const workspace = await createWorkspace(stores.db, { name: 'Demo Store', currency: 'USD', timezone: 'UTC' });
-  // Orders without an exported processor fee are charged the usual card rate.
-  await updateSettings(stores.db, workspace.id, { payment_fee_percent: 2.9, payment_fee_fixed: 30 });
   const key = await createApiKey(stores.db, workspace.id, ['admin:admin']);
   const user = await createDemoUser(stores.db, workspace.id);
   say(`New data dir: seeding a demo workspace with ${config.demoDays} days of data (STORELENS_DEMO=0 skips this)`);
   fs.writeFileSync(marker, String(workspace.id), { mode: PRIVATE_FILE });
-  await seedDemo(stores.ch, { workspaceId: workspace.id, days: config.demoDays, progress: say });
-  await bumpDataVersions(stores.db, [workspace.id]);
-  const ran = await seedDemoWorkflows(stores, workspace.id, { config: config.workflows, logger, nowMs: Date.now() });
-  say(`demo: ${ran} workflows enabled and run by the engine`);
-  await seedDemoFamilies(stores, workspace.id, Date.now());
+  await seedDemoStore(stores, workspace.id, { days: config.demoDays, workflows: config.workflows, logger, progress: say });
   fs.rmSync(marker);
   return { workspaceId: workspace.id, apiKey: key.api_key, clientSecret: key.client_secret, pixelId: workspace.pixelId, user };
 }

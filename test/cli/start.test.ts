@@ -69,7 +69,8 @@ test('a new data dir gets a seeded Demo Store whose printed credentials work; re
     assert.equal(executions[0].status, 'fired');
     assert.deepEqual(executions.filter((e: any) => !['fired', 'not_fired'].includes(e.status)), [], 'no demo workflow failed');
     assert.match(server.stderr(), /demo: 4 workflows enabled and run by the engine/);
-    // The other families answer too: a saved report with its view, evaluated segments, a running geo test, the traffic's creators, a loyalty program with members, a live form with its leads.
+    // The other families answer too: a saved report with its view, evaluated segments, a running geo test, the traffic's creators, a loyalty program with members, a live form with its leads
+    // (test/mcp/demo-store-tools.test.ts calls every read tool on the demo store).
     const { dashboards } = await call('dashboards.get-dashboards', {});
     assert.deepEqual(dashboards.map((d: any) => d.name), ['Revenue and ROAS by source']);
     const { segments } = await call('segments.get-segments', {});
@@ -77,7 +78,9 @@ test('a new data dir gets a seeded Demo Store whose printed credentials work; re
     const { tests } = await call('geo-testing.get-tests', {});
     assert.deepEqual(tests.map((g: any) => [g.treatment, g.control, g.status, g.results.method]), [[['DE', 'NL'], ['GB', 'CA'], 'running', 'difference_in_differences']]);
     const { creators } = await call('creators.get-creators', { date_from: today, date_to: today });
-    assert.deepEqual(creators.map((c: any) => c.code).sort(), ['JONAS', 'LENA', 'MAYA', 'THEO']);
+    assert.deepEqual(creators.filter((c: any) => c.creator === null).map((c: any) => c.code).sort(), ['JONAS', 'LENA', 'MAYA', 'THEO']);
+    // The creator the demo's assistant added, with the 4-digit tracking code creators.create gave her.
+    assert.deepEqual(creators.filter((c: any) => c.creator !== null).map((c: any) => [c.creator.name, /^\d{4}$/.test(c.code)]), [['Maya', true]]);
     const { programs } = await call('loyalty.get-programs', {});
     assert.deepEqual(programs.map((p: any) => [p.name, p.points_per_unit]), [['Demo points', 1]]);
     assert.ok(programs[0].members > 0 && programs[0].points_earned > 0, JSON.stringify(programs[0]));
