@@ -118,7 +118,8 @@ export const analyticsTools = [
     'Query analytics',
     'The dashboard numbers (as GET /v3/report) for spend, revenue, ROAS, profit or traffic: totals and rows per ' +
       'breakdown and/or interval; compare_to adds each metric\'s previous value and change. Basis: report.',
-    'The report core over traffic, conversions, orders and ad rows, with the workspace settings.',
+    'The report core over traffic, conversions, orders and ad rows, with the workspace settings. filters.segment_id keeps the conversions (and unattributed orders) of the segment\'s customers ' +
+      '(segments.get-segments); spend, impressions, clicks and sessions belong to no customer and stay the whole scope\'s.',
     z
       .object({
         metrics: z.array(metricName).min(1).max(METRIC_NAMES.length).optional()

@@ -103,7 +103,7 @@ export const creatorTools = [
     'creators.get-programs',
     'Get creator programs',
     'Creator commission programs (percentage, fixed or tiered).',
-    'Creator programs stored in the workspace.',
+    'Creator programs stored with creators.create-program.',
     PROGRAM,
     'programs',
   ),

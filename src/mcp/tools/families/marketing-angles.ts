@@ -26,7 +26,7 @@ export const marketingAngleTools = [
     'marketing-angles.get-angles',
     'Get marketing angles',
     'Marketing angles (messaging hypotheses) with status, tags and linked creatives.',
-    'Angles stored in the workspace.',
+    'Angles stored with marketing-angles.create and marketing-angles.update.',
     KIND,
     'angles',
   ),

@@ -48,7 +48,7 @@ export const offerTools = [
     'offers.get-offers',
     'Get offers',
     'Offers (discounts, free shipping, bundles) with status, configuration, target segment and dates.',
-    'Offers stored in the workspace.',
+    'Offers stored with offers.create and offers.update.',
     KIND,
     'offers',
   ),

@@ -12,7 +12,7 @@ export const workflowTools = [
     'workflows.get-rules',
     'Get workflows',
     'Automation workflows (trigger, conditions, actions), each enabled or not.',
-    'Workflows created with workflows.create.',
+    'Workflows drafted with workflows.create, enabled and disabled by a person (`workflow enable`, the dashboard).',
     WORKFLOW_KIND,
     'workflows',
   ),
@@ -20,7 +20,7 @@ export const workflowTools = [
     'workflows.get-executions',
     'Get workflow executions',
     'Recorded runs of one workflow or of all, with status and outcome.',
-    'Recorded by the workflow engine.',
+    'Recorded by the workflow engine in the server, one per evaluation (schedules, thresholds, new conversions, ad fatigue, `workflow run`).',
     z.object({ workflow_id: idArg('workflow').optional(), limit: limitArg, offset: offsetArg }).strict(),
     z.strictObject({ executions: out.storedList }),
     async (ctx, { workflow_id, ...page }) => {
