@@ -1,12 +1,9 @@
 import { z } from 'zod';
-import { countObjects, listObjects } from '../../../store/app/tool-objects.ts';
 import { createAudited, present } from '../kit/objects.ts';
 import { limitArg, offsetArg, readTool, shortText, writeTool } from '../kit/tool.ts';
 import * as out from '../kit/outputs.ts';
-import { NOT_CONFIGURED, PROMPT_KIND as PROMPT, RESULT_KIND as RESULT } from '../../../ai-visibility/run.ts';
-
-/** Check results shown per prompt: the newest, so a prompt run daily for years keeps a bounded answer. */
-const RESULTS_PER_PROMPT = 20;
+import { NOT_CONFIGURED, PROMPT_KIND as PROMPT } from '../../../ai-visibility/run.ts';
+import { promptsWithResults } from '../../../ai-visibility/results.ts';
 
 export const aiVisibilityTools = [
   readTool(
@@ -17,14 +14,7 @@ export const aiVisibilityTools = [
     z.object({ limit: limitArg, offset: offsetArg }).strict(),
     z.strictObject({ status: z.enum(['configured', 'not_configured']), note: z.string().optional(), prompts: out.storedList }),
     async (ctx, page) => {
-      const prompts = await listObjects(ctx.db, ctx.workspaceId, PROMPT, page);
-      const results = [];
-      for (const prompt of prompts) {
-        const stored = await countObjects(ctx.db, ctx.workspaceId, RESULT, prompt.id);
-        const offset = Math.max(0, stored - RESULTS_PER_PROMPT);
-        const checks = await listObjects(ctx.db, ctx.workspaceId, RESULT, { parentId: prompt.id, offset, limit: RESULTS_PER_PROMPT });
-        results.push({ ...present(prompt), results: checks.map(present) });
-      }
+      const results = (await promptsWithResults(ctx.db, ctx.workspaceId, page)).map(({ prompt, results: checks }) => ({ ...present(prompt), results: checks.map(present) }));
       return ctx.assistantConfigured ? { status: 'configured', prompts: results } : { status: 'not_configured', note: NOT_CONFIGURED, prompts: results };
     },
   ),

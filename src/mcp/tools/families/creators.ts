@@ -1,17 +1,12 @@
 import crypto from 'node:crypto';
 import { z } from 'zod';
-import { listObjects, uniqueKeysTaken } from '../../../store/app/tool-objects.ts';
-import { AccessDenied, Conflict } from '../../../kit/errors.ts';
-import { seesChannel } from '../../../analytics/permissions.ts';
-import { creatorPerformance } from '../../../analytics/queries/creators/creator-performance.ts';
-import { MAX_OBJECTS_PER_KIND, createAudited, present, requireObject, updateAudited, listTool } from '../kit/objects.ts';
-import { money, rangeOut, toolRange } from '../kit/range.ts';
+import { uniqueKeysTaken } from '../../../store/app/tool-objects.ts';
+import { Conflict } from '../../../kit/errors.ts';
+import { CREATOR_KIND as CREATOR, CREATOR_PROGRAM_KIND as PROGRAM, creatorsInTraffic } from '../../../analytics/creators.ts';
+import { createAudited, present, requireObject, updateAudited, listTool } from '../kit/objects.ts';
+import { rangeOut, toolRange } from '../kit/range.ts';
 import { idArg, longText, rangeArgs, readTool, shortText, writeTool, type ToolContext } from '../kit/tool.ts';
 import * as out from '../kit/outputs.ts';
-
-const CREATOR = 'creator';
-const PROGRAM = 'creator_program';
-const NO_CREATOR_ACCESS = 'You do not have access to creators: they need a key that reads the creator channel (read:creators or admin:admin)';
 
 const handle = (network: string) =>
   z.string().trim().regex(/^@?[A-Za-z0-9._-]{1,60}$/, { error: `${network} handle must be 1 to 60 letters, digits, dots, dashes or underscores` })
@@ -80,23 +75,9 @@ export const creatorTools = [
       creators: out.list({ code: out.str, creator: out.stored.nullable(), sessions: out.num, orders: out.num, revenue: out.num, coupon_codes: out.strs }),
     }),
     async (ctx, input) => {
-      if (!seesChannel(ctx.visibility, 'creator')) throw new AccessDenied(NO_CREATOR_ACCESS);
       const range = toolRange(input, ctx.now());
-      const stored = await listObjects<{ tracking_code: string }>(ctx.db, ctx.workspaceId, CREATOR, { limit: MAX_OBJECTS_PER_KIND, offset: 0 });
-      const byCode = new Map(stored.map((c) => [c.data.tracking_code.toUpperCase(), c]));
-      const rows = await creatorPerformance(ctx.ch, { workspaceId: ctx.workspaceId, range, known: [...byCode.keys()] });
-      const creators = rows.map((row) => {
-        const creator = byCode.get(row.code);
-        return {
-          code: row.code,
-          creator: creator ? present(creator) : null,
-          sessions: Number(row.sessions),
-          orders: Number(row.orders),
-          revenue: money(Number(row.revenue_cents)),
-          coupon_codes: row.coupon_codes,
-        };
-      });
-      return { ...rangeOut(range), creators };
+      const creators = await creatorsInTraffic(ctx, ctx, range);
+      return { ...rangeOut(range), creators: creators.map((row) => ({ ...row, creator: row.creator ? present(row.creator) : null })) };
     },
   ),
   listTool(

@@ -1,12 +1,8 @@
 import { z } from 'zod';
-import { repeatCustomers } from '../../../analytics/queries/loyalty/repeat-customers.ts';
+import { loyaltyPrograms, repeatPurchases } from '../../../analytics/loyalty.ts';
 import { present } from '../kit/objects.ts';
-import { programFigures } from '../../../analytics/queries/loyalty/program-members.ts';
-import { listLoyaltyPrograms } from '../../../store/app/loyalty-programs.ts';
 import { getSettings } from '../../../store/app/workspaces.ts';
-import { parseBound } from '../../../kit/dates.ts';
-import { money, rangeOut, ratio, toolRange } from '../kit/range.ts';
-import { pixelScope } from '../../../analytics/query-scope.ts';
+import { rangeOut, toolRange } from '../kit/range.ts';
 import { requireAllChannels } from '../kit/scope.ts';
 import { limitArg, offsetArg, rangeArgs, readTool } from '../kit/tool.ts';
 import * as out from '../kit/outputs.ts';
@@ -21,23 +17,8 @@ export const loyaltyTools = [
     z.strictObject({ programs: out.storedList }),
     async (ctx, page) => {
       const { timezone } = await getSettings(ctx.db, ctx.workspaceId);
-      const programs = await listLoyaltyPrograms(ctx.db, ctx.workspaceId, page);
-      return {
-        programs: await Promise.all(
-          programs.map(async (program) => {
-            // Orders carry no channel: a key that does not see every channel gets no figures.
-            const figures = ctx.visibility.channels === null
-              ? await programFigures(ctx.ch, { workspaceId: ctx.workspaceId, startMs: parseBound(program.data.start_date, 'start', timezone)!, pointsPerUnit: program.data.points_per_unit })
-              : null;
-            return {
-              ...present(program),
-              members: figures ? figures.members : null,
-              points_earned: figures ? figures.points : null,
-              revenue: figures ? money(figures.revenue_cents) : null,
-            };
-          }),
-        ),
-      };
+      const programs = await loyaltyPrograms(ctx, ctx, timezone, page);
+      return { programs: programs.map(({ program, ...figures }) => ({ ...present(program), ...figures })) };
     },
   ),
   readTool(
@@ -56,24 +37,7 @@ export const loyaltyTools = [
     async (ctx, input) => {
       requireAllChannels(ctx, 'order-level loyalty data');
       const range = toolRange(input, ctx.now());
-      const buckets = await repeatCustomers(ctx.ch, pixelScope(ctx, range));
-      const rows = buckets.map((b) => ({ orders: Number(b.orders), customers: Number(b.customers), revenue_cents: Number(b.revenue_cents) }));
-      const customers = rows.reduce((a, b) => a + b.customers, 0);
-      const repeat = rows.filter((b) => b.orders >= 2);
-      const repeatCustomers_ = repeat.reduce((a, b) => a + b.customers, 0);
-      const revenue = rows.reduce((a, b) => a + b.revenue_cents, 0);
-      const repeatRevenue = repeat.reduce((a, b) => a + b.revenue_cents, 0);
-      return {
-        loyalty: {
-          ...rangeOut(range),
-          customers,
-          repeat_customers: repeatCustomers_,
-          repeat_rate: ratio(repeatCustomers_, customers),
-          revenue: money(revenue),
-          repeat_revenue_share: ratio(repeatRevenue, revenue),
-          buckets: rows.map((b) => ({ orders: b.orders === 4 ? '4+' : String(b.orders), customers: b.customers, revenue: money(b.revenue_cents) })),
-        },
-      };
+      return { loyalty: { ...rangeOut(range), ...(await repeatPurchases(ctx.ch, ctx.workspaceId, range)) } };
     },
   ),
 ];
