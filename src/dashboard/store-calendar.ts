@@ -3,8 +3,10 @@
  * calendar"): the workspace's time zone, whatever the URL says, and the "Last 7 days" preset when
  * the URL names no dates.
  */
+import { z } from 'zod';
 import { DAY_MS, DEFAULT_RANGE_DAYS, MINUTE_MS, dayOf, dayStart, formatDay } from '../kit/dates.ts';
 import { resolveRange, type Range } from '../kit/range.ts';
+import { DATE_ALIASES, dateShape, parseWith } from '../api/params.ts';
 
 /** The dates a view reads when the URL names none: the 7 complete days ending yesterday. */
 export function defaultDays(timeZone: string, now: number): { start_date: string; end_date: string } {
@@ -21,6 +23,18 @@ export function onStoreCalendar<Q extends { start_date?: unknown; end_date?: unk
 /** A view's range: the URL's dates as calendar days of the workspace's zone (`onStoreCalendar`). */
 export function viewRange(query: { start_date?: string; end_date?: string }, timeZone: string, now: number): Range {
   return resolveRange(onStoreCalendar(query, timeZone, now), now);
+}
+
+const daysQuery = { schema: z.object(dateShape), aliases: DATE_ALIASES };
+
+/** The range of a view that reads only dates (and `workspace`): the data API's date parameters, on the store's calendar. */
+export function daysOfView(query: unknown, timeZone: string, now: number): Range {
+  return viewRange(parseWith(daysQuery, query, ['workspace']), timeZone, now);
+}
+
+/** The range's first and last calendar day, as the views name them. */
+export function rangeDays(range: Range): { start_date: string; end_date: string } {
+  return { start_date: formatDay(range.startMs, range.timeZone), end_date: formatDay(range.endMs, range.timeZone) };
 }
 
 /**

@@ -16,6 +16,9 @@ import { Surveys } from './views/surveys.ts';
 import { SavedReports } from './views/saved-reports.ts';
 import { GeoTests } from './views/geo-tests.ts';
 import { Workflows } from './views/workflows.ts';
+import { Loyalty } from './views/loyalty.ts';
+import { Creators } from './views/creators.ts';
+import { AiVisibility } from './views/ai-visibility.ts';
 import type { ViewProps, Workspace } from './views/props.ts';
 
 interface Me {
@@ -36,6 +39,9 @@ const VIEWS: { path: string; title: string; view: (p: ViewProps) => unknown; own
   { path: '/saved', title: 'Saved reports', view: SavedReports },
   { path: '/geo', title: 'Geo tests', view: GeoTests },
   { path: '/workflows', title: 'Workflows', view: Workflows },
+  { path: '/loyalty', title: 'Loyalty', view: Loyalty },
+  { path: '/creators', title: 'Creators', view: Creators },
+  { path: '/ai-visibility', title: 'AI visibility', view: AiVisibility },
   { path: '/settings', title: 'Settings', view: Settings, owner: true },
 ];
 

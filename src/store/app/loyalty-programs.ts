@@ -12,7 +12,7 @@ import { recordAudit } from './audit-log.ts';
 import { countObjects, createObject, listObjects, type ToolObject } from './tool-objects.ts';
 
 export const LOYALTY_PROGRAM_KIND = 'loyalty_program';
-const MAX_PROGRAMS = 100;
+export const MAX_PROGRAMS = 100;
 const RATE = 'points_per_unit must be a whole number from 1 to 1000';
 
 export const loyaltyProgramInput = z

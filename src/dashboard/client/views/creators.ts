@@ -1,0 +1,63 @@
+/**
+ * Creators: every creator code the traffic carried in the range (a `ref` link code or a coupon)
+ * and every stored creator's tracking code, with sessions, orders and revenue, busiest first; then
+ * the creator commission programs. Creators and programs are added by the assistant (creators.create).
+ */
+import { html } from 'htm/preact';
+import type { ViewProps } from './props.ts';
+import { apiParams, useData } from '../data.ts';
+import { Filters } from '../filters.ts';
+import { Table, type Column, type Row } from '../table.ts';
+import { formatValue } from '../format.ts';
+import { Status } from './common.ts';
+
+interface Commission {
+  type: 'percentage' | 'fixed' | 'tiered';
+  rate_percent?: number;
+  amount_cents?: number;
+  tiers?: { min_revenue_cents: number; rate_percent: number }[];
+}
+
+interface CreatorsAnswer {
+  range: { start_date: string; end_date: string };
+  creators: Row[];
+  programs: { id: string; name: string; commission: Commission; applied: boolean }[];
+}
+
+const CREATOR_COLUMNS: Column[] = [
+  { key: 'code', label: 'Code', kind: 'text' },
+  { key: 'name', label: 'Creator', kind: 'text', display: (r) => (r.name === null ? 'not stored' : String(r.name)) },
+  { key: 'program', label: 'Program', kind: 'text', display: (r) => String(r.program ?? '') },
+  { key: 'sessions', label: 'Sessions', kind: 'count' },
+  { key: 'orders', label: 'Orders', kind: 'count' },
+  { key: 'revenue', label: 'Revenue', kind: 'money' },
+  { key: 'coupon_codes', label: 'Coupons', kind: 'text', display: (r) => (r.coupon_codes as string[]).join(', ') },
+];
+
+function commissionText(c: Commission): string {
+  if (c.type === 'percentage') return `${c.rate_percent} % of revenue`;
+  if (c.type === 'fixed') return `${formatValue(c.amount_cents, 'cents')} per order`;
+  return (c.tiers ?? []).map((t) => `${t.rate_percent} % from ${formatValue(t.min_revenue_cents, 'cents')} a month`).join(', ');
+}
+
+const PROGRAM_COLUMNS: Column[] = [
+  { key: 'name', label: 'Program', kind: 'text' },
+  { key: 'commission', label: 'Commission', kind: 'text', display: (r) => commissionText(r.commission as Commission) },
+  { key: 'applied', label: 'Applied', kind: 'text', display: (r) => (r.applied ? 'yes' : 'not yet') },
+];
+
+export function Creators({ route, workspace }: ViewProps) {
+  const answer = useData<CreatorsAnswer>('creators', apiParams(route.params, ['workspace', 'start_date', 'end_date']));
+  const d = answer.data;
+  return html`
+    <${Filters} route=${route} zone=${workspace.timezone} attribution=${false} />
+    <p class="note">A code counts the sessions that landed with it as <code>?ref=</code>, and the orders that carry it as a coupon (the code, or it
+      followed by digits), else that landed with it; revenue is those orders' gross revenue (docs: families). The assistant adds creators and
+      programs with creators.create and creators.create-program.</p>
+    <${Status} loading=${answer.loading} error=${answer.error} />
+    ${d && html`<${Table} caption=${`Creators from ${d.range.start_date} to ${d.range.end_date}`} columns=${CREATOR_COLUMNS} rows=${d.creators}
+        filename="storelens-creators.csv" empty="No creator code in these days." />
+      <${Table} caption="Creator programs" columns=${PROGRAM_COLUMNS} rows=${d.programs as unknown as Row[]} filename="storelens-creator-programs.csv"
+        empty="No creator programs yet." />`}
+  `;
+}
