@@ -1,15 +1,11 @@
 /**
  * AI visibility end to end: prompts tracked through the tool endpoint, run by `ai-visibility run`
- * against a local double of an OpenAI-compatible endpoint, read back with ai-visibility.get-results.
- * The double answers POST /v1/chat/completions with the chat completion object of the OpenAI API
- * reference (id, object "chat.completion", created, model, choices[].message {role, content},
- * finish_reason, usage), chosen by the question; one question gets a 500, one no answer at all, one
- * an answer larger than the client reads.
+ * against a local double of an OpenAI-compatible endpoint (./chat-double.ts), read back with
+ * ai-visibility.get-results. The double's answer is chosen by the question; one question gets a
+ * 500, one no answer at all, one an answer larger than the client reads.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createTestWorkspace, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
 import { toolOk } from '../mcp/rpc.ts';
 import { runCommand } from '../../src/cli/run-command.ts';
@@ -17,6 +13,7 @@ import { createLogger } from '../../src/log.ts';
 import type { LlmConfig } from '../../src/config.ts';
 import { listObjects } from '../../src/store/app/tool-objects.ts';
 import { RESULT_KIND } from '../../src/ai-visibility/run.ts';
+import { startChatDouble, type ChatDouble } from './chat-double.ts';
 
 const KEY = 'sk-test-secret-key';
 const ANSWERS: Record<string, string> = {
@@ -25,23 +22,10 @@ const ANSWERS: Record<string, string> = {
   'Gift ideas for a runner?': 'Test Shop sells gift cards; so does Acmeplex.',
 };
 
-const requests: { authorization?: string; body: any }[] = [];
-let double: http.Server;
+let double: ChatDouble;
 let t: TestApp;
 let shop: TestWorkspace;
 let llm: LlmConfig;
-const held: http.ServerResponse[] = [];
-
-function completion(content: string) {
-  return {
-    id: 'chatcmpl-1',
-    object: 'chat.completion',
-    created: 1_764_000_000,
-    model: 'gpt-4o-mini-2024-07-18',
-    choices: [{ index: 0, message: { role: 'assistant', content, refusal: null }, logprobs: null, finish_reason: 'stop' }],
-    usage: { prompt_tokens: 12, completion_tokens: 20, total_tokens: 32 },
-  };
-}
 
 const cli = (...argv: string[]) => runCommand({ config: t.config, stores: t.stores, logger: createLogger('silent'), progress: () => {} }, argv);
 /** Stored objects without their ids and times (which come from the store); the prompts keep their ids. */
@@ -49,29 +33,17 @@ const withoutTimes = (prompts: any[]) =>
   prompts.map(({ created_at: _c, updated_at: _u, ...prompt }) => ({ ...prompt, results: prompt.results.map(({ id: _i, created_at: _a, updated_at: _b, ...r }: any) => r) }));
 
 before(async () => {
-  double = http.createServer((request, response) => {
-    let text = '';
-    request.on('data', (chunk) => (text += chunk));
-    request.on('end', () => {
-      const body = JSON.parse(text);
-      requests.push({ authorization: request.headers.authorization, body });
-      const question = body.messages[0].content as string;
-      if (request.url !== '/v1/chat/completions') return response.writeHead(404).end();
-      if (question === 'Broken?') return response.writeHead(500, { 'content-type': 'application/json' }).end('{"error":{"message":"server error"}}');
-      if (question === 'Slow?') return void held.push(response);
-      const content = question === 'Huge?' ? 'x'.repeat(300 * 1024) : ANSWERS[question]!;
-      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(completion(content)));
-    });
+  double = await startChatDouble((question) => {
+    if (question === 'Broken?') return { status: 500, body: '{"error":{"message":"server error"}}' };
+    if (question === 'Slow?') return 'hold';
+    return { content: question === 'Huge?' ? 'x'.repeat(300 * 1024) : ANSWERS[question]! };
   });
-  await new Promise<void>((resolve) => double.listen(0, '127.0.0.1', resolve));
-  const port = (double.address() as AddressInfo).port;
-  llm = { url: `http://127.0.0.1:${port}/v1`, apiKey: KEY, model: 'gpt-4o-mini', timeoutMs: 500, allowPrivate: true };
+  llm = { url: double.url, apiKey: KEY, model: 'gpt-4o-mini', timeoutMs: 500, allowPrivate: true };
   t = await startTestApp({ llm });
   shop = await createTestWorkspace(t.stores, 'Test shop');
 });
 
 after(async () => {
-  for (const response of held) response.destroy();
   double.close();
   await t.close();
 });
@@ -101,8 +73,8 @@ test('ai-visibility run asks each prompt and get-results shows the checks: menti
   ];
   assert.deepEqual(run, { result: { results: expected } });
 
-  assert.equal(requests.length, 6);
-  assert.deepEqual(requests[0], { authorization: `Bearer ${KEY}`, body: { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Which running shoes are best?' }] } });
+  assert.equal(double.requests.length, 6);
+  assert.deepEqual(double.requests[0], { authorization: `Bearer ${KEY}`, body: { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Which running shoes are best?' }] } });
 
   const read = await toolOk(t.app, shop.headers, 'ai-visibility.get-results', {});
   assert.equal(read.status, 'configured');
@@ -120,14 +92,14 @@ test('ai-visibility run asks each prompt and get-results shows the checks: menti
 test('an endpoint on a private address is refused unless allowed, and recorded as a failed check', async () => {
   const other = await createTestWorkspace(t.stores, 'Other shop');
   const { prompt } = await toolOk(t.app, other.headers, 'ai-visibility.create-prompt', { prompt: 'Which running shoes are best?', brand: 'Acme Shoes' });
-  const before = requests.length;
+  const before = double.requests.length;
   t.config.llm = { ...llm, allowPrivate: false };
   try {
     const run = await cli('ai-visibility', 'run', '--workspace', String(other.id));
     assert.deepEqual(run, {
       result: { results: [{ prompt_id: prompt.id, assistant: new URL(llm.url).host, model: 'gpt-4o-mini', status: 'failed', brand_mentioned: null, position: null, competitors_mentioned: [], error: 'refused: 127.0.0.1 is not a public address' }] },
     });
-    assert.equal(requests.length, before);
+    assert.equal(double.requests.length, before);
   } finally {
     t.config.llm = llm;
   }
