@@ -274,7 +274,7 @@ test('at 375 px every view link is on screen; at 1280 px no table is wider than 
     const box = a.getBoundingClientRect();
     return { text: a.textContent, inside: box.left >= 0 && box.right <= window.innerWidth && box.width > 0 };
   }));
-  assert.deepEqual(links, ['Overview', 'Attribution', 'Conversions', 'Profit', 'Products', 'Storelens vs shop', 'Live', 'Surveys', 'Saved reports', 'Geo tests', 'Workflows', 'Settings'].map((text) => ({ text, inside: true })));
+  assert.deepEqual(links, ['Overview', 'Attribution', 'Conversions', 'Profit', 'Products', 'Storelens vs shop', 'Live', 'Surveys', 'Saved reports', 'Geo tests', 'Workflows', 'Loyalty', 'Creators', 'AI visibility', 'Settings'].map((text) => ({ text, inside: true })));
   await page.getByRole('link', { name: 'Live' }).click();
   await page.waitForFunction(() => location.pathname === '/live');
 

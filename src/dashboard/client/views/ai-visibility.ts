@@ -82,9 +82,9 @@ export function AiVisibility({ workspace }: ViewProps) {
     <p class="note">Each run asks every active tracked question once of an OpenAI-compatible assistant and stores whether the answer names the
       brand, its place among the tracked brands named, and the competitors named; the newest 20 checks of each question are kept here (docs: families).</p>
     <${Status} loading=${answer.loading} error=${answer.error} />
-    ${d?.status === 'not_configured' && html`<p class="note" role="note" data-testid="ai-not-configured">${d.note} To run them, set
-      <code>STORELENS_LLM_URL</code> on the server to the base URL of an OpenAI-compatible API (for example https://api.openai.com/v1), with
-      <code>STORELENS_LLM_KEY</code> and <code>STORELENS_LLM_MODEL</code> as needed, then restart it.</p>`}
+    ${d?.status === 'not_configured' && html`<p class="note" role="note" data-testid="ai-not-configured">${d.note} To run them, set <code>STORELENS_LLM_URL</code> on
+      the server to the base URL of an OpenAI-compatible API (for example https://api.openai.com/v1), with <code>STORELENS_LLM_KEY</code> and <code>STORELENS_LLM_MODEL</code> as
+      needed, then restart it.</p>`}
     ${d?.status === 'configured' && workspace.role === 'owner' && html`<p>
       <button type="button" onClick=${runNow} disabled=${run.busy || d.running}>${run.busy || d.running ? 'Running…' : 'Run prompts now'}</button></p>`}
     ${run.error && html`<p class="error" role="alert">${run.error}</p>`}
