@@ -3,11 +3,9 @@
  * no script and no CDN. Its only other resource is its stylesheet, served beside it, so the page
  * works under a Content-Security-Policy of `default-src 'none'; style-src 'self'`.
  */
+import { escapeHtml as escape } from '../../kit/html.ts';
 
 type Json = Record<string, any>;
-
-const escape = (value: unknown) =>
-  String(value).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** `code` spans from the Markdown-ish backticks of descriptions. */
 const prose = (text: string) => escape(text).replace(/`([^`]+)`/g, '<code>$1</code>');

@@ -3,6 +3,8 @@
  * that workspace's API key and client secret, then connects. Plain HTML with one small script
  * (adding rows), allowed by a per-response nonce.
  */
+import { escapeHtml as escape } from '../../kit/html.ts';
+
 export interface ConsentView {
   clientId: string;
   clientName: string;
@@ -15,9 +17,6 @@ export interface ConsentView {
   rows: { apiKey: string }[];
   error: string;
 }
-
-const escape = (value: string) =>
-  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 function row(index: number, apiKey: string): string {
   return `<fieldset class="workspace">
