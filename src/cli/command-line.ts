@@ -110,6 +110,10 @@ export const COMMAND_USAGE = {
     summary: 'makes a form live: POST /collect/form takes its submissions from then on',
     options: [workspace, { name: 'form', value: 'ID', required: true, text: 'the form id (forms.get-forms lists them)' }],
   },
+  'form close': {
+    summary: 'ends a live form: POST /collect/form refuses its submissions (404) as for a draft',
+    options: [workspace, { name: 'form', value: 'ID', required: true, text: 'the form id' }],
+  },
   'workflow list': {
     summary: 'prints the workspace\'s workflows (drafted with workflows.create), enabled or not',
     options: [workspace],

@@ -1,5 +1,5 @@
 /**
- * Storefront forms through their public surface: drafted and published with the CLI (run
+ * Storefront forms through their public surface: drafted, published and closed with the CLI (run
  * in-process), submitted through POST /collect/form, counted by forms.get-forms.
  * Fixture: workspace "Shop" with the form "Newsletter" (E-mail required, Name, Size a select of
  * S/M/L, Agree a checkbox, Birthday a date, Phone, Age a number) and a draft "Later"; workspace
@@ -131,6 +131,25 @@ describe('POST /collect/form', () => {
     assert.deepEqual(await fields([{ label: 'Size', type: 'select' }]), { error: { message: 'Size: a select field needs its options' } });
     assert.deepEqual(await fields([{ label: 'Name', type: 'text', options: ['a'] }]), { error: { message: 'Name: only a select field takes options' } });
     assert.deepEqual(await fields([{ label: 'Size', type: 'select', options: ['S', 'S'] }]), { error: { message: 'Size: each option once' } });
+  });
+
+  test('form close ends a live form: its submissions are refused as a draft\'s, its leads stay, and it can go live again', async () => {
+    const id = await create(shop, 'Pop-up', [{ label: 'E-mail', type: 'email', required: true }]);
+    const send = () => submit({ pixel_id: shop.pixelId, form_id: id, values: [{ field: 0, value: 'pop@example.com' }] });
+    assert.equal((await send()).status, 202);
+    const closed = await cli(t, ['form', 'close', '--workspace', String(shop.id), '--form', id]);
+    assert.deepEqual(closed, { result: { form: { id, name: 'Pop-up', status: 'closed', fields: [{ label: 'E-mail', type: 'email', required: true }] } } });
+    assert.deepEqual(await send(), { status: 404, body: { message: `Form ${id} is not live` } });
+    assert.deepEqual((await eventually(() => counts(), (c) => c['Pop-up']?.[1] === 1))['Pop-up'], ['closed', 1]);
+    assert.deepEqual(await cli(t, ['form', 'close', '--workspace', String(shop.id), '--form', id]), { error: { message: `Form ${id} is not live (it is closed)` } });
+    assert.deepEqual(await cli(t, ['form', 'close', '--workspace', String(shop.id), '--form', draftId]), { error: { message: `Form ${draftId} is not live (it is draft)` } });
+    assert.deepEqual(await cli(t, ['form', 'close', '--workspace', String(shop.id), '--form', otherFormId]), { error: { message: `Form ${otherFormId} not found` } });
+    assert.deepEqual(await cli(t, ['form', 'close', '--workspace', String(shop.id), '--form', '1 OR 1']), { error: { message: '--form must be a form id' } });
+    assert.ok('result' in (await cli(t, ['form', 'publish', '--workspace', String(shop.id), '--form', id])));
+    assert.equal((await send()).status, 202);
+    const { entries } = await toolOk(t.app, shop.headers, 'audit-log.get-log', { limit: 100 });
+    const actions = entries.filter((e: { target: string }) => e.target === `form:${id}`).map((e: { actor: string; action: string }) => `${e.actor} ${e.action}`);
+    assert.deepEqual(actions, ['cli form.publish', 'cli form.close', 'cli form.publish', 'cli form.create'], 'newest first');
   });
 
   test('forms.add-fields keeps to the same rules for options', async () => {

@@ -12,7 +12,7 @@ import { setStorefrontCommand } from './storefront.ts';
 import { surveyCloseCommand, surveyPublishCommand } from './survey.ts';
 import { geoTestCreateCommand } from './geo-test.ts';
 import { loyaltyCreateCommand } from './loyalty.ts';
-import { formCreateCommand, formPublishCommand } from './form.ts';
+import { formCloseCommand, formCreateCommand, formPublishCommand } from './form.ts';
 import { createUserCommand, resetPasswordCommand } from './user.ts';
 import type { CommandName } from '../command-line.ts';
 import { webhookRotateCommand, webhookSecretCommand } from './webhook.ts';
@@ -33,6 +33,7 @@ export const commands: Record<Exclude<CommandName, 'start'>, Command> = {
   'loyalty create': loyaltyCreateCommand,
   'form create': formCreateCommand,
   'form publish': formPublishCommand,
+  'form close': formCloseCommand,
   'workflow list': workflowListCommand,
   'workflow enable': workflowEnableCommand,
   'workflow disable': workflowDisableCommand,
