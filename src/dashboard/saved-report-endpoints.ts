@@ -3,8 +3,8 @@
  * assistant saved with dashboards.create-report, listed for the member and each run through the
  * report core as the member may see it.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { InvalidInput, NotFound } from '../kit/errors.ts';
+import type { FastifyInstance } from 'fastify';
+import { NotFound } from '../kit/errors.ts';
 import { expandSourceGroups } from '../analytics/permissions.ts';
 import { visibleTo } from '../analytics/stored-channels.ts';
 import { runReport, type ReportRequest } from '../analytics/report/run.ts';
@@ -12,6 +12,7 @@ import type { ToolObject } from '../store/app/tool-objects.ts';
 import { SAVED_REPORT_KIND, findSavedReport, listSavedReports, type SavedReport } from '../store/app/saved-reports.ts';
 import { parseReportQuery } from '../api/report/schema.ts';
 import { requireUser } from './auth.ts';
+import { pathId, type IdRequest } from './path-id.ts';
 import { workspaceAccess, type WorkspaceAccess } from './access.ts';
 import { viewRange } from './store-calendar.ts';
 
@@ -28,10 +29,7 @@ const shown = (report: ToolObject<SavedReport>) => ({
   created_at: report.createdAt,
 });
 
-const idOf = (request: FastifyRequest<{ Params: { id: string } }>) => {
-  if (!/^\d{1,15}$/.test(request.params.id)) throw new InvalidInput('Report id must be numeric');
-  return Number(request.params.id);
-};
+const idOf = (request: IdRequest) => pathId(request, 'Report');
 
 /** A saved report the member may see: one whose saved source filters name a channel hidden from them is not found. */
 async function requireSavedReport(app: FastifyInstance, access: WorkspaceAccess, id: number): Promise<ToolObject<SavedReport>> {

@@ -3,7 +3,7 @@
  * their responses and the table of one question's answers beside the sources the attribution
  * credits for the same orders; owners publish and close.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { InvalidInput } from '../kit/errors.ts';
 import { resolveRange } from '../kit/range.ts';
@@ -17,12 +17,10 @@ import { closeSurvey, listSurveys, publishSurvey, requireSurvey, surveyOut, type
 import { parseReportQuery } from '../api/report/schema.ts';
 import { limitParam, offsetParam, pageOf, parseWith } from '../api/params.ts';
 import { requireUser } from './auth.ts';
+import { pathId, type IdRequest } from './path-id.ts';
 import { requireOwner, workspaceAccess } from './access.ts';
 
-const idOf = (request: FastifyRequest<{ Params: { id: string } }>) => {
-  if (!/^\d{1,15}$/.test(request.params.id)) throw new InvalidInput('Survey id must be numeric');
-  return Number(request.params.id);
-};
+const idOf = (request: IdRequest) => pathId(request, 'Survey');
 
 const shown = (survey: Survey) => ({ ...surveyOut(survey), status: survey.data.status, created_at: survey.createdAt, updated_at: survey.updatedAt });
 

@@ -4,21 +4,18 @@
  * enable|disable|run` do on the command line.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { InvalidInput } from '../kit/errors.ts';
 import { EXECUTION_KIND, listExecutions, listWorkflows, requireWorkflow, storedOut } from '../store/app/workflows.ts';
 import { countObjects, MAX_OBJECTS_PER_KIND } from '../store/app/tool-objects.ts';
 import { createWorkflowEngine } from '../workflows/engine.ts';
 import { disableWorkflow, enableWorkflow } from '../workflows/manage.ts';
 import { requireUser } from './auth.ts';
+import { pathId, type IdRequest } from './path-id.ts';
 import { requireOwner, workspaceAccess } from './access.ts';
 
 /** Executions shown per workflow: the newest ones. */
 const SHOWN_EXECUTIONS = 50;
 
-const idOf = (request: FastifyRequest<{ Params: { id: string } }>) => {
-  if (!/^\d{1,15}$/.test(request.params.id)) throw new InvalidInput('Workflow id must be numeric');
-  return Number(request.params.id);
-};
+const idOf = (request: IdRequest) => pathId(request, 'Workflow');
 
 const actor = (request: FastifyRequest) => `dashboard:${request.dashboardUser!.email}`;
 
