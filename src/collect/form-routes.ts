@@ -1,6 +1,7 @@
 /**
  * `POST /collect/form` (docs/collection.md, "Storefront forms"): a storefront form posts a
- * visitor's submission, which is stored as a lead. Public and keyed by the pixel id like the
+ * visitor's submission, which is stored as a lead; the pixel loads the script that sends a marked
+ * shop form (`GET /pixel-form.js`). Public and keyed by the pixel id like the
  * collector, with its limits; only a live form takes submissions; a 202 goes out only once the
  * submission is in the write-ahead log.
  */
@@ -15,6 +16,7 @@ import { parseJsonBody } from './collector.ts';
 import { createCollectLimits } from './limits.ts';
 import { parseAgent } from './visitor.ts';
 import { FORM_BODY_LIMIT, checkValues, formSubmissionBody, formSubmissionRow } from './form-submission.ts';
+import { formWidgetScript } from './pixel/serve.ts';
 import type { BatchWriter } from './wal.ts';
 
 const FORM_URL = '/collect/form';
@@ -22,6 +24,10 @@ const ANY_PAGE: CorsRule = { origin: '*', methods: 'POST, OPTIONS', allowedHeade
 
 export const formRoutes: FastifyPluginAsync<{ writer: BatchWriter }> = async (app, { writer }) => {
   const limits = createCollectLimits(app.config.collect);
+
+  app.get('/pixel-form.js', { config: { cors: ANY_PAGE } }, async (_request, reply) =>
+    reply.type('application/javascript; charset=utf-8').header('cache-control', 'public, max-age=3600').send(await formWidgetScript()),
+  );
 
   preflightRoute(app, FORM_URL, ANY_PAGE);
 

@@ -10,6 +10,7 @@ import { pageRoutes } from './pages.ts';
 import { viewRoutes } from './view-endpoints.ts';
 import { settingsRoutes } from './settings-endpoints.ts';
 import { surveyRoutes } from './survey-endpoints.ts';
+import { formRoutes } from './form-endpoints.ts';
 import { workflowRoutes } from './workflow-endpoints.ts';
 import { exportRoutes } from './export-endpoints.ts';
 import { savedReportRoutes } from './saved-report-endpoints.ts';
@@ -36,6 +37,7 @@ export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
   await app.register(viewRoutes);
   await app.register(settingsRoutes);
   await app.register(surveyRoutes);
+  await app.register(formRoutes);
   await app.register(workflowRoutes);
   await app.register(exportRoutes);
   await app.register(savedReportRoutes);

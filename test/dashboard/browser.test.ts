@@ -275,7 +275,7 @@ test('at 375 px and at 1280 px every view link is on screen; at 1280 px no table
     const box = a.getBoundingClientRect();
     return { text: a.textContent, inside: box.left >= 0 && box.right <= window.innerWidth && box.width > 0 };
   }));
-  const allInside = ['Overview', 'Attribution', 'Conversions', 'Profit', 'Products', 'Storelens vs shop', 'Live', 'Surveys', 'Saved reports', 'Geo tests', 'Workflows', 'Loyalty', 'Creators', 'AI visibility', 'Settings'].map((text) => ({ text, inside: true }));
+  const allInside = ['Overview', 'Attribution', 'Conversions', 'Profit', 'Products', 'Storelens vs shop', 'Live', 'Surveys', 'Forms', 'Saved reports', 'Geo tests', 'Workflows', 'Loyalty', 'Creators', 'AI visibility', 'Settings'].map((text) => ({ text, inside: true }));
   assert.deepEqual(await links(), allInside);
   await page.getByRole('link', { name: 'Live' }).click();
   await page.waitForFunction(() => location.pathname === '/live');

@@ -49,6 +49,7 @@ import { repeatCustomers } from '../../src/analytics/queries/loyalty/repeat-cust
 import { programFigures } from '../../src/analytics/queries/loyalty/program-members.ts';
 import { countFormSubmissions } from '../../src/analytics/queries/forms/count-submissions.ts';
 import { listFormSubmissions } from '../../src/analytics/queries/forms/list-submissions.ts';
+import { newestFormSubmissions } from '../../src/analytics/queries/forms/newest-submissions.ts';
 import { runProductSales, type ProductSalesRequest } from '../../src/analytics/product-sales.ts';
 import { cartAbandonment } from '../../src/analytics/queries/offers/cart-abandonment.ts';
 import { couponPerformance } from '../../src/analytics/queries/offers/coupon-performance.ts';
@@ -343,6 +344,9 @@ export const SQL_CASES: Record<string, SqlCase[]> = {
   ],
   'analytics/queries/forms/list-submissions.ts': [
     { name: 'since October', run: (ch, ctx) => listFormSubmissions(ch, ctx.workspaceId, OCTOBER.startMs) },
+  ],
+  'analytics/queries/forms/newest-submissions.ts': [
+    { name: 'second page', run: (ch, ctx) => newestFormSubmissions(ch, { workspaceId: ctx.workspaceId, formId: 3, page: SECOND_PAGE }) },
   ],
   'analytics/queries/loyalty/program-members.ts': [
     { name: 'two points per unit from October', run: (ch, ctx) => programFigures(ch, { workspaceId: ctx.workspaceId, startMs: OCTOBER.startMs, pointsPerUnit: 2 }) },

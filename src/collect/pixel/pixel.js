@@ -7,7 +7,6 @@
   var pixelId = script.getAttribute('data-pixel-id');
   var endpoint = new URL('/collect', script.src).href;
   var surveyEndpoint = new URL('/collect/survey', script.src).href;
-  var widgetUrl = new URL('/pixel-survey.js', script.src).href;
   var KEY = '_sl';
   var IDLE_MS = 30 * 60 * 1000;
   var CAMPAIGN = /^(utm_\w+|gclid|gbraid|wbraid|fbclid|ttclid|msclkid|epik|ScCid|sccid|tblci|obclid|ref)$/;
@@ -101,6 +100,16 @@
     if (!timer) timer = setTimeout(send, 0);
   }
 
+  // A widget script of the collector, loaded on first need; `name` is its entry point.
+  function widget(file, name, args) {
+    var show = function () { w[name](args); };
+    if (w[name]) return show();
+    var tag = d.createElement('script');
+    tag.src = new URL(file, script.src).href;
+    tag.onload = show;
+    d.head.appendChild(tag);
+  }
+
   // After a purchase: the workspace's live survey, if any, once per order (a reload of the
   // confirmation page does not show it again). The widget script is loaded only then.
   function offerSurvey(transactionId) {
@@ -112,17 +121,16 @@
       var state = load();
       state.a = transactionId;
       save(state);
-      var show = function () {
-        w.__storelensSurvey({ survey: body.survey, endpoint: surveyEndpoint, pixelId: pixelId, transactionId: transactionId, visitorId: state.v });
-      };
-      if (w.__storelensSurvey) return show();
-      var widget = d.createElement('script');
-      widget.src = widgetUrl;
-      widget.async = true;
-      widget.onload = show;
-      (d.head || d.documentElement).appendChild(widget);
+      widget('/pixel-survey.js', '__storelensSurvey', { survey: body.survey, endpoint: surveyEndpoint, pixelId: pixelId, transactionId: transactionId, visitorId: state.v });
     })['catch'](function () {});
   }
+
+  // A shop form marked data-storelens-form is sent to the collector instead of its action.
+  d.addEventListener('submit', function (e) {
+    if (!e.target.matches('[data-storelens-form]')) return;
+    e.preventDefault();
+    widget('/pixel-form.js', '__storelensForm', { form: e.target, pixelId: pixelId, visitorId: load().v });
+  });
 
   function call(command, name, props) {
     if (command === 'identify') {

@@ -13,8 +13,11 @@ function script(file: string): Promise<string> {
   return code;
 }
 
-/** The pixel (about 3.5 KB minified). */
+/** The pixel (about 4 KB minified). */
 export const pixelScript = () => script('./pixel.js');
 
 /** The post-purchase survey widget, which the pixel loads only when a survey is live. */
 export const surveyWidgetScript = () => script('./survey-widget.js');
+
+/** The storefront form script, which the pixel loads when a marked form is first submitted. */
+export const formWidgetScript = () => script('./form-widget.js');

@@ -13,6 +13,7 @@ import { Books } from './views/books.ts';
 import { Live } from './views/live.ts';
 import { Settings } from './views/settings.ts';
 import { Surveys } from './views/surveys.ts';
+import { Forms } from './views/forms.ts';
 import { SavedReports } from './views/saved-reports.ts';
 import { GeoTests } from './views/geo-tests.ts';
 import { Workflows } from './views/workflows.ts';
@@ -36,6 +37,7 @@ const VIEWS: { path: string; title: string; view: (p: ViewProps) => unknown; own
   { path: '/books', title: 'Storelens vs shop', view: Books },
   { path: '/live', title: 'Live', view: Live },
   { path: '/surveys', title: 'Surveys', view: Surveys },
+  { path: '/forms', title: 'Forms', view: Forms },
   { path: '/saved', title: 'Saved reports', view: SavedReports },
   { path: '/geo', title: 'Geo tests', view: GeoTests },
   { path: '/workflows', title: 'Workflows', view: Workflows },
