@@ -9,8 +9,8 @@ export const formTools = [
   readTool(
     'forms.get-forms',
     'Get forms',
-    'Lead and signup forms: status (draft or live), fields, submissions (leads received).',
-    'Forms from `form create`; submissions posted to /collect/form.',
+    'Lead and signup forms: status (draft, live or closed), fields, submissions (leads received).',
+    "Forms from `form create`, published and closed by a person (`form publish|close`, the dashboard); submissions posted by the pixel's form script to `POST /collect/form`.",
     z.object({ limit: limitArg, offset: offsetArg }).strict(),
     z.strictObject({ forms: out.storedList }),
     async (ctx, page) => {
