@@ -73,7 +73,7 @@ export async function seedDemo(ch: Clickhouse, options: DemoOptions): Promise<De
   }
   await add(writers.products, productRows());
   await add(writers.expenses, expenseRows(isoDate(first), isoDate(today)));
-  for (const w of Object.values(writers)) await w.flush();
+  for (const w of Object.values(writers)) await w.finish(options.progress);
   // The restated rows are exported and imported later, so their version is newer and they win.
   const currency = options.currency ?? 'USD';
   let ads = 0;

@@ -27,7 +27,23 @@ export interface ImportKind<S extends z.ZodType = z.ZodType> {
    * these kinds skip batches they already wrote (writer.ts, BatchLedger).
    */
   appendOnly?: boolean;
+  /**
+   * Tables read with FINAL that this kind's rows reach (through the materialized views of
+   * `events` and `conversions`), and the partition a row lands in there; absent `partitionOf`: the
+   * table has one partition. A bulk load merges what it touched when it ends (merge-parts.ts).
+   */
+  foldedInto?: FoldedTable[];
 }
+
+export interface FoldedTable {
+  table: string;
+  /** The partition value as system.parts spells it. */
+  partitionOf?: (row: Record<string, unknown>) => string;
+}
+
+/** `sessions` is partitioned by the UTC month of its events; a table row's `dt` is 'YYYY-MM-DD hh:mm:ss...' in UTC. */
+const sessionMonth = (row: Record<string, unknown>) => `${String(row.dt).slice(0, 7)}-01`;
+const BUYER_LINKS: FoldedTable = { table: 'visitor_customers' };
 
 /** Keeps each entry's `toRow` typed by its own schema. */
 export function defineKind<S extends z.ZodType>(kind: ImportKind<S>): ImportKind {
@@ -41,6 +57,7 @@ export const importKinds: ImportKind[] = [
     schema: eventRow,
     toRow: (row, t) => ({ store_id: t.workspaceId, ...row }),
     appendOnly: true,
+    foldedInto: [{ table: 'sessions', partitionOf: sessionMonth }, BUYER_LINKS],
   }),
   defineKind({
     kind: 'conversions',
@@ -48,6 +65,7 @@ export const importKinds: ImportKind[] = [
     schema: conversionRow,
     toRow: (row, t) => ({ store_id: t.workspaceId, ...row }),
     appendOnly: true,
+    foldedInto: [BUYER_LINKS],
   }),
   defineKind({
     kind: 'orders',

@@ -105,7 +105,7 @@ export async function importFile(ch: Clickhouse, options: ImportOptions): Promis
     const error = 'error' in record ? record.error : await writer.add(record.value);
     if (error !== null) rejections.add(record.line, error);
   }
-  await writer.flush();
+  await writer.finish(options.progress);
   // A platform export replaces the days it covers, unless a row was rejected: that row could be
   // the one that keeps a day (docs/integrations.md).
   if (covered && rejections.count === 0) await withdrawUnlisted(ch, options.workspaceId, covered.list(), target.version);

@@ -6,6 +6,7 @@ import crypto from 'node:crypto';
 import type { Clickhouse } from '../../store/clickhouse.ts';
 import { describeIssues } from '../../kit/zod-issues.ts';
 import type { ImportKind, ImportTarget } from './kinds.ts';
+import { mergeTouchedPartitions, TouchedPartitions } from './merge-parts.ts';
 
 export const BATCH_ROWS = 50_000;
 
@@ -40,6 +41,7 @@ export class RowWriter {
   skipped = 0;
   private batch: string[] = [];
   private readonly batchRows: number;
+  private readonly touched: TouchedPartitions;
 
   constructor(
     private readonly ch: Clickhouse,
@@ -48,11 +50,13 @@ export class RowWriter {
     private readonly options: RowWriterOptions = {},
   ) {
     this.batchRows = options.batchRows ?? BATCH_ROWS;
+    this.touched = new TouchedPartitions(kind.foldedInto ?? []);
   }
 
   /** Buffers a row that already passed `checkRow`; inserts the batch once it is full. */
   async push(row: Record<string, unknown>): Promise<void> {
     this.options.onRow?.(row);
+    this.touched.add(row);
     this.batch.push(JSON.stringify(row));
     if (this.batch.length >= this.batchRows) await this.flush();
   }
@@ -63,6 +67,15 @@ export class RowWriter {
     if ('error' in checked) return checked.error;
     await this.push(checked.row);
     return null;
+  }
+
+  /**
+   * The end of a bulk load: inserts the last batch, then merges the partitions its rows reached of
+   * the tables read with FINAL (merge-parts.ts).
+   */
+  async finish(progress?: (message: string) => void): Promise<void> {
+    await this.flush();
+    await mergeTouchedPartitions(this.ch, this.touched, progress);
   }
 
   async flush(): Promise<void> {
