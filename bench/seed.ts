@@ -220,22 +220,29 @@ export interface BenchEnv {
   removeDataDir(): void;
 }
 
+/**
+ * The suites' config on `dataDir`: without rate limits or a bound on requests in flight (the
+ * suites measure, they do not police), without the result cache (the suites time the work of a
+ * request; kept answers would time the cache: the dashboard suite measures that itself, beside the
+ * uncached figure), and without the demo unless `demo` is set. The query time limit may come from
+ * the environment (STORELENS_QUERY_TIMEOUT_MS, 0 = none).
+ */
+export function benchConfig(dataDir: string, demo = false): Config {
+  const limit = process.env.STORELENS_QUERY_TIMEOUT_MS;
+  const env = limit === undefined ? {} : { STORELENS_QUERY_TIMEOUT_MS: limit };
+  return loadConfig(env, {
+    dataDir,
+    demo,
+    rate: { perSecond: 0, burst: 0, daily: 0 },
+    queries: { ...loadConfig(env).queries, maxPerKey: 0 },
+    resultCacheMb: 0,
+  });
+}
+
 /** A temp data dir with the workspaces (admin key each) and the seeded analytics data. */
 export async function openBenchEnv(sizes = benchSizes()): Promise<BenchEnv> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'storelens-bench-'));
-  // Without rate limits or a bound on requests in flight: the suites measure, they do not police.
-  // The query time limit may come from the environment (STORELENS_QUERY_TIMEOUT_MS, 0 = none).
-  const limit = process.env.STORELENS_QUERY_TIMEOUT_MS;
-  const env = limit === undefined ? {} : { STORELENS_QUERY_TIMEOUT_MS: limit };
-  const config = loadConfig(env, {
-    dataDir,
-    demo: false,
-    rate: { perSecond: 0, burst: 0, daily: 0 },
-    queries: { ...loadConfig(env).queries, maxPerKey: 0 },
-    // The suites time the work of a request; kept answers would time the cache (the dashboard
-    // suite measures that itself, beside the uncached figure).
-    resultCacheMb: 0,
-  });
+  const config = benchConfig(dataDir);
   const stores = await openStores(config, createLogger('silent'));
   const workspaces: BenchWorkspace[] = [];
   for (let i = 0; i < sizes.workspaces; i++) {

@@ -10,6 +10,7 @@ import { runOrderNamesBench } from './order-names.ts';
 import { runDashboardBench } from './dashboard.ts';
 import { runExportBench } from './export.ts';
 import { runAttributionTruthBench } from './attribution-truth.ts';
+import { runLiveBench } from './live.ts';
 
 /**
  * Every benchmark suite. A suite is one file in this folder plus one line here. `env` suites run on
@@ -31,4 +32,5 @@ export const SUITES: BenchSuite[] = [
   { name: 'dashboard', kind: 'env', run: runDashboardBench },
   { name: 'export', kind: 'own', run: runExportBench },
   { name: 'attribution-truth', kind: 'own', run: runAttributionTruthBench },
+  { name: 'live', kind: 'own', run: runLiveBench },
 ];

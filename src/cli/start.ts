@@ -35,7 +35,7 @@ function portError(error: NodeJS.ErrnoException, port: number): Error {
   return error;
 }
 
-interface DemoWorkspace {
+export interface DemoWorkspace {
   workspaceId: number;
   apiKey: string;
   clientSecret: string;
@@ -48,7 +48,7 @@ interface DemoWorkspace {
  * lives in the data dir while seeding runs, so a seed cut short (Ctrl-C) is reported at the next
  * start instead of passing silently for a finished demo.
  */
-async function seedDemoWorkspace(config: Config, stores: Stores, logger: Logger): Promise<DemoWorkspace | null> {
+export async function seedDemoWorkspace(config: Config, stores: Stores, logger: Logger): Promise<DemoWorkspace | null> {
   const marker = path.join(config.dataDir, 'demo-seeding');
   if (fs.existsSync(marker)) {
     const id = fs.readFileSync(marker, 'utf8').trim();
