@@ -43,6 +43,8 @@ interface StateTiming {
   p95: number;
   p99: number;
   cpuMs: number;
+  /** Background merges the engine ran while the state was measured (their CPU is in cpuMs). */
+  merges: number;
   parts: string;
   load: string;
 }
@@ -62,8 +64,13 @@ export function holdingMerges(ch: Clickhouse, held: string[]): Clickhouse {
   };
 }
 
-const userCpuMicroseconds = async (ch: Clickhouse) =>
-  Number((await ch.query<{ value: string }>('bench-live', "SELECT value FROM system.events WHERE event = 'UserTimeMicroseconds'"))[0]?.value ?? 0);
+/** The engine's user CPU (queries and background merges alike) and the merges it ran, so far. */
+async function engineCounters(ch: Clickhouse): Promise<{ cpuUs: number; merges: number }> {
+  const rows = await ch.query<{ event: string; value: string }>('bench-live',
+    "SELECT event, value FROM system.events WHERE event IN ('UserTimeMicroseconds', 'Merge')");
+  const value = (event: string) => Number(rows.find((r) => r.event === event)?.value ?? 0);
+  return { cpuUs: value('UserTimeMicroseconds'), merges: value('Merge') };
+}
 
 const partsOf = async (ch: Clickhouse) =>
   (await ch.query<{ table: string; parts: string; partitions: string }>('bench-live', `
@@ -88,7 +95,7 @@ export async function runLiveBench(log: (line: string) => void = console.log) {
     const demo = await seedDemoWorkspace(config, { ...stores, ch: holdingMerges(ch, held) }, createLogger('silent'));
     if (!demo) throw new Error('the demo was not seeded');
     const seedSeconds = (performance.now() - started) / 1000;
-    log(`demo of ${config.demoDays} days seeded in ${round(seedSeconds)} s without its closing merges; ${await partsOf(ch)}`);
+    log(`demo of ${config.demoDays} days seeded in ${round(seedSeconds)} s without its closing merges (the "merged" lines above were held back); ${await partsOf(ch)}`);
 
     const base = await app.listen({ port: 0, host: '127.0.0.1' });
     const headers = { 'x-api-key': demo.apiKey, 'client-secret': demo.clientSecret };
@@ -110,25 +117,26 @@ export async function runLiveBench(log: (line: string) => void = console.log) {
       const rows = rowsOf(await report());
       for (let i = 1; i < WARMUP; i++) await report();
       const ms: number[] = [];
-      const cpuBefore = await userCpuMicroseconds(ch);
+      const before = await engineCounters(ch);
       for (let i = 0; i < ITERATIONS; i++) {
         const t = performance.now();
         await report();
         ms.push(performance.now() - t);
       }
-      const cpuMs = ((await userCpuMicroseconds(ch)) - cpuBefore) / 1000 / ITERATIONS;
+      const after = await engineCounters(ch);
       ms.sort((a, b) => a - b);
       const timing = {
         state,
         p50: round(quantile(ms, 0.5)),
         p95: round(quantile(ms, 0.95)),
         p99: round(quantile(ms, 0.99)),
-        cpuMs: round(cpuMs),
+        cpuMs: round((after.cpuUs - before.cpuUs) / 1000 / ITERATIONS),
+        merges: after.merges - before.merges,
         parts: await partsOf(ch),
         load: os.loadavg().map((l) => l.toFixed(1)).join(' '),
       };
       timings.push(timing);
-      log(`${state}: p50 ${timing.p50} ms, p95 ${timing.p95}, p99 ${timing.p99}, engine user CPU ${timing.cpuMs} ms per request; ${timing.parts}; load ${timing.load}`);
+      log(`${state}: p50 ${timing.p50} ms, p95 ${timing.p95}, p99 ${timing.p99}, engine user CPU ${timing.cpuMs} ms per request, ${timing.merges} background merges; ${timing.parts}; load ${timing.load}`);
       return rows;
     };
     const same = (name: string, a: string, b: string) => log(`${name}: ${a === b ? 'same rows' : 'DIFFERENT ROWS'}`);
@@ -160,11 +168,11 @@ export async function runLiveBench(log: (line: string) => void = console.log) {
     const merged = timings[2]!.p50;
     const runningMerged = timings[4]!.p50;
     log('');
-    log('| state | p50 ms | p95 ms | p99 ms | p50 / merged | engine user CPU ms per request | sessions and buyer links |');
-    log('|---|---|---|---|---|---|---|');
+    log('| state | p50 ms | p95 ms | p99 ms | p50 / merged | engine user CPU ms per request | merges meanwhile | sessions and buyer links |');
+    log('|---|---|---|---|---|---|---|---|');
     for (const [i, t] of timings.entries()) {
       const ratio = round(t.p50 / (i < 3 ? merged : runningMerged), 2);
-      log(`| ${t.state} | ${t.p50} | ${t.p95} | ${t.p99} | ${ratio}${i < 3 ? '' : ' (of the running store merged)'} | ${t.cpuMs} | ${t.parts} |`);
+      log(`| ${t.state} | ${t.p50} | ${t.p95} | ${t.p99} | ${ratio}${i < 3 ? '' : ' (of the running store merged)'} | ${t.cpuMs} | ${t.merges} | ${t.parts} |`);
     }
     log(`seed ${round(seedSeconds)} s without the closing merges; the merges ${round(mergeSeconds, 2)} s`);
   } finally {

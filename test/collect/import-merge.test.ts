@@ -1,5 +1,5 @@
 /**
- * A bulk load ends merged (docs/operations.md, "Importing data"): an import and the demo seed
+ * A bulk load ends merged (docs/architecture.md, "How data gets in"): an import and the demo seed
  * merge the partitions they wrote of `sessions` and `visitor_customers` (the tables reports read
  * with FINAL), so a report right after the load reads one part per partition. Run on both
  * transports (`npm run test:server`).
