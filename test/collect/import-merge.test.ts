@@ -162,3 +162,25 @@ test('the demo seed ends with sessions and buyer links in one part per partition
   assert.deepEqual(months.map((month) => sessions[month]), months.map(() => 1), JSON.stringify(sessions));
   assert.deepEqual(await partsPerPartition(t.stores.ch, 'visitor_customers'), { 'tuple()': 1 });
 });
+
+test('a merge that fails fails no import: the rows are stored and the progress says why', async () => {
+  const shop = await createTestWorkspace(t.stores);
+  const progress: string[] = [];
+  const refusing: Clickhouse = {
+    ...holdingMerges(t.stores.ch, []),
+    async exec(sql, params) {
+      if (sql.startsWith('OPTIMIZE')) throw new Error('Timeout error.');
+      await t.stores.ch.exec(sql, params);
+    },
+  };
+  const result = await importFile(refusing, {
+    kind: findImportKind('events')!,
+    workspaceId: shop.id,
+    input: { name: 'events.ndjson', text: fixture().events },
+    currency: 'USD',
+    batchRows: 100,
+    progress: (message) => progress.push(message),
+  });
+  assert.deepEqual([result.rows_imported, result.rows_rejected], [SESSIONS * 3, 0]);
+  assert.ok(progress.some((line) => /^could not merge sessions 2026-0[45]-01 \(\d+ parts; the engine merges them later\): Timeout error\.$/.test(line)), progress.join('\n'));
+});

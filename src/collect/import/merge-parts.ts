@@ -33,7 +33,9 @@ const PARTITION_ID = /^[0-9a-z_]+$/;
 
 /**
  * Runs `OPTIMIZE TABLE t PARTITION ID p FINAL` for each touched partition that is in more than
- * one active part; a partition already in one part is left as it is.
+ * one active part; a partition already in one part is left as it is. A merge that fails (a
+ * server's request time limit on a very large partition) fails no load: its rows are stored, the
+ * progress says so, and the engine's forced merges fold the partition later.
  */
 export async function mergeTouchedPartitions(
   ch: Clickhouse,
@@ -47,10 +49,16 @@ WHERE database = currentDatabase() AND table = {table:String} AND active AND par
 GROUP BY partition, partition_id HAVING count() > 1 ORDER BY partition`, { table, partitions });
     for (const { partition, partition_id: id, parts } of split) {
       if (!PARTITION_ID.test(id)) throw new Error(`unexpected partition id ${JSON.stringify(id)} of ${table}`);
+      const name = `${table}${partition === 'tuple()' ? '' : ` ${partition}`}`;
       const started = performance.now();
-      await ch.exec(`OPTIMIZE TABLE ${table} PARTITION ID '${id}' FINAL`);
+      try {
+        await ch.exec(`OPTIMIZE TABLE ${table} PARTITION ID '${id}' FINAL`);
+      } catch (error) {
+        progress?.(`could not merge ${name} (${parts} parts; the engine merges them later): ${(error as Error).message}`);
+        continue;
+      }
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
-      progress?.(`merged ${table}${partition === 'tuple()' ? '' : ` ${partition}`}: ${parts} parts into one (${seconds}s)`);
+      progress?.(`merged ${name}: ${parts} parts into one (${seconds}s)`);
     }
   }
 }
