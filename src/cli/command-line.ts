@@ -98,6 +98,14 @@ export const COMMAND_USAGE = {
       { name: 'start', value: 'YYYY-MM-DD', required: true, text: 'the first day whose orders earn points (workspace time zone)' },
     ],
   },
+  'creator-program apply': {
+    summary: 'applies a creator program: its creators earn its commission in creators.get-creators and the dashboard (docs/families.md)',
+    options: [workspace, { name: 'program', value: 'ID', required: true, text: 'the program id (creators.get-programs lists them)' }],
+  },
+  'creator-program unapply': {
+    summary: 'un-applies a creator program: its creators show no commission',
+    options: [workspace, { name: 'program', value: 'ID', required: true, text: 'the program id' }],
+  },
   'form create': {
     summary: 'drafts a storefront form whose submissions are leads (forms.add-fields adds fields later)',
     options: [

@@ -1,20 +1,16 @@
 /**
- * The creators view's endpoint (docs/dashboard.md, "Creators"): the creators the traffic shows
- * over the range, as creators.get-creators gives them, and the creator programs. Creators are
- * creator-channel data: a member who does not read that channel is refused.
+ * The creators view's endpoints (docs/dashboard.md, "Creators"): the creators the traffic shows
+ * over the range, as creators.get-creators gives them with their commission, and the creator
+ * programs; owners apply and un-apply a program. Creators are creator-channel data: a member who
+ * does not read that channel is refused.
  */
 import type { FastifyInstance } from 'fastify';
-import { CREATOR_PROGRAM_KIND, creatorsInTraffic } from '../analytics/creators.ts';
-import { listObjects, MAX_OBJECTS_PER_KIND } from '../store/app/tool-objects.ts';
+import { creatorsInTraffic } from '../analytics/creators.ts';
+import { applyCreatorProgram, creatorProgramOut, listCreatorPrograms, unapplyCreatorProgram } from '../store/app/creator-programs.ts';
 import { requireUser } from './auth.ts';
-import { workspaceAccess } from './access.ts';
+import { requireOwner, workspaceAccess } from './access.ts';
+import { pathId } from './path-id.ts';
 import { daysOfView, rangeDays } from './store-calendar.ts';
-
-interface CreatorProgram {
-  name: string;
-  commission: Record<string, unknown>;
-  applied: boolean;
-}
 
 export async function creatorRoutes(app: FastifyInstance): Promise<void> {
   const onRequest = requireUser(app);
@@ -23,7 +19,7 @@ export async function creatorRoutes(app: FastifyInstance): Promise<void> {
     const access = workspaceAccess(request);
     const range = daysOfView(request.query, access.timeZone, Date.now());
     const creators = await creatorsInTraffic(app.stores, access, range);
-    const programs = await listObjects<CreatorProgram>(app.stores.db, access.workspaceId, CREATOR_PROGRAM_KIND, { limit: MAX_OBJECTS_PER_KIND, offset: 0 });
+    const programs = await listCreatorPrograms(app.stores.db, access.workspaceId);
     const programName = new Map(programs.map((p) => [String(p.id), p.data.name]));
     return {
       range: rangeDays(range),
@@ -33,7 +29,16 @@ export async function creatorRoutes(app: FastifyInstance): Promise<void> {
         program: creator ? (programName.get(creator.data.program_id) ?? null) : null,
         active: creator ? creator.data.active : null,
       })),
-      programs: programs.map((p) => ({ id: String(p.id), ...p.data })),
+      programs: programs.map(creatorProgramOut),
     };
   });
+
+  for (const [action, change] of [['apply', applyCreatorProgram], ['unapply', unapplyCreatorProgram]] as const) {
+    app.post<{ Params: { id: string } }>(`/dashboard/api/creator-programs/:id/${action}`, { onRequest }, async (request) => {
+      const access = workspaceAccess(request);
+      requireOwner(access);
+      const id = pathId(request, 'Creator program');
+      return { program: creatorProgramOut(await change(app.stores.db, access.workspaceId, id, `dashboard:${request.dashboardUser!.email}`)) };
+    });
+  }
 }

@@ -1,4 +1,4 @@
-import { defaultRange, formatDay, readBound, SUPPORTED_YEARS, type BoundProblem } from './dates.ts';
+import { dayStart, defaultRange, formatDay, readBound, SUPPORTED_YEARS, type BoundProblem } from './dates.ts';
 import { InvalidInput } from './errors.ts';
 import { UTC } from './time-zone.ts';
 
@@ -69,4 +69,23 @@ export function resolveRange(input: { start_date?: string; end_date?: string; ti
 /** The range's first and last calendar day in its zone, `YYYY-MM-DD`: what `Date` columns (ads `dt`) are compared with. */
 export function rangeDays(range: Range): { day_start: string; day_end: string } {
   return { day_start: formatDay(range.startMs, range.timeZone), day_end: formatDay(range.endMs, range.timeZone) };
+}
+
+/**
+ * The calendar months (in the range's zone) the range touches, in order: each whole month and the
+ * part of it inside the range (the same span for a month the range covers entirely).
+ */
+export function monthsOf(range: Range): { month: Range; inRange: Range }[] {
+  const months: { month: Range; inRange: Range }[] = [];
+  for (let cursor = range.startMs; cursor <= range.endMs; ) {
+    const [year, month] = formatDay(cursor, range.timeZone).split('-').map(Number) as [number, number];
+    const startMs = dayStart(Date.UTC(year, month - 1, 1), range.timeZone);
+    const nextMs = dayStart(Date.UTC(year, month, 1), range.timeZone);
+    months.push({
+      month: { startMs, endMs: nextMs - 1, timeZone: range.timeZone },
+      inRange: { startMs: Math.max(startMs, range.startMs), endMs: Math.min(nextMs - 1, range.endMs), timeZone: range.timeZone },
+    });
+    cursor = nextMs;
+  }
+  return months;
 }

@@ -12,6 +12,7 @@ import { setStorefrontCommand } from './storefront.ts';
 import { surveyCloseCommand, surveyPublishCommand } from './survey.ts';
 import { geoTestCreateCommand } from './geo-test.ts';
 import { loyaltyCreateCommand } from './loyalty.ts';
+import { creatorProgramApplyCommand, creatorProgramUnapplyCommand } from './creator-program.ts';
 import { formCloseCommand, formCreateCommand, formPublishCommand } from './form.ts';
 import { createUserCommand, resetPasswordCommand } from './user.ts';
 import type { CommandName } from '../command-line.ts';
@@ -31,6 +32,8 @@ export const commands: Record<Exclude<CommandName, 'start'>, Command> = {
   'survey close': surveyCloseCommand,
   'geo-test create': geoTestCreateCommand,
   'loyalty create': loyaltyCreateCommand,
+  'creator-program apply': creatorProgramApplyCommand,
+  'creator-program unapply': creatorProgramUnapplyCommand,
   'form create': formCreateCommand,
   'form publish': formPublishCommand,
   'form close': formCloseCommand,

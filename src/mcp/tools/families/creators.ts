@@ -2,7 +2,8 @@ import crypto from 'node:crypto';
 import { z } from 'zod';
 import { uniqueKeysTaken } from '../../../store/app/tool-objects.ts';
 import { Conflict } from '../../../kit/errors.ts';
-import { CREATOR_KIND as CREATOR, CREATOR_PROGRAM_KIND as PROGRAM, creatorsInTraffic } from '../../../analytics/creators.ts';
+import { CREATOR_KIND as CREATOR, creatorsInTraffic } from '../../../analytics/creators.ts';
+import { CREATOR_PROGRAM_KIND as PROGRAM } from '../../../store/app/creator-programs.ts';
 import { createAudited, present, requireObject, updateAudited, listTool } from '../kit/objects.ts';
 import { rangeOut, toolRange } from '../kit/range.ts';
 import { idArg, longText, rangeArgs, readTool, shortText, writeTool, type ToolContext } from '../kit/tool.ts';
@@ -72,7 +73,7 @@ export const creatorTools = [
     z.object(rangeArgs).strict(),
     z.strictObject({
       ...out.range,
-      creators: out.list({ code: out.str, creator: out.stored.nullable(), sessions: out.num, orders: out.num, revenue: out.num, coupon_codes: out.strs }),
+      creators: out.list({ code: out.str, creator: out.stored.nullable(), sessions: out.num, orders: out.num, revenue: out.num, commission: out.numOrNull, coupon_codes: out.strs }),
     }),
     async (ctx, input) => {
       const range = toolRange(input, ctx.now());
@@ -91,7 +92,7 @@ export const creatorTools = [
   writeTool(
     'creators.create-program',
     'Create a creator program',
-    'Creates a commission template (percentage, fixed or tiered), inert until a person applies it in the dashboard.',
+    'Creates a commission template (percentage, fixed or tiered), inert until a person applies it (CLI or dashboard).',
     'Stored in the workspace.',
     z.object({ name: shortText('Name of the program'), commission }).strict(),
     z.strictObject({ program: out.stored }),
