@@ -18,6 +18,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestWorkspace, insertRows, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
 import { callTool, toolOk } from './rpc.ts';
+import { cli } from '../dashboard/helpers.ts';
 
 let t: TestApp;
 let ws: TestWorkspace;
@@ -76,10 +77,10 @@ describe('creators.get-creators', () => {
       {
         date_from: '2026-11-10', date_to: '2026-11-11', timezone: 'UTC',
         creators: [
-          { code: 'MAYA', sessions: 2, orders: 2, revenue: 130, coupon_codes: ['MAYA15'] },
-          { code: 'JONAS', sessions: 1, orders: 2, revenue: 70, coupon_codes: ['JONAS', 'JONAS20'] },
-          { code: stored.tracking_code, sessions: 1, orders: 1, revenue: 20, coupon_codes: [] },
-          { code: 'THEO', sessions: 1, orders: 0, revenue: 0, coupon_codes: [] },
+          { code: 'MAYA', sessions: 2, orders: 2, revenue: 130, commission: null, coupon_codes: ['MAYA15'] },
+          { code: 'JONAS', sessions: 1, orders: 2, revenue: 70, commission: null, coupon_codes: ['JONAS', 'JONAS20'] },
+          { code: stored.tracking_code, sessions: 1, orders: 1, revenue: 20, commission: null, coupon_codes: [] },
+          { code: 'THEO', sessions: 1, orders: 0, revenue: 0, commission: null, coupon_codes: [] },
         ],
       },
     );
@@ -89,7 +90,7 @@ describe('creators.get-creators', () => {
   test('a stored creator without traffic is listed with zeros', async () => {
     const result = await toolOk(t.app, ws.headers, 'creators.get-creators', { date_from: '2026-10-01', date_to: '2026-10-02' });
     assert.deepEqual(result.creators.map(({ creator, ...c }: { creator: { id: string } }) => ({ ...c, id: creator.id })), [
-      { code: stored.tracking_code, id: stored.id, sessions: 0, orders: 0, revenue: 0, coupon_codes: [] },
+      { code: stored.tracking_code, id: stored.id, sessions: 0, orders: 0, revenue: 0, commission: null, coupon_codes: [] },
     ]);
   });
 
@@ -98,5 +99,72 @@ describe('creators.get-creators', () => {
     assert.deepEqual(await toolOk(t.app, await ws.keyHeaders(['read:creators']), 'creators.get-creators', RANGE), admin);
     const refused = await callTool(t.app, await ws.keyHeaders(['read:google']), 'creators.get-creators', RANGE);
     assert.equal(refused.result?.structuredContent.error.code, 'permission_denied');
+  });
+});
+
+/**
+ * Commissions, workspace "Commissions" (UTC), range 2026-10-20 to 2026-11-10, which cuts October
+ * and November. Every order carries its creator's tracking code as its coupon.
+ *   Pia, 12.5 % of revenue: 80.00 (10-25) + 45.50 (11-05) = 125.50 -> 15.6875 -> 15.69
+ *   Finn, 3.50 per order: 10.00 (10-21), 20.00 (11-02), 30.00 (11-09); 40.00 on 11-20 is outside -> 3 x 3.50 = 10.50
+ *   Tara, tiered 5 % from 0, 10 % from 100.00, 15 % from 300.00 of a month's revenue:
+ *     October: 120.00 in the range (10-28) and 200.00 before it (10-05): the month's 320.00 reaches 15 % -> 18.00
+ *     November: 60.00 in the range (11-04) and 50.00 after it (11-25): the month's 110.00 reaches 10 % -> 6.00
+ *     -> 24.00 (the range's own 180.00 would have given 10 %, 18.00)
+ *   Owen, in a program nobody applied: 100.00 (11-01) -> null
+ */
+describe('commissions of applied creator programs', () => {
+  let shop: TestWorkspace;
+  const programs: Record<string, string> = {};
+  const COMMISSION_RANGE = { date_from: '2026-10-20', date_to: '2026-11-10' };
+  const cliOn = (action: 'apply' | 'unapply', program: string) => cli(t, ['creator-program', action, '--workspace', String(shop.id), '--program', program]);
+  const commissions = async () => {
+    const { creators } = await toolOk(t.app, shop.headers, 'creators.get-creators', COMMISSION_RANGE);
+    return Object.fromEntries(creators.map((c: any) => [c.creator?.name ?? c.code, c.commission]));
+  };
+
+  before(async () => {
+    shop = await createTestWorkspace(t.stores, 'Commissions');
+    const rules: Record<string, object> = {
+      Pia: { type: 'percentage', rate_percent: 12.5 },
+      Finn: { type: 'fixed', amount_cents: 350 },
+      Tara: { type: 'tiered', tiers: [{ min_revenue_cents: 0, rate_percent: 5 }, { min_revenue_cents: 10_000, rate_percent: 10 }, { min_revenue_cents: 30_000, rate_percent: 15 }] },
+      Owen: { type: 'percentage', rate_percent: 50 },
+    };
+    const codes: Record<string, string> = {};
+    for (const [name, commission] of Object.entries(rules)) {
+      programs[name] = (await toolOk(t.app, shop.headers, 'creators.create-program', { name: `${name}'s deal`, commission })).program.id;
+      codes[name] = (await toolOk(t.app, shop.headers, 'creators.create', { name, program_id: programs[name] })).creator.tracking_code;
+    }
+    const orders: [string, string, number][] = [
+      ['Pia', '2026-10-25', 8_000], ['Pia', '2026-11-05', 4_550],
+      ['Finn', '2026-10-21', 1_000], ['Finn', '2026-11-02', 2_000], ['Finn', '2026-11-09', 3_000], ['Finn', '2026-11-20', 4_000],
+      ['Tara', '2026-10-05', 20_000], ['Tara', '2026-10-28', 12_000], ['Tara', '2026-11-04', 6_000], ['Tara', '2026-11-25', 5_000],
+      ['Owen', '2026-11-01', 10_000],
+    ];
+    await insertRows(t.stores, 'conversions', orders.map(([name, day, cents], i) => ({
+      store_id: shop.id, session_id: 100 + i, visitor_id: 100 + i, dt: `${day} 12:00:00.000`, name: 'purchase',
+      transaction_id: `c${i}`, transaction_gross_revenue: cents, coupon_code: codes[name],
+    })));
+    for (const name of ['Pia', 'Finn', 'Tara']) assert.ok('result' in (await cliOn('apply', programs[name]!)));
+  });
+
+  test('each rule computed from the orders of the range; a program nobody applied earns nothing', async () => {
+    assert.deepEqual(await commissions(), { Pia: 15.69, Finn: 10.5, Tara: 24, Owen: null });
+    const { programs: stored } = await toolOk(t.app, shop.headers, 'creators.get-programs', {});
+    assert.deepEqual(stored.map((p: any) => [p.name, p.applied]), [["Pia's deal", true], ["Finn's deal", true], ["Tara's deal", true], ["Owen's deal", false]]);
+  });
+
+  test('a range inside one month picks the tier by the whole month', async () => {
+    const { creators } = await toolOk(t.app, shop.headers, 'creators.get-creators', { date_from: '2026-11-01', date_to: '2026-11-04' });
+    // November's 110.00 reaches 10 %: 10 % of the 60.00 of 11-04.
+    assert.equal(creators.find((c: any) => c.creator?.name === 'Tara').commission, 6);
+  });
+
+  test('un-applying a program takes its commission away, applying it again brings it back', async () => {
+    assert.ok('result' in (await cliOn('unapply', programs.Pia!)));
+    assert.equal((await commissions()).Pia, null);
+    assert.ok('result' in (await cliOn('apply', programs.Pia!)));
+    assert.equal((await commissions()).Pia, 15.69);
   });
 });
