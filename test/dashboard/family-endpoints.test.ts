@@ -136,10 +136,47 @@ test('creators: every member reads the creators and programs as the tools give t
   assert.deepEqual(read.body.creators, viaTool.creators.map(({ creator: c, ...figures }: Record<string, any>) => ({
     ...figures, name: c?.name ?? null, program: c ? 'Ten percent' : null, active: c?.active ?? null,
   })));
-  assert.deepEqual(read.body.creators, [{ code: creator.tracking_code, sessions: 0, orders: 0, revenue: 0, coupon_codes: [], name: 'Maya', program: 'Ten percent', active: true }]);
+  assert.deepEqual(read.body.creators, [{ code: creator.tracking_code, sessions: 0, orders: 0, revenue: 0, commission: null, coupon_codes: [], name: 'Maya', program: 'Ten percent', active: true }]);
   const { programs } = await toolOk(t.app, ws.headers, 'creators.get-programs', {});
   assert.deepEqual(read.body.programs, programs.map(withoutTimes));
   assert.deepEqual(await as.mia!.get(api('creators')), { status: 403, body: { message: NO_CREATOR_ACCESS } });
+});
+
+test('creator programs: owners apply and un-apply one, and its creators\' commission shows; viewers, bad ids and foreign programs are refused', async () => {
+  const { program } = await toolOk(t.app, ws.headers, 'creators.create-program', { name: 'Five percent', commission: { type: 'percentage', rate_percent: 5 } });
+  const { creator } = await toolOk(t.app, ws.headers, 'creators.create', { name: 'Lena', program_id: program.id });
+  await insertRows(t.stores, 'conversions', [{
+    store_id: ws.id, session_id: 77, visitor_id: 77, dt: `${day(-3)} 15:00:00.000`, name: 'purchase', transaction_id: 'lena-1', transaction_gross_revenue: 4_990, coupon_code: creator.tracking_code,
+  }]);
+  const lena = async () => (await as.vic!.get(api('creators', days))).body.creators.find((c: any) => c.name === 'Lena');
+  assert.deepEqual([(await lena()).revenue, (await lena()).commission], [49.9, null]);
+
+  const apply = (who: Signed, id: string, action = 'apply') => who.send('POST', api(`creator-programs/${id}/${action}`));
+  assert.deepEqual(await apply(as.vic!, program.id), OWNERS_ONLY);
+  assert.deepEqual(await apply(as.owen!, 'abc'), { status: 400, body: { message: 'Creator program id must be numeric' } });
+  assert.deepEqual(await apply(as.owen!, '99999'), { status: 404, body: { message: 'Creator program 99999 not found' } });
+  const other = await createTestWorkspace(t.stores, 'Other shop');
+  const foreign = (await toolOk(t.app, other.headers, 'creators.create-program', { name: 'Theirs', commission: { type: 'fixed', amount_cents: 100 } })).program;
+  assert.deepEqual(await apply(as.owen!, foreign.id), { status: 404, body: { message: `Creator program ${foreign.id} not found` } });
+  const unsigned = await t.app.inject({ method: 'POST', url: api(`creator-programs/${program.id}/apply`), headers: { cookie: as.owen!.cookie } });
+  assert.equal(unsigned.statusCode, 403);
+  assert.equal((await lena()).commission, null, 'no refused request applied it');
+
+  const applied = await apply(as.owen!, program.id);
+  assert.equal(applied.status, 200, JSON.stringify(applied.body));
+  assert.deepEqual({ ...applied.body.program, applied_at: typeof applied.body.program.applied_at }, {
+    id: program.id, name: 'Five percent', commission: { type: 'percentage', rate_percent: 5 }, applied: true, applied_at: 'string',
+  });
+  // 5 % of 49.90 is 2.495, shown to the cent.
+  assert.equal((await lena()).commission, 2.5);
+  const viaTool = await toolOk(t.app, ws.headers, 'creators.get-creators', { date_from: day(-5), date_to: day(-2), timezone: ZONE });
+  assert.equal(viaTool.creators.find((c: any) => c.creator?.name === 'Lena').commission, 2.5);
+  const { entries } = await toolOk(t.app, ws.headers, 'audit-log.get-log', {});
+  assert.deepEqual([entries[0].actor, entries[0].action], ['dashboard:owen@example.com', 'creator_program.apply']);
+
+  assert.deepEqual((await apply(as.owen!, program.id, 'unapply')).body.program.applied, false);
+  assert.equal((await lena()).commission, null);
+  assert.deepEqual(await apply(as.owen!, program.id, 'unapply'), { status: 409, body: { message: `Creator program ${program.id} is not applied` } });
 });
 
 test('AI visibility: without an assistant the view is told so and a run is refused with the same note', async () => {

@@ -96,7 +96,7 @@ export const creatorTools = [
     'Stored in the workspace.',
     z.object({ name: shortText('Name of the program'), commission }).strict(),
     z.strictObject({ program: out.stored }),
-    async (ctx, input) => ({ program: present(await createAudited(ctx, 'creators.create-program', PROGRAM, { ...input, applied: false })) }),
+    async (ctx, input) => ({ program: present(await createAudited(ctx, 'creators.create-program', PROGRAM, { ...input, applied: false, applied_at: null })) }),
   ),
   writeTool(
     'creators.create',
