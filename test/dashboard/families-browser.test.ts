@@ -10,7 +10,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { launchChromium } from '../support/chromium.ts';
-import { createTestWorkspace, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
+import { createTestWorkspace, insertRows, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
 import { seedDemo } from '../../src/cli/demo/seed.ts';
 import { updateSettings } from '../../src/store/app/workspaces.ts';
 import { toolOk } from '../mcp/rpc.ts';
@@ -101,19 +101,42 @@ test('Loyalty shows the programs and repeat purchases as loyalty.get-programs an
   await viewer.context().close();
 });
 
-test('Creators shows the codes of the traffic with their sessions, orders and revenue as creators.get-creators, and the programs', async () => {
+test('Creators shows the codes of the traffic with their figures as creators.get-creators; an owner applies a program and its creator\'s commission shows', async () => {
   const { program } = await toolOk(t.app, shop.headers, 'creators.create-program', { name: 'Ten percent', commission: { type: 'percentage', rate_percent: 10 } });
-  await toolOk(t.app, shop.headers, 'creators.create', { name: 'Maya', program_id: program.id });
-  const page = await signedIn('vic@example.com', `/creators?workspace=${shop.id}&start_date=${twoDaysAgo}&end_date=${today}`);
+  const { creator } = await toolOk(t.app, shop.headers, 'creators.create', { name: 'Maya', program_id: program.id });
+  // One order of 50.00 with Maya's code as its coupon: 10 % of it is 5.00 once the program is applied.
+  await insertRows(t.stores, 'conversions', [{
+    store_id: shop.id, session_id: 990_001, visitor_id: 990_001, dt: new Date(Date.now() - DAY).toISOString().replace('T', ' ').slice(0, 23),
+    name: 'purchase', transaction_id: 'maya-1', transaction_gross_revenue: 5_000, coupon_code: creator.tracking_code,
+  }]);
+  const path = `/creators?workspace=${shop.id}&start_date=${twoDaysAgo}&end_date=${today}`;
+  const expected = async () => {
+    const { creators } = await toolOk(t.app, shop.headers, 'creators.get-creators', toolDays);
+    return creators.map((c: any) => [
+      c.code, c.creator?.name ?? 'not stored', c.creator ? 'Ten percent' : '', count(c.sessions), count(c.orders), money(c.revenue),
+      c.commission === null ? '–' : money(c.commission), c.coupon_codes.join(', '),
+    ]);
+  };
+  const programsTable = (page: Page) => page.locator('.table-block').filter({ has: page.getByRole('heading', { name: 'Creator programs' }) });
+
+  const viewer = await signedIn('vic@example.com', path);
   const { creators } = await toolOk(t.app, shop.headers, 'creators.get-creators', toolDays);
   assert.ok(creators.filter((c: any) => c.sessions > 0).length >= 4, 'the demo traffic carries the creators\' codes');
-  assert.ok(creators.some((c: any) => c.revenue > 0));
-  const expected = creators.map((c: any) => [
-    c.code, c.creator?.name ?? 'not stored', c.creator ? 'Ten percent' : '', count(c.sessions), count(c.orders), money(c.revenue), c.coupon_codes.join(', '),
-  ]);
-  assert.deepEqual(await tableCells(page, `Creators from ${twoDaysAgo} to ${today}`), expected);
-  assert.deepEqual(await tableCells(page, 'Creator programs'), [['Ten percent', '10 % of revenue', 'not yet']]);
-  await page.context().close();
+  assert.ok(creators.every((c: any) => c.commission === null), 'no program is applied yet');
+  assert.deepEqual(await tableCells(viewer, `Creators from ${twoDaysAgo} to ${today}`), await expected());
+  assert.deepEqual(await tableCells(viewer, 'Creator programs'), [['Ten percent', '10 % of revenue', 'not yet']]);
+  assert.equal(await programsTable(viewer).getByRole('button', { name: /apply/i }).count(), 0, 'a viewer has no Apply button');
+  await viewer.context().close();
+
+  const owner = await signedIn('ada@example.com', path);
+  await programsTable(owner).getByRole('button', { name: 'Apply', exact: true }).click();
+  await owner.getByRole('status').filter({ hasText: '“Ten percent” is applied' }).waitFor();
+  await programsTable(owner).getByRole('button', { name: 'Un-apply' }).waitFor();
+  const maya = (await toolOk(t.app, shop.headers, 'creators.get-creators', toolDays)).creators.find((c: any) => c.creator?.name === 'Maya');
+  assert.deepEqual([maya.revenue, maya.commission], [50, 5]);
+  assert.deepEqual(await tableCells(owner, `Creators from ${twoDaysAgo} to ${today}`), await expected());
+  assert.deepEqual((await tableCells(owner, 'Creator programs'))[0]!.slice(2), [`since ${new Date().toISOString().slice(0, 10)}`, 'Un-apply']);
+  await owner.context().close();
 });
 
 test('AI visibility explains the missing assistant setting; configured, an owner runs the prompts and sees the checks get-results gives', async () => {
