@@ -69,7 +69,7 @@ export const creatorTools = [
     'creators.get-creators',
     'Get creators',
     'Creators by ref code and coupon (the code, or it plus digits; the coupon wins), stored ones too: sessions, orders, revenue in the range.',
-    "Sessions' `ref` landing parameter and the coupon codes of sale conversions and orders, from traffic and orders; creators stored with creators.create.",
+    "Sessions' `ref` landing parameter and the coupon codes of sale conversions and orders, from traffic and orders; creators stored with creators.create; commission once a person applies their program (`creator-program apply`, the dashboard).",
     z.object(rangeArgs).strict(),
     z.strictObject({
       ...out.range,
@@ -85,7 +85,7 @@ export const creatorTools = [
     'creators.get-programs',
     'Get creator programs',
     'Creator commission programs (percentage, fixed or tiered).',
-    'Creator programs stored with creators.create-program.',
+    'Creator programs stored with creators.create-program; `applied` set by a person (`creator-program apply`, the dashboard).',
     PROGRAM,
     'programs',
   ),
