@@ -168,3 +168,24 @@ describe('commissions of applied creator programs', () => {
     assert.equal((await commissions()).Pia, 15.69);
   });
 });
+
+/**
+ * Months are those of the range's time zone: in New York, an order of 30.00 at 2026-11-01 02:00
+ * UTC falls on October 31. With 80.00 on October 15, October holds 110.00 and reaches the 10 %
+ * tier (5 % from 0, 10 % from 100.00); the range 2026-10-20 to 2026-11-10 holds the 30.00 -> 3.00.
+ * In UTC the 30.00 is November's, which holds nothing else: 5 %, 1.50.
+ */
+test('a tiered commission reckons the months of the range\'s time zone', async () => {
+  const shop = await createTestWorkspace(t.stores, 'New York commissions');
+  const commission = { type: 'tiered', tiers: [{ min_revenue_cents: 0, rate_percent: 5 }, { min_revenue_cents: 10_000, rate_percent: 10 }] };
+  const { program } = await toolOk(t.app, shop.headers, 'creators.create-program', { name: 'Tiers', commission });
+  const { creator } = await toolOk(t.app, shop.headers, 'creators.create', { name: 'Ivy', program_id: program.id });
+  await insertRows(t.stores, 'conversions', [['2026-10-15 12:00:00.000', 8_000], ['2026-11-01 02:00:00.000', 3_000]].map(([dt, cents], i) => ({
+    store_id: shop.id, session_id: 200 + i, visitor_id: 200 + i, dt, name: 'purchase', transaction_id: `ny${i}`, transaction_gross_revenue: cents, coupon_code: creator.tracking_code,
+  })));
+  assert.ok('result' in (await cli(t, ['creator-program', 'apply', '--workspace', String(shop.id), '--program', program.id])));
+  for (const [timezone, expected] of [['America/New_York', 3], ['UTC', 1.5]] as const) {
+    const { creators } = await toolOk(t.app, shop.headers, 'creators.get-creators', { date_from: '2026-10-20', date_to: '2026-11-10', timezone });
+    assert.deepEqual(creators.map((c: any) => [c.creator.name, c.revenue, c.commission]), [['Ivy', 30, expected]], timezone);
+  }
+});
