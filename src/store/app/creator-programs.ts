@@ -4,6 +4,7 @@
  * un-applies it. Only an applied program earns its creators a commission. Stored as objects of
  * kind `creator_program`; every apply and un-apply is audited.
  */
+import { z } from 'zod';
 import { Conflict, NotFound } from '../../kit/errors.ts';
 import type { AppDatabase } from '../app-db.ts';
 import { recordAudit } from './audit-log.ts';
@@ -11,11 +12,37 @@ import { findObject, listObjects, MAX_OBJECTS_PER_KIND, updateObject, type ToolO
 
 export const CREATOR_PROGRAM_KIND = 'creator_program';
 
-/** The rule as creators.create-program stores it; tiers are ordered by strictly increasing min_revenue_cents. */
-export type Commission =
-  | { type: 'percentage'; rate_percent: number }
-  | { type: 'fixed'; amount_cents: number }
-  | { type: 'tiered'; tiers: { min_revenue_cents: number; rate_percent: number }[] };
+/** A program's commission rule, as creators.create-program takes it. */
+export const commissionRule = z
+  .discriminatedUnion('type', [
+    z.object({
+      type: z.literal('percentage').describe('Share of revenue'),
+      rate_percent: z.number().gt(0).max(100).describe('Percent of revenue'),
+    }).strict(),
+    z.object({
+      type: z.literal('fixed').describe('Amount per order'),
+      amount_cents: z.number().int().min(1).max(100_000_000).describe('Per attributed order'),
+    }).strict(),
+    z.object({
+      type: z.literal('tiered').describe('Rate by monthly revenue'),
+      tiers: z
+        .array(
+          z.object({
+            min_revenue_cents: z.number().int().min(0).describe('Creator revenue of the month from which the tier applies'),
+            rate_percent: z.number().gt(0).max(100).describe('Percent of revenue'),
+          }).strict(),
+        )
+        .min(1)
+        .max(10)
+        .refine((tiers) => tiers.every((t, i) => i === 0 || t.min_revenue_cents > tiers[i - 1]!.min_revenue_cents), {
+          error: 'tiers must be ordered by strictly increasing min_revenue_cents',
+        })
+        .describe('Ordered by min_revenue_cents'),
+    }).strict(),
+  ])
+  .describe('Commission rule');
+
+export type Commission = z.output<typeof commissionRule>;
 
 export interface CreatorProgramData {
   name: string;

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { uniqueKeysTaken } from '../../../store/app/tool-objects.ts';
 import { Conflict } from '../../../kit/errors.ts';
 import { CREATOR_KIND as CREATOR, creatorsInTraffic } from '../../../analytics/creators.ts';
-import { CREATOR_PROGRAM_KIND as PROGRAM } from '../../../store/app/creator-programs.ts';
+import { commissionRule as commission, CREATOR_PROGRAM_KIND as PROGRAM } from '../../../store/app/creator-programs.ts';
 import { createAudited, present, requireObject, updateAudited, listTool } from '../kit/objects.ts';
 import { rangeOut, toolRange } from '../kit/range.ts';
 import { idArg, longText, rangeArgs, readTool, shortText, writeTool, type ToolContext } from '../kit/tool.ts';
@@ -12,35 +12,6 @@ import * as out from '../kit/outputs.ts';
 const handle = (network: string) =>
   z.string().trim().regex(/^@?[A-Za-z0-9._-]{1,60}$/, { error: `${network} handle must be 1 to 60 letters, digits, dots, dashes or underscores` })
     .describe(`${network} handle`);
-
-const commission = z
-  .discriminatedUnion('type', [
-    z.object({
-      type: z.literal('percentage').describe('Share of revenue'),
-      rate_percent: z.number().gt(0).max(100).describe('Percent of revenue'),
-    }).strict(),
-    z.object({
-      type: z.literal('fixed').describe('Amount per order'),
-      amount_cents: z.number().int().min(1).max(100_000_000).describe('Per attributed order'),
-    }).strict(),
-    z.object({
-      type: z.literal('tiered').describe('Rate by monthly revenue'),
-      tiers: z
-        .array(
-          z.object({
-            min_revenue_cents: z.number().int().min(0).describe('Creator revenue of the month from which the tier applies'),
-            rate_percent: z.number().gt(0).max(100).describe('Percent of revenue'),
-          }).strict(),
-        )
-        .min(1)
-        .max(10)
-        .refine((tiers) => tiers.every((t, i) => i === 0 || t.min_revenue_cents > tiers[i - 1]!.min_revenue_cents), {
-          error: 'tiers must be ordered by strictly increasing min_revenue_cents',
-        })
-        .describe('Ordered by min_revenue_cents'),
-    }).strict(),
-  ])
-  .describe('Commission rule');
 
 /** 4-digit codes, unique per workspace; the unique index settles a race between two calls. */
 async function newTrackingCode(ctx: ToolContext): Promise<string> {
