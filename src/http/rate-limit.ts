@@ -5,6 +5,7 @@ import type { Config } from '../config.ts';
 import type { CheckResult } from '../kit/health-check.ts';
 import { DAY_MS, formatDay, startOfUtcDay } from '../kit/dates.ts';
 import { HttpError } from './errors.ts';
+import { connectRedis } from '../kit/redis-link.ts';
 
 export interface RateLimitOutcome {
   headers: Record<string, string>;
@@ -98,69 +99,6 @@ interface Counters {
   quota: RateLimiterMemory | RateLimiterRedis | null;
 }
 
-/**
- * The Redis connection and whether to use it. ioredis reconnects on its own (at most 2 s apart);
- * commands fail at once while it is down (no offline queue) and after 500 ms when it hangs. After
- * a failure on a connection that stays open (a hung server), one request tries Redis again every
- * 2 s. Every change between the two states is logged once, at warn (docs/operations.md).
- */
-interface RedisLink {
-  client: Redis;
-  /** Redis answered last time and the connection is open. */
-  up(): boolean;
-  /** Whether the next request should use Redis: it is up, or it is time to try it again. */
-  shouldTry(): boolean;
-  failed(error: unknown): void;
-  answered(): void;
-  close(): void;
-}
-
-const RETRY_MS = 2000;
-
-async function connectRedis(url: string, logger: Logger): Promise<RedisLink> {
-  const { Redis } = await import('ioredis');
-  const client = new Redis(url, {
-    lazyConnect: true,
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 1,
-    commandTimeout: 500,
-    connectTimeout: RETRY_MS,
-    retryStrategy: (attempt) => Math.min(attempt * 100, RETRY_MS),
-  });
-  let state: 'unknown' | 'up' | 'down' | 'closed' = 'unknown';
-  let retryAt = 0;
-  const failed = (error: unknown) => {
-    if (state === 'closed') return;
-    if (state !== 'down') logger.warn({ err: error }, 'Redis unreachable: rate limits use process memory until it is back');
-    state = 'down';
-    retryAt = Date.now() + RETRY_MS;
-  };
-  const answered = () => {
-    if (state === 'closed') return;
-    if (state === 'down') logger.warn('Redis reachable again: rate limits use Redis');
-    state = 'up';
-  };
-  const open = () => client.status === 'ready';
-  client.on('ready', answered);
-  client.on('error', failed);
-  client.on('close', () => {
-    if (state === 'up') failed(new Error('connection closed'));
-  });
-  // A failed first attempt is not fatal: the service starts on memory counters, ioredis retries.
-  await client.connect().catch(failed);
-  return {
-    client,
-    up: () => state === 'up' && open(),
-    shouldTry: () => open() && (state === 'up' || (state === 'down' && Date.now() >= retryAt)),
-    failed,
-    answered,
-    close() {
-      state = 'closed';
-      client.disconnect();
-    },
-  };
-}
-
 function memoryCounters(perSecond: number, daily: number, intervalMs: number, capacityMs: number): Counters {
   return {
     bucket: perSecond > 0 ? memoryBucket(intervalMs, capacityMs) : null,
@@ -202,7 +140,12 @@ export async function createRateLimits(
   const capacityMs = capacity * intervalMs;
 
   const memory = memoryCounters(perSecond, daily, intervalMs, capacityMs);
-  const redis = redisUrl ? await connectRedis(redisUrl, logger ?? pino({ level: 'silent' })) : null;
+  const redis = redisUrl
+    ? await connectRedis(redisUrl, logger ?? pino({ level: 'silent' }), {
+      down: 'Redis unreachable: rate limits use process memory until it is back',
+      up: 'Redis reachable again: rate limits use Redis',
+    })
+    : null;
   const shared = redis ? redisCounters(redis.client, prefix, perSecond, daily, intervalMs, capacityMs) : null;
 
   const policy = [
