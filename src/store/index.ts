@@ -10,14 +10,18 @@ import { openSecretBox, type SecretBox } from './secret-box.ts';
 import { sealClearWebhookSecrets } from './app/webhooks.ts';
 import { privateDir } from './private-files.ts';
 import { dataDirCheck } from './data-dir-check.ts';
-import { createResultCache, type ResultCache } from '../kit/result-cache.ts';
+import type { ResultCache } from '../kit/result-cache.ts';
+import { openResultCache } from './result-cache.ts';
 
 export interface Stores {
   ch: Clickhouse;
   db: AppDatabase;
   /** Encrypts the credentials and signing secrets kept in app state. */
   secrets: SecretBox;
-  /** Reports kept under the data version they were computed at (`STORELENS_RESULT_CACHE_MB`). */
+  /**
+   * Reports kept under the data version they were computed at (`STORELENS_RESULT_CACHE_MB`), with
+   * `REDIS_URL` shared by every process through Redis.
+   */
   results: ResultCache;
   /**
    * `/healthz` checks `analytics` and `app_state` (a store that cannot answer makes it a 503) and
@@ -43,11 +47,12 @@ export async function openStores(config: Config, logger: Logger): Promise<Stores
     streamSlots: config.exports.concurrency,
   }, logger);
   await withStartupLock(db, config.databaseUrl !== null, () => migrateAnalytics(ch, { cluster: config.clickhouseCluster }));
+  const cache = await openResultCache(config, logger);
   return {
     ch,
     db,
     secrets,
-    results: createResultCache(config.resultCacheMb * 1024 * 1024),
+    results: cache.results,
     checks: [
       {
         name: 'analytics',
@@ -66,6 +71,7 @@ export async function openStores(config: Config, logger: Logger): Promise<Stores
       dataDirCheck(config.dataDir),
     ],
     async close() {
+      cache.close();
       await ch.close();
       await db.destroy();
     },
