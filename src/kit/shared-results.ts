@@ -17,6 +17,16 @@ export interface SharedResultsOptions {
   maxChars: number;
 }
 
+/**
+ * The kept answer (`{1, text}`), or else the lock taken (`{2}`) or held by another process (`{3}`),
+ * in one step: no process can store and release between the look and the lock.
+ */
+const CLAIM_SCRIPT = `
+local answer = redis.call('GET', KEYS[1])
+if answer then return {1, answer} end
+if redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2], 'NX') then return {2} end
+return {3}`;
+
 /** Stores an answer, then releases its lock if the caller still holds it. */
 const SHARE_SCRIPT = `
 if ARGV[1] ~= '' then redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) end
@@ -84,13 +94,11 @@ export function sharedResults(link: RedisLink, options: SharedResultsOptions): R
       if (!link.shouldTry()) return compute();
       const answerKey = `${options.prefix}:answer:${key}`;
       const lockKey = `${options.prefix}:lock:${key}`;
-      const kept = await ask(() => client.get(answerKey));
-      if (kept === undefined) return compute();
-      if (kept !== null) return JSON.parse(kept) as T;
       const token = randomUUID();
-      const locked = await ask(() => client.set(lockKey, token, 'PX', options.lockMs, 'NX'));
-      if (locked === undefined) return compute();
-      if (locked === 'OK') return computeAndShare(answerKey, lockKey, token, compute);
+      const claim = await ask(() => client.eval(CLAIM_SCRIPT, 2, answerKey, lockKey, token, options.lockMs) as Promise<[number, string?]>);
+      if (claim === undefined) return compute();
+      if (claim[0] === 1) return JSON.parse(claim[1]!) as T;
+      if (claim[0] === 2) return computeAndShare(answerKey, lockKey, token, compute);
       const held = await awaitHolder(answerKey, lockKey);
       return held ? (held.value as T) : compute();
     },

@@ -9,7 +9,6 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
-import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
@@ -22,6 +21,7 @@ import { buildApp } from '../../src/server/app.ts';
 import { createRateLimits, type RateLimits } from '../../src/http/rate-limit.ts';
 import { dataDirCheck } from '../../src/store/data-dir-check.ts';
 import { callTool } from '../mcp/rpc.ts';
+import { freePort } from '../support/free-port.ts';
 
 /** The collector's check with nothing waiting in its log (docs/operations.md). */
 const IDLE_COLLECTOR = { status: 'ok', wal: { segments: 0, bytes: 0, oldest_segment_at: null }, dead_letters: { rows: 0 } };
@@ -42,14 +42,6 @@ after(async () => {
   await t.close();
   fs.rmSync(redisDir, { recursive: true, force: true });
 });
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** A Redis without persistence on `port`; resolves once it accepts connections. */
 async function startRedis(port: number): Promise<ChildProcess> {

@@ -5,10 +5,16 @@
  * Fixture: one workspace with six days of demo data (2026-11-15..20); apps over the same stores,
  * one whose engine counts the report statements it runs and keeps answers in a cache of its own,
  * one without a cache. Counting happens at the engine door, so a request answered from the cache
- * adds nothing to the count.
+ * adds nothing to the count. Two more apps over the counting engine stand for two processes of a
+ * deployment: each keeps its own cache and shares answers through the local Redis (under a prefix
+ * unique to this run, removed afterwards).
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { Writable } from 'node:stream';
+import pino, { type Logger } from 'pino';
+import { Redis } from 'ioredis';
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { createTestWorkspace, insertRows, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
@@ -16,6 +22,7 @@ import { buildApp } from '../../src/server/app.ts';
 import { createRateLimits } from '../../src/http/rate-limit.ts';
 import { createLogger } from '../../src/log.ts';
 import { createResultCache } from '../../src/kit/result-cache.ts';
+import { openResultCache } from '../../src/store/result-cache.ts';
 import { seedDemo } from '../../src/cli/demo/seed.ts';
 import { updateSettings } from '../../src/store/app/workspaces.ts';
 import type { Clickhouse } from '../../src/store/clickhouse.ts';
@@ -23,9 +30,15 @@ import type { Stores } from '../../src/store/index.ts';
 import { currentLane } from '../../src/store/query-queue.ts';
 import { bearer, callTool } from '../mcp/rpc.ts';
 import { createUser, signIn } from '../dashboard/helpers.ts';
+import { freePort } from '../support/free-port.ts';
+
+const REDIS_URL = 'redis://127.0.0.1:6379';
+const PREFIX = `storelens-test-${randomUUID()}`;
 
 let t: TestApp;
 let shop: TestWorkspace;
+/** The engine of the apps with a cache: counts their report statements. */
+let counting: Clickhouse;
 let cached: FastifyInstance;
 let uncached: FastifyInstance;
 /** Report statements (the rows query and its follow-ups) the cached app sent to the engine, and the engine-queue lane of each. */
@@ -47,7 +60,7 @@ before(async () => {
   t = await startTestApp();
   shop = await createTestWorkspace(t.stores);
   await seedDemo(t.stores.ch, { workspaceId: shop.id, days: DAYS.length, now: new Date('2026-11-20T23:00:00Z'), sessionsPerDay: 150 });
-  const counting: Clickhouse = {
+  counting = {
     ...t.stores.ch,
     query(name, ...rest) {
       if (name.startsWith('report')) {
@@ -63,7 +76,19 @@ before(async () => {
 after(async () => {
   for (const close of closers) await close();
   await t.close();
+  const redis = new Redis(REDIS_URL);
+  const keys = await redis.keys(`${PREFIX}:*`);
+  if (keys.length) await redis.del(...keys);
+  redis.disconnect();
 });
+
+/** One more process over the counting engine, with its own cache and answers shared through `redisUrl`. */
+async function sharingApp(redisUrl: string, logger: Logger = pino({ level: 'silent' })): Promise<FastifyInstance> {
+  const config = { ...t.config, redisUrl, rate: { ...t.config.rate, redisPrefix: PREFIX } };
+  const cache = await openResultCache(config, logger);
+  closers.push(async () => cache.close());
+  return appOver({ ...t.stores, ch: counting, results: cache.results });
+}
 
 type Query = Record<string, string | number | undefined>;
 function url(query: Query): string {
@@ -169,6 +194,80 @@ describe('what makes an answer new', () => {
     assert.ok(google.body.totals.sessions < admin.body.totals.sessions, JSON.stringify([google.body.totals, admin.body.totals]));
     assert.deepEqual(google.body, (await report(uncached, query, googleOnly)).body);
     assert.deepEqual(admin.body, (await report(uncached, query)).body);
+  });
+});
+
+describe('two processes sharing answers through Redis', () => {
+  let a: FastifyInstance;
+  let b: FastifyInstance;
+  before(async () => {
+    a = await sharingApp(REDIS_URL);
+    b = await sharingApp(REDIS_URL);
+  });
+
+  test('ten identical concurrent requests spread over both run one engine query; the answers equal the uncached one', async () => {
+    const query = { ...RANGE, breakdown: 'source', attribution_model: 'first_click', metrics: 'revenue,roas,cpa,sessions' };
+    let answers: { status: number; body: any }[] = [];
+    assert.equal(await engineReports(async () => {
+      answers = await Promise.all(Array.from({ length: 10 }, (_, i) => report(i % 2 ? a : b, query)));
+    }), 1);
+    const plain = await report(uncached, query);
+    assert.equal(plain.status, 200);
+    for (const answer of answers) assert.deepEqual(answer, plain);
+  });
+
+  test('a raised data version gives new numbers in both: one computes them, the other reads them from Redis', async () => {
+    const query = { ...RANGE, interval: 'day', metrics: 'conversions,revenue' };
+    const before = await report(a, query);
+    assert.equal(before.status, 200, JSON.stringify(before.body));
+    assert.deepEqual(await report(b, query), before);
+    await insertRows(t.stores, 'conversions', [{
+      store_id: shop.id, dt: '2026-11-17 09:30:00', name: 'purchase', session_id: 987654322, visitor_id: 987654322,
+      transaction_id: 'SHARED-T1', transaction_currency: 'USD', transaction_gross_revenue: 5000,
+    }]);
+    let fromA: { status: number; body: any } | undefined;
+    let fromB: { status: number; body: any } | undefined;
+    assert.equal(await engineReports(async () => (fromA = await report(a, query))), 1);
+    assert.equal(await engineReports(async () => (fromB = await report(b, query))), 0);
+    assert.equal(fromA!.body.totals.conversions, before.body.totals.conversions + 1);
+    assert.deepEqual(fromB, fromA);
+    assert.deepEqual(fromA, await report(uncached, query));
+  });
+
+  test('across generated requests, the answer one process reads from Redis equals the uncached one', async () => {
+    const day = fc.integer({ min: 0, max: DAYS.length - 1 });
+    await fc.assert(
+      fc.asyncProperty(
+        day, day, fc.constantFrom('last_click', 'linear', 'data_driven'),
+        fc.constantFrom(undefined, 'campaign', 'utm_source'), fc.constantFrom(undefined, 'day'),
+        fc.subarray(['spend', 'revenue', 'roas', 'conversions', 'sessions', 'cr', 'cpa', 'clicks'], { minLength: 1, maxLength: 4 }),
+        async (x, y, model, breakdown, interval, metrics) => {
+          const query = { start_date: DAYS[Math.min(x, y)], end_date: DAYS[Math.max(x, y)], attribution_model: model, breakdown, interval, metrics: metrics.join(',') };
+          const computed = await report(a, query);
+          let shared: { status: number; body: any } | undefined;
+          assert.equal(await engineReports(async () => (shared = await report(b, query))), 0, 'answered from Redis');
+          const plain = await report(uncached, query);
+          assert.equal(plain.status, 200, JSON.stringify(plain.body));
+          assert.deepEqual(computed, plain);
+          assert.deepEqual(shared, plain);
+        },
+      ),
+      { numRuns: 15 },
+    );
+  });
+
+  test('with Redis unreachable every request is answered as without a cache, with one warning', async () => {
+    const warnings: string[] = [];
+    const logger = pino({ level: 'warn' }, new Writable({ write(chunk, _enc, done) { warnings.push(JSON.parse(String(chunk)).msg); done(); } }));
+    const lone = await sharingApp(`redis://127.0.0.1:${await freePort()}`, logger);
+    const queries = [{ ...RANGE, breakdown: 'city' }, { ...RANGE, breakdown: 'city', limit: 3 }];
+    for (const query of queries) {
+      const answers = await Promise.all([report(lone, query), report(lone, query)]);
+      const plain = await report(uncached, query);
+      assert.equal(plain.status, 200);
+      for (const answer of answers) assert.deepEqual(answer, plain);
+    }
+    assert.deepEqual(warnings, ['Redis unreachable: each process computes its own report answers until it is back']);
   });
 });
 

@@ -7,12 +7,12 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
-import net from 'node:net';
 import pino from 'pino';
 import { Redis } from 'ioredis';
 import { connectRedis, type RedisLink } from '../../src/kit/redis-link.ts';
 import { sharedResults, type SharedResultsOptions } from '../../src/kit/shared-results.ts';
 import { createResultCache } from '../../src/kit/result-cache.ts';
+import { freePort } from '../support/free-port.ts';
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
 const PREFIX = `storelens-test-${randomUUID()}:result`;
@@ -130,12 +130,7 @@ test('answers over the size cap, or that JSON would change, are computed by each
 });
 
 test('with Redis unreachable every answer is computed, with one warning', async () => {
-  const closed = await new Promise<number>((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
+  const closed = await freePort();
   const lines: string[] = [];
   const logger = pino({ level: 'warn' }, new Writable({ write(chunk, _enc, done) { lines.push(JSON.parse(String(chunk)).msg); done(); } }));
   const down = await process({}, `redis://127.0.0.1:${closed}`, logger);
