@@ -10,8 +10,9 @@ import { benchSizes, folded, openBenchEnv, partCounts } from './seed.ts';
 const USAGE = `npm run bench [-- suite ...]   (no suite: every suite)
 suites: ${SUITES.map((s) => s.name).join(', ')}
 sizes and rounds (environment): BENCH_EVENTS, BENCH_WORKSPACES, BENCH_MERGED=0 (collector-like
-parts), BENCH_ITERATIONS, BENCH_SECONDS, BENCH_ROUNDS, BENCH_SETTLE_SECONDS; docs/performance.md
-says what each suite measures and what its baseline is.`;
+parts), BENCH_ITERATIONS, BENCH_SECONDS, BENCH_ROUNDS, BENCH_SETTLE_SECONDS; REDIS_URL adds
+the dashboard's two processes sharing answers; docs/performance.md says what each suite measures
+and what its baseline is.`;
 
 const wanted = process.argv.slice(2);
 if (wanted.some((arg) => arg === '--help' || arg === '-h')) {

@@ -10,7 +10,9 @@
  * - new data each round: the result cache, with the workspace's data version raised before every
  *   round (as a collector flush does), so each round's loads find nothing kept and share one
  *   computation;
- * - repeated: the result cache as the round before left it (a refresh with no new data).
+ * - repeated: the result cache as the round before left it (a refresh with no new data);
+ * - with REDIS_URL set, two processes sharing Redis, new data each round: the users' loads
+ *   alternate between two more servers, each with its own cache and answers shared through Redis.
  * The server's reports that reached the engine are counted per variant.
  */
 import type { FastifyInstance } from 'fastify';
@@ -21,7 +23,8 @@ import { formatDay } from '../../src/kit/dates.ts';
 import { createUser, setMembership } from '../../src/store/app/users.ts';
 import { hashPassword } from '../../src/dashboard/passwords.ts';
 import { bumpDataVersions } from '../../src/store/app/data-versions.ts';
-import { createResultCache } from '../../src/kit/result-cache.ts';
+import { createResultCache, type ResultCache } from '../../src/kit/result-cache.ts';
+import { openResultCache } from '../../src/store/result-cache.ts';
 import type { Clickhouse } from '../../src/store/clickhouse.ts';
 import type { BenchEnv } from '../seed.ts';
 import { quantile, round } from '../measure.ts';
@@ -65,8 +68,16 @@ export async function runDashboardBench(env: BenchEnv, log: (line: string) => vo
     },
   };
   const apps: FastifyInstance[] = [];
-  const serve = async (cacheMb: number) => {
-    const app = await buildApp({ config: env.config, stores: { ...env.stores, ch, results: createResultCache(cacheMb * 1024 * 1024) }, limits, logger: createLogger('silent') });
+  const closers: (() => void)[] = [];
+  const cacheMb = env.config.resultCacheMb || 64;
+  const redisUrl = process.env.REDIS_URL || null;
+  const sharing = async () => {
+    const cache = await openResultCache({ ...env.config, resultCacheMb: cacheMb, redisUrl, rate: { ...env.config.rate, redisPrefix: `storelens-bench-${process.pid}` } }, createLogger('silent'));
+    closers.push(cache.close);
+    return serve(cache.results);
+  };
+  const serve = async (results: ResultCache) => {
+    const app = await buildApp({ config: env.config, stores: { ...env.stores, ch, results }, limits, logger: createLogger('silent') });
     apps.push(app);
     const base = await app.listen({ port: 0, host: '127.0.0.1' });
     const signIn = await fetch(`${base}/dashboard/api/sign-in`, {
@@ -78,8 +89,9 @@ export async function runDashboardBench(env: BenchEnv, log: (line: string) => vo
     return { base, cookie: { cookie: signIn.headers.get('set-cookie')!.split(';')[0]! } };
   };
   try {
-    const uncached = await serve(0);
-    const cached = await serve(env.config.resultCacheMb || 64);
+    const uncached = await serve(createResultCache(0));
+    const cached = await serve(createResultCache(cacheMb * 1024 * 1024));
+    const processes = redisUrl ? [await sharing(), await sharing()] : [];
     const today = Date.now() - (Date.now() % DAY_MS);
     const range = `start_date=${formatDay(today - 89 * DAY_MS)}&end_date=${formatDay(today)}`;
     const reportMetrics = 'spend,revenue,roas,conversions,cpa,sessions,cr,new_customers,net_profit,net_roas';
@@ -97,10 +109,12 @@ export async function runDashboardBench(env: BenchEnv, log: (line: string) => vo
     for (const c of cases) {
       await view(uncached, c.endpoint)(); // warm-up
       for (const users of USERS) {
+        let turn = 0;
         const variants = [
           ['uncached', view(uncached, c.endpoint), nothing],
           ['new data each round', view(cached, c.endpoint), newData],
           ['repeated', view(cached, c.endpoint), nothing],
+          ...processes.length ? [['two processes sharing Redis, new data each round', () => view(processes[turn++ % 2]!, c.endpoint)(), newData] as const] : [],
         ] as const;
         const figures: string[] = [];
         for (const [name, load, before] of variants) {
@@ -113,12 +127,14 @@ export async function runDashboardBench(env: BenchEnv, log: (line: string) => vo
       }
     }
     log('');
-    log(`| view | users at once | uncached p50 / p95 ms (report statements) | cached, new data each round | cached, repeated |`);
-    log('|---|---|---|---|---|');
+    const shared = processes.length ? ' two processes sharing Redis, new data each round |' : '';
+    log(`| view | users at once | uncached p50 / p95 ms (report statements) | cached, new data each round | cached, repeated |${shared}`);
+    log(`|---|---|---|---|---|${shared && '---|'}`);
     for (const row of rows) log(row);
     return rows;
   } finally {
     for (const app of apps) await app.close();
+    for (const close of closers) close();
     await limits.close();
   }
 }
