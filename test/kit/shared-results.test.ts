@@ -29,7 +29,7 @@ after(async () => {
 });
 
 /** One process's shared answers, and how often it has looked for an answer another process computes. */
-async function process(options: Partial<SharedResultsOptions> = {}, url = REDIS_URL, logger = pino({ level: 'silent' })) {
+async function oneProcess(options: Partial<SharedResultsOptions> = {}, url = REDIS_URL, logger = pino({ level: 'silent' })) {
   const link = await connectRedis(url, logger, MESSAGES);
   links.push(link);
   let polls = 0;
@@ -46,8 +46,12 @@ async function process(options: Partial<SharedResultsOptions> = {}, url = REDIS_
   return Object.assign(sharedResults({ ...link, client }, { ...OPTIONS, ...options }), { polls: () => polls });
 }
 
-async function until(condition: () => boolean | Promise<boolean>): Promise<void> {
-  while (!(await condition())) await new Promise((resolve) => setTimeout(resolve, 1));
+/** Waits for `condition` until the test's timeout aborts `signal`: a broken wait fails instead of hanging. */
+async function until(signal: AbortSignal, condition: () => boolean): Promise<void> {
+  while (!condition()) {
+    signal.throwIfAborted();
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
 }
 
 /** A computation the test finishes when it wants, counting how often it started. */
@@ -64,19 +68,21 @@ function held<T>() {
   return { compute, finish, started: () => started };
 }
 
-test('ten requests over two processes, each with its own cache, run one computation; later ones run none', async () => {
-  const shared = [await process(), await process()];
+const WAITS = { timeout: 60_000 };
+
+test('ten requests over two processes, each with its own cache, run one computation; later ones run none', WAITS, async (t) => {
+  const shared = [await oneProcess(), await oneProcess()];
   const [a, b] = shared.map((tier) => createResultCache(1_000_000, tier));
   const answer = { rows: [{ source: 'meta', revenue: 0.1 + 0.2, cr: null }], totals: { revenue: 1e21, sessions: 0 } };
   const source = held<typeof answer>();
   const asked = Array.from({ length: 10 }, (_, i) => (i % 2 ? a! : b!).get('ten', source.compute));
   // One process computes, the other waits for its answer in Redis.
-  await until(() => source.started() === 1 && shared.some((tier) => tier.polls() > 0));
+  await until(t.signal, () => source.started() === 1 && shared.some((tier) => tier.polls() > 0));
   source.finish({ value: answer });
   const answers = await Promise.all(asked);
   assert.equal(source.started(), 1);
   for (const got of answers) assert.deepEqual(got, answer);
-  const c = createResultCache(1_000_000, await process());
+  const c = createResultCache(1_000_000, await oneProcess());
   assert.deepEqual(await c.get('ten', source.compute), answer, 'a third process reads it from Redis');
   assert.equal(source.started(), 1);
   const ttl = await inspect.pttl(`${PREFIX}:answer:ten`);
@@ -84,14 +90,14 @@ test('ten requests over two processes, each with its own cache, run one computat
   assert.equal(await inspect.exists(`${PREFIX}:lock:ten`), 0, 'the lock is released once the answer is stored');
 });
 
-test('a failed computation releases its lock and stores nothing: the waiting process computes itself', async () => {
-  const [a, b] = [await process(), await process()];
+test('a failed computation releases its lock and stores nothing: the waiting process computes itself', WAITS, async (t) => {
+  const [a, b] = [await oneProcess(), await oneProcess()];
   const failing = held<number>();
   const first = a.get('fails', failing.compute);
-  await until(() => failing.started() === 1);
+  await until(t.signal, () => failing.started() === 1);
   let computedByWaiter = 0;
   const waiting = b.get('fails', async () => ++computedByWaiter);
-  await until(() => b.polls() > 0);
+  await until(t.signal, () => b.polls() > 0);
   failing.finish({ error: new Error('engine down') });
   await assert.rejects(first, /engine down/);
   assert.equal(await waiting, 1);
@@ -103,14 +109,14 @@ test('a failed computation releases its lock and stores nothing: the waiting pro
 });
 
 test('a lock whose holder is gone holds the others only until it expires', async () => {
-  const waiter = await process();
+  const waiter = await oneProcess();
   await inspect.set(`${PREFIX}:lock:orphan`, 'a process that died', 'PX', 200);
   assert.deepEqual(await waiter.get('orphan', async () => ({ n: 1 })), { n: 1 });
   assert.equal(await inspect.exists(`${PREFIX}:lock:orphan`), 0);
 });
 
 test('answers over the size cap, or that JSON would change, are computed by each process and never stored', async () => {
-  const [a, b] = [await process({ maxChars: 100 }), await process({ maxChars: 100 })];
+  const [a, b] = [await oneProcess({ maxChars: 100 }), await oneProcess({ maxChars: 100 })];
   const answers: Record<string, unknown> = {
     big: { pad: 'x'.repeat(200) },
     nan: { cr: Number.NaN },
@@ -133,7 +139,7 @@ test('with Redis unreachable every answer is computed, with one warning', async 
   const closed = await freePort();
   const lines: string[] = [];
   const logger = pino({ level: 'warn' }, new Writable({ write(chunk, _enc, done) { lines.push(JSON.parse(String(chunk)).msg); done(); } }));
-  const down = await process({}, `redis://127.0.0.1:${closed}`, logger);
+  const down = await oneProcess({}, `redis://127.0.0.1:${closed}`, logger);
   let computed = 0;
   for (let i = 0; i < 3; i++) assert.deepEqual(await down.get('down', async () => ({ n: ++computed })), { n: i + 1 });
   assert.deepEqual(lines, [MESSAGES.down]);

@@ -2,8 +2,9 @@
  * The scale-out deployment, run for real: two API processes (`npm start`'s command) started at
  * the same moment, behind one port (a round-robin proxy here), sharing PostgreSQL app state, one
  * ClickHouse (the stand-in of test/support), Redis limits and the try-on media directory.
- * The same request gets the same answer from either node, a key's quota is one quota across
- * nodes, and a try-on job accepted by one node is finished and polled through the other.
+ * The same request gets the same answer from either node (the report's computed once, shared
+ * through Redis), a key's quota is one quota across nodes, and a try-on job accepted by one node
+ * is finished and polled through the other.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -13,6 +14,7 @@ import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { Redis } from 'ioredis';
 import { openAppDb, type AppDatabase } from '../../src/store/app-db.ts';
 import { openClickhouse, type Clickhouse } from '../../src/store/clickhouse.ts';
 import { createWorkspace } from '../../src/store/app/workspaces.ts';
@@ -26,6 +28,8 @@ import { ORIGIN, call, jobBody, personJpeg, referencePng, uploadPhoto, versionDa
 
 const MAIN = path.join(import.meta.dirname, '../../src/cli/main.ts');
 const QUOTA = 6;
+const REDIS_URL = 'redis://127.0.0.1:6379';
+const REDIS_PREFIX = `storelens-test:scale-out:${process.pid}:${Date.now()}`;
 
 let postgres: Awaited<ReturnType<typeof createThrowawayPostgres>>;
 let standin: ClickhouseStandin;
@@ -102,8 +106,8 @@ before(async () => {
     HOST: '127.0.0.1',
     DATABASE_URL: postgres.url,
     CLICKHOUSE_URL: standin.url,
-    REDIS_URL: 'redis://127.0.0.1:6379',
-    STORELENS_REDIS_PREFIX: `storelens-test:scale-out:${process.pid}:${Date.now()}`,
+    REDIS_URL,
+    STORELENS_REDIS_PREFIX: REDIS_PREFIX,
     STORELENS_PUBLIC_URL: front.base,
     STORELENS_SECRET_KEY: 'b'.repeat(64),
     STORELENS_TRYON_SIGNING_SECRET: 'shared-signing-secret-of-this-test',
@@ -175,6 +179,10 @@ test('either node gives the same answers, a quota is shared, a try-on job crosse
   assert.deepEqual(answers[3], answers[1]);
   assert.equal((answers[0].body as { data: unknown[] }).data.length, 3);
   assert.equal((answers[1].body as { totals: { revenue: number } }).totals.revenue, 42);
+  const redis = new Redis(REDIS_URL);
+  const sharedAnswers = await redis.keys(`${REDIS_PREFIX}:result:answer:*`);
+  redis.disconnect();
+  assert.equal(sharedAnswers.length, 1, 'the report answer one node computed is shared through Redis');
 
   // One quota: the requests above went to both nodes; two more pass, the next is refused wherever it lands.
   const statuses = [];
