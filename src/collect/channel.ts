@@ -64,8 +64,11 @@ const CLICK_IDS: ReadonlyArray<{ params: string[]; channel: (utmSource: string) 
   { params: ['ref'], channel: () => 'creator' },
 ];
 
+/** The test and variant a storefront A/B test tags its landing URLs with; they name no channel. */
+const TEST_PARAMS = ['ab_test', 'ab_variant'];
+
 /** Parameters kept in entry_meta_keys/values, in this order. */
-export const ENTRY_META_PARAMS = CLICK_IDS.flatMap((c) => c.params);
+export const ENTRY_META_PARAMS = [...CLICK_IDS.flatMap((c) => c.params), ...TEST_PARAMS];
 
 const AD_ID_PARAMS = {
   adv_campaign_id: ['campaign_id', 'utm_id', 'gad_campaignid'],
@@ -99,17 +102,9 @@ export function deriveAttribution(query: URLSearchParams): Attribution {
   };
   const utmSource = utm.utm_source.toLowerCase();
 
-  const keys: string[] = [];
-  const values: string[] = [];
-  let source = '';
-  for (const click of CLICK_IDS) {
-    for (const name of click.params) {
-      if (!query.has(name)) continue;
-      keys.push(name);
-      values.push(param(query, name));
-      if (!source) source = click.channel(utmSource);
-    }
-  }
+  const keys = ENTRY_META_PARAMS.filter((name) => query.has(name));
+  const values = keys.map((name) => param(query, name));
+  let source = CLICK_IDS.find((click) => click.params.some((name) => query.has(name)))?.channel(utmSource) ?? '';
   if (!source && EMAIL_MEDIUMS.has(utm.utm_medium.toLowerCase())) source = 'email';
   if (!source) source = SOURCE_ALIASES.get(utmSource) ?? '';
 

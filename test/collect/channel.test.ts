@@ -67,6 +67,13 @@ describe('channel mapping', () => {
     );
   });
 
+  test('keeps an A/B test and its variant after the click ids; they name no channel', () => {
+    const a = deriveAttribution(new URLSearchParams('ab_variant=B&ab_test=hero&ref=anna'));
+    assert.deepEqual([a.adv_source, a.entry_meta_keys, a.entry_meta_values], ['creator', ['ref', 'ab_test', 'ab_variant'], ['anna', 'hero', 'B']]);
+    const untagged = deriveAttribution(new URLSearchParams('ab_test=hero&ab_variant=A'));
+    assert.deepEqual([untagged.adv_source, untagged.entry_meta_keys, untagged.entry_meta_values], ['', ['ab_test', 'ab_variant'], ['hero', 'A']]);
+  });
+
   test('takes the first present ad-id parameter and keeps an empty click id as an empty value', () => {
     const a = deriveAttribution(new URLSearchParams('gclid=&gad_campaignid=123&utm_id=456'));
     assert.equal(a.adv_source, 'google');

@@ -9,6 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestWorkspace, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
 import { BOT_UA, DESKTOP_UA, IPHONE_UA, eventually, todayRange, wireTime } from './helpers.ts';
+import { callTool } from '../mcp/rpc.ts';
 
 let t: TestApp;
 let shop: TestWorkspace;
@@ -112,6 +113,22 @@ describe('POST /collect', () => {
         { product_id: '', variant_id: '', sku: 'CAP', title: '', quantity: 1, unit_price: 2000 },
       ],
     }]);
+  });
+
+  test('keeps the A/B test tags of the landing URL, so the A/B tools see each variant and its orders', async () => {
+    const landing = (variant: string) => `https://shop.example/?ab_test=hero-photo&ab_variant=${variant}`;
+    const pageview = { type: 'event', name: 'pageview', url: 'https://shop.example/', ts: NOW };
+    const purchase = { type: 'conversion', name: 'purchase', url: 'https://shop.example/thanks', ts: NOW + 1000, transaction_id: 'T-AB', revenue: 5000, currency: 'USD' };
+    assert.equal((await post(body({ visitor_id: '7010', session_id: '8010', entry_url: landing('A'), referrer: '', items: [pageview] }))).status, 202);
+    assert.equal((await post(body({ visitor_id: '7011', session_id: '8011', entry_url: landing('B'), referrer: '', items: [pageview, purchase] }))).status, 202);
+    const results = async () => (await callTool(t.app, shop.headers, 'ab-testing.get-results', { test_id: 'hero-photo' })).result?.structuredContent;
+    // Events and conversions reach their tables apart: wait for both sessions and the order.
+    const total = (a: any, key: 'sessions' | 'converted_sessions') => a?.results?.variants?.reduce((n: number, v: Record<string, number>) => n + v[key]!, 0);
+    const answer = await eventually(results, (a) => total(a, 'sessions') === 2 && total(a, 'converted_sessions') === 1);
+    assert.deepEqual(
+      answer.results.variants.map((v: { variant: string; sessions: number; converted_sessions: number; revenue: number }) => [v.variant, v.sessions, v.converted_sessions, v.revenue]),
+      [['A', 1, 0, 0], ['B', 1, 1, 50]],
+    );
   });
 
   test('shifts item times by the client clock error given in sent_at', async () => {
