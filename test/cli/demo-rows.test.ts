@@ -14,7 +14,8 @@ import { adExportRecords, detectAdExport } from '../../src/collect/ads/export-re
 import { findImportKind } from '../../src/collect/import/kinds.ts';
 import { checkRow } from '../../src/collect/import/writer.ts';
 import { demoOrderRow } from '../../src/cli/demo/shopify-orders.ts';
-import { PLACES } from '../../src/cli/demo/catalog.ts';
+import { AB_TEST, PLACES } from '../../src/cli/demo/catalog.ts';
+import { deriveAttribution } from '../../src/collect/channel.ts';
 
 const DAY = 86_400_000;
 const first = Date.UTC(2026, 6, 23);
@@ -83,6 +84,29 @@ test('tagged sessions carry ids of ads that have ads rows; click ids sit in entr
   for (const key of ['fbclid', 'gclid', 'ttclid', 'msclkid', 'ref']) assert.ok(keys.has(key), key);
   assert.deepEqual([...new Set(all('ads').map((a) => a.source))].sort(), ['bing', 'google', 'meta', 'microsoft', 'tiktok']);
   assert.ok(all('adRevisions').length > 0, 'some ads rows are imported twice');
+});
+
+test('the sessions landing on the home page carry the A/B test and a variant as the collector keeps a landing URL\'s tags', () => {
+  const landings = new Map<unknown, Record<string, unknown>>();
+  for (const event of all('events')) if (!landings.has(event.session_id)) landings.set(event.session_id, event);
+  const variants = new Map<string, number>();
+  for (const landing of landings.values()) {
+    const keys = landing.entry_meta_keys as string[];
+    const values = landing.entry_meta_values as string[];
+    assert.equal(keys.includes('ab_test'), landing.pathname === '/', `session ${landing.session_id} on ${landing.pathname}: ${keys}`);
+    // The landing URL's query, tags first: the collector keeps them after any click id all the same.
+    const query = new URLSearchParams(keys.map((key, i) => [key, values[i]!]).reverse());
+    const kept = deriveAttribution(query);
+    assert.deepEqual([kept.entry_meta_keys, kept.entry_meta_values], [keys, values]);
+    if (!keys.includes('ab_test')) continue;
+    assert.equal(values[keys.indexOf('ab_test')], AB_TEST.id);
+    const variant = values[keys.indexOf('ab_variant')]!;
+    variants.set(variant, (variants.get(variant) ?? 0) + 1);
+  }
+  assert.deepEqual([...variants.keys()].sort(), [AB_TEST.control, AB_TEST.variant]);
+  for (const count of variants.values()) assert.ok(count > 50, JSON.stringify([...variants]));
+  // Every event of a session has its landing's entry parameters.
+  for (const event of all('events')) assert.deepEqual(event.entry_meta_values, landings.get(event.session_id)!.entry_meta_values);
 });
 
 test('every purchase has a platform order; some orders have no pixel match', () => {

@@ -3,10 +3,12 @@
  * (src/collect/row-schemas.ts): sessions of visitors over the channels of catalog.ts with their events,
  * the conversions they end in, the shop's own orders for those purchases (plus a few it took
  * without a pixel match) as Shopify orders, and one ads row per ad and day whose clicks follow
- * the tagged sessions.
+ * the tagged sessions. Over the last weeks, sessions landing on the home page carry the tags of the
+ * shop's A/B test (catalog.ts, AB_TEST).
  */
 import { formatTimestamp } from '../../collect/fields.ts';
 import {
+  AB_TEST,
   AD_ECONOMICS,
   adsOf,
   ADS,
@@ -78,6 +80,11 @@ const shopifyCustomerId = (n: number) => String(7_460_000_000_000 + n);
 
 export class DemoGenerator {
   private readonly random: Random;
+  /**
+   * Draws the A/B test's variants apart from `random`, so tagging sessions leaves every other row
+   * (and every count and sum) as it was without the test.
+   */
+  private readonly testRandom: Random;
   private nextSession = 7_100_000_000;
   private nextVisitor = 3_200_000_000;
   private nextCustomer = 10_001;
@@ -91,6 +98,7 @@ export class DemoGenerator {
     private readonly sessionsPerDay: number,
   ) {
     this.random = new Random(seed);
+    this.testRandom = new Random(seed + 1);
   }
 
   /** Everything of the UTC day starting at `dayStart`, up to `until` (ms). */
@@ -103,11 +111,15 @@ export class DemoGenerator {
     const trend = 0.85 + 0.25 * (totalDays > 1 ? dayIndex / (totalDays - 1) : 1);
     const sessions = Math.round(this.sessionsPerDay * WEEKDAY_WEIGHTS[weekday]! * trend * r.noise(0.2) * (span / DAY_MS));
     const adClicks = new Map<DemoAd, number>();
+    const testRuns = until - dayStart <= AB_TEST.days * DAY_MS;
     for (let i = 0; i < sessions; i++) {
       const start = dayStart + this.startOffset(span);
       const visit = this.visit(isoDate(dayStart));
       if (visit.ad) adClicks.set(visit.ad, (adClicks.get(visit.ad) ?? 0) + 1);
+      const firstEvent = rows.events.length;
+      const firstConversion = rows.conversions.length;
       this.session(rows, start, visit, until);
+      if (testRuns) this.tagTest(rows.events.slice(firstEvent), rows.conversions.slice(firstConversion));
     }
     // Phone orders and checkouts the pixel missed: none to two a day.
     for (let n = r.weighted([[0, 25], [1, 50], [2, 25]] as const); n > 0; n--) this.offlineOrder(rows, dayStart + this.startOffset(span), until);
@@ -252,6 +264,20 @@ export class DemoGenerator {
     emit('add_payment_info', '/checkout/payment');
     if (!r.chance(0.72)) return;
     this.purchase(rows, at, base, visitor, visit, featured, until);
+  }
+
+  /**
+   * Puts a session that landed on the tested page into a variant of the A/B test, its landing URL's
+   * tags added to the entry parameters of its events as the collector keeps them (after the click
+   * ids). The variant is drawn once the session's end is known, leaning buyers to the variant.
+   */
+  private tagTest(events: Row[], conversions: Row[]): void {
+    if (events[0]?.pathname !== AB_TEST.landing) return;
+    const bought = conversions.some((c) => c.name === 'purchase');
+    const variant = this.testRandom.chance(bought ? AB_TEST.buyerLean : 0.5) ? AB_TEST.variant : AB_TEST.control;
+    const keys = [...(events[0].entry_meta_keys as string[]), 'ab_test', 'ab_variant'];
+    const values = [...(events[0].entry_meta_values as string[]), AB_TEST.id, variant];
+    for (const event of events) Object.assign(event, { entry_meta_keys: keys, entry_meta_values: values });
   }
 
   private customerFor(visitor: Visitor): string {
