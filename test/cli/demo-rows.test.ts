@@ -16,6 +16,8 @@ import { checkRow } from '../../src/collect/import/writer.ts';
 import { demoOrderRow } from '../../src/cli/demo/shopify-orders.ts';
 import { AB_TEST, PLACES } from '../../src/cli/demo/catalog.ts';
 import { deriveAttribution } from '../../src/collect/channel.ts';
+import { readRecords } from '../../src/collect/import/sources.ts';
+import { weatherCsv } from '../../src/cli/demo/weather.ts';
 
 const DAY = 86_400_000;
 const first = Date.UTC(2026, 6, 23);
@@ -149,4 +151,27 @@ test('orders are Shopify orders: numeric ids, `#N` names, COGS from the variants
     const lines = (demo.order as { line_items: { variant_id: number; quantity: number }[] }).line_items;
     assert.equal(row.cogs, lines.reduce((sum, l) => sum + l.quantity * costs.get(String(l.variant_id))!, 0));
   }
+});
+
+test("the demo's weather file passes the weather import, one row a day for the shop's city, warmer in July than in January, the same day alike in any demo", async () => {
+  const rowsOf = async (firstMs: number, lastMs: number) => {
+    const rows: Record<string, unknown>[] = [];
+    for await (const record of readRecords({ name: 'weather.csv', text: weatherCsv(firstMs, lastMs, 7) })) {
+      assert.ok('value' in record, JSON.stringify(record));
+      const checked = checkRow(findImportKind('weather')!, { workspaceId: 1, version: 1 }, record.value);
+      assert.ok('row' in checked, JSON.stringify(checked));
+      rows.push(checked.row);
+    }
+    return rows;
+  };
+  const year = await rowsOf(Date.UTC(2026, 0, 1), Date.UTC(2026, 11, 31));
+  assert.equal(year.length, 365);
+  assert.deepEqual([...new Set(year.map((r) => `${r.city}, ${r.country_code}`))], ['New York, US']);
+  const mean = (month: string) => {
+    const days = year.filter((r) => String(r.dt).slice(5, 7) === month);
+    return days.reduce((sum, r) => sum + (r.temperature_c as number), 0) / days.length;
+  };
+  assert.ok(mean('07') > mean('01') + 15, `${mean('07')} against ${mean('01')}`);
+  assert.ok(year.some((r) => (r.precipitation_mm as number) > 0) && year.some((r) => r.precipitation_mm === 0));
+  assert.deepEqual(await rowsOf(Date.UTC(2026, 6, 23), Date.UTC(2026, 6, 25)), year.slice(203, 206));
 });

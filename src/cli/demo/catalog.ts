@@ -44,6 +44,9 @@ export const PRODUCTS: DemoProduct[] = [
   product('silk-scarf', 'Silk Scarf', 5400, 1400, 1, 44870022001),
 ];
 
+/** Where the shop itself is: the city whose daily weather the demo imports. */
+export const STORE_PLACE = { country: 'US', city: 'New York' } as const;
+
 export interface Place {
   country: string;
   timezone: string;

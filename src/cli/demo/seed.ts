@@ -1,7 +1,8 @@
 /**
  * Fills one workspace with the demo shop: the generator's rows go through the import kinds'
  * row formats and batch writers, exactly like an imported file; its ad spend goes in as the ad
- * platforms' own report exports, read by the same code as `import --kind ads`.
+ * platforms' own report exports, read by the same code as `import --kind ads`, and its city's
+ * daily weather as a CSV file read by the same code as `import --kind weather`.
  */
 import type { Clickhouse } from '../../store/clickhouse.ts';
 import { findImportKind, newImportVersion } from '../../collect/import/kinds.ts';
@@ -10,6 +11,7 @@ import { RowWriter } from '../../collect/import/writer.ts';
 import { adExports } from './ad-exports.ts';
 import { DemoGenerator, expenseRows, isoDate, productRows } from './generate.ts';
 import { demoOrderRow } from './shopify-orders.ts';
+import { weatherCsv } from './weather.ts';
 
 export interface DemoOptions {
   workspaceId: number;
@@ -28,7 +30,7 @@ export interface DemoResult {
   days: number;
   start_date: string;
   end_date: string;
-  rows: Record<'events' | 'conversions' | 'orders' | 'ads' | 'products' | 'expenses', number>;
+  rows: Record<'events' | 'conversions' | 'orders' | 'ads' | 'products' | 'expenses' | 'weather', number>;
 }
 
 export const DEMO_SEED = 20260724;
@@ -74,22 +76,20 @@ export async function seedDemo(ch: Clickhouse, options: DemoOptions): Promise<De
   await add(writers.products, productRows());
   await add(writers.expenses, expenseRows(isoDate(first), isoDate(today)));
   for (const w of Object.values(writers)) await w.finish(options.progress);
-  // The restated rows are exported and imported later, so their version is newer and they win.
   const currency = options.currency ?? 'USD';
+  /** Imports one file as `import --kind K` does; the demo's own files must import whole. */
+  const importDemoFile = async (kind: string, file: { name: string; text: string; format?: string }): Promise<number> => {
+    const input = { name: file.name, text: file.text };
+    const result = await importFile(ch, { kind: findImportKind(kind)!, workspaceId: options.workspaceId, input, format: file.format, currency });
+    if (result.rows_rejected > 0) throw new Error(`demo: ${file.name} has rejected rows: ${JSON.stringify(result.errors.slice(0, 3))}`);
+    return result.rows_imported;
+  };
+  // The restated rows are exported and imported later, so their version is newer and they win.
   let ads = 0;
   for (const [label, rows] of [['ads', adRows], ['restated', adRevisions]] as const) {
-    for (const file of adExports(rows, currency, label)) {
-      const result = await importFile(ch, {
-        kind: findImportKind('ads')!,
-        workspaceId: options.workspaceId,
-        input: { name: file.name, text: file.text },
-        format: file.format,
-        currency,
-      });
-      if (result.rows_rejected > 0) throw new Error(`demo: ${file.name} has rejected rows: ${JSON.stringify(result.errors.slice(0, 3))}`);
-      ads += result.rows_imported;
-    }
+    for (const file of adExports(rows, currency, label)) ads += await importDemoFile('ads', file);
   }
+  const weather = await importDemoFile('weather', { name: 'weather.csv', text: weatherCsv(first, today, options.seed ?? DEMO_SEED) });
 
   return {
     workspace_id: options.workspaceId,
@@ -103,6 +103,7 @@ export async function seedDemo(ch: Clickhouse, options: DemoOptions): Promise<De
       ads,
       products: writers.products.written,
       expenses: writers.expenses.written,
+      weather,
     },
   };
 }
