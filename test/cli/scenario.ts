@@ -291,9 +291,10 @@ export function cliScenario(mode: 'standalone' | 'server'): void {
       assert.equal(result.code, 0);
       assert.deepEqual({ ...result.json, rows: Object.keys(result.json.rows) }, {
         workspace_id: 2, days: 1, start_date: today, end_date: today,
-        rows: ['events', 'conversions', 'orders', 'ads', 'products', 'expenses'],
+        rows: ['events', 'conversions', 'orders', 'ads', 'products', 'expenses', 'weather'],
       });
       assert.ok(result.json.rows.ads > 0 && result.json.rows.products > 0);
+      assert.equal(result.json.rows.weather, 1, "one day of the shop's weather");
       const again = await cli('demo', '--workspace', '2', '--days', '1');
       assert.deepEqual(again.error, { error: { message: 'Workspace 2 already has data; the demo fills only an empty workspace' } });
       if (mode === 'server') {
