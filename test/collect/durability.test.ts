@@ -15,7 +15,7 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
+import { freePort } from '../support/free-port.ts';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -27,15 +27,6 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'storelens-kill-'));
 let server: ChildProcess | null = null;
 /** The restarted server of the first test, reused by the second. */
 let live: { port: number; base: string } | null = null;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    }).on('error', reject);
-  });
-}
 
 function env(port: number): NodeJS.ProcessEnv {
   return {
