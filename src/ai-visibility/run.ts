@@ -6,13 +6,15 @@
  */
 import type { LlmConfig } from '../config.ts';
 import type { AppDatabase } from '../store/app-db.ts';
-import { createObject, listObjects } from '../store/app/tool-objects.ts';
+import { createObject, listObjects, pruneChildren } from '../store/app/tool-objects.ts';
 import { findWorkspace } from '../store/app/workspaces.ts';
 import { askChat } from './chat.ts';
 import { findMentions } from './mentions.ts';
 
 export const PROMPT_KIND = 'ai_visibility_prompt';
 export const RESULT_KIND = 'ai_visibility_result';
+/** Check results kept per prompt; older ones are deleted as new ones arrive (the tool shows the newest 20). */
+export const RESULTS_KEPT = 100;
 
 /** What get-results says when nothing can run the prompts. */
 export const NOT_CONFIGURED = 'No assistant is configured (STORELENS_LLM_URL), so tracked prompts are never run and have no results.';
@@ -47,6 +49,7 @@ export async function runPrompts(db: AppDatabase, config: LlmConfig, workspaceId
       ? { prompt_id: String(prompt.id), assistant, model: answer.model, status: 'ok', ...findMentions(answer.content, brand, prompt.data.competitors) }
       : { prompt_id: String(prompt.id), assistant, model: config.model, status: 'failed', brand_mentioned: null, position: null, competitors_mentioned: [], error: answer.error };
     await createObject(db, workspaceId, RESULT_KIND, check, { parentId: prompt.id });
+    await pruneChildren(db, workspaceId, RESULT_KIND, prompt.id, { keep: RESULTS_KEPT });
     checks.push({ prompt_id: String(prompt.id), ...check });
   }
   return checks;

@@ -12,7 +12,7 @@ import { runCommand } from '../../src/cli/run-command.ts';
 import { createLogger } from '../../src/log.ts';
 import type { LlmConfig } from '../../src/config.ts';
 import { listObjects } from '../../src/store/app/tool-objects.ts';
-import { RESULT_KIND } from '../../src/ai-visibility/run.ts';
+import { RESULT_KIND, RESULTS_KEPT } from '../../src/ai-visibility/run.ts';
 import { startChatDouble, type ChatDouble } from './chat-double.ts';
 
 const KEY = 'sk-test-secret-key';
@@ -128,4 +128,16 @@ test('get-results shows the newest 20 checks of a prompt, oldest of them first',
   assert.equal(stored.length, 21);
   const read = await toolOk(t.app, third.headers, 'ai-visibility.get-results', {});
   assert.deepEqual(read.prompts[0].results.map((r: any) => r.id), stored.slice(1).map((r) => String(r.id)));
+});
+
+test(`a prompt keeps its newest ${RESULTS_KEPT} checks: older ones go as new ones arrive`, async () => {
+  const fourth = await createTestWorkspace(t.stores, 'Fourth shop');
+  const { prompt } = await toolOk(t.app, fourth.headers, 'ai-visibility.create-prompt', { prompt: 'Gift ideas for a runner?' });
+  for (let run = 0; run < RESULTS_KEPT; run++) await cli('ai-visibility', 'run', '--workspace', String(fourth.id));
+  const first = await listObjects(t.stores.db, fourth.id, RESULT_KIND, { parentId: Number(prompt.id) });
+  assert.equal(first.length, RESULTS_KEPT);
+  for (let run = 0; run < 3; run++) await cli('ai-visibility', 'run', '--workspace', String(fourth.id));
+  const kept = await listObjects(t.stores.db, fourth.id, RESULT_KIND, { parentId: Number(prompt.id) });
+  assert.equal(kept.length, RESULTS_KEPT);
+  assert.deepEqual(kept.slice(0, RESULTS_KEPT - 3).map((r) => r.id), first.slice(3).map((r) => r.id));
 });

@@ -120,6 +120,37 @@ export async function countObjects(db: AppDatabase, workspaceId: number, kind: s
   return Number(row.n);
 }
 
+/**
+ * Deletes the objects of `kind` under `parentId` past its newest `keep`, only those created before
+ * `before` when given. Returns how many went.
+ */
+export async function pruneChildren(
+  db: AppDatabase,
+  workspaceId: number,
+  kind: string,
+  parentId: number,
+  options: { keep: number; before?: Date },
+): Promise<number> {
+  const newestKept = db
+    .selectFrom('tool_objects')
+    .select('id')
+    .where('workspace_id', '=', workspaceId)
+    .where('kind', '=', kind)
+    .where('parent_id', '=', parentId)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .offset(options.keep - 1);
+  let query = db
+    .deleteFrom('tool_objects')
+    .where('workspace_id', '=', workspaceId)
+    .where('kind', '=', kind)
+    .where('parent_id', '=', parentId)
+    .where('id', '<', newestKept);
+  if (options.before) query = query.where('created_at', '<', options.before.toISOString());
+  const result = await query.executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
 export async function uniqueKeysTaken(db: AppDatabase, workspaceId: number, kind: string, keys: string[]): Promise<Set<string>> {
   if (keys.length === 0) return new Set();
   const rows = await db

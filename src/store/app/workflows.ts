@@ -8,7 +8,7 @@
 import { NotFound } from '../../kit/errors.ts';
 import type { AppDatabase } from '../app-db.ts';
 import { recordAudit } from './audit-log.ts';
-import { findObject, listObjects, OBJECT_COLUMNS, toObject, type ToolObject } from './tool-objects.ts';
+import { findObject, listObjects, OBJECT_COLUMNS, pruneChildren, toObject, type ToolObject } from './tool-objects.ts';
 
 export const WORKFLOW_KIND = 'workflow';
 export const EXECUTION_KIND = 'workflow_execution';
@@ -167,25 +167,8 @@ export async function finishExecution(
  * the watermark of the next new-conversion evaluation, and a due time that is past is never
  * claimed again, so an old claim can go. Returns how many went.
  */
-export async function pruneExecutions(db: AppDatabase, workspaceId: number, workflowId: number, before: Date, keep: number): Promise<number> {
-  const newestKept = db
-    .selectFrom('tool_objects')
-    .select('id')
-    .where('workspace_id', '=', workspaceId)
-    .where('kind', '=', EXECUTION_KIND)
-    .where('parent_id', '=', workflowId)
-    .orderBy('id', 'desc')
-    .limit(1)
-    .offset(keep - 1);
-  const result = await db
-    .deleteFrom('tool_objects')
-    .where('workspace_id', '=', workspaceId)
-    .where('kind', '=', EXECUTION_KIND)
-    .where('parent_id', '=', workflowId)
-    .where('created_at', '<', before.toISOString())
-    .where('id', '<', newestKept)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
+export function pruneExecutions(db: AppDatabase, workspaceId: number, workflowId: number, before: Date, keep: number): Promise<number> {
+  return pruneChildren(db, workspaceId, EXECUTION_KIND, workflowId, { keep, before });
 }
 
 /** The executions of a workflow before `beforeId` whose due key starts with `prefix`, newest first (at most `limit`). */
