@@ -157,7 +157,7 @@ export const COMMAND_USAGE = {
       { name: 'platform', value: 'NAME', required: true, text: 'shopify or woocommerce' },
       { name: 'shop', value: 'NAME.myshopify.com', text: "the Shopify shop's domain (shopify)" },
       { name: 'site', value: 'URL', text: "the WooCommerce site's URL (woocommerce)" },
-      { name: 'secret', value: 'SECRET', required: true, text: 'the webhook signing secret the shop shows' },
+      { name: 'secret', value: 'SECRET', required: true, secret: true, text: 'the webhook signing secret the shop shows' },
     ],
   },
   'collect status': {

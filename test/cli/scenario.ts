@@ -243,6 +243,12 @@ export function cliScenario(mode: 'standalone' | 'server'): void {
       assert.doesNotMatch(connected.stdout + connected.stderr, /dev-token-1|client-secret-1|refresh-token-1/);
       const short = await withInput('dev-token-1\nclient-secret-1\n', ...google);
       assert.deepEqual([short.code, short.error], [1, { error: { message: '--refresh-token -: standard input has no line 3 for it' } }]);
+
+      const shopify = ['integration', 'set', '--workspace', '1', '--platform', 'shopify', '--shop', 'stdin-shop.myshopify.com', '--secret', '-'];
+      const set = await withInput('shpss_from_standard_input\n', ...shopify);
+      assert.equal(set.code, 0, JSON.stringify(set.error));
+      assert.doesNotMatch(set.stdout + set.stderr, /shpss_from_standard_input/);
+      assert.deepEqual((await withInput('', ...shopify)).error, { error: { message: '--secret -: standard input has no line 1 for it' } });
     });
 
     test('user reset-password sets a new password, generated and printed once or read from standard input, and signs the user out', async () => {
