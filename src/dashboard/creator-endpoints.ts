@@ -10,7 +10,7 @@ import { applyCreatorProgram, creatorProgramOut, listCreatorPrograms, unapplyCre
 import { requireUser } from './auth.ts';
 import { requireOwner, workspaceAccess } from './access.ts';
 import { pathId } from './path-id.ts';
-import { daysOfView, rangeDays } from './store-calendar.ts';
+import { daysOfView, viewDays } from './store-calendar.ts';
 
 export async function creatorRoutes(app: FastifyInstance): Promise<void> {
   const onRequest = requireUser(app);
@@ -22,7 +22,7 @@ export async function creatorRoutes(app: FastifyInstance): Promise<void> {
     const programs = await listCreatorPrograms(app.stores.db, access.workspaceId);
     const programName = new Map(programs.map((p) => [String(p.id), p.data.name]));
     return {
-      range: rangeDays(range),
+      range: viewDays(range),
       creators: creators.map(({ creator, ...figures }) => ({
         ...figures,
         name: creator?.data.name ?? null,

@@ -8,7 +8,7 @@ import { loyaltyPrograms, repeatPurchases } from '../analytics/loyalty.ts';
 import { createLoyaltyProgram, MAX_PROGRAMS, parseLoyaltyProgram } from '../store/app/loyalty-programs.ts';
 import { requireUser } from './auth.ts';
 import { requireOwner, workspaceAccess } from './access.ts';
-import { daysOfView, rangeDays } from './store-calendar.ts';
+import { daysOfView, viewDays } from './store-calendar.ts';
 
 const PROGRAM_BODY_LIMIT = 4096;
 
@@ -22,7 +22,7 @@ export async function loyaltyRoutes(app: FastifyInstance): Promise<void> {
     // Orders carry no channel: a member limited to some channels sees the programs without figures.
     const everyChannel = access.visibility.channels === null;
     return {
-      range: rangeDays(range),
+      range: viewDays(range),
       programs: programs.map(({ program, ...figures }) => ({ id: String(program.id), ...program.data, ...figures })),
       repeat: everyChannel ? await repeatPurchases(app.stores.ch, access.workspaceId, range) : null,
     };

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { DAY_MS, DEFAULT_RANGE_DAYS, MINUTE_MS, dayOf, dayStart, formatDay } from '../kit/dates.ts';
-import { resolveRange, type Range } from '../kit/range.ts';
+import { rangeDays, resolveRange, type Range } from '../kit/range.ts';
 import { DATE_ALIASES, dateShape, parseWith } from '../api/params.ts';
 
 /** The dates a view reads when the URL names none: the 7 complete days ending yesterday. */
@@ -32,9 +32,10 @@ export function daysOfView(query: unknown, timeZone: string, now: number): Range
   return viewRange(parseWith(daysQuery, query, ['workspace']), timeZone, now);
 }
 
-/** The range's first and last calendar day, as the views name them. */
-export function rangeDays(range: Range): { start_date: string; end_date: string } {
-  return { start_date: formatDay(range.startMs, range.timeZone), end_date: formatDay(range.endMs, range.timeZone) };
+/** The range's first and last calendar day (`rangeDays`), as the views name them. */
+export function viewDays(range: Range): { start_date: string; end_date: string } {
+  const { day_start, day_end } = rangeDays(range);
+  return { start_date: day_start, end_date: day_end };
 }
 
 /**

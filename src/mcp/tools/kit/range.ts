@@ -1,5 +1,5 @@
 import { DAY_MS, dayOf, defaultRange, formatDay } from '../../../kit/dates.ts';
-import { boundMs, type Range } from '../../../kit/range.ts';
+import { boundMs, rangeDays, type Range } from '../../../kit/range.ts';
 import { InvalidInput } from '../../../kit/errors.ts';
 import { UTC } from '../../../kit/time-zone.ts';
 
@@ -27,7 +27,8 @@ export function rangeDayList(range: Range & { days: number }): string[] {
 }
 
 export function rangeOut(range: Range): { date_from: string; date_to: string; timezone: string } {
-  return { date_from: formatDay(range.startMs, range.timeZone), date_to: formatDay(range.endMs, range.timeZone), timezone: range.timeZone };
+  const { day_start, day_end } = rangeDays(range);
+  return { date_from: day_start, date_to: day_end, timezone: range.timeZone };
 }
 
 export { money, ratio } from '../../../kit/numbers.ts';
