@@ -10,6 +10,7 @@ import { newestFormSubmissions } from '../analytics/queries/forms/newest-submiss
 import { closeForm, listForms, publishForm, requireForm, type Form } from '../store/app/forms.ts';
 import { formEmbedHtml } from '../store/app/form-embed.ts';
 import { limitParam, offsetParam, pageOf, parseWith } from '../api/params.ts';
+import { slicePage } from '../kit/paging.ts';
 import { requireUser } from './auth.ts';
 import { pathId, type IdRequest } from './path-id.ts';
 import { requireOwner, workspaceAccess } from './access.ts';
@@ -42,7 +43,8 @@ export async function formRoutes(app: FastifyInstance): Promise<void> {
     const page = pageOf(parseWith(submissionsQuery, request.query, ['workspace']));
     const form = await requireForm(app.stores.db, workspaceId, idOf(request));
     const submissions = await newestFormSubmissions(app.stores.ch, { workspaceId, formId: form.id, page: { ...page, limit: page.limit + 1 } });
-    return { submissions: submissions.slice(0, page.limit), has_more: submissions.length > page.limit, offset: page.offset, limit: page.limit };
+    const { data, pagination } = slicePage(submissions, page);
+    return { submissions: data, has_more: pagination.has_more, offset: page.offset, limit: page.limit };
   });
 
   app.post<{ Params: { id: string } }>('/dashboard/api/forms/:id/publish', { onRequest }, async (request) => {

@@ -16,6 +16,7 @@ import { getSettings } from '../store/app/workspaces.ts';
 import { closeSurvey, listSurveys, publishSurvey, requireSurvey, surveyOut, type Survey } from '../store/app/surveys.ts';
 import { parseReportQuery } from '../api/report/schema.ts';
 import { limitParam, offsetParam, pageOf, parseWith } from '../api/params.ts';
+import { slicePage } from '../kit/paging.ts';
 import { requireUser } from './auth.ts';
 import { pathId, type IdRequest } from './path-id.ts';
 import { requireOwner, workspaceAccess } from './access.ts';
@@ -63,7 +64,8 @@ export async function surveyRoutes(app: FastifyInstance): Promise<void> {
     const page = pageOf(parseWith(responsesQuery, request.query, ['workspace']));
     const survey = await requireSurvey(app.stores.db, workspaceId, idOf(request));
     const responses = await listSurveyResponses(app.stores.ch, { workspaceId, surveyId: survey.id, page: { ...page, limit: page.limit + 1 } });
-    return { survey: shown(survey), responses: responses.slice(0, page.limit), has_more: responses.length > page.limit, offset: page.offset, limit: page.limit };
+    const { data, pagination } = slicePage(responses, page);
+    return { survey: shown(survey), responses: data, has_more: pagination.has_more, offset: page.offset, limit: page.limit };
   });
 
   /** One question's answers beside the attributed sources of the same orders: the report's model, window and exclusions. */
