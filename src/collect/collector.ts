@@ -12,7 +12,7 @@ import { parseAgent } from './visitor.ts';
 import { cityDatabase } from './geo/city-database.ts';
 import { visitorPlace } from './geo/visitor-place.ts';
 import { createCollectLimits } from './limits.ts';
-import { pixelScript } from './pixel/serve.ts';
+import { scriptRoute } from './pixel/serve.ts';
 import type { BatchWriter } from './wal.ts';
 
 export const COLLECT_BODY_LIMIT = 64 * 1024;
@@ -48,9 +48,7 @@ export const collectorRoutes: FastifyPluginAsync<{ writer: BatchWriter }> = asyn
     return workspace.id;
   }
 
-  app.get('/pixel.js', { config: { cors: ANY_PAGE } }, async (_request, reply) =>
-    reply.type('application/javascript; charset=utf-8').header('cache-control', 'public, max-age=3600').send(await pixelScript()),
-  );
+  scriptRoute(app, '/pixel.js', './pixel.js', ANY_PAGE);
 
   preflightRoute(app, '/collect', ANY_PAGE);
   app.post('/collect', { bodyLimit: COLLECT_BODY_LIMIT, config: { cors: ANY_PAGE } }, async (request, reply) => {

@@ -16,7 +16,7 @@ import { parseJsonBody } from './collector.ts';
 import { createCollectLimits } from './limits.ts';
 import { parseAgent } from './visitor.ts';
 import { FORM_BODY_LIMIT, checkValues, formSubmissionBody, formSubmissionRow } from './form-submission.ts';
-import { formWidgetScript } from './pixel/serve.ts';
+import { scriptRoute } from './pixel/serve.ts';
 import type { BatchWriter } from './wal.ts';
 
 const FORM_URL = '/collect/form';
@@ -25,9 +25,7 @@ const ANY_PAGE: CorsRule = { origin: '*', methods: 'POST, OPTIONS', allowedHeade
 export const formRoutes: FastifyPluginAsync<{ writer: BatchWriter }> = async (app, { writer }) => {
   const limits = createCollectLimits(app.config.collect);
 
-  app.get('/pixel-form.js', { config: { cors: ANY_PAGE } }, async (_request, reply) =>
-    reply.type('application/javascript; charset=utf-8').header('cache-control', 'public, max-age=3600').send(await formWidgetScript()),
-  );
+  scriptRoute(app, '/pixel-form.js', './form-widget.js', ANY_PAGE);
 
   preflightRoute(app, FORM_URL, ANY_PAGE);
 

@@ -14,7 +14,7 @@ import { findLiveSurvey, surveyOut } from '../store/app/surveys.ts';
 import { parseJsonBody } from './collector.ts';
 import { createCollectLimits } from './limits.ts';
 import { parseAgent } from './visitor.ts';
-import { surveyWidgetScript } from './pixel/serve.ts';
+import { scriptRoute } from './pixel/serve.ts';
 import { SURVEY_BODY_LIMIT, checkAnswers, surveyResponseBody, surveyResponseRow } from './survey-answers.ts';
 import type { BatchWriter } from './wal.ts';
 
@@ -37,9 +37,7 @@ export const surveyRoutes: FastifyPluginAsync<{ writer: BatchWriter }> = async (
     return workspace.id;
   }
 
-  app.get('/pixel-survey.js', { config: { cors: ANY_PAGE } }, async (_request, reply) =>
-    reply.type('application/javascript; charset=utf-8').header('cache-control', 'public, max-age=3600').send(await surveyWidgetScript()),
-  );
+  scriptRoute(app, '/pixel-survey.js', './survey-widget.js', ANY_PAGE);
 
   preflightRoute(app, SURVEY_URL, ANY_PAGE);
 

@@ -1,5 +1,7 @@
 import fs from 'node:fs';
 import { transform } from 'esbuild';
+import type { FastifyInstance } from 'fastify';
+import type { CorsRule } from '../../http/cors.ts';
 
 const minified = new Map<string, Promise<string>>();
 
@@ -13,11 +15,12 @@ function script(file: string): Promise<string> {
   return code;
 }
 
-/** The pixel (about 4 KB minified). */
-export const pixelScript = () => script('./pixel.js');
-
-/** The post-purchase survey widget, which the pixel loads only when a survey is live. */
-export const surveyWidgetScript = () => script('./survey-widget.js');
-
-/** The storefront form script, which the pixel loads when a marked form is first submitted. */
-export const formWidgetScript = () => script('./form-widget.js');
+/**
+ * Serves a browser script of this folder at `url` to any page (`cors`), cached by browsers for an
+ * hour: the pixel (`./pixel.js`, about 4 KB minified) and the widgets it loads on first need.
+ */
+export function scriptRoute(app: FastifyInstance, url: string, file: string, cors: CorsRule): void {
+  app.get(url, { config: { cors } }, async (_request, reply) =>
+    reply.type('application/javascript; charset=utf-8').header('cache-control', 'public, max-age=3600').send(await script(file)),
+  );
+}
