@@ -19,7 +19,8 @@ export function everyToolPlan(range: { date_from: string; date_to: string }): Pl
     call('analytics.profit-summary', () => ({ interval: 'day', filters: range })),
     call('products.get-sales', () => ({ ...range, source: ['paid_social'], limit: 5 })),
     call('attribution.get-data', () => ({ models: ['linear', 'first_click'], filters: range })),
-    call('conversions.get-recent', () => ({ limit: 3, with_path: true }), (r, ids) => (ids.transaction = r.conversions[0].transaction_id)),
+    // The newest conversions may be leads, which carry no transaction id: explain the newest sale.
+    call('conversions.get-recent', () => ({ limit: 10, with_path: true }), (r, ids) => (ids.transaction = r.conversions.find((c: { transaction_id: string }) => c.transaction_id).transaction_id)),
     call('attribution.explain', (ids) => ({ transaction_id: ids.transaction })),
     call('journeys.get-data', () => ({ ...range, limit: 5 })),
     call('correlations.get-data', () => ({ ...range, include_series: true })),
