@@ -241,7 +241,7 @@ describe('tests, geo, health, loyalty, offers, weather', () => {
     ]);
     assert.equal(weather.temperature_revenue_correlation, null);
     const none = (await ok('weather.get-data', { ...RANGE, country_code: 'FR' })).weather;
-    assert.deepEqual([none.days, none.note], [[], 'No imported weather for this range and place: daily weather comes from `import --kind weather` (README, Importing data)']);
+    assert.deepEqual([none.days, none.note], [[], 'No imported weather for this range and place: daily weather comes from `import --kind weather` (docs/cli.md, Importing data)']);
     assert.equal(weather.note, undefined);
   });
 });

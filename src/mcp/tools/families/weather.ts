@@ -7,7 +7,7 @@ import { rangeArgs, readTool } from '../kit/tool.ts';
 import * as out from '../kit/outputs.ts';
 
 /** Said when a range has no weather rows: the data come from an import, not from the traffic. */
-const NO_WEATHER = 'No imported weather for this range and place: daily weather comes from `import --kind weather` (README, Importing data)';
+const NO_WEATHER = 'No imported weather for this range and place: daily weather comes from `import --kind weather` (docs/cli.md, Importing data)';
 
 export const weatherTools = [
   readTool(
