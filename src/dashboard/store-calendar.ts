@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { DAY_MS, DEFAULT_RANGE_DAYS, MINUTE_MS, dayOf, dayStart, formatDay } from '../kit/dates.ts';
 import { rangeDays, resolveRange, type Range } from '../kit/range.ts';
+import { instantOfWallClock, zoneOffset } from '../kit/time-zone.ts';
 import { DATE_ALIASES, dateShape, parseWith } from '../api/params.ts';
 
 /** The dates a view reads when the URL names none: the 7 complete days ending yesterday. */
@@ -56,6 +57,11 @@ export function previousPeriod(range: Range, now: number): Range & { partial: bo
     return { startMs: range.startMs - length, endMs: range.startMs - 1, timeZone: zone, partial };
   }
   const days = Math.round((dayOf(range.endMs, zone) - firstDay) / DAY_MS) + 1;
-  const startMs = dayStart(firstDay - days * DAY_MS, zone);
-  return { startMs, endMs: partial ? startMs + (endMs - range.startMs) : range.startMs - 1, timeZone: zone, partial };
+  const previousFirstDay = firstDay - days * DAY_MS;
+  const startMs = dayStart(previousFirstDay, zone);
+  if (!partial) return { startMs, endMs: range.startMs - 1, timeZone: zone, partial };
+  // The same time of day on the clock, not the same number of hours: a clock change in either
+  // period would otherwise move the cut by an hour.
+  const sinceFirstMidnight = endMs + zoneOffset(endMs, zone) - firstDay;
+  return { startMs, endMs: instantOfWallClock(previousFirstDay + sinceFirstMidnight, zone), timeZone: zone, partial };
 }

@@ -75,14 +75,22 @@ export function localDay(ms: number, zone: string): string {
 const HOUR_MS = 3_600_000;
 
 /**
- * The first instant of a calendar day in `zone`, given the day as midnight UTC of the same date.
- * Midnight is tried with the offsets in force half a day before and after (one of them is the
- * day's own); when a daylight-saving jump skips midnight, the day starts at the jump, which is
- * midnight read with the offset before it.
+ * The instant a wall-clock reading of `zone` names (the reading given as if it were UTC). The
+ * offsets in force half a day before and after are tried (one of them is the reading's own); a
+ * reading that a daylight-saving jump skips is read with the offset before the jump, and one the
+ * clocks show twice is its first occurrence.
+ */
+export function instantOfWallClock(wallMs: number, zone: string): number {
+  const before = wallMs - zoneOffset(wallMs - 12 * HOUR_MS, zone);
+  const after = wallMs - zoneOffset(wallMs + 12 * HOUR_MS, zone);
+  const fits = [before, after].filter((ms) => wallClock(ms, zone) === wallMs);
+  return fits.length ? Math.min(...fits) : before;
+}
+
+/**
+ * The first instant of a calendar day in `zone`, given the day as midnight UTC of the same date;
+ * when a daylight-saving jump skips midnight, the day starts at the jump.
  */
 export function startOfLocalDay(dayUtcMs: number, zone: string): number {
-  const before = dayUtcMs - zoneOffset(dayUtcMs - 12 * HOUR_MS, zone);
-  const after = dayUtcMs - zoneOffset(dayUtcMs + 12 * HOUR_MS, zone);
-  const fits = [before, after].filter((ms) => wallClock(ms, zone) === dayUtcMs);
-  return fits.length ? Math.min(...fits) : before;
+  return instantOfWallClock(dayUtcMs, zone);
 }
