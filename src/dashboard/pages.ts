@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { NotFound } from '../kit/errors.ts';
 import { contentSecurityPolicy } from '../http/security-headers.ts';
 import { dashboardAssets } from './assets.ts';
+import { isSignedIn } from './auth.ts';
 
 /** Every view's path; each serves the same page, and the browser code draws the view (or sign-in). */
 export const VIEW_PATHS = ['/', '/report', '/conversions', '/profit', '/products', '/books', '/live', '/surveys', '/forms', '/saved', '/geo', '/workflows', '/loyalty', '/creators', '/ai-visibility', '/settings'] as const;
@@ -17,7 +18,7 @@ const PAGE = `<!doctype html>
 <link rel="stylesheet" href="/dashboard/app.css">
 <script type="module" src="/dashboard/app.js"></script>
 </head>
-<body><div id="app"><p class="loading">Loading…</p></div><noscript>The Storelens dashboard needs JavaScript.</noscript></body>
+<body><div id="app" data-signed-in="SIGNED_IN"><p class="loading">Loading…</p></div><noscript>The Storelens dashboard needs JavaScript.</noscript></body>
 </html>
 `;
 
@@ -39,9 +40,12 @@ const FAVICON = fs.readFileSync(new URL('./client/favicon.svg', import.meta.url)
 export async function pageRoutes(app: FastifyInstance): Promise<void> {
   // Bundle while the rest of the app starts; the first request waits for it if it must.
   void dashboardAssets().catch((error) => app.log.error({ err: error }, 'dashboard bundle failed'));
+  // The page says whether a session came with it, so a signed-out browser shows the sign-in form
+  // without first asking /dashboard/api/me for a 401 that its console would report as an error.
   for (const path of VIEW_PATHS) {
-    app.get(path, async (_request, reply) =>
-      reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').header('content-security-policy', CONTENT_SECURITY_POLICY).send(PAGE));
+    app.get(path, async (request, reply) =>
+      reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').header('content-security-policy', CONTENT_SECURITY_POLICY)
+        .send(PAGE.replace('SIGNED_IN', String(await isSignedIn(app, request)))));
   }
   app.get('/favicon.svg', async (_request, reply) => reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(FAVICON));
   // What browsers ask for on pages that name no icon (the API reference, the OAuth consent page).

@@ -1,6 +1,6 @@
 /**
  * The browser tests' Chromium: Debian's package at /usr/bin/chromium, driven by playwright-core
- * (which cannot download browsers here). `.ci/run` installs it; a machine without it fails the
+ * (which cannot download browsers here). `npm test` installs it first (scripts/test-services.sh); a machine without it fails the
  * tests with the command that installs it, never skips them.
  */
 import fs from 'node:fs';

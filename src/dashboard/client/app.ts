@@ -75,9 +75,15 @@ function SignIn(props: { onSignedIn: (me: Me) => void }) {
 
 function Header(props: { me: Me; route: Route; workspace: Workspace; onSignOut: () => void }) {
   const { me, route, workspace } = props;
+  // On a phone the views fold into a menu (CSS shows the toggle only there); choosing one folds it again.
+  const [menuOpen, setMenuOpen] = useState(false);
+  useEffect(() => setMenuOpen(false), [route.path]);
+  const current = VIEWS.find((v) => v.path === route.path)?.title ?? 'Views';
   return html`<header class="top">
     <a class="brand" href=${linkTo('/', route)} onClick=${(e: Event) => { e.preventDefault(); navigate('/', new URLSearchParams(linkTo('/', route).split('?')[1] ?? '')); }}>Storelens</a>
-    <nav aria-label="Views">
+    <button type="button" class="secondary menu-toggle" aria-expanded=${menuOpen} aria-controls="views-nav"
+      onClick=${() => setMenuOpen(!menuOpen)}>${menuOpen ? 'Close menu' : `Menu: ${current}`}</button>
+    <nav aria-label="Views" id="views-nav" class=${menuOpen ? 'open' : ''}>
       ${VIEWS.filter((v) => !v.owner || workspace.role === 'owner').map((v) => {
         const href = linkTo(v.path, route);
         return html`<a href=${href} aria-current=${route.path === v.path ? 'page' : undefined}
@@ -101,6 +107,7 @@ export function App() {
   const route = useRoute();
   const [me, setMe] = useState<Me | null | 'signed-out'>(null);
   useEffect(() => {
+    if (document.getElementById('app')?.dataset.signedIn === 'false') return setMe('signed-out');
     getJson<Me>('me').then(
       (m) => {
         setCsrfToken(m.csrf_token);

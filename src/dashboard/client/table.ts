@@ -1,6 +1,6 @@
 /** A sortable table that downloads as CSV exactly what it shows (columns, rows, order, totals). */
 import { html } from 'htm/preact';
-import { useState } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { csvText } from '../../kit/csv.ts';
 import { formatValue, type Kind } from './format.ts';
 
@@ -44,9 +44,29 @@ function compare(a: unknown, b: unknown): number {
   return String(a).localeCompare(String(b));
 }
 
+/**
+ * Whether the element's content is wider than its box, kept up to date as the box or the content
+ * changes size: a table that scrolls sideways says so, or its last columns look like the end.
+ */
+function useOverflowing() {
+  const ref = useRef<HTMLDivElement>(null);
+  const [overflowing, setOverflowing] = useState(false);
+  useLayoutEffect(() => {
+    const box = ref.current!;
+    const measure = () => setOverflowing(box.scrollWidth > box.clientWidth + 1);
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(box);
+    if (box.firstElementChild) observer.observe(box.firstElementChild);
+    return () => observer.disconnect();
+  }, []);
+  return { ref, overflowing };
+}
+
 /** `filename` adds a CSV download of what the table shows (left out where the page may not download, as in a sandboxed frame). */
 export function Table(props: { caption: string; columns: Column[]; rows: Row[]; totals?: Row; filename?: string; empty?: string }) {
   const [sort, setSort] = useState<{ key: string; dir: 1 | -1 } | null>(null);
+  const scroll = useOverflowing();
   const sorted = sort && props.columns.find((c) => c.key === sort.key);
   // Row fields carry integers as strings (the API's wire form): numeric columns sort them as numbers.
   const sortValue = (row: Row) => (sorted!.kind === 'text' || row[sorted!.key] == null ? row[sorted!.key] : Number(row[sorted!.key]));
@@ -61,9 +81,11 @@ export function Table(props: { caption: string; columns: Column[]; rows: Row[]; 
   return html`<div class="table-block">
     <div class="table-tools">
       <h2>${props.caption}</h2>
+      ${scroll.overflowing && html`<p class="scroll-cue" data-testid="scroll-cue">More columns: scroll sideways →</p>`}
       ${props.filename && html`<button type="button" class="secondary" onClick=${() => download(props.filename!, toCsv(props.columns, rows, props.totals))}>Download CSV</button>`}
     </div>
-    <div class="table-scroll">
+    <div class=${scroll.overflowing ? 'table-scroll overflowing' : 'table-scroll'} ref=${scroll.ref} tabindex=${scroll.overflowing ? 0 : undefined}
+      aria-label=${scroll.overflowing ? `${props.caption}, scrolls sideways` : undefined} role=${scroll.overflowing ? 'region' : undefined}>
       <table>
         <thead><tr>${props.columns.map((c) => html`<th scope="col" aria-sort=${ariaSort(c.key)} class=${c.kind === 'text' ? '' : 'num'}>
           <button type="button" class="sort" onClick=${() => toggle(c.key)}>${c.label}${sort?.key === c.key ? (sort.dir === 1 ? ' ▲' : ' ▼') : ''}</button>

@@ -1,0 +1,111 @@
+/**
+ * Every view of the dashboard, walked in headless Chromium at a laptop's width (1280 px) and a
+ * phone's (375 x 812), for a New York workspace with three days of the demo shop: no console error
+ * (a refused request included), no page wider than the screen, no table that is cut without the
+ * cue that it scrolls sideways, and on a phone the views folded into a menu so the title is on the
+ * first screen.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../support/chromium.ts';
+import { createTestWorkspace, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
+import { seedDemo } from '../../src/cli/demo/seed.ts';
+import { updateSettings } from '../../src/store/app/workspaces.ts';
+import { VIEW_PATHS } from '../../src/dashboard/pages.ts';
+import { PASSWORD, createUser } from './helpers.ts';
+
+const WIDTHS = [{ name: 'laptop', width: 1280, height: 900 }, { name: 'phone', width: 375, height: 812 }] as const;
+
+let t: TestApp;
+let shop: TestWorkspace;
+let base: string;
+let browser: Browser;
+
+before(async () => {
+  t = await startTestApp();
+  shop = await createTestWorkspace(t.stores, 'Shop');
+  await updateSettings(t.stores.db, shop.id, { timezone: 'America/New_York' });
+  await seedDemo(t.stores.ch, { workspaceId: shop.id, days: 3, sessionsPerDay: 300 });
+  await createUser(t, 'ada@example.com', shop.id);
+  base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  browser = await launchChromium();
+});
+
+after(async () => {
+  await browser?.close();
+  await t.close();
+});
+
+/** A page of its own at the given size whose console errors, refused requests included, land in `errors`. */
+async function newPage(size: (typeof WIDTHS)[number], errors: string[]): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: size.width, height: size.height } });
+  const page = await context.newPage();
+  page.on('console', (m) => m.type() === 'error' && errors.push(`${page.url()}: ${m.text()}`));
+  page.on('pageerror', (e) => errors.push(`${page.url()}: ${e.message}`));
+  return page;
+}
+
+/** What a person would miss on the page: content past the screen's edge, or a table cut with no cue. */
+function layoutProblems(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const problems: string[] = [];
+    const root = document.documentElement;
+    if (root.scrollWidth > root.clientWidth + 1) problems.push(`the page is ${root.scrollWidth} px wide on a ${root.clientWidth} px screen`);
+    for (const box of document.querySelectorAll<HTMLElement>('.table-scroll')) {
+      if (box.scrollWidth <= box.clientWidth + 1) continue;
+      const cue = box.closest('.table-block')?.querySelector<HTMLElement>('[data-testid="scroll-cue"]');
+      const shown = cue !== null && cue !== undefined && cue.getBoundingClientRect().width > 0 && getComputedStyle(cue).visibility !== 'hidden';
+      if (!shown) problems.push(`"${box.closest('.table-block')?.querySelector('h2')?.textContent}" is ${box.scrollWidth} px in a ${box.clientWidth} px box with no cue`);
+    }
+    return problems;
+  });
+}
+
+async function settled(page: Page): Promise<void> {
+  await page.waitForSelector('main h1');
+  await page.waitForLoadState('networkidle');
+  await page.waitForFunction(() => document.querySelector('main .loading') === null);
+}
+
+for (const size of WIDTHS) {
+  test(`the sign-in page at ${size.width} px logs no error`, async () => {
+    const errors: string[] = [];
+    const page = await newPage(size, errors);
+    await page.goto(`${base}/`);
+    await page.getByLabel('Email').waitFor();
+    await page.waitForLoadState('networkidle');
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  });
+
+  test(`every view at ${size.width} px: no console error, nothing cut without a cue`, async () => {
+    const errors: string[] = [];
+    const page = await newPage(size, errors);
+    await page.goto(`${base}/?workspace=${shop.id}`);
+    await page.getByLabel('Email').fill('ada@example.com');
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    const problems: string[] = [];
+    for (const path of VIEW_PATHS) {
+      await page.goto(`${base}${path}?workspace=${shop.id}`);
+      await settled(page);
+      for (const problem of await layoutProblems(page)) problems.push(`${path}: ${problem}`);
+      if (size.name === 'phone') {
+        // The views fold into a menu: the title is on the first screen, the menu opens on a tap.
+        const title = await page.locator('main h1').boundingBox();
+        assert.ok(title && title.y < size.height / 2, `${path}: the title starts at ${title?.y} px`);
+        assert.equal(await page.getByRole('navigation', { name: 'Views' }).isVisible(), false, `${path}: the nav is folded`);
+      }
+    }
+    if (size.name === 'phone') {
+      await page.getByRole('button', { name: /^Menu/ }).click();
+      await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Profit' }).click();
+      await page.waitForFunction(() => location.pathname === '/profit');
+      assert.equal(await page.getByRole('navigation', { name: 'Views' }).isVisible(), false, 'choosing a view folds the menu again');
+    }
+    assert.deepEqual(problems, []);
+    assert.deepEqual(errors, []);
+    await page.context().close();
+  });
+}
