@@ -11,6 +11,8 @@ export interface Series {
 }
 
 const COLORS = ['#2563eb', '#16a34a', '#dc2626', '#9333ea'];
+const DAY_STEPS = [1, 2, 3, 7, 14, 28, 91, 182, 364];
+const DAY_LABEL = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
 
 /**
  * `x` holds bucket starts (`YYYY-MM-DD` or `YYYY-MM-DD HH:MM:SS`, UTC). Series after the first use a
@@ -25,6 +27,12 @@ export function Chart(props: { title: string; x: string[]; series: Series[]; bar
     const [ink, line] = [css.getPropertyValue('--ink').trim(), css.getPropertyValue('--line').trim()];
     const axis = { stroke: ink, grid: { stroke: line }, ticks: { stroke: line } };
     const xs = props.x.map((d) => Date.parse(`${d.length === 10 ? `${d}T00:00:00` : d.replace(' ', 'T')}Z`) / 1000);
+    // Buckets of whole days (or weeks, months) get ticks on whole days labelled by date: uPlot
+    // would otherwise split a short range into hours (12am, 8am, 4pm) that no bucket has.
+    const byDay = props.x.every((d) => d.length === 10);
+    const dayAxis = byDay
+      ? { incrs: DAY_STEPS.map((n) => n * 86_400), values: (_u: uPlot, ticks: number[]) => ticks.map((t) => DAY_LABEL.format(new Date(t * 1000))) }
+      : {};
     const opts: uPlot.Options = {
       width: Math.max(280, el.clientWidth),
       height: 240,
@@ -33,14 +41,14 @@ export function Chart(props: { title: string; x: string[]; series: Series[]; bar
       cursor: { drag: { x: false, y: false } },
       scales: { x: { time: true } },
       axes: [
-        axis,
+        { ...axis, ...dayAxis },
         { ...axis, values: (_u, ticks) => ticks.map((t) => formatValue(t, props.series[0]!.kind)), size: 90 },
         ...(props.series.length > 1 && !props.oneAxis
           ? [{ ...axis, side: 1, scale: 'y2', grid: { show: false }, values: (_u: uPlot, ticks: number[]) => ticks.map((t) => formatValue(t, props.series[1]!.kind)), size: 90 }]
           : []),
       ],
       series: [
-        {},
+        byDay ? { label: 'Date', value: (_u: uPlot, t: number | null) => (t === null ? '--' : DAY_LABEL.format(new Date(t * 1000))) } : {},
         ...props.series.map((s, i) => ({
           label: s.label,
           stroke: COLORS[i % COLORS.length],
