@@ -432,6 +432,7 @@ test('an owner enables a workflow in the workflows view, runs it, reads its exec
   assert.equal(cells.length, 1);
   assert.match(cells[0]![1]!, new RegExp(`^manual:`));
   assert.equal(cells[0]![2], 'fired');
+  assert.equal(cells[0]![3], 'none', 'a schedule reads no figure, said in words rather than {}');
   assert.match(cells[0]![4]!, /^save_note: done \(note \d+ saved\)$/);
   assert.equal(new URL(page.url()).searchParams.get('workflow'), workflow.id);
   await row.getByRole('button', { name: 'Disable' }).click();

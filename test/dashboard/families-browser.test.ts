@@ -159,7 +159,7 @@ test('AI visibility explains the missing assistant setting; configured, an owner
     const read = await toolOk(t.app, shop.headers, 'ai-visibility.get-results', {});
     const shown = (p: any) => {
       const check = p.results.at(-1);
-      return [p.prompt, 'the workspace name', 'Trailfox', `named, place ${check.position}`, check.competitors_mentioned.join(', '), '1 of 1 answers'];
+      return [p.prompt, 'Berlin shop', 'Trailfox', `named, place ${check.position}`, check.competitors_mentioned.join(', '), '1 of 1 answers'];
     };
     await page.getByRole('cell', { name: 'named, place 2' }).waitFor();
     assert.deepEqual((await tableCells(page, 'Tracked questions')).map((cells) => cells.slice(0, 6)), read.prompts.map(shown));

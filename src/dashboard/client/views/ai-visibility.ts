@@ -47,9 +47,10 @@ function checkText(check: Check | undefined): string {
   return check.brand_mentioned ? `named, place ${check.position}` : 'not named';
 }
 
-const COLUMNS: Column[] = [
+/** `workspaceName`: the brand a prompt looks for when it names none. */
+const columns = (workspaceName: string): Column[] => [
   { key: 'prompt', label: 'Question', kind: 'text', wrap: true },
-  { key: 'brand', label: 'Brand', kind: 'text', display: (r) => String(r.brand) || 'the workspace name' },
+  { key: 'brand', label: 'Brand', kind: 'text', display: (r) => String(r.brand) || workspaceName },
   { key: 'competitors', label: 'Competitors', kind: 'text', display: (r) => (r.competitors as string[]).join(', '), wrap: true },
   { key: 'latest', label: 'Newest check', kind: 'text', display: (r) => checkText(latest(r)) },
   { key: 'named', label: 'Competitors named', kind: 'text', display: (r) => latest(r)?.competitors_mentioned.join(', ') ?? '' },
@@ -90,7 +91,7 @@ export function AiVisibility({ workspace }: ViewProps) {
     ${run.error && html`<p class="error" role="alert">${run.error}</p>`}
     ${run.message && html`<p class="ok" role="status">${run.message}</p>`}
     ${d && html`<${Table} caption=${d.total > d.prompts.length ? `Tracked questions (first ${d.prompts.length} of ${d.total})` : 'Tracked questions'}
-      columns=${COLUMNS} rows=${d.prompts as unknown as Row[]} filename="storelens-ai-visibility.csv"
+      columns=${columns(workspace.name)} rows=${d.prompts as unknown as Row[]} filename="storelens-ai-visibility.csv"
       empty="No tracked questions yet: ask the assistant to add one with ai-visibility.create-prompt." />`}
   `;
 }

@@ -37,6 +37,13 @@ interface Execution {
 const triggerText = (t: Trigger) => (t.type === 'metric_threshold' ? `${t.metric} ${t.operator} ${t.value}` : t.type === 'ad_fatigue' ? `ad fatigue ≥ ${t.value ?? 60}` : t.type.replace(/_/g, ' '));
 const time = (iso: string) => iso.slice(0, 16).replace('T', ' ');
 
+/** What a trigger read, as `metric: value` pairs ("none" when it read no figure, as a schedule does). */
+function valuesText(values: Record<string, unknown>): string {
+  const entries = Object.entries(values);
+  if (entries.length === 0) return 'none';
+  return entries.map(([key, value]) => `${key.replace(/_/g, ' ')}: ${typeof value === 'object' ? JSON.stringify(value) : String(value)}`).join(', ');
+}
+
 function Executions({ workspace, workflow }: { workspace: number; workflow: Workflow }) {
   const answer = useData<{ executions: Execution[]; total: number }>(`workflows/${workflow.id}/executions`, { workspace: String(workspace) });
   const columns: Column[] = [
@@ -45,7 +52,7 @@ function Executions({ workspace, workflow }: { workspace: number; workflow: Work
     { key: 'status', label: 'Status', kind: 'text' },
     {
       key: 'values', label: 'Values', kind: 'text',
-      display: (r) => JSON.stringify((r.outcome as Execution['outcome'])?.values ?? {}),
+      display: (r) => valuesText((r.outcome as Execution['outcome'])?.values ?? {}),
     },
     {
       key: 'actions', label: 'Actions', kind: 'text',
