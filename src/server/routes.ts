@@ -9,6 +9,7 @@ import { healthRoute } from '../http/health.ts';
 import { oauthPlugin } from '../mcp/oauth/plugin.ts';
 import { dashboardPlugin } from '../dashboard/plugin.ts';
 import { adminRoute, type CommandRunner } from './admin-route.ts';
+import { docsRoute } from './docs-route.ts';
 
 /** Every surface, each one Fastify plugin, with its prefix. */
 export async function registerRoutes(app: FastifyInstance, runCommand: CommandRunner | undefined): Promise<void> {
@@ -16,6 +17,7 @@ export async function registerRoutes(app: FastifyInstance, runCommand: CommandRu
   for (const endpoint of DATA_ENDPOINTS) await app.register(endpoint.route, { prefix: DATA_API_PREFIX });
   await app.register(downloadRoute, { prefix: DATA_API_PREFIX });
   await app.register(openApiRoute);
+  await app.register(docsRoute);
   await app.register(collectPlugin);
   await app.register(mcpPlugin);
   await app.register(oauthPlugin);

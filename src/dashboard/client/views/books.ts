@@ -47,6 +47,6 @@ export function Books({ route, workspace }: ViewProps) {
       </p>
       <${Table} caption="Storelens vs shop by day" columns=${COLUMNS} rows=${d.data} totals=${d.totals} filename="storelens-vs-shop.csv" />
       <p class="note">Shop orders count cancelled ones, shop revenue does not; unmatched orders count as unattributed only when the settings include them.
-        How to hold these figures against your shop's own reports: docs/books.md.</p>`}
+        How to hold these figures against your shop's own reports: <a href="/docs/books.md">docs/books.md</a>.</p>`}
   `;
 }
