@@ -82,6 +82,8 @@ test('Loyalty shows the programs and repeat purchases as loyalty.get-programs an
     [await kpi(page, 'customers'), await kpi(page, 'repeat_customers'), await kpi(page, 'repeat_rate'), await kpi(page, 'revenue'), await kpi(page, 'repeat_revenue_share')],
     [count(loyalty.customers), count(loyalty.repeat_customers), percent(loyalty.repeat_rate), money(loyalty.revenue), percent(loyalty.repeat_revenue_share)],
   );
+  // Its revenue and the overview's differ for the same days; the view says why beside the tiles.
+  assert.match((await page.getByTestId('revenue-basis').textContent())!, /sale orders that name a customer.*overview's\s+revenue is the pixel's conversions/s);
   assert.deepEqual(await tableCells(page, /^Customers who ordered from/), loyalty.buckets.map((b: any) => [b.orders, count(b.customers), money(b.revenue)]));
 
   await page.getByLabel('Name', { exact: true }).fill('Double points');
