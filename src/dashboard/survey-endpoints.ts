@@ -6,7 +6,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { InvalidInput } from '../kit/errors.ts';
-import { resolveRange } from '../kit/range.ts';
 import { planAttribution } from '../analytics/attribution/index.ts';
 import { pixelChannels } from '../analytics/permissions.ts';
 import { answersBySource } from '../analytics/queries/surveys/answers-by-source.ts';
@@ -19,6 +18,7 @@ import { limitParam, offsetParam, pageOf, parseWith } from '../api/params.ts';
 import { slicePage } from '../kit/paging.ts';
 import { requireUser } from './auth.ts';
 import { pathId, type IdRequest } from './path-id.ts';
+import { viewRange } from './store-calendar.ts';
 import { requireOwner, workspaceAccess } from './access.ts';
 
 const idOf = (request: IdRequest) => pathId(request, 'Survey');
@@ -78,7 +78,7 @@ export async function surveyRoutes(app: FastifyInstance): Promise<void> {
     const question = groupedQuestion(survey, asked.data);
     const settings = await getSettings(app.stores.db, access.workspaceId);
     const attribution = planAttribution(query, settings, access.visibility);
-    const range = resolveRange(query);
+    const range = viewRange(query, access.timeZone, Date.now());
     const result = await answersBySource(app.stores, {
       workspaceId: access.workspaceId,
       surveyId: survey.id,

@@ -14,6 +14,7 @@ import { createTestWorkspace, insertRows, startTestApp, type TestApp, type TestW
 import { toolOk } from '../mcp/rpc.ts';
 import { DESKTOP_UA, eventually } from '../collect/helpers.ts';
 import { createUser, signIn, type Signed } from './helpers.ts';
+import { updateSettings } from '../../src/store/app/workspaces.ts';
 
 let t: TestApp;
 let shop: TestWorkspace;
@@ -159,4 +160,23 @@ test('responses come a page at a time, oldest first', async () => {
   assert.equal(next.body.has_more, false);
   const closed = await as.owen!.send('POST', `/dashboard/api/surveys/${surveyId}/close?workspace=${shop.id}`);
   assert.equal(closed.body.survey.status, 'closed');
+});
+
+test('the sources table reads the workspace\'s days: its zone for given dates, the last 7 complete days without any', async () => {
+  await updateSettings(t.stores.db, shop.id, { timezone: 'America/New_York' });
+  try {
+    const dated = await as.owen!.get(`/dashboard/api/surveys/${surveyId}/sources?workspace=${shop.id}&${RANGE}`);
+    assert.deepEqual([dated.body.start_date, dated.body.end_date], ['2026-03-10T04:00:00.000Z', '2026-03-11T03:59:59.999Z']);
+    assert.equal(dated.body.answers.reduce((n: number, a: { matched: number }) => n + a.matched, 0), 3, 'the three orders fall on the 10th in New York too');
+    const undated = await as.owen!.get(`/dashboard/api/surveys/${surveyId}/sources?workspace=${shop.id}`);
+    const day = (n: number) => {
+      const parts: Record<string, string> = {};
+      for (const p of new Intl.DateTimeFormat('en-US', { timeZone: 'America/New_York', year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(Date.now())) parts[p.type] = p.value;
+      return new Date(Date.parse(`${parts.year}-${parts.month}-${parts.day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+    };
+    const localDay = (iso: string) => new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York' }).format(new Date(iso));
+    assert.deepEqual([localDay(undated.body.start_date), localDay(undated.body.end_date)], [day(-7), day(-1)], 'the view\'s "Last 7 days", today left out');
+  } finally {
+    await updateSettings(t.stores.db, shop.id, { timezone: 'UTC' });
+  }
 });
