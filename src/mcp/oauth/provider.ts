@@ -6,10 +6,12 @@ import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { InvalidGrantError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { OAuthClientInformationFull, OAuthTokenRevocationRequest, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { AppDatabase } from '../../store/app-db.ts';
+import type { ClientDocuments } from './client-documents.ts';
 import { clientMetadataProblem } from './client-rules.ts';
+import { findOAuthClient } from './clients.ts';
 import { consentPage } from './consent-page.ts';
 import {
-  consumeCode, findClient, findCode, findRefreshToken, findToken, findTokenForRevocation, issueTokens, revokeGrant, revokeOneToken, saveClient,
+  consumeCode, findCode, findRefreshToken, findToken, findTokenForRevocation, issueTokens, revokeGrant, revokeOneToken, saveClient,
 } from '../../store/app/oauth.ts';
 
 const CODE_REUSED = 'This authorization code was used before: every token issued from it is revoked';
@@ -21,17 +23,18 @@ const REFRESH_REUSED = 'This refresh token was used or revoked before: every tok
  * calls these methods for storage and for the consent step.
  */
 export class StorelensOAuthProvider implements OAuthServerProvider {
-  constructor(private readonly db: AppDatabase) {}
+  constructor(
+    private readonly db: AppDatabase,
+    private readonly documents: ClientDocuments,
+  ) {}
 
   get clientsStore(): OAuthRegisteredClientsStore {
-    const db = this.db;
+    const { db, documents } = this;
     return {
-      async getClient(clientId: string) {
-        const found = await findClient(db, clientId);
-        // The secret is checked against its hash before the SDK sees the request (see sdk-handlers.ts),
-        // so the SDK gets the client without it.
-        return found ? (found.metadata as OAuthClientInformationFull) : undefined;
-      },
+      // A registered client's secret is checked against its hash before the SDK sees the request
+      // (see sdk-handlers.ts), so the SDK gets the client without it. A document's refusal is the
+      // SDK's 400 invalid_client, before any redirect.
+      getClient: (clientId: string) => findOAuthClient(db, documents, clientId),
       async registerClient(client: Omit<OAuthClientInformationFull, 'client_id' | 'client_id_issued_at'>) {
         // RFC 7591 section 3.2.2: the SDK sends this as a 400 {error, error_description}.
         const problem = clientMetadataProblem(client);
