@@ -20,15 +20,18 @@ type Handler = (req: unknown, res: unknown, next: () => void) => void;
 type BridgedRequest = FastifyRequest['raw'] & { body?: unknown; _body?: boolean; issuer?: string };
 
 /**
- * RFC 9207: the SDK's authorization error redirects (a bad `response_type`, no PKCE challenge, ...)
- * carry `iss`, as the consent form's redirect with the code does.
+ * The SDK's authorization error redirects (a bad `response_type`, no PKCE challenge, ...) carry
+ * `iss` (RFC 9207), as the consent form's redirect with the code does, and the request's `state`
+ * (RFC 6749 section 4.1.2.1), which the SDK leaves out when the parameter check fails as a whole.
  */
 const issuerOnRedirects: express.RequestHandler = (req, res, next) => {
-  const { issuer } = req as unknown as BridgedRequest;
+  const { issuer, body } = req as unknown as BridgedRequest;
+  const state = (req.method === 'POST' ? (body as Record<string, unknown> | undefined) : req.query)?.state;
   const redirect = res.redirect.bind(res) as (status: number, url: string) => void;
   res.redirect = ((status: number, url: string) => {
     const target = new URL(url);
     target.searchParams.set('iss', issuer!);
+    if (typeof state === 'string' && state && !target.searchParams.has('state')) target.searchParams.set('state', state);
     redirect(status, target.href);
   }) as typeof res.redirect;
   next();
