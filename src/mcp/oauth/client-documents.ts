@@ -15,7 +15,7 @@ import { clientMetadataProblem } from './client-rules.ts';
 import { fetchDocument } from './fetch-document.ts';
 
 /** The size the draft recommends reading at most. */
-export const MAX_DOCUMENT_BYTES = 5 * 1024;
+const MAX_DOCUMENT_BYTES = 5 * 1024;
 export const MIN_CACHE_SECONDS = 300;
 export const MAX_CACHE_SECONDS = 86_400;
 const MAX_CLIENT_ID_LENGTH = 2000;
