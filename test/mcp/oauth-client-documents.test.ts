@@ -14,6 +14,7 @@ import crypto from 'node:crypto';
 import { createTestWorkspace, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
 import { startDocumentHost, type DocumentHost } from '../support/document-host.ts';
 import { cacheSeconds, MAX_CACHE_SECONDS, MIN_CACHE_SECONDS } from '../../src/mcp/oauth/client-documents.ts';
+import { loadConfig } from '../../src/config.ts';
 import { oauthByHand } from './oauth-by-hand.ts';
 
 let t: TestApp;
@@ -61,7 +62,15 @@ async function refusal(clientId: string, params: Record<string, string> = {}): P
 
 const invalidClient = (description: string) => ({ status: 400, body: { error: 'invalid_client', error_description: description } });
 
-describe('metadata', () => {
+describe('settings and metadata', () => {
+  test('the fetch\'s time limit and private hosts come from the environment: 5 s and none by default', () => {
+    assert.deepEqual(loadConfig({}).oauthClientDocuments, { timeoutMs: 5000, privateHosts: [] });
+    const set = loadConfig({ STORELENS_OAUTH_CLIENT_TIMEOUT_MS: '800', STORELENS_OAUTH_CLIENT_PRIVATE_HOSTS: ' Registry.Internal , localhost,' });
+    assert.deepEqual(set.oauthClientDocuments, { timeoutMs: 800, privateHosts: ['registry.internal', 'localhost'] });
+    assert.throws(() => loadConfig({ STORELENS_OAUTH_CLIENT_TIMEOUT_MS: 'soon' }), /STORELENS_OAUTH_CLIENT_TIMEOUT_MS must be a non-negative integer/);
+  });
+
+
   test('the authorization server says it takes metadata documents and returns iss', async () => {
     const metadata = await (await fetch(`${base}/.well-known/oauth-authorization-server`)).json();
     assert.equal(metadata.issuer, issuer);
