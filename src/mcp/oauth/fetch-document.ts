@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import https from 'node:https';
-import { checkedLookup, literalRefusal } from '../../workflows/actions/public-address.ts';
+import { checkedLookup, literalRefusal, PrivateAddress } from '../../workflows/actions/public-address.ts';
 
 export interface FetchLimits {
   /** One time limit over the whole call: connecting, the headers and the last byte of the body. */
@@ -20,7 +20,8 @@ export interface FetchedDocument {
  * One https GET under the outbound-call rules: public addresses only (the host is resolved once,
  * every address it resolves to is checked, and the connection goes to a checked one), one
  * deadline over the whole call, a bounded body, and no redirect followed (the caller sees the 3xx).
- * Rejects with an Error whose message says what went wrong, ready to show to the client.
+ * Rejects with an Error whose message says what went wrong, ready to show to the client: a host
+ * refused for its addresses is named without them, so nobody learns this network's DNS from it.
  */
 export function fetchDocument(url: URL, limits: FetchLimits): Promise<FetchedDocument> {
   if (url.protocol !== 'https:') return Promise.reject(new Error('only https is fetched'));
@@ -31,7 +32,9 @@ export function fetchDocument(url: URL, limits: FetchLimits): Promise<FetchedDoc
   return new Promise((resolve, reject) => {
     const fail = (error: Error) => {
       request.destroy();
-      reject(signal.aborted ? new Error(`no complete answer within ${limits.timeoutMs} ms`) : error);
+      if (signal.aborted) reject(new Error(`no complete answer within ${limits.timeoutMs} ms`));
+      else if (error instanceof PrivateAddress) reject(new Error(`${url.hostname} resolves to an address that is not public`));
+      else reject(error);
     };
     const request = https.request(
       url,
