@@ -1,9 +1,9 @@
 /**
  * A client's own website for the Client ID Metadata Document tests: an https server on loopback
  * with the test certificate of test/fixtures/tls, which this process's https client is told to
- * trust (Node reads NODE_EXTRA_CA_CERTS only at start-up; `https.request` without an agent of its
- * own connects through the global agent, whose options it takes). Each path answers as its test
- * sets it, and the requests per path are counted.
+ * trust, in place of the public roots, which no test needs (Node reads NODE_EXTRA_CA_CERTS only at
+ * start-up; `https.request` without an agent of its own connects through the global agent, whose
+ * options it takes). Each path answers as its test sets it, and the requests per path are counted.
  */
 import fs from 'node:fs';
 import type http from 'node:http';
