@@ -67,6 +67,13 @@ export interface Config {
    * (`STORELENS_MCP_ALLOWED_ORIGINS`, comma-separated; docs/mcp.md).
    */
   mcpAllowedOrigins: string[];
+  /**
+   * Fetching OAuth clients' metadata documents (docs/mcp.md, "Client ID Metadata Documents"): the
+   * time limit of one whole fetch (`STORELENS_OAUTH_CLIENT_TIMEOUT_MS`, default 5 s), and the host
+   * names whose document may live on a private or loopback address
+   * (`STORELENS_OAUTH_CLIENT_PRIVATE_HOSTS`, comma-separated; none by default).
+   */
+  oauthClientDocuments: { timeoutMs: number; privateHosts: string[] };
   /** The collector (docs/collection.md): WAL flush cadence and per-pixel rate limits; 0 turns a limit off. */
   collect: { flushMs: number; maxRows: number; perClientPerMinute: number; perPixelPerSecond: number };
   /** Storefront try-on API (docs/try-on.md). */
@@ -216,22 +223,23 @@ function tryOnFromEnv(env: NodeJS.ProcessEnv): TryOnConfig {
   };
 }
 
+/** A comma-separated list, entries trimmed, empty ones left out. */
+function listFromEnv(env: NodeJS.ProcessEnv, name: string): string[] {
+  return (env[name] ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
+}
+
 /** Comma-separated origins, each normalised to `scheme://host[:port]`; anything else stops start-up. */
 function originsFromEnv(env: NodeJS.ProcessEnv, name: string): string[] {
-  return (env[name] ?? '')
-    .split(',')
-    .map((entry) => entry.trim())
-    .filter(Boolean)
-    .map((entry) => {
-      let url: URL;
-      try {
-        url = new URL(entry);
-      } catch {
-        throw new Error(`${name}: ${entry} is not an origin (scheme://host[:port])`);
-      }
-      if (url.origin === 'null') throw new Error(`${name}: ${entry} is not an origin (scheme://host[:port])`);
-      return url.origin;
-    });
+  return listFromEnv(env, name).map((entry) => {
+    let url: URL;
+    try {
+      url = new URL(entry);
+    } catch {
+      throw new Error(`${name}: ${entry} is not an origin (scheme://host[:port])`);
+    }
+    if (url.origin === 'null') throw new Error(`${name}: ${entry} is not an origin (scheme://host[:port])`);
+    return url.origin;
+  });
 }
 
 function clusterFromEnv(env: NodeJS.ProcessEnv): string | null {
@@ -282,6 +290,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     adminRemote: env.STORELENS_ADMIN_REMOTE === '1',
     publicUrl: env.STORELENS_PUBLIC_URL || null,
     mcpAllowedOrigins: originsFromEnv(env, 'STORELENS_MCP_ALLOWED_ORIGINS'),
+    oauthClientDocuments: {
+      timeoutMs: Math.max(1, intFromEnv(env, 'STORELENS_OAUTH_CLIENT_TIMEOUT_MS', 5_000)),
+      privateHosts: listFromEnv(env, 'STORELENS_OAUTH_CLIENT_PRIVATE_HOSTS').map((host) => host.toLowerCase()),
+    },
     secretKey: env.STORELENS_SECRET_KEY || null,
     collect: {
       flushMs: Math.max(10, intFromEnv(env, 'STORELENS_COLLECT_FLUSH_MS', 500)),

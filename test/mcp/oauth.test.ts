@@ -9,112 +9,44 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import http from 'node:http';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from '../support/chromium.ts';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { createTestWorkspace, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
 import { revokeApiKey } from '../../src/store/app/api-keys.ts';
 import { TOOLS } from '../../src/mcp/tools/index.ts';
+import { consentInBrowser, startCallback, TestOAuthProvider } from './oauth-sdk-client.ts';
 import { toolOk } from './rpc.ts';
 
 let t: TestApp;
 let base: string;
 let browser: Browser;
-let callback: http.Server;
+let callback: Awaited<ReturnType<typeof startCallback>>;
 let callbackUrl: string;
-let codes: URL[] = [];
+let codes: URL[];
 let north: TestWorkspace;
 let south: TestWorkspace;
 let west: TestWorkspace;
 let southKey: Record<string, string>;
 let connector: URL;
+let provider: TestOAuthProvider;
 
 /** What the whole tools/list result of a connection may weigh (docs/mcp.md, "Size of the tool list"). */
 const OAUTH_LIST_BUDGET_BYTES = 58_900;
 
-/** The SDK client's storage, kept in memory; the authorization URL is handed to Chromium. */
-class TestOAuthProvider implements OAuthClientProvider {
-  info?: OAuthClientInformationMixed;
-  saved?: OAuthTokens;
-  verifier = '';
-  authorizationUrl?: URL;
-  get redirectUrl() {
-    return callbackUrl;
-  }
-  get clientMetadata() {
-    return {
-      client_name: 'SDK test client',
-      redirect_uris: [callbackUrl],
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-      token_endpoint_auth_method: 'client_secret_post',
-    };
-  }
-  state() {
-    return 'state-123';
-  }
-  clientInformation() {
-    return this.info;
-  }
-  saveClientInformation(info: OAuthClientInformationMixed) {
-    this.info = info;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: OAuthTokens) {
-    this.saved = tokens;
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(verifier: string) {
-    this.verifier = verifier;
-  }
-  codeVerifier() {
-    return this.verifier;
-  }
-}
-
-const provider = new TestOAuthProvider();
-
-async function consentInBrowser(url: URL, rows: { key: string; secret: string }[]): Promise<{ status: string; error: string }> {
-  const page = await browser.newPage();
-  try {
-    await page.goto(url.href);
-    for (let i = 1; i < rows.length; i++) await page.click('#add-workspace');
-    const keys = page.locator('input[name=workspace_key]');
-    const secrets = page.locator('input[name=workspace_secret]');
-    assert.equal(await keys.count(), rows.length);
-    for (const [i, row] of rows.entries()) {
-      await keys.nth(i).fill(row.key);
-      await secrets.nth(i).fill(row.secret);
-    }
-    await Promise.all([page.waitForLoadState('load'), page.click('#connect')]);
-    await page.waitForLoadState('load');
-    const error = (await page.locator('.error').count()) ? await page.locator('.error').innerText() : '';
-    return { status: page.url().startsWith(callbackUrl) ? 'redirected' : 'stayed', error };
-  } finally {
-    await page.close();
-  }
-}
+const consent = (url: URL, rows: { key: string; secret: string }[]) => consentInBrowser(browser, url, callbackUrl, rows);
 
 before(async () => {
   t = await startTestApp();
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   base = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
   connector = new URL(`${base}/mcp/oauth`);
-  callback = http.createServer((req, res) => {
-    const url = new URL(req.url!, callbackUrl);
-    if (url.pathname === '/callback') codes.push(url);
-    res.end('connected');
-  });
-  await new Promise<void>((resolve) => callback.listen(0, '127.0.0.1', resolve));
-  callbackUrl = `http://127.0.0.1:${(callback.address() as { port: number }).port}/callback`;
+  callback = await startCallback();
+  callbackUrl = callback.url;
+  codes = callback.received;
+  provider = new TestOAuthProvider(callbackUrl);
   browser = await launchChromium();
   north = await createTestWorkspace(t.stores, 'North');
   south = await createTestWorkspace(t.stores, 'South');
@@ -124,7 +56,7 @@ before(async () => {
 });
 after(async () => {
   await browser?.close();
-  await new Promise((resolve) => callback?.close(resolve));
+  await callback?.close();
   await t.close();
 });
 
@@ -182,13 +114,13 @@ describe('consent page', () => {
   });
 
   test('shows an error for a wrong secret and does not redirect', async () => {
-    const result = await consentInBrowser(provider.authorizationUrl!, [{ key: north.headers['x-api-key']!, secret: 'slsec_wrong' }]);
+    const result = await consent(provider.authorizationUrl!, [{ key: north.headers['x-api-key']!, secret: 'slsec_wrong' }]);
     assert.deepEqual(result, { status: 'stayed', error: 'Workspace 1: Invalid client secret' });
     assert.equal(codes.length, 0);
   });
 
   test('connects two workspaces and redirects with a code and the state', async () => {
-    const result = await consentInBrowser(provider.authorizationUrl!, [
+    const result = await consent(provider.authorizationUrl!, [
       { key: north.headers['x-api-key']!, secret: north.headers['client-secret']! },
       { key: southKey['x-api-key']!, secret: southKey['client-secret']! },
     ]);

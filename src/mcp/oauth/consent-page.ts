@@ -4,6 +4,7 @@
  * (adding rows), allowed by a per-response nonce.
  */
 import { escapeHtml as escape } from '../../kit/html.ts';
+import { isClientIdUrl } from './client-documents.ts';
 
 export interface ConsentView {
   clientId: string;
@@ -46,6 +47,19 @@ function redirectSource(redirectUri: string): string {
   }
 }
 
+/**
+ * Who vouches for the name: a client with a metadata document published it on the host of its
+ * client_id, the one part of the request a person can judge; a registered client chose it alone.
+ */
+function clientLine(view: ConsentView): string {
+  const name = `<strong id="client-name">${escape(view.clientName)}</strong>`;
+  const asks = 'asks to read analytics and create drafts in your Storelens workspaces.';
+  if (!isClientIdUrl(view.clientId)) return `<p>${name} (a name the app chose itself) ${asks}</p>`;
+  return `<p>${name} ${asks}</p>
+<p class="target">The app describes itself at <strong id="client-host">${escape(new URL(view.clientId).host)}</strong>
+(<span id="client-id">${escape(view.clientId)}</span>): its name is what that site says.</p>`;
+}
+
 export function consentPage(view: ConsentView): { body: string; headers: Record<string, string> } {
   const hidden = (name: string, value: string) => `<input type="hidden" name="${name}" value="${escape(value)}">`;
   const body = `<!doctype html>
@@ -59,15 +73,14 @@ export function consentPage(view: ConsentView): { body: string; headers: Record<
   fieldset { border: 1px solid #c9d1d9; border-radius: 6px; margin: 0 0 1rem; padding: .75rem 1rem; }
   label { display: block; margin: .4rem 0; } input:not([type=hidden]) { display: block; width: 100%; padding: .4rem; box-sizing: border-box; }
   .target { background: #fff8e1; border: 1px solid #e0c97a; padding: .6rem 1rem; border-radius: 6px; }
-  .target strong { font-size: 1.1em; word-break: break-all; }
+  .target strong { font-size: 1.1em; word-break: break-all; } #client-id { word-break: break-all; }
   .error { background: #fdecea; border: 1px solid #e5a29b; padding: .6rem 1rem; border-radius: 6px; }
   button { padding: .5rem 1rem; margin-right: .5rem; }
 </style>
 </head>
 <body>
 <h1>Connect Storelens workspaces</h1>
-<p><strong>${escape(view.clientName)}</strong> (a name the app chose itself) asks to read analytics and create drafts
-in your Storelens workspaces.</p>
+${clientLine(view)}
 <p class="target">After you connect, the access is handed to <strong id="redirect-origin">${escape(redirectTarget(view.redirectUri))}</strong>.
 Connect only if that is the app you are setting up.</p>
 <p>Add each workspace with an API key and its client secret (workspace settings). The connection gets the permissions

@@ -1,17 +1,27 @@
 import { redirectUriMatches } from '@modelcontextprotocol/sdk/server/auth/handlers/authorize.js';
+import { InvalidClientError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { authenticateKey } from '../../http/auth.ts';
 import { HttpError } from '../../http/errors.ts';
 import type { AppDatabase } from '../../store/app-db.ts';
 import { recordAudit } from '../../store/app/audit-log.ts';
 import { findWorkspace } from '../../store/app/workspaces.ts';
-import { findClient, saveCode, type RegisteredClient, type WorkspaceGrant } from '../../store/app/oauth.ts';
+import { saveCode, type WorkspaceGrant } from '../../store/app/oauth.ts';
+import type { ClientDocuments } from './client-documents.ts';
+import { findOAuthClient } from './clients.ts';
 
 const MAX_WORKSPACES = 20;
 
-/** The registered client, if it registered this redirect URI: a consent never redirects anywhere else. */
-export async function consentClient(db: AppDatabase, clientId: string, redirectUri: string): Promise<Omit<RegisteredClient, 'client_secret'> | undefined> {
-  const client = await findClient(db, clientId);
-  return client?.metadata.redirect_uris.some((uri) => redirectUriMatches(redirectUri, uri)) ? client.metadata : undefined;
+/**
+ * The client, registered or described by its metadata document, if it has this redirect URI: a
+ * consent never redirects anywhere else.
+ */
+export async function consentClient(db: AppDatabase, documents: ClientDocuments, clientId: string, redirectUri: string): Promise<OAuthClientInformationFull | undefined> {
+  const client = await findOAuthClient(db, documents, clientId).catch((error: unknown) => {
+    if (error instanceof InvalidClientError) return undefined;
+    throw error;
+  });
+  return client?.redirect_uris.some((uri) => redirectUriMatches(redirectUri, uri)) ? client : undefined;
 }
 
 /**

@@ -5,10 +5,18 @@ import { publicBase } from '../public-base.ts';
 /** The two tool-endpoint URLs an OAuth token may be issued for (docs/mcp.md). */
 const OAUTH_RESOURCES = ['/mcp', '/mcp/oauth'] as const;
 
-/** RFC 8414 metadata; the same fields the SDK's router publishes. */
+/** This authorization server's issuer identifier: in its metadata and, as `iss`, in every authorization response (RFC 9207). */
+export function issuerOf(base: string): string {
+  return `${base}/`;
+}
+
+/**
+ * RFC 8414 metadata: the fields the SDK's router publishes, plus Client ID Metadata Documents
+ * and RFC 9207's `iss`.
+ */
 function authorizationServerMetadata(base: string) {
   return {
-    issuer: `${base}/`,
+    issuer: issuerOf(base),
     authorization_endpoint: `${base}/authorize`,
     response_types_supported: ['code'],
     code_challenge_methods_supported: ['S256'],
@@ -18,6 +26,8 @@ function authorizationServerMetadata(base: string) {
     revocation_endpoint: `${base}/revoke`,
     revocation_endpoint_auth_methods_supported: ['client_secret_post'],
     registration_endpoint: `${base}/register`,
+    client_id_metadata_document_supported: true,
+    authorization_response_iss_parameter_supported: true,
   };
 }
 

@@ -5,6 +5,9 @@ import { clientRegistrationHandler } from '@modelcontextprotocol/sdk/server/auth
 import { revocationHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/revoke.js';
 import { tokenHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/token.js';
 import { secretMatches } from '../../store/app/secrets.ts';
+import { publicBase } from '../public-base.ts';
+import type { ClientDocuments } from './client-documents.ts';
+import { issuerOf } from './metadata.ts';
 import { StorelensOAuthProvider } from './provider.ts';
 import { findClient } from '../../store/app/oauth.ts';
 
@@ -12,6 +15,27 @@ import { findClient } from '../../store/app/oauth.ts';
 const SDK_PATHS = ['/authorize', '/token', '/register', '/revoke'];
 
 type Handler = (req: unknown, res: unknown, next: () => void) => void;
+
+/** The request as handed to Express: the body Fastify read, and the issuer of this request's public base. */
+type BridgedRequest = FastifyRequest['raw'] & { body?: unknown; _body?: boolean; issuer?: string };
+
+/**
+ * The SDK's authorization error redirects (a bad `response_type`, no PKCE challenge, ...) carry
+ * `iss` (RFC 9207), as the consent form's redirect with the code does, and the request's `state`
+ * (RFC 6749 section 4.1.2.1), which the SDK leaves out when the parameter check fails as a whole.
+ */
+const issuerOnRedirects: express.RequestHandler = (req, res, next) => {
+  const { issuer, body } = req as unknown as BridgedRequest;
+  const state = (req.method === 'POST' ? (body as Record<string, unknown> | undefined) : req.query)?.state;
+  const redirect = res.redirect.bind(res) as (status: number, url: string) => void;
+  res.redirect = ((status: number, url: string) => {
+    const target = new URL(url);
+    target.searchParams.set('iss', issuer!);
+    if (typeof state === 'string' && state && !target.searchParams.has('state')) target.searchParams.set('state', state);
+    redirect(status, target.href);
+  }) as typeof res.redirect;
+  next();
+};
 
 function parseBody(contentType: string | undefined, text: string): unknown {
   if (contentType?.includes('application/json')) {
@@ -33,22 +57,23 @@ function oauthError(reply: FastifyReply, status: number, error: string, descript
  * Express app made at start-up, reached from Fastify at their paths. Fastify has already read the
  * body (as a string); it is handed to Express pre-parsed.
  */
-export async function sdkRoutes(app: FastifyInstance): Promise<void> {
-  const provider = new StorelensOAuthProvider(app.stores.db);
+export async function sdkRoutes(app: FastifyInstance, { documents }: { documents: ClientDocuments }): Promise<void> {
+  const provider = new StorelensOAuthProvider(app.stores.db, documents);
   const ex = express();
   ex.disable('x-powered-by');
   // Trust X-Forwarded-For exactly when the Fastify app does, so the SDK's per-IP limits count
   // clients, not the proxy.
   ex.set('trust proxy', app.config.trustProxy);
   const rateLimit = { validate: false };
-  ex.use('/authorize', authorizationHandler({ provider, rateLimit }));
+  ex.use('/authorize', issuerOnRedirects, authorizationHandler({ provider, rateLimit }));
   ex.use('/token', tokenHandler({ provider, rateLimit }));
   ex.use('/register', clientRegistrationHandler({ clientsStore: provider.clientsStore, rateLimit }));
   ex.use('/revoke', revocationHandler({ provider, rateLimit }));
   const server = ex as unknown as Handler;
 
   const bridge = async (request: FastifyRequest, reply: FastifyReply) => {
-    const raw = request.raw as typeof request.raw & { body?: unknown; _body?: boolean };
+    const raw: BridgedRequest = request.raw;
+    raw.issuer = issuerOf(publicBase(app.config, request));
     if (typeof request.body === 'string') {
       raw.body = parseBody(request.headers['content-type'], request.body);
       raw._body = true;
