@@ -1,14 +1,15 @@
 /**
- * The surveys view's endpoints (docs/dashboard.md, "Surveys"): every member reads the surveys,
+ * The surveys view's endpoints (docs/dashboard.md, "Surveys"): every member reads the surveys;
  * their responses and the table of one question's answers beside the sources the attribution
- * credits for the same orders; owners publish and close.
+ * credits for the same orders are order-level data, read only by members who see every channel
+ * (analytics/permissions.ts, seesOutput); owners publish and close.
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { InvalidInput } from '../kit/errors.ts';
 import { resolveRange } from '../kit/range.ts';
 import { planAttribution } from '../analytics/attribution/index.ts';
-import { pixelChannels } from '../analytics/permissions.ts';
+import { ORDER_LEVEL, pixelChannels, requireOutput, seesOutput } from '../analytics/permissions.ts';
 import { answersBySource } from '../analytics/queries/surveys/answers-by-source.ts';
 import { countSurveyResponses } from '../analytics/queries/surveys/count-responses.ts';
 import { listSurveyResponses } from '../analytics/queries/surveys/list-responses.ts';
@@ -51,18 +52,19 @@ export async function surveyRoutes(app: FastifyInstance): Promise<void> {
   const onRequest = requireUser(app);
 
   app.get('/dashboard/api/surveys', { onRequest }, async (request) => {
-    const { workspaceId } = workspaceAccess(request);
+    const { workspaceId, visibility } = workspaceAccess(request);
     const [surveys, counts] = await Promise.all([
       listSurveys(app.stores.db, workspaceId, { limit: 500, offset: 0 }),
-      countSurveyResponses(app.stores.ch, workspaceId),
+      seesOutput(visibility, ORDER_LEVEL) ? countSurveyResponses(app.stores.ch, workspaceId) : null,
     ]);
-    return { surveys: surveys.map((s) => ({ ...shown(s), responses: counts.get(s.id) ?? 0 })) };
+    return { surveys: surveys.map((s) => ({ ...shown(s), responses: counts ? (counts.get(s.id) ?? 0) : null })) };
   });
 
   app.get<{ Params: { id: string } }>('/dashboard/api/surveys/:id/responses', { onRequest }, async (request) => {
-    const { workspaceId } = workspaceAccess(request);
+    const { workspaceId, visibility } = workspaceAccess(request);
     const page = pageOf(parseWith(responsesQuery, request.query, ['workspace']));
     const survey = await requireSurvey(app.stores.db, workspaceId, idOf(request));
+    requireOutput(visibility, ORDER_LEVEL, 'survey responses');
     const responses = await listSurveyResponses(app.stores.ch, { workspaceId, surveyId: survey.id, page: { ...page, limit: page.limit + 1 } });
     const { data, pagination } = slicePage(responses, page);
     return { survey: shown(survey), responses: data, has_more: pagination.has_more, offset: page.offset, limit: page.limit };
@@ -75,6 +77,7 @@ export async function surveyRoutes(app: FastifyInstance): Promise<void> {
     const asked = questionParam.safeParse((request.query as Record<string, unknown>).question);
     if (!asked.success) throw new InvalidInput('question must be a question index');
     const survey = await requireSurvey(app.stores.db, access.workspaceId, idOf(request));
+    requireOutput(access.visibility, ORDER_LEVEL, 'survey responses');
     const question = groupedQuestion(survey, asked.data);
     const settings = await getSettings(app.stores.db, access.workspaceId);
     const attribution = planAttribution(query, settings, access.visibility);
