@@ -167,5 +167,7 @@ export const seesEveryOutput = (visibility: Visibility): boolean => visibility.c
 
 /** Refuses a reader that may not see an output of this scope (a whole survey's responses, order-level data). */
 export function requireOutput(visibility: Visibility, scope: ReadScope, what: string): void {
-  if (!seesOutput(visibility, scope)) throw new AccessDenied(noEveryChannelAccess(what));
+  if (!seesOutput(visibility, scope)) throw new AccessDenied(noOutputAccess(what));
 }
+
+export const noOutputAccess = (what: string) => `You do not have access to ${what}: they need access to every channel`;

@@ -1,8 +1,9 @@
 /**
- * The surveys view's endpoints (docs/dashboard.md, "Surveys"): every member reads the surveys;
- * their responses and the table of one question's answers beside the sources the attribution
- * credits for the same orders are order-level data, read only by members who see every channel
- * (analytics/permissions.ts, seesOutput); owners publish and close.
+ * The surveys view's endpoints (docs/dashboard.md, "Surveys"): every member reads the surveys and
+ * the table of one question's answers beside the sources the attribution credits for the same
+ * orders, the credits only to channels it sees; the responses and their counts are order-level
+ * data, read only by members who see every channel (analytics/permissions.ts, seesOutput); owners
+ * publish and close.
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -48,6 +49,12 @@ function groupedQuestion(survey: Survey, asked: number | undefined): number {
   return asked;
 }
 
+/**
+ * For a member who does not see every channel: the answers of the orders credited to channels it
+ * sees, without the counts of all responses (order-level data of the whole store).
+ */
+const answersCredited = (rows: { answer: string }[]) => [...new Set(rows.map((r) => r.answer))].map((answer) => ({ answer, responses: null, matched: null }));
+
 export async function surveyRoutes(app: FastifyInstance): Promise<void> {
   const onRequest = requireUser(app);
 
@@ -77,7 +84,6 @@ export async function surveyRoutes(app: FastifyInstance): Promise<void> {
     const asked = questionParam.safeParse((request.query as Record<string, unknown>).question);
     if (!asked.success) throw new InvalidInput('question must be a question index');
     const survey = await requireSurvey(app.stores.db, access.workspaceId, idOf(request));
-    requireOutput(access.visibility, ORDER_LEVEL, 'survey responses');
     const question = groupedQuestion(survey, asked.data);
     const settings = await getSettings(app.stores.db, access.workspaceId);
     const attribution = planAttribution(query, settings, access.visibility);
@@ -95,7 +101,7 @@ export async function surveyRoutes(app: FastifyInstance): Promise<void> {
       question,
       question_text: survey.data.questions[question]!.text,
       rows: result.rows.map((r) => ({ ...r, revenue: r.revenue / 100 })),
-      answers: result.totals,
+      answers: seesOutput(access.visibility, ORDER_LEVEL) ? result.totals : answersCredited(result.rows),
       attribution_model: attribution.model,
       attribution_window: attribution.windowDays,
       exclude_source: attribution.excludedSources,
