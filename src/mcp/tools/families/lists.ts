@@ -79,7 +79,7 @@ export const listTools = [
     'lists.get-lists',
     'Get lists and whiteboards',
     'The lists and whiteboards; with list_id, that list with its columns and a page of its items.',
-    'Lists made with the lists tools.',
+    'Lists made with the lists tools and filled by them and by workflows; a key reads only the rows within its channels (docs/mcp.md, "Who may do what").',
     z.object({ list_id: idArg('list').optional(), limit: limitArg, offset: offsetArg }).strict(),
     z.strictObject({ lists: out.storedList, list: out.stored, columns: out.storedList, items: out.storedList, total_items: out.num }).partial(),
     async (ctx, { list_id, ...page }) => {

@@ -11,9 +11,9 @@ export const surveyTools = [
   readTool(
     'surveys.get-responses',
     'Get survey responses',
-    'The surveys (status draft, live or closed; response count); with survey_id, that survey and its responses, one per order, oldest first. ' +
-      'Responses are order-level: only a key that sees every channel reads them (counts are null for the others).',
-    "Surveys drafted with surveys.create and published by a person (`survey publish`, the dashboard); responses posted by the pixel's post-purchase widget to `POST /collect/survey`.",
+    'The surveys (status draft, live or closed; response count); with survey_id, that survey and its responses, one per order, oldest first.',
+    "Surveys drafted with surveys.create and published by a person (`survey publish`, the dashboard); responses posted by the pixel's post-purchase widget to `POST /collect/survey`; " +
+      'responses and their counts are order-level, read by admin keys only (docs/mcp.md, "Who may do what").',
     z
       .object({
         survey_id: idArg('survey').optional(),

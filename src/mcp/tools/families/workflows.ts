@@ -20,8 +20,9 @@ export const workflowTools = [
   readTool(
     'workflows.get-executions',
     'Get workflow executions',
-    'Recorded runs of one workflow or of all, with status and outcome; only runs whose numbers this key may read.',
-    'Recorded by the workflow engine in the server, one per evaluation (schedules, thresholds, new conversions, ad fatigue, `workflow run`).',
+    'Recorded runs of one workflow or of all, with status and outcome.',
+    'Recorded by the workflow engine in the server, one per evaluation (schedules, thresholds, new conversions, ad fatigue, `workflow run`); ' +
+      'a key reads only the runs whose numbers it may read (docs/workflows.md, "What a narrower key sees").',
     z.object({ workflow_id: idArg('workflow').optional(), limit: limitArg, offset: offsetArg }).strict(),
     z.strictObject({ executions: out.storedList }),
     async (ctx, { workflow_id, ...page }) => {
