@@ -132,7 +132,7 @@ export function adsRefusal(visibility: Visibility, requested: readonly string[] 
 
 export type { ReadScope };
 
-/** Outputs stored before their scope was recorded: read as the whole store, profit included. */
+/** The whole store, profit included: what a person reads, and how an output stored before its scope was recorded is read. */
 export const WHOLE_STORE: ReadScope = { channels: null, profit: true };
 
 /** Order-level data (survey responses and the orders they answer for): every channel, no profit figure. */

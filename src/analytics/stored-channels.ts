@@ -7,10 +7,10 @@ import type { ToolObject } from '../store/app/tool-objects.ts';
 /**
  * Which stored objects carry channel data, and which channels (docs/security.md, "Indirect
  * leaks"). A key reads such an object only when it sees every channel it carries, and writes one
- * only then; an object of another kind (a topic, a list itself) carries none. Outputs (notes, list
-rows, workflow executions) are shown by the scope recorded with them instead (OUTPUT_KINDS below). Text that
- * a person or an assistant typed is not read for channel names: only what the service can tie to
- * a channel counts (an ad id, a source in a saved filter or a segment rule).
+ * only then; an object of another kind (a topic, a list itself) carries none. Text that a person
+ * or an assistant typed is not read for channel names: only what the service can tie to a channel
+ * counts (an ad id, a source in a saved filter or a segment rule). Outputs (notes, list rows,
+ * workflow executions) are shown by the scope recorded with them instead (OUTPUT_KINDS below).
  */
 
 /** The member of an object's data where the tool that stores it keeps the raw channels of the ads it names. */

@@ -1,7 +1,7 @@
 /**
  * The workflows view's endpoints (docs/dashboard.md, "Workflows"): every member reads the
- * workflows and the latest executions whose numbers it may read; owners enable, disable and run them, as `workflow
- * enable|disable|run` do on the command line.
+ * workflows and the latest executions whose numbers it may read; owners enable, disable and run
+ * them, as `workflow enable|disable|run` do on the command line.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { EXECUTION_KIND, listExecutions, listWorkflows, requireWorkflow, storedOut, type Execution } from '../store/app/workflows.ts';

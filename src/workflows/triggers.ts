@@ -1,8 +1,9 @@
 /**
  * Each trigger's check (docs/workflows.md, "Triggers"): whether the workflow fires now, with the
- * values it saw, within the channels the workflow runs with. Schedules always fire; a metric threshold compares the report's metric over the
- * workspace's last complete day; new conversions are the sale conversions after the newest one the
- * previous evaluation saw; ad fatigue scores the ads over the last 14 complete days.
+ * values it saw, read within the channels the workflow runs with (scope.ts). Schedules always
+ * fire; a metric threshold compares the report's metric over the workspace's last complete day;
+ * new conversions are the sale conversions after the newest one the previous evaluation saw; ad
+ * fatigue scores the ads over the last 14 complete days.
  */
 import type { Stores } from '../store/index.ts';
 import type { WorkflowData } from '../store/app/workflows.ts';
@@ -28,7 +29,7 @@ export interface TriggerInput {
   workspaceId: number;
   timeZone: string;
   workflow: WorkflowData;
-  /** What the workflow reads: the channels (and profit) it runs with (engine.ts, runScope). */
+  /** What the workflow reads: the channels (and profit) it runs with (scope.ts, runScope). */
   visibility: Visibility;
   nowMs: number;
   /** New conversions are looked for after this instant. */

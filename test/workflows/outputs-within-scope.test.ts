@@ -12,8 +12,8 @@
  *   person, no key, so it reads the whole store;
  * - "Tired ads" (ad_fatigue, save_note), drafted by the admin key;
  * - "Profit below 1" (gross_profit below 1, save_note), drafted by the admin key;
- * - "Google spend" (spend above 1, save_note) and "Google tired ads" (ad_fatigue, save_note), drafted
- *   by a read:google + write:drafts key.
+ * - "Google spend" (spend above 1, save_note), "Google tired ads" (ad_fatigue, save_note) and "Google
+ *   sales" (new_conversion, save_note), drafted by a read:google + write:drafts key.
  * All enabled by a person. A survey with responses of orders T-1 and T-2.
  * Readers: the admin key, a read:google key, a write:drafts key, dashboard members owen (owner), vic
  * (viewer, every channel, no profit) and gina (viewer, read:google).
@@ -69,6 +69,7 @@ before(async () => {
   ids.profit = await draft(shop.headers, 'Profit below 1', { type: 'metric_threshold', metric: 'gross_profit', operator: 'below', value: 1 });
   ids.googleSpend = await draft(google, 'Google spend', { type: 'metric_threshold', metric: 'spend', operator: 'above', value: 1 });
   ids.googleTired = await draft(google, 'Google tired ads', { type: 'ad_fatigue' });
+  ids.googleSales = await draft(google, 'Google sales', { type: 'new_conversion' });
   const engine = createWorkflowEngine({ stores: t.stores, config, logger: createLogger('silent') });
   try {
     for (const id of Object.values(ids)) {
@@ -110,6 +111,7 @@ describe('workflow outputs through the tool endpoint', () => {
     const executions = await executionsOf(shop.headers);
     assert.deepEqual(executions.map(([name, status]: string[]) => [name, status]), [
       ['Spend above 10', 'fired'], ['Tired ads', 'fired'], ['Profit below 1', 'fired'], ['Google spend', 'fired'], ['Google tired ads', 'fired'],
+      ['Google sales', 'failed'],
     ]);
     assert.equal(executions[0][2].value, 35);
     assert.deepEqual(await noteTitles(shop.headers), ['Spend above 10', 'Tired ads', 'Profit below 1', 'Google spend', 'Google tired ads']);
@@ -119,12 +121,13 @@ describe('workflow outputs through the tool endpoint', () => {
     const report = await injectGet(t, '/v3/report?start_date=2026-11-24&end_date=2026-11-24&metrics=spend', google);
     assert.equal(report.status, 200, JSON.stringify(report.body));
     const executions = await executionsOf(google);
-    assert.deepEqual(executions.map(([name]: string[]) => name), ['Google spend', 'Google tired ads']);
+    assert.deepEqual(executions.map(([name]: string[]) => name), ['Google spend', 'Google tired ads', 'Google sales']);
     assert.deepEqual([executions[0][2].value, report.body.totals.spend], [5, 5]);
     assert.deepEqual(await executionsOf(google, { workflow_id: ids.whole }), [], 'the whole store\'s workflow is listed, its runs are not');
     const notes = await tool(google, 'notes.get-notes');
     assert.deepEqual(notes.notes.map((n: { title: string }) => n.title.replace(/ \(.*\)$/, '')), ['Google spend', 'Google tired ads']);
-    assert.ok(!/35|\bm1\b|\bt1\b|meta|tiktok/.test(JSON.stringify(notes)), JSON.stringify(notes));
+    const contents = notes.notes.map((n: { content: string }) => n.content).join('\n');
+    assert.ok(!/\b35\b|\bm1\b|\bt1\b|meta|tiktok/.test(contents), contents);
   });
 
   test('ad fatigue drafted by the google key scores Google\'s ads only; the admin\'s lists meta and tiktok ads, hidden from that key', async () => {
@@ -134,6 +137,11 @@ describe('workflow outputs through the tool endpoint', () => {
     const own = await executionsOf(google, { workflow_id: ids.googleTired });
     assert.deepEqual(adsOf(own[0][2]), ['google:g1']);
     assert.deepEqual(await executionsOf(google, { workflow_id: ids.tired }), []);
+  });
+
+  test('new conversions are orders, not split by channel: the google key\'s new-conversion workflow fails, saying so', async () => {
+    const [run] = (await tool(google, 'workflows.get-executions', { workflow_id: ids.googleSales })).executions;
+    assert.deepEqual([run.status, run.outcome.error], ['failed', 'You do not have access to new conversions: it needs an admin:admin key']);
   });
 
   test('a write:drafts key, refused by /v3, reads no execution and no note, not even one written for a narrower key', async () => {

@@ -6,16 +6,6 @@ import type { AppDatabase } from '../app-db.ts';
  * optionally under a parent (a list's items) and optionally unique per kind (tracking codes,
  * topic keywords). Nothing here deletes.
  */
-/**
- * What the numbers of a stored output were read with (docs/security.md, "Outputs of stored
- * objects"; the rule that reads it is analytics/permissions.ts, seesOutput): the raw channels,
- * null for the whole store, and whether a profit figure is in it.
- */
-export interface ReadScope {
-  channels: readonly string[] | null;
-  profit: boolean;
-}
-
 export interface ToolObject<T = Record<string, unknown>> {
   id: number;
   parentId: number | null;
@@ -25,6 +15,16 @@ export interface ToolObject<T = Record<string, unknown>> {
   scope: ReadScope | null;
   createdAt: string;
   updatedAt: string;
+}
+
+/**
+ * What the numbers of a stored output were read with (docs/security.md, "Outputs of stored
+ * objects"; the rule that reads it is analytics/permissions.ts, seesOutput): the raw channels,
+ * null for the whole store, and whether a profit figure is in it.
+ */
+export interface ReadScope {
+  channels: readonly string[] | null;
+  profit: boolean;
 }
 
 /**

@@ -115,8 +115,8 @@ export async function setWorkflowEnabled(
 /**
  * Claims the evaluation of `workflow` for `due` (a due time, or a unique name for a run by hand):
  * the new execution, recorded with the scope its numbers are read with, or undefined when another
- * evaluation holds that claim already. One
- * statement on SQLite and PostgreSQL alike: the unique key decides, whoever inserts first wins.
+ * evaluation holds that claim already. One statement on SQLite and PostgreSQL alike: the unique
+ * key decides, whoever inserts first wins.
  */
 export async function claimExecution(
   db: AppDatabase,

@@ -1,7 +1,7 @@
 /**
  * add_to_list and save_note (docs/workflows.md, "Actions"): what fired goes into the workspace's
  * own lists and notes, the same stored objects the lists and notes tools read, with an audit entry
- * naming the workflow and the scope the firing's numbers were read with.
+ * naming the workflow. Each records the scope the firing's numbers were read with.
  */
 import type { AppDatabase } from '../../store/app-db.ts';
 import { recordAudit } from '../../store/app/audit-log.ts';

@@ -63,7 +63,7 @@ export async function createAudited<T extends object>(
 
 const notFound = (what: string, id: string) => new NotFound(`${what} ${id} not found`);
 
-/** An object the key may see; one that carries channels it does not see is not found, as if absent. */
+/** An object the key may see; one it may not (channels it does not see, a wider output) is not found, as if absent. */
 export async function requireObject<T = Record<string, unknown>>(ctx: ToolContext, kind: string, id: string, label = kind): Promise<ToolObject<T>> {
   const object = await findObject<T>(ctx.db, ctx.workspaceId, kind, Number(id));
   if (!object || !visibleObject(ctx.visibility, kind, object)) throw notFound(label, id);
@@ -97,8 +97,9 @@ async function visibleObjects(ctx: ToolContext, kind: string, parentId?: number)
 
 /**
  * A page of the objects of a kind the key may see. Where some may be hidden from the key (channels
- * it does not see, an output's scope wider than its own), the page is cut from the visible ones (a kind holds at most MAX_OBJECTS_PER_KIND, a
- * list at most its item bound), so pages stay full and counts never include hidden objects.
+ * it does not see, an output's scope wider than its own), the page is cut from the visible ones (a
+ * kind holds at most MAX_OBJECTS_PER_KIND, a list at most its item bound), so pages stay full and
+ * counts never include hidden objects.
  */
 export async function listPresented(
   ctx: ToolContext,
