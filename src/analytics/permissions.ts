@@ -1,4 +1,5 @@
 import { AccessDenied } from '../kit/errors.ts';
+import type { ReadScope } from '../store/app/tool-objects.ts';
 import { PIXEL_SOURCES, channelsOf, channelsOfAll, NON_AD_SOURCES, sourceGroupMembers } from './sources.ts';
 
 /**
@@ -128,3 +129,45 @@ export function adsRefusal(visibility: Visibility, requested: readonly string[] 
   if (visible !== null && visible.length === 0) return NO_ADS_ACCESS;
   return sourceRefusal(visibility, requested);
 }
+
+export type { ReadScope };
+
+/** The whole store, profit included: what a person reads, and how an output stored before its scope was recorded is read. */
+export const WHOLE_STORE: ReadScope = { channels: null, profit: true };
+
+/** Order-level data (survey responses and the orders they answer for): every channel, no profit figure. */
+export const ORDER_LEVEL: ReadScope = { channels: null, profit: false };
+
+/** Everything a key or a member reads, as the scope of what it writes. */
+export function readScopeOf(visibility: Visibility): ReadScope {
+  return { channels: visibility.channels === null ? null : [...visibility.channels].sort(), profit: visibility.profit };
+}
+
+/** What a run within `scope` may read, as a key of those channels (a workflow runs so). */
+export function visibilityWithin(scope: ReadScope): Visibility {
+  return { admin: scope.channels === null && scope.profit, profit: scope.profit, write: false, channels: scope.channels === null ? null : new Set(scope.channels) };
+}
+
+/**
+ * The one rule for outputs of stored objects: a reader sees one only when it could read every
+ * number in it. A reader without any data read (write:drafts alone) sees none; a whole-store
+ * output needs a reader of every channel (channels null); a narrower one every channel it was
+ * read with; a profit figure needs profit.
+ */
+export function seesOutput(visibility: Visibility, scope: ReadScope | null): boolean {
+  const read = scope ?? WHOLE_STORE;
+  if (!seesAnyPixelData(visibility)) return false;
+  if (read.profit && !visibility.profit) return false;
+  if (read.channels === null) return visibility.channels === null;
+  return seesEveryChannel(visibility, read.channels);
+}
+
+/** Whether a reader sees every output whatever its scope (no filtering needed). */
+export const seesEveryOutput = (visibility: Visibility): boolean => visibility.channels === null && visibility.profit;
+
+/** Refuses a reader that may not see an output of this scope (a whole survey's responses, order-level data). */
+export function requireOutput(visibility: Visibility, scope: ReadScope, what: string): void {
+  if (!seesOutput(visibility, scope)) throw new AccessDenied(noOutputAccess(what));
+}
+
+export const noOutputAccess = (what: string) => `You do not have access to ${what}: they need access to every channel`;

@@ -1,12 +1,16 @@
-import { seesEveryChannel, type Visibility } from './permissions.ts';
+import { seesEveryChannel, seesEveryOutput, seesOutput, type Visibility } from './permissions.ts';
 import { PIXEL_SOURCES, channelsOfAll, sourceGroupMembers } from './sources.ts';
+import { LIST_ITEM_KIND, NOTE_KIND } from '../store/app/lists-and-notes.ts';
+import { EXECUTION_KIND } from '../store/app/workflows.ts';
+import type { ToolObject } from '../store/app/tool-objects.ts';
 
 /**
  * Which stored objects carry channel data, and which channels (docs/security.md, "Indirect
  * leaks"). A key reads such an object only when it sees every channel it carries, and writes one
- * only then; an object of another kind (a note, a topic, a list itself) carries none. Text that
- * a person or an assistant typed is not read for channel names: only what the service can tie to
- * a channel counts (an ad id, a source in a saved filter or a segment rule).
+ * only then; an object of another kind (a topic, a list itself) carries none. Text that a person
+ * or an assistant typed is not read for channel names: only what the service can tie to a channel
+ * counts (an ad id, a source in a saved filter or a segment rule). Outputs (notes, list rows,
+ * workflow executions) are shown by the scope recorded with them instead (OUTPUT_KINDS below).
  */
 
 /** The member of an object's data where the tool that stores it keeps the raw channels of the ads it names. */
@@ -25,8 +29,6 @@ const sourceChannels = (values: string[]) =>
 const CARRIERS = new Map<string, (data: Data) => Carried>([
   // A creative's labels: the creative's ad platform.
   ['asset_label', (data) => kept(data) ?? 'unknown'],
-  // A list row copied from the ads (lists.add-top-creatives), not one typed in.
-  ['list_item', (data) => kept(data) ?? (data.linked ? 'unknown' : [])],
   ['marketing_angle', (data) => kept(data) ?? (strings(data.linked_creatives).length ? 'unknown' : [])],
   // Saved analytics.query arguments: the sources they filter on or leave out.
   ['custom_report', (data) => {
@@ -39,8 +41,18 @@ const CARRIERS = new Map<string, (data: Data) => Carried>([
     .flatMap((rule) => strings(rule.value)))],
 ]);
 
-/** Whether objects of this kind may carry channel data at all. */
-export const carriesChannels = (kind: string): boolean => CARRIERS.has(kind);
+/**
+ * Kinds whose objects are outputs: numbers a workflow or a key read, recorded with the scope they
+ * were read with (a list row copied from the ads, with the ads' channels) and shown by the one
+ * rule of permissions.ts (seesOutput).
+ */
+const OUTPUT_KINDS: ReadonlySet<string> = new Set([NOTE_KIND, LIST_ITEM_KIND, EXECUTION_KIND]);
+
+export const isOutput = (kind: string): boolean => OUTPUT_KINDS.has(kind);
+
+/** Whether some objects of this kind may be hidden from this key (else every one is shown as stored). */
+export const mayHide = (visibility: Visibility, kind: string): boolean =>
+  OUTPUT_KINDS.has(kind) ? !seesEveryOutput(visibility) : visibility.channels !== null && CARRIERS.has(kind);
 
 /**
  * Whether a key may see an object: an unrestricted key sees every one; a restricted key sees one
@@ -50,4 +62,10 @@ export function visibleTo(visibility: Visibility, kind: string, data: Data): boo
   if (visibility.channels === null) return true;
   const carried = CARRIERS.get(kind)?.(data) ?? [];
   return carried !== 'unknown' && seesEveryChannel(visibility, carried);
+}
+
+/** Whether a key may see a stored object: an output by its recorded scope, any other by the channels it carries. */
+export function visibleObject(visibility: Visibility, kind: string, object: Pick<ToolObject<unknown>, 'data' | 'scope'>): boolean {
+  if (OUTPUT_KINDS.has(kind)) return seesOutput(visibility, object.scope);
+  return visibleTo(visibility, kind, object.data as Data);
 }

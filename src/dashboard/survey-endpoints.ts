@@ -1,13 +1,15 @@
 /**
- * The surveys view's endpoints (docs/dashboard.md, "Surveys"): every member reads the surveys,
- * their responses and the table of one question's answers beside the sources the attribution
- * credits for the same orders; owners publish and close.
+ * The surveys view's endpoints (docs/dashboard.md, "Surveys"): every member reads the surveys and
+ * the table of one question's answers beside the sources the attribution credits for the same
+ * orders, the credits only to channels it sees; the responses and their counts are order-level
+ * data, read only by members who see every channel (analytics/permissions.ts, seesOutput); owners
+ * publish and close.
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { InvalidInput } from '../kit/errors.ts';
 import { planAttribution } from '../analytics/attribution/index.ts';
-import { pixelChannels } from '../analytics/permissions.ts';
+import { ORDER_LEVEL, pixelChannels, requireOutput, seesOutput } from '../analytics/permissions.ts';
 import { answersBySource } from '../analytics/queries/surveys/answers-by-source.ts';
 import { countSurveyResponses } from '../analytics/queries/surveys/count-responses.ts';
 import { listSurveyResponses } from '../analytics/queries/surveys/list-responses.ts';
@@ -47,22 +49,29 @@ function groupedQuestion(survey: Survey, asked: number | undefined): number {
   return asked;
 }
 
+/**
+ * For a member who does not see every channel: the answers of the orders credited to channels it
+ * sees, without the counts of all responses (order-level data of the whole store).
+ */
+const answersCredited = (rows: { answer: string }[]) => [...new Set(rows.map((r) => r.answer))].map((answer) => ({ answer, responses: null, matched: null }));
+
 export async function surveyRoutes(app: FastifyInstance): Promise<void> {
   const onRequest = requireUser(app);
 
   app.get('/dashboard/api/surveys', { onRequest }, async (request) => {
-    const { workspaceId } = workspaceAccess(request);
+    const { workspaceId, visibility } = workspaceAccess(request);
     const [surveys, counts] = await Promise.all([
       listSurveys(app.stores.db, workspaceId, { limit: 500, offset: 0 }),
-      countSurveyResponses(app.stores.ch, workspaceId),
+      seesOutput(visibility, ORDER_LEVEL) ? countSurveyResponses(app.stores.ch, workspaceId) : null,
     ]);
-    return { surveys: surveys.map((s) => ({ ...shown(s), responses: counts.get(s.id) ?? 0 })) };
+    return { surveys: surveys.map((s) => ({ ...shown(s), responses: counts ? (counts.get(s.id) ?? 0) : null })) };
   });
 
   app.get<{ Params: { id: string } }>('/dashboard/api/surveys/:id/responses', { onRequest }, async (request) => {
-    const { workspaceId } = workspaceAccess(request);
+    const { workspaceId, visibility } = workspaceAccess(request);
     const page = pageOf(parseWith(responsesQuery, request.query, ['workspace']));
     const survey = await requireSurvey(app.stores.db, workspaceId, idOf(request));
+    requireOutput(visibility, ORDER_LEVEL, 'survey responses');
     const responses = await listSurveyResponses(app.stores.ch, { workspaceId, surveyId: survey.id, page: { ...page, limit: page.limit + 1 } });
     const { data, pagination } = slicePage(responses, page);
     return { survey: shown(survey), responses: data, has_more: pagination.has_more, offset: page.offset, limit: page.limit };
@@ -92,7 +101,7 @@ export async function surveyRoutes(app: FastifyInstance): Promise<void> {
       question,
       question_text: survey.data.questions[question]!.text,
       rows: result.rows.map((r) => ({ ...r, revenue: r.revenue / 100 })),
-      answers: result.totals,
+      answers: seesOutput(access.visibility, ORDER_LEVEL) ? result.totals : answersCredited(result.rows),
       attribution_model: attribution.model,
       attribution_window: attribution.windowDays,
       exclude_source: attribution.excludedSources,

@@ -1,11 +1,13 @@
 /**
  * The workflows view's endpoints (docs/dashboard.md, "Workflows"): every member reads the
- * workflows and their latest executions; owners enable, disable and run them, as `workflow
- * enable|disable|run` do on the command line.
+ * workflows and the latest executions whose numbers it may read; owners enable, disable and run
+ * them, as `workflow enable|disable|run` do on the command line.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { EXECUTION_KIND, listExecutions, listWorkflows, requireWorkflow, storedOut } from '../store/app/workflows.ts';
+import { EXECUTION_KIND, listExecutions, listWorkflows, requireWorkflow, storedOut, type Execution } from '../store/app/workflows.ts';
 import { countObjects, MAX_OBJECTS_PER_KIND } from '../store/app/tool-objects.ts';
+import { mayHide, visibleObject } from '../analytics/stored-channels.ts';
+import type { Visibility } from '../analytics/permissions.ts';
 import { createWorkflowEngine } from '../workflows/engine.ts';
 import { disableWorkflow, enableWorkflow } from '../workflows/manage.ts';
 import { requireUser } from './auth.ts';
@@ -21,6 +23,22 @@ const actor = (request: FastifyRequest) => `dashboard:${request.dashboardUser!.e
 
 export async function workflowRoutes(app: FastifyInstance): Promise<void> {
   const onRequest = requireUser(app);
+  const { db } = app.stores;
+
+  /**
+   * The newest executions of a workflow the member may read, oldest first, and how many it may
+   * read. One who may read them all is shown a page; the others the newest of what they may read
+   * (a workflow keeps a bounded number of executions).
+   */
+  async function readableExecutions(workspaceId: number, workflowId: number, visibility: Visibility): Promise<{ newest: Execution[]; total: number }> {
+    if (!mayHide(visibility, EXECUTION_KIND)) {
+      const total = await countObjects(db, workspaceId, EXECUTION_KIND, workflowId);
+      return { newest: await listExecutions(db, workspaceId, workflowId, { limit: SHOWN_EXECUTIONS, offset: Math.max(0, total - SHOWN_EXECUTIONS) }), total };
+    }
+    const all = await listExecutions(db, workspaceId, workflowId, { limit: MAX_OBJECTS_PER_KIND, offset: 0 });
+    const readable = all.filter((execution) => visibleObject(visibility, EXECUTION_KIND, execution));
+    return { newest: readable.slice(-SHOWN_EXECUTIONS), total: readable.length };
+  }
 
   app.get('/dashboard/api/workflows', { onRequest }, async (request) => {
     const { workspaceId } = workspaceAccess(request);
@@ -28,10 +46,9 @@ export async function workflowRoutes(app: FastifyInstance): Promise<void> {
   });
 
   app.get<{ Params: { id: string } }>('/dashboard/api/workflows/:id/executions', { onRequest }, async (request) => {
-    const { workspaceId } = workspaceAccess(request);
+    const { workspaceId, visibility } = workspaceAccess(request);
     const workflow = await requireWorkflow(app.stores.db, workspaceId, idOf(request));
-    const total = await countObjects(app.stores.db, workspaceId, EXECUTION_KIND, workflow.id);
-    const newest = await listExecutions(app.stores.db, workspaceId, workflow.id, { limit: SHOWN_EXECUTIONS, offset: Math.max(0, total - SHOWN_EXECUTIONS) });
+    const { newest, total } = await readableExecutions(workspaceId, workflow.id, visibility);
     return { workflow: storedOut(workflow), executions: newest.reverse().map(storedOut), total };
   });
 

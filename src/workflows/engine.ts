@@ -1,7 +1,8 @@
 /**
  * The workflow engine (docs/workflows.md): one job, evaluating the enabled workflows that are due.
  * Every evaluation is claimed in app state first (its workflow and due time, a unique key), so a
- * restart or a second process never evaluates a due time twice, then recorded as an execution:
+ * restart or a second process never evaluates a due time twice, then recorded as an execution
+ * (with the scope its numbers were read with, scope.ts):
  * fired (its actions' outcomes), not fired, or failed (the check or an action failed; the message
  * only, never a stack).
  */
@@ -32,6 +33,8 @@ import { webhookBody, type Firing } from './firing.ts';
 import { deliverWebhook } from './actions/webhook.ts';
 import { createMailer } from './actions/email.ts';
 import { addToList, saveNote } from './actions/records.ts';
+import { runScope, outputScope } from './scope.ts';
+import { visibilityWithin } from '../analytics/permissions.ts';
 
 export interface EngineDeps {
   stores: Stores;
@@ -103,7 +106,8 @@ export function createWorkflowEngine(deps: EngineDeps): WorkflowEngine {
   }
 
   async function evaluate(workspaceId: number, workflow: Workflow, due: string, nowMs: number, reason: string): Promise<Execution | undefined> {
-    const execution = await claimExecution(db, workspaceId, workflow.id, due, new Date(nowMs));
+    const scope = outputScope(workflow);
+    const execution = await claimExecution(db, workspaceId, workflow.id, due, new Date(nowMs), scope);
     if (!execution) return undefined;
     try {
       const workspace = await findWorkspace(db, workspaceId);
@@ -113,6 +117,7 @@ export function createWorkflowEngine(deps: EngineDeps): WorkflowEngine {
         workspaceId,
         timeZone: workspace.timezone,
         workflow: workflow.data,
+        visibility: visibilityWithin(runScope(workflow)),
         nowMs,
         conversionsAfterMs: workflow.data.trigger.type === 'new_conversion' ? await conversionsAfter(workspaceId, workflow, execution) : nowMs,
       });
@@ -124,6 +129,7 @@ export function createWorkflowEngine(deps: EngineDeps): WorkflowEngine {
         fired_at: new Date(nowMs).toISOString(),
         summary: check.summary,
         actor: `workflow:${workflow.id}`,
+        scope,
       };
       const actions: ActionOutcome[] = [];
       for (const action of workflow.data.actions) actions.push(await runAction(workspaceId, action, firing));

@@ -1,4 +1,5 @@
 import type { WorkflowTrigger } from '../store/app/workflows.ts';
+import type { ReadScope } from '../store/app/tool-objects.ts';
 
 /** What a workflow's actions are given when it fires; the webhook body is its first four fields. */
 export interface Firing {
@@ -10,6 +11,8 @@ export interface Firing {
   summary: string;
   /** Who acts, for the audit log: `workflow:<id>`. */
   actor: string;
+  /** What its numbers were read with: recorded on the notes and list rows it writes. */
+  scope: ReadScope;
 }
 
 export function webhookBody(firing: Firing): string {

@@ -1,12 +1,13 @@
 /**
  * Each trigger's check (docs/workflows.md, "Triggers"): whether the workflow fires now, with the
- * values it saw. Schedules always fire; a metric threshold compares the report's metric over the
- * workspace's last complete day; new conversions are the sale conversions after the newest one the
- * previous evaluation saw; ad fatigue scores the ads over the last 14 complete days.
+ * values it saw, read within the channels the workflow runs with (scope.ts). Schedules always
+ * fire; a metric threshold compares the report's metric over the workspace's last complete day;
+ * new conversions are the sale conversions after the newest one the previous evaluation saw; ad
+ * fatigue scores the ads over the last 14 complete days.
  */
 import type { Stores } from '../store/index.ts';
 import type { WorkflowData } from '../store/app/workflows.ts';
-import { visibilityOf } from '../analytics/permissions.ts';
+import { requireEveryChannel, visibleAdChannels, type Visibility } from '../analytics/permissions.ts';
 import { runReport } from '../analytics/report/run.ts';
 import { newConversions } from '../analytics/queries/conversions/new-conversions.ts';
 import { dailyAdDelivery } from '../analytics/queries/ad-fatigue/daily-ad-delivery.ts';
@@ -28,6 +29,8 @@ export interface TriggerInput {
   workspaceId: number;
   timeZone: string;
   workflow: WorkflowData;
+  /** What the workflow reads: the channels (and profit) it runs with (scope.ts, runScope). */
+  visibility: Visibility;
   nowMs: number;
   /** New conversions are looked for after this instant. */
   conversionsAfterMs: number;
@@ -37,8 +40,6 @@ export interface TriggerInput {
 const FATIGUE_MIN_DAYS = 6;
 const FATIGUE_WINDOW_DAYS = 14;
 const FATIGUE_ADS_SHOWN = 10;
-/** The workflow engine reads as an admin key would: every channel, profit included. */
-const ENGINE_VISIBILITY = visibilityOf(['admin:admin']);
 
 const yesterday = (nowMs: number, zone: string) => localDay(Date.parse(`${localDay(nowMs, zone)}T00:00:00Z`) - DAY_MS, 'UTC');
 const daysBefore = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) - n * DAY_MS).toISOString().slice(0, 10);
@@ -48,7 +49,7 @@ async function metricThreshold(input: TriggerInput): Promise<TriggerCheck> {
   const day = yesterday(input.nowMs, input.timeZone);
   const report = await runReport(
     input.stores,
-    { workspaceId: input.workspaceId, visibility: ENGINE_VISIBILITY },
+    { workspaceId: input.workspaceId, visibility: input.visibility },
     { start_date: day, end_date: day, timezone: input.timeZone, metrics: [metric] },
     input.nowMs,
   );
@@ -59,6 +60,8 @@ async function metricThreshold(input: TriggerInput): Promise<TriggerCheck> {
 }
 
 async function newConversion(input: TriggerInput): Promise<TriggerCheck> {
+  // Conversions are order-level data, not split by channel: a narrower workflow cannot count them.
+  requireEveryChannel(input.visibility, 'new conversions');
   const found = await newConversions(input.stores.ch, input.workspaceId, input.conversionsAfterMs, input.nowMs);
   const since = new Date(input.conversionsAfterMs).toISOString();
   const through = new Date(found.newest_ms ?? input.conversionsAfterMs).toISOString();
@@ -72,7 +75,7 @@ async function adFatigue(input: TriggerInput): Promise<TriggerCheck> {
   const end = yesterday(input.nowMs, input.timeZone);
   const start = daysBefore(end, FATIGUE_WINDOW_DAYS - 1);
   const range = resolveRange({ start_date: start, end_date: end, timezone: input.timeZone }, input.nowMs);
-  const scored = scoreAds(await dailyAdDelivery(input.stores.ch, { workspaceId: input.workspaceId, range, channels: null }), FATIGUE_MIN_DAYS);
+  const scored = scoreAds(await dailyAdDelivery(input.stores.ch, { workspaceId: input.workspaceId, range, channels: visibleAdChannels(input.visibility) }), FATIGUE_MIN_DAYS);
   const fatigued = scored.filter((ad) => ad.score !== null && ad.score >= threshold);
   const ads = fatigued.slice(0, FATIGUE_ADS_SHOWN).map(({ source, ad_id, ad_name, score }) => ({ source, ad_id, ad_name, score }));
   const summary = fatigued.length

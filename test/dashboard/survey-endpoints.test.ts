@@ -122,9 +122,13 @@ test('self-reported vs pixel: each answer beside the source the attribution cred
   assert.equal(learned.status, 200, JSON.stringify(learned.body));
   const counted = (answer: string) => learned.body.rows.filter((r: any) => r.answer === answer).reduce((sum: number, r: any) => sum + r.orders, 0);
   assert.deepEqual([counted('Instagram'), counted('Friend or family'), counted('Podcast')].map((n) => Math.round(n * 1e9) / 1e9), [2, 1, 0]);
-  // A viewer who reads Meta only does not see the credits of other channels (organic included).
+  // A viewer who reads Meta only does not see the credits of other channels (organic included),
+  // nor the counts of all responses: only the answers of the orders credited to Meta, uncounted.
   const mia = await sources('mia', '&attribution_model=linear');
-  assert.deepEqual(mia.body.rows, [{ answer: 'Instagram', source: 'meta', orders: 0.5, revenue: 50 }]);
+  assert.deepEqual([mia.body.rows, mia.body.answers], [
+    [{ answer: 'Instagram', source: 'meta', orders: 0.5, revenue: 50 }],
+    [{ answer: 'Instagram', responses: null, matched: null }],
+  ]);
   // The rating question, grouped by its values.
   const ratings = await sources('vic', '&question=1');
   assert.deepEqual([ratings.body.question, ratings.body.rows, ratings.body.answers], [
@@ -149,6 +153,15 @@ test('the view refuses questions it cannot group, unknown parameters and other w
   assert.deepEqual(await get('questoin=1'), { status: 400, body: { message: 'Unknown parameter: questoin. Did you mean question?' } });
   assert.deepEqual(await get('', '999'), { status: 404, body: { message: 'Survey 999 not found' } });
   assert.deepEqual(await get('', 'abc'), { status: 400, body: { message: 'Survey id must be numeric' } });
+});
+
+test('responses and their counts are order-level: a viewer narrowed to some channels reads neither (403, null)', async () => {
+  const listed = await as.mia!.get(`${surveysUrl}${shop.id}`);
+  assert.deepEqual(listed.body.surveys.map((s: any) => [s.id, s.responses]), [[surveyId, null]]);
+  assert.deepEqual(await as.mia!.get(`/dashboard/api/surveys/${surveyId}/responses?workspace=${shop.id}`), {
+    status: 403,
+    body: { message: 'You do not have access to survey responses: they need access to every channel' },
+  });
 });
 
 test('responses come a page at a time, oldest first', async () => {

@@ -2,10 +2,11 @@
  * Stored objects that carry channel data are read and written only by keys that see those
  * channels (no indirect leaks): list rows copied from the ads, creatives' labels, marketing
  * angles' linked creatives, saved reports' source filters and segment rules on the landing
- * channel. Typed text is shown as typed. Objects stored before their channels were kept are shown
- * to unrestricted keys only.
+ * channel. A list row typed by a key holds what that key reads (the admin key's: the whole store).
+ * Objects stored before their channels were kept are shown to unrestricted keys only.
  * Fixture: workspace "Shop" with a meta ad m1 (100.00 spend) and a google ad g1 (50.00) on
- * 2026-11-10. The admin key stores: list "Top" with both as top creatives and a typed row, labels
+ * 2026-11-10. The admin key stores: list "Top" with both as top creatives and a typed row (the
+ * google key types one more), labels
  * on m1 and g1, angles linking m1, g1 and nothing, a custom report filtered on meta, a segment on
  * adv_source facebook, and one label written before channels were kept (straight into app state).
  * Readers: a read:google + write:drafts key, and a write:drafts key that sees no channel.
@@ -40,6 +41,7 @@ before(async () => {
   await admin('lists.add-top-creatives', { list_id: listId, rank_by: 'spend', count: 5, ...RANGE });
   await admin('lists.add-column', { list_id: listId, name: 'idea' });
   await admin('lists.add-items', { list_id: listId, items: [{ values: { idea: 'typed by hand' } }] });
+  await toolOk(t.app, google, 'lists.add-items', { list_id: listId, items: [{ values: { idea: 'typed by google' } }] });
   await admin('labels.label-asset', { asset_id: 'm1', labels: ['hook'] });
   await admin('labels.label-asset', { asset_id: 'g1', labels: ['ugc'] });
   ids.metaAngle = (await admin('marketing-angles.create', { title: 'Meta angle', linked_creatives: ['m1'] })).angle.id;
@@ -60,13 +62,13 @@ const itemNames = (items: { values: { creative?: string; idea?: string } }[]) =>
 describe('reading', () => {
   test('lists.get-lists shows a key only the rows of channels it sees, and counts only those', async () => {
     const all = await read(ws.headers, 'lists.get-lists', { list_id: listId });
-    assert.deepEqual([itemNames(all.items), all.total_items], [['Ad m1', 'Ad g1', 'typed by hand'], 3]);
+    assert.deepEqual([itemNames(all.items), all.total_items], [['Ad m1', 'Ad g1', 'typed by hand', 'typed by google'], 4]);
     const seen = await read(google, 'lists.get-lists', { list_id: listId });
-    assert.deepEqual([itemNames(seen.items), seen.total_items], [['Ad g1', 'typed by hand'], 2]);
+    assert.deepEqual([itemNames(seen.items), seen.total_items], [['Ad g1', 'typed by google'], 2], 'a row the admin key typed holds the whole store');
     const none = await read(blind, 'lists.get-lists', { list_id: listId });
-    assert.deepEqual([itemNames(none.items), none.total_items], [['typed by hand'], 1]);
+    assert.deepEqual([itemNames(none.items), none.total_items], [[], 0], 'a key that reads no data sees no row');
     const paged = await read(google, 'lists.get-lists', { list_id: listId, limit: 1, offset: 1 });
-    assert.deepEqual(itemNames(paged.items), ['typed by hand'], 'pages are cut from the visible rows');
+    assert.deepEqual(itemNames(paged.items), ['typed by google'], 'pages are cut from the visible rows');
   });
 
   test('labels, angles, saved reports and segments of hidden channels are left out; the rest is shown', async () => {

@@ -127,5 +127,23 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(tokens, [{ token_hash: 'h1', grant_id: 'h1' }, { token_hash: 'h2', grant_id: 'h2' }]);
       assert.deepEqual(await db.selectFrom('oauth_codes').select(['code_hash', 'grant_id']).execute(), [{ code_hash: 'c1', grant_id: 'c1' }]);
     });
+
+    test('list rows copied from the ads before scopes were recorded take their ad platforms as their scope; other objects none', async () => {
+      const migrator = new Migrator({ db, provider: { getMigrations: async () => appMigrations }, allowUnorderedMigrations: true });
+      assert.equal((await migrator.migrateTo('0020_data_versions')).error, undefined);
+      const row = (kind: string, data: object) => ({ workspace_id: 1, kind, parent_id: 1, unique_key: null, data: JSON.stringify(data), created_at: 'x', updated_at: 'x' });
+      await (db as unknown as Kysely<any>).insertInto('tool_objects').values([
+        row('list_item', { values: { creative: 'Ad g1' }, linked: { asset_id: 'g1' }, _channels: ['google'] }),
+        row('list_item', { values: { idea: 'typed' } }),
+        row('asset_label', { asset_id: 'm1', labels: ['hook'], _channels: ['meta'] }),
+      ]).execute();
+      await migrateAppDb(db);
+      const rows = await db.selectFrom('tool_objects').select(['kind', 'data', 'read_scope']).where('created_at', '=', 'x').orderBy('id').execute();
+      assert.deepEqual(rows.map((r) => [r.kind, JSON.parse(r.data), r.read_scope && JSON.parse(r.read_scope)]), [
+        ['list_item', { values: { creative: 'Ad g1' }, linked: { asset_id: 'g1' } }, { channels: ['google'], profit: false }],
+        ['list_item', { values: { idea: 'typed' } }, null],
+        ['asset_label', { asset_id: 'm1', labels: ['hook'], _channels: ['meta'] }, null],
+      ]);
+    });
   });
 }

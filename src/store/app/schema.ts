@@ -51,6 +51,8 @@ export interface ToolObjectTable {
   unique_key: string | null;
   /** JSON object. */
   data: string;
+  /** What an output's numbers were read with (JSON ReadScope); null: stored before it was recorded. */
+  read_scope: string | null;
   created_at: string;
   updated_at: string;
 }

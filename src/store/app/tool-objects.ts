@@ -11,8 +11,20 @@ export interface ToolObject<T = Record<string, unknown>> {
   parentId: number | null;
   uniqueKey: string | null;
   data: T;
+  /** What an output's numbers were read with; null when not recorded (analytics/permissions.ts, seesOutput). */
+  scope: ReadScope | null;
   createdAt: string;
   updatedAt: string;
+}
+
+/**
+ * What the numbers of a stored output were read with (docs/security.md, "Outputs of stored
+ * objects"; the rule that reads it is analytics/permissions.ts, seesOutput): the raw channels,
+ * null for the whole store, and whether a profit figure is in it.
+ */
+export interface ReadScope {
+  channels: readonly string[] | null;
+  profit: boolean;
 }
 
 /**
@@ -26,11 +38,12 @@ export type ToolObjectRow = {
   parent_id: number | null;
   unique_key: string | null;
   data: string;
+  read_scope: string | null;
   created_at: string;
   updated_at: string;
 };
 
-export const OBJECT_COLUMNS = ['id', 'parent_id', 'unique_key', 'data', 'created_at', 'updated_at'] as const;
+export const OBJECT_COLUMNS = ['id', 'parent_id', 'unique_key', 'data', 'read_scope', 'created_at', 'updated_at'] as const;
 const COLUMNS = OBJECT_COLUMNS;
 
 /** A row of `tool_objects` (its OBJECT_COLUMNS) as the object it stores. */
@@ -40,6 +53,7 @@ export function toObject<T>(row: ToolObjectRow): ToolObject<T> {
     parentId: row.parent_id === null ? null : Number(row.parent_id),
     uniqueKey: row.unique_key,
     data: JSON.parse(row.data) as T,
+    scope: row.read_scope === null ? null : (JSON.parse(row.read_scope) as ReadScope),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -50,7 +64,7 @@ export async function createObject<T extends object>(
   workspaceId: number,
   kind: string,
   data: T,
-  options: { parentId?: number; uniqueKey?: string } = {},
+  options: { parentId?: number; uniqueKey?: string; scope?: ReadScope } = {},
 ): Promise<ToolObject<T>> {
   const now = new Date().toISOString();
   const row = await db
@@ -61,6 +75,7 @@ export async function createObject<T extends object>(
       parent_id: options.parentId ?? null,
       unique_key: options.uniqueKey ?? null,
       data: JSON.stringify(data),
+      read_scope: scopeColumn(options.scope),
       created_at: now,
       updated_at: now,
     })
@@ -163,13 +178,20 @@ export async function uniqueKeysTaken(db: AppDatabase, workspaceId: number, kind
   return new Set(rows.map((r) => r.unique_key as string));
 }
 
-/** Merges `changes` into the stored document; returns undefined when the object does not exist. */
+/** A scope as the read_scope column holds it. */
+export const scopeColumn = (scope: ReadScope | undefined): string | null => (scope ? JSON.stringify(scope) : null);
+
+/**
+ * Merges `changes` into the stored document, and records `scope` when given (an output written
+ * again holds what its new writer read); returns undefined when the object does not exist.
+ */
 export async function updateObject<T extends object>(
   db: AppDatabase,
   workspaceId: number,
   kind: string,
   id: number,
   changes: Partial<T>,
+  scope?: ReadScope,
 ): Promise<ToolObject<T> | undefined> {
   return db.transaction().execute(async (trx) => {
     const current = await findObject<T>(trx, workspaceId, kind, id);
@@ -178,10 +200,10 @@ export async function updateObject<T extends object>(
     const updatedAt = new Date().toISOString();
     await trx
       .updateTable('tool_objects')
-      .set({ data: JSON.stringify(data), updated_at: updatedAt })
+      .set({ data: JSON.stringify(data), updated_at: updatedAt, ...(scope ? { read_scope: scopeColumn(scope) } : {}) })
       .where('workspace_id', '=', workspaceId)
       .where('id', '=', id)
       .execute();
-    return { ...current, data, updatedAt };
+    return { ...current, data, updatedAt, ...(scope ? { scope } : {}) };
   });
 }

@@ -8,7 +8,7 @@
 import { NotFound } from '../../kit/errors.ts';
 import type { AppDatabase } from '../app-db.ts';
 import { recordAudit } from './audit-log.ts';
-import { findObject, listObjects, OBJECT_COLUMNS, pruneChildren, toObject, type ToolObject } from './tool-objects.ts';
+import { findObject, listObjects, OBJECT_COLUMNS, pruneChildren, scopeColumn, toObject, type ReadScope, type ToolObject } from './tool-objects.ts';
 
 export const WORKFLOW_KIND = 'workflow';
 export const EXECUTION_KIND = 'workflow_execution';
@@ -114,8 +114,9 @@ export async function setWorkflowEnabled(
 
 /**
  * Claims the evaluation of `workflow` for `due` (a due time, or a unique name for a run by hand):
- * the new execution, or undefined when another evaluation holds that claim already. One
- * statement on SQLite and PostgreSQL alike: the unique key decides, whoever inserts first wins.
+ * the new execution, recorded with the scope its numbers are read with, or undefined when another
+ * evaluation holds that claim already. One statement on SQLite and PostgreSQL alike: the unique
+ * key decides, whoever inserts first wins.
  */
 export async function claimExecution(
   db: AppDatabase,
@@ -123,6 +124,7 @@ export async function claimExecution(
   workflowId: number,
   due: string,
   startedAt: Date,
+  scope: ReadScope,
 ): Promise<Execution | undefined> {
   const data: ExecutionData = { workflow_id: String(workflowId), due, started_at: startedAt.toISOString(), finished_at: null, status: 'running', outcome: null };
   const at = startedAt.toISOString();
@@ -134,6 +136,7 @@ export async function claimExecution(
       parent_id: workflowId,
       unique_key: `${workflowId}:${due}`,
       data: JSON.stringify(data),
+      read_scope: scopeColumn(scope),
       created_at: at,
       updated_at: at,
     })

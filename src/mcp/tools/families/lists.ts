@@ -3,7 +3,7 @@ import { countObjects, listObjects, updateObject } from '../../../store/app/tool
 import { Conflict, NotFound } from '../../../kit/errors.ts';
 import { LIST_COLUMN_KIND, LIST_ITEM_KIND, LIST_KIND, MAX_ITEMS_PER_LIST } from '../../../store/app/lists-and-notes.ts';
 import { audit, countVisible, createAudited, listPresented, present, requireObject } from '../kit/objects.ts';
-import { CHANNELS } from '../../../analytics/stored-channels.ts';
+import { readScopeOf } from '../../../analytics/permissions.ts';
 import { RANK_BY, topCreatives } from './library.ts';
 import { rangeOut, toolRange } from '../kit/range.ts';
 import { DAY, InvalidRequest, rangeArgs, idArg, limitArg, offsetArg, readTool, shortText, writeTool, type ToolContext } from '../kit/tool.ts';
@@ -18,7 +18,7 @@ const ITEMS_OUT = z.strictObject({ items: out.storedList });
 
 type List = { name: string; kind: 'list' | 'whiteboard'; folder: string };
 type Column = { name: string; type: string; options?: string[] };
-type Item = { values: Record<string, unknown>; linked?: Record<string, unknown>; [CHANNELS]?: string[] };
+type Item = { values: Record<string, unknown>; linked?: Record<string, unknown> };
 
 const cellValue = z.union([z.string().max(5000), z.number(), z.boolean(), z.null()]);
 const valuesArg = z
@@ -79,7 +79,7 @@ export const listTools = [
     'lists.get-lists',
     'Get lists and whiteboards',
     'The lists and whiteboards; with list_id, that list with its columns and a page of its items.',
-    'Lists made with the lists tools.',
+    'Lists made with the lists tools and filled by them and by workflows; a key reads only the rows within its channels (docs/mcp.md, "Who may do what").',
     z.object({ list_id: idArg('list').optional(), limit: limitArg, offset: offsetArg }).strict(),
     z.strictObject({ lists: out.storedList, list: out.stored, columns: out.storedList, items: out.storedList, total_items: out.num }).partial(),
     async (ctx, { list_id, ...page }) => {
@@ -181,7 +181,8 @@ export const listTools = [
       }
       const items = [];
       for (const [i, item] of input.items.entries()) {
-        const updated = await updateObject<Item>(ctx.db, ctx.workspaceId, ITEM, Number(item.id), { values: { ...current[i]!.data.values, ...item.values } });
+        const values = { ...current[i]!.data.values, ...item.values };
+        const updated = await updateObject<Item>(ctx.db, ctx.workspaceId, ITEM, Number(item.id), { values }, readScopeOf(ctx.visibility));
         await audit(ctx, 'lists.update-items', `${ITEM}:${item.id}`, { changed: item.values });
         items.push(present(updated!));
       }
@@ -225,9 +226,9 @@ export const listTools = [
           {
             values: { creative: creative.ad_name || creative.asset_id, source: creative.source, [input.rank_by]: creative[input.rank_by] },
             linked: { type: 'creative', asset_id: creative.asset_id, rank: rank + 1, rank_by: input.rank_by, ...rangeOut(range), attribution },
-            [CHANNELS]: [creative.source],
           },
-          { parentId: list.id },
+          // The row's numbers are its ad platform's alone.
+          { parentId: list.id, scope: { channels: [creative.source], profit: false } },
         );
         items.push({ ...present(item), creative });
       }

@@ -12,7 +12,7 @@ export const noteTools = [
     'notes.get-notes',
     'Get notes',
     'The saved notes (title, content), oldest first.',
-    'Notes saved with notes.save-note.',
+    'Notes saved with notes.save-note and by workflows; a key reads only those within its channels (docs/mcp.md, "Who may do what").',
     KIND,
     'notes',
   ),

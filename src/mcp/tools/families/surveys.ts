@@ -5,13 +5,15 @@ import { listSurveyResponses } from '../../../analytics/queries/surveys/list-res
 import { createAudited, present, requireObject } from '../kit/objects.ts';
 import { idArg, limitArg, offsetArg, readTool, shortText, writeTool } from '../kit/tool.ts';
 import * as out from '../kit/outputs.ts';
+import { ORDER_LEVEL, requireOutput, seesOutput } from '../../../analytics/permissions.ts';
 
 export const surveyTools = [
   readTool(
     'surveys.get-responses',
     'Get survey responses',
     'The surveys (status draft, live or closed; response count); with survey_id, that survey and its responses, one per order, oldest first.',
-    "Surveys drafted with surveys.create and published by a person (`survey publish`, the dashboard); responses posted by the pixel's post-purchase widget to `POST /collect/survey`.",
+    "Surveys drafted with surveys.create and published by a person (`survey publish`, the dashboard); responses posted by the pixel's post-purchase widget to `POST /collect/survey`; " +
+      'responses and their counts are order-level, read by admin keys only (docs/mcp.md, "Who may do what").',
     z
       .object({
         survey_id: idArg('survey').optional(),
@@ -26,10 +28,12 @@ export const surveyTools = [
     }).partial(),
     async (ctx, { survey_id, ...page }) => {
       if (!survey_id) {
-        const [surveys, counts] = await Promise.all([listSurveys(ctx.db, ctx.workspaceId, page), countSurveyResponses(ctx.ch, ctx.workspaceId)]);
-        return { surveys: surveys.map((s) => ({ ...present(s), responses: counts.get(s.id) ?? 0 })) };
+        const counted = seesOutput(ctx.visibility, ORDER_LEVEL);
+        const [surveys, counts] = await Promise.all([listSurveys(ctx.db, ctx.workspaceId, page), counted ? countSurveyResponses(ctx.ch, ctx.workspaceId) : null]);
+        return { surveys: surveys.map((s) => ({ ...present(s), responses: counts ? (counts.get(s.id) ?? 0) : null })) };
       }
       const survey = await requireObject<SurveyData>(ctx, SURVEY_KIND, survey_id, 'Survey');
+      requireOutput(ctx.visibility, ORDER_LEVEL, 'survey responses');
       const responses = await listSurveyResponses(ctx.ch, { workspaceId: ctx.workspaceId, surveyId: survey.id, page });
       return { survey: present(survey), responses };
     },

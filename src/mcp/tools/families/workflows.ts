@@ -3,6 +3,7 @@ import { InvalidInput } from '../../../kit/errors.ts';
 import { findObject } from '../../../store/app/tool-objects.ts';
 import { EXECUTION_KIND, WORKFLOW_KIND } from '../../../store/app/workflows.ts';
 import { workflowDefinition } from '../../../workflows/definition.ts';
+import { readScopeOf } from '../../../analytics/permissions.ts';
 import { createAudited, listPresented, present, requireObject, listTool } from '../kit/objects.ts';
 import { idArg, limitArg, offsetArg, readTool, writeTool } from '../kit/tool.ts';
 import * as out from '../kit/outputs.ts';
@@ -20,7 +21,8 @@ export const workflowTools = [
     'workflows.get-executions',
     'Get workflow executions',
     'Recorded runs of one workflow or of all, with status and outcome.',
-    'Recorded by the workflow engine in the server, one per evaluation (schedules, thresholds, new conversions, ad fatigue, `workflow run`).',
+    'Recorded by the workflow engine in the server, one per evaluation (schedules, thresholds, new conversions, ad fatigue, `workflow run`); ' +
+      'a key reads only the runs whose numbers it may read (docs/workflows.md, "What a narrower key sees").',
     z.object({ workflow_id: idArg('workflow').optional(), limit: limitArg, offset: offsetArg }).strict(),
     z.strictObject({ executions: out.storedList }),
     async (ctx, { workflow_id, ...page }) => {
@@ -41,7 +43,9 @@ export const workflowTools = [
           throw new InvalidInput(`actions.${i}.target: list ${action.target} not found`);
         }
       }
-      return { workflow: present(await createAudited(ctx, 'workflows.create', WORKFLOW_KIND, { ...input, enabled: false })) };
+      // It will run with what this key reads (workflows/scope.ts).
+      const scope = readScopeOf(ctx.visibility);
+      return { workflow: present(await createAudited(ctx, 'workflows.create', WORKFLOW_KIND, { ...input, enabled: false }, { scope })) };
     },
   ),
 ];

@@ -6,12 +6,13 @@ import {
   findObject,
   listObjects,
   updateObject,
+  type ReadScope,
   type ToolObject,
 } from '../../../store/app/tool-objects.ts';
 import { z } from 'zod';
 import { AccessDenied, NotFound } from '../../../kit/errors.ts';
-import { NO_SOURCE_ACCESS } from '../../../analytics/permissions.ts';
-import { CHANNELS, carriesChannels, visibleTo } from '../../../analytics/stored-channels.ts';
+import { NO_SOURCE_ACCESS, readScopeOf } from '../../../analytics/permissions.ts';
+import { CHANNELS, isOutput, mayHide, visibleObject, visibleTo } from '../../../analytics/stored-channels.ts';
 import * as out from './outputs.ts';
 import { InvalidRequest, limitArg, offsetArg, readTool, type ToolContext, type ToolDefinition } from './tool.ts';
 
@@ -42,26 +43,30 @@ export async function checkRoomFor(ctx: ToolContext, kind: string, adding = 1): 
   }
 }
 
+/** What an output written by this key holds: what the key reads (anything it typed may come from there). */
+const writerScope = (ctx: ToolContext, kind: string) => (isOutput(kind) ? readScopeOf(ctx.visibility) : undefined);
+
+/** Stores a new object; an output records `scope`, by default the writing key's (writerScope). */
 export async function createAudited<T extends object>(
   ctx: ToolContext,
   action: string,
   kind: string,
   data: T,
-  options: { parentId?: number; uniqueKey?: string } = {},
+  options: { parentId?: number; uniqueKey?: string; scope?: ReadScope } = {},
 ): Promise<ToolObject<T>> {
   checkWritable(ctx, kind, data);
   if (options.parentId === undefined) await checkRoomFor(ctx, kind);
-  const object = await createObject(ctx.db, ctx.workspaceId, kind, data, options);
+  const object = await createObject(ctx.db, ctx.workspaceId, kind, data, { ...options, scope: options.scope ?? writerScope(ctx, kind) });
   await audit(ctx, action, `${kind}:${object.id}`, { created: data });
   return object;
 }
 
 const notFound = (what: string, id: string) => new NotFound(`${what} ${id} not found`);
 
-/** An object the key may see; one that carries channels it does not see is not found, as if absent. */
+/** An object the key may see; one it may not (channels it does not see, a wider output) is not found, as if absent. */
 export async function requireObject<T = Record<string, unknown>>(ctx: ToolContext, kind: string, id: string, label = kind): Promise<ToolObject<T>> {
   const object = await findObject<T>(ctx.db, ctx.workspaceId, kind, Number(id));
-  if (!object || !visibleTo(ctx.visibility, kind, object.data as Record<string, unknown>)) throw notFound(label, id);
+  if (!object || !visibleObject(ctx.visibility, kind, object)) throw notFound(label, id);
   return object;
 }
 
@@ -78,7 +83,7 @@ export async function updateAudited<T extends object>(
   if (Object.keys(defined).length === 0) throw new InvalidRequest('Nothing to change: name at least one field');
   const current = await requireObject<T>(ctx, kind, id, label);
   checkWritable(ctx, kind, { ...current.data, ...defined });
-  const updated = await updateObject<T>(ctx.db, ctx.workspaceId, kind, Number(id), defined);
+  const updated = await updateObject<T>(ctx.db, ctx.workspaceId, kind, Number(id), defined, writerScope(ctx, kind));
   if (!updated) throw notFound(label, id);
   await audit(ctx, action, `${kind}:${id}`, { changed: defined });
   return updated;
@@ -87,13 +92,14 @@ export async function updateAudited<T extends object>(
 /** The objects of a kind (under a parent) this key may see, oldest first. */
 async function visibleObjects(ctx: ToolContext, kind: string, parentId?: number): Promise<ToolObject[]> {
   const all = await listObjects(ctx.db, ctx.workspaceId, kind, { parentId, limit: MAX_OBJECTS_PER_KIND, offset: 0 });
-  return all.filter((object) => visibleTo(ctx.visibility, kind, object.data));
+  return all.filter((object) => visibleObject(ctx.visibility, kind, object));
 }
 
 /**
- * A page of the objects of a kind the key may see. Where objects may carry channels the key does
- * not see, the page is cut from the visible ones (a kind holds at most MAX_OBJECTS_PER_KIND, a
- * list at most its item bound), so pages stay full and counts never include hidden objects.
+ * A page of the objects of a kind the key may see. Where some may be hidden from the key (channels
+ * it does not see, an output's scope wider than its own), the page is cut from the visible ones (a
+ * kind holds at most MAX_OBJECTS_PER_KIND, a list at most its item bound), so pages stay full and
+ * counts never include hidden objects.
  */
 export async function listPresented(
   ctx: ToolContext,
@@ -101,7 +107,7 @@ export async function listPresented(
   page: { limit: number; offset: number },
   parentId?: number,
 ): Promise<Record<string, unknown>[]> {
-  if (ctx.visibility.channels === null || !carriesChannels(kind)) {
+  if (!mayHide(ctx.visibility, kind)) {
     return (await listObjects(ctx.db, ctx.workspaceId, kind, { ...page, parentId })).map(present);
   }
   return (await visibleObjects(ctx, kind, parentId)).slice(page.offset, page.offset + page.limit).map(present);
@@ -109,7 +115,7 @@ export async function listPresented(
 
 /** How many objects of a kind (under a parent) the key may see. */
 export async function countVisible(ctx: ToolContext, kind: string, parentId?: number): Promise<number> {
-  if (ctx.visibility.channels === null || !carriesChannels(kind)) return countObjects(ctx.db, ctx.workspaceId, kind, parentId);
+  if (!mayHide(ctx.visibility, kind)) return countObjects(ctx.db, ctx.workspaceId, kind, parentId);
   return (await visibleObjects(ctx, kind, parentId)).length;
 }
 
