@@ -312,6 +312,9 @@ const CROSS_FIELD_VALID: Record<string, Record<string, unknown>[]> = {
   'workflows.create': [{ name: 'Daily', trigger: { type: 'daily_schedule' }, actions: [{ type: 'notify_email', target: 'team@shop.example' }] }],
   'segments.create': [{ name: 'Repeat', rules: [{ field: 'orders_count', operator: 'greater_than', value: 1 }] }],
   'segments.update': [{ id: '1', rules: [{ field: 'city', operator: 'in', value: ['Berlin'] }] }],
+  // Each question's (field's) options must suit its type: random ones rarely all do.
+  'forms.add-fields': [{ form_id: '1', fields: [{ label: 'Email', type: 'email', required: true }, { label: 'Size', type: 'select', options: ['S', 'M'] }] }],
+  'surveys.create': [{ title: 'After your order', questions: [{ text: 'How did you hear about us?', type: 'single_choice', options: ['Instagram', 'Google'] }, { text: 'Rate us', type: 'rating' }] }],
 };
 
 describe('who may write', () => {
