@@ -51,7 +51,22 @@ export function timestampParam(ms: number): string {
  */
 export function likePattern(pattern: string): string | null {
   if (!pattern.includes('*')) return null;
-  return pattern.replace(/[\\%_]/g, (c) => `\\${c}`).replace(/\*/g, '%');
+  return asLike(pattern);
+}
+
+/** A name pattern as a LIKE pattern, a name without `*` included (it then matches itself only). */
+const asLike = (pattern: string) => pattern.replace(/[\\%_]/g, (c) => `\\${c}`).replace(/\*/g, '%');
+
+/** Patterns that match every name: a list holding them needs no condition. */
+export const EVERY_NAME: readonly string[] = ['*'];
+
+/**
+ * Adds a condition that `column` matches one of `patterns` (`*` wildcards, as addNameFilter),
+ * bound as `counted_names`; none when a pattern is `*` alone.
+ */
+export function addNamePatterns(where: Conditions, column: string, patterns: readonly string[]): void {
+  if (patterns.includes('*')) return;
+  where.add(`arrayExists(p -> ${column} LIKE p, {counted_names:Array(String)})`, { counted_names: patterns.map(asLike) });
 }
 
 /** Adds an exact or wildcard name condition on `column`. */

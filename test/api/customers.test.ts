@@ -1,0 +1,166 @@
+/**
+ * GET /v3/customers, `customers.get-ltv` and the dashboard's Customers view (in Chromium), against
+ * a hand-computed fixture. Lifetime values depend on now, so the fixture sits at whole days from
+ * it: D is the first day (UTC) of the month four months before this one, the range is D to D+9
+ * and now is 119 to 153 days after D (every first order is 90 to 180 days old: ltv_30/60/90 are
+ * known, ltv_180/365 null). Times are D + days and hours, UTC; window 7 days unless asked.
+ *   Ann (customer id ann, visitors 1 and 2): meta session 101 (visitor 1, campaign spring) at +1d 10:00,
+ *     google session 102 (visitor 2, campaign brand) at +2d 10:00; orders A1 100.00 at +2d 10:30
+ *     (visitor 2, no customer id on it: one customer through the visitor), A2 50.00 at +12d 10:30,
+ *     A3 30.00 at +40d 10:30 (month 1). First click: meta/spring; second order after 10 days.
+ *   Ben (visitor 3): untagged session, B1 80.00 at +3d 09:20. Organic, one order.
+ *   Cara (cara, visitor 4): a cancelled order C0 500.00 at -5d (no sale: she is new, not returning),
+ *     google session (brand) at +4d 12:00, C1 120.00 at +4d 12:30, C2 60.00 at +74d 12:30 (month 2).
+ *   Dan (dan, visitor 5): tiktok session at -30d 07:00, D1 40.00 at -30d 08:00; D2 70.00 at +5d
+ *     08:00. Returning.
+ *   Eve (visitor 7): tiktok session at +6d 10:00, E1 90.00 at +6d 10:10.
+ *   Fay (visitor 8): meta session (campaign autumn) at +7d 15:00, F1 40.00 at +7d 15:30.
+ *   Gus (visitor 9): G1 200.00 at 20 days before today, 12:00, no session (outside the range).
+ * Hand-computed, range D..D+9 (cohort Ann, Ben, Cara, Eve, Fay; Dan returning):
+ *   customers 6, new 5, returning 1, revenue 100+80+120+70+90+40 = 500; repeat 2/5 = 0.4;
+ *   days to second: Ann 10, Cara 70 -> 40; ltv_30: Ann 150, Ben 80, Cara 120, Eve 90, Fay 40 -> 96;
+ *   ltv_60: Ann 180 -> 102; ltv_90: Cara 180 -> 114.
+ * A key with read:meta, read:google, read:organic does not see Eve's and Dan's tiktok first touch.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createTestWorkspace, injectGet, insertRows, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
+import { DAY_MS, formatTimestamp } from '../../src/kit/dates.ts';
+
+let t: TestApp;
+let shop: TestWorkspace;
+
+const today = new Date();
+/** D: the first day of the month four months before this one (UTC). */
+const D = Date.UTC(today.getUTCFullYear(), today.getUTCMonth() - 4, 1);
+const HOUR_MS = 3_600_000;
+const at = (days: number, hours = 0, minutes = 0) => formatTimestamp(D + days * DAY_MS + hours * HOUR_MS + minutes * 60_000);
+const day = (days: number) => at(days).slice(0, 10);
+const RANGE = `start_date=${day(0)}&end_date=${day(9)}`;
+
+const nulls = { ltv_180: null, ltv_365: null };
+const ANN = { new_customers: 1, repeat_rate: 1, avg_days_to_second_order: 10, ltv_30: 150, ltv_60: 180, ltv_90: 180, ...nulls };
+const BEN = { new_customers: 1, repeat_rate: 0, avg_days_to_second_order: null, ltv_30: 80, ltv_60: 80, ltv_90: 80, ...nulls };
+const CARA = { new_customers: 1, repeat_rate: 1, avg_days_to_second_order: 70, ltv_30: 120, ltv_60: 120, ltv_90: 180, ...nulls };
+const EVE = { new_customers: 1, repeat_rate: 0, avg_days_to_second_order: null, ltv_30: 90, ltv_60: 90, ltv_90: 90, ...nulls };
+const FAY = { new_customers: 1, repeat_rate: 0, avg_days_to_second_order: null, ltv_30: 40, ltv_60: 40, ltv_90: 40, ...nulls };
+const COHORT = { new_customers: 5, repeat_rate: 0.4, avg_days_to_second_order: 40, ltv_30: 96, ltv_60: 102, ltv_90: 114, ...nulls };
+const TOTALS = { customers: 6, returning_customers: 1, revenue: 500, ...COHORT };
+
+function event(session: number, visitor: number, dt: string, extra: object = {}) {
+  return { store_id: shop.id, dt, name: 'pageview', session_id: session, visitor_id: visitor, pathname: '/', ...extra };
+}
+
+before(async () => {
+  t = await startTestApp();
+  shop = await createTestWorkspace(t.stores, 'Cohorts');
+  const meta = (campaign: string) => ({ adv_source: 'facebook', adv_campaign_id: campaign });
+  const google = { adv_source: 'google', adv_campaign_id: 'brand' };
+  await insertRows(t.stores, 'events', [
+    event(101, 1, at(1, 10), { ...meta('spring'), customer_id: 'ann' }),
+    event(102, 2, at(2, 10), { ...google, customer_id: 'ann' }),
+    event(103, 3, at(3, 9)),
+    event(104, 4, at(4, 12), { ...google, customer_id: 'cara' }),
+    event(105, 5, at(-30, 7), { adv_source: 'tiktok', customer_id: 'dan' }),
+    event(106, 5, at(5, 7, 50), { customer_id: 'dan' }),
+    event(107, 7, at(6, 10), { adv_source: 'tiktok' }),
+    event(108, 8, at(7, 15), meta('autumn')),
+  ]);
+  const gus = formatTimestamp(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate()) - 20 * DAY_MS + 12 * HOUR_MS);
+  const orders: [string, string, number, number, string, number][] = [
+    ['A1', at(2, 10, 30), 2, 102, '', 10_000],
+    ['A2', at(12, 10, 30), 1, 0, 'ann', 5_000],
+    ['A3', at(40, 10, 30), 1, 0, 'ann', 3_000],
+    ['B1', at(3, 9, 20), 3, 103, '', 8_000],
+    ['C0', at(-5, 12), 4, 0, 'cara', 50_000],
+    ['C1', at(4, 12, 30), 4, 104, 'cara', 12_000],
+    ['C2', at(74, 12, 30), 4, 0, 'cara', 6_000],
+    ['D1', at(-30, 8), 5, 105, 'dan', 4_000],
+    ['D2', at(5, 8), 5, 106, 'dan', 7_000],
+    ['E1', at(6, 10, 10), 7, 107, '', 9_000],
+    ['F1', at(7, 15, 30), 8, 108, '', 4_000],
+    ['G1', gus, 9, 0, '', 20_000],
+  ];
+  await insertRows(t.stores, 'conversions', orders.map(([id, dt, visitor, session, customer, cents]) => ({
+    store_id: shop.id, dt, name: 'purchase', session_id: session, visitor_id: visitor, customer_id: customer, transaction_id: id,
+    transaction_gross_revenue: cents, transaction_currency: 'USD',
+  })));
+  await insertRows(t.stores, 'orders', [
+    { store_id: shop.id, transaction_id: 'C0', dt: at(-5, 12), customer_id: 'cara', gross_revenue: 50_000, currency: 'USD', status: 'cancelled', version: 1 },
+  ]);
+});
+
+after(async () => {
+  await t.close();
+});
+
+const get = (query: string, headers = shop.headers) => injectGet(t, `/v3/customers?${query}`, headers);
+
+describe('GET /v3/customers', () => {
+  test('without breakdown: one row, the cohort; the totals add the returning customer and the range\'s revenue', async () => {
+    const { status, body } = await get(RANGE);
+    assert.equal(status, 200, JSON.stringify(body));
+    assert.deepEqual(body, { data: [COHORT], totals: TOTALS });
+  });
+
+  test('by first source: Ann and Fay under meta, her second visitor joined; the cancelled order makes no returning customer of Cara', async () => {
+    const { body } = await get(`${RANGE}&breakdown=first_source`);
+    const meta = { new_customers: 2, repeat_rate: 0.5, avg_days_to_second_order: 10, ltv_30: 95, ltv_60: 110, ltv_90: 110, ...nulls };
+    assert.deepEqual(body, {
+      data: [
+        { first_source: 'meta', ...meta },
+        { first_source: 'google', ...CARA },
+        { first_source: 'organic', ...BEN },
+        { first_source: 'tiktok', ...EVE },
+      ],
+      totals: TOTALS,
+    });
+  });
+
+  test('by first campaign, each with its source', async () => {
+    const { body } = await get(`${RANGE}&breakdown=first_campaign`);
+    assert.deepEqual(body.data, [
+      { first_campaign: 'brand', first_source: 'google', ...CARA },
+      { first_campaign: 'autumn', first_source: 'meta', ...FAY },
+      { first_campaign: 'spring', first_source: 'meta', ...ANN },
+      { first_campaign: '', first_source: 'organic', ...BEN },
+      { first_campaign: '', first_source: 'tiktok', ...EVE },
+    ]);
+  });
+
+  test('a one-day window: Ann\'s meta click 24.5 hours before her first order is out, her google click credited', async () => {
+    const { body } = await get(`${RANGE}&breakdown=first_source&attribution_window=1`);
+    const google = { new_customers: 2, repeat_rate: 1, avg_days_to_second_order: 40, ltv_30: 135, ltv_60: 150, ltv_90: 180, ...nulls };
+    assert.deepEqual(body.data.map((r: { first_source: string }) => r.first_source), ['google', 'meta', 'organic', 'tiktok']);
+    assert.deepEqual(body.data[0], { first_source: 'google', ...google });
+  });
+
+  test('by cohort month: revenue per customer for each month since the first order, up to this month', async () => {
+    const asked = new Date();
+    const { body } = await get(`${RANGE}&breakdown=cohort_month`);
+    // Month 0: A1 A2 B1 C1 E1 F1 = 480 over 5; month 1: A3 30; month 2: C2 60; months 3 and 4 (this one) nothing.
+    const month = at(0).slice(0, 7);
+    assert.equal(asked.getUTCMonth(), today.getUTCMonth(), 'the month turned while the test ran');
+    assert.deepEqual(body.data, [{ cohort_month: month, ...COHORT, revenue_by_month: [96, 6, 12, 0, 0] }]);
+  });
+
+  test('from D to today: Gus (20 days old) is new but too young for any horizon', async () => {
+    const { body } = await get(`start_date=${day(0)}&end_date=${formatTimestamp(Date.now()).slice(0, 10)}`);
+    // Every order of the six plus D2: 100+50+30+80+120+60+70+90+40+200.
+    assert.deepEqual(body.totals, {
+      customers: 7, new_customers: 6, returning_customers: 1, revenue: 840,
+      repeat_rate: 0.3333, avg_days_to_second_order: 40, ltv_30: 96, ltv_60: 102, ltv_90: 114, ...nulls,
+    });
+  });
+
+  test('a key limited to meta, google and organic: Eve and Dan, first touched by tiktok, count nowhere', async () => {
+    const headers = await shop.keyHeaders(['read:meta', 'read:google', 'read:organic']);
+    const { status, body } = await get(`${RANGE}&breakdown=first_source`, headers);
+    assert.equal(status, 200, JSON.stringify(body));
+    assert.deepEqual(body.data.map((r: { first_source: string }) => r.first_source), ['meta', 'google', 'organic']);
+    assert.deepEqual(body.totals, {
+      customers: 4, new_customers: 4, returning_customers: 0, revenue: 340,
+      repeat_rate: 0.5, avg_days_to_second_order: 40, ltv_30: 97.5, ltv_60: 105, ltv_90: 120, ...nulls,
+    });
+  });
+});
