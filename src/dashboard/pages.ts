@@ -5,7 +5,7 @@ import { contentSecurityPolicy } from '../http/security-headers.ts';
 import { dashboardAssets } from './assets.ts';
 
 /** Every view's path; each serves the same page, and the browser code draws the view (or sign-in). */
-export const VIEW_PATHS = ['/', '/report', '/conversions', '/profit', '/products', '/books', '/live', '/surveys', '/forms', '/saved', '/geo', '/workflows', '/loyalty', '/creators', '/ai-visibility', '/settings'] as const;
+export const VIEW_PATHS = ['/', '/report', '/conversions', '/profit', '/products', '/books', '/customers', '/live', '/surveys', '/forms', '/saved', '/geo', '/workflows', '/loyalty', '/creators', '/ai-visibility', '/settings'] as const;
 
 const PAGE = `<!doctype html>
 <html lang="en">
