@@ -10,13 +10,12 @@ export const customerTools = [
   readTool(
     'customers.get-ltv',
     'Customers and lifetime value',
-    'New customers (first order in the range) by first source, first campaign or cohort month: repeat rate, days to the 2nd order, ' +
-      'LTV after 30-365 days (null: none that old); totals add returning customers. Default zone: the workspace\'s.',
+    'New customers (first order in range) by first source, campaign or month: repeat rate, LTV at 30-365 days; plus returning.',
     'The pixel\'s purchases and sessions (traffic), sales only, revenue under the workspace settings.',
     z.object({
       ...rangeArgs,
-      breakdown: z.enum(COHORT_BREAKDOWNS).optional().describe('Rows per; left out: one row'),
-      attribution_window: z.literal([...ATTRIBUTION_WINDOWS]).optional().describe('First-click lookback days'),
+      breakdown: z.enum(COHORT_BREAKDOWNS).optional().describe('Rows by'),
+      attribution_window: z.literal([...ATTRIBUTION_WINDOWS]).optional().describe('Lookback days'),
     }).strict(),
     z.strictObject({
       customers: out.fields({
