@@ -21,14 +21,23 @@
  *   days to second: Ann 10, Cara 70 -> 40; ltv_30: Ann 150, Ben 80, Cara 120, Eve 90, Fay 40 -> 96;
  *   ltv_60: Ann 180 -> 102; ltv_90: Cara 180 -> 114.
  * A key with read:meta, read:google, read:organic does not see Eve's and Dan's tiktok first touch.
+ * The workspace's zone is Asia/Tokyo (UTC+9; the data API still defaults to UTC): the range's days
+ * are the same there except that Fay's order falls on D+8 at 00:30.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import type { Browser } from 'playwright-core';
 import { createTestWorkspace, injectGet, insertRows, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
 import { DAY_MS, formatTimestamp } from '../../src/kit/dates.ts';
+import { updateSettings } from '../../src/store/app/workspaces.ts';
+import { callTool, toolOk } from '../mcp/rpc.ts';
+import { launchChromium } from '../support/chromium.ts';
+import { createUser, signIn, signedInPage } from '../dashboard/helpers.ts';
 
 let t: TestApp;
 let shop: TestWorkspace;
+let browser: Browser | undefined;
+const ZONE = 'Asia/Tokyo';
 
 const today = new Date();
 /** D: the first day of the month four months before this one (UTC). */
@@ -54,6 +63,7 @@ function event(session: number, visitor: number, dt: string, extra: object = {})
 before(async () => {
   t = await startTestApp();
   shop = await createTestWorkspace(t.stores, 'Cohorts');
+  await updateSettings(t.stores.db, shop.id, { timezone: ZONE });
   const meta = (campaign: string) => ({ adv_source: 'facebook', adv_campaign_id: campaign });
   const google = { adv_source: 'google', adv_campaign_id: 'brand' };
   await insertRows(t.stores, 'events', [
@@ -91,6 +101,7 @@ before(async () => {
 });
 
 after(async () => {
+  await browser?.close();
   await t.close();
 });
 
@@ -162,5 +173,101 @@ describe('GET /v3/customers', () => {
       customers: 4, new_customers: 4, returning_customers: 0, revenue: 340,
       repeat_rate: 0.5, avg_days_to_second_order: 40, ltv_30: 97.5, ltv_60: 105, ltv_90: 120, ...nulls,
     });
+  });
+});
+
+describe('GET /v3/customers: refusals', () => {
+  test('a bad breakdown, window, range or parameter is a 400 with the contract\'s message; a key without pixel data a 403; POST a 405', async () => {
+    const badDate = await injectGet(t, '/v3/report?start_date=2026-13-01', shop.headers);
+    const cases: [string, string][] = [
+      [`${RANGE}&breakdown=source`, 'Invalid breakdown: source. Accepted values: first_source, first_campaign, cohort_month'],
+      [`${RANGE}&attribution_window=5`, 'Invalid attribution_window: 5. Accepted values: 1, 7, 28, 90, 180, 365'],
+      [`start_date=${day(9)}&end_date=${day(0)}`, 'start_date must be before end_date'],
+      [`${RANGE}&metrics=revenue`, 'Unknown parameter: metrics'],
+    ];
+    for (const [query, message] of cases) {
+      const { status, body } = await get(query);
+      assert.deepEqual([status, body], [400, { message }], query);
+    }
+    assert.deepEqual(await get('start_date=2026-13-01'), { status: 400, body: badDate.body });
+    const zone = await get(`${RANGE}&timezone=Mars/Base`);
+    assert.deepEqual(zone, { status: 400, body: (await injectGet(t, '/v3/report?timezone=Mars/Base', shop.headers)).body });
+    const profitOnly = await get(RANGE, await shop.keyHeaders(['read:profit']));
+    assert.deepEqual(profitOnly, { status: 403, body: { message: 'You do not have access to pixel data' } });
+    const post = await t.app.inject({ method: 'POST', url: `/v3/customers?${RANGE}`, headers: shop.headers });
+    assert.equal(post.statusCode, 405);
+  });
+});
+
+describe('customers.get-ltv', () => {
+  test('the same rows and totals as /v3/customers in the workspace\'s zone, which it reads by default', async () => {
+    for (const breakdown of [undefined, 'first_source', 'first_campaign', 'cohort_month'] as const) {
+      const args = { date_from: day(0), date_to: day(7), ...(breakdown ? { breakdown } : {}) };
+      const { customers } = await toolOk(t.app, shop.headers, 'customers.get-ltv', args);
+      const http = await get(`start_date=${day(0)}&end_date=${day(7)}&timezone=${ZONE}${breakdown ? `&breakdown=${breakdown}` : ''}`);
+      assert.deepEqual([customers.rows, customers.totals], [http.body.data, http.body.totals], breakdown);
+      assert.deepEqual({ ...customers, rows: undefined, totals: undefined }, {
+        date_from: day(0), date_to: day(7), timezone: ZONE, currency: 'USD', breakdown: breakdown ?? null, attribution_window: 7,
+        conversion_names: ['*'], rows: undefined, totals: undefined,
+      });
+    }
+  });
+
+  test('Tokyo\'s D to D+7 leaves Fay out (her order is at 00:30 on D+8 there); in UTC she is in', async () => {
+    const tokyo = await toolOk(t.app, shop.headers, 'customers.get-ltv', { date_from: day(0), date_to: day(7) });
+    const utc = await toolOk(t.app, shop.headers, 'customers.get-ltv', { date_from: day(0), date_to: day(7), timezone: 'UTC' });
+    assert.deepEqual([tokyo.customers.totals.new_customers, utc.customers.totals.new_customers], [4, 5]);
+  });
+
+  test('arguments outside the schema are -32602', async () => {
+    for (const args of [{ breakdown: 'source' }, { attribution_window: 5 }, { date_from: 'May 1' }, { limit: 5 }]) {
+      assert.equal((await callTool(t.app, shop.headers, 'customers.get-ltv', args)).error?.code, -32602, JSON.stringify(args));
+    }
+  });
+});
+
+describe('the dashboard\'s Customers view', () => {
+  test('its endpoint answers /v3/customers\'s numbers on the workspace\'s calendar', async () => {
+    await createUser(t, 'ada@example.com', shop.id);
+    const ada = await signIn(t, 'ada@example.com');
+    const { status, body } = await ada.get(`/dashboard/api/customers?workspace=${shop.id}&start_date=${day(0)}&end_date=${day(7)}&breakdown=first_source`);
+    assert.equal(status, 200, JSON.stringify(body));
+    const http = await get(`start_date=${day(0)}&end_date=${day(7)}&timezone=${ZONE}&breakdown=first_source`);
+    assert.deepEqual(body, {
+      data: http.body.data, totals: http.body.totals, breakdown: 'first_source', attribution_window: 7, conversion_names: ['*'],
+      range: { start_date: day(0), end_date: day(7) },
+    });
+  });
+
+  test('in Chromium: the cohort heat map by first source with the numbers of /v3/customers, the darkest cell the largest', async () => {
+    const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    browser = await launchChromium();
+    const errors: string[] = [];
+    const page = await signedInPage(browser, `${base}/customers?workspace=${shop.id}&${RANGE}&breakdown=first_source`, 'ada@example.com', errors);
+    await page.waitForSelector('[data-testid="cohort-table"] tbody tr');
+    assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'Customers');
+    const cells = async (selector: string) => (await page.locator(selector).allInnerTexts()).map((row) => row.split('\t').map((c) => c.trim()));
+    assert.deepEqual((await cells('[data-testid="cohort-table"] thead tr'))[0], [
+      'First source', 'New customers', 'Repeat rate', 'Days to 2nd order', 'LTV 30 d', 'LTV 60 d', 'LTV 90 d', 'LTV 180 d', 'LTV 365 d',
+    ]);
+    assert.deepEqual(await cells('[data-testid="cohort-table"] tbody tr'), [
+      ['meta', '2', '50.00 %', '10', '$95.00', '$110.00', '$110.00', '–', '–'],
+      ['google', '1', '100.00 %', '70', '$120.00', '$120.00', '$180.00', '–', '–'],
+      ['organic', '1', '0.00 %', '–', '$80.00', '$80.00', '$80.00', '–', '–'],
+      ['tiktok', '1', '0.00 %', '–', '$90.00', '$90.00', '$90.00', '–', '–'],
+    ]);
+    assert.deepEqual(await cells('[data-testid="cohort-table"] tfoot tr'), [
+      ['All new customers', '5', '40.00 %', '40', '$96.00', '$102.00', '$114.00', '–', '–'],
+    ]);
+    // LTV 90 d: Google's 180.00 is the column's largest, organic's 80.00 is shaded less, an unknown value not at all.
+    const shade = (row: number, column: number) => page.locator(`[data-testid="cohort-table"] tbody tr:nth-child(${row}) td:nth-of-type(${column})`).getAttribute('style');
+    assert.match((await shade(2, 6))!, /color-mix\(in srgb, var\(--accent\) 55%/);
+    assert.match((await shade(3, 6))!, /color-mix\(in srgb, var\(--accent\) 24%/);
+    assert.equal(await shade(1, 7), null);
+    assert.deepEqual(
+      (await page.locator('.kpi .kpi-value').allInnerTexts()),
+      ['6', '5', '1', '$500.00'],
+    );
+    assert.deepEqual(errors, []);
   });
 });
