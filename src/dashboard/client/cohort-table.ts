@@ -29,7 +29,7 @@ const KEY_COLUMNS: Record<string, HeatColumn[]> = {
 const FIGURES: HeatColumn[] = [
   { label: 'New customers', kind: 'count', value: (r) => r.new_customers },
   { label: 'Repeat rate', kind: 'fraction', value: (r) => r.repeat_rate },
-  { label: 'Days to 2nd order', kind: 'share', value: (r) => r.avg_days_to_second_order },
+  { label: 'Days to 2nd order', kind: 'count', value: (r) => r.avg_days_to_second_order },
   ...LTV_DAYS.map((days): HeatColumn => ({ label: `LTV ${days} d`, kind: 'money', value: (r) => r[`ltv_${days}`] })),
 ];
 

@@ -12,7 +12,7 @@ export function Customers({ data }: { data: CustomersResult }) {
   const c = data.customers;
   const t = c.totals;
   return html`
-    <p class="note">${c.date_from} to ${c.date_to} (${c.timezone}) · ${formatValue(t.customers, 'count')} customers:
-      ${formatValue(t.new_customers, 'count')} new, ${formatValue(t.returning_customers, 'count')} returning, ${formatValue(t.revenue, 'money')} revenue</p>
+    <p class="note">${`${c.date_from} to ${c.date_to} (${c.timezone}) · ${formatValue(t.customers, 'count')} customers: ` +
+      `${formatValue(t.new_customers, 'count')} new, ${formatValue(t.returning_customers, 'count')} returning, ${formatValue(t.revenue, 'money')} revenue`}</p>
     <${CohortTable} caption="New customers" breakdown=${c.breakdown} rows=${c.rows} totals=${t} />`;
 }
