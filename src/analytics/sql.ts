@@ -45,6 +45,9 @@ export function timestampParam(ms: number): string {
   return formatTimestampMs(ms);
 }
 
+/** A name pattern as a LIKE pattern, a name without `*` included (it then matches itself only). */
+const asLike = (pattern: string) => pattern.replace(/[\\%_]/g, (c) => `\\${c}`).replace(/\*/g, '%');
+
 /**
  * Turns an event-name pattern into a LIKE pattern: `*` matches any run of characters and every
  * other character is literal (so `_` and `%` are escaped). Null when the pattern has no `*`.
@@ -53,9 +56,6 @@ export function likePattern(pattern: string): string | null {
   if (!pattern.includes('*')) return null;
   return asLike(pattern);
 }
-
-/** A name pattern as a LIKE pattern, a name without `*` included (it then matches itself only). */
-const asLike = (pattern: string) => pattern.replace(/[\\%_]/g, (c) => `\\${c}`).replace(/\*/g, '%');
 
 /** Patterns that match every name: a list holding them needs no condition. */
 export const EVERY_NAME: readonly string[] = ['*'];

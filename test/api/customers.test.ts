@@ -32,6 +32,9 @@ import { DAY_MS, formatTimestamp } from '../../src/kit/dates.ts';
 import { updateSettings } from '../../src/store/app/workspaces.ts';
 import { callTool, toolOk } from '../mcp/rpc.ts';
 import { launchChromium } from '../support/chromium.ts';
+import { visibilityOf } from '../../src/analytics/permissions.ts';
+import { prepareReport } from '../../src/analytics/report/run.ts';
+import { customerCohorts } from '../../src/analytics/queries/customers/customer-cohorts.ts';
 import { createUser, signIn, signedInPage } from '../dashboard/helpers.ts';
 
 let t: TestApp;
@@ -269,5 +272,26 @@ describe('the dashboard\'s Customers view', () => {
       ['6', '5', '1', '$500.00'],
     );
     assert.deepEqual(errors, []);
+  });
+});
+
+describe('the counted conversion names (the query\'s parameter)', () => {
+  test('only orders of a matching name count: a lead before the purchase makes no repeat buyer, and `_` is no wildcard', async () => {
+    const names = await createTestWorkspace(t.stores, 'Names');
+    const conversion = (visitor: number, name: string, dt: string, cents: number) => ({
+      store_id: names.id, dt, name, session_id: visitor, visitor_id: visitor, transaction_id: `${name}-${visitor}`, transaction_gross_revenue: cents,
+    });
+    await insertRows(t.stores, 'conversions', [
+      conversion(1, 'lead', at(1, 9), 0), conversion(1, 'purchase', at(3, 9), 5_000),
+      conversion(2, 'order_paid', at(2, 9), 2_000), conversion(3, 'orderXpaid', at(2, 9), 3_000),
+    ]);
+    const { plan } = await prepareReport(t.stores, { workspaceId: names.id, visibility: visibilityOf(['admin:admin']) },
+      { start_date: day(0), end_date: day(9), attribution_model: 'first_click' });
+    const cohort = async (countedNames: string[]) => {
+      const [group] = await customerCohorts(t.stores.ch, { plan, breakdown: null, countedNames, nowMs: Date.now() });
+      return [group!.customers, group!.repeaters, group!.range_cents];
+    };
+    assert.deepEqual(await cohort(['*']), [3, 1, 10_000]);
+    assert.deepEqual(await cohort(['purchase', 'order_*']), [2, 0, 7_000]);
   });
 });
