@@ -271,6 +271,7 @@ describe('the dashboard\'s Customers view', () => {
       (await page.locator('.kpi .kpi-value').allInnerTexts()),
       ['6', '5', '1', '$500.00'],
     );
+    assert.equal(await page.getByTestId('counted-names').textContent(), 'Orders are the sales among the conversions named * (every name).');
     assert.deepEqual(errors, []);
   });
 });

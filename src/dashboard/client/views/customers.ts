@@ -12,6 +12,7 @@ interface CustomersAnswer {
   totals: Row;
   breakdown: string | null;
   attribution_window: number;
+  conversion_names: string[];
   range: { start_date: string; end_date: string };
 }
 
@@ -38,6 +39,8 @@ export function Customers({ route, workspace }: ViewProps) {
     ${d && html`
       <div class="kpis">${TILES.map((m) => html`<${Kpi} metric=${m} value=${d.totals[m] as number} />`)}</div>
       <${CohortTable} caption=${`New customers from ${d.range.start_date} to ${d.range.end_date}`} breakdown=${d.breakdown} rows=${d.data} totals=${d.totals} />
+      <p class="note" data-testid="counted-names">Orders are the sales among the conversions named ${d.conversion_names.join(', ')}${
+        d.conversion_names.includes('*') ? ' (every name)' : ''}.</p>
       <p class="note">New customers placed their first order ever in the range; returning customers ordered in it after an earlier first order.
         The first source is the first click of the first order. LTV N d: revenue per customer of the orders placed within N days of the first,
         over the customers whose first order is at least N days old.</p>`}
