@@ -11,6 +11,7 @@ import { runDashboardBench } from './dashboard.ts';
 import { runExportBench } from './export.ts';
 import { runAttributionTruthBench } from './attribution-truth.ts';
 import { runLiveBench } from './live.ts';
+import { runCustomersBench } from './customers.ts';
 
 /**
  * Every benchmark suite. A suite is one file in this folder plus one line here. `env` suites run on
@@ -33,4 +34,5 @@ export const SUITES: BenchSuite[] = [
   { name: 'export', kind: 'own', run: runExportBench },
   { name: 'attribution-truth', kind: 'own', run: runAttributionTruthBench },
   { name: 'live', kind: 'own', run: runLiveBench },
+  { name: 'customers', kind: 'env', run: runCustomersBench },
 ];

@@ -45,13 +45,28 @@ export function timestampParam(ms: number): string {
   return formatTimestampMs(ms);
 }
 
+/** A name pattern as a LIKE pattern, a name without `*` included (it then matches itself only). */
+const asLike = (pattern: string) => pattern.replace(/[\\%_]/g, (c) => `\\${c}`).replace(/\*/g, '%');
+
 /**
  * Turns an event-name pattern into a LIKE pattern: `*` matches any run of characters and every
  * other character is literal (so `_` and `%` are escaped). Null when the pattern has no `*`.
  */
 export function likePattern(pattern: string): string | null {
   if (!pattern.includes('*')) return null;
-  return pattern.replace(/[\\%_]/g, (c) => `\\${c}`).replace(/\*/g, '%');
+  return asLike(pattern);
+}
+
+/** Patterns that match every name: a list holding them needs no condition. */
+export const EVERY_NAME: readonly string[] = ['*'];
+
+/**
+ * Adds a condition that `column` matches one of `patterns` (`*` wildcards, as addNameFilter),
+ * bound as `counted_names`; none when a pattern is `*` alone.
+ */
+export function addNamePatterns(where: Conditions, column: string, patterns: readonly string[]): void {
+  if (patterns.includes('*')) return;
+  where.add(`arrayExists(p -> ${column} LIKE p, {counted_names:Array(String)})`, { counted_names: patterns.map(asLike) });
 }
 
 /** Adds an exact or wildcard name condition on `column`. */

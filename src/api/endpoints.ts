@@ -14,6 +14,8 @@ import { attributionRoute } from './attribution/route.ts';
 import { attributionQuery } from './attribution/schema.ts';
 import { reconciliationRoute } from './reconciliation/route.ts';
 import { reconciliationQuery } from './reconciliation/schema.ts';
+import { customersRoute } from './customers/route.ts';
+import { customersQuery } from './customers/schema.ts';
 import { exportRoute } from './export/route.ts';
 import { ROW_EXPORTS, ROW_EXPORT_KINDS } from './export/kinds.ts';
 import { mmmQuery } from './export/mmm.ts';
@@ -29,6 +31,7 @@ export const DATA_ENDPOINTS: readonly { path: string; route: FastifyPluginAsync;
   { path: '/report', route: reportRoute, query: reportQuery },
   { path: '/attribution', route: attributionRoute, query: attributionQuery },
   { path: '/reconciliation', route: reconciliationRoute, query: reconciliationQuery },
+  { path: '/customers', route: customersRoute, query: customersQuery },
   ...ROW_EXPORT_KINDS.map((kind) => ({ path: `/export/${kind}`, route: exportRoute(kind), query: ROW_EXPORTS.get(kind)!.query })),
   { path: '/export/mmm', route: exportRoute('mmm'), query: mmmQuery },
 ];

@@ -6,7 +6,7 @@ import { dashboardAssets } from './assets.ts';
 import { isSignedIn } from './auth.ts';
 
 /** Every view's path; each serves the same page, and the browser code draws the view (or sign-in). */
-export const VIEW_PATHS = ['/', '/report', '/conversions', '/profit', '/products', '/books', '/live', '/surveys', '/forms', '/saved', '/geo', '/workflows', '/loyalty', '/creators', '/ai-visibility', '/settings'] as const;
+export const VIEW_PATHS = ['/', '/report', '/conversions', '/profit', '/products', '/books', '/customers', '/live', '/surveys', '/forms', '/saved', '/geo', '/workflows', '/loyalty', '/creators', '/ai-visibility', '/settings'] as const;
 
 const PAGE = `<!doctype html>
 <html lang="en">

@@ -26,12 +26,14 @@ import { parseReportQuery } from '../api/report/schema.ts';
 import { parseConversionsQuery } from '../api/conversions/schema.ts';
 import { parseReconciliationQuery } from '../api/reconciliation/schema.ts';
 import { reconcile } from '../analytics/reconciliation.ts';
+import { parseCustomersQuery } from '../api/customers/schema.ts';
+import { customerLtv } from '../analytics/customers.ts';
 import { parseAttributionQuery } from '../api/attribution/schema.ts';
 import { idParam, pageOf, parseQuery, text } from '../api/params.ts';
 import { pixelScope } from '../analytics/query-scope.ts';
 import { requireUser } from './auth.ts';
 import { workspaceAccess, type WorkspaceAccess } from './access.ts';
-import { previousPeriod, viewRange } from './store-calendar.ts';
+import { previousPeriod, viewDays, viewRange } from './store-calendar.ts';
 
 export const OVERVIEW_METRICS: MetricName[] = ['spend', 'revenue', 'roas', 'conversions', 'sessions', 'cr'];
 export const PROFIT_METRICS: MetricName[] = [
@@ -205,6 +207,18 @@ export async function viewRoutes(app: FastifyInstance): Promise<void> {
     const range = viewRange(query, access.timeZone, Date.now());
     const { data, totals } = await reconcile(app.stores, access, range);
     return { data, totals, range: { start_date: formatDay(range.startMs, range.timeZone), end_date: formatDay(range.endMs, range.timeZone) } };
+  });
+
+  /** Customers: the range's new customers and their lifetime value, on the workspace's calendar. */
+  app.get('/dashboard/api/customers', { onRequest }, async (request) => {
+    const access = workspaceAccess(request);
+    const { breakdown, attribution_window, ...dates } = parseCustomersQuery(request.query, VIEW_PARAMS);
+    const range = viewRange(dates, access.timeZone, Date.now());
+    const answer = await customerLtv(app.stores, access, { ...instants(range), timezone: range.timeZone, breakdown, attribution_window });
+    return {
+      data: answer.data, totals: answer.totals, breakdown: answer.breakdown, attribution_window: answer.attributionWindow,
+      conversion_names: answer.countedNames, range: viewDays(range),
+    };
   });
 
   /** Live: the last 30 minutes of pageviews and conversions, polled by the view. */

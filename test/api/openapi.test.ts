@@ -29,6 +29,7 @@ const ROUTES: Record<string, string[]> = {
   '/v3/attribution': ['transaction_id', 'start_date', 'end_date', 'timezone', 'from', 'to', 'attribution_window', 'attribution_date', 'exclude_source', 'exclude_sources'],
   '/v3/report': ['start_date', 'end_date', 'timezone', 'from', 'to', 'metrics', 'breakdown', 'interval', 'attribution_model', 'attribution_window', 'attribution_date', 'source', 'sources', 'exclude_source', 'exclude_sources', 'name', 'campaign', 'adgroup', 'ad', 'limit', 'offset'],
   '/v3/reconciliation': ['start_date', 'end_date', 'timezone', 'from', 'to'],
+  '/v3/customers': ['start_date', 'end_date', 'timezone', 'from', 'to', 'breakdown', 'attribution_window'],
 };
 
 /** The contract's error messages with their status ("..." stands for the listed accepted values). */

@@ -88,7 +88,7 @@ describe('security headers', () => {
         assertInlineCodeAllowed(response.body, policy, `${method} ${url}`);
       }
     }
-    const dashboard = ['/', '/profit', '/conversions', '/report', '/products', '/books', '/live', '/surveys', '/forms', '/saved', '/geo', '/workflows', '/loyalty', '/creators', '/ai-visibility', '/settings'].map((page) => `GET ${page}`);
+    const dashboard = ['/', '/profit', '/conversions', '/report', '/products', '/books', '/customers', '/live', '/surveys', '/forms', '/saved', '/geo', '/workflows', '/loyalty', '/creators', '/ai-visibility', '/settings'].map((page) => `GET ${page}`);
     assert.deepEqual(html.sort(), [...dashboard, 'GET /demo/storefront', 'GET /api-docs'].sort());
   });
 

@@ -149,6 +149,24 @@ describe('the books app (reconciliation.get-data)', () => {
   });
 });
 
+describe('the customers app (customers.get-ltv)', () => {
+  test('draws the cohort heat map: a row per first source with the tool\'s figures, the totals, and the customers in one line', async () => {
+    const { frame, data } = await render('customers.get-ltv', { ...RANGE, timezone: 'UTC', breakdown: 'first_source' });
+    await frame.waitForSelector('[data-testid="cohort-table"] tbody tr');
+    const { rows, totals } = data.customers;
+    assert.ok(rows.length > 1, 'the demo\'s new customers come by several first sources');
+    assert.deepEqual(await texts(frame, 'thead th'), [
+      'First source', 'New customers', 'Repeat rate', 'Days to 2nd order', 'LTV 30 d', 'LTV 60 d', 'LTV 90 d', 'LTV 180 d', 'LTV 365 d',
+    ]);
+    assert.deepEqual(await texts(frame, 'tbody th'), rows.map((r: { first_source: string }) => r.first_source));
+    const first = await texts(frame, 'tbody tr:first-child td');
+    assert.deepEqual([first[0], first.at(-1)], [String(rows[0].new_customers), '–'], 'ltv_365 of customers at most 3 days old is unknown');
+    assert.equal((await texts(frame, 'tfoot td'))[0], String(totals.new_customers));
+    assert.equal(await frame.$eval('.note', (el) => el.textContent),
+      `${RANGE.date_from} to ${RANGE.date_to} (UTC) · ${totals.customers} customers: ${totals.new_customers} new, ${totals.returning_customers} returning, ${usd(totals.revenue)} revenue`);
+  });
+});
+
 describe('themes', () => {
   test('the app starts in the host\'s dark theme and follows it when the host changes it', async () => {
     const { frame, page } = await render('analytics.query', { interval: 'day', metrics: ['revenue'], filters: RANGE }, 'dark');

@@ -57,6 +57,13 @@ describe('resources', () => {
           description: "reconciliation.get-data as a chart of the shop's and the report's revenue per day and the table of every difference",
           mimeType: MIME,
         },
+        {
+          uri: 'ui://storelens/customers',
+          name: 'customers',
+          title: 'Customers and lifetime value',
+          description: "customers.get-ltv as the dashboard's cohort table, a heat map of repeat rate and LTV per row",
+          mimeType: MIME,
+        },
       ],
     });
     assert.deepEqual((await rpc('resources/templates/list', {})).result, { resourceTemplates: [] });
@@ -78,7 +85,7 @@ describe('resources', () => {
 
   test('every caller reads the same documents: they hold no data, and a key without any data scope reads them', async () => {
     const metaOnly = await ws.keyHeaders(['read:meta']);
-    for (const uri of ['ui://storelens/report', 'ui://storelens/attribution', 'ui://storelens/explain', 'ui://storelens/books']) {
+    for (const uri of ['ui://storelens/report', 'ui://storelens/attribution', 'ui://storelens/explain', 'ui://storelens/books', 'ui://storelens/customers']) {
       assert.deepEqual(await read(uri, metaOnly), await read(uri));
     }
   });
@@ -104,7 +111,7 @@ describe('resources', () => {
 });
 
 describe('tools/list links the apps', () => {
-  test('analytics.query, attribution.get-data, attribution.explain and reconciliation.get-data name their app in _meta.ui.resourceUri; no other tool carries _meta', async () => {
+  test('analytics.query, attribution.get-data, attribution.explain, reconciliation.get-data and customers.get-ltv name their app in _meta.ui.resourceUri; no other tool carries _meta', async () => {
     const { tools } = (await rpc('tools/list', {})).result;
     const linked = tools.filter((tool: any) => tool._meta).map((tool: any) => [tool.name, tool._meta]);
     assert.deepEqual(linked, [
@@ -112,6 +119,7 @@ describe('tools/list links the apps', () => {
       ['attribution.get-data', { ui: { resourceUri: 'ui://storelens/attribution' } }],
       ['attribution.explain', { ui: { resourceUri: 'ui://storelens/explain' } }],
       ['reconciliation.get-data', { ui: { resourceUri: 'ui://storelens/books' } }],
+      ['customers.get-ltv', { ui: { resourceUri: 'ui://storelens/customers' } }],
     ]);
     const listed = (await rpc('resources/list', {})).result.resources.map((r: any) => r.uri);
     assert.deepEqual(linked.map(([, meta]: any) => meta.ui.resourceUri), listed);

@@ -35,6 +35,7 @@ export function everyToolPlan(range: { date_from: string; date_to: string }): Pl
     call('ab-testing.get-results', () => ({ test_id: 'hero', ...range })),
     call('health-center.get-summary', () => range),
     call('reconciliation.get-data', () => range),
+    call('customers.get-ltv', () => ({ ...range, breakdown: 'cohort_month' })),
     call('loyalty.get-programs'),
     call('loyalty.get-analytics', () => range),
     call('library.get-assets', () => ({ ...range, sort_by: 'revenue', limit: 5 }), (r, ids) => (ids.asset = r.assets[0].asset_id)),

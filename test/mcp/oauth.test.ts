@@ -193,7 +193,7 @@ describe('a multi-workspace connection', () => {
 
   test('the MCP Apps are listed and read through the connector URL as through /mcp (test/mcp/apps.test.ts)', async () => {
     const { resources } = await client.listResources();
-    assert.deepEqual(resources.map((r) => r.uri), ['ui://storelens/report', 'ui://storelens/attribution', 'ui://storelens/explain', 'ui://storelens/books']);
+    assert.deepEqual(resources.map((r) => r.uri), ['ui://storelens/report', 'ui://storelens/attribution', 'ui://storelens/explain', 'ui://storelens/books', 'ui://storelens/customers']);
     const { contents } = await client.readResource({ uri: 'ui://storelens/report' });
     assert.equal(contents[0]!.mimeType, 'text/html;profile=mcp-app');
     assert.match('text' in contents[0]! ? contents[0].text : '', /^<!doctype html>/);

@@ -307,6 +307,17 @@ const CHECKS: Record<string, Check> = {
   },
   'health-center.get-summary': { args: range, verify: adminOnly },
   'reconciliation.get-data': { args: range, verify: adminOnly },
+  // A customer counts under the channel of its first touch only: a key and the key of every other channel split the admin's customers.
+  'customers.get-ltv': {
+    args: range.map((r) => ({ ...r, breakdown: 'first_source' })),
+    verify: additive(
+      (v) => [
+        ...(['customers', 'new_customers', 'returning_customers', 'revenue'] as const).map((f): [string, unknown] => [f, v.customers.totals[f]]),
+        ...byName(v.customers.rows, 'first_source', ['new_customers']),
+      ],
+      (v) => v.customers.rows.map((r: any) => r.first_source),
+    ),
+  },
   'loyalty.get-analytics': { args: range, verify: adminOnly },
   'audit-log.get-log': { args: page, verify: adminOnly },
   // Creators are creator-channel data (their ref links and coupons): a key that reads the creator

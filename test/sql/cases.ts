@@ -10,7 +10,7 @@ import type { AppDatabase } from '../../src/store/app-db.ts';
 import type { QueryScope } from '../../src/analytics/query-scope.ts';
 import { channelsOfAll } from '../../src/analytics/sources.ts';
 import { visibilityOf } from '../../src/analytics/permissions.ts';
-import { runReport } from '../../src/analytics/report/run.ts';
+import { prepareReport, runReport } from '../../src/analytics/report/run.ts';
 import { updateSettings } from '../../src/store/app/workspaces.ts';
 import type { ReportRequest } from '../../src/analytics/report/plan.ts';
 import { variantPerformance } from '../../src/analytics/queries/ab-testing/variant-performance.ts';
@@ -51,6 +51,8 @@ import { countFormSubmissions } from '../../src/analytics/queries/forms/count-su
 import { listFormSubmissions } from '../../src/analytics/queries/forms/list-submissions.ts';
 import { newestFormSubmissions } from '../../src/analytics/queries/forms/newest-submissions.ts';
 import { runProductSales, type ProductSalesRequest } from '../../src/analytics/product-sales.ts';
+import { customerLtv, type CustomersRequest } from '../../src/analytics/customers.ts';
+import { customerCohorts } from '../../src/analytics/queries/customers/customer-cohorts.ts';
 import { cartAbandonment } from '../../src/analytics/queries/offers/cart-abandonment.ts';
 import { couponPerformance } from '../../src/analytics/queries/offers/coupon-performance.ts';
 import { listSessions } from '../../src/analytics/queries/sessions/list-sessions.ts';
@@ -110,7 +112,25 @@ const products = (name: string, request: ProductSalesRequest, auth = ADMIN): Que
   run: (ch, ctx) => runProductSales({ ch, db: ctx.db }, { workspaceId: ctx.workspaceId, ...auth }, { start_date: '2026-10-01', end_date: '2026-10-31', ...request }, NOW),
 });
 
+const customers = (name: string, request: CustomersRequest, auth = ADMIN): QueryCase => ({
+  name,
+  run: (ch, ctx) => customerLtv({ ch, db: ctx.db }, { workspaceId: ctx.workspaceId, ...auth }, { start_date: '2026-10-01', end_date: '2026-10-31', ...request }, NOW),
+});
+
 export const SQL_CASES: Record<string, SqlCase[]> = {
+  'analytics/queries/customers/customer-cohorts.ts': [
+    customers('whole workspace, no breakdown', {}),
+    customers('by first campaign, a key that sees some channels, 28-day window', { breakdown: 'first_campaign', attribution_window: 28 }, META_WITH_PROFIT),
+    customers('by cohort month in New York time', { breakdown: 'cohort_month', timezone: 'America/New_York' }),
+    {
+      name: 'counted names purchase and order_*',
+      run: async (ch, ctx) => {
+        const { plan } = await prepareReport({ ch, db: ctx.db }, { workspaceId: ctx.workspaceId, ...ADMIN },
+          { start_date: '2026-10-01', end_date: '2026-10-31', attribution_model: 'first_click' }, NOW);
+        return customerCohorts(ch, { plan, breakdown: 'first_source', countedNames: ['purchase', 'order_*'], nowMs: NOW });
+      },
+    },
+  ],
   'analytics/export/stream-rows.ts': [
     { name: 'NDJSON of every event', run: (ch, ctx) => streamRows(ch, 'export-events', eventsStatement(everyChannel(ctx), {}), { format: 'ndjson' }, async () => {}) },
     {

@@ -95,7 +95,7 @@ const DRILLS = [
 const drillsOf = (plan: ReportPlan) => DRILLS.filter((d) => plan[d.name] !== null);
 
 /** Every value the report binds: the scope, the scan bounds and the workspace settings. */
-function reportParams(plan: ReportPlan): QueryParams {
+export function reportParams(plan: ReportPlan): QueryParams {
   const s = plan.settings;
   const b = scanBounds(plan);
   return {
@@ -133,7 +133,7 @@ const ORDER_KEYED_BREAKDOWNS: readonly string[] = ['city', 'coupon_code'];
  * purchase the pixel saw without a city or coupon takes its order's); otherwise the parts come
  * from the conversion alone.
  */
-function conversionValues(plan: ReportPlan): { columns: string; joins: string } {
+export function conversionValues(plan: ReportPlan): { columns: string; joins: string } {
   const s = plan.settings;
   const needsOrders =
     plan.metrics.some((m) => METRICS[m].profit) || ORDER_KEYED_BREAKDOWNS.includes(plan.breakdown ?? '') ||

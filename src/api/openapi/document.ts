@@ -3,6 +3,7 @@ import { NO_ADS_ACCESS, NO_PIXEL_ACCESS, NO_PROFIT_ACCESS, NO_SOURCE_ACCESS } fr
 import { BASE_SOURCES, PIXEL_SOURCES } from '../../analytics/sources.ts';
 import { acceptedMessage } from '../../kit/choices.ts';
 import { NO_RECONCILIATION_ACCESS, RECONCILIATION_FIGURES, TOO_LONG } from '../../analytics/reconciliation.ts';
+import { LTV_NAMES } from '../../analytics/customers.ts';
 import { DATA_API_PREFIX, DATA_ENDPOINTS } from '../endpoints.ts';
 import type { QuerySpec } from '../params.ts';
 import { BEARER_FORM } from '../../http/auth.ts';
@@ -160,6 +161,10 @@ const EVENTS_ERRORS = pixelErrors(['session_id must be numeric', 'visitor_id mus
 const ADS_ERRORS = { 400: [unknownSource(BASE_SOURCES)], 403: [NO_ADS_ACCESS, NO_SOURCE_ACCESS] };
 
 const figureProperties = Object.fromEntries(RECONCILIATION_FIGURES.map((name) => [name, num]));
+const nullableNum = { type: ['number', 'null'] };
+const cohortProperties = {
+  new_customers: num, repeat_rate: nullableNum, avg_days_to_second_order: nullableNum, ...Object.fromEntries(LTV_NAMES.map((name) => [name, nullableNum])),
+};
 
 const DESCRIPTIONS: Record<string, Description> = {
   '/events': {
@@ -247,6 +252,28 @@ const DESCRIPTIONS: Record<string, Description> = {
     errors: {
       400: [TOO_LONG],
       403: [NO_RECONCILIATION_ACCESS],
+    },
+  },
+  '/customers': {
+    summary: 'New and returning customers, repeat rate and lifetime value',
+    description:
+      'A customer is a customer_id (else its visitor); an order is a counted conversion that is a sale. The cohort: customers whose ' +
+      'first order ever falls in the range; returning: an order in the range after a first order before it. One row per breakdown ' +
+      'value (first_source or first_campaign of the first order under first click with attribution_window, no touchpoint: organic; ' +
+      'cohort_month: the month of the first order, with revenue_by_month per customer), or one row without breakdown. ltv_N: average ' +
+      'revenue per customer of the orders placed less than N days after the first, over the members whose first order is at least ' +
+      'N days old (null when none is). Customers whose first touch is a channel the key cannot see count nowhere. Money as decimals.',
+    response: {
+      type: 'object',
+      properties: {
+        data: { type: 'array', items: { type: 'object', properties: { first_source: str, first_campaign: str, cohort_month: str, ...cohortProperties, revenue_by_month: { type: 'array', items: num } } } },
+        totals: { type: 'object', properties: { customers: num, returning_customers: num, revenue: num, ...cohortProperties } },
+      },
+      required: ['data', 'totals'],
+    },
+    errors: {
+      400: ['Invalid <parameter>: <value>. Accepted values: ...'],
+      403: [NO_PIXEL_ACCESS],
     },
   },
   '/export/events': rowExport('events', EVENT, EVENTS_ERRORS),

@@ -10,6 +10,7 @@ import { Conversions } from './views/conversions.ts';
 import { Profit } from './views/profit.ts';
 import { Products } from './views/products.ts';
 import { Books } from './views/books.ts';
+import { Customers } from './views/customers.ts';
 import { Live } from './views/live.ts';
 import { Settings } from './views/settings.ts';
 import { Surveys } from './views/surveys.ts';
@@ -35,6 +36,7 @@ const VIEWS: { path: string; title: string; view: (p: ViewProps) => unknown; own
   { path: '/profit', title: 'Profit', view: Profit },
   { path: '/products', title: 'Products', view: Products },
   { path: '/books', title: 'Storelens vs shop', view: Books },
+  { path: '/customers', title: 'Customers', view: Customers },
   { path: '/live', title: 'Live', view: Live },
   { path: '/surveys', title: 'Surveys', view: Surveys },
   { path: '/forms', title: 'Forms', view: Forms },

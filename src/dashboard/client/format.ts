@@ -9,7 +9,7 @@ export const METRIC_KINDS: Record<string, Kind> = {
   cogs: 'money', payment_fees: 'money', shipping_costs: 'money', refunds: 'money', gross_profit: 'money',
   contribution_profit: 'money', net_profit: 'money', gross_margin: 'fraction', net_margin: 'fraction', net_roas: 'ratio',
   units: 'share', orders: 'share',
-  customers: 'count', repeat_customers: 'count', repeat_rate: 'fraction', repeat_revenue_share: 'fraction',
+  customers: 'count', returning_customers: 'count', repeat_customers: 'count', repeat_rate: 'fraction', repeat_revenue_share: 'fraction',
 };
 
 export const LABELS: Record<string, string> = {
@@ -18,7 +18,7 @@ export const LABELS: Record<string, string> = {
   add_to_carts: 'Add to carts', checkouts: 'Checkouts', cogs: 'COGS', payment_fees: 'Payment fees',
   shipping_costs: 'Shipping costs', refunds: 'Refunds', gross_profit: 'Gross profit', contribution_profit: 'Contribution profit',
   units: 'Units', orders: 'Orders',
-  customers: 'Customers', repeat_customers: 'Repeat customers', repeat_rate: 'Repeat rate', repeat_revenue_share: 'Repeat revenue share',
+  customers: 'Customers', returning_customers: 'Returning customers', repeat_customers: 'Repeat customers', repeat_rate: 'Repeat rate', repeat_revenue_share: 'Repeat revenue share',
   net_profit: 'Net profit', gross_margin: 'Gross margin', net_margin: 'Net margin', net_roas: 'Net ROAS',
   source: 'Source', campaign: 'Campaign', adgroup: 'Ad group', ad: 'Ad', date: 'Date', utm_source: 'UTM source',
   utm_campaign: 'UTM campaign', utm_medium: 'UTM medium', utm_term: 'UTM term', utm_content: 'UTM content',

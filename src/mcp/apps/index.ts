@@ -25,6 +25,7 @@ export const APPS: readonly AppDefinition[] = [
   app('attribution', 'attribution.get-data', 'Attribution models', 'attribution.get-data as the dashboard table of the models side by side'),
   app('explain', 'attribution.explain', 'Why an order was credited', "attribution.explain as the order's touchpoints and the dashboard's why panel: each model's shares, the removal effects"),
   app('books', 'reconciliation.get-data', 'Storelens vs shop', "reconciliation.get-data as a chart of the shop's and the report's revenue per day and the table of every difference"),
+  app('customers', 'customers.get-ltv', 'Customers and lifetime value', 'customers.get-ltv as the dashboard\'s cohort table, a heat map of repeat rate and LTV per row'),
 ];
 
 const BY_TOOL = new Map(APPS.map((a) => [a.tool, a]));

@@ -16,6 +16,7 @@ import { formTools } from './families/forms.ts';
 import { geoTestingTools } from './families/geo-testing.ts';
 import { healthCenterTools } from './families/health-center.ts';
 import { reconciliationTools } from './families/reconciliation.ts';
+import { customerTools } from './families/customers.ts';
 import { hourlyTools } from './families/hourly.ts';
 import { journeyTools } from './families/journeys.ts';
 import { labelTools } from './families/labels.ts';
@@ -59,6 +60,7 @@ export const TOOLS: readonly ToolDefinition[] = [
   ...abTestingTools,
   ...healthCenterTools,
   ...reconciliationTools,
+  ...customerTools,
   ...loyaltyTools,
   ...libraryTools,
   ...labelTools,

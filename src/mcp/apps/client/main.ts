@@ -12,12 +12,14 @@ import { Report } from './views/report.ts';
 import { Attribution } from './views/attribution.ts';
 import { Explain } from './views/explain.ts';
 import { Reconciliation } from './views/reconciliation.ts';
+import { Customers } from './views/customers.ts';
 
 const VIEWS: Record<string, (props: { data: any }) => unknown> = {
   report: Report,
   attribution: Attribution,
   explain: Explain,
   books: Reconciliation,
+  customers: Customers,
 };
 
 const root = document.getElementById('app')!;
@@ -27,7 +29,7 @@ let shown: CallToolResult | null = null;
 
 /** The currency of a result: analytics.query's settings, or the member its result object says it in. */
 function currencyOf(data: Record<string, any>): string | undefined {
-  return data.settings_applied?.currency ?? data.attribution?.currency ?? data.reconciliation?.currency;
+  return data.settings_applied?.currency ?? data.attribution?.currency ?? data.reconciliation?.currency ?? data.customers?.currency;
 }
 
 function draw(): void {
