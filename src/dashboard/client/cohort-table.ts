@@ -6,7 +6,7 @@
  */
 import { html } from 'htm/preact';
 import { formatValue, type Kind } from './format.ts';
-import type { Row } from './table.ts';
+import { TableBox, type Row } from './table.ts';
 
 interface HeatColumn {
   label: string;
@@ -52,8 +52,7 @@ export function CohortTable(props: { caption: string; breakdown: string | null; 
   const figures = [...FIGURES, ...monthColumns(props.rows)];
   const max = figures.map((c) => Math.max(0, ...props.rows.map((r) => (typeof c.value(r) === 'number' ? (c.value(r) as number) : 0))));
   return html`<div class="table-block">
-    <div class="table-tools"><h2>${props.caption}</h2></div>
-    <div class="table-scroll">
+    <${TableBox} caption=${props.caption}>
       <table class="heat" data-testid="cohort-table">
         <thead><tr>
           ${keys.map((c) => html`<th scope="col">${c.label}</th>`)}
@@ -70,7 +69,7 @@ export function CohortTable(props: { caption: string; breakdown: string | null; 
           ${figures.map((c) => html`<td class="num">${formatValue(c.value(props.totals!), c.kind)}</td>`)}
         </tr></tfoot>`}
       </table>
-    </div>
+    <//>
     <p class="note">Shading: the darker a cell, the higher its value against the rest of its column. – means none: no repeat order, or no customer
       whose first order is that many days old.</p>
   </div>`;

@@ -25,7 +25,7 @@ export function toCsv(columns: Column[], rows: Row[], totals?: Row): string {
   return csvText(records);
 }
 
-function download(filename: string, text: string): void {
+function saveFile(filename: string, text: string): void {
   const url = URL.createObjectURL(new Blob([text], { type: 'text/csv;charset=utf-8' }));
   const a = document.createElement('a');
   a.href = url;
@@ -63,10 +63,26 @@ function useOverflowing() {
   return { ref, overflowing };
 }
 
+/**
+ * A table's caption row (with `tools` such as a download button) and the box it scrolls in. A
+ * table wider than the box scrolls sideways inside it, and the caption row then says so.
+ */
+export function TableBox(props: { caption: string; tools?: unknown; children: unknown }) {
+  const scroll = useOverflowing();
+  return html`<div class="table-tools">
+      <h2>${props.caption}</h2>
+      ${scroll.overflowing && html`<p class="scroll-cue" data-testid="scroll-cue">More columns: scroll sideways →</p>`}
+      ${props.tools}
+    </div>
+    <div class=${scroll.overflowing ? 'table-scroll overflowing' : 'table-scroll'} ref=${scroll.ref} tabindex=${scroll.overflowing ? 0 : undefined}
+      aria-label=${scroll.overflowing ? `${props.caption}, scrolls sideways` : undefined} role=${scroll.overflowing ? 'region' : undefined}>
+      ${props.children}
+    </div>`;
+}
+
 /** `filename` adds a CSV download of what the table shows (left out where the page may not download, as in a sandboxed frame). */
 export function Table(props: { caption: string; columns: Column[]; rows: Row[]; totals?: Row; filename?: string; empty?: string }) {
   const [sort, setSort] = useState<{ key: string; dir: 1 | -1 } | null>(null);
-  const scroll = useOverflowing();
   const sorted = sort && props.columns.find((c) => c.key === sort.key);
   // Row fields carry integers as strings (the API's wire form): numeric columns sort them as numbers.
   const sortValue = (row: Row) => (sorted!.kind === 'text' || row[sorted!.key] == null ? row[sorted!.key] : Number(row[sorted!.key]));
@@ -78,14 +94,9 @@ export function Table(props: { caption: string; columns: Column[]; rows: Row[]; 
     const text = c.display ? c.display(row) : formatValue(row[c.key], c.kind);
     return c.onOpen ? html`<button type="button" class="link" onClick=${() => c.onOpen!(row)}>${text}</button>` : text;
   };
+  const downloadButton = props.filename && html`<button type="button" class="secondary" onClick=${() => saveFile(props.filename!, toCsv(props.columns, rows, props.totals))}>Download CSV</button>`;
   return html`<div class="table-block">
-    <div class="table-tools">
-      <h2>${props.caption}</h2>
-      ${scroll.overflowing && html`<p class="scroll-cue" data-testid="scroll-cue">More columns: scroll sideways →</p>`}
-      ${props.filename && html`<button type="button" class="secondary" onClick=${() => download(props.filename!, toCsv(props.columns, rows, props.totals))}>Download CSV</button>`}
-    </div>
-    <div class=${scroll.overflowing ? 'table-scroll overflowing' : 'table-scroll'} ref=${scroll.ref} tabindex=${scroll.overflowing ? 0 : undefined}
-      aria-label=${scroll.overflowing ? `${props.caption}, scrolls sideways` : undefined} role=${scroll.overflowing ? 'region' : undefined}>
+    <${TableBox} caption=${props.caption} tools=${downloadButton}>
       <table>
         <thead><tr>${props.columns.map((c) => html`<th scope="col" aria-sort=${ariaSort(c.key)} class=${c.kind === 'text' ? '' : 'num'}>
           <button type="button" class="sort" onClick=${() => toggle(c.key)}>${c.label}${sort?.key === c.key ? (sort.dir === 1 ? ' ▲' : ' ▼') : ''}</button>
@@ -95,6 +106,6 @@ export function Table(props: { caption: string; columns: Column[]; rows: Row[]; 
           : rows.map((row) => html`<tr>${props.columns.map((c) => html`<td class=${c.wrap ? 'wrap' : c.kind === 'text' ? '' : 'num'}>${cell(c, row)}</td>`)}</tr>`)}</tbody>
         ${props.totals && html`<tfoot><tr>${props.columns.map((c, i) => html`<td class=${c.kind === 'text' ? '' : 'num'}>${i === 0 ? 'Total' : c.kind === 'text' ? '' : formatValue(props.totals![c.key], c.kind)}</td>`)}</tr></tfoot>`}
       </table>
-    </div>
+    <//>
   </div>`;
 }
