@@ -22,12 +22,13 @@ export const SERVER_INFO = { name: 'storelens', title: 'Storelens analytics', ve
 const INSTRUCTIONS =
   'Storelens marketing analytics for one or more online stores. Start with metadata.list_schema to see ' +
   'metrics, breakdowns and sources, then analytics.query for numbers that match the dashboard. Dates are ' +
-  'YYYY-MM-DD days of `timezone` (IANA name, default UTC; the store\'s is in metadata.list_schema), the last day ' +
-  'included; a range left out is the last 7 days up to today. Attribution arguments left out (ignore_sources ' +
+  'YYYY-MM-DD days of `timezone` (IANA name, default UTC; the store\'s is in metadata.list_schema): date_from the ' +
+  'first, date_to the last, included; a range left out is the last 7 days up to today. limit and offset page a list. Attribution arguments left out (ignore_sources ' +
   'included) take the saved dashboard settings. A channel filter `meta` covers its family (facebook, instagram, ...). ' +
   'Money is in the workspace currency; ratios (ctr, cr, margins) are fractions. A description ending "Basis: report" ' +
   'counts revenue and conversions as analytics.query credits them (the result names the attribution); "Basis: orders" ' +
-  'counts each order whole, where or when it happened, with no attribution model.';
+  'counts each order whole, where or when it happened, with no attribution model. On a connection with several ' +
+  'workspaces every tool takes workspace_id, an id from workspaces_list.';
 
 /** -32601 naming the tool (cut at 100 characters) and, when one is close, the tool it likely meant. */
 function unknownTool(name: string, selection: ToolSelection): RpcError {
