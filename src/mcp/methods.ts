@@ -7,7 +7,7 @@ import { visibilityOf } from '../analytics/permissions.ts';
 import type { Caller } from './caller.ts';
 import type { Connection } from './connection.ts';
 import { invalidArguments, toolRefusal } from './errors.ts';
-import { INVALID_PARAMS, METHOD_NOT_FOUND, RpcError, negotiateVersion, toolResult, type RpcRequest } from './protocol.ts';
+import { INVALID_PARAMS, METHOD_NOT_FOUND, RpcError, negotiateVersion, quoted, toolResult, type RpcRequest } from './protocol.ts';
 import { findTool, inputSchemaOf, nearestTool, toolList } from './tools/index.ts';
 import type { ToolSelection } from './tools/kit/selection.ts';
 import type { ToolContext } from './tools/kit/tool.ts';
@@ -32,7 +32,7 @@ const INSTRUCTIONS =
 
 /** -32601 naming the tool (cut at 100 characters) and, when one is close, the tool it likely meant. */
 function unknownTool(name: string, selection: ToolSelection): RpcError {
-  const shown = name.length > 100 ? `${name.slice(0, 100)}...` : name;
+  const shown = quoted(name);
   const near = nearestTool(name, selection);
   return new RpcError(METHOD_NOT_FOUND, near ? `Unknown tool: ${shown}. Did you mean ${near}?` : `Unknown tool: ${shown}`);
 }
@@ -117,7 +117,7 @@ function statelessResult(method: string, result: Record<string, unknown>) {
 
 /** The result of one JSON-RPC request of either revision; a refusal is thrown as RpcError. */
 export async function dispatch(app: FastifyInstance, connection: Connection, rpc: RpcRequest, revision: Revision): Promise<unknown> {
-  if (revision.stateless && !STATELESS_METHODS.has(rpc.method)) throw new RpcError(METHOD_NOT_FOUND, `Method not found: ${rpc.method}`);
+  if (revision.stateless && !STATELESS_METHODS.has(rpc.method)) throw new RpcError(METHOD_NOT_FOUND, `Method not found: ${quoted(rpc.method)}`);
   const result = await answer(app, connection, rpc);
   // server/discover exists in 2026-07-28 only, so it has that shape whoever asks.
   return revision.stateless || rpc.method === 'server/discover' ? statelessResult(rpc.method, result) : result;
@@ -155,6 +155,6 @@ async function answer(app: FastifyInstance, connection: Connection, rpc: RpcRequ
       await connection.caller();
       return readResource(rpc.params, connection.selection);
     default:
-      throw new RpcError(METHOD_NOT_FOUND, `Method not found: ${rpc.method}`);
+      throw new RpcError(METHOD_NOT_FOUND, `Method not found: ${quoted(rpc.method)}`);
   }
 }

@@ -50,6 +50,9 @@ export class RpcError extends Error {
   }
 }
 
+/** A value the client sent, as an error message quotes it: cut at `max` characters. */
+export const quoted = (value: string, max = 100) => (value.length > max ? `${value.slice(0, max)}...` : value);
+
 export function replyResult(id: RpcId, result: unknown): RpcReply {
   return { jsonrpc: '2.0', id, result };
 }

@@ -9,7 +9,7 @@
  */
 import { ClientCapabilitiesSchema, ImplementationSchema, LoggingLevelSchema } from '@modelcontextprotocol/core';
 import { z } from 'zod';
-import { INVALID_PARAMS, RpcError, type RpcRequest } from './protocol.ts';
+import { INVALID_PARAMS, RpcError, quoted, type RpcRequest } from './protocol.ts';
 
 /** The stateless revisions the endpoint speaks, newest first. */
 export const STATELESS_VERSIONS = ['2026-07-28'] as const;
@@ -57,8 +57,9 @@ function refusal(code: number, message: string, data: unknown): RpcError {
   return new RpcError(code, message, data, 400);
 }
 
+/** -32020; what the client sent is quoted cut at 100 characters. */
 function mismatch(header: string, body: string): RpcError {
-  return refusal(HEADER_MISMATCH, `Bad Request: the request headers and body disagree: ${body}`, { mismatch: { header, body } });
+  return refusal(HEADER_MISMATCH, `Bad Request: the request headers and body disagree: ${body}`, { mismatch: { header: quoted(header), body } });
 }
 
 const isModern = (version: string) => version >= STATELESS_VERSIONS[STATELESS_VERSIONS.length - 1]!;
@@ -92,14 +93,14 @@ function checkRequiredHeaders(headers: StandardHeaders, rpc: RpcRequest, claimed
   if (headers.protocolVersion === undefined) {
     throw mismatch('(missing)', `the body envelope names protocol version ${claimed} but the required MCP-Protocol-Version header is absent`);
   }
-  if (headers.method === undefined) throw mismatch('(missing)', `the body names method ${rpc.method} but the required Mcp-Method header is absent`);
+  if (headers.method === undefined) throw mismatch('(missing)', `the body names method ${quoted(rpc.method)} but the required Mcp-Method header is absent`);
   const field = NAME_SOURCE[rpc.method];
   const bodyValue = field && typeof rpc.params[field] === 'string' ? (rpc.params[field] as string) : undefined;
   if (bodyValue === undefined) return;
-  if (headers.name === undefined) throw mismatch('(missing)', `the body carries params.${field}="${bodyValue}" but the required Mcp-Name header is absent`);
+  if (headers.name === undefined) throw mismatch('(missing)', `the body carries params.${field}="${quoted(bodyValue)}" but the required Mcp-Name header is absent`);
   const decoded = decodeHeaderValue(headers.name);
   if (decoded === undefined) throw mismatch(headers.name, 'the Mcp-Name header carries an invalid Base64 sentinel value');
-  if (decoded !== bodyValue) throw mismatch(headers.name, `the body carries params.${field}="${bodyValue}" but the Mcp-Name header names "${decoded}"`);
+  if (decoded !== bodyValue) throw mismatch(headers.name, `the body carries params.${field}="${quoted(bodyValue)}" but the Mcp-Name header names "${quoted(decoded)}"`);
 }
 
 /** The revision of one request (not a notification); throws the revision's refusal. */
@@ -122,16 +123,16 @@ export function revisionOf(rpc: RpcRequest, headers: StandardHeaders): Revision 
     return LEGACY;
   }
   const problem = envelopeProblem(meta);
-  if (problem) throw refusal(INVALID_PARAMS, `Invalid _meta envelope for protocol revision 2026-07-28: ${problem.key}: ${problem.problem}`, { envelope: problem });
+  if (problem) throw refusal(INVALID_PARAMS, `Invalid _meta envelope for protocol revision 2026-07-28: ${quoted(problem.key)}: ${problem.problem}`, { envelope: problem });
   const version = meta[PROTOCOL_VERSION_KEY] as string;
   if (headers.protocolVersion !== undefined && headers.protocolVersion !== version) {
-    throw mismatch(headers.protocolVersion, `the body envelope names protocol version ${version} but the MCP-Protocol-Version header names ${headers.protocolVersion}`);
+    throw mismatch(headers.protocolVersion, `the body envelope names protocol version ${quoted(version)} but the MCP-Protocol-Version header names ${quoted(headers.protocolVersion)}`);
   }
   if (headers.method !== undefined && headers.method !== rpc.method) {
-    throw mismatch(headers.method, `the body names method ${rpc.method} but the Mcp-Method header names ${headers.method}`);
+    throw mismatch(headers.method, `the body names method ${quoted(rpc.method)} but the Mcp-Method header names ${quoted(headers.method)}`);
   }
   if (!(STATELESS_VERSIONS as readonly string[]).includes(version)) {
-    throw refusal(UNSUPPORTED_PROTOCOL_VERSION, `Unsupported protocol version: ${version}`, { supported: [...STATELESS_VERSIONS], requested: version });
+    throw refusal(UNSUPPORTED_PROTOCOL_VERSION, `Unsupported protocol version: ${quoted(version)}`, { supported: [...STATELESS_VERSIONS], requested: quoted(version) });
   }
   checkRequiredHeaders(headers, rpc, version);
   return { stateless: true, version, clientCapabilities: meta[CLIENT_CAPABILITIES_KEY] as Record<string, unknown> };

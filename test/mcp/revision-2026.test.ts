@@ -189,6 +189,8 @@ describe('2026-07-28 refusals', () => {
     }
     const broken = await refusal(modern('tools/call', { name: 'notes.get-notes', arguments: {} }, { 'mcp-name': '=?base64?***?=' }));
     assert.deepEqual([broken.status, broken.code], [400, -32020]);
+    const long = await refusal(modern('tools/call', { name: 'x'.repeat(5000), arguments: {} }, { 'mcp-name': 'y'.repeat(5000) }));
+    assert.equal(long.message, `Bad Request: the request headers and body disagree: the body carries params.name="${'x'.repeat(100)}..." but the Mcp-Name header names "${'y'.repeat(100)}..."`);
   });
 
   test('an envelope without clientCapabilities, or a 2026-07-28 header without an envelope, is HTTP 400 with -32602', async () => {
