@@ -4,7 +4,7 @@ import { methodFailure } from './errors.ts';
 import { answerListen } from './listen.ts';
 import { dispatch, resultMeta } from './methods.ts';
 import { parseEnvelope, replyError, replyResult, salvageId, sendRpc, type RpcError, type RpcRequest } from './protocol.ts';
-import { revisionOf, standardHeaders, type Revision } from './revision.ts';
+import { checkNotification, revisionOf, standardHeaders, type Revision } from './revision.ts';
 
 /** The id of a body whose envelope is broken: its own when it is JSON with a usable id. */
 function idOfBroken(text: string) {
@@ -29,10 +29,14 @@ export function rpcHandler(app: FastifyInstance, path: string) {
     } catch (error) {
       return sendRpc(reply, replyError(idOfBroken(text), error as RpcError));
     }
-    if (rpc.notification) return reply.code(202).send();
     let revision: Revision;
     try {
-      revision = revisionOf(rpc, standardHeaders(request.headers));
+      const headers = standardHeaders(request.headers);
+      if (rpc.notification) {
+        checkNotification(rpc, headers);
+        return reply.code(202).send();
+      }
+      revision = revisionOf(rpc, headers);
     } catch (error) {
       const refusal = error as RpcError;
       return sendRpc(reply, replyError(rpc.id, refusal), refusal.httpStatus);

@@ -103,6 +103,27 @@ function checkRequiredHeaders(headers: StandardHeaders, rpc: RpcRequest, claimed
   if (decoded !== bodyValue) throw mismatch(headers.name, `the body carries params.${field}="${quoted(bodyValue)}" but the Mcp-Name header names "${quoted(decoded)}"`);
 }
 
+/**
+ * A notification needs no reply and no standard headers, but the ones it carries must agree with
+ * its body, as a request's must; throws the revision's refusal.
+ */
+export function checkNotification(rpc: RpcRequest, headers: StandardHeaders): void {
+  const meta = metaOf(rpc.params);
+  const claimed = meta !== undefined && PROTOCOL_VERSION_KEY in meta;
+  if (claimed && typeof meta[PROTOCOL_VERSION_KEY] !== 'string') {
+    throw refusal(INVALID_PARAMS, `Invalid _meta envelope for protocol revision 2026-07-28: ${PROTOCOL_VERSION_KEY}: expected a protocol version string`, {
+      envelope: { key: PROTOCOL_VERSION_KEY, problem: 'expected a protocol version string' },
+    });
+  }
+  const version = claimed ? (meta[PROTOCOL_VERSION_KEY] as string) : headers.protocolVersion;
+  if (claimed && headers.protocolVersion !== undefined && headers.protocolVersion !== version) {
+    throw mismatch(headers.protocolVersion, `the notification envelope names protocol version ${quoted(version!)} but the MCP-Protocol-Version header names ${quoted(headers.protocolVersion)}`);
+  }
+  if (version !== undefined && isModern(version) && headers.method !== undefined && headers.method !== rpc.method) {
+    throw mismatch(headers.method, `the notification body names method ${quoted(rpc.method)} but the Mcp-Method header names ${quoted(headers.method)}`);
+  }
+}
+
 /** The revision of one request (not a notification); throws the revision's refusal. */
 export function revisionOf(rpc: RpcRequest, headers: StandardHeaders): Revision {
   const meta = metaOf(rpc.params);

@@ -202,6 +202,22 @@ describe('2026-07-28 refusals', () => {
     assert.deepEqual([none.status, none.code, none.data], [400, -32602, { envelope: { missing: ['_meta'] } }]);
   });
 
+  test('a notification is accepted with 202 and no standard headers, but headers that disagree with it are HTTP 400 with -32020', async () => {
+    const notify = (headers: Record<string, string>) =>
+      fetch(`${base}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 7, _meta: envelope() } }),
+      });
+    assert.equal((await notify({})).status, 202);
+    assert.equal((await notify({ 'mcp-protocol-version': VERSION, 'mcp-method': 'notifications/cancelled' })).status, 202);
+    for (const headers of [{ 'mcp-protocol-version': '2025-06-18' }, { 'mcp-method': 'notifications/progress' }] as Record<string, string>[]) {
+      const r = await notify(headers);
+      const body = await r.json();
+      assert.deepEqual([r.status, body.id, body.error.code], [400, null, -32020], JSON.stringify(headers));
+    }
+  });
+
   test('a revision the server does not speak is HTTP 400 with -32022 naming the ones it does', async () => {
     const r = await refusal(send('/mcp', 'tools/list', { _meta: envelope({ 'io.modelcontextprotocol/protocolVersion': '2027-01-01' }) }, ws.headers, { 'mcp-protocol-version': '2027-01-01' }));
     assert.deepEqual([r.status, r.code, r.message, r.data], [400, -32022, 'Unsupported protocol version: 2027-01-01', { supported: [VERSION], requested: '2027-01-01' }]);
