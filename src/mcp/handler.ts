@@ -4,14 +4,14 @@ import { methodFailure } from './errors.ts';
 import { answerListen } from './listen.ts';
 import { dispatch, resultMeta } from './methods.ts';
 import { parseEnvelope, replyError, replyResult, salvageId, sendRpc, type RpcError, type RpcRequest } from './protocol.ts';
-import { checkNotification, revisionOf, standardHeaders, type Revision } from './revision.ts';
+import { batchRefusal, checkNotification, revisionOf, standardHeaders, type Revision } from './revision.ts';
 
-/** The id of a body whose envelope is broken: its own when it is JSON with a usable id. */
-function idOfBroken(text: string) {
+/** A body whose envelope is broken, as JSON when it is JSON. */
+function parsedOrNothing(text: string): unknown {
   try {
-    return salvageId(JSON.parse(text));
+    return JSON.parse(text);
   } catch {
-    return null;
+    return undefined;
   }
 }
 
@@ -27,7 +27,9 @@ export function rpcHandler(app: FastifyInstance, path: string) {
     try {
       rpc = parseEnvelope(text);
     } catch (error) {
-      return sendRpc(reply, replyError(idOfBroken(text), error as RpcError));
+      const body = parsedOrNothing(text);
+      const refusal = batchRefusal(body) ?? (error as RpcError);
+      return sendRpc(reply, replyError(salvageId(body), refusal), refusal.httpStatus);
     }
     let revision: Revision;
     try {

@@ -9,7 +9,7 @@
  */
 import { ClientCapabilitiesSchema, ImplementationSchema, LoggingLevelSchema } from '@modelcontextprotocol/core';
 import { z } from 'zod';
-import { INVALID_PARAMS, RpcError, quoted, type RpcRequest } from './protocol.ts';
+import { INVALID_PARAMS, INVALID_REQUEST, RpcError, quoted, type RpcRequest } from './protocol.ts';
 
 /** The stateless revisions the endpoint speaks, newest first. */
 export const STATELESS_VERSIONS = ['2026-07-28'] as const;
@@ -64,10 +64,9 @@ function mismatch(header: string, body: string): RpcError {
 
 const isModern = (version: string) => version >= STATELESS_VERSIONS[STATELESS_VERSIONS.length - 1]!;
 
-const metaOf = (params: Record<string, unknown>) => {
-  const meta = params._meta;
-  return typeof meta === 'object' && meta !== null && !Array.isArray(meta) ? (meta as Record<string, unknown>) : undefined;
-};
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const metaOf = (params: Record<string, unknown>) => (isRecord(params._meta) ? params._meta : undefined);
 
 /** `=?base64?...?=` carries a value that is not plain ASCII; undefined when that encoding is broken. */
 function decodeHeaderValue(value: string): string | undefined {
@@ -101,6 +100,18 @@ function checkRequiredHeaders(headers: StandardHeaders, rpc: RpcRequest, claimed
   const decoded = decodeHeaderValue(headers.name);
   if (decoded === undefined) throw mismatch(headers.name, 'the Mcp-Name header carries an invalid Base64 sentinel value');
   if (decoded !== bodyValue) throw mismatch(headers.name, `the body carries params.${field}="${quoted(bodyValue)}" but the Mcp-Name header names "${quoted(decoded)}"`);
+}
+
+/** Whether a message's params name the protocol version: the mark of a 2026-07-28 message. */
+function claimsVersion(message: unknown): boolean {
+  const meta = isRecord(message) && isRecord(message.params) ? metaOf(message.params) : undefined;
+  return meta !== undefined && PROTOCOL_VERSION_KEY in meta;
+}
+
+/** A batch is refused in every revision; one that holds a 2026-07-28 message is refused as that revision says, with HTTP 400. */
+export function batchRefusal(body: unknown): RpcError | undefined {
+  if (!Array.isArray(body) || !body.some(claimsVersion)) return undefined;
+  return refusal(INVALID_REQUEST, 'Bad Request: JSON-RPC batches may not contain requests for protocol revision 2026-07-28 or later', undefined);
 }
 
 /**

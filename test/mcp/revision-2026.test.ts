@@ -218,6 +218,18 @@ describe('2026-07-28 refusals', () => {
     }
   });
 
+  test('a batch is -32600 in both revisions: with HTTP 400 when it holds a 2026-07-28 request, with HTTP 200 when it does not', async () => {
+    const batch = async (messages: unknown[]) => {
+      const r = await fetch(`${base}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', ...ws.headers }, body: JSON.stringify(messages) });
+      return { status: r.status, body: await r.json() };
+    };
+    const modernBatch = await batch([{ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: envelope() } }]);
+    assert.deepEqual([modernBatch.status, modernBatch.body.error.code], [400, -32600]);
+    assert.match(modernBatch.body.error.message, /batches may not contain requests for protocol revision 2026-07-28/);
+    const oldBatch = await batch([{ jsonrpc: '2.0', id: 1, method: 'tools/list' }]);
+    assert.deepEqual([oldBatch.status, oldBatch.body.error], [200, { code: -32600, message: 'Invalid request: batches are not supported' }]);
+  });
+
   test('a revision the server does not speak is HTTP 400 with -32022 naming the ones it does', async () => {
     const r = await refusal(send('/mcp', 'tools/list', { _meta: envelope({ 'io.modelcontextprotocol/protocolVersion': '2027-01-01' }) }, ws.headers, { 'mcp-protocol-version': '2027-01-01' }));
     assert.deepEqual([r.status, r.code, r.message, r.data], [400, -32022, 'Unsupported protocol version: 2027-01-01', { supported: [VERSION], requested: '2027-01-01' }]);
