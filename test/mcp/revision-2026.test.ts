@@ -140,9 +140,14 @@ describe('2026-07-28 results, written by hand', () => {
     assert.equal(r.body.result.resultType, 'complete');
   });
 
-  test('on /mcp/oauth a 2026-07-28 request without a token gets the 401 that starts OAuth', async () => {
+  test('on /mcp/oauth a 2026-07-28 request without a token gets the 401 that starts OAuth; with one, the connection\'s tools', async () => {
     const r = await send('/mcp/oauth', 'server/discover', { _meta: envelope() }, {});
     assert.equal(r.status, 401);
+    const token = { authorization: `Bearer ${oauthToken}` };
+    const list = (await send('/mcp/oauth', 'tools/list', { _meta: envelope() }, token)).body.result;
+    assert.deepEqual([list.resultType, list.cacheScope, list.tools[0].name], ['complete', 'private', 'workspaces_list']);
+    const call = await send('/mcp/oauth', 'tools/call', { name: 'workspaces_list', arguments: {}, _meta: envelope() }, token);
+    assert.deepEqual([call.body.result.resultType, call.body.result.structuredContent], ['complete', { workspaces: [{ id: String(ws.id), name: 'Test shop' }] }]);
   });
 
   test('subscriptions/listen answers a finished event stream: the acknowledgement with no notification types, then the result', async () => {
