@@ -49,7 +49,7 @@ export function toolEndpointCors(config: Config): CorsRule {
   return {
     origin: async (origin: string | undefined) => origin !== undefined && originAllowed(origin, config),
     methods: 'POST',
-    allowedHeaders: 'authorization, content-type, accept, mcp-protocol-version, x-api-key, client-secret',
+    allowedHeaders: 'authorization, content-type, accept, mcp-protocol-version, mcp-method, mcp-name, x-api-key, client-secret',
     exposedHeaders: 'www-authenticate, retry-after, ratelimit, ratelimit-policy',
     maxAge: 600,
   };

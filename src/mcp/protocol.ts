@@ -35,16 +35,23 @@ export type RpcReply =
   | { jsonrpc: '2.0'; id: RpcId; result: unknown }
   | { jsonrpc: '2.0'; id: RpcId; error: RpcErrorBody };
 
-/** Thrown anywhere below the route; becomes the `error` member of the reply. */
+/**
+ * Thrown anywhere below the route; becomes the `error` member of the reply, sent with HTTP 200
+ * except where MCP 2026-07-28 wants 400 for what fails before a method runs (revision.ts).
+ */
 export class RpcError extends Error {
   constructor(
     readonly code: number,
     message: string,
     readonly data?: unknown,
+    readonly httpStatus = 200,
   ) {
     super(message);
   }
 }
+
+/** A value the client sent, as an error message quotes it: cut at `max` characters. */
+export const quoted = (value: string, max = 100) => (value.length > max ? `${value.slice(0, max)}...` : value);
 
 export function replyResult(id: RpcId, result: unknown): RpcReply {
   return { jsonrpc: '2.0', id, result };
@@ -104,9 +111,9 @@ export function negotiateVersion(requested: unknown): string {
     : PROTOCOL_VERSIONS[0];
 }
 
-/** A JSON-RPC reply (also an error) goes out with HTTP 200. */
-export function sendRpc(reply: FastifyReply, body: RpcReply): FastifyReply {
-  return reply.code(200).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(body));
+/** A JSON-RPC reply (also an error) goes out with HTTP 200 unless a refusal names another status. */
+export function sendRpc(reply: FastifyReply, body: RpcReply, status = 200): FastifyReply {
+  return reply.code(status).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(body));
 }
 
 /** An MCP tool result: the payload as text and as structured content. */

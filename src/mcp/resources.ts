@@ -4,7 +4,7 @@
  * `?tools=` sees the apps of its tools only.
  */
 import { APPS, appAt, listedApp, readApp } from './apps/index.ts';
-import { INVALID_PARAMS, RpcError } from './protocol.ts';
+import { INVALID_PARAMS, RpcError, quoted } from './protocol.ts';
 import { findTool } from './tools/index.ts';
 import type { ToolSelection } from './tools/kit/selection.ts';
 
@@ -21,7 +21,7 @@ export function readResource(params: Record<string, unknown>, selection: ToolSel
   if (typeof uri !== 'string') throw new RpcError(INVALID_PARAMS, 'Invalid params: uri must be a string');
   const app = appAt(uri);
   if (!app || !findTool(app.tool, selection)) {
-    throw new RpcError(INVALID_PARAMS, `Resource not found: ${uri.length > 200 ? `${uri.slice(0, 200)}...` : uri}`);
+    throw new RpcError(INVALID_PARAMS, `Resource not found: ${quoted(uri, 200)}`);
   }
   return readApp(app);
 }

@@ -5,6 +5,7 @@ import { downloadRoute } from '../api/export/download-route.ts';
 import { tryOnPlugin } from '../tryon/plugin.ts';
 import { collectPlugin } from '../collect/plugin.ts';
 import { mcpPlugin } from '../mcp/plugin.ts';
+import { registryEntryRoute } from '../mcp/registry-entry.ts';
 import { healthRoute } from '../http/health.ts';
 import { oauthPlugin } from '../mcp/oauth/plugin.ts';
 import { dashboardPlugin } from '../dashboard/plugin.ts';
@@ -20,6 +21,7 @@ export async function registerRoutes(app: FastifyInstance, runCommand: CommandRu
   await app.register(docsRoute);
   await app.register(collectPlugin);
   await app.register(mcpPlugin);
+  await app.register(registryEntryRoute);
   await app.register(oauthPlugin);
   await app.register(tryOnPlugin);
   if (runCommand) await app.register(adminRoute, { runCommand });

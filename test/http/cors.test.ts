@@ -169,7 +169,7 @@ describe('tool endpoint: its own origin rule', () => {
         vary: 'Origin',
         'access-control-expose-headers': 'www-authenticate, retry-after, ratelimit, ratelimit-policy',
         'access-control-allow-methods': 'POST',
-        'access-control-allow-headers': 'authorization, content-type, accept, mcp-protocol-version, x-api-key, client-secret',
+        'access-control-allow-headers': 'authorization, content-type, accept, mcp-protocol-version, mcp-method, mcp-name, x-api-key, client-secret',
         'access-control-max-age': '600',
       }, url);
     }

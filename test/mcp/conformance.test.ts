@@ -1,6 +1,9 @@
 /**
- * The official MCP conformance suite (@modelcontextprotocol/conformance, server mode, active
- * suite) against this server, listening on a free port. The suite needs Node 22; it runs with
+ * The official MCP conformance suite (@modelcontextprotocol/conformance 0.1.16, the newest
+ * published; server mode) against this server, listening on a free port: every scenario of the
+ * suite, pending ones included (`--suite all`), for each revision the suite knows that the server
+ * speaks (2025-06-18 and 2025-11-25; it has no server scenario for 2025-03-26 and does not know
+ * 2026-07-28, which test/mcp/revision-2026.test.ts covers with the official v2 client). The suite needs Node 22; it runs with
  * the Node 22 binary of scripts/node22.ts, installed beside it on first use (not a dependency of
  * the project, which runs on Node 20 too), while the service stays on the Node that runs the
  * tests. The suite sends no auth headers, so it connects to /mcp with the key in the URL. Scenarios for
@@ -40,9 +43,13 @@ after(async () => {
   fs.rmSync(outputDir, { recursive: true, force: true });
 });
 
-function runSuite(): Promise<{ code: number | null; output: string }> {
+/** The revisions the suite has server scenarios for, each of which the server speaks. */
+const SPEC_VERSIONS = ['2025-06-18', '2025-11-25'];
+
+function runSuite(specVersion: string): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(nodeBinary, [SUITE, 'server', '--url', url, '--expected-failures', EXPECTED_FAILURES, '-o', outputDir], {
+    const args = ['server', '--url', url, '--suite', 'all', '--spec-version', specVersion, '--expected-failures', EXPECTED_FAILURES, '-o', outputDir];
+    const child = spawn(nodeBinary, [SUITE, ...args], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -53,16 +60,21 @@ function runSuite(): Promise<{ code: number | null; output: string }> {
   });
 }
 
-test('passes every conformance scenario that applies to a server of tools and app resources', async () => {
-  const { code, output } = await runSuite();
-  assert.equal(code, 0, output);
-  for (const line of [
-    '✓ server-initialize: 1 passed, 0 failed',
-    '✓ ping: 1 passed, 0 failed',
-    '✓ tools-list: 1 passed, 0 failed',
-    '✓ resources-list: 1 passed, 0 failed',
-    '✓ dns-rebinding-protection: 2 passed, 0 failed',
-  ]) {
-    assert.ok(output.includes(line), `missing "${line}" in:\n${output}`);
-  }
-});
+/** The scenarios that apply to a server of tools and app resources, and the revisions they belong to. */
+const APPLICABLE = [
+  { line: '✓ server-initialize: 1 passed, 0 failed', versions: SPEC_VERSIONS },
+  { line: '✓ ping: 1 passed, 0 failed', versions: SPEC_VERSIONS },
+  { line: '✓ tools-list: 1 passed, 0 failed', versions: SPEC_VERSIONS },
+  { line: '✓ resources-list: 1 passed, 0 failed', versions: SPEC_VERSIONS },
+  { line: '✓ dns-rebinding-protection: 2 passed, 0 failed', versions: ['2025-11-25'] },
+];
+
+for (const specVersion of SPEC_VERSIONS) {
+  test(`passes every conformance scenario of ${specVersion} that applies to a server of tools and app resources`, async () => {
+    const { code, output } = await runSuite(specVersion);
+    assert.equal(code, 0, output);
+    for (const { line } of APPLICABLE.filter((scenario) => scenario.versions.includes(specVersion))) {
+      assert.ok(output.includes(line), `missing "${line}" in:\n${output}`);
+    }
+  });
+}

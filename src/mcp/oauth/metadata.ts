@@ -35,7 +35,7 @@ function authorizationServerMetadata(base: string) {
  * Public documents, read by browser-based clients too: any origin may GET them, with no request
  * header beyond the CORS-safelisted ones (an empty list, not the library's echo of what was asked).
  */
-const PUBLIC_DOCUMENT: CorsRule = { origin: '*', methods: 'GET', allowedHeaders: [] };
+export const PUBLIC_DOCUMENT: CorsRule = { origin: '*', methods: 'GET', allowedHeaders: [] };
 
 /** RFC 9728 metadata of one tool-endpoint URL. */
 function protectedResourceMetadata(base: string, path: string) {

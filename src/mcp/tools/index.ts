@@ -105,11 +105,15 @@ export function nearestTool(name: string, selection: ToolSelection = ALL_TOOLS):
   return sameAction.length === 1 ? sameAction[0] : undefined;
 }
 
-/** Required on every tool of a multi-workspace connection. */
+/**
+ * Required on every tool of a multi-workspace connection. What it is, an id from workspaces_list,
+ * is said once, in that tool's description and in the instructions, not in each of the 64 schemas
+ * (4 KB of tools/list; docs/mcp.md, "Size of the tool list"), so its form is checked here, where
+ * the schema does not show it.
+ */
 export const WORKSPACE_ID_ARG = z
   .string()
-  .regex(/^\d{1,15}$/, { error: 'workspace_id must be a string of digits (see workspaces_list)' })
-  .describe('From workspaces_list');
+  .refine((id) => /^\d{1,15}$/.test(id), { error: 'workspace_id must be a string of digits (see workspaces_list)' });
 
 /**
  * A tool as tools/list sends it. No `title`: a display name only, which clients replace by the

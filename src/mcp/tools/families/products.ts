@@ -21,7 +21,7 @@ export const productTools = [
         source: sourceList.optional().describe('Credited channels or groups'),
         campaign: z.string().min(1).max(200).optional().describe('Campaign id'),
         attribution_model: attributionArgs.attribution_model,
-        limit: z.number().int().min(1).max(500).default(50).describe('Page size'),
+        limit: z.number().int().min(1).max(500).default(50),
         offset: offsetArg,
       })
       .strict(),

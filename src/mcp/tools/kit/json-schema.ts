@@ -12,7 +12,8 @@ const isPlainType = (branch: unknown): branch is { type: string } =>
  * the top level (some clients want `properties` there), empty `properties`; the `type` of an
  * `enum` or `const`, whose values say it; a `default` that is the empty value of its type (0,
  * false, "", [], {}); the bounds zod puts on every integer, Number.MAX_SAFE_INTEGER and its
- * negative, which JSON numbers cannot exceed exactly anyway. The calendar-day pattern becomes
+ * negative, which JSON numbers cannot exceed exactly anyway; `minLength: 1`, as a text argument is
+ * never meant to be empty (the server refuses an empty one, naming it). The calendar-day pattern becomes
  * `format: "date"`, and an `anyOf` of bare types one `type` list.
  */
 function compact(node: unknown, root = true): unknown {
@@ -26,6 +27,7 @@ function compact(node: unknown, root = true): unknown {
     if (empty && (key === 'additionalProperties' || (key === 'properties' && !root))) continue;
     if (key === 'default' && (empty || value === 0 || value === false || value === '')) continue;
     if ((key === 'maximum' || key === 'minimum') && Math.abs(value as number) === Number.MAX_SAFE_INTEGER) continue;
+    if (key === 'minLength' && value === 1) continue;
     if (key === 'pattern' && value === DAY.source) {
       out.format = 'date';
       continue;

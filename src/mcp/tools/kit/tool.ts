@@ -96,20 +96,26 @@ export const readTool = defineTool(true);
 export const writeTool = defineTool(false);
 
 // Shared argument fragments, each with the shortest description that still says what it is (every
-// property is described, docs/mcp.md "Tools"). Ids travel as strings of digits.
+// property is described, docs/mcp.md "Tools"). Ids travel as strings of digits. The paging and range
+// arguments most tools share (limit, offset, date_from, date_to), whose name, type and bounds say
+// what they are, are described once, in the server's instructions and docs/tools.md, not in each
+// schema (docs/mcp.md, "Size of the tool list").
 
 export const idArg = (what: string) =>
   z.string().regex(/^\d{1,15}$/, { error: `${what} id must be a string of digits` }).describe(`Id of the ${what}`);
 
-export const limitArg = z.number().int().min(1).max(500).default(50).describe('Page size');
-export const offsetArg = z.number().int().min(0).default(0).describe('Items to skip');
+/** What the arguments described once mean: the instructions say it, and docs/tools.md shows it in each table. */
+export const DESCRIBED_ONCE: Readonly<Record<string, string>> = { limit: 'Page size', offset: 'Items to skip', date_from: 'First day', date_to: 'Last day' };
+
+export const limitArg = z.number().int().min(1).max(500).default(50);
+export const offsetArg = z.number().int().min(0).default(0);
 
 /** A calendar day; tools/list shows the pattern as JSON Schema's `format: "date"` (json-schema.ts). */
 export const DAY = /^\d{4}-\d{2}-\d{2}$/;
 export const dayArg = (name: string) => z.string().regex(DAY, { error: (issue) => boundMessage(name, String(issue.input), 'form', 'day') });
 /** A range left out is the last 7 days, today included; every result names the range it covers. */
-export const dateFromArg = dayArg('date_from').optional().describe('First day');
-export const dateToArg = dayArg('date_to').optional().describe('Last day');
+export const dateFromArg = dayArg('date_from').optional();
+export const dateToArg = dayArg('date_to').optional();
 /** The zone whose calendar days the range's days are, canonically spelled; left out: UTC. */
 export const timezoneArg = timeZoneName.optional().describe('IANA zone');
 /** A tool's date range: whole calendar days of `timezone`. */
