@@ -106,6 +106,14 @@ describe('/openapi.json', () => {
     }
   });
 
+  test('documents every member of the report\'s settings_applied', async () => {
+    const r = await t.app.inject({ method: 'GET', url: '/v3/report?start_date=2026-03-01&end_date=2026-03-01', headers: ws.headers });
+    assert.equal(r.statusCode, 200, r.body);
+    const schema = document.paths['/v3/report'].get.responses[200].content['application/json'].schema;
+    assert.deepEqual(Object.keys(r.json().settings_applied).sort(), Object.keys(schema.properties.settings_applied.properties).sort());
+    assert.ok(schema.required.includes('settings_applied'));
+  });
+
   test('documents the fields real rows carry', async () => {
     const rowSchema = (path: string) => {
       const items = document.paths[path].get.responses[200].content['application/json'].schema.properties.data.items;

@@ -25,6 +25,7 @@ import { createTestWorkspace, injectGet, insertRows, startTestApp, type TestApp,
 import { updateSettings } from '../../src/store/app/workspaces.ts';
 import { runReport } from '../../src/analytics/report/run.ts';
 import { visibilityOf } from '../../src/analytics/permissions.ts';
+import { bearer, toolOk } from '../mcp/rpc.ts';
 
 let t: TestApp;
 let shop: TestWorkspace;
@@ -420,6 +421,35 @@ describe('GET /v3/report: bad input', () => {
   });
 });
 
+describe('GET /v3/report: settings_applied', () => {
+  test('echoes the zone, model and window the numbers were computed with, as analytics.query does', async () => {
+    const { status, body } = await get(`${RANGE}&timezone=europe/berlin&attribution_model=linear&attribution_window=28&breakdown=source`);
+    assert.equal(status, 200);
+    assert.equal(body.settings_applied.timezone, 'Europe/Berlin');
+    assert.equal(body.settings_applied.attribution_model, 'linear');
+    assert.equal(body.settings_applied.attribution_window, 28);
+    const tool = await toolOk(t.app, bearer(shop.headers), 'analytics.query', {
+      filters: { date_from: '2026-03-01', date_to: '2026-03-07', timezone: 'Europe/Berlin' },
+      attribution_model: 'linear',
+      attribution_window: 28,
+      breakdown: 'source',
+    });
+    assert.deepEqual(body.settings_applied, tool.settings_applied);
+  });
+
+  test('is on every answer: UTC and the workspace defaults when the request names none', async () => {
+    for (const query of [RANGE, `${RANGE}&interval=day`, `${RANGE}&breakdown=campaign&limit=1&offset=5`, `${RANGE}&metrics=net_profit`]) {
+      const { status, body } = await get(query);
+      assert.equal(status, 200, query);
+      assert.deepEqual(
+        [body.settings_applied.timezone, body.settings_applied.attribution_model, body.settings_applied.attribution_window, body.settings_applied.currency],
+        ['UTC', 'last_click', 7, 'USD'],
+        query,
+      );
+    }
+  });
+});
+
 describe('GET /v3/report: workspace settings (re-read at every request)', () => {
   test('applies revenue, refund, exclusion, unattributed, new-customer and fee settings on the next request', async () => {
     const metrics = 'revenue,conversions,new_customers,payment_fees,cogs,refunds,net_profit';
@@ -450,6 +480,7 @@ describe('GET /v3/report: workspace settings (re-read at every request)', () => 
       ['meta', 365], ['tiktok', 210], ['unattributed', 70], ['creator', 0], ['google', 0], ['organic', 0],
     ]);
     assert.deepEqual(body.pagination.ignored_sources, ['creator', 'influencer']);
+    assert.deepEqual([body.settings_applied.attribution_model, body.settings_applied.ignore_sources], ['first_click', ['creator']]);
     const overridden = await get(`${RANGE}&breakdown=source&metrics=revenue&attribution_model=last_click&exclude_source=tiktok`);
     assert.deepEqual(pick(overridden.body.data, ['source', 'revenue']), [
       ['meta', 300], ['organic', 210], ['unattributed', 70], ['google', 65], ['creator', 0],

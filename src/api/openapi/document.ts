@@ -84,6 +84,29 @@ const AD = rowOf([
 /** Aggregates are JSON numbers; the members depend on the request (breakdown, group_by, metrics). */
 const AGGREGATE_ROW = { type: 'object', additionalProperties: { type: ['string', 'number', 'null'] } };
 
+const bool = { type: 'boolean' };
+/** The settings a report's numbers were computed with: the request's, else the workspace's (docs/attribution.md). */
+const SETTINGS_APPLIED = {
+  type: 'object',
+  properties: {
+    timezone: { ...str, description: 'The IANA zone whose calendar days the dates and buckets are' },
+    attribution_model: str,
+    attribution_window: num,
+    attribution_date: str,
+    ignore_sources: strings,
+    include_unattributed: bool,
+    net_merchandise_revenue: bool,
+    refund_netting: bool,
+    excluded_transaction_ids: { ...strings, description: 'The first 100 of the list' },
+    excluded_transaction_count: num,
+    platform_revenue: str,
+    new_customer_correction: bool,
+    payment_fee_percent: num,
+    payment_fee_fixed: num,
+    currency: str,
+  },
+};
+
 const PAGINATION = {
   type: 'object',
   properties: { limit: num, offset: num, has_more: { type: 'boolean' }, next_offset: { type: ['number', 'null'] }, start_date: str, end_date: str },
@@ -199,7 +222,7 @@ const DESCRIPTIONS: Record<string, Description> = {
     description:
       'Metrics per breakdown value and/or interval bucket under an attribution model, with totals over the whole scope. ' +
       'Money as decimals in the workspace currency; ratios and percentages as fractions; null where a metric cannot be computed.',
-    response: envelope(AGGREGATE_ROW, { totals: AGGREGATE_ROW, settings_applied: { type: 'object' } }),
+    response: { ...envelope(AGGREGATE_ROW, { totals: AGGREGATE_ROW, settings_applied: SETTINGS_APPLIED }), required: ['data', 'totals', 'pagination', 'settings_applied'] },
     errors: {
       400: [unknownSource(PIXEL_SOURCES), 'Invalid <parameter>: <value>. Accepted values: ...'],
       403: [NO_PROFIT_ACCESS, NO_PIXEL_ACCESS, NO_SOURCE_ACCESS],
