@@ -41,7 +41,7 @@ const MESSAGES: [number, string][] = [
   [403, 'You do not have access to ads data'],
   [403, 'You do not have access to the requested sources'],
   [400, 'Unknown source: '],
-  [400, 'Invalid start_date or end_date parameter: start_date must be YYYY-MM-DD or YYYY-MM-DD HH:MM:SS'],
+  [400, 'Invalid start_date or end_date parameter'],
   [400, 'Unknown parameter: '],
   [400, 'start_date must be before end_date'],
   [400, 'Invalid timezone: '],

@@ -7,6 +7,7 @@ import { DATA_API_PREFIX, DATA_ENDPOINTS } from '../endpoints.ts';
 import type { QuerySpec } from '../params.ts';
 import { BEARER_FORM } from '../../http/auth.ts';
 import { timeZoneMessage } from '../../kit/time-zone.ts';
+import { DATE_MESSAGE } from '../../kit/range.ts';
 
 /**
  * The data API as an OpenAPI 3.1 document (served at /openapi.json; docs/api.md). Its paths are the
@@ -131,8 +132,7 @@ const COMMON_ERRORS: Record<number, string[]> = {
     `Invalid Authorization header: expected ${BEARER_FORM}, or the x-api-key and client-secret headers`,
     'Unknown parameter: <name>. Did you mean <nearest known name>?',
     timeZoneMessage('<value>'),
-    'Invalid start_date or end_date parameter: start_date must be YYYY-MM-DD or YYYY-MM-DD HH:MM:SS (got <value>)',
-    'Invalid start_date or end_date parameter: end_date must be in the years 1970 to 2299 (got <value>)',
+    DATE_MESSAGE,
     'start_date must be before end_date',
   ],
   401: ['Invalid API key', 'Invalid client secret'],
@@ -360,7 +360,14 @@ export function openApiDocument(serverUrl: string): Json {
         keyPair: { type: 'http', scheme: 'bearer', description: `Instead of the two headers: \`Authorization: ${BEARER_FORM}\`` },
       },
       schemas: {
-        Error: { type: 'object', properties: { message: str }, required: ['message'] },
+        Error: {
+          type: 'object',
+          properties: {
+            message: { ...str, description: 'The contract\'s message, word for word where it names one' },
+            detail: { ...str, description: 'When there is help to give (the parameter, the accepted form, the value sent): what is wrong, beside a message the contract fixes' },
+          },
+          required: ['message'],
+        },
       },
     },
   };
