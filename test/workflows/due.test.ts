@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { dueOf } from '../../src/workflows/due.ts';
-import { isPublicAddress } from '../../src/workflows/actions/public-address.ts';
+import { isPublicAddress } from '../../src/kit/public-address.ts';
 
 const at = (iso: string) => Date.parse(iso);
 const due = (type: Parameters<typeof dueOf>[0], iso: string, zone: string, newestConversionMs: number | null = null) => {
