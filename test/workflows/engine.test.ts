@@ -272,11 +272,15 @@ describe('webhooks', () => {
 
   test('refuses loopback targets, by address or by name, unless private addresses are allowed', async () => {
     const byName = url.replace('127.0.0.1', 'localhost');
-    const id = await workflow(shop, { name: 'Ping inside', trigger: { type: 'daily_schedule' }, actions: [{ type: 'notify_webhook', target: url }, { type: 'notify_webhook', target: byName }] });
+    // Loopback through NAT64, through the IPv4-compatible ::/96, and a documentation address.
+    const carried = ['[64:ff9b::7f00:1]', '[::7f00:1]', '[2001:db8::1]'].map((host) => url.replace('127.0.0.1', host));
+    const targets = [url, byName, ...carried].map((target) => ({ type: 'notify_webhook', target }));
+    const id = await workflow(shop, { name: 'Ping inside', trigger: { type: 'daily_schedule' }, actions: targets });
     const execution = await engine({ webhookAllowPrivate: false }).runNow(shop.id, id, at('2026-11-25T10:00:00Z'));
     const details = execution.data.outcome!.actions.map((a) => [a.status, a.detail]);
     assert.deepEqual(details[0], ['failed', 'refused: 127.0.0.1 is not a public address']);
     assert.match(String(details[1]![1]), /^refused: localhost resolves to (127\.0\.0\.1|::1), which is not a public address$/);
+    assert.deepEqual(details.slice(2), ['64:ff9b::7f00:1', '::7f00:1', '2001:db8::1'].map((host) => ['failed', `refused: ${host} is not a public address`]));
     assert.equal(received.length, 0);
   });
 });
