@@ -7,7 +7,7 @@ import { DATA_API_PREFIX, DATA_ENDPOINTS } from '../endpoints.ts';
 import type { QuerySpec } from '../params.ts';
 import { BEARER_FORM } from '../../http/auth.ts';
 import { timeZoneMessage } from '../../kit/time-zone.ts';
-import { DATE_MESSAGE } from '../../kit/range.ts';
+import { DATE_MESSAGE, boundMessage } from '../../kit/range.ts';
 
 /**
  * The data API as an OpenAPI 3.1 document (served at /openapi.json; docs/api.md). Its paths are the
@@ -306,13 +306,19 @@ function parametersOf(query: QuerySpec): Json[] {
   return parameters;
 }
 
+/** The `detail` an example of a contract message shows beside it (the help the message itself leaves out). */
+const EXAMPLE_DETAILS = new Map([[DATE_MESSAGE, boundMessage('start_date', '01/11/2026', 'form', 'day or timestamp')]]);
+
 function errorResponse(status: number, messages: string[]): Json {
   return {
     description: `${STATUS_MEANING[status]}. Messages: ${messages.map((m) => `\`${m}\``).join('; ')}`,
     content: {
       'application/json': {
         schema: { $ref: '#/components/schemas/Error' },
-        examples: Object.fromEntries(messages.map((message, i) => [`e${i + 1}`, { value: { message } }])),
+        examples: Object.fromEntries(messages.map((message, i) => {
+          const detail = EXAMPLE_DETAILS.get(message);
+          return [`e${i + 1}`, { value: detail ? { message, detail } : { message } }];
+        })),
       },
     },
   };
