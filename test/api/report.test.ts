@@ -92,8 +92,9 @@ const pick = (rows: Row[], keys: string[]) => rows.map((r) => keys.map((k) => r[
 
 describe('GET /v3/report: numbers', () => {
   test('without breakdown returns one row equal to the totals, and the pagination extras', async () => {
-    const { status, body } = await get(RANGE);
+    const { status, body: { settings_applied: applied, ...body } } = await get(RANGE);
     assert.equal(status, 200);
+    assert.deepEqual([applied.timezone, applied.attribution_model, applied.attribution_window], ['UTC', 'last_click', 7]);
     const totals = { spend: 150, revenue: 650, roas: 4.3333, conversions: 4, sessions: 6 };
     assert.deepEqual(body, {
       data: [totals],
