@@ -93,7 +93,7 @@ export interface LlmConfig {
   apiKey: string | null;
   /** Model asked (`STORELENS_LLM_MODEL`, default gpt-4o-mini). */
   model: string;
-  /** Time limit of one prompt (`STORELENS_LLM_TIMEOUT_MS`, default 30 s). */
+  /** Deadline of one whole prompt, connecting to the last byte of the answer (`STORELENS_LLM_TIMEOUT_MS`, default 30 s). */
   timeoutMs: number;
   /** The endpoint may be a private, loopback or link-local address (`STORELENS_LLM_ALLOW_PRIVATE=1`, e.g. a local model server). */
   allowPrivate: boolean;
@@ -127,7 +127,7 @@ export interface WorkflowsConfig {
   smtpFrom: string;
   /** Webhooks may go to private, loopback and link-local addresses (`STORELENS_WEBHOOK_ALLOW_PRIVATE=1`). */
   webhookAllowPrivate: boolean;
-  /** Time limit of one webhook try (`STORELENS_WEBHOOK_TIMEOUT_MS`, default 10 s). */
+  /** Deadline of one whole webhook try, connecting to the last byte of the answer (`STORELENS_WEBHOOK_TIMEOUT_MS`, default 10 s). */
   webhookTimeoutMs: number;
   /** Wait before a webhook's second try, doubled before the third (`STORELENS_WEBHOOK_RETRY_MS`, default 2 s). */
   webhookRetryMs: number;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { closestMatch } from 'leven';
 import { InvalidInput } from '../kit/errors.ts';
-import { describeIssues } from '../kit/zod-issues.ts';
+import { describeIssues, issueDetail } from '../kit/zod-issues.ts';
 import { PARAMETER_ISSUE } from '../http/errors.ts';
 import { DATE_MESSAGE, boundMessage } from '../kit/range.ts';
 import { UTC, timeZoneName } from '../kit/time-zone.ts';
@@ -70,13 +70,26 @@ export const idParam = (name: string) =>
     .transform((v) => BigInt(v))
     .optional();
 
-/** A range bound; its value is read by `resolveRange`, which says what is wrong with it. */
+/** No bound is longer (2026-03-01T00:00:00.123456+05:30 is 32 characters). */
+const MAX_BOUND = 40;
+
+/**
+ * A range bound; its value is read by `resolveRange`, which says what is wrong with it. Refused
+ * here, as there, with the contract's message and what is wrong as its detail.
+ */
 const dateParam = (name: 'start_date' | 'end_date') =>
   z
-    .string({ error: `${DATE_MESSAGE}: ${name} must be given once` })
-    // No bound is longer (2026-03-01T00:00:00.123456+05:30 is 32 characters).
-    .max(40, { error: (issue) => `${DATE_MESSAGE}: ${boundMessage(name, String(issue.input), 'form', 'day or timestamp')}` })
-    .optional();
+    .unknown()
+    .check((ctx) => {
+      const detail = typeof ctx.value !== 'string'
+        ? `${name} must be given once`
+        : ctx.value.length > MAX_BOUND ? boundMessage(name, ctx.value, 'form', 'day or timestamp') : null;
+      if (detail) ctx.issues.push({ code: 'custom', message: DATE_MESSAGE, params: { detail }, input: ctx.value });
+    })
+    .transform((value) => value as string)
+    .optional()
+    // What the OpenAPI document shows: on the wire a bound is text.
+    .meta({ type: 'string', maxLength: MAX_BOUND });
 
 export const sourceListParam = (accepted: readonly string[]) =>
   z
@@ -149,7 +162,7 @@ function nearestName(name: string, known: readonly string[]): string | undefined
 
 export function parseQuery<S extends z.ZodType>(schema: S, query: RawQuery): z.output<S> {
   const result = schema.safeParse(query);
-  if (!result.success) throw new InvalidInput(describeIssues(result.error, PARAMETER_ISSUE));
+  if (!result.success) throw new InvalidInput(describeIssues(result.error, PARAMETER_ISSUE), issueDetail(result.error));
   return result.data;
 }
 

@@ -1,4 +1,4 @@
-import { DomainError, Unavailable } from '../kit/errors.ts';
+import { DomainError, Unavailable, fullMessage } from '../kit/errors.ts';
 import { ExitWith, type CommandContext } from './command.ts';
 import { commands } from './commands/index.ts';
 import { parseCommandLine, unknownCommandMessage } from './command-line.ts';
@@ -19,7 +19,7 @@ export async function runCommand(ctx: CommandContext, argv: string[]): Promise<C
     const result = await command(ctx, args);
     return result instanceof ExitWith ? { result: result.result, exitCode: result.exitCode } : { result };
   } catch (error) {
-    if (error instanceof DomainError && !(error instanceof Unavailable)) return { error: { message: error.message } };
+    if (error instanceof DomainError && !(error instanceof Unavailable)) return { error: { message: fullMessage(error) } };
     ctx.logger.error({ err: error }, 'command failed');
     return { error: { message: `Command failed: ${(error as Error).message}` } };
   }

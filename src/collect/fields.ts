@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { parseBound } from '../kit/dates.ts';
+import { wellFormed } from '../kit/well-formed.ts';
 
 const TIMESTAMP_HINT = 'expected YYYY-MM-DD HH:MM:SS[.mmm] (UTC) or ISO 8601 with Z or an offset';
 const HAS_TIME = /^\d{4}-\d{2}-\d{2}([ T])/;
@@ -32,18 +33,6 @@ export const OUT_OF_RANGE = 'timestamp out of range (before 2000-01-01 or in the
 
 export function happenedInRange(ms: number, now = Date.now()): boolean {
   return ms >= EARLIEST_HAPPENED_MS && ms <= now + CLOCK_SKEW_MS;
-}
-
-// With the `u` flag a surrogate pair is one code point, so only unpaired halves match.
-const LONE_SURROGATE = /\p{Surrogate}/u;
-const LONE_SURROGATE_ALL = /\p{Surrogate}/gu;
-
-/**
- * Lone UTF-16 surrogates (never valid text, refused by the analytics store) become U+FFFD, as
- * `String.prototype.toWellFormed` does (which Node 20 lacks).
- */
-export function wellFormed(text: string): string {
-  return LONE_SURROGATE.test(text) ? text.replace(LONE_SURROGATE_ALL, '\uFFFD') : text;
 }
 
 /** Epoch ms of a normalised `YYYY-MM-DD HH:MM:SS.mmm` UTC timestamp. */

@@ -10,7 +10,8 @@ import { z } from 'zod';
 import { InvalidInput } from '../kit/errors.ts';
 import { parseBound } from '../kit/dates.ts';
 import { type Form, type FormField } from '../store/app/forms.ts';
-import { formatTimestamp, wellFormed } from './fields.ts';
+import { formatTimestamp } from './fields.ts';
+import { wellFormed } from '../kit/well-formed.ts';
 
 export const MAX_FIELD_TEXT = 2000;
 export const FORM_BODY_LIMIT = 64 * 1024;

@@ -8,6 +8,7 @@ import crypto from 'node:crypto';
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { HttpError } from '../http/errors.ts';
+import { bodyBytes, readBodiesAsBytes } from '../http/raw-body.ts';
 import { InvalidInput } from '../kit/errors.ts';
 import { findWebhookSecret, isDeliveryKnown, recordDelivery } from '../store/app/webhooks.ts';
 import { findWorkspace } from '../store/app/workspaces.ts';
@@ -29,9 +30,9 @@ const delivery = z.object({
   order: orderRow,
 });
 
-/** `sha256=` + hex HMAC of `<timestamp>.<raw body>`. */
-export function signWebhook(secret: string, timestampSeconds: string, body: string): string {
-  return `sha256=${crypto.createHmac('sha256', secret).update(`${timestampSeconds}.${body}`).digest('hex')}`;
+/** `sha256=` + hex HMAC of `<timestamp>.<raw body>`, over the body's bytes as they came. */
+export function signWebhook(secret: string, timestampSeconds: string, body: string | Buffer): string {
+  return `sha256=${crypto.createHmac('sha256', secret).update(`${timestampSeconds}.`).update(body).digest('hex')}`;
 }
 
 function signatureMatches(expected: string, given: string): boolean {
@@ -44,12 +45,13 @@ const unauthorized = (message: string) => new HttpError(401, message);
 const header = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value) ?? '';
 
 export const orderWebhookRoute: FastifyPluginAsync<{ writer: BatchWriter }> = async (app, { writer }) => {
+  readBodiesAsBytes(app, ['application/json', 'text/plain']);
   app.post('/webhooks/orders', { bodyLimit: WEBHOOK_BODY_LIMIT }, async (request, reply) => {
     const workspaceId = Number((request.query as { workspace?: string }).workspace);
     const secret = Number.isSafeInteger(workspaceId) && workspaceId > 0
       ? await findWebhookSecret(app.stores.db, app.stores.secrets, workspaceId)
       : undefined;
-    const body = typeof request.body === 'string' ? request.body : '';
+    const body = bodyBytes(request.body);
     const sentAt = header(request.headers['x-storelens-timestamp']);
     const signature = header(request.headers['x-storelens-signature']);
     if (!secret || !/^\d{1,12}$/.test(sentAt) || !signatureMatches(signWebhook(secret, sentAt, body), signature)) {
@@ -58,7 +60,7 @@ export const orderWebhookRoute: FastifyPluginAsync<{ writer: BatchWriter }> = as
     if (Math.abs(Date.now() / 1000 - Number(sentAt)) > WEBHOOK_TOLERANCE_SECONDS) {
       throw unauthorized('Webhook timestamp is outside the allowed window');
     }
-    const parsed = delivery.safeParse(parseJsonBody(body));
+    const parsed = delivery.safeParse(parseJsonBody(body.toString('utf8')));
     if (!parsed.success) throw new InvalidInput(describeIssues(parsed.error));
     const { delivery_id: deliveryId, type, order } = parsed.data;
     if (await isDeliveryKnown(app.stores.db, workspaceId, deliveryId)) return reply.code(200).send({ status: 'duplicate' });

@@ -16,6 +16,13 @@ export const MAX_PURCHASE_LINES = 100;
  * everything that happened (`happenedInRange`, which also bounds how far ahead they may be).
  */
 export const MAX_AGE_MS = 7 * 86_400_000;
+/**
+ * Most revenue one collected conversion may carry, in cents: 100,000,000.00 in the workspace's
+ * currency, above any single order in any currency (a large order in rupiah or dong included).
+ * The collector takes requests from anyone; orders of any size come in signed, through the order
+ * webhook and the shop platforms (docs/collection.md, "Bounds").
+ */
+export const MAX_CONVERSION_REVENUE_CENTS = 10_000_000_000;
 /** Event and conversion names that are always conversions, whatever the type says. */
 export const CONVERSION_NAMES = new Set(['purchase', 'lead', 'subscribe']);
 
@@ -42,7 +49,7 @@ const item = z.object({
   url: httpUrl,
   ts: epochMs,
   transaction_id: shortText(200).optional(),
-  revenue: z.number({ error: 'expected an integer amount in cents' }).int('expected an integer amount in cents').min(0, 'must not be negative').max(1e13, 'too large').optional(),
+  revenue: z.number({ error: 'expected an integer amount in cents' }).int('expected an integer amount in cents').min(0, 'must not be negative').max(MAX_CONVERSION_REVENUE_CENTS, `at most ${MAX_CONVERSION_REVENUE_CENTS} cents`).optional(),
   currency: z.string({ error: 'expected a three-letter currency code' }).regex(/^[A-Za-z]{3}$/, 'expected a three-letter currency code').optional(),
   customer_id: shortText(200).optional(),
   is_new_customer: flag.optional(),

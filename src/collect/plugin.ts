@@ -33,7 +33,7 @@ export async function collectPlugin(app: FastifyInstance): Promise<void> {
   });
   app.addHook('onClose', () => writer.close());
 
-  // Bodies stay raw text: sendBeacon posts text/plain, and the webhook signature covers the bytes.
+  // Bodies stay raw text (sendBeacon posts text/plain); the webhooks read theirs as bytes, which their signatures cover.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(['application/json', 'text/plain'], { parseAs: 'string' }, (_request, body, done) => done(null, body));
 

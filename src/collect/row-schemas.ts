@@ -93,7 +93,19 @@ export function foldCancelled<T extends { status: OrderStatus; cancelled: number
   return { ...rest, status: cancelled === 1 ? decisiveStatus(row.status, 'cancelled') : row.status };
 }
 
-export const orderRow = z.object(orderFields).transform(foldCancelled);
+/** What a refund beyond its order says: together the refunds may give back at most what the order took. */
+export const refundsOverOrder = (refunded: number, grossRevenue: number) => `${refunded} in total, more than the order's gross_revenue of ${grossRevenue}`;
+
+/**
+ * An order's refunds add up to at most its gross_revenue (docs/collection.md, "Bounds"); checked
+ * on every path an order comes in by (imports, the order webhook, the shop platforms).
+ */
+export function checkRefundsWithinOrder(order: { gross_revenue: number; refunds: { amount: number }[] }, ctx: z.RefinementCtx): void {
+  const refunded = order.refunds.reduce((sum, refund) => sum + refund.amount, 0);
+  if (refunded > order.gross_revenue) ctx.addIssue({ code: 'custom', path: ['refunds'], message: refundsOverOrder(refunded, order.gross_revenue) });
+}
+
+export const orderRow = z.object(orderFields).superRefine(checkRefundsWithinOrder).transform(foldCancelled);
 
 export const adRow = z.object({
   dt: date,

@@ -7,7 +7,8 @@
 import { z } from 'zod';
 import { InvalidInput } from '../kit/errors.ts';
 import { MAX_QUESTIONS, type Survey, type SurveyQuestion } from '../store/app/surveys.ts';
-import { formatTimestamp, wellFormed } from './fields.ts';
+import { formatTimestamp } from './fields.ts';
+import { wellFormed } from '../kit/well-formed.ts';
 
 export const MAX_TEXT_ANSWER = 2000;
 export const SURVEY_BODY_LIMIT = 64 * 1024;

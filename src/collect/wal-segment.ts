@@ -7,7 +7,7 @@
  */
 import crypto from 'node:crypto';
 import path from 'node:path';
-import { wellFormed } from './fields.ts';
+import { wellFormed } from '../kit/well-formed.ts';
 
 export const COLLECT_TABLES = ['events', 'conversions', 'orders', 'survey_responses', 'form_submissions'] as const;
 export type CollectTable = (typeof COLLECT_TABLES)[number];

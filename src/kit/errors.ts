@@ -9,7 +9,20 @@ export type DomainErrorKind = 'invalid_input' | 'access_denied' | 'not_found' | 
 
 export abstract class DomainError extends Error {
   abstract readonly kind: DomainErrorKind;
+  constructor(
+    message: string,
+    /**
+     * What helps a person put the request right (the parameter, the accepted form, the value sent),
+     * kept apart from a message the contract fixes word for word; the data API answers it as `detail`.
+     */
+    readonly detail?: string,
+  ) {
+    super(message);
+  }
 }
+
+/** The message and its detail as one sentence, for the surfaces whose wording no contract fixes (tools, CLI). */
+export const fullMessage = (error: DomainError): string => (error.detail ? `${error.message}: ${error.detail}` : error.message);
 
 /** The request's own input is wrong: a bad value, a missing field, a range that ends before it starts. */
 export class InvalidInput extends DomainError {

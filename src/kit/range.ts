@@ -10,7 +10,7 @@ export interface Range {
   timeZone: string;
 }
 
-/** The contract's refusal of a bad bound; what is wrong follows it after a colon. */
+/** The contract's refusal of a bad bound, word for word; what is wrong goes in the error's `detail`. */
 export const DATE_MESSAGE = 'Invalid start_date or end_date parameter';
 
 /** The forms a bound may take: days only (the tools' date arguments) or days and timestamps (the data API). */
@@ -37,18 +37,22 @@ export function boundMessage(name: string, value: string, problem: BoundProblem,
 }
 
 /**
- * One bound of a range in epoch milliseconds, `fallbackMs` when left out; an `InvalidInput` that
- * says what is wrong (after `prefix`) when it is not a bound.
+ * One bound of a range in epoch milliseconds, `fallbackMs` when left out. When it is not a bound:
+ * an `InvalidInput` that says what is wrong, or, given a fixed `message`, that message with what is
+ * wrong as its detail.
  */
 export function boundMs(
   bound: { name: string; value: string | undefined; edge: 'start' | 'end'; fallbackMs: number },
   forms: BoundForms,
   zone: string,
-  prefix = '',
+  message?: string,
 ): number {
   if (bound.value === undefined) return bound.fallbackMs;
   const read = readBound(bound.value, bound.edge, zone);
-  if ('problem' in read) throw new InvalidInput(`${prefix}${boundMessage(bound.name, bound.value, read.problem, forms)}`);
+  if ('problem' in read) {
+    const problem = boundMessage(bound.name, bound.value, read.problem, forms);
+    throw message ? new InvalidInput(message, problem) : new InvalidInput(problem);
+  }
   return read.ms;
 }
 
@@ -59,9 +63,8 @@ export function boundMs(
 export function resolveRange(input: { start_date?: string; end_date?: string; timezone?: string }, now = Date.now()): Range {
   const timeZone = input.timezone ?? UTC;
   const fallback = defaultRange(now, timeZone);
-  const prefix = `${DATE_MESSAGE}: `;
-  const startMs = boundMs({ name: 'start_date', value: input.start_date, edge: 'start', fallbackMs: fallback.startMs }, 'day or timestamp', timeZone, prefix);
-  const endMs = boundMs({ name: 'end_date', value: input.end_date, edge: 'end', fallbackMs: fallback.endMs }, 'day or timestamp', timeZone, prefix);
+  const startMs = boundMs({ name: 'start_date', value: input.start_date, edge: 'start', fallbackMs: fallback.startMs }, 'day or timestamp', timeZone, DATE_MESSAGE);
+  const endMs = boundMs({ name: 'end_date', value: input.end_date, edge: 'end', fallbackMs: fallback.endMs }, 'day or timestamp', timeZone, DATE_MESSAGE);
   if (startMs > endMs) throw new InvalidInput('start_date must be before end_date');
   return { startMs, endMs, timeZone };
 }

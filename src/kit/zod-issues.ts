@@ -41,3 +41,13 @@ export function describeIssues(error: z.ZodError, wording: IssueWording = {}): s
   if (issues.length === 0) return wording.fallback ?? 'Invalid input';
   return issues.map(({ path, message, missing }) => (wording.bare || missing || !path ? message : `${path}: ${message}`)).join('; ');
 }
+
+/**
+ * The `detail` a schema attached to its first issue (`params: {detail}` on a custom issue): help
+ * that goes beside a message the contract fixes word for word, instead of into it.
+ */
+export function issueDetail(error: z.ZodError): string | undefined {
+  const first = error.issues[0];
+  const detail = first?.code === 'custom' ? (first.params as { detail?: unknown } | undefined)?.detail : undefined;
+  return typeof detail === 'string' ? detail : undefined;
+}

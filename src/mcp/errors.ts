@@ -5,7 +5,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { HttpError, sendError, toHttpError } from '../http/errors.ts';
-import { DomainError, InvalidInput, Unavailable, type DomainErrorKind } from '../kit/errors.ts';
+import { DomainError, InvalidInput, Unavailable, fullMessage, type DomainErrorKind } from '../kit/errors.ts';
 import { describeIssues, issueList } from '../kit/zod-issues.ts';
 import { AUTH_ERROR, INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, RpcError, replyError, sendRpc, toolResult, type RpcId, type RpcReply } from './protocol.ts';
 import { InvalidRequest } from './tools/kit/tool.ts';
@@ -34,7 +34,7 @@ export function invalidArguments(tool: string, error: z.ZodError): RpcError {
 export function toolRefusal(error: unknown) {
   if (error instanceof InvalidRequest) return toolResult({ error: { code: 'invalid_request', message: error.message } }, true);
   if (!(error instanceof DomainError)) throw error;
-  if (error.kind === 'invalid_input') throw new RpcError(INVALID_PARAMS, `Invalid arguments: ${error.message}`);
+  if (error.kind === 'invalid_input') throw new RpcError(INVALID_PARAMS, `Invalid arguments: ${fullMessage(error)}`);
   const code = error instanceof Unavailable ? error.reason : TOOL_ERROR_CODES[error.kind];
   return toolResult({ error: { code, message: error.message } }, true);
 }

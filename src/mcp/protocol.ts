@@ -4,6 +4,7 @@
  * error sent with HTTP 200.
  */
 import type { FastifyReply } from 'fastify';
+import { wellFormedValue } from '../kit/well-formed.ts';
 
 export const PARSE_ERROR = -32700;
 export const INVALID_REQUEST = -32600;
@@ -76,11 +77,11 @@ export function salvageId(body: unknown): RpcId {
   return isObject(body) && validId(body.id) ? body.id : null;
 }
 
-/** Text of the body to a checked request; throws RpcError with the code the contract names. */
+/** Text of the body to a checked request, its strings well-formed (kit/well-formed.ts); throws RpcError with the code the contract names. */
 export function parseEnvelope(text: string): RpcRequest {
   let body: unknown;
   try {
-    body = JSON.parse(text);
+    body = wellFormedValue(JSON.parse(text));
   } catch {
     throw new RpcError(PARSE_ERROR, 'Parse error: the body is not valid JSON');
   }

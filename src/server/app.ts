@@ -10,6 +10,7 @@ import type { CommandRunner } from './admin-route.ts';
 import { registerRoutes } from './routes.ts';
 import { installSecurityHeaders } from '../http/security-headers.ts';
 import { installCors } from '../http/cors.ts';
+import { installWellFormedBodies } from '../http/well-formed-bodies.ts';
 import { createWorkflowEngine } from '../workflows/engine.ts';
 
 export interface AppDeps {
@@ -52,6 +53,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installSecurityHeaders(app);
   await installCors(app);
   installErrorHandler(app);
+  installWellFormedBodies(app);
   app.setNotFoundHandler((_request, reply) => sendError(reply, new HttpError(404, 'Not found')));
   await registerRoutes(app, deps.runCommand);
   // The workflow engine runs beside the surfaces: it starts once the app is ready and stops with it.

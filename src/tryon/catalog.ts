@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { callOutbound } from '../kit/outbound.ts';
 import { findCatalogProduct } from '../analytics/queries/tryon/find-catalog-product.ts';
 import type { Storefront } from '../store/app/tryon-storefronts.ts';
 import { TryOnError } from './errors.ts';
@@ -44,14 +45,13 @@ export async function catalogEntry(ctx: TryOnContext, storefront: Storefront, pr
   return { productHandle, variantId, reference, refreshedAt };
 }
 
-/** Reads a reference image: a local file, or an http(s) URL fetched with a timeout and size cap. */
+/**
+ * Reads a reference image: a local file, or an http(s) URL fetched within a deadline over the
+ * whole call and a size bound counted as it streams in (redirects followed, as a CDN needs).
+ */
 export async function loadReference(root: string, reference: string, signal: AbortSignal): Promise<Buffer> {
   if (!isUrl(reference)) return fs.readFile(localReferencePath(root, reference));
-  const response = await fetch(reference, { signal: AbortSignal.any([signal, AbortSignal.timeout(FETCH_TIMEOUT_MS)]), redirect: 'follow' });
-  if (!response.ok) throw new Error(`reference image answered ${response.status}`);
-  const declared = Number(response.headers.get('content-length') ?? 0);
-  if (declared > MAX_REFERENCE_BYTES) throw new Error('reference image too large');
-  const body = Buffer.from(await response.arrayBuffer());
-  if (body.length > MAX_REFERENCE_BYTES) throw new Error('reference image too large');
-  return body;
+  const response = await callOutbound(reference, { signal, deadlineMs: FETCH_TIMEOUT_MS, maxBytes: MAX_REFERENCE_BYTES, maxRedirects: 5 });
+  if (response.status < 200 || response.status >= 300) throw new Error(`reference image answered ${response.status}`);
+  return response.body;
 }

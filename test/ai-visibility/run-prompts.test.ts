@@ -2,7 +2,8 @@
  * AI visibility end to end: prompts tracked through the tool endpoint, run by `ai-visibility run`
  * against a local double of an OpenAI-compatible endpoint (./chat-double.ts), read back with
  * ai-visibility.get-results. The double's answer is chosen by the question; one question gets a
- * 500, one no answer at all, one an answer larger than the client reads.
+ * 500, one no answer at all, one an answer larger than the client reads, one an answer dribbled a
+ * byte at a time (cut at the whole-call deadline although the double is never silent for long).
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -36,6 +37,7 @@ before(async () => {
   double = await startChatDouble((question) => {
     if (question === 'Broken?') return { status: 500, body: '{"error":{"message":"server error"}}' };
     if (question === 'Slow?') return 'hold';
+    if (question === 'Dribbling?') return { dribble: ANSWERS['Which running shoes are best?']! };
     return { content: question === 'Huge?' ? 'x'.repeat(300 * 1024) : ANSWERS[question]! };
   });
   llm = { url: double.url, apiKey: KEY, model: 'gpt-4o-mini', timeoutMs: 500, allowPrivate: true };
@@ -52,7 +54,7 @@ test('ai-visibility run asks each prompt and get-results shows the checks: menti
   const track = (args: object) => toolOk(t.app, shop.headers, 'ai-visibility.create-prompt', args);
   const competitors = ['Stride Co', 'Trailfox', 'Zoomer'];
   const ids: string[] = [];
-  for (const prompt of ['Which running shoes are best?', 'Where can I buy waterproof boots?', 'Broken?', 'Slow?', 'Huge?']) {
+  for (const prompt of ['Which running shoes are best?', 'Where can I buy waterproof boots?', 'Broken?', 'Slow?', 'Huge?', 'Dribbling?']) {
     ids.push((await track({ prompt, brand: 'Acme Shoes', competitors })).prompt.id);
   }
   ids.push((await track({ prompt: 'Gift ideas for a runner?', competitors: ['Acme'] })).prompt.id);
@@ -67,13 +69,14 @@ test('ai-visibility run asks each prompt and get-results shows the checks: menti
     ok(ids[0]!, true, 2, ['Stride Co', 'Trailfox']),
     ok(ids[1]!, false, null, ['Trailfox']),
     failed(ids[2]!, 'answered 500'),
-    failed(ids[3]!, 'no answer within 500 ms'),
+    failed(ids[3]!, 'no complete answer within 500 ms'),
     failed(ids[4]!, 'answer larger than 262144 bytes'),
-    ok(ids[5]!, true, 1, []),
+    failed(ids[5]!, 'no complete answer within 500 ms'),
+    ok(ids[6]!, true, 1, []),
   ];
   assert.deepEqual(run, { result: { results: expected } });
 
-  assert.equal(double.requests.length, 6);
+  assert.equal(double.requests.length, 7);
   assert.deepEqual(double.requests[0], { authorization: `Bearer ${KEY}`, body: { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Which running shoes are best?' }] } });
 
   const read = await toolOk(t.app, shop.headers, 'ai-visibility.get-results', {});
@@ -81,10 +84,10 @@ test('ai-visibility run asks each prompt and get-results shows the checks: menti
   assert.equal(read.note, undefined);
   const brands = (brand: string, list: string[]) => ({ brand, competitors: list, active: true });
   assert.deepEqual(withoutTimes(read.prompts), [
-    ...['Which running shoes are best?', 'Where can I buy waterproof boots?', 'Broken?', 'Slow?', 'Huge?'].map((prompt, i) => ({
+    ...['Which running shoes are best?', 'Where can I buy waterproof boots?', 'Broken?', 'Slow?', 'Huge?', 'Dribbling?'].map((prompt, i) => ({
       id: ids[i], prompt, ...brands('Acme Shoes', competitors), results: [(({ prompt_id: _p, ...r }) => r)(expected[i]!)],
     })),
-    { id: ids[5], prompt: 'Gift ideas for a runner?', ...brands('', ['Acme']), results: [(({ prompt_id: _p, ...r }) => r)(expected[5]!)] },
+    { id: ids[6], prompt: 'Gift ideas for a runner?', ...brands('', ['Acme']), results: [(({ prompt_id: _p, ...r }) => r)(expected[6]!)] },
   ]);
   assert.doesNotMatch(JSON.stringify([run, read]), new RegExp(KEY));
 });

@@ -131,8 +131,10 @@ async function expectContractAnswer(url: string, headers: Record<string, string>
   } else if (response.statusCode === 404) {
     assert.deepEqual(body, { message: 'Not found' }, where);
   } else {
-    assert.deepEqual(Object.keys(body), ['message'], where);
+    // A contract message with help for a person has it in `detail` beside it.
+    assert.deepEqual(Object.keys(body), 'detail' in body ? ['message', 'detail'] : ['message'], where);
     assert.equal(typeof body.message, 'string', where);
+    if ('detail' in body) assert.equal(typeof body.detail, 'string', where);
   }
 }
 

@@ -42,7 +42,7 @@ const MESSAGES: [number, string][] = [
   [403, 'You do not have access to ads data'],
   [403, 'You do not have access to the requested sources'],
   [400, 'Unknown source: '],
-  [400, 'Invalid start_date or end_date parameter: start_date must be YYYY-MM-DD or YYYY-MM-DD HH:MM:SS'],
+  [400, 'Invalid start_date or end_date parameter'],
   [400, 'Unknown parameter: '],
   [400, 'start_date must be before end_date'],
   [400, 'Invalid timezone: '],
@@ -105,6 +105,14 @@ describe('/openapi.json', () => {
         assert.ok(Object.keys(document.paths[path].get.responses).some((s) => messagesOf(path, Number(s)).includes(message)), `${path}: ${message}`);
       }
     }
+  });
+
+  test('documents every member of the report\'s settings_applied', async () => {
+    const r = await t.app.inject({ method: 'GET', url: '/v3/report?start_date=2026-03-01&end_date=2026-03-01', headers: ws.headers });
+    assert.equal(r.statusCode, 200, r.body);
+    const schema = document.paths['/v3/report'].get.responses[200].content['application/json'].schema;
+    assert.deepEqual(Object.keys(r.json().settings_applied).sort(), Object.keys(schema.properties.settings_applied.properties).sort());
+    assert.ok(schema.required.includes('settings_applied'));
   });
 
   test('documents the fields real rows carry', async () => {

@@ -25,6 +25,7 @@ import { createTestWorkspace, injectGet, insertRows, startTestApp, type TestApp,
 import { updateSettings } from '../../src/store/app/workspaces.ts';
 import { runReport } from '../../src/analytics/report/run.ts';
 import { visibilityOf } from '../../src/analytics/permissions.ts';
+import { bearer, toolOk } from '../mcp/rpc.ts';
 
 let t: TestApp;
 let shop: TestWorkspace;
@@ -91,8 +92,9 @@ const pick = (rows: Row[], keys: string[]) => rows.map((r) => keys.map((k) => r[
 
 describe('GET /v3/report: numbers', () => {
   test('without breakdown returns one row equal to the totals, and the pagination extras', async () => {
-    const { status, body } = await get(RANGE);
+    const { status, body: { settings_applied: applied, ...body } } = await get(RANGE);
     assert.equal(status, 200);
+    assert.deepEqual([applied.timezone, applied.attribution_model, applied.attribution_window], ['UTC', 'last_click', 7]);
     const totals = { spend: 150, revenue: 650, roas: 4.3333, conversions: 4, sessions: 6 };
     assert.deepEqual(body, {
       data: [totals],
@@ -374,7 +376,7 @@ describe('GET /v3/report: profit', () => {
 });
 
 describe('GET /v3/report: bad input', () => {
-  const cases: [string, string][] = [
+  const cases: [string, string, string?][] = [
     ['metrics=spend,profit', 'Invalid metrics: profit. Accepted values: spend, revenue, roas, ctr, cpa, cr, sessions, conversions, impressions, clicks, new_customers, add_to_carts, checkouts, cogs, payment_fees, shipping_costs, refunds, gross_profit, contribution_profit, net_profit, gross_margin, net_margin, net_roas'],
     ['breakdown=country', 'Invalid breakdown: country. Accepted values: source, campaign, adgroup, ad, utm_source, utm_campaign, utm_medium, utm_term, utm_content, referrer, landing_page, city, coupon_code'],
     ['interval=hour', 'Invalid interval: hour. Accepted values: day, week, month'],
@@ -385,12 +387,12 @@ describe('GET /v3/report: bad input', () => {
     ['source=myspace', 'Unknown source: myspace. Accepted sources: meta, facebook, instagram, google, tiktok, pinterest, snapchat, microsoft, bing, openai, outbrain, taboola, organic, audience_network, messenger, threads, whatsapp, email, creator'],
     ['limit=0', 'limit must be a positive integer'],
     ['offset=-1', 'offset must be a non-negative integer'],
-    ['start_date=2026-13-01', 'Invalid start_date or end_date parameter: start_date is not a calendar day (got 2026-13-01)'],
+    ['start_date=2026-13-01', 'Invalid start_date or end_date parameter', 'start_date is not a calendar day (got 2026-13-01)'],
     ['start_date=2026-03-09&end_date=2026-03-01', 'start_date must be before end_date'],
   ];
-  for (const [query, message] of cases) {
+  for (const [query, message, detail] of cases) {
     test(`answers 400 "${message.slice(0, 40)}..." for ${query}`, async () => {
-      assert.deepEqual(await get(query), { status: 400, body: { message } });
+      assert.deepEqual(await get(query), { status: 400, body: detail ? { message, detail } : { message } });
     });
   }
 
@@ -417,6 +419,35 @@ describe('GET /v3/report: bad input', () => {
   test('answers 405 for other methods', async () => {
     const response = await t.app.inject({ method: 'POST', url: '/v3/report', headers: shop.headers });
     assert.deepEqual([response.statusCode, response.json()], [405, { message: 'Method not allowed' }]);
+  });
+});
+
+describe('GET /v3/report: settings_applied', () => {
+  test('echoes the zone, model and window the numbers were computed with, as analytics.query does', async () => {
+    const { status, body } = await get(`${RANGE}&timezone=europe/berlin&attribution_model=linear&attribution_window=28&breakdown=source`);
+    assert.equal(status, 200);
+    assert.equal(body.settings_applied.timezone, 'Europe/Berlin');
+    assert.equal(body.settings_applied.attribution_model, 'linear');
+    assert.equal(body.settings_applied.attribution_window, 28);
+    const tool = await toolOk(t.app, bearer(shop.headers), 'analytics.query', {
+      filters: { date_from: '2026-03-01', date_to: '2026-03-07', timezone: 'Europe/Berlin' },
+      attribution_model: 'linear',
+      attribution_window: 28,
+      breakdown: 'source',
+    });
+    assert.deepEqual(body.settings_applied, tool.settings_applied);
+  });
+
+  test('is on every answer: UTC and the workspace defaults when the request names none', async () => {
+    for (const query of [RANGE, `${RANGE}&interval=day`, `${RANGE}&breakdown=campaign&limit=1&offset=5`, `${RANGE}&metrics=net_profit`]) {
+      const { status, body } = await get(query);
+      assert.equal(status, 200, query);
+      assert.deepEqual(
+        [body.settings_applied.timezone, body.settings_applied.attribution_model, body.settings_applied.attribution_window, body.settings_applied.currency],
+        ['UTC', 'last_click', 7, 'USD'],
+        query,
+      );
+    }
   });
 });
 
@@ -450,6 +481,7 @@ describe('GET /v3/report: workspace settings (re-read at every request)', () => 
       ['meta', 365], ['tiktok', 210], ['unattributed', 70], ['creator', 0], ['google', 0], ['organic', 0],
     ]);
     assert.deepEqual(body.pagination.ignored_sources, ['creator', 'influencer']);
+    assert.deepEqual([body.settings_applied.attribution_model, body.settings_applied.ignore_sources], ['first_click', ['creator']]);
     const overridden = await get(`${RANGE}&breakdown=source&metrics=revenue&attribution_model=last_click&exclude_source=tiktok`);
     assert.deepEqual(pick(overridden.body.data, ['source', 'revenue']), [
       ['meta', 300], ['organic', 210], ['unattributed', 70], ['google', 65], ['creator', 0],

@@ -13,6 +13,7 @@ import { syncWorkspace } from '../../src/collect/ads/sync.ts';
 import { readDataVersion } from '../../src/store/app/data-versions.ts';
 import { createTestWorkspace, injectGet, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
 import { startFakePlatforms, type FakePlatforms } from '../fixtures/ads/fake-platforms.ts';
+import { MAX_ANSWER_BYTES } from '../../src/collect/ads/api/call.ts';
 
 let t: TestApp;
 let fake: FakePlatforms;
@@ -186,6 +187,13 @@ describe('ad platform APIs', () => {
     assert.deepEqual((await sync(badDeveloper, '2')).outcome, {
       error: { message: 'google 1234567890: Google Ads refused the credentials (UNAUTHENTICATED: The developer token is not valid.); check the developer token and authorise again (ads connect)' },
     });
+  });
+
+  test('Google: an answer that never ends is cut at the size bound as it streams in, a clear error', async () => {
+    const shop = await createTestWorkspace(t.stores, 'Endless');
+    await connectGoogle(shop);
+    fake.state.googleEndlessOnce = true;
+    assert.deepEqual((await sync(shop, '2')).outcome, { error: { message: `google 1234567890: the API answered more than ${MAX_ANSWER_BYTES} bytes` } });
   });
 
   test('with one account failing and one working, the pull reports both and exits 2', async () => {

@@ -10,6 +10,7 @@ import { ensureWebhookSecret } from '../../src/store/app/webhooks.ts';
 import { signWebhook } from '../../src/collect/order-webhook.ts';
 import { OUT_OF_RANGE } from '../../src/collect/fields.ts';
 import { eventually } from './helpers.ts';
+import { withBytesFFFE } from './shop-fixtures.ts';
 
 let t: TestApp;
 let shop: TestWorkspace;
@@ -35,7 +36,7 @@ async function deliver(
   payload: unknown,
   options: { key?: string; at?: number; workspace?: number | string; signature?: string } = {},
 ) {
-  const text = typeof payload === 'string' ? payload : JSON.stringify(payload);
+  const text = typeof payload === 'string' || Buffer.isBuffer(payload) ? payload : JSON.stringify(payload);
   const at = String(options.at ?? Math.floor(Date.now() / 1000));
   const response = await t.app.inject({
     method: 'POST',
@@ -112,6 +113,7 @@ describe('POST /webhooks/orders', () => {
     ['a refund in 2300', () => deliver({ delivery_id: 'f-12', type: 'order.refunded', order: order({ transaction_id: '9012', refunds: [{ dt: '2300-01-01 00:00:00', amount: 5 }] }) }), 400, `order.refunds: [0]: dt: ${OUT_OF_RANGE}`],
     ['an updated_at in 2299, which would freeze the order', () => deliver({ delivery_id: 'f-13', type: 'order.updated', order: order({ transaction_id: '1001', updated_at: '2299-12-31T00:00:00Z', gross_revenue: 1 }) }), 400, `order.updated_at: ${OUT_OF_RANGE}`],
     ['an updated_at an hour ahead', () => deliver({ delivery_id: 'f-14', type: 'order.updated', order: order({ transaction_id: '9014', updated_at: new Date(Date.now() + 3_600_000).toISOString() }) }), 400, `order.updated_at: ${OUT_OF_RANGE}`],
+    ['refunds larger than the order', () => deliver({ delivery_id: 'f-20', type: 'order.refunded', order: order({ transaction_id: '9020', refunds: [{ dt: '2026-11-21 09:00:00', amount: 3000 }, { dt: '2026-11-21 10:00:00', amount: 2000 }] }) }), 400, 'order.refunds: 5000 in total, more than the order\'s gross_revenue of 4990'],
     ['a body over 256 KB', () => deliver({ delivery_id: 'f-9', type: 'order.created', order: order({ transaction_id: '9009', customer_id: 'x'.repeat(300_000) }) }), 413, 'Request body is too large'],
   ];
   for (const [what, send, status, message] of refused) {
@@ -125,6 +127,12 @@ describe('POST /webhooks/orders', () => {
     assert.deepEqual(await deliver({ delivery_id: 'f-13', type: 'order.updated', order: fixed }), { status: 202, body: { status: 'accepted' } });
     const rows = await eventually(storedOrders, (r) => r.some((o) => o.transaction_id === '9013'));
     assert.deepEqual(rows.filter((o) => o.transaction_id === '9013').map((o) => o.version), [version('2026-11-22T07:00:00Z')]);
+  });
+
+  test('checks the signature over the raw bytes: a signed body with bytes that are not UTF-8 (FF FE) is taken', async () => {
+    const body = withBytesFFFE(JSON.stringify({ delivery_id: 'b-1', type: 'order.created', order: order({ transaction_id: '5005' }) }));
+    assert.deepEqual(await deliver(body), { status: 202, body: { status: 'accepted' } });
+    await eventually(storedOrders, (r) => r.some((o) => o.transaction_id === '5005'));
   });
 
   test('keeps the coupon, the city and the line items, and a newer version replaces the lines', async () => {
@@ -169,7 +177,7 @@ describe('POST /webhooks/orders', () => {
     const rows = await eventually(storedOrders, (r) => r.some((o) => o.transaction_id === '9999'));
     assert.deepEqual(rows.map((o) => [o.transaction_id, o.version]), [
       ['1001', version('2026-11-22T08:00:00Z')], ['2002', version('2026-11-20T11:00:00Z')], ['3003', version('2026-11-20T12:00:00Z')],
-      ['4004', version('2026-11-20T13:00:00Z')], ['9013', version('2026-11-22T07:00:00Z')], ['9999', version('2026-11-20T10:00:00Z')],
+      ['4004', version('2026-11-20T13:00:00Z')], ['5005', version('2026-11-20T10:00:00Z')], ['9013', version('2026-11-22T07:00:00Z')], ['9999', version('2026-11-20T10:00:00Z')],
     ]);
   });
 });

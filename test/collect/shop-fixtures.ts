@@ -12,7 +12,15 @@ import { createLogger } from '../../src/log.ts';
 import { DESKTOP_UA } from './helpers.ts';
 
 /** Base64 HMAC-SHA256 of the raw body: `X-Shopify-Hmac-Sha256` and `X-WC-Webhook-Signature`. */
-export const sign = (secret: string, body: string) => crypto.createHmac('sha256', secret).update(body).digest('base64');
+export const sign = (secret: string, body: string | Buffer) => crypto.createHmac('sha256', secret).update(body).digest('base64');
+
+/**
+ * A JSON object's bytes with a member `note` whose value is the bytes FF FE, which are not UTF-8:
+ * text decoded from them and encoded again is other bytes, so only a signature checked over the
+ * raw body accepts a delivery that carries them.
+ */
+export const withBytesFFFE = (json: string): Buffer =>
+  Buffer.concat([Buffer.from('{"note":"'), Buffer.from([0xff, 0xfe]), Buffer.from('",'), Buffer.from(json.slice(1))]);
 
 const money = (amount: string, currency = 'USD') => ({
   shop_money: { amount, currency_code: currency },

@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { createTestWorkspace, insertRows, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
 import { updateSettings } from '../../src/store/app/workspaces.ts';
 import { eventually, todayRange } from './helpers.ts';
-import { cli, collectGooglePurchase, shopifyOrderJson, shopifyRefund, shopifyRefundJson, sign, type ShopifyOrderInput } from './shop-fixtures.ts';
+import { cli, collectGooglePurchase, shopifyOrderJson, shopifyRefund, shopifyRefundJson, sign, withBytesFFFE, type ShopifyOrderInput } from './shop-fixtures.ts';
 
 const SHOP = 'northwind.myshopify.com';
 const SECRET = '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';
@@ -64,7 +64,7 @@ before(async () => {
 
 after(() => t.close());
 
-async function post(topic: string, body: string, options: { shop?: string; signature?: string | null; id?: string } = {}) {
+async function post(topic: string, body: string | Buffer, options: { shop?: string; signature?: string | null; id?: string } = {}) {
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     'x-shopify-topic': topic,
@@ -318,5 +318,25 @@ describe('GET /v3/report with Shopify orders', () => {
       ['unattributed', 70, 1, 9, 0, 61, 61],
     ]);
     assert.deepEqual(report.totals, { revenue: 192, conversions: 2, cogs: 60, refunds: 25, gross_profit: 132, net_profit: 107 });
+  });
+});
+
+describe('POST /webhooks/shopify: raw bytes and refund bounds', () => {
+  const order = { ...ORDER_1002, id: '9100000000077', name: '#9077' };
+
+  test('checks the signature over the raw bytes: a signed body with bytes that are not UTF-8 (FF FE) is taken', async () => {
+    assert.deepEqual(await post('orders/create', withBytesFFFE(shopifyOrderJson(order))), { status: 202, body: { status: 'accepted' } });
+    await eventually(stored, (rows) => rows.some((r) => r.transaction_id === order.id));
+  });
+
+  test('refuses a refund that would give back more than the order took, and keeps the refunds stored', async () => {
+    const gross = (await stored()).find((r) => r.transaction_id === order.id)!.gross_revenue;
+    const refund = shopifyRefund({ id: 777001, orderId: order.id, createdMs: NOW - 60_000, amount: '9999.00', lineSubtotal: '9999.00', lineTax: '0.00', shipping: '0.00' });
+    assert.deepEqual(await post('refunds/create', shopifyRefundJson(refund, order.id)), {
+      status: 400,
+      body: { message: `refunds: 999900 in total, more than the order's gross_revenue of ${gross}` },
+    });
+    await settle();
+    assert.deepEqual((await stored()).find((r) => r.transaction_id === order.id)!.refunds, []);
   });
 });

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { createTestWorkspace, insertRows, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
 import { updateSettings } from '../../src/store/app/workspaces.ts';
 import { DESKTOP_UA, eventually, todayRange } from './helpers.ts';
-import { cli, sign, wooOrder, type WooOrderInput } from './shop-fixtures.ts';
+import { cli, sign, withBytesFFFE, wooOrder, type WooOrderInput } from './shop-fixtures.ts';
 
 const SECRET = 'wc-secret-9f8e7d6c5b4a';
 const NOW = Math.floor(Date.now() / 1000) * 1000;
@@ -45,7 +45,7 @@ before(async () => {
 after(() => t.close());
 
 async function post(topic: string, payload: unknown, options: { source?: string; signature?: string | null; id?: string } = {}) {
-  const body = typeof payload === 'string' ? payload : JSON.stringify(payload);
+  const body = typeof payload === 'string' || Buffer.isBuffer(payload) ? payload : JSON.stringify(payload);
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     'user-agent': 'WooCommerce/9.4.2 Hookshot (WordPress/6.7.1)',
@@ -219,6 +219,13 @@ describe('POST /webhooks/woocommerce', () => {
     assert.equal((await post('order.created', marker)).status, 202);
     const rows = await eventually(stored, (r) => r.some((o) => o.transaction_id === '801'));
     assert.ok(!rows.some((o) => o.transaction_id === '800'));
+  });
+
+  test('checks the signature over the raw bytes: a signed body with bytes that are not UTF-8 (FF FE) is taken', async () => {
+    // Failed: stored, but no sale, so the report below does not count it.
+    const order = wooOrder({ ...ORDER_729, id: 877, status: 'failed' });
+    assert.deepEqual(await post('order.created', withBytesFFFE(JSON.stringify(order))), { status: 202, body: { status: 'accepted' } });
+    await eventually(stored, (r) => r.some((o) => o.transaction_id === '877'));
   });
 });
 

@@ -113,6 +113,14 @@ test('loyalty: owners set a program up as `loyalty create` does; viewers may not
   assert.equal(unsigned.statusCode, 403);
 });
 
+test('loyalty: a name with a lone UTF-16 surrogate is stored well-formed, as every JSON body the dashboard reads', async () => {
+  const created = await as.owen!.send('POST', api('loyalty/programs'), { name: 'Half \ud800 pair', points_per_unit: 1, start_date: day(-1) });
+  assert.equal(created.status, 200, JSON.stringify(created.body));
+  assert.equal(created.body.loyalty_program.name, 'Half \ufffd pair');
+  const { programs } = await toolOk(t.app, ws.headers, 'loyalty.get-programs', {});
+  assert.ok(programs.some((p: { name: string }) => p.name === 'Half \ufffd pair'));
+});
+
 test('the views\' dates are checked as the data API checks them; an unknown parameter is refused', async () => {
   for (const path of ['loyalty', 'creators']) {
     const bad = await as.owen!.get(api(path, '&start_date=2026-13-01'));

@@ -68,7 +68,7 @@ describe('local calendar days', () => {
   test('resolveRange keeps the zone and refuses a bad bound with the contract\'s message', () => {
     const range = resolveRange({ start_date: '2026-11-01', end_date: '2026-11-01', timezone: 'America/New_York' });
     assert.deepEqual(range, { startMs: Date.UTC(2026, 10, 1, 4), endMs: Date.UTC(2026, 10, 2, 5) - 1, timeZone: 'America/New_York' });
-    assert.throws(() => resolveRange({ start_date: '2026-02-30', timezone: 'America/New_York' }), (e: DomainError) => e.message === 'Invalid start_date or end_date parameter: start_date is not a calendar day (got 2026-02-30)');
+    assert.throws(() => resolveRange({ start_date: '2026-02-30', timezone: 'America/New_York' }), (e: DomainError) => e.message === 'Invalid start_date or end_date parameter' && e.detail === 'start_date is not a calendar day (got 2026-02-30)');
   });
 });
 

@@ -75,6 +75,21 @@ describe('topics', () => {
     assert.equal(second.total_tracked, 3);
   });
 
+  test('a keyword with a lone UTF-16 surrogate is kept well-formed, so sent again it is skipped, not a -32603', async () => {
+    // JSON.stringify writes the lone half as the escape `\ud800`, as a hostile client would.
+    const keyword = 'lone \ud800 half';
+    const first = await ok('topics.add', { keywords: [keyword] });
+    assert.deepEqual(first.topics.map((x: any) => x.keyword), ['lone \ufffd half']);
+    const again = await callTool(t.app, ws.headers, 'topics.add', { keywords: [keyword, 'lone \udfff half'] });
+    assert.equal(again.error, undefined, JSON.stringify(again.error));
+    assert.deepEqual(again.result!.structuredContent.skipped, ['lone \ufffd half']);
+    assert.deepEqual(again.result!.structuredContent.topics, []);
+    const { notes } = await ok('notes.get-notes');
+    const { note } = await ok('notes.save-note', { title: '\udc00', content: 'a\ud83d' });
+    assert.deepEqual([note.title, note.content], ['\ufffd', 'a\ufffd']);
+    assert.equal((await ok('notes.get-notes')).notes.length, notes.length + 1);
+  });
+
   test('refuses 21 keywords in one call', async () => {
     const error = await invalid('topics.add', { keywords: Array.from({ length: 21 }, (_, i) => `kw${i}`) });
     assert.equal(error?.code, -32602);

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { dueOf } from '../../src/workflows/due.ts';
-import { isPublicAddress } from '../../src/workflows/actions/public-address.ts';
+import { isPublicAddress } from '../../src/kit/public-address.ts';
 
 const at = (iso: string) => Date.parse(iso);
 const due = (type: Parameters<typeof dueOf>[0], iso: string, zone: string, newestConversionMs: number | null = null) => {
@@ -31,4 +31,17 @@ test('loopback, private, link-local and reserved addresses are not public, in ei
   assert.deepEqual(refused.filter(isPublicAddress), []);
   const allowed = ['8.8.8.8', '1.1.1.1', '172.32.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8'];
   assert.deepEqual(allowed.filter((a) => !isPublicAddress(a)), []);
+});
+
+test('IPv4 carried in IPv6, documentation and tunnelling ranges are judged by what they reach (the audit\'s finding)', () => {
+  const refused = [
+    '::7f00:1', '::a00:1', '::8.8.8.8', // deprecated IPv4-compatible ::/96, whatever it carries
+    '64:ff9b::7f00:1', '64:ff9b::a9fe:a9fe', '64:ff9b::10.0.0.1', '64:ff9b:1::808:808', // NAT64 to private ones; the local-use NAT64 prefix
+    '::ffff:169.254.169.254', '::ffff:a9fe:a9fe', // IPv4-mapped, both spellings
+    '2001:db8::1', '2001:db8:ffff::1', // documentation
+    '2002:7f00:1::1', '2001::1', '100::1', 'fec0::1', // 6to4, Teredo, discard, site-local
+    '192.0.2.1', '198.51.100.7', '203.0.113.9', '198.18.0.1', // IPv4 documentation and benchmarking
+  ];
+  assert.deepEqual(refused.filter(isPublicAddress), []);
+  assert.deepEqual(['64:ff9b::8.8.8.8', '64:ff9b::808:808', '::ffff:1.1.1.1'].filter((a) => !isPublicAddress(a)), []);
 });

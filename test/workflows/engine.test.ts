@@ -237,7 +237,7 @@ describe('webhooks', () => {
       const target = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/hook`;
       const id = await workflow(shop, { name: 'Ping silent', trigger: { type: 'daily_schedule' }, actions: [{ type: 'notify_webhook', target }] });
       const execution = await engine({ webhookTimeoutMs: 50 }).runNow(shop.id, id, at('2026-11-25T10:00:00Z'));
-      assert.deepEqual(execution.data.outcome!.actions, [{ type: 'notify_webhook', status: 'failed', detail: 'no answer within 50 ms after 3 tries' }]);
+      assert.deepEqual(execution.data.outcome!.actions, [{ type: 'notify_webhook', status: 'failed', detail: 'no complete answer within 50 ms after 3 tries' }]);
       assert.deepEqual(waits, [1000, 2000]);
     } finally {
       silent.closeAllConnections();
@@ -245,13 +245,42 @@ describe('webhooks', () => {
     }
   });
 
+  test('a receiver that answers one byte at a time is cut at the deadline of the whole call, not held while it trickles', async () => {
+    // Never silent for 100 ms, so a limit on silence would let it hold each try for 100 s.
+    let bytesSent = 0;
+    const dribbler = http.createServer((_request, response) => {
+      response.writeHead(200);
+      const timer = setInterval(() => {
+        if (response.destroyed) return clearInterval(timer);
+        response.write('.');
+        if (++bytesSent % 1000 === 0) response.end();
+      }, 100);
+      response.on('close', () => clearInterval(timer));
+    });
+    await new Promise<void>((resolve) => dribbler.listen(0, '127.0.0.1', resolve));
+    try {
+      const target = `http://127.0.0.1:${(dribbler.address() as AddressInfo).port}/hook`;
+      const id = await workflow(shop, { name: 'Ping dribble', trigger: { type: 'daily_schedule' }, actions: [{ type: 'notify_webhook', target }] });
+      const execution = await engine({ webhookTimeoutMs: 500 }).runNow(shop.id, id, at('2026-11-25T10:00:00Z'));
+      assert.deepEqual(execution.data.outcome!.actions, [{ type: 'notify_webhook', status: 'failed', detail: 'no complete answer within 500 ms after 3 tries' }]);
+      assert.ok(bytesSent < 1000, `each try ended before the receiver finished its answer (${bytesSent} bytes sent)`);
+    } finally {
+      dribbler.closeAllConnections();
+      await new Promise<void>((resolve) => dribbler.close(() => resolve()));
+    }
+  });
+
   test('refuses loopback targets, by address or by name, unless private addresses are allowed', async () => {
     const byName = url.replace('127.0.0.1', 'localhost');
-    const id = await workflow(shop, { name: 'Ping inside', trigger: { type: 'daily_schedule' }, actions: [{ type: 'notify_webhook', target: url }, { type: 'notify_webhook', target: byName }] });
+    // Loopback through NAT64, through the IPv4-compatible ::/96, and a documentation address.
+    const carried = ['[64:ff9b::7f00:1]', '[::7f00:1]', '[2001:db8::1]'].map((host) => url.replace('127.0.0.1', host));
+    const targets = [url, byName, ...carried].map((target) => ({ type: 'notify_webhook', target }));
+    const id = await workflow(shop, { name: 'Ping inside', trigger: { type: 'daily_schedule' }, actions: targets });
     const execution = await engine({ webhookAllowPrivate: false }).runNow(shop.id, id, at('2026-11-25T10:00:00Z'));
     const details = execution.data.outcome!.actions.map((a) => [a.status, a.detail]);
     assert.deepEqual(details[0], ['failed', 'refused: 127.0.0.1 is not a public address']);
     assert.match(String(details[1]![1]), /^refused: localhost resolves to (127\.0\.0\.1|::1), which is not a public address$/);
+    assert.deepEqual(details.slice(2), ['64:ff9b::7f00:1', '::7f00:1', '2001:db8::1'].map((host) => ['failed', `refused: ${host} is not a public address`]));
     assert.equal(received.length, 0);
   });
 });

@@ -8,6 +8,7 @@ import { DATA_API_PREFIX, DATA_ENDPOINTS } from '../endpoints.ts';
 import type { QuerySpec } from '../params.ts';
 import { BEARER_FORM } from '../../http/auth.ts';
 import { timeZoneMessage } from '../../kit/time-zone.ts';
+import { DATE_MESSAGE, boundMessage } from '../../kit/range.ts';
 
 /**
  * The data API as an OpenAPI 3.1 document (served at /openapi.json; docs/api.md). Its paths are the
@@ -85,6 +86,29 @@ const AD = rowOf([
 /** Aggregates are JSON numbers; the members depend on the request (breakdown, group_by, metrics). */
 const AGGREGATE_ROW = { type: 'object', additionalProperties: { type: ['string', 'number', 'null'] } };
 
+const bool = { type: 'boolean' };
+/** The settings a report's numbers were computed with: the request's, else the workspace's (docs/attribution.md). */
+const SETTINGS_APPLIED = {
+  type: 'object',
+  properties: {
+    timezone: { ...str, description: 'The IANA zone whose calendar days the dates and buckets are' },
+    attribution_model: str,
+    attribution_window: num,
+    attribution_date: str,
+    ignore_sources: strings,
+    include_unattributed: bool,
+    net_merchandise_revenue: bool,
+    refund_netting: bool,
+    excluded_transaction_ids: { ...strings, description: 'The first 100 of the list' },
+    excluded_transaction_count: num,
+    platform_revenue: str,
+    new_customer_correction: bool,
+    payment_fee_percent: num,
+    payment_fee_fixed: num,
+    currency: str,
+  },
+};
+
 const PAGINATION = {
   type: 'object',
   properties: { limit: num, offset: num, has_more: { type: 'boolean' }, next_offset: { type: ['number', 'null'] }, start_date: str, end_date: str },
@@ -109,8 +133,7 @@ const COMMON_ERRORS: Record<number, string[]> = {
     `Invalid Authorization header: expected ${BEARER_FORM}, or the x-api-key and client-secret headers`,
     'Unknown parameter: <name>. Did you mean <nearest known name>?',
     timeZoneMessage('<value>'),
-    'Invalid start_date or end_date parameter: start_date must be YYYY-MM-DD or YYYY-MM-DD HH:MM:SS (got <value>)',
-    'Invalid start_date or end_date parameter: end_date must be in the years 1970 to 2299 (got <value>)',
+    DATE_MESSAGE,
     'start_date must be before end_date',
   ],
   401: ['Invalid API key', 'Invalid client secret'],
@@ -204,7 +227,7 @@ const DESCRIPTIONS: Record<string, Description> = {
     description:
       'Metrics per breakdown value and/or interval bucket under an attribution model, with totals over the whole scope. ' +
       'Money as decimals in the workspace currency; ratios and percentages as fractions; null where a metric cannot be computed.',
-    response: envelope(AGGREGATE_ROW, { totals: AGGREGATE_ROW, settings_applied: { type: 'object' } }),
+    response: { ...envelope(AGGREGATE_ROW, { totals: AGGREGATE_ROW, settings_applied: SETTINGS_APPLIED }), required: ['data', 'totals', 'pagination', 'settings_applied'] },
     errors: {
       400: [unknownSource(PIXEL_SOURCES), 'Invalid <parameter>: <value>. Accepted values: ...'],
       403: [NO_PROFIT_ACCESS, NO_PIXEL_ACCESS, NO_SOURCE_ACCESS],
@@ -310,13 +333,19 @@ function parametersOf(query: QuerySpec): Json[] {
   return parameters;
 }
 
+/** The `detail` an example of a contract message shows beside it (the help the message itself leaves out). */
+const EXAMPLE_DETAILS = new Map([[DATE_MESSAGE, boundMessage('start_date', '01/11/2026', 'form', 'day or timestamp')]]);
+
 function errorResponse(status: number, messages: string[]): Json {
   return {
     description: `${STATUS_MEANING[status]}. Messages: ${messages.map((m) => `\`${m}\``).join('; ')}`,
     content: {
       'application/json': {
         schema: { $ref: '#/components/schemas/Error' },
-        examples: Object.fromEntries(messages.map((message, i) => [`e${i + 1}`, { value: { message } }])),
+        examples: Object.fromEntries(messages.map((message, i) => {
+          const detail = EXAMPLE_DETAILS.get(message);
+          return [`e${i + 1}`, { value: detail ? { message, detail } : { message } }];
+        })),
       },
     },
   };
@@ -364,7 +393,14 @@ export function openApiDocument(serverUrl: string): Json {
         keyPair: { type: 'http', scheme: 'bearer', description: `Instead of the two headers: \`Authorization: ${BEARER_FORM}\`` },
       },
       schemas: {
-        Error: { type: 'object', properties: { message: str }, required: ['message'] },
+        Error: {
+          type: 'object',
+          properties: {
+            message: { ...str, description: 'The contract\'s message, word for word where it names one' },
+            detail: { ...str, description: 'When there is help to give (the parameter, the accepted form, the value sent): what is wrong, beside a message the contract fixes' },
+          },
+          required: ['message'],
+        },
       },
     },
   };

@@ -13,7 +13,7 @@ import path from 'node:path';
 import ipaddr from 'ipaddr.js';
 import maxmind, { type Reader } from 'maxmind';
 import type { Logger } from 'pino';
-import { wellFormed } from '../fields.ts';
+import { wellFormed } from '../../kit/well-formed.ts';
 
 export interface Place {
   /** ISO 3166 two-letter code, or ''. */

@@ -8,7 +8,8 @@ import type { BatchWriter } from '../wal.ts';
 import { findProductCosts } from '../queries/find-product-costs.ts';
 import { findStoredOrder, type StoredOrder } from '../queries/find-stored-order.ts';
 import { decisiveStatus, orderVersion } from '../fields.ts';
-import { checkHappened, costKey, toOrderRow, type OrderRecord, type PlatformOrder, type PlatformRefund } from './order.ts';
+import { checkHappened, costKey, OrderRejected, toOrderRow, type OrderRecord, type PlatformOrder, type PlatformRefund } from './order.ts';
+import { refundsOverOrder } from '../row-schemas.ts';
 
 export interface ShopWorkspace {
   id: number;
@@ -33,7 +34,7 @@ function rewrite(stored: StoredOrder, changes: Partial<StoredOrder>, atLeast: nu
 
 export type RefundOutcome = 'added' | 'known' | 'no-order';
 
-/** Adds a refund to its stored order (once per refund id). */
+/** Adds a refund to its stored order (once per refund id); throws OrderRejected when the refunds would exceed the order. */
 export async function addRefund(
   ch: Clickhouse,
   writer: BatchWriter,
@@ -45,6 +46,8 @@ export async function addRefund(
   const stored = await findStoredOrder(ch, { workspaceId: workspace.id, transactionId: orderId });
   if (!stored) return 'no-order';
   if (refund.id !== '' && stored.refund_ids.includes(refund.id)) return 'known';
+  const refunded = stored.refunds.reduce((sum, r) => sum + r.amount, refund.amount);
+  if (refunded > stored.gross_revenue) throw new OrderRejected(`refunds: ${refundsOverOrder(refunded, stored.gross_revenue)}`);
   const row = rewrite(
     stored,
     { refunds: [...stored.refunds, { dt, amount: refund.amount }], refund_ids: [...stored.refund_ids, refund.id] },

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { InvalidInput } from '../../kit/errors.ts';
 import { MAX_LINE_TEXT, orderVersion, text, timestamp, type OrderStatus } from '../fields.ts';
-import { foldCancelled, orderFields } from '../row-schemas.ts';
+import { checkRefundsWithinOrder, foldCancelled, orderFields } from '../row-schemas.ts';
 import { describeIssues } from '../../kit/zod-issues.ts';
 
 export interface PlatformRefund {
@@ -75,7 +75,7 @@ const platformOrderRow = z.object({
   order_name: text,
   refund_ids: z.array(z.string()),
   updated_at: timestamp,
-});
+}).superRefine(checkRefundsWithinOrder);
 
 /** A timestamp text checked like an order's dates, normalised; throws OrderRejected. */
 export function checkHappened(value: string, name: string): string {

@@ -6,6 +6,7 @@
 import crypto from 'node:crypto';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from '../../http/errors.ts';
+import { bodyBytes, readBodiesAsBytes } from '../../http/raw-body.ts';
 import { InvalidInput } from '../../kit/errors.ts';
 import { findShopIntegration, type ShopPlatform } from '../../store/app/shop-integrations.ts';
 import { isDeliveryKnown, recordDelivery } from '../../store/app/webhooks.ts';
@@ -30,9 +31,9 @@ const header = (request: FastifyRequest, name: string) => {
   return ((Array.isArray(value) ? value[0] : value) ?? '').trim();
 };
 
-/** Base64 HMAC-SHA256 of the raw body, the scheme of both platforms. */
-export function platformSignature(secret: string, body: string): string {
-  return crypto.createHmac('sha256', secret).update(body, 'utf8').digest('base64');
+/** Base64 HMAC-SHA256 of the raw body (its bytes as they came), the scheme of both platforms. */
+export function platformSignature(secret: string, body: string | Buffer): string {
+  return crypto.createHmac('sha256', secret).update(body).digest('base64');
 }
 
 function signatureMatches(expected: string, given: string): boolean {
@@ -45,6 +46,7 @@ interface Verified {
   workspace: ShopWorkspace;
   deliveryKey: string;
   topic: string;
+  /** The body as text, once its bytes are verified. */
   body: string;
 }
 
@@ -56,8 +58,8 @@ const ignored = (reason: string): Outcome => ({ status: 200, body: { status: 'ig
 export const platformWebhookRoutes: FastifyPluginAsync<{ writer: BatchWriter }> = async (app, { writer }) => {
   const { db, ch, secrets } = app.stores;
 
-  // WooCommerce's creation ping is a form post; it is read as text like every webhook body.
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+  // WooCommerce's creation ping is a form post; it is read as bytes like every webhook body.
+  readBodiesAsBytes(app, ['application/json', 'text/plain', 'application/x-www-form-urlencoded']);
 
   /** Finds the shop's workspace and checks the signature; 401 for an unknown shop or a bad signature alike. */
   async function verify(
@@ -68,16 +70,16 @@ export const platformWebhookRoutes: FastifyPluginAsync<{ writer: BatchWriter }> 
     deliveryId: string,
     topic: string,
   ): Promise<Verified> {
-    const body = typeof request.body === 'string' ? request.body : '';
+    const bytes = bodyBytes(request.body);
     const integration = shop ? await findShopIntegration(db, secrets, platform, shop) : undefined;
-    if (!integration || !signature || !signatureMatches(platformSignature(integration.secret, body), signature)) {
+    if (!integration || !signature || !signatureMatches(platformSignature(integration.secret, bytes), signature)) {
       request.log.info({ platform, shop, known: Boolean(integration) }, 'shop webhook refused');
       throw new HttpError(401, INVALID_SIGNATURE);
     }
     if (!deliveryId || deliveryId.length > 200) throw new InvalidInput('the delivery id header is missing or longer than 200 characters');
     const workspace = await findWorkspace(db, integration.workspaceId);
     if (!workspace) throw new HttpError(401, INVALID_SIGNATURE);
-    return { workspace: { id: workspace.id, currency: workspace.currency }, deliveryKey: `${platform}:${deliveryId}`, topic, body };
+    return { workspace: { id: workspace.id, currency: workspace.currency }, deliveryKey: `${platform}:${deliveryId}`, topic, body: bytes.toString('utf8') };
   }
 
   /** Runs a verified delivery once: a replay answers 200 and changes nothing. */
@@ -124,9 +126,9 @@ export const platformWebhookRoutes: FastifyPluginAsync<{ writer: BatchWriter }> 
   });
 
   app.post('/webhooks/woocommerce', { bodyLimit: SHOP_WEBHOOK_BODY_LIMIT }, async (request, reply) => {
-    const raw = typeof request.body === 'string' ? request.body : '';
+    const raw = bodyBytes(request.body);
     // Sent once when the webhook is saved, unsigned and without the X-WC-* headers; nothing is stored.
-    if (/^webhook_id=\d{1,20}$/.test(raw.trim())) return reply.code(200).send({ status: 'ping' });
+    if (/^webhook_id=\d{1,20}$/.test(raw.toString('latin1').trim())) return reply.code(200).send({ status: 'ping' });
     const delivery = await verify(
       request,
       'woocommerce',

@@ -17,7 +17,11 @@ export function setCsrfToken(token: string): void {
 
 async function parse<T>(response: Response): Promise<T> {
   const body = await response.json().catch(() => ({ message: `The server answered ${response.status}` }));
-  if (!response.ok) throw new ApiError(response.status, (body as { message?: string }).message ?? `Error ${response.status}`);
+  if (!response.ok) {
+    // A refusal may keep a fixed message and put what is wrong in `detail`: a person reads both.
+    const { message, detail } = body as { message?: string; detail?: string };
+    throw new ApiError(response.status, message ? (detail ? `${message}: ${detail}` : message) : `Error ${response.status}`);
+  }
   return body as T;
 }
 

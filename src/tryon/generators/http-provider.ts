@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { callOutbound } from '../../kit/outbound.ts';
 import type { FailureReason } from '../errors.ts';
 import { GenerationError, type Generator } from './generator.ts';
 
@@ -9,9 +10,26 @@ export interface HttpProviderOptions {
   pollMs?: number;
   /** Give up (generation_failed) after this long. */
   timeoutMs?: number;
+  /** Deadline of one call to the provider, its whole answer read. */
+  callTimeoutMs?: number;
 }
 
+/**
+ * Largest answer read from the provider: a finished job carries the image in base64 (4/3 of its
+ * size), and try-on images stay well under 16 MB.
+ */
+export const MAX_PROVIDER_ANSWER_BYTES = 24 * 1024 * 1024;
+
 type ProviderJob = { id?: string; status?: string; image_base64?: string; mime_type?: string; error?: { code?: string } };
+
+function parseJob(body: Buffer): ProviderJob {
+  try {
+    const parsed: unknown = JSON.parse(body.toString('utf8'));
+    return parsed !== null && typeof parsed === 'object' ? (parsed as ProviderJob) : {};
+  } catch {
+    return {};
+  }
+}
 
 /** Provider error codes and statuses -> the safe reasons a storefront may see. */
 export function reasonFor(status: number, code: string | undefined): FailureReason {
@@ -31,19 +49,27 @@ export function createHttpProvider(options: HttpProviderOptions): Generator {
   const base = options.url.replace(/\/+$/, '');
   const pollMs = options.pollMs ?? 1000;
   const timeoutMs = options.timeoutMs ?? 120_000;
+  const callTimeoutMs = options.callTimeoutMs ?? 60_000;
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
 
   async function call(method: string, path: string, signal: AbortSignal, body?: unknown): Promise<ProviderJob> {
-    let response: Response;
+    let response: { status: number; body: Buffer };
     try {
-      response = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal });
+      response = await callOutbound(`${base}${path}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal,
+        deadlineMs: callTimeoutMs,
+        maxBytes: MAX_PROVIDER_ANSWER_BYTES,
+      });
     } catch (error) {
       if (signal.aborted) throw error;
       throw new GenerationError('provider_busy', `provider unreachable: ${(error as Error).message}`);
     }
-    const payload = (await response.json().catch(() => ({}))) as ProviderJob;
-    if (!response.ok) throw new GenerationError(reasonFor(response.status, payload.error?.code), `provider answered ${response.status}`);
+    const payload = parseJob(response.body);
+    if (response.status < 200 || response.status >= 300) throw new GenerationError(reasonFor(response.status, payload.error?.code), `provider answered ${response.status}`);
     return payload;
   }
 
@@ -70,7 +96,7 @@ export function createHttpProvider(options: HttpProviderOptions): Generator {
         }
       } catch (error) {
         if (signal.aborted || (error instanceof GenerationError && error.message === 'provider timed out')) {
-          await fetch(`${base}${path}`, { method: 'DELETE', headers }).catch(() => undefined);
+          await callOutbound(`${base}${path}`, { method: 'DELETE', headers, deadlineMs: callTimeoutMs, maxBytes: 64 * 1024 }).catch(() => undefined);
         }
         throw error;
       }

@@ -1,14 +1,15 @@
 /**
  * notify_webhook (docs/workflows.md, "Webhooks"): POSTs the firing as JSON, signed with the
  * workspace's webhook secret (`x-storelens-signature`: hex HMAC-SHA256 of the body, which carries
- * `fired_at`, so a receiver can refuse old deliveries). Each try has a time limit; a failed try is
- * repeated after a wait that doubles (network errors, timeouts, 408, 429 and 5xx answers only),
- * up to `tries`. Private, loopback and link-local addresses are refused unless allowed.
+ * `fired_at`, so a receiver can refuse old deliveries). Each try has a deadline over the whole
+ * call (`callOutbound`); of the answer only the status counts, and at most MAX_ANSWER_BYTES of its
+ * body are read. A failed try is repeated after a wait that doubles (network errors, timeouts, 408,
+ * 429 and 5xx answers only), up to `tries`. Private, loopback and link-local addresses are refused
+ * unless allowed.
  */
 import crypto from 'node:crypto';
-import http from 'node:http';
-import https from 'node:https';
-import { checkedLookup, literalRefusal, PrivateAddress } from './public-address.ts';
+import { callOutbound, OutboundCut } from '../../kit/outbound.ts';
+import { PrivateAddress } from '../../kit/public-address.ts';
 
 export interface WebhookOptions {
   timeoutMs: number;
@@ -33,27 +34,24 @@ export function signBody(body: string, secret: string): string {
 
 type TryResult = { status: number } | { error: Error };
 
-function postOnce(url: URL, body: string, signature: string, options: WebhookOptions): Promise<TryResult> {
-  const client = url.protocol === 'https:' ? https : http;
-  return new Promise((resolve) => {
-    const request = client.request(
-      url,
-      {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), [SIGNATURE_HEADER]: signature, 'user-agent': 'Storelens-Workflows' },
-        lookup: checkedLookup(options.allowPrivate) as never,
-        timeout: options.timeoutMs,
-      },
-      (response) => {
-        response.resume();
-        response.on('end', () => resolve({ status: response.statusCode ?? 0 }));
-        response.on('error', (error) => resolve({ error }));
-      },
-    );
-    request.on('timeout', () => request.destroy(new Error(`no answer within ${options.timeoutMs} ms`)));
-    request.on('error', (error) => resolve({ error }));
-    request.end(body);
-  });
+/** A receiver's answer body is not needed; past this much it is no longer read (its status stands). */
+export const MAX_ANSWER_BYTES = 64 * 1024;
+
+async function postOnce(url: URL, body: string, signature: string, options: WebhookOptions): Promise<TryResult> {
+  try {
+    const answer = await callOutbound(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), [SIGNATURE_HEADER]: signature, 'user-agent': 'Storelens-Workflows' },
+      body,
+      deadlineMs: options.timeoutMs,
+      maxBytes: MAX_ANSWER_BYTES,
+      publicOnly: !options.allowPrivate,
+    });
+    return { status: answer.status };
+  } catch (error) {
+    if (error instanceof OutboundCut && error.reason === 'too_large' && error.status !== undefined) return { status: error.status };
+    return { error: error as Error };
+  }
 }
 
 const retryable = (result: TryResult) => 'error' in result || result.status === 408 || result.status === 429 || result.status >= 500;
@@ -62,8 +60,6 @@ const tried = (n: number) => `after ${n} tr${n === 1 ? 'y' : 'ies'}`;
 
 export async function deliverWebhook(target: string, body: string, secret: string, options: WebhookOptions): Promise<WebhookResult> {
   const url = new URL(target);
-  const refused = literalRefusal(url, options.allowPrivate);
-  if (refused) return { ok: false, tries: 0, detail: `refused: ${refused}` };
   const signature = signBody(body, secret);
   for (let attempt = 1; ; attempt++) {
     const result = await postOnce(url, body, signature, options);

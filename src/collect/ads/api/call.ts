@@ -1,9 +1,10 @@
 /**
- * One HTTP call to an ad platform's API with plain fetch: a time limit, a size limit on the
- * answer, JSON parsing, and the platform's word on whether (and when) to try again. Every
- * platform-specific rule lives in the caller's `classify`.
+ * One HTTP call to an ad platform's API (`callOutbound`: a deadline over the whole call and a size
+ * bound on the answer as it streams in), JSON parsing, and the platform's word on whether (and
+ * when) to try again. Every platform-specific rule lives in the caller's `classify`.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { callOutbound, OutboundCut } from '../../../kit/outbound.ts';
 
 export interface ApiSettings {
   /** First wait before a retry, doubled on each further attempt (docs/integrations.md). */
@@ -39,34 +40,40 @@ export async function pause(settings: ApiSettings, ms: number, label: string): P
 /** `retry`: wait at least `afterMs` (the platform's own estimate, or 0), then try again. */
 export type Verdict = { ok: true } | { retry: true; afterMs: number; reason: string } | { fail: string };
 
-const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
+export const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
 
-async function readJson(response: Response): Promise<unknown> {
-  const text = await response.text();
-  if (text.length > MAX_ANSWER_BYTES) throw new AdSyncError(`the API answered more than ${MAX_ANSWER_BYTES} bytes`);
+/** What one call sends: `body` as text (a form or JSON). */
+export interface ApiRequest {
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+function readJson(status: number, body: Buffer): unknown {
+  const text = body.toString('utf8');
   if (text.trim() === '') return null;
   try {
     return JSON.parse(text);
   } catch {
-    throw new AdSyncError(`the API answered HTTP ${response.status} with a body that is not JSON`);
+    throw new AdSyncError(`the API answered HTTP ${status} with a body that is not JSON`);
   }
 }
 
 export async function callApi(
   settings: ApiSettings,
   label: string,
-  request: () => { url: string; init: RequestInit },
+  request: () => { url: string; init: ApiRequest },
   classify: (answer: ApiAnswer) => Verdict,
 ): Promise<ApiAnswer> {
   for (let attempt = 1; ; attempt++) {
     const { url, init } = request();
     let answer: ApiAnswer;
     try {
-      const timeout = AbortSignal.timeout(settings.timeoutMs);
-      const response = await fetch(url, { ...init, signal: settings.signal ? AbortSignal.any([settings.signal, timeout]) : timeout });
-      answer = { status: response.status, headers: response.headers, body: await readJson(response) };
+      const response = await callOutbound(url, { ...init, deadlineMs: settings.timeoutMs, maxBytes: MAX_ANSWER_BYTES, signal: settings.signal });
+      answer = { status: response.status, headers: response.headers, body: readJson(response.status, response.body) };
     } catch (error) {
       if (error instanceof AdSyncError) throw error;
+      if (error instanceof OutboundCut && error.reason === 'too_large') throw new AdSyncError(`${label}: the API answered more than ${MAX_ANSWER_BYTES} bytes`);
       if (settings.signal?.aborted) throw new AdSyncStopped(`${label}: stopped`);
       if (attempt >= settings.maxAttempts) throw new AdSyncError(`${label}: the API could not be reached (${(error as Error).message})`);
       await wait(settings, label, attempt, 0, `network error: ${(error as Error).message}`);
