@@ -109,7 +109,7 @@ export function createClientDocuments(config: Pick<Config, 'oauthClientDocuments
       }
       const client = documentClient(clientId, answer.body);
       if (typeof client === 'string') throw new InvalidClientError(`The client's metadata document ${client}`);
-      options.ttl = cacheSeconds(answer.headers['cache-control']) * 1000;
+      options.ttl = cacheSeconds(answer.headers.get('cache-control') ?? undefined) * 1000;
       return client;
     },
   });
