@@ -146,6 +146,17 @@ export const SQL_CASES: Record<string, SqlCase[]> = {
     }, META_WITH_PROFIT),
     report('the earlier rows a comparison pairs, by source per day', { breakdown: 'source', interval: 'day', row_keys: [['2026-10-01', 'meta'], ['2026-10-02', 'google']] }),
     {
+      name: 'the workspace counts purchases and every sign_up* name, unattributed orders included',
+      run: async (ch, ctx) => {
+        await updateSettings(ctx.db, ctx.workspaceId, { conversion_names: ['purchase', 'sign_up*'], include_unattributed: true });
+        try {
+          await report('', {}).run(ch, ctx);
+        } finally {
+          await updateSettings(ctx.db, ctx.workspaceId, { conversion_names: ['*'], include_unattributed: false });
+        }
+      },
+    },
+    {
       // Every read answers one row: the excluded list's check finds the list whole, so nothing is written.
       name: 'transactions left out by the settings, unattributed orders included',
       rows: [{ ids: '2' }],
