@@ -15,6 +15,7 @@ import { noEveryChannelAccess, requireEveryChannel } from './permissions.ts';
 import type { Reader } from './query-scope.ts';
 import { runReport } from './report/run.ts';
 import { hasShares } from './attribution/index.ts';
+import { PURCHASE } from './conversion-names.ts';
 import { ensureExcludedList } from './queries/settings/excluded-transactions.ts';
 import { booksByDay, type BooksDayRow } from './queries/reconciliation/books-by-day.ts';
 
@@ -107,6 +108,8 @@ export async function reconcile(stores: { ch: Clickhouse; db: AppDatabase }, rea
     }),
     runReport(stores, reader, {
       start_date: instant(range.startMs), end_date: instant(range.endMs), timezone: range.timeZone, interval: 'day', metrics: ['conversions', 'revenue'], limit: days.length,
+      // Orders stand beside purchases alone, whatever names the workspace counts elsewhere.
+      name: PURCHASE,
       // A day's row equals the day's totals under every model but an overlapping one, whose rows
       // credit a conversion once per platform; its totals are last click's.
       ...(hasShares(settings.attribution_model) ? { attribution_model: 'last_click' } : {}),

@@ -3,7 +3,10 @@ import { oneOf } from '../../../kit/choices.ts';
 import { PIXEL_SOURCES } from '../../../analytics/sources.ts';
 import { expandSourceGroups } from '../../../analytics/permissions.ts';
 import { recentConversions } from '../../../analytics/explain/recent-conversions.ts';
-import { readTool } from '../kit/tool.ts';
+import { listConversionNames } from '../../../analytics/conversion-name-list.ts';
+import { getSettings } from '../../../store/app/workspaces.ts';
+import { rangeOut, toolRange } from '../kit/range.ts';
+import { rangeArgs, readTool } from '../kit/tool.ts';
 import * as out from '../kit/outputs.ts';
 import { TOUCHPOINT } from './attribution.ts';
 
@@ -11,12 +14,14 @@ export const conversionTools = [
   readTool(
     'conversions.get-recent',
     'Latest conversions',
-    'Newest conversions first (90 days), by their own session channel; with_path adds the touchpoints that led to each.',
+    'Newest conversions first (90 days), by their own session channel; with_path adds the touchpoints that led to each. ' +
+      'Names: name, else the counted ones (settings_applied).',
     'Conversions and traffic; cancelled and test orders left out.',
     z
       .object({
         limit: z.number().int().min(1).max(20).default(5).describe('How many'),
         source: z.array(z.string().max(40)).max(40).optional().describe('Only these session sources'),
+        name: z.string().trim().min(1).max(200).optional().describe('Conversion name, * wildcard'),
         with_path: z.boolean().default(false).describe('Add each path'),
       })
       .strict(),
@@ -25,11 +30,33 @@ export const conversionTools = [
         dt: out.str, name: out.str, transaction_id: out.str, revenue: out.num, customer_id: out.str, is_new_customer: out.str,
         session_source: out.str, path: out.list(TOUCHPOINT),
       }),
+      settings_applied: out.fields({ conversion_names: out.strs }),
     }),
     async (ctx, input) => {
       const source = input.source && expandSourceGroups(input.source, ctx.visibility).map((s) => oneOf('source', s, PIXEL_SOURCES));
-      const conversions = await recentConversions({ ch: ctx.ch, db: ctx.db }, ctx, { limit: input.limit, source, withPath: input.with_path }, ctx.now());
-      return { conversions };
+      const recent = await recentConversions({ ch: ctx.ch, db: ctx.db }, ctx, { limit: input.limit, source, name: input.name, withPath: input.with_path }, ctx.now());
+      return { conversions: recent.conversions, settings_applied: { conversion_names: recent.conversionNames } };
+    },
+  ),
+  readTool(
+    'conversions.get-names',
+    'Conversion names',
+    'Each conversion name (purchase, lead, ...) in the range with its conversions and revenue, and whether reports count it ' +
+      '(setting conversion_names). Default zone: the workspace\'s.',
+    'Conversions (traffic); cancelled and test orders left out.',
+    z.object(rangeArgs).strict(),
+    z.strictObject({
+      conversion_names: out.fields({
+        ...out.range,
+        names: out.list({ name: out.str, conversions: out.num, revenue: out.num, counted: out.bool }),
+        settings_applied: out.fields({ conversion_names: out.strs }),
+      }),
+    }),
+    async (ctx, input) => {
+      const settings = await getSettings(ctx.db, ctx.workspaceId);
+      const range = toolRange({ ...input, timezone: input.timezone ?? settings.timezone }, ctx.now());
+      const listed = await listConversionNames(ctx, ctx, range);
+      return { conversion_names: { ...rangeOut(range), names: listed.names, settings_applied: { conversion_names: listed.conversion_names } } };
     },
   ),
 ];
