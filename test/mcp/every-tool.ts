@@ -22,7 +22,6 @@ export function everyToolPlan(range: { date_from: string; date_to: string }): Pl
     // The newest conversions may be leads, which carry no transaction id: explain the newest sale.
     call('conversions.get-recent', () => ({ limit: 10, with_path: true }), (r, ids) => (ids.transaction = r.conversions.find((c: { transaction_id: string }) => c.transaction_id).transaction_id)),
     call('attribution.explain', (ids) => ({ transaction_id: ids.transaction })),
-    call('conversions.get-names', () => range),
     call('journeys.get-data', () => ({ ...range, limit: 5 })),
     call('correlations.get-data', () => ({ ...range, include_series: true })),
     call('budget.compare-channels', () => range),

@@ -275,7 +275,6 @@ const CHECKS: Record<string, Check> = {
     verify: additive((v) => byName(v.channels, 'source', ['spend', 'revenue']), (v) => v.channels.map((c: any) => c.source)),
   },
   'hourly.get-data': { args: range, verify: additive((v) => byName(v.hourly.hours, 'hour', ['sessions', 'conversions', 'revenue'])) },
-  'conversions.get-names': { args: range, verify: additive((v) => byName(v.conversion_names.names, 'name', ['conversions', 'revenue'])) },
   'map.get-data': {
     args: range.map((r) => ({ ...r, limit: 500 })),
     verify: additive((v) => byName(v.map.places, 'country_code', ['sessions', 'conversions', 'revenue'])),

@@ -3,10 +3,7 @@ import { oneOf } from '../../../kit/choices.ts';
 import { PIXEL_SOURCES } from '../../../analytics/sources.ts';
 import { expandSourceGroups } from '../../../analytics/permissions.ts';
 import { recentConversions } from '../../../analytics/explain/recent-conversions.ts';
-import { listConversionNames } from '../../../analytics/conversion-name-list.ts';
-import { getSettings } from '../../../store/app/workspaces.ts';
-import { rangeOut, toolRange } from '../kit/range.ts';
-import { rangeArgs, readTool } from '../kit/tool.ts';
+import { readTool } from '../kit/tool.ts';
 import * as out from '../kit/outputs.ts';
 import { TOUCHPOINT } from './attribution.ts';
 
@@ -14,8 +11,7 @@ export const conversionTools = [
   readTool(
     'conversions.get-recent',
     'Latest conversions',
-    'Newest conversions first (90 days), by their own session channel; with_path adds the touchpoints that led to each. ' +
-      'Names: name, else the counted ones (settings_applied).',
+    'Newest conversions first (90 days), by their own session channel; with_path adds the touchpoints that led to each.',
     'Conversions and traffic; cancelled and test orders left out.',
     z
       .object({
@@ -36,27 +32,6 @@ export const conversionTools = [
       const source = input.source && expandSourceGroups(input.source, ctx.visibility).map((s) => oneOf('source', s, PIXEL_SOURCES));
       const recent = await recentConversions({ ch: ctx.ch, db: ctx.db }, ctx, { limit: input.limit, source, name: input.name, withPath: input.with_path }, ctx.now());
       return { conversions: recent.conversions, settings_applied: { conversion_names: recent.conversionNames } };
-    },
-  ),
-  readTool(
-    'conversions.get-names',
-    'Conversion names',
-    'Each conversion name (purchase, lead, ...) in the range with its conversions and revenue, and whether reports count it ' +
-      '(setting conversion_names). Default zone: the workspace\'s.',
-    'Conversions (traffic); cancelled and test orders left out.',
-    z.object(rangeArgs).strict(),
-    z.strictObject({
-      conversion_names: out.fields({
-        ...out.range,
-        names: out.list({ name: out.str, conversions: out.num, revenue: out.num, counted: out.bool }),
-        settings_applied: out.fields({ conversion_names: out.strs }),
-      }),
-    }),
-    async (ctx, input) => {
-      const settings = await getSettings(ctx.db, ctx.workspaceId);
-      const range = toolRange({ ...input, timezone: input.timezone ?? settings.timezone }, ctx.now());
-      const listed = await listConversionNames(ctx, ctx, range);
-      return { conversion_names: { ...rangeOut(range), names: listed.names, settings_applied: { conversion_names: listed.conversion_names } } };
     },
   ),
 ];

@@ -108,8 +108,8 @@ export const offsetArg = z.number().int().min(0).default(0).describe('Items to s
 export const DAY = /^\d{4}-\d{2}-\d{2}$/;
 export const dayArg = (name: string) => z.string().regex(DAY, { error: (issue) => boundMessage(name, String(issue.input), 'form', 'day') });
 /** A range left out is the last 7 days, today included; every result names the range it covers. */
-export const dateFromArg = dayArg('date_from').optional().describe('First day');
-export const dateToArg = dayArg('date_to').optional().describe('Last day');
+export const dateFromArg = dayArg('date_from').optional().describe('From');
+export const dateToArg = dayArg('date_to').optional().describe('To');
 /** The zone whose calendar days the range's days are, canonically spelled; left out: UTC. */
 export const timezoneArg = timeZoneName.optional().describe('IANA zone');
 /** A tool's date range: whole calendar days of `timezone`. */
