@@ -47,6 +47,8 @@ export type ReconciliationRow = { date: string } & ReconciliationFigures;
 
 export interface Reconciliation {
   range: Range;
+  /** The conversion names that stand beside the orders: purchases alone. */
+  conversionNames: string[];
   data: ReconciliationRow[];
   totals: ReconciliationFigures;
 }
@@ -123,6 +125,7 @@ export async function reconcile(stores: { ch: Clickhouse; db: AppDatabase }, rea
   });
   return {
     range,
+    conversionNames: [PURCHASE],
     data: rows.map(({ date, ...f }) => ({ date, ...inDecimals(f) })),
     totals: inDecimals(sum(rows)),
   };
