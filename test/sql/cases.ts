@@ -271,7 +271,8 @@ export const SQL_CASES: Record<string, SqlCase[]> = {
     },
   ],
   'analytics/queries/conversions/new-conversions.ts': [
-    { name: 'after a watermark', run: (ch, ctx) => newConversions(ch, ctx.workspaceId, OCTOBER.startMs, OCTOBER.endMs) },
+    { name: 'after a watermark', run: (ch, ctx) => newConversions(ch, ctx.workspaceId, OCTOBER.startMs, OCTOBER.endMs, ['*']) },
+    { name: 'after a watermark, purchases and sign_up* names only', run: (ch, ctx) => newConversions(ch, ctx.workspaceId, OCTOBER.startMs, OCTOBER.endMs, ['purchase', 'sign_up*']) },
   ],
   'analytics/queries/conversions/newest-conversion.ts': [
     { name: 'up to a moment', run: (ch, ctx) => newestConversion(ch, ctx.workspaceId, OCTOBER.endMs) },

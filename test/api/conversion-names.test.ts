@@ -1,0 +1,196 @@
+/**
+ * Counted conversion names (docs/attribution.md, "Counted conversion names"): the workspace setting
+ * `conversion_names` decides which names /v3/report, analytics.query and the dashboard count when a
+ * request names none; a request's name wins; every answer says which names it counted;
+ * metadata.list_schema lists the names with counts; conversions.get-recent filters by name.
+ * Fixture (workspace "Names", all on 2026-04-02 UTC, admin key), sessions and their conversions:
+ *   session 1 facebook: purchase P1 100.00;   session 2 google: purchase P2 200.00
+ *   session 3 facebook: lead (no id, 0.00);   session 4 untagged: lead (no id, 0.00)
+ *   session 5 google: sign_up_newsletter SU1 5.00
+ * ads: facebook 60.00 and google 40.00 of spend that day. Hand-computed totals:
+ *   every name (*):                5 conversions, 305.00, cpa 100 / 5 = 20
+ *   purchase:                      2 conversions, 300.00, cpa 50; meta 1 / 100.00, google 1 / 200.00
+ *   lead (a request's name):       2 conversions, 0.00, cpa 50
+ *   purchase,sign_up*:             3 conversions, 305.00
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createTestWorkspace, injectGet, insertRows, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
+import { createUser, signIn, type Signed } from '../dashboard/helpers.ts';
+import { toolOk } from '../mcp/rpc.ts';
+
+let t: TestApp;
+let shop: TestWorkspace;
+let ada: Signed;
+
+const DAY = '2026-04-02';
+const RANGE = `start_date=${DAY}&end_date=${DAY}`;
+const METRICS = 'metrics=conversions,revenue,cpa';
+
+before(async () => {
+  t = await startTestApp();
+  shop = await createTestWorkspace(t.stores, 'Names');
+  await createUser(t, 'ada@example.com', shop.id);
+  ada = await signIn(t, 'ada@example.com');
+  const sessions = ['facebook', 'google', 'facebook', '', 'google'];
+  await insertRows(t.stores, 'events', sessions.map((adv_source, i) => ({
+    store_id: shop.id, dt: `${DAY} 1${i}:00:00`, name: 'pageview', session_id: i + 1, visitor_id: i + 1, adv_source, pathname: '/',
+  })));
+  const conversions: [string, string, number][] = [['purchase', 'P1', 10_000], ['purchase', 'P2', 20_000], ['lead', '', 0], ['lead', '', 0], ['sign_up_newsletter', 'SU1', 500]];
+  await insertRows(t.stores, 'conversions', conversions.map(([name, transaction_id, cents], i) => ({
+    store_id: shop.id, dt: `${DAY} 1${i}:05:00`, name, session_id: i + 1, visitor_id: i + 1, transaction_id, transaction_gross_revenue: cents, transaction_currency: 'USD',
+  })));
+  await insertRows(t.stores, 'ads', [
+    { store_id: shop.id, dt: DAY, source: 'facebook', adaccount_id: 'A1', campaign_id: 'c1', ad_id: 'f1', spend: 6_000, version: 1 },
+    { store_id: shop.id, dt: DAY, source: 'google', adaccount_id: 'G1', campaign_id: 'g1', ad_id: 'g1', spend: 4_000, version: 1 },
+  ]);
+});
+after(() => t.close());
+
+const saveSettings = (body: unknown) => ada.send('PUT', `/dashboard/api/settings?workspace=${shop.id}`, body);
+const report = async (query: string) => {
+  const { status, body } = await injectGet(t, `/v3/report?${RANGE}&${METRICS}${query}`, shop.headers);
+  assert.equal(status, 200, JSON.stringify(body));
+  return body;
+};
+const query = (filters: object = {}) => toolOk(t.app, shop.headers, 'analytics.query', {
+  metrics: ['conversions', 'revenue', 'cpa'], filters: { date_from: DAY, date_to: DAY, ...filters },
+});
+const overview = async () => {
+  const { status, body } = await ada.get(`/dashboard/api/overview?workspace=${shop.id}&${RANGE}`);
+  assert.equal(status, 200, JSON.stringify(body));
+  return body;
+};
+
+async function withNames<T>(names: string, run: () => Promise<T>): Promise<T> {
+  const saved = await saveSettings({ conversion_names: names });
+  assert.equal(saved.status, 200, JSON.stringify(saved.body));
+  try {
+    return await run();
+  } finally {
+    assert.equal((await saveSettings({ conversion_names: ['*'] })).status, 200);
+  }
+}
+
+describe('the default, *', () => {
+  test('counts every name, as before the setting existed, and says so', async () => {
+    assert.deepEqual((await report('')).totals, { conversions: 5, revenue: 305, cpa: 20 });
+    const tool = await query();
+    assert.deepEqual(tool.totals, { conversions: 5, revenue: 305, cpa: 20 });
+    assert.deepEqual(tool.settings_applied.conversion_names, ['*']);
+    assert.deepEqual(tool.attribution.conversion_names, ['*']);
+    const shown = await overview();
+    assert.deepEqual([shown.totals.conversions, shown.totals.revenue, shown.settings_applied.conversion_names], [5, 305, ['*']]);
+  });
+});
+
+describe('conversion_names=purchase', () => {
+  test('changes conversions, revenue and cpa on /v3/report, analytics.query and the dashboard', async () => {
+    await withNames('purchase', async () => {
+      const body = await report('&breakdown=source');
+      assert.deepEqual(body.totals, { conversions: 2, revenue: 300, cpa: 50 });
+      assert.deepEqual(body.data.map((r: { source: string; conversions: number; revenue: number }) => [r.source, r.conversions, r.revenue]),
+        [['google', 1, 200], ['meta', 1, 100]]);
+      const tool = await query();
+      assert.deepEqual([tool.totals, tool.settings_applied.conversion_names], [{ conversions: 2, revenue: 300, cpa: 50 }, ['purchase']]);
+      const shown = await overview();
+      assert.deepEqual([shown.totals.conversions, shown.totals.revenue, shown.settings_applied.conversion_names], [2, 300, ['purchase']]);
+      const settings = await ada.get(`/dashboard/api/settings?workspace=${shop.id}`);
+      assert.deepEqual(settings.body.settings.conversion_names, ['purchase']);
+    });
+  });
+
+  test('a request\'s name filter wins over the setting, and the answer names it', async () => {
+    await withNames('purchase', async () => {
+      assert.deepEqual((await report('&name=lead')).totals, { conversions: 2, revenue: 0, cpa: 50 });
+      const tool = await query({ conversion_name: 'lead' });
+      assert.deepEqual([tool.totals, tool.settings_applied.conversion_names], [{ conversions: 2, revenue: 0, cpa: 50 }, ['lead']]);
+      const shown = await ada.get(`/dashboard/api/report?workspace=${shop.id}&${RANGE}&${METRICS}&name=lead`);
+      assert.deepEqual([shown.body.totals, shown.body.settings_applied.conversion_names], [{ conversions: 2, revenue: 0, cpa: 50 }, ['lead']]);
+    });
+  });
+});
+
+describe('a list with a wildcard, purchase,sign_up*', () => {
+  test('counts the purchases and every name that begins sign_up, and nothing else', async () => {
+    await withNames('purchase, sign_up*', async () => {
+      assert.deepEqual((await report('')).totals, { conversions: 3, revenue: 305, cpa: 100 / 3 });
+      assert.deepEqual((await query()).settings_applied.conversion_names, ['purchase', 'sign_up*']);
+    });
+  });
+
+  test('an underscore or a dot in a name is literal, not a pattern', async () => {
+    await withNames('sign.up*,purchas_', async () => {
+      assert.deepEqual((await report('')).totals, { conversions: 0, revenue: 0, cpa: null });
+    });
+  });
+});
+
+describe('conversion names in metadata.list_schema', () => {
+  test('lists each name of the range with its conversions and revenue, and whether reports count it', async () => {
+    await withNames('purchase', async () => {
+      const { schema } = await toolOk(t.app, shop.headers, 'metadata.list_schema', { date_from: DAY, date_to: DAY });
+      assert.deepEqual(schema.conversion_names, {
+        date_from: DAY, date_to: DAY, timezone: 'UTC',
+        names: [
+          { name: 'lead', conversions: 2, revenue: 0, counted: false },
+          { name: 'purchase', conversions: 2, revenue: 300, counted: true },
+          { name: 'sign_up_newsletter', conversions: 1, revenue: 5, counted: false },
+        ],
+        settings_applied: { conversion_names: ['purchase'] },
+      });
+    });
+  });
+
+  test('a key limited to google sees the names of its own sessions only; the dashboard lists the same', async () => {
+    const google = await shop.keyHeaders(['read:google']);
+    const { schema } = await toolOk(t.app, google, 'metadata.list_schema', { date_from: DAY, date_to: DAY });
+    assert.deepEqual(schema.conversion_names.names.map((n: { name: string; conversions: number }) => [n.name, n.conversions]),
+      [['purchase', 1], ['sign_up_newsletter', 1]]);
+    const { status, body } = await ada.get(`/dashboard/api/conversions/names?workspace=${shop.id}&${RANGE}`);
+    assert.equal(status, 200, JSON.stringify(body));
+    assert.deepEqual(body.names.map((n: { name: string; conversions: number; counted: boolean }) => [n.name, n.conversions, n.counted]),
+      [['lead', 2, true], ['purchase', 2, true], ['sign_up_newsletter', 1, true]]);
+    assert.deepEqual([body.conversion_names, body.range], [['*'], { start_date: DAY, end_date: DAY }]);
+  });
+});
+
+describe('conversions.get-recent', () => {
+  // The fixture's day is in the past; the tool reads the 90 days before the call.
+  const recent = (args: object) => toolOk(t.app, shop.headers, 'conversions.get-recent', { limit: 20, ...args });
+  const names = (answer: { conversions: { name: string; transaction_id: string }[] }) => answer.conversions.map((c) => `${c.name}:${c.transaction_id}`);
+
+  test('a name filter lists only that name, a pattern the names it matches', async () => {
+    const leads = await recent({ name: 'lead' });
+    assert.deepEqual([names(leads), leads.settings_applied], [['lead:', 'lead:'], { conversion_names: ['lead'] }]);
+    assert.deepEqual(names(await recent({ name: 'sign_up*' })), ['sign_up_newsletter:SU1']);
+  });
+
+  test('without one it lists the names the workspace counts', async () => {
+    assert.equal((await recent({})).conversions.length, 5);
+    await withNames('purchase', async () => {
+      const purchases = await recent({});
+      assert.deepEqual([names(purchases), purchases.settings_applied], [['purchase:P2', 'purchase:P1'], { conversion_names: ['purchase'] }]);
+    });
+  });
+});
+
+describe('hostile values of the setting', () => {
+  test('are refused with a 400 naming the setting, and nothing changes', async () => {
+    const refusals: [unknown, string][] = [
+      ["purchase'; DROP TABLE conversions --", 'conversion_names: each name must be 1-64 letters, digits or _ . : - with * matching any run of characters'],
+      [['purchase', 'le ad'], 'conversion_names: each name must be 1-64 letters, digits or _ . : - with * matching any run of characters'],
+      ['x'.repeat(65), 'conversion_names: each name must be 1-64 letters, digits or _ . : - with * matching any run of characters'],
+      [Array.from({ length: 21 }, (_, i) => `name${i}`), 'conversion_names: at most 20 names'],
+      ['', 'conversion_names: at least one name (* counts every name)'],
+      [[], 'conversion_names: at least one name (* counts every name)'],
+      [42, 'conversion_names: must be a list of names'],
+      [[{ name: 'purchase' }], 'conversion_names: each name must be 1-64 letters, digits or _ . : - with * matching any run of characters'],
+    ];
+    for (const [value, message] of refusals) {
+      assert.deepEqual(await saveSettings({ conversion_names: value }), { status: 400, body: { message } }, JSON.stringify(value));
+    }
+    assert.deepEqual((await ada.get(`/dashboard/api/settings?workspace=${shop.id}`)).body.settings.conversion_names, ['*']);
+    assert.deepEqual((await report('')).totals, { conversions: 5, revenue: 305, cpa: 20 });
+  });
+});
