@@ -3,13 +3,14 @@
  * `conversion_names` decides which names /v3/report, analytics.query and the dashboard count when a
  * request names none; a request's name wins; every answer says which names it counted;
  * metadata.list_schema lists the names with counts; conversions.get-recent filters by name.
- * Fixture (workspace "Names", all on 2026-04-02 UTC, admin key), sessions and their conversions:
+ * Fixture (workspace "Names", all on the day before yesterday UTC, admin key), sessions and their conversions:
  *   session 1 facebook: purchase P1 100.00;   session 2 google: purchase P2 200.00
  *   session 3 facebook: lead (no id, 0.00);   session 4 untagged: lead (no id, 0.00)
  *   session 5 google: sign_up_newsletter SU1 5.00
  * ads: facebook 60.00 and google 40.00 of spend that day. Hand-computed totals:
  *   every name (*):                5 conversions, 305.00, cpa 100 / 5 = 20
- *   purchase:                      2 conversions, 300.00, cpa 50; meta 1 / 100.00, google 1 / 200.00
+ *   purchase:                      2 conversions, 300.00, cpa 50; meta 1 / 100.00, google 1 / 200.00,
+ *                                  organic (the untagged session) none
  *   lead (a request's name):       2 conversions, 0.00, cpa 50
  *   purchase,sign_up*:             3 conversions, 305.00
  */
@@ -23,7 +24,8 @@ let t: TestApp;
 let shop: TestWorkspace;
 let ada: Signed;
 
-const DAY = '2026-04-02';
+/** Two days ago: conversions.get-recent reads the last 90 days. */
+const DAY = new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10);
 const RANGE = `start_date=${DAY}&end_date=${DAY}`;
 const METRICS = 'metrics=conversions,revenue,cpa';
 
@@ -90,7 +92,7 @@ describe('conversion_names=purchase', () => {
       const body = await report('&breakdown=source');
       assert.deepEqual(body.totals, { conversions: 2, revenue: 300, cpa: 50 });
       assert.deepEqual(body.data.map((r: { source: string; conversions: number; revenue: number }) => [r.source, r.conversions, r.revenue]),
-        [['google', 1, 200], ['meta', 1, 100]]);
+        [['google', 1, 200], ['meta', 1, 100], ['organic', 0, 0]]);
       const tool = await query();
       assert.deepEqual([tool.totals, tool.settings_applied.conversion_names], [{ conversions: 2, revenue: 300, cpa: 50 }, ['purchase']]);
       const shown = await overview();
@@ -114,7 +116,7 @@ describe('conversion_names=purchase', () => {
 describe('a list with a wildcard, purchase,sign_up*', () => {
   test('counts the purchases and every name that begins sign_up, and nothing else', async () => {
     await withNames('purchase, sign_up*', async () => {
-      assert.deepEqual((await report('')).totals, { conversions: 3, revenue: 305, cpa: 100 / 3 });
+      assert.deepEqual((await report('')).totals, { conversions: 3, revenue: 305, cpa: 33.33 });
       assert.deepEqual((await query()).settings_applied.conversion_names, ['purchase', 'sign_up*']);
     });
   });
@@ -156,7 +158,6 @@ describe('conversion names in metadata.list_schema', () => {
 });
 
 describe('conversions.get-recent', () => {
-  // The fixture's day is in the past; the tool reads the 90 days before the call.
   const recent = (args: object) => toolOk(t.app, shop.headers, 'conversions.get-recent', { limit: 20, ...args });
   const names = (answer: { conversions: { name: string; transaction_id: string }[] }) => answer.conversions.map((c) => `${c.name}:${c.transaction_id}`);
 
