@@ -17,7 +17,7 @@ export const metadataTools = [
     'Describe the data',
     'Call first: what analytics.query accepts and this key may read: metrics (and read:profit), breakdowns, ' +
       'intervals, attribution options, sources and groups, settings, conversion names with counts.',
-    "The service's metric and breakdown vocabulary, the key's scopes and the workspace settings; the conversions' names (traffic).",
+    "The service's metric and breakdown vocabulary, the key's scopes and the workspace settings; the names of the range's conversions (traffic), the range in days of the workspace's time zone.",
     z.object({ date_from: dateFromArg, date_to: dateToArg }).strict(),
     z.strictObject({
       schema: out.fields({
