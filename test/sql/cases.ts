@@ -31,6 +31,7 @@ import { attributedConversions } from '../../src/analytics/queries/conversions/c
 import { groupConversions } from '../../src/analytics/queries/conversions/group-conversions.ts';
 import { listConversions } from '../../src/analytics/queries/conversions/list-conversions.ts';
 import { newConversions } from '../../src/analytics/queries/conversions/new-conversions.ts';
+import { conversionNameCounts } from '../../src/analytics/queries/conversions/name-counts.ts';
 import { newestConversion } from '../../src/analytics/queries/conversions/newest-conversion.ts';
 import { eventsStatement, listEvents } from '../../src/analytics/queries/events/list-events.ts';
 import { countRows, streamRows } from '../../src/analytics/export/stream-rows.ts';
@@ -269,6 +270,10 @@ export const SQL_CASES: Record<string, SqlCase[]> = {
       name: 'by UTM campaign and country, new customers of some channels',
       run: (ch, ctx) => groupConversions(ch, someChannels(ctx), { dimensions: ['utm_campaign', 'country_code'], page: SECOND_PAGE, isNewCustomer: 1 }),
     },
+  ],
+  'analytics/queries/conversions/name-counts.ts': [
+    { name: 'every channel', run: (ch, ctx) => conversionNameCounts(ch, everyChannel(ctx)) },
+    { name: 'some channels', run: (ch, ctx) => conversionNameCounts(ch, someChannels(ctx)) },
   ],
   'analytics/queries/conversions/new-conversions.ts': [
     { name: 'after a watermark', run: (ch, ctx) => newConversions(ch, ctx.workspaceId, OCTOBER.startMs, OCTOBER.endMs, ['*']) },

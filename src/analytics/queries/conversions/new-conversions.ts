@@ -18,21 +18,18 @@ export interface NewConversions {
  * evaluation starts after it).
  */
 export async function newConversions(ch: Clickhouse, workspaceId: number, afterMs: number, untilMs: number, names: readonly string[]): Promise<NewConversions> {
-  const counted = new Conditions();
-  addCountedNames(counted, 'name', names);
+  const where = new Conditions()
+    .add('store_id = {store_id:UInt64}', { store_id: workspaceId })
+    .add(`dt > {after:DateTime64(3, 'UTC')} AND dt <= {until:DateTime64(3, 'UTC')}`, { after: timestampParam(afterMs), until: timestampParam(untilMs) })
+    .add(soldSql('transaction_id'));
+  addCountedNames(where, 'name', names);
   const sql = `
 SELECT count() AS conversions, sum(transaction_gross_revenue) AS revenue_cents,
   if(count() = 0, NULL, toUnixTimestamp64Milli(max(dt))) AS newest_ms
 FROM conversions
-WHERE store_id = {store_id:UInt64} AND dt > {after:DateTime64(3, 'UTC')} AND dt <= {until:DateTime64(3, 'UTC')}
-  AND ${soldSql('transaction_id')} AND ${counted.sql()}
+WHERE ${where.sql()}
 SETTINGS output_format_json_quote_64bit_integers = 0`;
-  const [row] = await ch.query<{ conversions: number; revenue_cents: number; newest_ms: number | null }>(QUERY_NAME, sql, {
-    store_id: workspaceId,
-    after: timestampParam(afterMs),
-    until: timestampParam(untilMs),
-    ...counted.params,
-  });
+  const [row] = await ch.query<{ conversions: number; revenue_cents: number; newest_ms: number | null }>(QUERY_NAME, sql, where.params);
   return {
     conversions: Number(row?.conversions ?? 0),
     revenue_cents: Number(row?.revenue_cents ?? 0),
