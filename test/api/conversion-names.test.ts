@@ -19,6 +19,9 @@ import assert from 'node:assert/strict';
 import { createTestWorkspace, injectGet, insertRows, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
 import { createUser, signIn, type Signed } from '../dashboard/helpers.ts';
 import { toolOk } from '../mcp/rpc.ts';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../support/chromium.ts';
+import { signedInPage } from '../dashboard/helpers.ts';
 
 let t: TestApp;
 let shop: TestWorkspace;
@@ -47,7 +50,11 @@ before(async () => {
     { store_id: shop.id, dt: DAY, source: 'google', adaccount_id: 'G1', campaign_id: 'g1', ad_id: 'g1', spend: 4_000, version: 1 },
   ]);
 });
-after(() => t.close());
+let browser: Browser | undefined;
+after(async () => {
+  await browser?.close();
+  await t.close();
+});
 
 const saveSettings = (body: unknown) => ada.send('PUT', `/dashboard/api/settings?workspace=${shop.id}`, body);
 const report = async (query: string) => {
@@ -193,5 +200,44 @@ describe('hostile values of the setting', () => {
     }
     assert.deepEqual((await ada.get(`/dashboard/api/settings?workspace=${shop.id}`)).body.settings.conversion_names, ['*']);
     assert.deepEqual((await report('')).totals, { conversions: 5, revenue: 305, cpa: 20 });
+  });
+});
+
+describe('the dashboard in Chromium', () => {
+  test('the conversions view lists the names with counts and filters by one; the settings view saves the names the overview then counts', async () => {
+    const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    browser = await launchChromium();
+    const errors: string[] = [];
+    const page = await signedInPage(browser, `${base}/conversions?workspace=${shop.id}&${RANGE}`, 'ada@example.com', errors);
+    const chip = (name: string) => page.locator(`button.chip[data-name="${name}"]`);
+    await chip('lead').waitFor();
+    assert.deepEqual(await page.locator('button.chip[data-name]').allInnerTexts(),
+      ['lead · 2 · $0.00', 'purchase · 2 · $300.00', 'sign_up_newsletter · 1 · $5.00']);
+    assert.equal(await page.getByTestId('counted-names').textContent(), 'Conversions counted: every name (*)');
+    await chip('lead').click();
+    await page.waitForURL(/name=lead/);
+    await page.waitForFunction(() => document.querySelectorAll('tbody tr').length === 2);
+    assert.deepEqual(await page.locator('tbody tr td:nth-child(2)').allInnerTexts(), ['lead', 'lead']);
+
+    await page.goto(`${base}/settings?workspace=${shop.id}`);
+    await page.getByLabel(/Conversion names the reports count/).fill('purchase');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByText('Saved.').waitFor();
+    try {
+      await page.goto(`${base}/?workspace=${shop.id}&${RANGE}`);
+      await page.getByText('Conversions counted: purchase').waitFor();
+      await page.goto(`${base}/conversions?workspace=${shop.id}&${RANGE}`);
+      await chip('lead').waitFor();
+      assert.deepEqual(await page.locator('button.chip[data-name]').allInnerTexts(),
+        ['lead · 2 · $0.00 (not counted)', 'purchase · 2 · $300.00', 'sign_up_newsletter · 1 · $5.00 (not counted)']);
+      await page.goto(`${base}/settings?workspace=${shop.id}`);
+      await page.getByLabel(/Conversion names the reports count/).fill('le ad');
+      await page.getByRole('button', { name: 'Save settings' }).click();
+      await page.getByRole('alert').waitFor();
+      assert.match(await page.getByRole('alert').textContent() ?? '', /conversion_names: each name must be 1-64 letters/);
+    } finally {
+      assert.equal((await saveSettings({ conversion_names: ['*'] })).status, 200);
+    }
+    assert.deepEqual(errors, []);
   });
 });

@@ -144,10 +144,10 @@ describe('GET /v3/reconciliation', () => {
 });
 
 describe('health-center.get-summary', () => {
-  test('its match rate: the sale orders the report counts that a pixel purchase names (2 of S1, S2, U1, U2)', async () => {
+  test('its match rate: the sale orders the report counts that a pixel purchase names (2 of S1, S2, U1, U2); the newest conversion is the subscribe', async () => {
     const { health } = await toolOk(t.app, shop.headers, 'health-center.get-summary', { date_from: '2026-05-10', date_to: '2026-05-11', timezone: ZONE });
     assert.deepEqual(health.conversion_matching, {
-      status: 'warning', orders: 4, orders_with_purchase: 2, match_rate: 0.5, last_conversion_at: '2026-05-11 19:00:00',
+      status: 'warning', orders: 4, orders_with_purchase: 2, match_rate: 0.5, last_conversion_at: '2026-05-11 19:30:00',
     });
   });
 });
