@@ -295,12 +295,12 @@ export const SQL_CASES: Record<string, SqlCase[]> = {
     },
   ],
   'analytics/queries/geo/geo-breakdown.ts': [
-    { name: 'countries', run: (ch, ctx) => geoBreakdown(ch, everyChannel(ctx), { level: 'country', limit: 50 }) },
-    { name: 'cities of some channels', run: (ch, ctx) => geoBreakdown(ch, someChannels(ctx), { level: 'city', limit: 20 }) },
+    { name: 'countries', run: (ch, ctx) => geoBreakdown(ch, everyChannel(ctx), { level: 'country', limit: 50, names: ['*'] }) },
+    { name: 'cities of some channels', run: (ch, ctx) => geoBreakdown(ch, someChannels(ctx), { level: 'city', limit: 20, names: ['purchase'] }) },
   ],
   'analytics/queries/geo/geo-test-candidates.ts': [
-    { name: 'countries', run: (ch, ctx) => geoTestCandidates(ch, everyChannel(ctx), { level: 'country', days: 31 }) },
-    { name: 'cities of some channels', run: (ch, ctx) => geoTestCandidates(ch, someChannels(ctx), { level: 'city', days: 31 }) },
+    { name: 'countries', run: (ch, ctx) => geoTestCandidates(ch, everyChannel(ctx), { level: 'country', days: 31, names: ['*'] }) },
+    { name: 'cities of some channels', run: (ch, ctx) => geoTestCandidates(ch, someChannels(ctx), { level: 'city', days: 31, names: ['purchase'] }) },
   ],
   'analytics/queries/health/ad-freshness.ts': [
     { name: 'every channel', run: (ch, ctx) => adFreshness(ch, everyChannel(ctx)) },
@@ -435,15 +435,15 @@ export const SQL_CASES: Record<string, SqlCase[]> = {
     { name: 'some channels, with country and campaign', fragment: (ctx) => sessionsInRange(someChannels(ctx), ['country_code', 'utm_campaign']) },
   ],
   'analytics/queries/traffic/hourly-activity.ts': [
-    { name: 'every channel in UTC', run: (ch, ctx) => hourlyActivity(ch, everyChannel(ctx)) },
-    { name: 'some channels in Berlin time', run: (ch, ctx) => hourlyActivity(ch, { ...someChannels(ctx), range: { ...OCTOBER, timeZone: 'Europe/Berlin' } }) },
+    { name: 'every channel in UTC', run: (ch, ctx) => hourlyActivity(ch, everyChannel(ctx), ['*']) },
+    { name: 'some channels in Berlin time', run: (ch, ctx) => hourlyActivity(ch, { ...someChannels(ctx), range: { ...OCTOBER, timeZone: 'Europe/Berlin' } }, ['purchase', 'sign_up*']) },
   ],
   'analytics/queries/tryon/find-catalog-product.ts': [
     { name: 'one variant', run: (ch, ctx) => findCatalogProduct(ch, { workspaceId: ctx.workspaceId, productHandle: 'linen-shirt', variantId: '44001' }) },
   ],
   'analytics/queries/weather/weather-sales.ts': [
-    { name: 'every place', run: (ch, ctx) => weatherSales(ch, everyChannel(ctx), {}) },
-    { name: 'one city, some channels', run: (ch, ctx) => weatherSales(ch, someChannels(ctx), { countryCode: 'DE', city: 'Berlin' }) },
+    { name: 'every place', run: (ch, ctx) => weatherSales(ch, everyChannel(ctx), { names: ['*'] }) },
+    { name: 'one city, some channels', run: (ch, ctx) => weatherSales(ch, someChannels(ctx), { countryCode: 'DE', city: 'Berlin', names: ['purchase'] }) },
   ],
   'collect/queries/find-product-costs.ts': [
     { name: 'two variants', run: (ch, ctx) => findProductCosts(ch, { workspaceId: ctx.workspaceId, variantIds: ['44001', '44002'] }) },

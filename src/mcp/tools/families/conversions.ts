@@ -26,7 +26,7 @@ export const conversionTools = [
         dt: out.str, name: out.str, transaction_id: out.str, revenue: out.num, customer_id: out.str, is_new_customer: out.str,
         session_source: out.str, path: out.list(TOUCHPOINT),
       }),
-      settings_applied: out.fields({ conversion_names: out.strs }),
+      settings_applied: out.namesApplied,
     }),
     async (ctx, input) => {
       const source = input.source && expandSourceGroups(input.source, ctx.visibility).map((s) => oneOf('source', s, PIXEL_SOURCES));

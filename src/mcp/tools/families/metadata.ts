@@ -35,7 +35,7 @@ export const metadataTools = [
         conversion_names: out.fields({
           ...out.range,
           names: out.list({ name: out.str, conversions: out.num, revenue: out.num, counted: out.bool }),
-          settings_applied: out.fields({ conversion_names: out.strs }),
+          settings_applied: out.namesApplied,
         }),
       }),
     }),

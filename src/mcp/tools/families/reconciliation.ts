@@ -16,7 +16,7 @@ export const reconciliationTools = [
     z.object(rangeArgs).strict(),
     z.strictObject({
       reconciliation: out.fields({
-        ...out.range, currency: out.str, days: out.storedList, totals: out.open, settings_applied: out.fields({ conversion_names: out.strs }),
+        ...out.range, currency: out.str, days: out.storedList, totals: out.open, settings_applied: out.namesApplied,
       }),
     }),
     async (ctx, input) => {
