@@ -120,6 +120,25 @@ describe('conversion_names=purchase', () => {
   });
 });
 
+describe('the order-basis tools', () => {
+  test('hourly.get-data, map.get-data and geo-testing.get-candidates count the counted names and say so', async () => {
+    const counts = async () => {
+      const args = { date_from: DAY, date_to: DAY };
+      const { hourly } = await toolOk(t.app, shop.headers, 'hourly.get-data', args);
+      const { map } = await toolOk(t.app, shop.headers, 'map.get-data', args);
+      const { geo_candidates } = await toolOk(t.app, shop.headers, 'geo-testing.get-candidates', { ...args, min_conversions: 1 });
+      const sum = (rows: { conversions: number }[]) => rows.reduce((total, row) => total + row.conversions, 0);
+      return [sum(hourly.hours), sum(map.places), sum(geo_candidates.candidates), hourly.settings_applied, map.settings_applied, geo_candidates.settings_applied];
+    };
+    const every = { conversion_names: ['*'] };
+    assert.deepEqual(await counts(), [5, 5, 5, every, every, every]);
+    await withNames('purchase', async () => {
+      const purchase = { conversion_names: ['purchase'] };
+      assert.deepEqual(await counts(), [2, 2, 2, purchase, purchase, purchase]);
+    });
+  });
+});
+
 describe('a list with a wildcard, purchase,sign_up*', () => {
   test('counts the purchases and every name that begins sign_up, and nothing else', async () => {
     await withNames('purchase, sign_up*', async () => {
