@@ -43,7 +43,7 @@ before(async () => {
   })));
   const conversions: [string, string, number][] = [['purchase', 'P1', 10_000], ['purchase', 'P2', 20_000], ['lead', '', 0], ['lead', '', 0], ['sign_up_newsletter', 'SU1', 500]];
   await insertRows(t.stores, 'conversions', conversions.map(([name, transaction_id, cents], i) => ({
-    store_id: shop.id, dt: `${DAY} 1${i}:05:00`, name, session_id: i + 1, visitor_id: i + 1, transaction_id, transaction_gross_revenue: cents, transaction_currency: 'USD',
+    store_id: shop.id, dt: `${DAY} 1${i}:05:00`, name, session_id: i + 1, visitor_id: i + 1, transaction_id, transaction_gross_revenue: cents, transaction_currency: 'USD', transaction_country_code: 'US',
   })));
   await insertRows(t.stores, 'ads', [
     { store_id: shop.id, dt: DAY, source: 'facebook', adaccount_id: 'A1', campaign_id: 'c1', ad_id: 'f1', spend: 6_000, version: 1 },

@@ -7,7 +7,7 @@ import { PIXEL_SOURCES, SOURCE_GROUPS } from '../../../analytics/sources.ts';
 import { ATTRIBUTION_DATES, ATTRIBUTION_MODELS, ATTRIBUTION_WINDOWS } from '../../../analytics/attribution/index.ts';
 import { segmentFieldList } from '../../../analytics/segment-fields.ts';
 import { findWorkspace, getSettings } from '../../../store/app/workspaces.ts';
-import { dateFromArg, dateToArg, readTool } from '../kit/tool.ts';
+import { rangeArgs, readTool } from '../kit/tool.ts';
 import { rangeOut, toolRange } from '../kit/range.ts';
 import * as out from '../kit/outputs.ts';
 
@@ -17,8 +17,8 @@ export const metadataTools = [
     'Describe the data',
     'Call first: what analytics.query accepts and this key may read: metrics (and read:profit), breakdowns, ' +
       'intervals, attribution options, sources and groups, settings, conversion names with counts.',
-    "The service's metric and breakdown vocabulary, the key's scopes and the workspace settings; the names of the range's conversions (traffic), the range in days of the workspace's time zone.",
-    z.object({ date_from: dateFromArg, date_to: dateToArg }).strict(),
+    "The service's metric and breakdown vocabulary, the key's scopes and the workspace settings; the names of the range's conversions (traffic), the range in days of the workspace's time zone by default.",
+    z.object(rangeArgs).strict(),
     z.strictObject({
       schema: out.fields({
         workspace: out.fields({ id: out.str, name: out.str, currency: out.str, timezone: out.str }),
@@ -42,7 +42,7 @@ export const metadataTools = [
     async (ctx, input) => {
       const workspace = await findWorkspace(ctx.db, ctx.workspaceId);
       const settings = await getSettings(ctx.db, ctx.workspaceId);
-      const range = toolRange({ ...input, timezone: settings.timezone }, ctx.now());
+      const range = toolRange({ ...input, timezone: input.timezone ?? settings.timezone }, ctx.now());
       // A key that reads no traffic (ads only) sees no conversion, so no name.
       const listed = seesAnyPixelData(ctx.visibility) ? await listConversionNames(ctx, ctx, range) : { names: [], conversion_names: settings.conversion_names };
       return {
