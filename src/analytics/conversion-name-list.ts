@@ -1,5 +1,5 @@
 /**
- * The conversion names of a store (`conversions.get-names`, the dashboard's conversions view):
+ * The conversion names of a store (`metadata.list_schema`, the dashboard's conversions view):
  * what the pixel recorded in a range, name by name, and which of them the workspace counts.
  */
 import type { Clickhouse } from '../store/clickhouse.ts';

@@ -36,8 +36,9 @@ const ms = (dt: string) => Date.parse(`${dt.replace(' ', 'T')}Z`);
 
 /**
  * The newest conversions of the last EXPLAIN_RANGE_DAYS days of the counted names (the request's
- * name, else the workspace's conversion_names; cancelled and test orders left out), newest first, filtered to the key's channels as `/v3/conversions` filters them; with `withPath`, each with the path the report's models see
- * under the workspace's window and ignored sources, the key's hidden channels left out (as in
+ * name, else the workspace's conversion_names; cancelled and test orders left out), newest first,
+ * filtered to the key's channels as `/v3/conversions` filters them; with `withPath`, each with the
+ * path the report's models see under the workspace's window and ignored sources, the key's hidden channels left out (as in
  * `explainConversion`). One path query per conversion, each reading only its own window.
  */
 export async function recentConversions(

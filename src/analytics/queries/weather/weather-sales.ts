@@ -19,8 +19,8 @@ export interface WeatherDayRow {
 
 /**
  * Each stored weather observation (newest import per workspace, day and place) with the conversions
- * of the counted `names` of that day placed from that place: the order's country, and its city when the observation
- * names one.
+ * of the counted `names` of that day placed from that place: the order's country, and its city
+ * when the observation names one.
  */
 export async function weatherSales(
   ch: Clickhouse,
