@@ -174,6 +174,7 @@ export const SQL_CASES: Record<string, SqlCase[]> = {
   'analytics/queries/ab-testing/variant-performance.ts': [
     { name: 'every test', run: (ch, ctx) => variantPerformance(ch, everyChannel(ctx)) },
     { name: 'one test, some channels', run: (ch, ctx) => variantPerformance(ch, someChannels(ctx), { testId: 'hero' }) },
+    { name: 'one test, purchases only', run: (ch, ctx) => variantPerformance(ch, everyChannel(ctx), { testId: 'hero', names: ['purchase'] }) },
   ],
   'analytics/queries/ad-fatigue/daily-ad-delivery.ts': [
     { name: 'every channel', run: (ch, ctx) => dailyAdDelivery(ch, everyChannel(ctx)) },
