@@ -7,7 +7,8 @@
  *   session 1 facebook: purchase P1 100.00;   session 2 google: purchase P2 200.00
  *   session 3 facebook: lead (no id, 0.00);   session 4 untagged: lead (no id, 0.00)
  *   session 5 google: sign_up_newsletter SU1 5.00
- * Every session lands in A/B test "hero", sessions 1, 3 and 5 in variant A, 2 and 4 in B.
+ * Every session lands in A/B test "hero", sessions 1, 3 and 5 in variant A, 2 and 4 in B; sessions 1
+ * and 3 add to cart; P1 and the first lead carry the coupon SPRING.
  * ads: facebook 60.00 and google 40.00 of spend that day. Hand-computed totals:
  *   every name (*):                5 conversions, 305.00, cpa 100 / 5 = 20
  *   purchase:                      2 conversions, 300.00, cpa 50; meta 1 / 100.00, google 1 / 200.00,
@@ -43,9 +44,15 @@ before(async () => {
     store_id: shop.id, dt: `${DAY} 1${i}:00:00`, name: 'pageview', session_id: i + 1, visitor_id: i + 1, adv_source, pathname: '/',
     entry_meta_keys: ['ab_test', 'ab_variant'], entry_meta_values: ['hero', i % 2 ? 'B' : 'A'],
   })));
-  const conversions: [string, string, number][] = [['purchase', 'P1', 10_000], ['purchase', 'P2', 20_000], ['lead', '', 0], ['lead', '', 0], ['sign_up_newsletter', 'SU1', 500]];
-  await insertRows(t.stores, 'conversions', conversions.map(([name, transaction_id, cents], i) => ({
-    store_id: shop.id, dt: `${DAY} 1${i}:05:00`, name, session_id: i + 1, visitor_id: i + 1, transaction_id, transaction_gross_revenue: cents, transaction_currency: 'USD', transaction_country_code: 'US',
+  await insertRows(t.stores, 'events', [1, 3].map((session) => ({
+    store_id: shop.id, dt: `${DAY} 1${session - 1}:01:00`, name: 'add_to_cart', session_id: session, visitor_id: session, adv_source: 'facebook', pathname: '/cart',
+  })));
+  const conversions: [string, string, number, string][] = [
+    ['purchase', 'P1', 10_000, 'SPRING'], ['purchase', 'P2', 20_000, ''], ['lead', '', 0, 'SPRING'], ['lead', '', 0, ''], ['sign_up_newsletter', 'SU1', 500, ''],
+  ];
+  await insertRows(t.stores, 'conversions', conversions.map(([name, transaction_id, cents, coupon_code], i) => ({
+    store_id: shop.id, dt: `${DAY} 1${i}:05:00`, name, session_id: i + 1, visitor_id: i + 1, transaction_id, transaction_gross_revenue: cents, transaction_currency: 'USD',
+    transaction_country_code: 'US', coupon_code,
   })));
   await insertRows(t.stores, 'ads', [
     { store_id: shop.id, dt: DAY, source: 'facebook', adaccount_id: 'A1', campaign_id: 'c1', ad_id: 'f1', spend: 6_000, version: 1 },
@@ -123,24 +130,27 @@ describe('conversion_names=purchase', () => {
 });
 
 describe('the order-basis tools', () => {
-  test('hourly.get-data, map.get-data, geo-testing.get-candidates and ab-testing.get-results count the counted names and say so', async () => {
+  test('hourly, map, geo candidates, A/B results and offer opportunities count the counted names and say so', async () => {
     const counts = async () => {
       const args = { date_from: DAY, date_to: DAY };
       const { hourly } = await toolOk(t.app, shop.headers, 'hourly.get-data', args);
       const { map } = await toolOk(t.app, shop.headers, 'map.get-data', args);
       const { geo_candidates } = await toolOk(t.app, shop.headers, 'geo-testing.get-candidates', { ...args, min_conversions: 1 });
       const { results } = await toolOk(t.app, shop.headers, 'ab-testing.get-results', { ...args, test_id: 'hero' });
+      const { opportunities } = await toolOk(t.app, shop.headers, 'offers.get-opportunities', args);
       const sum = (rows: { conversions: number }[]) => rows.reduce((total, row) => total + row.conversions, 0);
       return [
         sum(hourly.hours), sum(map.places), sum(geo_candidates.candidates), results.variants.map((v: { conversions: number }) => v.conversions),
-        hourly.settings_applied, map.settings_applied, geo_candidates.settings_applied, results.settings_applied,
+        opportunities.cart_abandonment.map((c: { channel: string; cart_sessions: number; converted_cart_sessions: number }) => [c.channel, c.cart_sessions, c.converted_cart_sessions]),
+        opportunities.coupons.map((c: { coupon_code: string; conversions: number }) => [c.coupon_code, c.conversions]),
+        ...[hourly, map, geo_candidates, results, opportunities].map((answer) => answer.settings_applied),
       ];
     };
     const every = { conversion_names: ['*'] };
-    assert.deepEqual(await counts(), [5, 5, 5, [3, 2], every, every, every, every]);
+    assert.deepEqual(await counts(), [5, 5, 5, [3, 2], [['facebook', 2, 2]], [['SPRING', 2]], every, every, every, every, every]);
     await withNames('purchase', async () => {
       const purchase = { conversion_names: ['purchase'] };
-      assert.deepEqual(await counts(), [2, 2, 2, [1, 1], purchase, purchase, purchase, purchase]);
+      assert.deepEqual(await counts(), [2, 2, 2, [1, 1], [['facebook', 2, 1]], [['SPRING', 1]], purchase, purchase, purchase, purchase, purchase]);
     });
   });
 });

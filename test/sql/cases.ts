@@ -370,8 +370,8 @@ export const SQL_CASES: Record<string, SqlCase[]> = {
     { name: 'two points per unit from October', run: (ch, ctx) => programFigures(ch, { workspaceId: ctx.workspaceId, startMs: OCTOBER.startMs, pointsPerUnit: 2 }) },
   ],
   'analytics/queries/offers/cart-abandonment.ts': [
-    { name: 'every channel', run: (ch, ctx) => cartAbandonment(ch, everyChannel(ctx)) },
-    { name: 'some channels', run: (ch, ctx) => cartAbandonment(ch, someChannels(ctx)) },
+    { name: 'every channel', run: (ch, ctx) => cartAbandonment(ch, everyChannel(ctx), ['*']) },
+    { name: 'some channels', run: (ch, ctx) => cartAbandonment(ch, someChannels(ctx), ['purchase']) },
   ],
   'analytics/queries/creators/creator-performance.ts': [
     { name: 'two stored tracking codes', run: (ch, ctx) => creatorPerformance(ch, { workspaceId: ctx.workspaceId, range: OCTOBER, known: ['4821', 'maya'] }) },
@@ -396,8 +396,8 @@ export const SQL_CASES: Record<string, SqlCase[]> = {
     { name: 'two ids', run: (ch, ctx) => knownAdIds(ch, ctx.workspaceId, ['m1', 'g-2']) },
   ],
   'analytics/queries/offers/coupon-performance.ts': [
-    { name: 'every channel', run: (ch, ctx) => couponPerformance(ch, everyChannel(ctx), { limit: 20 }) },
-    { name: 'some channels', run: (ch, ctx) => couponPerformance(ch, someChannels(ctx), { limit: 5 }) },
+    { name: 'every channel', run: (ch, ctx) => couponPerformance(ch, everyChannel(ctx), { limit: 20, names: ['*'] }) },
+    { name: 'some channels', run: (ch, ctx) => couponPerformance(ch, someChannels(ctx), { limit: 5, names: ['purchase', 'sign_up*'] }) },
   ],
   'analytics/queries/surveys/answers-by-source.ts': [
     {
