@@ -15,6 +15,7 @@ import { noEveryChannelAccess, requireEveryChannel } from './permissions.ts';
 import type { Reader } from './query-scope.ts';
 import { runReport } from './report/run.ts';
 import { hasShares } from './attribution/index.ts';
+import { PURCHASE } from './conversion-names.ts';
 import { ensureExcludedList } from './queries/settings/excluded-transactions.ts';
 import { booksByDay, type BooksDayRow } from './queries/reconciliation/books-by-day.ts';
 
@@ -46,6 +47,8 @@ export type ReconciliationRow = { date: string } & ReconciliationFigures;
 
 export interface Reconciliation {
   range: Range;
+  /** The conversion names that stand beside the orders: purchases alone. */
+  conversionNames: string[];
   data: ReconciliationRow[];
   totals: ReconciliationFigures;
 }
@@ -107,6 +110,8 @@ export async function reconcile(stores: { ch: Clickhouse; db: AppDatabase }, rea
     }),
     runReport(stores, reader, {
       start_date: instant(range.startMs), end_date: instant(range.endMs), timezone: range.timeZone, interval: 'day', metrics: ['conversions', 'revenue'], limit: days.length,
+      // Orders stand beside purchases alone, whatever names the workspace counts elsewhere.
+      name: PURCHASE,
       // A day's row equals the day's totals under every model but an overlapping one, whose rows
       // credit a conversion once per platform; its totals are last click's.
       ...(hasShares(settings.attribution_model) ? { attribution_model: 'last_click' } : {}),
@@ -120,6 +125,7 @@ export async function reconcile(stores: { ch: Clickhouse; db: AppDatabase }, rea
   });
   return {
     range,
+    conversionNames: [PURCHASE],
     data: rows.map(({ date, ...f }) => ({ date, ...inDecimals(f) })),
     totals: inDecimals(sum(rows)),
   };

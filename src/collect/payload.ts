@@ -7,6 +7,7 @@ import { InvalidInput } from '../kit/errors.ts';
 import { flag, formatTimestamp, happenedInRange, lineItems, uint64 } from './fields.ts';
 import type { ConversionRow, EventRow } from './row-schemas.ts';
 import { deriveAttribution } from './channel.ts';
+import { CONVERSION_NAME } from '../kit/conversion-name.ts';
 
 export const MAX_ITEMS = 50;
 /** Line items of one purchase (the pixel sends at most this many). */
@@ -45,7 +46,7 @@ const epochMs = z.number({ error: 'expected milliseconds since the epoch' }).int
 
 const item = z.object({
   type: z.enum(['event', 'conversion'], { error: 'expected event or conversion' }),
-  name: z.string({ error: 'expected a name' }).regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'expected 1-64 letters, digits or _ . : -'),
+  name: z.string({ error: 'expected a name' }).regex(CONVERSION_NAME, 'expected 1-64 letters, digits or _ . : -'),
   url: httpUrl,
   ts: epochMs,
   transaction_id: shortText(200).optional(),

@@ -28,6 +28,7 @@ import { parseReconciliationQuery } from '../api/reconciliation/schema.ts';
 import { reconcile } from '../analytics/reconciliation.ts';
 import { parseCustomersQuery } from '../api/customers/schema.ts';
 import { customerLtv } from '../analytics/customers.ts';
+import { listConversionNames } from '../analytics/conversion-name-list.ts';
 import { parseAttributionQuery } from '../api/attribution/schema.ts';
 import { idParam, pageOf, parseQuery, text } from '../api/params.ts';
 import { pixelScope } from '../analytics/query-scope.ts';
@@ -59,6 +60,9 @@ function viewRequest(request: FastifyRequest, now = Date.now()): { access: Works
   const query = { ...parsed, ...instants(range), timezone: access.timeZone };
   return { access, query, range };
 }
+
+/** The first and last calendar day of a range in its zone, as the views show them. */
+const calendarDays = (range: Range) => ({ start_date: formatDay(range.startMs, range.timeZone), end_date: formatDay(range.endMs, range.timeZone) });
 
 const instants = (range: Range) => ({ start_date: new Date(range.startMs).toISOString(), end_date: new Date(range.endMs).toISOString() });
 
@@ -126,7 +130,7 @@ export async function viewRoutes(app: FastifyInstance): Promise<void> {
       runReport(app.stores, access, { ...base, breakdown: 'source', interval: undefined }),
       runReport(app.stores, access, { ...base, breakdown: undefined, interval }),
     ]);
-    return { interval, metrics: PROFIT_METRICS, totals: bySource.totals, by_source: bySource.rows, series: overTime.rows };
+    return { interval, metrics: PROFIT_METRICS, totals: bySource.totals, by_source: bySource.rows, series: overTime.rows, settings_applied: bySource.settings_applied };
   });
 
   /** Conversions: the raw rows of /v3/conversions, with its filters and paging, newest first. */
@@ -145,6 +149,14 @@ export async function viewRoutes(app: FastifyInstance): Promise<void> {
       newestFirst: true,
     });
     return rangePage(rows, page, scope.range);
+  });
+
+  /** The conversion names of the view's range with their counts, and whether the workspace counts each. */
+  app.get('/dashboard/api/conversions/names', { onRequest }, async (request) => {
+    const access = workspaceAccess(request);
+    const query = parseConversionsQuery(request.query, VIEW_PARAMS);
+    const range = viewRange(query, access.timeZone, Date.now());
+    return { ...(await listConversionNames(app.stores, access, range)), range: calendarDays(range) };
   });
 
   /** One conversion's touchpoint path under the report's model, window and exclusions, campaigns named. */
@@ -205,8 +217,11 @@ export async function viewRoutes(app: FastifyInstance): Promise<void> {
     const access = workspaceAccess(request);
     const query = parseReconciliationQuery(request.query, VIEW_PARAMS);
     const range = viewRange(query, access.timeZone, Date.now());
-    const { data, totals } = await reconcile(app.stores, access, range);
-    return { data, totals, range: { start_date: formatDay(range.startMs, range.timeZone), end_date: formatDay(range.endMs, range.timeZone) } };
+    const { data, totals, conversionNames } = await reconcile(app.stores, access, range);
+    return {
+      data, totals, range: calendarDays(range),
+      settings_applied: { conversion_names: conversionNames },
+    };
   });
 
   /** Customers: the range's new customers and their lifetime value, on the workspace's calendar. */

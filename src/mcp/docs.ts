@@ -113,7 +113,15 @@ described once, in the server's instructions, not in each schema of \`tools/list
 their meaning. A source filter (\`source\`, \`ignore_sources\`) names sources and groups:
 ${[...PIXEL_SOURCES, ...SOURCE_GROUP_NAMES].map((name) => `\`${name}\``).join(', ')} (also listed by \`metadata.list_schema\`). "Basis: report" in a description: revenue and
 conversions as the report credits them (\`analytics.query\`'s numbers; the result names the attribution);
-"Basis: orders": each order counted whole, by place, hour, path or code, with no model. Results
+"Basis: orders": each order counted whole, by place, hour, path or code, with no model. Conversions
+have names (\`purchase\`, \`lead\`, ...): the "Basis: report" tools, \`conversions.get-recent\`,
+\`hourly.get-data\`, \`map.get-data\`, \`weather.get-data\`, \`geo-testing.get-candidates\`,
+\`ab-testing.get-results\` and \`offers.get-opportunities\` count the names of the workspace setting
+\`conversion_names\` (default \`*\`, every name) unless the call names one (\`filters.conversion_name\`,
+\`name\`), and say which they counted:
+\`settings_applied.conversion_names\` (\`attribution.conversion_names\` in results that name their
+attribution); \`reconciliation.get-data\` stands orders beside purchases alone; the other tools count
+every name. \`metadata.list_schema\` lists a range's names with their counts. Results
 come as \`structuredContent\` plus the same JSON as one text item; "Result" lists their fields (\`[]\` marks a list; a stored object such as a
 note or an offer has its \`id\`, its fields, \`created_at\` and \`updated_at\`); "Data" says where a
 tool's data come from. A refusal the caller

@@ -9,6 +9,7 @@ import type { Stores } from '../store/index.ts';
 import type { WorkflowData } from '../store/app/workflows.ts';
 import { requireEveryChannel, visibleAdChannels, type Visibility } from '../analytics/permissions.ts';
 import { runReport } from '../analytics/report/run.ts';
+import { getSettings } from '../store/app/workspaces.ts';
 import { newConversions } from '../analytics/queries/conversions/new-conversions.ts';
 import { dailyAdDelivery } from '../analytics/queries/ad-fatigue/daily-ad-delivery.ts';
 import { scoreAds } from '../analytics/ad-fatigue.ts';
@@ -56,18 +57,19 @@ async function metricThreshold(input: TriggerInput): Promise<TriggerCheck> {
   const value = report.totals[metric] ?? null;
   const fired = value !== null && (operator === 'above' ? value > threshold : value < threshold);
   const summary = `${metric} on ${day} was ${value ?? 'not available'}; the threshold is ${operator} ${threshold}`;
-  return { fired, values: { metric, value, operator, threshold, date: day }, summary };
+  return { fired, values: { metric, value, operator, threshold, date: day, conversion_names: report.settings_applied.conversion_names }, summary };
 }
 
 async function newConversion(input: TriggerInput): Promise<TriggerCheck> {
   // Conversions are order-level data, not split by channel: a narrower workflow cannot count them.
   requireEveryChannel(input.visibility, 'new conversions');
-  const found = await newConversions(input.stores.ch, input.workspaceId, input.conversionsAfterMs, input.nowMs);
+  const { conversion_names: names } = await getSettings(input.stores.db, input.workspaceId);
+  const found = await newConversions(input.stores.ch, input.workspaceId, input.conversionsAfterMs, input.nowMs, names);
   const since = new Date(input.conversionsAfterMs).toISOString();
   const through = new Date(found.newest_ms ?? input.conversionsAfterMs).toISOString();
   const revenue = money(found.revenue_cents);
   const summary = found.conversions > 0 ? `${found.conversions} new conversion(s), ${revenue} in revenue, since ${since}` : `no new conversion since ${since}`;
-  return { fired: found.conversions > 0, values: { conversions: found.conversions, revenue, since, through }, summary };
+  return { fired: found.conversions > 0, values: { conversions: found.conversions, revenue, since, through, conversion_names: names }, summary };
 }
 
 async function adFatigue(input: TriggerInput): Promise<TriggerCheck> {

@@ -14,6 +14,8 @@
  *     E1 sale 25.00 at 16:30, excluded; purchase E1 25.00
  *   05-11 (New York): U2 sale 60.00 at 18:00, no purchase; a purchase N1 15.00 at 19:00 that
  *     names no stored order (pixel-only)
+ *   and conversions that are no orders: a lead at 05-10 17:00 (no transaction id) and a subscribe
+ *   SU-1 of 5.00 at 05-11 19:30 (naming no order): in no figure of the reconciliation
  * Hand-computed, New York days:
  *   05-10: shop 5 orders (S1, S2, U1, C1, E1) and 215.00 (C1 left out), cancelled 1 / 30.00,
  *          test 1, refunds 10.00, matched 2 / 150.00, unmatched 1 / 40.00, excluded 1; the report
@@ -79,6 +81,10 @@ before(async () => {
     store_id: shop.id, dt, name: 'purchase', session_id: 500 + i, visitor_id: 500 + i, transaction_id: id,
     transaction_gross_revenue: cents, transaction_currency: 'USD',
   })));
+  await insertRows(t.stores, 'conversions', [
+    { store_id: shop.id, dt: '2026-05-10 17:00:00', name: 'lead', session_id: 600, visitor_id: 600 },
+    { store_id: shop.id, dt: '2026-05-11 19:30:00', name: 'subscribe', session_id: 601, visitor_id: 601, transaction_id: 'SU-1', transaction_gross_revenue: 500 },
+  ]);
 });
 after(async () => {
   await browser?.close();
@@ -95,9 +101,11 @@ describe('GET /v3/reconciliation', () => {
     assert.deepEqual(body, { data: [{ date: '2026-05-10', ...MAY_10 }, { date: '2026-05-11', ...MAY_11 }], totals: TOTALS });
   });
 
-  test('report_* equal /v3/report\'s totals for the day', async () => {
+  test('report_* equal /v3/report\'s totals of purchases for the day; the lead and the subscribe count in the report, never as pixel-only orders', async () => {
+    const everything = await injectGet(t, `/v3/report?${RANGE}&metrics=conversions,revenue`, shop.headers);
+    assert.deepEqual(everything.body.totals, { conversions: TOTALS.report_conversions + 2, revenue: TOTALS.report_revenue + 5 });
     for (const [day, want] of [['2026-05-10', MAY_10], ['2026-05-11', MAY_11]] as const) {
-      const report = await injectGet(t, `/v3/report?start_date=${day}&end_date=${day}&timezone=${ZONE}&metrics=conversions,revenue`, shop.headers);
+      const report = await injectGet(t, `/v3/report?start_date=${day}&end_date=${day}&timezone=${ZONE}&metrics=conversions,revenue&name=purchase`, shop.headers);
       assert.deepEqual(report.body.totals, { conversions: want.report_conversions, revenue: want.report_revenue }, day);
     }
   });
@@ -136,10 +144,10 @@ describe('GET /v3/reconciliation', () => {
 });
 
 describe('health-center.get-summary', () => {
-  test('its match rate: the sale orders the report counts that a pixel purchase names (2 of S1, S2, U1, U2)', async () => {
+  test('its match rate: the sale orders the report counts that a pixel purchase names (2 of S1, S2, U1, U2); the newest conversion is the subscribe', async () => {
     const { health } = await toolOk(t.app, shop.headers, 'health-center.get-summary', { date_from: '2026-05-10', date_to: '2026-05-11', timezone: ZONE });
     assert.deepEqual(health.conversion_matching, {
-      status: 'warning', orders: 4, orders_with_purchase: 2, match_rate: 0.5, last_conversion_at: '2026-05-11 19:00:00',
+      status: 'warning', orders: 4, orders_with_purchase: 2, match_rate: 0.5, last_conversion_at: '2026-05-11 19:30:00',
     });
   });
 });
@@ -151,6 +159,7 @@ describe('reconciliation.get-data', () => {
       reconciliation: {
         date_from: '2026-05-10', date_to: '2026-05-11', timezone: ZONE, currency: 'USD',
         days: [{ date: '2026-05-10', ...MAY_10 }, { date: '2026-05-11', ...MAY_11 }], totals: TOTALS,
+        settings_applied: { conversion_names: ['purchase'] },
       },
     });
   });
@@ -165,6 +174,7 @@ describe('the dashboard\'s "Storelens vs shop" view', () => {
     assert.equal(status, 200, JSON.stringify(body));
     assert.deepEqual(body, {
       data: [{ date: '2026-05-10', ...MAY_10 }, { date: '2026-05-11', ...MAY_11 }], totals: TOTALS, range: { start_date: '2026-05-10', end_date: '2026-05-11' },
+      settings_applied: { conversion_names: ['purchase'] },
     });
     const mel = await signIn(t, 'mel@example.com');
     const refused = await mel.get(`/dashboard/api/reconciliation?workspace=${shop.id}&start_date=2026-05-10&end_date=2026-05-11`);
@@ -193,6 +203,7 @@ describe('the dashboard\'s "Storelens vs shop" view', () => {
     ]);
     assert.equal(await page.getByTestId('books-verdict').textContent(),
       '-$5.00 of Storelens revenue from 2026-05-10 to 2026-05-11 is not explained by the named differences.');
+    assert.equal(await page.getByTestId('counted-names').textContent(), 'Conversions counted: purchase');
     assert.deepEqual(errors, []);
   });
 });

@@ -187,7 +187,8 @@ export function cliScenario(mode: 'standalone' | 'server'): void {
     });
 
     test('settings set prints the whole settings object', async () => {
-      const result = await cli('settings', 'set', '--workspace', '1', 'refund_netting=true', 'attribution_window=28', 'ignore_sources=email,tiktok');
+      const result = await cli('settings', 'set', '--workspace', '1', 'refund_netting=true', 'attribution_window=28', 'ignore_sources=email,tiktok',
+        'conversion_names=purchase,sign_up*');
       assert.equal(result.code, 0);
       assert.deepEqual(result.json, {
         include_unattributed: false,
@@ -204,6 +205,7 @@ export function cliScenario(mode: 'standalone' | 'server'): void {
         payment_fee_fixed: 0,
         currency: 'EUR',
         timezone: 'UTC',
+        conversion_names: ['purchase', 'sign_up*'],
       });
     });
 

@@ -132,7 +132,7 @@ describe('conversion_name, campaign, adgroup and ad filters', () => {
     const social = await query({ metrics: ['spend', 'revenue'], filters: { date_from: '2026-10-10', date_to: '2026-11-20', source: ['paid_social'] }, breakdown: 'source' });
     const members = await report(`${range}&source=meta,tiktok,pinterest,snapchat&breakdown=source&metrics=spend,revenue`);
     assert.deepEqual([social.rows, social.totals], [members.data, members.totals]);
-    assert.deepEqual(social.attribution, { model: 'last_click', window: 7, date_mode: 'conversion', ignore_sources: [] });
+    assert.deepEqual(social.attribution, { model: 'last_click', window: 7, date_mode: 'conversion', ignore_sources: [], conversion_names: ['*'] });
   });
 
   test('a group asks for what the key reads of it, and metadata.list_schema lists the groups', async () => {

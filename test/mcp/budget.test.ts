@@ -88,7 +88,7 @@ test('the marginal ROAS is the slope of each channel\'s own curve at its current
   assert.match(bySource.tiktok.confidence_note, /spend never changed/);
 
   assert.deepEqual(result.ranking, ['google', 'meta']);
-  assert.deepEqual(result.attribution, { model: 'last_click', window: 7, date_mode: 'conversion', ignore_sources: [] });
+  assert.deepEqual(result.attribution, { model: 'last_click', window: 7, date_mode: 'conversion', ignore_sources: [], conversion_names: ['*'] });
 });
 
 test('spend, revenue and ROAS per channel are the report\'s for the same days', async () => {

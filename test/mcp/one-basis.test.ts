@@ -17,7 +17,7 @@ let ws: TestWorkspace;
 
 const RANGE = { date_from: '2026-10-24', date_to: '2026-11-20' };
 const REPORT_RANGE = 'start_date=2026-10-24&end_date=2026-11-20';
-const BASIS = { model: 'linear', window: 28, date_mode: 'conversion', ignore_sources: [] };
+const BASIS = { model: 'linear', window: 28, date_mode: 'conversion', ignore_sources: [], conversion_names: ['*'] };
 
 type Row = Record<string, any>;
 

@@ -28,7 +28,7 @@ const DAY = { date_from: '2026-05-10', date_to: '2026-05-10' };
 const MUG = { product_id: 'P1', variant_id: 'v1', sku: 'MUG-1', title: 'Mug', unit_price: 1_500 };
 const TEE = { product_id: 'P2', variant_id: 'v2', sku: 'TEE-M', title: 'Tee', unit_price: 2_500 };
 const line = (item: typeof MUG, quantity: number) => ({ ...item, quantity });
-const LINEAR = { model: 'linear', window: 7, date_mode: 'conversion', ignore_sources: [] };
+const LINEAR = { model: 'linear', window: 7, date_mode: 'conversion', ignore_sources: [], conversion_names: ['*'] };
 
 before(async () => {
   t = await startTestApp();

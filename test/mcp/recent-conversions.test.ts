@@ -71,6 +71,7 @@ describe('conversions.get-recent', () => {
         order('R2', `${day(3)} 09:30:00`, 30, 'tiktok', [touch('201', `${day(3)} 09:00:00`, 'tiktok', 'tiktok', '')]),
         order('R1', `${day(4)} 10:30:00`, 120, 'google', [META_C1, GOOGLE_C2]),
       ],
+      settings_applied: { conversion_names: ['*'] },
     });
   });
 

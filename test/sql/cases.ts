@@ -31,6 +31,7 @@ import { attributedConversions } from '../../src/analytics/queries/conversions/c
 import { groupConversions } from '../../src/analytics/queries/conversions/group-conversions.ts';
 import { listConversions } from '../../src/analytics/queries/conversions/list-conversions.ts';
 import { newConversions } from '../../src/analytics/queries/conversions/new-conversions.ts';
+import { conversionNameCounts } from '../../src/analytics/queries/conversions/name-counts.ts';
 import { newestConversion } from '../../src/analytics/queries/conversions/newest-conversion.ts';
 import { eventsStatement, listEvents } from '../../src/analytics/queries/events/list-events.ts';
 import { countRows, streamRows } from '../../src/analytics/export/stream-rows.ts';
@@ -166,6 +167,17 @@ export const SQL_CASES: Record<string, SqlCase[]> = {
     }, META_WITH_PROFIT),
     report('the earlier rows a comparison pairs, by source per day', { breakdown: 'source', interval: 'day', row_keys: [['2026-10-01', 'meta'], ['2026-10-02', 'google']] }),
     {
+      name: 'the workspace counts purchases and every sign_up* name, unattributed orders included',
+      run: async (ch, ctx) => {
+        await updateSettings(ctx.db, ctx.workspaceId, { conversion_names: ['purchase', 'sign_up*'], include_unattributed: true });
+        try {
+          await report('', {}).run(ch, ctx);
+        } finally {
+          await updateSettings(ctx.db, ctx.workspaceId, { conversion_names: ['*'], include_unattributed: false });
+        }
+      },
+    },
+    {
       // Every read answers one row: the excluded list's check finds the list whole, so nothing is written.
       name: 'transactions left out by the settings, unattributed orders included',
       rows: [{ ids: '2' }],
@@ -182,6 +194,7 @@ export const SQL_CASES: Record<string, SqlCase[]> = {
   'analytics/queries/ab-testing/variant-performance.ts': [
     { name: 'every test', run: (ch, ctx) => variantPerformance(ch, everyChannel(ctx)) },
     { name: 'one test, some channels', run: (ch, ctx) => variantPerformance(ch, someChannels(ctx), { testId: 'hero' }) },
+    { name: 'one test, purchases only', run: (ch, ctx) => variantPerformance(ch, everyChannel(ctx), { testId: 'hero', names: ['purchase'] }) },
   ],
   'analytics/queries/ad-fatigue/daily-ad-delivery.ts': [
     { name: 'every channel', run: (ch, ctx) => dailyAdDelivery(ch, everyChannel(ctx)) },
@@ -279,8 +292,13 @@ export const SQL_CASES: Record<string, SqlCase[]> = {
       run: (ch, ctx) => groupConversions(ch, someChannels(ctx), { dimensions: ['utm_campaign', 'country_code'], page: SECOND_PAGE, isNewCustomer: 1 }),
     },
   ],
+  'analytics/queries/conversions/name-counts.ts': [
+    { name: 'every channel', run: (ch, ctx) => conversionNameCounts(ch, everyChannel(ctx)) },
+    { name: 'some channels', run: (ch, ctx) => conversionNameCounts(ch, someChannels(ctx)) },
+  ],
   'analytics/queries/conversions/new-conversions.ts': [
-    { name: 'after a watermark', run: (ch, ctx) => newConversions(ch, ctx.workspaceId, OCTOBER.startMs, OCTOBER.endMs) },
+    { name: 'after a watermark', run: (ch, ctx) => newConversions(ch, ctx.workspaceId, OCTOBER.startMs, OCTOBER.endMs, ['*']) },
+    { name: 'after a watermark, purchases and sign_up* names only', run: (ch, ctx) => newConversions(ch, ctx.workspaceId, OCTOBER.startMs, OCTOBER.endMs, ['purchase', 'sign_up*']) },
   ],
   'analytics/queries/conversions/newest-conversion.ts': [
     { name: 'up to a moment', run: (ch, ctx) => newestConversion(ch, ctx.workspaceId, OCTOBER.endMs) },
@@ -298,12 +316,12 @@ export const SQL_CASES: Record<string, SqlCase[]> = {
     },
   ],
   'analytics/queries/geo/geo-breakdown.ts': [
-    { name: 'countries', run: (ch, ctx) => geoBreakdown(ch, everyChannel(ctx), { level: 'country', limit: 50 }) },
-    { name: 'cities of some channels', run: (ch, ctx) => geoBreakdown(ch, someChannels(ctx), { level: 'city', limit: 20 }) },
+    { name: 'countries', run: (ch, ctx) => geoBreakdown(ch, everyChannel(ctx), { level: 'country', limit: 50, names: ['*'] }) },
+    { name: 'cities of some channels', run: (ch, ctx) => geoBreakdown(ch, someChannels(ctx), { level: 'city', limit: 20, names: ['purchase'] }) },
   ],
   'analytics/queries/geo/geo-test-candidates.ts': [
-    { name: 'countries', run: (ch, ctx) => geoTestCandidates(ch, everyChannel(ctx), { level: 'country', days: 31 }) },
-    { name: 'cities of some channels', run: (ch, ctx) => geoTestCandidates(ch, someChannels(ctx), { level: 'city', days: 31 }) },
+    { name: 'countries', run: (ch, ctx) => geoTestCandidates(ch, everyChannel(ctx), { level: 'country', days: 31, names: ['*'] }) },
+    { name: 'cities of some channels', run: (ch, ctx) => geoTestCandidates(ch, someChannels(ctx), { level: 'city', days: 31, names: ['purchase'] }) },
   ],
   'analytics/queries/health/ad-freshness.ts': [
     { name: 'every channel', run: (ch, ctx) => adFreshness(ch, everyChannel(ctx)) },
@@ -372,8 +390,8 @@ export const SQL_CASES: Record<string, SqlCase[]> = {
     { name: 'two points per unit from October', run: (ch, ctx) => programFigures(ch, { workspaceId: ctx.workspaceId, startMs: OCTOBER.startMs, pointsPerUnit: 2 }) },
   ],
   'analytics/queries/offers/cart-abandonment.ts': [
-    { name: 'every channel', run: (ch, ctx) => cartAbandonment(ch, everyChannel(ctx)) },
-    { name: 'some channels', run: (ch, ctx) => cartAbandonment(ch, someChannels(ctx)) },
+    { name: 'every channel', run: (ch, ctx) => cartAbandonment(ch, everyChannel(ctx), ['*']) },
+    { name: 'some channels', run: (ch, ctx) => cartAbandonment(ch, someChannels(ctx), ['purchase']) },
   ],
   'analytics/queries/creators/creator-performance.ts': [
     { name: 'two stored tracking codes', run: (ch, ctx) => creatorPerformance(ch, { workspaceId: ctx.workspaceId, range: OCTOBER, known: ['4821', 'maya'] }) },
@@ -398,8 +416,8 @@ export const SQL_CASES: Record<string, SqlCase[]> = {
     { name: 'two ids', run: (ch, ctx) => knownAdIds(ch, ctx.workspaceId, ['m1', 'g-2']) },
   ],
   'analytics/queries/offers/coupon-performance.ts': [
-    { name: 'every channel', run: (ch, ctx) => couponPerformance(ch, everyChannel(ctx), { limit: 20 }) },
-    { name: 'some channels', run: (ch, ctx) => couponPerformance(ch, someChannels(ctx), { limit: 5 }) },
+    { name: 'every channel', run: (ch, ctx) => couponPerformance(ch, everyChannel(ctx), { limit: 20, names: ['*'] }) },
+    { name: 'some channels', run: (ch, ctx) => couponPerformance(ch, someChannels(ctx), { limit: 5, names: ['purchase', 'sign_up*'] }) },
   ],
   'analytics/queries/surveys/answers-by-source.ts': [
     {
@@ -438,15 +456,15 @@ export const SQL_CASES: Record<string, SqlCase[]> = {
     { name: 'some channels, with country and campaign', fragment: (ctx) => sessionsInRange(someChannels(ctx), ['country_code', 'utm_campaign']) },
   ],
   'analytics/queries/traffic/hourly-activity.ts': [
-    { name: 'every channel in UTC', run: (ch, ctx) => hourlyActivity(ch, everyChannel(ctx)) },
-    { name: 'some channels in Berlin time', run: (ch, ctx) => hourlyActivity(ch, { ...someChannels(ctx), range: { ...OCTOBER, timeZone: 'Europe/Berlin' } }) },
+    { name: 'every channel in UTC', run: (ch, ctx) => hourlyActivity(ch, everyChannel(ctx), ['*']) },
+    { name: 'some channels in Berlin time', run: (ch, ctx) => hourlyActivity(ch, { ...someChannels(ctx), range: { ...OCTOBER, timeZone: 'Europe/Berlin' } }, ['purchase', 'sign_up*']) },
   ],
   'analytics/queries/tryon/find-catalog-product.ts': [
     { name: 'one variant', run: (ch, ctx) => findCatalogProduct(ch, { workspaceId: ctx.workspaceId, productHandle: 'linen-shirt', variantId: '44001' }) },
   ],
   'analytics/queries/weather/weather-sales.ts': [
-    { name: 'every place', run: (ch, ctx) => weatherSales(ch, everyChannel(ctx), {}) },
-    { name: 'one city, some channels', run: (ch, ctx) => weatherSales(ch, someChannels(ctx), { countryCode: 'DE', city: 'Berlin' }) },
+    { name: 'every place', run: (ch, ctx) => weatherSales(ch, everyChannel(ctx), { names: ['*'] }) },
+    { name: 'one city, some channels', run: (ch, ctx) => weatherSales(ch, someChannels(ctx), { countryCode: 'DE', city: 'Berlin', names: ['purchase'] }) },
   ],
   'collect/queries/find-product-costs.ts': [
     { name: 'two variants', run: (ch, ctx) => findProductCosts(ch, { workspaceId: ctx.workspaceId, variantIds: ['44001', '44002'] }) },

@@ -120,8 +120,8 @@ describe('triggers', () => {
       [String(below), 'threshold:2026-11-25T09:00:00.000Z', 'not_fired'],
     ]);
     assert.deepEqual(executions.map((e) => e.data.outcome!.values), [
-      { metric: 'spend', value: 25, operator: 'above', threshold: 24, date: '2026-11-24' },
-      { metric: 'spend', value: 25, operator: 'below', threshold: 24, date: '2026-11-24' },
+      { metric: 'spend', value: 25, operator: 'above', threshold: 24, date: '2026-11-24', conversion_names: ['*'] },
+      { metric: 'spend', value: 25, operator: 'below', threshold: 24, date: '2026-11-24', conversion_names: ['*'] },
     ]);
     assert.deepEqual(await engine().evaluateDue(at('2026-11-25T09:14:59Z')), []);
     assert.equal((await engine().evaluateDue(at('2026-11-25T09:15:00Z'))).length, 2);
@@ -158,7 +158,7 @@ describe('triggers', () => {
       String(id),
       'conversions:2026-11-25T10:05:00.000Z',
       'fired',
-      { conversions: 2, revenue: 130, since: '2026-11-25T00:00:00.000Z', through: '2026-11-25T10:05:00.000Z' },
+      { conversions: 2, revenue: 130, since: '2026-11-25T00:00:00.000Z', through: '2026-11-25T10:05:00.000Z', conversion_names: ['*'] },
     ]);
     await bumpDataVersions(t.stores.db, [shop.id]);
     assert.deepEqual(await engine().evaluateDue(at('2026-11-25T11:01:00Z')), [], 'new data without a new conversion is nothing to evaluate');
@@ -168,8 +168,21 @@ describe('triggers', () => {
     assert.deepEqual([second!.data.due, second!.data.status, second!.data.outcome!.values], [
       'conversions:2026-11-25T11:30:00.000Z',
       'fired',
-      { conversions: 1, revenue: 25, since: '2026-11-25T10:05:00.000Z', through: '2026-11-25T11:30:00.000Z' },
+      { conversions: 1, revenue: 25, since: '2026-11-25T10:05:00.000Z', through: '2026-11-25T11:30:00.000Z', conversion_names: ['*'] },
     ]);
+    // A workspace that counts purchases only: a new lead is due, but no new conversion it counts.
+    await updateSettings(t.stores.db, shop.id, { conversion_names: ['purchase'] });
+    try {
+      await insertRows(t.stores, 'conversions', [{ store_id: shop.id, dt: '2026-11-25 12:30:00.000', name: 'lead', session_id: 5, visitor_id: 5 }]);
+      const [lead] = await engine().evaluateDue(at('2026-11-25T13:00:00Z'));
+      assert.deepEqual([lead!.data.due, lead!.data.status, lead!.data.outcome!.values], [
+        'conversions:2026-11-25T12:30:00.000Z',
+        'not_fired',
+        { conversions: 0, revenue: 0, since: '2026-11-25T11:30:00.000Z', through: '2026-11-25T11:30:00.000Z', conversion_names: ['purchase'] },
+      ]);
+    } finally {
+      await updateSettings(t.stores.db, shop.id, { conversion_names: ['*'] });
+    }
     const { items } = await ok(shop, 'lists.get-lists', { list_id: list.id });
     assert.deepEqual(items.map((i: any) => i.values), [
       { summary: '2 new conversion(s), 130 in revenue, since 2026-11-25T00:00:00.000Z', workflow: 'New sale' },

@@ -8,11 +8,14 @@ import { pixelScope, type Reader } from '../query-scope.ts';
 import { listConversions } from '../queries/conversions/list-conversions.ts';
 import { conversionCredits, type CreditedTouch } from '../queries/attribution/conversion-credits.ts';
 import { EXPLAIN_RANGE_DAYS } from './explain-conversion.ts';
+import { countedNames } from '../conversion-names.ts';
 
 export interface RecentRequest {
   limit: number;
   /** Sources of the conversions' own sessions, as the `/v3/conversions` source filter. */
   source?: string[];
+  /** Conversion name, `*` wildcard; without it the workspace's `conversion_names`. */
+  name?: string;
   withPath: boolean;
 }
 
@@ -32,9 +35,10 @@ export interface RecentConversion {
 const ms = (dt: string) => Date.parse(`${dt.replace(' ', 'T')}Z`);
 
 /**
- * The newest conversions of the last EXPLAIN_RANGE_DAYS days (leads too; cancelled and test orders
- * left out), newest first, filtered to the key's channels as `/v3/conversions` filters them; with `withPath`, each with the path the report's models see
- * under the workspace's window and ignored sources, the key's hidden channels left out (as in
+ * The newest conversions of the last EXPLAIN_RANGE_DAYS days of the counted names (the request's
+ * name, else the workspace's conversion_names; cancelled and test orders left out), newest first,
+ * filtered to the key's channels as `/v3/conversions` filters them; with `withPath`, each with the
+ * path the report's models see under the workspace's window and ignored sources, the key's hidden channels left out (as in
  * `explainConversion`). One path query per conversion, each reading only its own window.
  */
 export async function recentConversions(
@@ -42,9 +46,12 @@ export async function recentConversions(
   reader: Reader,
   request: RecentRequest,
   now = Date.now(),
-): Promise<RecentConversion[]> {
+): Promise<{ conversions: RecentConversion[]; conversionNames: string[] }> {
   const scope = pixelScope(reader, { startMs: now - EXPLAIN_RANGE_DAYS * DAY_MS, endMs: now, timeZone: UTC }, request.source);
+  const settings = await getSettings(stores.db, reader.workspaceId);
+  const conversionNames = countedNames(settings, request.name);
   const rows = await listConversions(stores.ch, scope, {
+    counted: conversionNames,
     page: { limit: request.limit, offset: 0 },
     newestFirst: true,
     salesOnly: true,
@@ -58,10 +65,10 @@ export async function recentConversions(
     is_new_customer: r.is_new_customer,
     session_source: r.adv_source,
   }));
-  if (!request.withPath) return recent;
-  const attribution = planAttribution({}, await getSettings(stores.db, reader.workspaceId), reader.visibility);
+  if (!request.withPath) return { conversions: recent, conversionNames };
+  const attribution = planAttribution({}, settings, reader.visibility);
   const visibleChannels = reader.visibility.channels && [...reader.visibility.channels];
-  return Promise.all(recent.map(async (conversion) => {
+  const conversions = await Promise.all(recent.map(async (conversion) => {
     const credits = await conversionCredits(stores.ch, {
       workspaceId: reader.workspaceId,
       transactionId: conversion.transaction_id,
@@ -75,4 +82,5 @@ export async function recentConversions(
     });
     return { ...conversion, path: credits?.touchpoints ?? [] };
   }));
+  return { conversions, conversionNames };
 }

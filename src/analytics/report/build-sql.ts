@@ -1,7 +1,8 @@
 import type { QueryParams } from '../../store/clickhouse.ts';
 import { DAY_MS } from '../../kit/dates.ts';
 import { rangeDays } from '../../kit/range.ts';
-import { Conditions, LOCAL_DATE, addNameFilter, timestampParam } from '../sql.ts';
+import { Conditions, LOCAL_DATE, timestampParam } from '../sql.ts';
+import { addCountedNames } from '../conversion-names.ts';
 import { SESSIONS_FINAL, landingField, sessionsStartedSql, type LandingColumn } from '../queries/sessions/session-sql.ts';
 import {
   BASE_TOUCH_FIELDS, IDS_CTE, TOUCH_FIELDS, attributionColumns, bookedCredits, conversionIdentitySql, hasShares, sessionIdentitySql, touchSql,
@@ -284,7 +285,7 @@ export function reportCtes(plan: ReportPlan, options: { lines?: boolean } = {}):
     .add(`c.dt BETWEEN {conv_start:${TS}} AND {conv_end:${TS}}`)
     .add(soldSql('c.transaction_id'));
   if (excludesTransactions(plan)) convWhere.add(`c.transaction_id NOT IN ${EXCLUDED_TRANSACTIONS_SQL}`);
-  addNameFilter(convWhere, 'c.name', plan.name ?? undefined);
+  addCountedNames(convWhere, 'c.name', plan.conversionNames);
   // A conversion is a segment customer's by its own customer id, else by its visitor's.
   const segment = plan.segment && segmentCustomersSql({ rules: plan.segment.rules, nowMs: plan.segment.nowMs, visibleChannels: plan.segment.channels });
   if (segment) convWhere.add(`if(c.customer_id != '', c.customer_id, ids.customer) IN (${segment.sql})`, segment.params);

@@ -12,6 +12,7 @@ import type { WorkspaceSettings } from '../../store/app/settings.ts';
 import { METRICS, METRIC_NAMES, DEFAULT_METRICS, type MetricName } from '../metrics.ts';
 import { BREAKDOWNS, DIMENSIONS, INTERVAL_NAMES, type Breakdown, type Interval } from '../dimensions.ts';
 import { planAttribution, type AttributionPlan, type AttributionRequest } from '../attribution/index.ts';
+import { PURCHASE, countedNames, countsName } from '../conversion-names.ts';
 
 /**
  * A report request as both the HTTP route and the `analytics.query` tool pass it: already split
@@ -27,7 +28,7 @@ export interface ReportRequest extends AttributionRequest {
   interval?: string;
   /** Channel restriction (source values, e.g. meta, creator, organic). */
   source?: string[];
-  /** Conversion-name filter, `*` wildcard. */
+  /** Conversion-name filter, `*` wildcard; without it the workspace's `conversion_names` count. */
   name?: string;
   /** Campaign, ad group and ad id the rows, credits and ads must carry: drill-down below a source. */
   campaign?: string;
@@ -66,7 +67,12 @@ export interface ReportPlan extends QueryScope {
   breakdown: Breakdown | null;
   interval: Interval | null;
   attribution: AttributionPlan;
-  name: string | null;
+  /**
+   * The conversion names counted (conversion-names.ts): the request's `name`, else the workspace's
+   * `conversion_names`; `*` matches any run of characters. Models that learn from conversions
+   * learn from these.
+   */
+  conversionNames: string[];
   /** Campaign, ad group and ad ids every credit, session and ads row must carry; null: any. */
   campaign: string | null;
   adgroup: string | null;
@@ -83,7 +89,7 @@ export interface ReportPlan extends QueryScope {
   limit: number;
   offset: number;
   settings: WorkspaceSettings;
-  /** Platform orders with no pixel match get a row (setting on, every channel covered, no name filter). */
+  /** Platform orders with no pixel match get a row (setting on, every channel covered, purchases counted). */
   includeUnattributed: boolean;
   /** Custom expenses go into the totals when the report covers the whole store and a profit metric is asked. */
   includeExpenses: boolean;
@@ -160,6 +166,7 @@ export function planReport(input: {
   checkProfitAccess(metrics, visibility);
   const channels = pixelChannels(visibility, sources);
   const drilled = request.campaign !== undefined || request.adgroup !== undefined || request.ad !== undefined;
+  const conversionNames = countedNames(settings, request.name);
   return {
     workspaceId: input.workspaceId,
     range: input.range,
@@ -168,7 +175,7 @@ export function planReport(input: {
     interval,
     attribution,
     channels,
-    name: request.name ?? null,
+    conversionNames,
     campaign: request.campaign ?? null,
     adgroup: request.adgroup ?? null,
     ad: request.ad ?? null,
@@ -178,7 +185,8 @@ export function planReport(input: {
     keyedRows: request.keyed_rows === true && breakdown !== null,
     ...page,
     settings,
-    includeUnattributed: settings.include_unattributed && channels === null && request.name === undefined && !drilled,
+    // An order with no pixel match is a purchase: it counts where purchases do.
+    includeUnattributed: settings.include_unattributed && channels === null && countsName(conversionNames, PURCHASE) && !drilled,
     includeExpenses: channels === null && !drilled && metrics.some((m) => METRICS[m].profit),
   };
 }

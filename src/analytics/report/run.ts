@@ -65,6 +65,8 @@ export interface SettingsApplied {
   payment_fee_fixed: number;
   currency: string;
   timezone: string;
+  /** The conversion names counted: the request's name filter, else the workspace's conversion_names. */
+  conversion_names: string[];
 }
 
 export interface ReportResult {
@@ -238,5 +240,6 @@ export function settingsApplied({ plan, settings, range }: Omit<PreparedReport, 
     payment_fee_fixed: settings.payment_fee_fixed,
     currency: settings.currency,
     timezone: range.timeZone,
+    conversion_names: plan.conversionNames,
   };
 }

@@ -26,7 +26,7 @@ const PARAMETER_DESCRIPTIONS: Record<string, string> = {
   timezone: 'IANA time zone (e.g. Europe/Berlin) whose calendar days the dates and day buckets are; default UTC. Timestamps in rows stay UTC',
   limit: 'Rows per page, default 100; above 500 is clamped to 500',
   offset: 'Rows skipped, default 0',
-  name: 'Name filter; `*` matches any run of characters, everything else is literal',
+  name: 'Name filter; `*` matches any run of characters, everything else is literal. On /report: the conversion names counted, instead of the workspace\'s conversion_names setting',
   session_id: 'Only this session (digits)',
   visitor_id: 'Only this visitor (digits)',
   source: 'Comma-separated channels; meta covers its family, creator covers influencer',

@@ -19,8 +19,9 @@ export async function seedDemoStore(
   workspaceId: number,
   options: { days: number; sessionsPerDay?: number; workflows: WorkflowsConfig; logger: EngineDeps['logger']; progress?: (line: string) => void },
 ): Promise<void> {
-  // Orders without an exported processor fee are charged the usual card rate.
-  await updateSettings(stores.db, workspaceId, { payment_fee_percent: 2.9, payment_fee_fixed: 30 });
+  // Orders without an exported processor fee are charged the usual card rate. The shop's leads and
+  // sign-ups are no sales: its conversions, revenue and CPA count purchases, as its orders do.
+  await updateSettings(stores.db, workspaceId, { payment_fee_percent: 2.9, payment_fee_fixed: 30, conversion_names: ['purchase'] });
   await seedDemo(stores.ch, { workspaceId, days: options.days, sessionsPerDay: options.sessionsPerDay, progress: options.progress });
   await bumpDataVersions(stores.db, [workspaceId]);
   const ran = await seedDemoWorkflows(stores, workspaceId, { config: options.workflows, logger: options.logger, nowMs: Date.now() });

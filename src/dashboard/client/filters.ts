@@ -13,6 +13,14 @@ export interface Applied {
   attribution_window: number;
   attribution_date: string;
   ignore_sources: string[];
+  /** The conversion names the figures count (the URL's `name`, else the workspace's conversion_names). */
+  conversion_names?: string[];
+}
+
+/** Which conversion names the figures beside it count; `*` alone is every name. */
+export function CountedNames(props: { names: string[] }) {
+  const every = props.names.length === 1 && props.names[0] === '*';
+  return html`<p class="note" data-testid="counted-names">Conversions counted: ${every ? 'every name (*)' : props.names.join(', ')}</p>`;
 }
 
 /**
@@ -93,5 +101,6 @@ export function Filters(props: { route: Route; zone: string; applied?: Applied |
     ${props.exclude && html`<fieldset class="chips"><legend>Exclude sources</legend>
       ${SOURCES.map((s) => html`<button type="button" class="chip" aria-pressed=${excluded.includes(s) ? 'true' : 'false'} onClick=${() => toggle(s)}>${s}</button>`)}
     </fieldset>`}
+    ${applied?.conversion_names && html`<${CountedNames} names=${applied.conversion_names} />`}
   </form>`;
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { timeZoneName } from '../../kit/time-zone.ts';
+import { CONVERSION_NAME_PATTERN } from '../../kit/conversion-name.ts';
 
 export const ATTRIBUTION_MODELS = ['last_click', 'first_click', 'linear', 'u_shaped', 'total_impact', 'any_click', 'data_driven'] as const;
 export const ATTRIBUTION_WINDOWS = [1, 7, 28, 90, 180, 365] as const;
@@ -29,6 +30,8 @@ export const workspaceSettingsSchema = z
     currency: z.string().regex(/^[A-Z]{3}$/).default('USD'),
     /** Stored in the zone's canonical spelling, so the analytics store (case-sensitive) knows it. */
     timezone: timeZoneName.default('UTC'),
+    /** The conversion names reports count when a request names none; `*` matches any run of characters. */
+    conversion_names: z.array(z.string()).default(['*']),
   })
   .strict();
 
@@ -43,6 +46,7 @@ export const SETTING_BOUNDS = {
   ignoredSources: 50,
   sourceNameLength: 40,
   paymentFeeFixedCents: 1_000_000,
+  conversionNames: 20,
 } as const;
 
 /** Bytes a whole change may take as JSON: the largest list of plain ids with room to spare. */
@@ -89,6 +93,15 @@ export const settingChangesSchema = z
       'sources',
       (source) => source.length <= b.sourceNameLength,
       `each source must be a string of at most ${b.sourceNameLength} characters`,
+    ).optional(),
+    conversion_names: z.preprocess(
+      (value) => (typeof value === 'string' ? value.split(',').map((name) => name.trim()).filter(Boolean) : value),
+      boundedList(
+        b.conversionNames,
+        'names',
+        (name) => CONVERSION_NAME_PATTERN.test(name),
+        'each name must be 1-64 letters, digits or _ . : - with * matching any run of characters',
+      ).refine((names) => names.length > 0, { error: 'at least one name (* counts every name)' }),
     ).optional(),
     payment_fee_fixed: z
       .number()

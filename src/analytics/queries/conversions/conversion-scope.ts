@@ -1,12 +1,15 @@
 import type { QueryParams } from '../../../store/clickhouse.ts';
 import { Conditions, addNameFilter, timestampParam } from '../../sql.ts';
 import { soldSql } from '../../sales.ts';
+import { addCountedNames } from '../../conversion-names.ts';
 import type { QueryScope } from '../../query-scope.ts';
 import { SESSIONS_FINAL, landingColumns, type LandingColumn } from '../sessions/session-sql.ts';
 
 /** Filters shared by conversion rows and grouped conversions, beside the scope. */
 export interface ConversionFilters {
   name?: string;
+  /** Only these names, `*` matching any run of characters (conversion-names.ts); default every name. */
+  counted?: readonly string[];
   transactionId?: string;
   customerId?: string;
   isNewCustomer?: 0 | 1;
@@ -75,6 +78,7 @@ function conversionsSql(scope: QueryScope, filters: ConversionFilters, salesOnly
     .addIf(filters.isNewCustomer, 'is_new_customer = {is_new_customer:UInt8}', (v) => ({ is_new_customer: v }));
   if (salesOnly) own.add(soldSql('transaction_id'));
   addNameFilter(own, 'name', filters.name);
+  if (filters.counted) addCountedNames(own, 'name', filters.counted);
   const channel = new Conditions()
     .addIf(scope.channels, 'l_adv_source IN {channels:Array(String)}', (v) => ({ channels: v }))
     .addIf(excluded.length ? excluded : null, 'l_adv_source NOT IN {excluded:Array(String)}', (v) => ({

@@ -8,6 +8,8 @@ export const QUERY_NAME = 'geo-breakdown';
 export interface GeoParams {
   level: 'country' | 'city';
   limit: number;
+  /** The conversion names counted (conversion-names.ts). */
+  names: readonly string[];
 }
 
 export interface GeoRow {
@@ -24,7 +26,7 @@ export interface GeoRow {
  */
 export async function geoBreakdown(ch: Clickhouse, scope: QueryScope, p: GeoParams): Promise<GeoRow[]> {
   const sessions = sessionsInRange(scope, ['country_code']);
-  const conversions = saleConversions(scope);
+  const conversions = saleConversions(scope, { counted: p.names });
   const city = p.level === 'city';
   const sql = `
 SELECT g_country AS country_code, g_city AS city, toUInt64(sum(s)) AS sessions, toUInt64(sum(c)) AS conversions,

@@ -22,9 +22,9 @@ export interface GeoCandidateRow {
 export async function geoTestCandidates(
   ch: Clickhouse,
   scope: QueryScope,
-  p: { level: 'country' | 'city'; days: number },
+  p: { level: 'country' | 'city'; days: number; names: readonly string[] },
 ): Promise<GeoCandidateRow[]> {
-  const conversions = saleConversions(scope);
+  const conversions = saleConversions(scope, { counted: p.names });
   const sql = `
 SELECT country_code, city, toUInt32(count()) AS days_with_orders, toUInt64(sum(day_conversions)) AS conversions,
   toInt64(sum(day_revenue)) AS revenue_cents,

@@ -11,13 +11,13 @@ export interface CouponRow {
   new_customers: number;
 }
 
-/** Conversions per coupon code, with the share of new customers each brought in. */
+/** Conversions of the counted `names` (conversion-names.ts) per coupon code, with the share of new customers each brought in. */
 export async function couponPerformance(
   ch: Clickhouse,
   scope: QueryScope,
-  p: { limit: number },
+  p: { limit: number; names: readonly string[] },
 ): Promise<CouponRow[]> {
-  const conversions = saleConversions(scope);
+  const conversions = saleConversions(scope, { counted: p.names });
   const sql = `
 SELECT coupon_code, toUInt64(count()) AS conversions, toInt64(sum(transaction_gross_revenue)) AS revenue_cents,
   toUInt64(countIf(is_new_customer = 1)) AS new_customers

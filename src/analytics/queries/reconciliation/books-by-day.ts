@@ -2,6 +2,7 @@ import type { Clickhouse } from '../../../store/clickhouse.ts';
 import type { Range } from '../../../kit/range.ts';
 import { LOCAL_DATE, timestampParam } from '../../sql.ts';
 import { ORDER_IDS } from '../../sales.ts';
+import { PURCHASE } from '../../conversion-names.ts';
 import { EXCLUDED_TRANSACTIONS_SQL, excludedListId } from '../settings/excluded-transactions.ts';
 
 export const QUERY_NAME = 'books-by-day';
@@ -34,12 +35,13 @@ export interface BooksSettings {
 }
 
 /** Ids the pixel's purchases name (an order is matched when its id or its name is among them). */
-const PIXEL_IDS = `SELECT transaction_id FROM conversions WHERE store_id = {store_id:UInt64} AND transaction_id != ''`;
+const PIXEL_IDS = `SELECT transaction_id FROM conversions WHERE store_id = {store_id:UInt64} AND name = {purchase:String} AND transaction_id != ''`;
 const STORED_ORDER_IDS = `SELECT arrayJoin(${ORDER_IDS}) FROM orders FINAL WHERE store_id = {store_id:UInt64}`;
 
 /**
  * Per local day of the range: the platform orders placed that day (newest version, by status) and
- * the pixel purchases that name no stored order. An order is a sale when its status says so
+ * the pixel purchases that name no stored order. Only purchases stand beside orders: a lead or a
+ * sign-up is no order, matched or not. An order is a sale when its status says so
  * (src/analytics/sales.ts); a sale order is excluded when the excluded ids name it, else matched
  * when a pixel purchase names it (by id or name), else unmatched. `expected_order_revenue` is the
  * revenue the report books for the orders it counts (the matched ones, and the unmatched ones when
@@ -76,7 +78,7 @@ FROM (
   UNION ALL
   SELECT 'pixel', ${LOCAL_DATE('dt')}, '', 1, transaction_gross_revenue, 0, 0, 0, 0
   FROM conversions
-  WHERE store_id = {store_id:UInt64} AND dt BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
+  WHERE store_id = {store_id:UInt64} AND dt BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')} AND name = {purchase:String}
     AND (transaction_id = '' OR transaction_id NOT IN (${STORED_ORDER_IDS})) ${excludedConversion}
 )
 GROUP BY day
@@ -84,6 +86,7 @@ ORDER BY day
 SETTINGS output_format_json_quote_64bit_integers = 0`;
   return ch.query<BooksDayRow>(QUERY_NAME, sql, {
     store_id: workspaceId,
+    purchase: PURCHASE,
     start: timestampParam(range.startMs),
     end: timestampParam(range.endMs),
     tz: range.timeZone,

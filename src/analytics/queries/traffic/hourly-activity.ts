@@ -12,10 +12,13 @@ export interface HourlyRow {
   revenue_cents: number;
 }
 
-/** Sessions (by start) and conversions per hour of the day, 0 to 23, in the range's time zone. */
-export async function hourlyActivity(ch: Clickhouse, scope: QueryScope): Promise<HourlyRow[]> {
+/**
+ * Sessions (by start) and conversions of the counted `names` (conversion-names.ts) per hour of the
+ * day, 0 to 23, in the range's time zone.
+ */
+export async function hourlyActivity(ch: Clickhouse, scope: QueryScope, names: readonly string[]): Promise<HourlyRow[]> {
   const sessions = sessionsInRange(scope, []);
-  const conversions = saleConversions(scope);
+  const conversions = saleConversions(scope, { counted: names });
   const sql = `
 SELECT toUInt8(h) AS hour, toUInt64(sum(s)) AS sessions, toUInt64(sum(c)) AS conversions, toInt64(sum(r)) AS revenue_cents
 FROM (

@@ -19,15 +19,15 @@ export interface WeatherDayRow {
 
 /**
  * Each stored weather observation (newest import per workspace, day and place) with the conversions
- * of that day placed from that place: the order's country, and its city when the observation
- * names one.
+ * of the counted `names` of that day placed from that place: the order's country, and its city
+ * when the observation names one.
  */
 export async function weatherSales(
   ch: Clickhouse,
   scope: QueryScope,
-  p: { countryCode?: string; city?: string },
+  p: { countryCode?: string; city?: string; names: readonly string[] },
 ): Promise<WeatherDayRow[]> {
-  const conversions = saleConversions(scope);
+  const conversions = saleConversions(scope, { counted: p.names });
   const sql = `
 SELECT toString(w.dt) AS day, w.country_code AS country_code, w.city AS city, w.temperature_c AS temperature_c,
   w.precipitation_mm AS precipitation_mm, w.condition AS condition,

@@ -2,7 +2,7 @@
 import { html } from 'htm/preact';
 import type { ViewProps } from './props.ts';
 import { useData, apiParams } from '../data.ts';
-import { Filters } from '../filters.ts';
+import { CountedNames, Filters } from '../filters.ts';
 import { Table, type Column, type Row } from '../table.ts';
 import { formatValue } from '../format.ts';
 import { Status } from './common.ts';
@@ -11,6 +11,7 @@ interface BooksAnswer {
   data: Row[];
   totals: Row;
   range: { start_date: string; end_date: string };
+  settings_applied: { conversion_names: string[] };
 }
 
 const COLUMNS: Column[] = [
@@ -45,8 +46,10 @@ export function Books({ route, workspace }: ViewProps) {
           ? `Every difference between the shop and Storelens from ${d.range.start_date} to ${d.range.end_date} is named below.`
           : `${formatValue(unexplained, 'money')} of Storelens revenue from ${d.range.start_date} to ${d.range.end_date} is not explained by the named differences.`}
       </p>
+      <${CountedNames} names=${d.settings_applied.conversion_names} />
       <${Table} caption="Storelens vs shop by day" columns=${COLUMNS} rows=${d.data} totals=${d.totals} filename="storelens-vs-shop.csv" />
       <p class="note">Shop orders count cancelled ones, shop revenue does not; unmatched orders count as unattributed only when the settings include them.
+        Orders stand beside purchases only: a lead or a sign-up is never a pixel-only order.
         How to hold these figures against your shop's own reports: <a href="/docs/books.md">docs/books.md</a>.</p>`}
   `;
 }

@@ -6,7 +6,7 @@
 import { html } from 'htm/preact';
 import type { ViewProps } from './props.ts';
 import { useData, apiParams } from '../data.ts';
-import { Filters, SOURCES } from '../filters.ts';
+import { CountedNames, Filters, SOURCES } from '../filters.ts';
 import { Table, type Column, type Row } from '../table.ts';
 import { formatValue, label } from '../format.ts';
 import { withParams, type Route } from '../router.ts';
@@ -21,6 +21,28 @@ const CONVERSIONS_PARAMS = [
 interface ConversionsAnswer {
   data: Row[];
   pagination: { offset: number; limit: number; has_more: boolean; next_offset: number | null };
+}
+
+interface NamesAnswer {
+  names: { name: string; conversions: number; revenue: number; counted: boolean }[];
+  conversion_names: string[];
+}
+
+/** The names the range's conversions carry, with counts; choosing one filters the rows by it. */
+function Names({ route }: { route: Route }) {
+  const answer = useData<NamesAnswer>('conversions/names', apiParams(route.params, ['workspace', 'start_date', 'end_date']));
+  const d = answer.data;
+  const chosen = route.params.get('name');
+  if (!d) return html`<${Status} loading=${answer.loading} error=${answer.error} />`;
+  return html`<section class="panel" aria-labelledby="names-title">
+    <h2 id="names-title">Conversion names</h2>
+    <fieldset class="chips"><legend>Filter the rows by name</legend>
+      ${d.names.map((n) => html`<button type="button" class="chip" aria-pressed=${chosen === n.name ? 'true' : 'false'} data-name=${n.name}
+        onClick=${() => withParams(route, { name: chosen === n.name ? null : n.name, offset: null })}>
+        ${n.name} · ${formatValue(n.conversions, 'count')} · ${formatValue(n.revenue, 'money')}${n.counted ? '' : ' (not counted)'}</button>`)}
+    </fieldset>
+    <${CountedNames} names=${d.conversion_names} />
+  </section>`;
 }
 
 interface PathAnswer {
@@ -92,6 +114,7 @@ export function Conversions({ route, workspace }: ViewProps) {
       </label>
       ${text('name', 'Conversion name')}${text('transaction_id', 'Transaction id')}
     </div></form>
+    <${Names} route=${route} />
     ${selected && html`<${Path} route=${route} selected=${selected} />`}
     <${Status} loading=${answer.loading} error=${answer.error} />
     ${d && html`<${Table} caption="Conversion rows" columns=${columns} rows=${d.data} filename="storelens-conversions.csv"

@@ -25,7 +25,7 @@ export function Profit({ route, workspace }: ViewProps) {
   const d = answer.data;
   const columns: Column[] = [{ key: 'source', label: 'Source', kind: 'text' }, ...(d?.metrics ?? []).map((m) => ({ key: m, label: label(m), kind: METRIC_KINDS[m] ?? 'money' }))];
   return html`
-    <${Filters} route=${route} zone=${workspace.timezone} />
+    <${Filters} route=${route} zone=${workspace.timezone} applied=${d?.settings_applied} />
     <${Status} loading=${answer.loading} error=${answer.error} />
     ${d && html`<section aria-label="Profit totals" class="kpis">
         ${d.metrics.map((m) => html`<${Kpi} metric=${m} value=${d.totals[m]} />`)}

@@ -12,7 +12,7 @@ import { Table, type Column, type Row } from '../table.ts';
 import { label } from '../format.ts';
 import { Status } from './common.ts';
 
-type Settings = Record<string, unknown> & { excluded_transaction_ids: string[]; ignore_sources: string[] };
+type Settings = Record<string, unknown> & { excluded_transaction_ids: string[]; ignore_sources: string[]; conversion_names: string[] };
 
 const SWITCHES: [string, string][] = [
   ['include_unattributed', 'Include platform orders without a pixel match (as source "unattributed")'],
@@ -45,6 +45,7 @@ function ReportSettings({ workspace }: { workspace: string }) {
       ignore_sources: SOURCES.filter((src) => f.get(`ignore_${src}`) === 'on'),
       payment_fee_percent: Number(f.get('payment_fee_percent')),
       payment_fee_fixed: Math.round(Number(f.get('payment_fee_fixed')) * 100),
+      conversion_names: String(f.get('conversion_names') ?? ''),
     };
     try {
       await sendJson('PUT', `settings?workspace=${workspace}`, changes);
@@ -60,6 +61,8 @@ function ReportSettings({ workspace }: { workspace: string }) {
     <h2 id="report-settings">Report settings</h2>
     ${SWITCHES.map(([key, text]) => html`<label class="check"><input type="checkbox" name=${key} checked=${s[key] === true} /> ${text}</label>`)}
     ${select('platform_revenue', ['pixel', 'platform'], s.platform_revenue, 'Revenue from', (v) => (v === 'pixel' ? 'the pixel conversion' : 'the matched platform order'))}
+    <label>Conversion names the reports count (comma-separated, * matches any run of characters; * counts every name)
+      <input type="text" name="conversion_names" value=${s.conversion_names.join(', ')} /></label>
     <label>Excluded transaction ids (one per line or comma-separated, up to 100,000)
       <textarea name="excluded_transaction_ids" rows="3" value=${s.excluded_transaction_ids.join('\n')}></textarea></label>
     <h3>Dashboard defaults</h3>

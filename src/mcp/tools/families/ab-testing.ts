@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { variantPerformance, type VariantRow } from '../../../analytics/queries/ab-testing/variant-performance.ts';
 import { NotFound } from '../../../kit/errors.ts';
+import { getSettings } from '../../../store/app/workspaces.ts';
 import { money, rangeOut, ratio, toolRange } from '../kit/range.ts';
 import { pixelScope } from '../../../analytics/query-scope.ts';
 import { twoProportionTest } from '../kit/stats.ts';
@@ -48,7 +49,7 @@ export const abTestingTools = [
       .strict(),
     z.strictObject({
       results: out.fields({
-        ...out.range, test_id: out.str, control_variant: out.str,
+        ...out.range, test_id: out.str, control_variant: out.str, settings_applied: out.namesApplied,
         variants: out.list({
           variant: out.str, is_control: out.bool, sessions: out.num, converted_sessions: out.num, conversions: out.num, revenue: out.num, cr: out.numOrNull,
           revenue_per_session: out.numOrNull, uplift: out.numOrNull, significance: z.looseObject({}).nullable(),
@@ -57,7 +58,8 @@ export const abTestingTools = [
     }),
     async (ctx, input) => {
       const range = toolRange(input, ctx.now());
-      const rows = await variantPerformance(ctx.ch, pixelScope(ctx, range), { testId: input.test_id });
+      const names = (await getSettings(ctx.db, ctx.workspaceId)).conversion_names;
+      const rows = await variantPerformance(ctx.ch, pixelScope(ctx, range), { testId: input.test_id, names });
       if (rows.length === 0) throw new NotFound(`No sessions of test ${input.test_id} in the range`);
       const control: VariantRow | undefined = input.control_variant === undefined ? rows[0] : rows.find((r) => r.variant === input.control_variant);
       if (!control) throw new NotFound(`Test ${input.test_id} has no variant ${input.control_variant}`);
@@ -77,7 +79,7 @@ export const abTestingTools = [
           significance: r === control ? null : twoProportionTest(Number(control.converted_sessions), Number(control.sessions), converted, sessions),
         };
       });
-      return { results: { test_id: input.test_id, ...rangeOut(range), control_variant: control.variant, variants } };
+      return { results: { test_id: input.test_id, ...rangeOut(range), control_variant: control.variant, settings_applied: { conversion_names: names }, variants } };
     },
   ),
 ];

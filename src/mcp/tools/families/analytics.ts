@@ -95,6 +95,7 @@ export const attributionOf = (settings: ReportResult['settings_applied']) => ({
   window: settings.attribution_window,
   date_mode: settings.attribution_date,
   ignore_sources: settings.ignore_sources,
+  conversion_names: settings.conversion_names,
 });
 
 /** analytics.query's filters: the shared ones, a conversion name and a campaign, ad group or ad. */

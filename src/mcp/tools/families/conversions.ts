@@ -17,6 +17,7 @@ export const conversionTools = [
       .object({
         limit: z.number().int().min(1).max(20).default(5).describe('How many'),
         source: z.array(z.string().max(40)).max(40).optional().describe('Only these session sources'),
+        name: z.string().trim().min(1).max(200).optional().describe('Conversion name, * wildcard'),
         with_path: z.boolean().default(false).describe('Add each path'),
       })
       .strict(),
@@ -25,11 +26,12 @@ export const conversionTools = [
         dt: out.str, name: out.str, transaction_id: out.str, revenue: out.num, customer_id: out.str, is_new_customer: out.str,
         session_source: out.str, path: out.list(TOUCHPOINT),
       }),
+      settings_applied: out.namesApplied,
     }),
     async (ctx, input) => {
       const source = input.source && expandSourceGroups(input.source, ctx.visibility).map((s) => oneOf('source', s, PIXEL_SOURCES));
-      const conversions = await recentConversions({ ch: ctx.ch, db: ctx.db }, ctx, { limit: input.limit, source, withPath: input.with_path }, ctx.now());
-      return { conversions };
+      const recent = await recentConversions({ ch: ctx.ch, db: ctx.db }, ctx, { limit: input.limit, source, name: input.name, withPath: input.with_path }, ctx.now());
+      return { conversions: recent.conversions, settings_applied: { conversion_names: recent.conversionNames } };
     },
   ),
 ];

@@ -39,13 +39,14 @@ export const geoTestingTools = [
       .strict(),
     z.strictObject({
       geo_candidates: out.fields({
-        ...out.range, level: out.str,
+        ...out.range, level: out.str, settings_applied: out.namesApplied,
         candidates: out.list({ country_code: out.str, city: out.str, conversions: out.num, revenue: out.num, revenue_share: out.numOrNull, days_with_orders: out.num, daily_revenue_mean: out.num, daily_revenue_cv: out.numOrNull }),
       }),
     }),
     async (ctx, input) => {
       const range = toolRange(input, ctx.now());
-      const rows = await geoTestCandidates(ctx.ch, pixelScope(ctx, range), { level: input.level, days: range.days });
+      const names = (await getSettings(ctx.db, ctx.workspaceId)).conversion_names;
+      const rows = await geoTestCandidates(ctx.ch, pixelScope(ctx, range), { level: input.level, days: range.days, names });
       const total = rows.reduce((a, r) => a + Number(r.revenue_cents), 0);
       const candidates = rows
         .filter((r) => Number(r.conversions) >= input.min_conversions)
@@ -65,7 +66,7 @@ export const geoTestingTools = [
         })
         .sort((a, b) => (a.daily_revenue_cv ?? Infinity) - (b.daily_revenue_cv ?? Infinity) || b.revenue - a.revenue)
         .slice(0, input.limit);
-      return { geo_candidates: { ...rangeOut(range), level: input.level, candidates } };
+      return { geo_candidates: { ...rangeOut(range), level: input.level, settings_applied: { conversion_names: names }, candidates } };
     },
   ),
 ];

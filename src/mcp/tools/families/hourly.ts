@@ -15,12 +15,12 @@ export const hourlyTools = [
     'Sessions and conversions from traffic, by hour in the workspace time zone.',
     z.object(rangeArgs).strict(),
     z.strictObject({
-      hourly: out.fields({ ...out.range, hours: out.list({ hour: out.num, sessions: out.num, conversions: out.num, revenue: out.num, cr: out.numOrNull }) }),
+      hourly: out.fields({ ...out.range, settings_applied: out.namesApplied, hours: out.list({ hour: out.num, sessions: out.num, conversions: out.num, revenue: out.num, cr: out.numOrNull }) }),
     }),
     async (ctx, input) => {
-      const timezone = input.timezone ?? (await getSettings(ctx.db, ctx.workspaceId)).timezone;
-      const range = toolRange({ ...input, timezone }, ctx.now());
-      const rows = await hourlyActivity(ctx.ch, pixelScope(ctx, range));
+      const settings = await getSettings(ctx.db, ctx.workspaceId);
+      const range = toolRange({ ...input, timezone: input.timezone ?? settings.timezone }, ctx.now());
+      const rows = await hourlyActivity(ctx.ch, pixelScope(ctx, range), settings.conversion_names);
       const byHour = new Map(rows.map((r) => [Number(r.hour), r]));
       const hours = Array.from({ length: 24 }, (_, hour) => {
         const r = byHour.get(hour);
@@ -28,7 +28,7 @@ export const hourlyTools = [
         const conversions = Number(r?.conversions ?? 0);
         return { hour, sessions, conversions, revenue: money(Number(r?.revenue_cents ?? 0)), cr: ratio(conversions, sessions) };
       });
-      return { hourly: { ...rangeOut(range), hours } };
+      return { hourly: { ...rangeOut(range), settings_applied: { conversion_names: settings.conversion_names }, hours } };
     },
   ),
 ];

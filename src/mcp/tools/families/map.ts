@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { geoBreakdown } from '../../../analytics/queries/geo/geo-breakdown.ts';
+import { getSettings } from '../../../store/app/workspaces.ts';
 import { money, rangeOut, ratio, toolRange } from '../kit/range.ts';
 import { pixelScope } from '../../../analytics/query-scope.ts';
 import { rangeArgs, readTool } from '../kit/tool.ts';
@@ -20,11 +21,12 @@ export const mapTools = [
       })
       .strict(),
     z.strictObject({
-      map: out.fields({ ...out.range, level: out.str, places: out.list({ country_code: out.str, city: out.str, sessions: out.num, conversions: out.num, revenue: out.num, cr: out.numOrNull }) }),
+      map: out.fields({ ...out.range, level: out.str, settings_applied: out.namesApplied, places: out.list({ country_code: out.str, city: out.str, sessions: out.num, conversions: out.num, revenue: out.num, cr: out.numOrNull }) }),
     }),
     async (ctx, input) => {
       const range = toolRange(input, ctx.now());
-      const rows = await geoBreakdown(ctx.ch, pixelScope(ctx, range), { level: input.level, limit: input.limit });
+      const names = (await getSettings(ctx.db, ctx.workspaceId)).conversion_names;
+      const rows = await geoBreakdown(ctx.ch, pixelScope(ctx, range), { level: input.level, limit: input.limit, names });
       const places = rows.map((r) => ({
         country_code: r.country_code,
         ...(input.level === 'city' ? { city: r.city } : {}),
@@ -33,7 +35,7 @@ export const mapTools = [
         revenue: money(Number(r.revenue_cents)),
         cr: input.level === 'city' ? null : ratio(Number(r.conversions), Number(r.sessions)),
       }));
-      return { map: { ...rangeOut(range), level: input.level, places } };
+      return { map: { ...rangeOut(range), level: input.level, settings_applied: { conversion_names: names }, places } };
     },
   ),
 ];

@@ -1,12 +1,14 @@
 import { z } from 'zod';
 import { METRICS, METRIC_NAMES, DEFAULT_METRICS } from '../../../analytics/metrics.ts';
 import { BREAKDOWNS, INTERVAL_NAMES } from '../../../analytics/dimensions.ts';
-import { canRequest } from '../../../analytics/permissions.ts';
+import { canRequest, seesAnyPixelData } from '../../../analytics/permissions.ts';
+import { listConversionNames } from '../../../analytics/conversion-name-list.ts';
 import { PIXEL_SOURCES, SOURCE_GROUPS } from '../../../analytics/sources.ts';
 import { ATTRIBUTION_DATES, ATTRIBUTION_MODELS, ATTRIBUTION_WINDOWS } from '../../../analytics/attribution/index.ts';
 import { segmentFieldList } from '../../../analytics/segment-fields.ts';
 import { findWorkspace, getSettings } from '../../../store/app/workspaces.ts';
-import { readTool } from '../kit/tool.ts';
+import { rangeArgs, readTool } from '../kit/tool.ts';
+import { rangeOut, toolRange } from '../kit/range.ts';
 import * as out from '../kit/outputs.ts';
 
 export const metadataTools = [
@@ -14,9 +16,9 @@ export const metadataTools = [
     'metadata.list_schema',
     'Describe the data',
     'Call first: what analytics.query accepts and this key may read: metrics (and read:profit), breakdowns, ' +
-      'intervals, attribution options, sources and groups (paid_social, ...), currency, time zone, settings.',
-    "The service's metric and breakdown vocabulary, the key's scopes and the workspace settings.",
-    z.object({}).strict(),
+      'intervals, attribution options, sources and groups, settings, conversion names with counts.',
+    "The service's metric and breakdown vocabulary, the key's scopes and the workspace settings; the names of the range's conversions (traffic), the range in days of the workspace's time zone by default.",
+    z.object(rangeArgs).strict(),
     z.strictObject({
       schema: out.fields({
         workspace: out.fields({ id: out.str, name: out.str, currency: out.str, timezone: out.str }),
@@ -30,11 +32,19 @@ export const metadataTools = [
         source_groups: out.list({ group: out.str, sources: out.strs }),
         dashboard_settings: out.open,
         segment_fields: out.list({ field: out.str, type: out.str, operators: out.strs, description: out.str }),
+        conversion_names: out.fields({
+          ...out.range,
+          names: out.list({ name: out.str, conversions: out.num, revenue: out.num, counted: out.bool }),
+          settings_applied: out.namesApplied,
+        }),
       }),
     }),
-    async (ctx) => {
+    async (ctx, input) => {
       const workspace = await findWorkspace(ctx.db, ctx.workspaceId);
       const settings = await getSettings(ctx.db, ctx.workspaceId);
+      const range = toolRange({ ...input, timezone: input.timezone ?? settings.timezone }, ctx.now());
+      // A key that reads no traffic (ads only) sees no conversion, so no name.
+      const listed = seesAnyPixelData(ctx.visibility) ? await listConversionNames(ctx, ctx, range) : { names: [], conversion_names: settings.conversion_names };
       return {
         schema: {
           workspace: { id: String(ctx.workspaceId), name: workspace?.name ?? '', currency: settings.currency, timezone: settings.timezone },
@@ -58,6 +68,7 @@ export const metadataTools = [
             ignore_sources: settings.ignore_sources,
           },
           segment_fields: segmentFieldList(),
+          conversion_names: { ...rangeOut(range), names: listed.names, settings_applied: { conversion_names: listed.conversion_names } },
         },
       };
     },

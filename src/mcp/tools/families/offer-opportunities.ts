@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { cartAbandonment } from '../../../analytics/queries/offers/cart-abandonment.ts';
 import { couponPerformance } from '../../../analytics/queries/offers/coupon-performance.ts';
+import { getSettings } from '../../../store/app/workspaces.ts';
 import { money, rangeOut, ratio, toolRange } from '../kit/range.ts';
 import { pixelScope } from '../../../analytics/query-scope.ts';
 import { rangeArgs, readTool } from '../kit/tool.ts';
@@ -20,6 +21,7 @@ export const offerOpportunitiesTool = readTool(
   z.strictObject({
     opportunities: out.fields({
       ...out.range,
+      settings_applied: out.namesApplied,
       cart_abandonment: out.list({ channel: out.str, cart_sessions: out.num, converted_cart_sessions: out.num, abandonment_rate: out.numOrNull, opportunity: out.bool }),
       coupons: out.list({ coupon_code: out.str, conversions: out.num, revenue: out.num, new_customer_share: out.numOrNull }),
     }),
@@ -27,7 +29,8 @@ export const offerOpportunitiesTool = readTool(
   async (ctx, input) => {
     const range = toolRange(input, ctx.now());
     const scope = pixelScope(ctx, range);
-    const [carts, coupons] = await Promise.all([cartAbandonment(ctx.ch, scope), couponPerformance(ctx.ch, scope, { limit: 50 })]);
+    const names = (await getSettings(ctx.db, ctx.workspaceId)).conversion_names;
+    const [carts, coupons] = await Promise.all([cartAbandonment(ctx.ch, scope, names), couponPerformance(ctx.ch, scope, { limit: 50, names })]);
     const abandonment = carts.map((c) => {
       const cartSessions = Number(c.cart_sessions);
       const converted = Number(c.converted_cart_sessions);
@@ -43,6 +46,7 @@ export const offerOpportunitiesTool = readTool(
     return {
       opportunities: {
         ...rangeOut(range),
+        settings_applied: { conversion_names: names },
         cart_abandonment: abandonment,
         coupons: coupons.map((c) => ({
           coupon_code: c.coupon_code,

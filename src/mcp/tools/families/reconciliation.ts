@@ -14,12 +14,18 @@ export const reconciliationTools = [
       'Default zone: the workspace\'s.',
     'Orders and the pixel\'s purchases (traffic), beside the report under the workspace settings.',
     z.object(rangeArgs).strict(),
-    z.strictObject({ reconciliation: out.fields({ ...out.range, currency: out.str, days: out.storedList, totals: out.open }) }),
+    z.strictObject({
+      reconciliation: out.fields({
+        ...out.range, currency: out.str, days: out.storedList, totals: out.open, settings_applied: out.namesApplied,
+      }),
+    }),
     async (ctx, input) => {
       const [settings, workspace] = await Promise.all([getSettings(ctx.db, ctx.workspaceId), findWorkspace(ctx.db, ctx.workspaceId)]);
       const range = toolRange({ ...input, timezone: input.timezone ?? settings.timezone }, ctx.now());
-      const { data, totals } = await reconcile(ctx, ctx, range, ctx.now());
-      return { reconciliation: { ...rangeOut(range), currency: workspace!.currency, days: data, totals } };
+      const { data, totals, conversionNames } = await reconcile(ctx, ctx, range, ctx.now());
+      return {
+        reconciliation: { ...rangeOut(range), currency: workspace!.currency, days: data, totals, settings_applied: { conversion_names: conversionNames } },
+      };
     },
   ),
 ];

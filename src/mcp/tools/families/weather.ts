@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { weatherSales } from '../../../analytics/queries/weather/weather-sales.ts';
+import { getSettings } from '../../../store/app/workspaces.ts';
 import { money, rangeOut, toolRange } from '../kit/range.ts';
 import { pixelScope } from '../../../analytics/query-scope.ts';
 import { pearson } from '../kit/stats.ts';
@@ -26,6 +27,7 @@ export const weatherTools = [
     z.strictObject({
       weather: out.fields({
         ...out.range,
+        settings_applied: out.namesApplied,
         days: out.list({ date: out.str, country_code: out.str, city: out.str, temperature_c: out.num, precipitation_mm: out.num, condition: out.str, conversions: out.num, revenue: out.num }),
         by_condition: out.list({ condition: out.str, days: out.num, conversions: out.num, revenue_per_day: out.num }),
         temperature_revenue_correlation: out.numOrNull,
@@ -35,7 +37,8 @@ export const weatherTools = [
     }),
     async (ctx, input) => {
       const range = toolRange(input, ctx.now());
-      const rows = await weatherSales(ctx.ch, pixelScope(ctx, range), { countryCode: input.country_code, city: input.city });
+      const names = (await getSettings(ctx.db, ctx.workspaceId)).conversion_names;
+      const rows = await weatherSales(ctx.ch, pixelScope(ctx, range), { countryCode: input.country_code, city: input.city, names });
       const days = rows.map((r) => ({
         date: r.day,
         country_code: r.country_code,
@@ -57,6 +60,7 @@ export const weatherTools = [
       return {
         weather: {
           ...rangeOut(range),
+          settings_applied: { conversion_names: names },
           ...(days.length === 0 ? { note: NO_WEATHER } : {}),
           days,
           by_condition: [...conditions.values()].map((c) => ({

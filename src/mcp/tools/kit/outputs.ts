@@ -22,6 +22,8 @@ export const list = <T extends z.ZodRawShape>(shape: T) => z.array(fields(shape)
 
 export const range = { date_from: str, date_to: str, timezone: str };
 export const period = { start_date: str, end_date: str };
+/** Which conversion names a result counted (docs/attribution.md, "Counted conversion names"). */
+export const namesApplied = fields({ conversion_names: strs });
 /** A stored object (note, list, offer, ...): id as a string, its fields, timestamps; not spelled out. */
 export const stored = open;
 export const storedList = z.array(open);

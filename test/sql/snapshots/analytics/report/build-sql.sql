@@ -755,6 +755,7 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 --   campaign = "1201"
 --   conv_end = "2026-10-31 23:59:59.999"
 --   conv_start = "2026-10-01 00:00:00.000"
+--   counted_patterns = ["purchase%"]
 --   day_end = "2026-10-31"
 --   day_start = "2026-10-01"
 --   end = "2026-10-31 23:59:59.999"
@@ -762,7 +763,6 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 --   fee_fixed = 0
 --   fee_percent = 0
 --   limit = 100
---   name = "purchase%"
 --   net_merchandise = 0
 --   offset = 0
 --   platform_revenue = 0
@@ -796,7 +796,7 @@ conv AS (
   WHERE c.store_id = {store_id:UInt64}
   AND c.dt BETWEEN {conv_start:DateTime64(3, 'UTC')} AND {conv_end:DateTime64(3, 'UTC')}
   AND c.transaction_id NOT IN (SELECT arrayJoin(arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name]))) FROM orders FINAL WHERE store_id = {store_id:UInt64} AND sale = 0)
-  AND c.name LIKE {name:String}
+  AND arrayExists(p -> c.name LIKE p, {counted_patterns:Array(String)})
 ),
 paths AS (
   SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel), campaign, adgroup, ad), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String, campaign String, adgroup String, ad String)')) AS path
@@ -1933,6 +1933,106 @@ FROM (
 )
 GROUP BY bucket, k_source
 ORDER BY bucket, t_parts[8] DESC, k_source
+LIMIT {limit:UInt32} OFFSET {offset:UInt64}
+;
+
+-- case: the workspace counts purchases and every sign_up* name, unattributed orders included
+-- report
+--   conv_end = "2026-10-31 23:59:59.999"
+--   conv_start = "2026-10-01 00:00:00.000"
+--   counted_names = ["purchase"]
+--   counted_patterns = ["sign\\_up%"]
+--   day_end = "2026-10-31"
+--   day_start = "2026-10-01"
+--   end = "2026-10-31 23:59:59.999"
+--   excluded_channels = []
+--   fee_fixed = 0
+--   fee_percent = 0
+--   limit = 100
+--   net_merchandise = 0
+--   offset = 0
+--   platform_revenue = 0
+--   refund_netting = 0
+--   scan_end = "2026-10-31 23:59:59.999"
+--   scan_start = "2026-09-24 00:00:00.000"
+--   start = "2026-10-01 00:00:00.000"
+--   store_id = 1
+--   window_days = 7
+WITH
+session_rows AS (
+  SELECT session_id, started,
+    tupleElement(landing, 'visitor_id') AS visitor_id, tupleElement(landing, 'adv_source') AS channel,
+    add_to_carts, initiated_checkouts AS checkouts
+  FROM sessions FINAL
+  WHERE store_id = {store_id:UInt64} AND month BETWEEN toStartOfMonth({scan_start:DateTime64(3, 'UTC')}) AND toStartOfMonth({scan_end:DateTime64(3, 'UTC')})
+    AND started BETWEEN {scan_start:DateTime64(3, 'UTC')} AND {scan_end:DateTime64(3, 'UTC')}
+),
+ids AS (
+  SELECT visitor_id AS id_visitor, customer_id AS customer FROM visitor_customers FINAL WHERE store_id = {store_id:UInt64}
+),
+conv AS (
+  SELECT c.dt AS conv_dt, c.session_id AS session_id,
+    multiIf(c.customer_id != '', concat('c:', c.customer_id), if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(c.visitor_id)))) AS identity,
+    toFloat64(c.transaction_gross_revenue) AS revenue, toFloat64(c.is_new_customer) AS is_new,
+    toFloat64(0) AS cogs, toFloat64(0) AS fees, toFloat64(0) AS shipping_costs, toFloat64(0) AS refunds,
+    c.transaction_city AS city, c.coupon_code AS coupon_code
+  FROM conversions AS c
+  LEFT JOIN ids ON ids.id_visitor = c.visitor_id
+  
+  WHERE c.store_id = {store_id:UInt64}
+  AND c.dt BETWEEN {conv_start:DateTime64(3, 'UTC')} AND {conv_end:DateTime64(3, 'UTC')}
+  AND c.transaction_id NOT IN (SELECT arrayJoin(arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name]))) FROM orders FINAL WHERE store_id = {store_id:UInt64} AND sale = 0)
+  AND (c.name IN {counted_names:Array(String)} OR arrayExists(p -> c.name LIKE p, {counted_patterns:Array(String)}))
+),
+paths AS (
+  SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel)), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')) AS path
+  FROM session_rows AS s
+  LEFT JOIN ids ON ids.id_visitor = s.visitor_id
+  GROUP BY identity
+),
+credits AS (
+  SELECT credit.1 AS touch, credit.2 AS weight, conv_dt AS credit_ts,
+    revenue, is_new, cogs, fees, shipping_costs, refunds, city, coupon_code
+  FROM (
+    SELECT c.conv_dt AS conv_dt, c.session_id AS session_id,
+      c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
+      c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,
+      arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> t.channel != '' AND t.ts <= conv_dt AND t.ts >= conv_dt - toIntervalDay({window_days:UInt16}) AND t.channel NOT IN {excluded_channels:Array(String)}, p.path)) AS eligible
+    FROM conv AS c
+    LEFT JOIN paths AS p ON p.identity = c.identity
+  )
+  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
+  UNION ALL
+  SELECT CAST(tuple(dt, CAST(0 AS UInt64), 'unattributed', 'unattributed'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)') AS touch,
+    1. AS weight, dt AS credit_ts,
+    toFloat64(gross_revenue - if({net_merchandise:UInt8}, tax + shipping, 0)
+      - if({refund_netting:UInt8}, arraySum(r -> r.amount, refunds), 0)) AS revenue,
+    toFloat64(is_new_customer) AS is_new, toFloat64(cogs) AS cogs,
+    toFloat64(ifNull(payment_fee, if(gross_revenue > 0, gross_revenue * {fee_percent:Float64} / 100 + {fee_fixed:Int64}, 0))) AS fees,
+    toFloat64(shipping_cost) AS shipping_costs, toFloat64(arraySum(r -> r.amount, refunds)) AS refunds,
+    city, coupon_code
+  FROM orders FINAL
+  WHERE store_id = {store_id:UInt64} AND dt BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')} AND sale = 1
+    AND transaction_id NOT IN (SELECT transaction_id FROM conversions WHERE store_id = {store_id:UInt64} AND transaction_id != '') AND order_name NOT IN (SELECT transaction_id FROM conversions WHERE store_id = {store_id:UInt64} AND transaction_id != '')
+)
+SELECT max(label) AS label,
+  sumForEach(p) AS t_parts,
+  sumForEach(sumForEach(p)) OVER () AS all_parts,
+  count() OVER () AS total_rows,
+  toFloat64(0) AS all_expenses
+FROM (
+  SELECT '' AS label, [toFloat64(sum(spend)), toFloat64(sum(impressions)), toFloat64(sum(clicks))] AS p
+  FROM ads FINAL WHERE store_id = {store_id:UInt64}
+  AND dt BETWEEN {day_start:Date} AND {day_end:Date}
+  UNION ALL
+  SELECT '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), 1., toFloat64(add_to_carts), toFloat64(checkouts)] AS p
+  FROM session_rows WHERE started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
+  UNION ALL
+  SELECT '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds] AS p
+  FROM credits
+)
+
+ORDER BY t_parts[8] DESC
 LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 ;
 

@@ -28,7 +28,7 @@ FROM (
     SELECT session_id, count() AS n_conv, sum(transaction_gross_revenue) AS rev
     FROM conversions
     WHERE store_id = {store_id:UInt64} AND dt BETWEEN {start:DateTime64(3, 'UTC')} AND {read_end:DateTime64(3, 'UTC')}
-      AND transaction_id NOT IN (SELECT arrayJoin(arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name]))) FROM orders FINAL WHERE store_id = {store_id:UInt64} AND sale = 0)
+  AND transaction_id NOT IN (SELECT arrayJoin(arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name]))) FROM orders FINAL WHERE store_id = {store_id:UInt64} AND sale = 0)
     GROUP BY session_id
   ) AS c ON s.session_id = c.session_id
   WHERE has(s.s_entry_meta_keys, 'ab_test') AND has(s.s_entry_meta_keys, 'ab_variant')
@@ -68,7 +68,47 @@ FROM (
     SELECT session_id, count() AS n_conv, sum(transaction_gross_revenue) AS rev
     FROM conversions
     WHERE store_id = {store_id:UInt64} AND dt BETWEEN {start:DateTime64(3, 'UTC')} AND {read_end:DateTime64(3, 'UTC')}
-      AND transaction_id NOT IN (SELECT arrayJoin(arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name]))) FROM orders FINAL WHERE store_id = {store_id:UInt64} AND sale = 0)
+  AND transaction_id NOT IN (SELECT arrayJoin(arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name]))) FROM orders FINAL WHERE store_id = {store_id:UInt64} AND sale = 0)
+    GROUP BY session_id
+  ) AS c ON s.session_id = c.session_id
+  WHERE has(s.s_entry_meta_keys, 'ab_test') AND has(s.s_entry_meta_keys, 'ab_variant')
+)
+WHERE test_id != '' AND variant != '' AND ({any_test:Bool} OR test_id = {test_id:String})
+GROUP BY test_id, variant
+ORDER BY test_id, variant
+SETTINGS output_format_json_quote_64bit_integers = 0
+;
+
+-- case: one test, purchases only
+-- variant-performance
+--   any_test = false
+--   counted_names = ["purchase"]
+--   end = "2026-10-31 23:59:59.999"
+--   read_end = "2026-11-01 23:59:59.999"
+--   start = "2026-10-01 00:00:00.000"
+--   store_id = 1
+--   test_id = "hero"
+SELECT test_id, variant, toUInt64(count()) AS sessions, toUInt64(sum(n_conv)) AS conversions,
+  toUInt64(countIf(n_conv > 0)) AS converted_sessions, toInt64(sum(rev)) AS revenue_cents,
+  toString(toDateTime(min(s_start), 'UTC')) AS first_seen, toString(toDateTime(max(s_start), 'UTC')) AS last_seen
+FROM (
+  SELECT s.session_id AS session_id, s.s_start AS s_start,
+    s.s_entry_meta_values[indexOf(s.s_entry_meta_keys, 'ab_test')] AS test_id,
+    s.s_entry_meta_values[indexOf(s.s_entry_meta_keys, 'ab_variant')] AS variant,
+    c.n_conv AS n_conv, c.rev AS rev
+  FROM (
+  SELECT session_id, started AS s_start, tupleElement(landing, 'adv_source') AS s_adv_source, tupleElement(landing_context, 'entry_meta_keys') AS s_entry_meta_keys, tupleElement(landing_context, 'entry_meta_values') AS s_entry_meta_values,
+    add_to_carts AS s_add_to_carts, initiated_checkouts AS s_checkouts
+  FROM sessions FINAL
+  WHERE store_id = {store_id:UInt64} AND month BETWEEN toStartOfMonth({start:DateTime64(3, 'UTC')}) AND toStartOfMonth({end:DateTime64(3, 'UTC')})
+    AND started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
+) AS s
+  LEFT JOIN (
+    SELECT session_id, count() AS n_conv, sum(transaction_gross_revenue) AS rev
+    FROM conversions
+    WHERE store_id = {store_id:UInt64} AND dt BETWEEN {start:DateTime64(3, 'UTC')} AND {read_end:DateTime64(3, 'UTC')}
+  AND transaction_id NOT IN (SELECT arrayJoin(arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name]))) FROM orders FINAL WHERE store_id = {store_id:UInt64} AND sale = 0)
+  AND name IN {counted_names:Array(String)}
     GROUP BY session_id
   ) AS c ON s.session_id = c.session_id
   WHERE has(s.s_entry_meta_keys, 'ab_test') AND has(s.s_entry_meta_keys, 'ab_variant')

@@ -9,7 +9,25 @@
 SELECT count() AS conversions, sum(transaction_gross_revenue) AS revenue_cents,
   if(count() = 0, NULL, toUnixTimestamp64Milli(max(dt))) AS newest_ms
 FROM conversions
-WHERE store_id = {store_id:UInt64} AND dt > {after:DateTime64(3, 'UTC')} AND dt <= {until:DateTime64(3, 'UTC')}
+WHERE store_id = {store_id:UInt64}
+  AND dt > {after:DateTime64(3, 'UTC')} AND dt <= {until:DateTime64(3, 'UTC')}
   AND transaction_id NOT IN (SELECT arrayJoin(arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name]))) FROM orders FINAL WHERE store_id = {store_id:UInt64} AND sale = 0)
+SETTINGS output_format_json_quote_64bit_integers = 0
+;
+
+-- case: after a watermark, purchases and sign_up* names only
+-- new-conversions
+--   after = "2026-10-01 00:00:00.000"
+--   counted_names = ["purchase"]
+--   counted_patterns = ["sign\\_up%"]
+--   store_id = 1
+--   until = "2026-10-31 23:59:59.999"
+SELECT count() AS conversions, sum(transaction_gross_revenue) AS revenue_cents,
+  if(count() = 0, NULL, toUnixTimestamp64Milli(max(dt))) AS newest_ms
+FROM conversions
+WHERE store_id = {store_id:UInt64}
+  AND dt > {after:DateTime64(3, 'UTC')} AND dt <= {until:DateTime64(3, 'UTC')}
+  AND transaction_id NOT IN (SELECT arrayJoin(arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name]))) FROM orders FINAL WHERE store_id = {store_id:UInt64} AND sale = 0)
+  AND (name IN {counted_names:Array(String)} OR arrayExists(p -> name LIKE p, {counted_patterns:Array(String)}))
 SETTINGS output_format_json_quote_64bit_integers = 0
 ;

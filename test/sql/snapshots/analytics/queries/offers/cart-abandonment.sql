@@ -9,9 +9,8 @@
 --   store_id = 1
 SELECT if(s_adv_source IN ('', 'organic'), 'organic', s_adv_source) AS channel, toUInt64(count()) AS cart_sessions,
   toUInt64(countIf(session_id IN (
-    SELECT session_id FROM conversions
-    WHERE store_id = {store_id:UInt64} AND dt BETWEEN {start:DateTime64(3, 'UTC')} AND {read_end:DateTime64(3, 'UTC')}
-      AND transaction_id NOT IN (SELECT arrayJoin(arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name]))) FROM orders FINAL WHERE store_id = {store_id:UInt64} AND sale = 0)
+    SELECT session_id FROM conversions WHERE store_id = {store_id:UInt64} AND dt BETWEEN {start:DateTime64(3, 'UTC')} AND {read_end:DateTime64(3, 'UTC')}
+  AND transaction_id NOT IN (SELECT arrayJoin(arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name]))) FROM orders FINAL WHERE store_id = {store_id:UInt64} AND sale = 0)
   ))) AS converted_cart_sessions
 FROM (
   SELECT session_id, started AS s_start, tupleElement(landing, 'adv_source') AS s_adv_source,
@@ -29,15 +28,16 @@ SETTINGS output_format_json_quote_64bit_integers = 0
 -- case: some channels
 -- cart-abandonment
 --   channels = ["meta", "facebook", "instagram", "messenger", "audience_network", "threads", "", "organic"]
+--   counted_names = ["purchase"]
 --   end = "2026-10-31 23:59:59.999"
 --   read_end = "2026-11-01 23:59:59.999"
 --   start = "2026-10-01 00:00:00.000"
 --   store_id = 1
 SELECT if(s_adv_source IN ('', 'organic'), 'organic', s_adv_source) AS channel, toUInt64(count()) AS cart_sessions,
   toUInt64(countIf(session_id IN (
-    SELECT session_id FROM conversions
-    WHERE store_id = {store_id:UInt64} AND dt BETWEEN {start:DateTime64(3, 'UTC')} AND {read_end:DateTime64(3, 'UTC')}
-      AND transaction_id NOT IN (SELECT arrayJoin(arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name]))) FROM orders FINAL WHERE store_id = {store_id:UInt64} AND sale = 0)
+    SELECT session_id FROM conversions WHERE store_id = {store_id:UInt64} AND dt BETWEEN {start:DateTime64(3, 'UTC')} AND {read_end:DateTime64(3, 'UTC')}
+  AND transaction_id NOT IN (SELECT arrayJoin(arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name]))) FROM orders FINAL WHERE store_id = {store_id:UInt64} AND sale = 0)
+  AND name IN {counted_names:Array(String)}
   ))) AS converted_cart_sessions
 FROM (
   SELECT session_id, started AS s_start, tupleElement(landing, 'adv_source') AS s_adv_source,

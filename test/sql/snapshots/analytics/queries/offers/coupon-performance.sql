@@ -34,6 +34,8 @@ SETTINGS output_format_json_quote_64bit_integers = 0
 -- case: some channels
 -- coupon-performance
 --   channels = ["meta", "facebook", "instagram", "messenger", "audience_network", "threads", "", "organic"]
+--   counted_names = ["purchase"]
+--   counted_patterns = ["sign\\_up%"]
 --   end = "2026-10-31 23:59:59.999"
 --   limit = 5
 --   start = "2026-10-01 00:00:00.000"
@@ -43,7 +45,8 @@ SELECT coupon_code, toUInt64(count()) AS conversions, toInt64(sum(transaction_gr
 FROM (
   SELECT c.*, l.l_adv_source AS l_adv_source, l.l_adv_campaign_id AS l_adv_campaign_id, l.l_adv_adgroup_id AS l_adv_adgroup_id, l.l_adv_ad_id AS l_adv_ad_id, l.l_utm_source AS l_utm_source, l.l_utm_medium AS l_utm_medium, l.l_utm_campaign AS l_utm_campaign, l.l_utm_content AS l_utm_content, l.l_utm_term AS l_utm_term
   FROM (SELECT * FROM conversions WHERE store_id = {store_id:UInt64} AND dt BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
-  AND transaction_id NOT IN (SELECT arrayJoin(arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name]))) FROM orders FINAL WHERE store_id = {store_id:UInt64} AND sale = 0)) AS c
+  AND transaction_id NOT IN (SELECT arrayJoin(arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name]))) FROM orders FINAL WHERE store_id = {store_id:UInt64} AND sale = 0)
+  AND (name IN {counted_names:Array(String)} OR arrayExists(p -> name LIKE p, {counted_patterns:Array(String)}))) AS c
   LEFT JOIN (
     SELECT session_id AS l_session_id, tupleElement(landing, 'adv_source') AS l_adv_source, tupleElement(landing, 'adv_campaign_id') AS l_adv_campaign_id, tupleElement(landing, 'adv_adgroup_id') AS l_adv_adgroup_id, tupleElement(landing, 'adv_ad_id') AS l_adv_ad_id, tupleElement(landing_utm, 'utm_source') AS l_utm_source, tupleElement(landing_utm, 'utm_medium') AS l_utm_medium, tupleElement(landing_utm, 'utm_campaign') AS l_utm_campaign, tupleElement(landing_utm, 'utm_content') AS l_utm_content, tupleElement(landing_utm, 'utm_term') AS l_utm_term
     FROM sessions FINAL

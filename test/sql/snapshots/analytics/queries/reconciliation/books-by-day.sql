@@ -6,6 +6,7 @@
 --   end = "2026-10-31 23:59:59.999"
 --   include_unattributed = 0
 --   net_merchandise = 0
+--   purchase = "purchase"
 --   refund_netting = 0
 --   start = "2026-10-01 00:00:00.000"
 --   store_id = 1
@@ -29,13 +30,13 @@ SELECT toString(day) AS date,
 FROM (
   SELECT 'order' AS kind, toDate(dt, {tz:String}) AS day, status, sale, gross_revenue AS gross, tax + shipping AS tax_shipping,
     arraySum(r -> r.amount, refunds) AS refunded, 0 AS excluded,
-    transaction_id IN (SELECT transaction_id FROM conversions WHERE store_id = {store_id:UInt64} AND transaction_id != '') OR (order_name != '' AND order_name IN (SELECT transaction_id FROM conversions WHERE store_id = {store_id:UInt64} AND transaction_id != '')) AS matched
+    transaction_id IN (SELECT transaction_id FROM conversions WHERE store_id = {store_id:UInt64} AND name = {purchase:String} AND transaction_id != '') OR (order_name != '' AND order_name IN (SELECT transaction_id FROM conversions WHERE store_id = {store_id:UInt64} AND name = {purchase:String} AND transaction_id != '')) AS matched
   FROM orders FINAL
   WHERE store_id = {store_id:UInt64} AND dt BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
   UNION ALL
   SELECT 'pixel', toDate(dt, {tz:String}), '', 1, transaction_gross_revenue, 0, 0, 0, 0
   FROM conversions
-  WHERE store_id = {store_id:UInt64} AND dt BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
+  WHERE store_id = {store_id:UInt64} AND dt BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')} AND name = {purchase:String}
     AND (transaction_id = '' OR transaction_id NOT IN (SELECT arrayJoin(arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name]))) FROM orders FINAL WHERE store_id = {store_id:UInt64})) 
 )
 GROUP BY day
@@ -49,6 +50,7 @@ SETTINGS output_format_json_quote_64bit_integers = 0
 --   excluded_list = "2f3ca838d6b623158c155295685cee3c"
 --   include_unattributed = 1
 --   net_merchandise = 1
+--   purchase = "purchase"
 --   refund_netting = 1
 --   start = "2026-10-01 00:00:00.000"
 --   store_id = 1
@@ -72,13 +74,13 @@ SELECT toString(day) AS date,
 FROM (
   SELECT 'order' AS kind, toDate(dt, {tz:String}) AS day, status, sale, gross_revenue AS gross, tax + shipping AS tax_shipping,
     arraySum(r -> r.amount, refunds) AS refunded, (transaction_id IN (SELECT transaction_id FROM excluded_transactions WHERE store_id = {store_id:UInt64} AND list_id = {excluded_list:String}) OR order_name IN (SELECT transaction_id FROM excluded_transactions WHERE store_id = {store_id:UInt64} AND list_id = {excluded_list:String})) AS excluded,
-    transaction_id IN (SELECT transaction_id FROM conversions WHERE store_id = {store_id:UInt64} AND transaction_id != '') OR (order_name != '' AND order_name IN (SELECT transaction_id FROM conversions WHERE store_id = {store_id:UInt64} AND transaction_id != '')) AS matched
+    transaction_id IN (SELECT transaction_id FROM conversions WHERE store_id = {store_id:UInt64} AND name = {purchase:String} AND transaction_id != '') OR (order_name != '' AND order_name IN (SELECT transaction_id FROM conversions WHERE store_id = {store_id:UInt64} AND name = {purchase:String} AND transaction_id != '')) AS matched
   FROM orders FINAL
   WHERE store_id = {store_id:UInt64} AND dt BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
   UNION ALL
   SELECT 'pixel', toDate(dt, {tz:String}), '', 1, transaction_gross_revenue, 0, 0, 0, 0
   FROM conversions
-  WHERE store_id = {store_id:UInt64} AND dt BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
+  WHERE store_id = {store_id:UInt64} AND dt BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')} AND name = {purchase:String}
     AND (transaction_id = '' OR transaction_id NOT IN (SELECT arrayJoin(arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name]))) FROM orders FINAL WHERE store_id = {store_id:UInt64})) AND transaction_id NOT IN (SELECT transaction_id FROM excluded_transactions WHERE store_id = {store_id:UInt64} AND list_id = {excluded_list:String})
 )
 GROUP BY day
