@@ -63,12 +63,14 @@ test('a new data dir gets a seeded Demo Store whose printed credentials work; re
     const { executions } = await call('workflows.get-executions', {});
     const names = new Map<string, string>(workflows.map((w: any) => [w.id, w.name]));
     assert.deepEqual(workflows.map((w: any) => [w.name, w.enabled]), [
-      ['Morning note', true], ['Spend above 500 yesterday', true], ['New sales to the list', true], ['Tired creatives', true],
+      ['Morning note', true], ['Spend above 500 yesterday', true], ['Meta ROAS below 2 yesterday', true], ['New sales to the list', true], ['Tired creatives', true],
     ]);
-    assert.deepEqual(executions.map((e: any) => names.get(e.workflow_id)), ['Morning note', 'Spend above 500 yesterday', 'New sales to the list', 'Tired creatives']);
+    assert.deepEqual(executions.map((e: any) => names.get(e.workflow_id)), ['Morning note', 'Spend above 500 yesterday', 'Meta ROAS below 2 yesterday', 'New sales to the list', 'Tired creatives']);
+    const metaRoas = executions[2].outcome.values;
+    assert.deepEqual([metaRoas.metric, metaRoas.source, metaRoas.period, metaRoas.operator, metaRoas.threshold], ['roas', 'meta', 'yesterday', 'below', 2]);
     assert.equal(executions[0].status, 'fired');
     assert.deepEqual(executions.filter((e: any) => !['fired', 'not_fired'].includes(e.status)), [], 'no demo workflow failed');
-    assert.match(server.stderr(), /demo: 4 workflows enabled and run by the engine/);
+    assert.match(server.stderr(), /demo: 5 workflows enabled and run by the engine/);
     // The other families answer too: a saved report with its view, evaluated segments, a running geo test, the traffic's creators, a loyalty program with members, a live form with its leads
     // (test/mcp/demo-store-tools.test.ts calls every read tool on the demo store).
     const { dashboards } = await call('dashboards.get-dashboards', {});

@@ -10,7 +10,7 @@ export const surveyTools = [
   readTool(
     'surveys.get-responses',
     'Get survey responses',
-    'The surveys (status draft, live or closed; response count); with survey_id, that survey and its responses, one per order, oldest first.',
+    'Surveys (draft, live or closed; response count); with survey_id, its responses, one per order, oldest first.',
     "Surveys drafted with surveys.create and published by a person (`survey publish`, the dashboard); responses posted by the pixel's post-purchase widget to `POST /collect/survey`.",
     z
       .object({

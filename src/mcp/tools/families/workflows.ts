@@ -11,7 +11,7 @@ export const workflowTools = [
   listTool(
     'workflows.get-rules',
     'Get workflows',
-    'Automation workflows (trigger, conditions, actions), each enabled or not.',
+    'Automation workflows (trigger, actions), enabled or not.',
     'Workflows drafted with workflows.create, enabled and disabled by a person (`workflow enable`, the dashboard).',
     WORKFLOW_KIND,
     'workflows',
