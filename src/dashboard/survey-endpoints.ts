@@ -1,7 +1,7 @@
 /**
  * The surveys view's endpoints (docs/dashboard.md, "Surveys"): every member reads the surveys,
- * their responses and the table of one question's answers beside the sources the attribution
- * credits for the same orders; owners publish and close.
+ * their responses and the matrix of one question's answers beside the sources the attribution
+ * credits for the same orders (analytics/survey-agreement.ts); owners publish and close.
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -9,7 +9,7 @@ import { InvalidInput } from '../kit/errors.ts';
 import { resolveRange } from '../kit/range.ts';
 import { planAttribution } from '../analytics/attribution/index.ts';
 import { pixelChannels } from '../analytics/permissions.ts';
-import { answersBySource } from '../analytics/queries/surveys/answers-by-source.ts';
+import { surveyAgreement } from '../analytics/survey-agreement.ts';
 import { countSurveyResponses } from '../analytics/queries/surveys/count-responses.ts';
 import { listSurveyResponses } from '../analytics/queries/surveys/list-responses.ts';
 import { getSettings } from '../store/app/workspaces.ts';
@@ -32,20 +32,6 @@ const questionParam = z
   .regex(/^\d{1,2}$/, { error: 'question must be a question index' })
   .transform(Number)
   .optional();
-
-/** The question the table groups by: the one asked for, else the first choice question. */
-function groupedQuestion(survey: Survey, asked: number | undefined): number {
-  const questions = survey.data.questions;
-  if (asked === undefined) {
-    const choice = questions.findIndex((q) => q.type === 'single_choice' || q.type === 'multiple_choice');
-    if (choice < 0) throw new InvalidInput(`Survey ${survey.id} has no choice question to compare with the attributed sources`);
-    return choice;
-  }
-  const question = questions[asked];
-  if (!question) throw new InvalidInput(`question: survey ${survey.id} has questions 0 to ${questions.length - 1}`);
-  if (question.type === 'text') throw new InvalidInput(`question ${asked} is a text question: its answers are not grouped`);
-  return asked;
-}
 
 export async function surveyRoutes(app: FastifyInstance): Promise<void> {
   const onRequest = requireUser(app);
@@ -75,24 +61,20 @@ export async function surveyRoutes(app: FastifyInstance): Promise<void> {
     const asked = questionParam.safeParse((request.query as Record<string, unknown>).question);
     if (!asked.success) throw new InvalidInput('question must be a question index');
     const survey = await requireSurvey(app.stores.db, access.workspaceId, idOf(request));
-    const question = groupedQuestion(survey, asked.data);
     const settings = await getSettings(app.stores.db, access.workspaceId);
     const attribution = planAttribution(query, settings, access.visibility);
     const range = resolveRange(query);
-    const result = await answersBySource(app.stores, {
+    const agreement = await surveyAgreement(app.stores, {
       workspaceId: access.workspaceId,
-      surveyId: survey.id,
-      question,
+      survey,
+      question: asked.data,
       range,
       attribution,
       channels: pixelChannels(access.visibility, undefined),
       excludedTransactions: settings.excluded_transaction_ids,
     });
     return {
-      question,
-      question_text: survey.data.questions[question]!.text,
-      rows: result.rows.map((r) => ({ ...r, revenue: r.revenue / 100 })),
-      answers: result.totals,
+      ...agreement,
       attribution_model: attribution.model,
       attribution_window: attribution.windowDays,
       exclude_source: attribution.excludedSources,

@@ -11,7 +11,7 @@ export const adFatigueTools = [
     'ad-fatigue.get-scores',
     'Ad fatigue scores',
     'Ads scored 0-100 for creative fatigue (CTR decay, frequency growth from the first to the second half of their ' +
-      'delivery days in the range), highest first.',
+      'days in the range), highest first.',
     'Daily ad delivery (impressions, clicks, reach) from ad rows.',
     z
       .object({

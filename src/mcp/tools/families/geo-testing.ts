@@ -26,8 +26,7 @@ export const geoTestingTools = [
   readTool(
     'geo-testing.get-candidates',
     'Geo test candidates',
-    'Ranks countries or cities as geo holdout regions: enough orders and steady daily revenue (low coefficient of ' +
-      'variation). Basis: orders.',
+    'Ranks countries or cities as geo holdout regions: enough orders, steady daily revenue (low variation). Basis: orders.',
     'Conversions by country from traffic.',
     z
       .object({

@@ -13,8 +13,8 @@ export const journeyTools = [
   readTool(
     'journeys.get-data',
     'Customer journeys',
-    'Most common channel paths before a conversion (tagged sessions in the window, repeats collapsed; ' +
-      'none: ["organic"]), with conversions and revenue. Basis: orders.',
+    'Most common channel paths before a conversion (window\'s tagged sessions, repeats collapsed; ' +
+      'none: ["organic"]), conversions, revenue. Basis: orders.',
     "Each buyer's sessions before a conversion, from traffic and conversions.",
     z
       .object({

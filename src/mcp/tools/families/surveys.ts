@@ -2,8 +2,13 @@ import { z } from 'zod';
 import { MAX_QUESTIONS, SURVEY_KIND, listSurveys, surveyQuestion, type SurveyData } from '../../../store/app/surveys.ts';
 import { countSurveyResponses } from '../../../analytics/queries/surveys/count-responses.ts';
 import { listSurveyResponses } from '../../../analytics/queries/surveys/list-responses.ts';
+import { surveyAgreement } from '../../../analytics/survey-agreement.ts';
+import { planAttribution } from '../../../analytics/attribution/index.ts';
+import { pixelScope } from '../../../analytics/query-scope.ts';
+import { getSettings } from '../../../store/app/workspaces.ts';
 import { createAudited, present, requireObject } from '../kit/objects.ts';
-import { idArg, limitArg, offsetArg, readTool, shortText, writeTool } from '../kit/tool.ts';
+import { rangeOut, toolRange } from '../kit/range.ts';
+import { idArg, limitArg, offsetArg, rangeArgs, readTool, shortText, writeTool } from '../kit/tool.ts';
 import * as out from '../kit/outputs.ts';
 
 export const surveyTools = [
@@ -32,6 +37,48 @@ export const surveyTools = [
       const survey = await requireObject<SurveyData>(ctx, SURVEY_KIND, survey_id, 'Survey');
       const responses = await listSurveyResponses(ctx.ch, { workspaceId: ctx.workspaceId, surveyId: survey.id, page });
       return { survey: present(survey), responses };
+    },
+  ),
+  readTool(
+    'surveys.get-attribution-agreement',
+    'Survey answers vs attribution',
+    'Survey answers ("How did you hear about us?") vs sources credited for the orders: orders, revenue, share.',
+    'Survey responses matched by transaction id to conversions of the range, credited by the report core.',
+    z
+      .object({
+        survey_id: idArg('survey'),
+        question: z.number().int().min(0).max(MAX_QUESTIONS - 1).optional().describe('Question index'),
+        ...rangeArgs,
+      })
+      .strict(),
+    z.strictObject({
+      agreement: out.fields({
+        ...out.range, attribution: out.open, question: out.num, question_text: out.str,
+        rows: out.list({ answer: out.str, source: out.str, orders: out.num, revenue: out.num, share: out.numOrNull }),
+        answers: out.list({ answer: out.str, responses: out.num, matched: out.num }),
+      }),
+    }),
+    async (ctx, input) => {
+      const survey = await requireObject<SurveyData>(ctx, SURVEY_KIND, input.survey_id, 'Survey');
+      const { range, channels } = pixelScope(ctx, toolRange(input, ctx.now()));
+      const settings = await getSettings(ctx.db, ctx.workspaceId);
+      const attribution = planAttribution({}, settings, ctx.visibility);
+      const agreement = await surveyAgreement(ctx, {
+        workspaceId: ctx.workspaceId,
+        survey,
+        question: input.question,
+        range,
+        attribution,
+        channels,
+        excludedTransactions: settings.excluded_transaction_ids,
+      });
+      return {
+        agreement: {
+          ...rangeOut(range),
+          attribution: { model: attribution.model, window: attribution.windowDays, date_mode: attribution.dateMode, ignore_sources: attribution.excludedSources },
+          ...agreement,
+        },
+      };
     },
   ),
   writeTool(
