@@ -79,10 +79,15 @@ test('a new data dir gets a seeded Demo Store whose printed credentials work; re
     assert.deepEqual(segments.map((s: any) => [s.name, typeof s.member_count]), [['Repeat buyers', 'number'], ['Found us through meta', 'number']]);
     const { tests } = await call('geo-testing.get-tests', {});
     assert.deepEqual(tests.map((g: any) => [g.treatment, g.control, g.status, g.results.method]), [[['DE', 'NL'], ['GB', 'CA'], 'running', 'difference_in_differences']]);
-    const { creators } = await call('creators.get-creators', { date_from: today, date_to: today });
-    assert.deepEqual(creators.filter((c: any) => c.creator === null).map((c: any) => c.code).sort(), ['JONAS', 'LENA', 'MAYA', 'THEO']);
-    // The creator the demo's assistant added, with the 4-digit tracking code creators.create gave her.
-    assert.deepEqual(creators.filter((c: any) => c.creator !== null).map((c: any) => [c.creator.name, /^\d{4}$/.test(c.code)]), [['Maya', true]]);
+    const { creators, revenue_basis } = await call('creators.get-creators', { date_from: today, date_to: today });
+    // The four creators of the traffic, stored by the demo's assistant (a 4-digit tracking code each), linked by the owner to
+    // the code their links and coupons carry, in the program the owner applied: 10 % of their revenue.
+    assert.deepEqual(creators.filter((c: any) => c.creator === null), []);
+    assert.deepEqual(creators.map((c: any) => [c.creator.name, /^\d{4}$/.test(c.code), c.codes[1]]).sort(), [
+      ['Jonas', true, 'JONAS'], ['Lena', true, 'LENA'], ['Maya', true, 'MAYA'], ['Theo', true, 'THEO'],
+    ]);
+    for (const c of creators) assert.equal(c.commission, Math.round((Math.round(c.revenue * 100) * 10) / 100) / 100, c.creator.name);
+    assert.equal(typeof revenue_basis.report_revenue, 'number');
     const { programs } = await call('loyalty.get-programs', {});
     assert.deepEqual(programs.map((p: any) => [p.name, p.points_per_unit]), [['Demo points', 1]]);
     assert.ok(programs[0].members > 0 && programs[0].points_earned > 0, JSON.stringify(programs[0]));

@@ -13,6 +13,7 @@ import { surveyCloseCommand, surveyPublishCommand } from './survey.ts';
 import { geoTestCreateCommand } from './geo-test.ts';
 import { loyaltyCreateCommand } from './loyalty.ts';
 import { creatorProgramApplyCommand, creatorProgramUnapplyCommand } from './creator-program.ts';
+import { creatorLinkCodeCommand } from './creator.ts';
 import { formCloseCommand, formCreateCommand, formPublishCommand } from './form.ts';
 import { createUserCommand, resetPasswordCommand } from './user.ts';
 import type { CommandName } from '../command-line.ts';
@@ -33,6 +34,7 @@ export const commands: Record<Exclude<CommandName, 'start'>, Command> = {
   'geo-test create': geoTestCreateCommand,
   'loyalty create': loyaltyCreateCommand,
   'creator-program apply': creatorProgramApplyCommand,
+  'creator link-code': creatorLinkCodeCommand,
   'creator-program unapply': creatorProgramUnapplyCommand,
   'form create': formCreateCommand,
   'form publish': formPublishCommand,
