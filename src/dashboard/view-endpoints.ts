@@ -19,7 +19,7 @@ import type { MetricName } from '../analytics/metrics.ts';
 import { listConversions } from '../analytics/queries/conversions/list-conversions.ts';
 import { conversionPath } from '../analytics/queries/conversions/conversion-path.ts';
 import { explainConversion } from '../analytics/explain/explain-conversion.ts';
-import { campaignNames } from '../analytics/queries/ads/campaign-names.ts';
+import { withAdNames } from '../analytics/touch-names.ts';
 import { liveActivity } from '../analytics/queries/live/live-activity.ts';
 import { getSettings } from '../store/app/workspaces.ts';
 import { parseReportQuery } from '../api/report/schema.ts';
@@ -145,7 +145,7 @@ export async function viewRoutes(app: FastifyInstance): Promise<void> {
     return rangePage(rows, page, scope.range);
   });
 
-  /** One conversion's touchpoint path under the report's model, window and exclusions, campaigns named. */
+  /** One conversion's touchpoint path under the report's model, window and exclusions, campaigns, ad groups and ads named. */
   app.get('/dashboard/api/conversions/path', { onRequest }, async (request) => {
     const access = workspaceAccess(request);
     const query = parseReportQuery(request.query, [...VIEW_PARAMS, ...Object.keys(pathQuery.shape)]);
@@ -167,8 +167,7 @@ export async function viewRoutes(app: FastifyInstance): Promise<void> {
     if (!path) throw new NotFound('Conversion not found');
     // A viewer limited to some channels does not see the other channels' sessions.
     const visibleTouches = path.touches.filter((t) => seesChannel(access.visibility, t.channel));
-    const names = await campaignNames(app.stores.ch, access, visibleTouches.map((t) => t.campaign));
-    const touches = visibleTouches.map((t) => ({ ...t, campaign_name: names.get(t.campaign) ?? '' }));
+    const touches = await withAdNames(app.stores.ch, access.workspaceId, visibleTouches);
     return {
       ...path,
       touches,

@@ -22,7 +22,7 @@ const triggerShape = z
     metric: z.string().max(60).optional().describe('Threshold metric, e.g. roas'),
     operator: z.enum(['above', 'below']).optional().describe('Threshold'),
     value: z.number().optional().describe('Threshold; ad_fatigue min score'),
-    source: z.string().max(40).optional().describe('Threshold source, e.g. meta'),
+    source: z.string().max(40).optional().describe('Threshold source'),
     campaign: z.string().trim().min(1).max(200).optional().describe('Threshold campaign id'),
     period: z.enum(THRESHOLD_PERIODS).optional().describe('Threshold days'),
   })
