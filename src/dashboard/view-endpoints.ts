@@ -20,6 +20,7 @@ import { listConversions } from '../analytics/queries/conversions/list-conversio
 import { conversionPath } from '../analytics/queries/conversions/conversion-path.ts';
 import { explainConversion } from '../analytics/explain/explain-conversion.ts';
 import { withAdNames } from '../analytics/touch-names.ts';
+import { adNames } from '../analytics/queries/ads/ad-names.ts';
 import { liveActivity } from '../analytics/queries/live/live-activity.ts';
 import { getSettings } from '../store/app/workspaces.ts';
 import { parseReportQuery } from '../api/report/schema.ts';
@@ -105,7 +106,13 @@ export async function viewRoutes(app: FastifyInstance): Promise<void> {
   app.get('/dashboard/api/report', { onRequest }, async (request) => {
     const { access, query } = viewRequest(request);
     const result = await runReport(app.stores, access, query);
-    return { data: result.rows, totals: result.totals, pagination: result.pagination, settings_applied: result.settings_applied };
+    // The drill-down's breadcrumbs name the campaign and ad group they stand in, as the report's rows name them.
+    const names = await adNames(app.stores.ch, access, { campaigns: query.campaign ? [query.campaign] : [], adgroups: query.adgroup ? [query.adgroup] : [], ads: [] });
+    const drillNames = {
+      ...(query.campaign ? { campaign: names.campaign.get(query.campaign) ?? '' } : {}),
+      ...(query.adgroup ? { adgroup: names.adgroup.get(query.adgroup) ?? '' } : {}),
+    };
+    return { data: result.rows, totals: result.totals, pagination: result.pagination, settings_applied: result.settings_applied, drill_names: drillNames };
   });
 
   /** Every model side by side for the same rows: one report run per model. */

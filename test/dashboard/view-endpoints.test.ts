@@ -190,6 +190,14 @@ test('conversions are /v3/conversions rows, newest first; the path shows why a c
   assert.deepEqual(foreign, { status: 404, body: { message: 'Conversion not found' } });
 });
 
+test('a drill-down below a campaign answers the names its breadcrumbs show: the campaign\'s from the newest ad-row import', async () => {
+  const drilled = await as.owen!.get(`/dashboard/api/report?workspace=${paths.id}&start_date=2026-02-27&end_date=2026-03-05&breakdown=adgroup&source=tiktok&campaign=tt1&adgroup=nope`);
+  assert.equal(drilled.status, 200, JSON.stringify(drilled.body));
+  assert.deepEqual(drilled.body.drill_names, { campaign: 'Spring on TikTok', adgroup: '' });
+  const top = await as.owen!.get(`/dashboard/api/report?workspace=${paths.id}&start_date=2026-02-27&end_date=2026-03-05`);
+  assert.deepEqual(top.body.drill_names, {});
+});
+
 test('why: an order under every model with the chain of the view\'s range, as /v3/attribution answers it; other workspaces\' orders are not found', async () => {
   const why = await as.owen!.get(`/dashboard/api/conversions/why?workspace=${paths.id}&start_date=2026-03-01&end_date=2026-03-07&transaction_id=T3`);
   assert.equal(why.status, 200, JSON.stringify(why.body));
