@@ -159,8 +159,9 @@ export async function creatorRevenueBasis(
     reason:
       `revenue counts each sale order once for the creator whose coupon it carries, else whose link its session landed with, ` +
       `whatever channel brought the buyer and with no window: the basis of commission. report_revenue is what /v3/report credits ` +
-      `the creator channel (sessions that landed with a creator link) under ${model} with a ${window}-day window: an order with a ` +
-      `creator coupon that came through another channel counts there for that channel, and a creator visit followed by another ` +
-      `channel's click gives credit by the model's rule.`,
+      `the creator channel (sessions that landed with a creator link) under ${model} with a ${window}-day window: an order placed ` +
+      `in a later visit after a creator click counts there but for no creator here (no coupon, and its own session carried no link), ` +
+      `an order with a creator coupon that came through another channel counts here but there for that channel, and a creator ` +
+      `visit followed by another channel's click gives credit by the model's rule.`,
   };
 }
