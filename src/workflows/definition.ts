@@ -23,7 +23,7 @@ const triggerShape = z
     operator: z.enum(['above', 'below']).optional().describe('Threshold'),
     value: z.number().optional().describe('Threshold; ad_fatigue min score'),
     source: z.string().max(40).optional().describe('Threshold source'),
-    campaign: z.string().trim().min(1).max(200).optional().describe('Threshold campaign id'),
+    campaign: z.string().trim().min(1).max(200).optional().describe('Campaign id'),
     period: z.enum(THRESHOLD_PERIODS).optional().describe('Threshold days'),
   })
   .strict();

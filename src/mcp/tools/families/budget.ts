@@ -56,7 +56,7 @@ export const budgetTools = [
   readTool(
     'budget.compare-channels',
     'Compare channels for budget',
-    'Where should budget go? Per channel: marginal ROAS (slope of its daily spend/revenue curve), ROAS per ' +
+    'Budget moves: per channel, marginal ROAS (slope of its daily spend/revenue curve), ROAS per ' +
       'model, new-customer share, trend, fit confidence. 28+ days. Basis: report.',
     'Daily spend from ad rows against the report core\'s daily credited revenue per source; each attribution model\'s ROAS.',
     z.object({ ...rangeArgs }).strict(),

@@ -40,7 +40,7 @@ export const creatorTools = [
   readTool(
     'creators.get-creators',
     'Get creators',
-    'Creators by ref code and coupon (code[+digits]; coupon wins), stored ones with linked codes: sessions, orders, revenue, commission.',
+    'Creators by ref code and coupon (code[+digits]; coupon wins), stored with linked codes: sessions, orders, revenue, commission.',
     "Sessions' `ref` landing parameter and the coupon codes of sale conversions and orders, from traffic and orders; creators stored with creators.create, codes linked by a person (`creator link-code`, the dashboard); commission once a person applies their program (`creator-program apply`, the dashboard); the report core for report_revenue.",
     z.object(rangeArgs).strict(),
     z.strictObject({

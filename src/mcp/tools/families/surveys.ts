@@ -42,12 +42,12 @@ export const surveyTools = [
   readTool(
     'surveys.get-attribution-agreement',
     'Survey answers vs attribution',
-    'Survey answers ("How did you hear about us?") vs sources credited for the orders: orders, revenue, share.',
+    'Survey answers vs the sources credited for their orders: orders, revenue, share.',
     'Survey responses matched by transaction id to conversions of the range, credited by the report core.',
     z
       .object({
         survey_id: idArg('survey'),
-        question: z.number().int().min(0).max(MAX_QUESTIONS - 1).optional().describe('Question index'),
+        question: z.number().int().min(0).max(MAX_QUESTIONS - 1).optional().describe('Index'),
         ...rangeArgs,
       })
       .strict(),

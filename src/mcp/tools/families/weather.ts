@@ -14,7 +14,7 @@ export const weatherTools = [
     'weather.get-data',
     'Weather and sales',
     'Daily weather beside the same place\'s conversions: revenue per condition, correlation of temperature and ' +
-      'rain with revenue. Basis: orders.',
+      'rain with it. Basis: orders.',
     'Needs an import of daily weather rows (`import --kind weather`), joined with conversions; empty until one.',
     z
       .object({

@@ -19,7 +19,7 @@ export const workflowTools = [
   readTool(
     'workflows.get-executions',
     'Get workflow executions',
-    'Recorded runs of one workflow or of all, with status and outcome.',
+    'Runs of one workflow or of all, with status and outcome.',
     'Recorded by the workflow engine in the server, one per evaluation (schedules, thresholds, new conversions, ad fatigue, `workflow run`).',
     z.object({ workflow_id: idArg('workflow').optional(), limit: limitArg, offset: offsetArg }).strict(),
     z.strictObject({ executions: out.storedList }),
