@@ -34,7 +34,7 @@ export interface SurveyAgreement {
 }
 
 /** The question the matrix groups by: the one asked for, else the first choice question. */
-export function groupedQuestion(survey: Survey, asked: number | undefined): number {
+function groupedQuestion(survey: Survey, asked: number | undefined): number {
   const questions = survey.data.questions;
   if (asked === undefined) {
     const choice = questions.findIndex((q) => q.type === 'single_choice' || q.type === 'multiple_choice');

@@ -1,8 +1,9 @@
 /**
  * Each trigger's check (docs/workflows.md, "Triggers"): whether the workflow fires now, with the
  * values it saw. Schedules always fire; a metric threshold compares the report's metric (of its
- * source and campaign, over its period) with the value, once per period while breached; new conversions are the sale conversions after the newest one the
- * previous evaluation saw; ad fatigue scores the ads over the last 14 complete days.
+ * source and campaign, over its period) with the value, once per period while breached; new
+ * conversions are the sale conversions after the newest one the previous evaluation saw; ad
+ * fatigue scores the ads over the last 14 complete days.
  */
 import type { Stores } from '../store/index.ts';
 import type { ThresholdPeriod, WorkflowData, WorkflowTrigger } from '../store/app/workflows.ts';
