@@ -225,3 +225,25 @@ test('a tiered commission reckons the months of the range\'s time zone', async (
     assert.deepEqual(creators.map((c: any) => [c.creator.name, c.revenue, c.commission]), [['Ivy', 30, expected]], timezone);
   }
 });
+
+/**
+ * A tiered commission reckons a creator's month over all of its codes: Ren's tracking code brings
+ * 60.00 and her linked code REN (coupon REN10) 50.00 in November 2026. The month's 110.00 reaches
+ * the 10 % tier (5 % from 0, 10 % from 100.00): 11.00, where either code alone would stay at 5 %.
+ */
+test('a tiered commission picks the tier by the month\'s revenue of all the creator\'s codes', async () => {
+  const shop = await createTestWorkspace(t.stores, 'Linked tiers');
+  const commission = { type: 'tiered', tiers: [{ min_revenue_cents: 0, rate_percent: 5 }, { min_revenue_cents: 10_000, rate_percent: 10 }] };
+  const { program } = await toolOk(t.app, shop.headers, 'creators.create-program', { name: 'Tiers', commission });
+  const { creator } = await toolOk(t.app, shop.headers, 'creators.create', { name: 'Ren', program_id: program.id });
+  await insertRows(t.stores, 'conversions', [[creator.tracking_code, 6_000], ['REN10', 5_000]].map(([coupon_code, cents], i) => ({
+    store_id: shop.id, session_id: 300 + i, visitor_id: 300 + i, dt: `2026-11-0${i + 3} 12:00:00.000`, name: 'purchase', transaction_id: `ren${i}`, transaction_gross_revenue: cents, coupon_code,
+  })));
+  assert.ok('result' in (await cli(t, ['creator-program', 'apply', '--workspace', String(shop.id), '--program', program.id])));
+  const read = async () => (await toolOk(t.app, shop.headers, 'creators.get-creators', { date_from: '2026-11-01', date_to: '2026-11-30' })).creators
+    .map((c: any) => [c.creator?.name ?? null, c.code, c.revenue, c.commission]);
+  // Before the link, no session landed with REN, so its coupon counts for nobody.
+  assert.deepEqual(await read(), [['Ren', creator.tracking_code, 60, 3]]);
+  assert.ok('result' in (await cli(t, ['creator', 'link-code', '--workspace', String(shop.id), '--creator', creator.id, '--code', 'REN'])));
+  assert.deepEqual(await read(), [['Ren', creator.tracking_code, 110, 11]]);
+});
