@@ -98,6 +98,14 @@ export const COMMAND_USAGE = {
       { name: 'start', value: 'YYYY-MM-DD', required: true, text: 'the first day whose orders earn points (workspace time zone)' },
     ],
   },
+  'creator link-code': {
+    summary: 'links a code of the traffic (a ref link code, the stem of coupons) to a stored creator: its figures and commission count it (docs/families.md)',
+    options: [
+      workspace,
+      { name: 'creator', value: 'ID', required: true, text: 'the creator id (creators.get-creators lists them)' },
+      { name: 'code', value: 'CODE', required: true, text: 'the code as the traffic carries it, e.g. MAYA (compared in upper case)' },
+    ],
+  },
   'creator-program apply': {
     summary: 'applies a creator program: its creators earn its commission in creators.get-creators and the dashboard (docs/families.md)',
     options: [workspace, { name: 'program', value: 'ID', required: true, text: 'the program id (creators.get-programs lists them)' }],

@@ -1,6 +1,6 @@
 /**
  * The surveys view's endpoints (docs/dashboard.md, "Surveys"): every member reads the surveys and
- * the table of one question's answers beside the sources the attribution credits for the same
+ * the matrix of one question's answers (analytics/survey-agreement.ts) beside the sources the attribution credits for the same
  * orders, the credits only to channels it sees; the responses and their counts are order-level
  * data, read only by members who see every channel (analytics/permissions.ts, seesOutput); owners
  * publish and close.
@@ -9,8 +9,8 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { InvalidInput } from '../kit/errors.ts';
 import { planAttribution } from '../analytics/attribution/index.ts';
-import { ORDER_LEVEL, pixelChannels, requireOutput, seesOutput } from '../analytics/permissions.ts';
-import { answersBySource } from '../analytics/queries/surveys/answers-by-source.ts';
+import { ORDER_LEVEL, requireOutput, seesOutput } from '../analytics/permissions.ts';
+import { surveyAgreement } from '../analytics/survey-agreement.ts';
 import { countSurveyResponses } from '../analytics/queries/surveys/count-responses.ts';
 import { listSurveyResponses } from '../analytics/queries/surveys/list-responses.ts';
 import { getSettings } from '../store/app/workspaces.ts';
@@ -34,26 +34,6 @@ const questionParam = z
   .regex(/^\d{1,2}$/, { error: 'question must be a question index' })
   .transform(Number)
   .optional();
-
-/** The question the table groups by: the one asked for, else the first choice question. */
-function groupedQuestion(survey: Survey, asked: number | undefined): number {
-  const questions = survey.data.questions;
-  if (asked === undefined) {
-    const choice = questions.findIndex((q) => q.type === 'single_choice' || q.type === 'multiple_choice');
-    if (choice < 0) throw new InvalidInput(`Survey ${survey.id} has no choice question to compare with the attributed sources`);
-    return choice;
-  }
-  const question = questions[asked];
-  if (!question) throw new InvalidInput(`question: survey ${survey.id} has questions 0 to ${questions.length - 1}`);
-  if (question.type === 'text') throw new InvalidInput(`question ${asked} is a text question: its answers are not grouped`);
-  return asked;
-}
-
-/**
- * For a member who does not see every channel: the answers of the orders credited to channels it
- * sees, without the counts of all responses (order-level data of the whole store).
- */
-const answersCredited = (rows: { answer: string }[]) => [...new Set(rows.map((r) => r.answer))].map((answer) => ({ answer, responses: null, matched: null }));
 
 export async function surveyRoutes(app: FastifyInstance): Promise<void> {
   const onRequest = requireUser(app);
@@ -84,24 +64,20 @@ export async function surveyRoutes(app: FastifyInstance): Promise<void> {
     const asked = questionParam.safeParse((request.query as Record<string, unknown>).question);
     if (!asked.success) throw new InvalidInput('question must be a question index');
     const survey = await requireSurvey(app.stores.db, access.workspaceId, idOf(request));
-    const question = groupedQuestion(survey, asked.data);
     const settings = await getSettings(app.stores.db, access.workspaceId);
     const attribution = planAttribution(query, settings, access.visibility);
     const range = viewRange(query, access.timeZone, Date.now());
-    const result = await answersBySource(app.stores, {
+    const agreement = await surveyAgreement(app.stores, {
       workspaceId: access.workspaceId,
-      surveyId: survey.id,
-      question,
+      survey,
+      question: asked.data,
       range,
       attribution,
-      channels: pixelChannels(access.visibility, undefined),
+      visibility: access.visibility,
       excludedTransactions: settings.excluded_transaction_ids,
     });
     return {
-      question,
-      question_text: survey.data.questions[question]!.text,
-      rows: result.rows.map((r) => ({ ...r, revenue: r.revenue / 100 })),
-      answers: seesOutput(access.visibility, ORDER_LEVEL) ? result.totals : answersCredited(result.rows),
+      ...agreement,
       attribution_model: attribution.model,
       attribution_window: attribution.windowDays,
       exclude_source: attribution.excludedSources,

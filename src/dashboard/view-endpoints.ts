@@ -19,7 +19,8 @@ import type { MetricName } from '../analytics/metrics.ts';
 import { listConversions } from '../analytics/queries/conversions/list-conversions.ts';
 import { conversionPath } from '../analytics/queries/conversions/conversion-path.ts';
 import { explainConversion } from '../analytics/explain/explain-conversion.ts';
-import { campaignNames } from '../analytics/queries/ads/campaign-names.ts';
+import { withAdNames } from '../analytics/touch-names.ts';
+import { adNames } from '../analytics/queries/ads/ad-names.ts';
 import { liveActivity } from '../analytics/queries/live/live-activity.ts';
 import { getSettings } from '../store/app/workspaces.ts';
 import { parseReportQuery } from '../api/report/schema.ts';
@@ -111,7 +112,13 @@ export async function viewRoutes(app: FastifyInstance): Promise<void> {
   app.get('/dashboard/api/report', { onRequest }, async (request) => {
     const { access, query } = viewRequest(request);
     const result = await runReport(app.stores, access, query);
-    return { data: result.rows, totals: result.totals, pagination: result.pagination, settings_applied: result.settings_applied };
+    // The drill-down's breadcrumbs name the campaign and ad group they stand in, as the report's rows name them.
+    const names = await adNames(app.stores.ch, access, { campaigns: query.campaign ? [query.campaign] : [], adgroups: query.adgroup ? [query.adgroup] : [], ads: [] });
+    const drillNames = {
+      ...(query.campaign ? { campaign: names.campaign.get(query.campaign) ?? '' } : {}),
+      ...(query.adgroup ? { adgroup: names.adgroup.get(query.adgroup) ?? '' } : {}),
+    };
+    return { data: result.rows, totals: result.totals, pagination: result.pagination, settings_applied: result.settings_applied, drill_names: drillNames };
   });
 
   /** Every model side by side for the same rows: one report run per model. */
@@ -159,7 +166,7 @@ export async function viewRoutes(app: FastifyInstance): Promise<void> {
     return { ...(await listConversionNames(app.stores, access, range)), range: calendarDays(range) };
   });
 
-  /** One conversion's touchpoint path under the report's model, window and exclusions, campaigns named. */
+  /** One conversion's touchpoint path under the report's model, window and exclusions, campaigns, ad groups and ads named. */
   app.get('/dashboard/api/conversions/path', { onRequest }, async (request) => {
     const access = workspaceAccess(request);
     const query = parseReportQuery(request.query, [...VIEW_PARAMS, ...Object.keys(pathQuery.shape)]);
@@ -181,8 +188,7 @@ export async function viewRoutes(app: FastifyInstance): Promise<void> {
     if (!path) throw new NotFound('Conversion not found');
     // A viewer limited to some channels does not see the other channels' sessions.
     const visibleTouches = path.touches.filter((t) => seesChannel(access.visibility, t.channel));
-    const names = await campaignNames(app.stores.ch, access, visibleTouches.map((t) => t.campaign));
-    const touches = visibleTouches.map((t) => ({ ...t, campaign_name: names.get(t.campaign) ?? '' }));
+    const touches = await withAdNames(app.stores.ch, access.workspaceId, visibleTouches);
     return {
       ...path,
       touches,

@@ -8,7 +8,8 @@ import { z } from 'zod';
 import { InvalidInput } from '../kit/errors.ts';
 import { describeIssues } from '../kit/zod-issues.ts';
 import { METRIC_NAMES } from '../analytics/metrics.ts';
-import { ACTION_TYPES, TRIGGER_TYPES, type WorkflowData } from '../store/app/workflows.ts';
+import { PIXEL_SOURCES } from '../analytics/sources.ts';
+import { ACTION_TYPES, THRESHOLD_PERIODS, TRIGGER_TYPES, type WorkflowData } from '../store/app/workflows.ts';
 
 /** Ad fatigue fires when an ad scores at least this (0 to 100) unless the trigger says otherwise. */
 export const DEFAULT_FATIGUE_SCORE = 60;
@@ -18,16 +19,19 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const triggerShape = z
   .object({
     type: z.enum(TRIGGER_TYPES).describe('When it runs'),
-    metric: z.string().max(60).optional().describe('For metric_threshold, e.g. roas'),
-    operator: z.enum(['above', 'below']).optional().describe('For metric_threshold'),
-    value: z.number().optional().describe('metric_threshold; ad_fatigue min score'),
+    metric: z.string().max(60).optional().describe('Threshold metric, e.g. roas'),
+    operator: z.enum(['above', 'below']).optional().describe('Threshold'),
+    value: z.number().optional().describe('Threshold; ad_fatigue min score'),
+    source: z.string().max(40).optional().describe('Threshold source'),
+    campaign: z.string().trim().min(1).max(200).optional().describe('Campaign id'),
+    period: z.enum(THRESHOLD_PERIODS).optional().describe('Threshold days'),
   })
   .strict();
 
 const actionShape = z
   .object({
     type: z.enum(ACTION_TYPES).describe('What it does'),
-    target: z.string().max(500).default('').describe('E-mail address, webhook URL or list id, by type'),
+    target: z.string().max(500).default('').describe('E-mail, webhook URL or list id'),
   })
   .strict();
 
@@ -37,7 +41,7 @@ type Problem = { path: (string | number)[]; message: string };
 
 function triggerProblems(trigger: Trigger): Problem[] {
   const problems: Problem[] = [];
-  const refuse = (field: 'metric' | 'operator' | 'value') => {
+  const refuse = (field: 'metric' | 'operator' | 'value' | 'source' | 'campaign' | 'period') => {
     if (trigger[field] !== undefined) problems.push({ path: [field], message: `a ${trigger.type} trigger takes no ${field}` });
   };
   if (trigger.type === 'metric_threshold') {
@@ -47,16 +51,16 @@ function triggerProblems(trigger: Trigger): Problem[] {
     }
     if (trigger.operator === undefined) problems.push({ path: ['operator'], message: 'operator is required for a metric_threshold trigger' });
     if (trigger.value === undefined) problems.push({ path: ['value'], message: 'value is required for a metric_threshold trigger' });
+    if (trigger.source !== undefined && !(PIXEL_SOURCES as readonly string[]).includes(trigger.source)) {
+      problems.push({ path: ['source'], message: `unknown source ${trigger.source}; one of ${PIXEL_SOURCES.join(', ')}` });
+    }
   } else if (trigger.type === 'ad_fatigue') {
-    refuse('metric');
-    refuse('operator');
+    for (const field of ['metric', 'operator', 'source', 'campaign', 'period'] as const) refuse(field);
     if (trigger.value !== undefined && (trigger.value < 0 || trigger.value > 100)) {
       problems.push({ path: ['value'], message: 'an ad_fatigue score is from 0 to 100' });
     }
   } else {
-    refuse('metric');
-    refuse('operator');
-    refuse('value');
+    for (const field of ['metric', 'operator', 'value', 'source', 'campaign', 'period'] as const) refuse(field);
   }
   return problems;
 }

@@ -28,7 +28,7 @@ import {
 } from '../store/app/workflows.ts';
 import { dueOf } from './due.ts';
 import { newestConversion } from '../analytics/queries/conversions/newest-conversion.ts';
-import { checkTrigger } from './triggers.ts';
+import { checkTrigger, type ThresholdState } from './triggers.ts';
 import { webhookBody, type Firing } from './firing.ts';
 import { deliverWebhook } from './actions/webhook.ts';
 import { createMailer } from './actions/email.ts';
@@ -59,7 +59,7 @@ const WEBHOOK_TRIES = 3;
 /** Executions every workflow keeps whatever their age (more than WATERMARK_LOOKBACK, below). */
 const EXECUTIONS_KEPT = 100;
 const PRUNE_EVERY_MS = 3_600_000;
-/** How far back a new-conversion evaluation looks for the previous one's newest conversion. */
+/** How far back a new-conversion (threshold) evaluation looks for the previous one's newest conversion (state). */
 const WATERMARK_LOOKBACK = 20;
 
 const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 500);
@@ -77,6 +77,15 @@ export function createWorkflowEngine(deps: EngineDeps): WorkflowEngine {
       if (typeof through === 'string') return Date.parse(through);
     }
     return Date.parse(workflow.data.enabled_at ?? workflow.createdAt);
+  }
+
+  /** A threshold workflow's state: the values of its latest evaluation that got as far as the report. */
+  async function previousThreshold(workspaceId: number, workflow: Workflow, execution: Execution): Promise<ThresholdState | null> {
+    for (const earlier of await earlierExecutions(db, workspaceId, workflow.id, '', execution.id, WATERMARK_LOOKBACK)) {
+      const values = earlier.data.outcome?.values;
+      if (typeof values?.breached === 'boolean') return values as unknown as ThresholdState;
+    }
+    return null;
   }
 
   async function runAction(workspaceId: number, action: WorkflowAction, firing: Firing): Promise<ActionOutcome> {
@@ -120,6 +129,8 @@ export function createWorkflowEngine(deps: EngineDeps): WorkflowEngine {
         visibility: visibilityWithin(runScope(workflow)),
         nowMs,
         conversionsAfterMs: workflow.data.trigger.type === 'new_conversion' ? await conversionsAfter(workspaceId, workflow, execution) : nowMs,
+        previousThreshold: workflow.data.trigger.type === 'metric_threshold' ? await previousThreshold(workspaceId, workflow, execution) : null,
+        byHand: reason === 'manual',
       });
       if (!check.fired) return await finishExecution(db, workspaceId, execution, 'not_fired', { reason, values: check.values, actions: [] }, new Date());
       const firing: Firing = {

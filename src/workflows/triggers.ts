@@ -1,15 +1,16 @@
 /**
  * Each trigger's check (docs/workflows.md, "Triggers"): whether the workflow fires now, with the
  * values it saw, read within the channels the workflow runs with (scope.ts). Schedules always
- * fire; a metric threshold compares the report's metric over the workspace's last complete day;
- * new conversions are the sale conversions after the newest one the previous evaluation saw; ad
+ * fire; a metric threshold compares the report's metric (of its
+ * source and campaign, over its period) with the value, once per period while breached; new
+ * conversions are the sale conversions after the newest one the previous evaluation saw; ad
  * fatigue scores the ads over the last 14 complete days.
  */
 import type { Stores } from '../store/index.ts';
-import type { WorkflowData } from '../store/app/workflows.ts';
+import type { ThresholdPeriod, WorkflowData, WorkflowTrigger } from '../store/app/workflows.ts';
 import { requireEveryChannel, visibleAdChannels, type Visibility } from '../analytics/permissions.ts';
-import { runReport } from '../analytics/report/run.ts';
 import { getSettings } from '../store/app/workspaces.ts';
+import { runReport } from '../analytics/report/run.ts';
 import { newConversions } from '../analytics/queries/conversions/new-conversions.ts';
 import { dailyAdDelivery } from '../analytics/queries/ad-fatigue/daily-ad-delivery.ts';
 import { scoreAds } from '../analytics/ad-fatigue.ts';
@@ -30,11 +31,22 @@ export interface TriggerInput {
   workspaceId: number;
   timeZone: string;
   workflow: WorkflowData;
+  nowMs: number;
   /** What the workflow reads: the channels (and profit) it runs with (scope.ts, runScope). */
   visibility: Visibility;
-  nowMs: number;
   /** New conversions are looked for after this instant. */
   conversionsAfterMs: number;
+  /** The values of this workflow's previous threshold evaluation (its state), null when none. */
+  previousThreshold: ThresholdState | null;
+  /** A run by hand (`workflow run`): a breached threshold fires whatever the state. */
+  byHand: boolean;
+}
+
+/** What a threshold evaluation records that the next one reads: was it breached, over which days. */
+export interface ThresholdState {
+  breached: boolean;
+  start_date: string;
+  end_date: string;
 }
 
 /** Ads need this many delivery days in the window to be scored. */
@@ -45,19 +57,51 @@ const FATIGUE_ADS_SHOWN = 10;
 const yesterday = (nowMs: number, zone: string) => localDay(Date.parse(`${localDay(nowMs, zone)}T00:00:00Z`) - DAY_MS, 'UTC');
 const daysBefore = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) - n * DAY_MS).toISOString().slice(0, 10);
 
+/** The calendar days a threshold period covers at `nowMs` in `zone`. */
+export function periodDays(period: ThresholdPeriod, nowMs: number, zone: string): { start: string; end: string } {
+  switch (period) {
+    case 'today': {
+      const today = localDay(nowMs, zone);
+      return { start: today, end: today };
+    }
+    case 'yesterday': {
+      const day = yesterday(nowMs, zone);
+      return { start: day, end: day };
+    }
+    case 'last_7_days': {
+      const end = yesterday(nowMs, zone);
+      return { start: daysBefore(end, 6), end };
+    }
+  }
+}
+
+/**
+ * A breach fires once per period: not when the previous evaluation was already breached over the
+ * same days (it fired, or one before it did), so it fires again only in a new period or after the
+ * metric recovered. A run by hand fires on any breach.
+ */
+const alreadyAlerted = (input: TriggerInput, start: string, end: string) =>
+  !input.byHand && input.previousThreshold?.breached === true && input.previousThreshold.start_date === start && input.previousThreshold.end_date === end;
+
 async function metricThreshold(input: TriggerInput): Promise<TriggerCheck> {
-  const { metric, operator, value: threshold } = input.workflow.trigger as Required<WorkflowData['trigger']>;
-  const day = yesterday(input.nowMs, input.timeZone);
+  const { metric, operator, value: threshold, source, campaign, period = 'yesterday' } = input.workflow.trigger as Required<Pick<WorkflowTrigger, 'metric' | 'operator' | 'value'>> & WorkflowTrigger;
+  const { start, end } = periodDays(period, input.nowMs, input.timeZone);
   const report = await runReport(
     input.stores,
     { workspaceId: input.workspaceId, visibility: input.visibility },
-    { start_date: day, end_date: day, timezone: input.timeZone, metrics: [metric] },
+    { start_date: start, end_date: end, timezone: input.timeZone, metrics: [metric], ...(source ? { source: [source] } : {}), ...(campaign ? { campaign } : {}) },
     input.nowMs,
   );
   const value = report.totals[metric] ?? null;
-  const fired = value !== null && (operator === 'above' ? value > threshold : value < threshold);
-  const summary = `${metric} on ${day} was ${value ?? 'not available'}; the threshold is ${operator} ${threshold}`;
-  return { fired, values: { metric, value, operator, threshold, date: day, conversion_names: report.settings_applied.conversion_names }, summary };
+  const breached = value !== null && (operator === 'above' ? value > threshold : value < threshold);
+  const scope = [source, campaign && `campaign ${campaign}`].filter(Boolean).join(' ');
+  const days = start === end ? `on ${start}` : `from ${start} to ${end}`;
+  const summary = `${scope ? `${scope} ` : ''}${metric} ${days} was ${value ?? 'not available'}; the threshold is ${operator} ${threshold}`;
+  const values = {
+    metric, value, operator, threshold, period, start_date: start, end_date: end,
+    ...(source ? { source } : {}), ...(campaign ? { campaign } : {}), breached, conversion_names: report.settings_applied.conversion_names,
+  };
+  return { fired: breached && !alreadyAlerted(input, start, end), values, summary };
 }
 
 async function newConversion(input: TriggerInput): Promise<TriggerCheck> {

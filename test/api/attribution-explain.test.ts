@@ -39,7 +39,7 @@ after(() => t.close());
 const explain = async (query: string, headers = shop.headers) => injectGet(t, `/v3/attribution?${query}`, headers);
 
 const touch = (session_id: string, started_at: string, source: string, raw_source: string, campaign: string) =>
-  ({ session_id, started_at, source, raw_source, campaign, adgroup: '', ad: '' });
+  ({ session_id, started_at, source, raw_source, campaign, adgroup: '', ad: '', campaign_name: '', adgroup_name: '', ad_name: '' });
 
 const T1_TOUCHES = [
   touch('11', '2026-03-01 10:00:00', 'meta', 'facebook', 'c1'),
@@ -190,5 +190,48 @@ describe('attribution.explain', () => {
       assert.equal(reply.error?.code, -32602, JSON.stringify(reply));
       assert.match(reply.error!.message, new RegExp(`Invalid exclude_source: ${name}\\. Accepted values: meta,`));
     }
+  });
+});
+
+/**
+ * Names beside ids, workspace "named": a facebook click (session 51, 2026-03-02 09:00) with campaign
+ * c7, ad group g7 and ad a7, then the purchase N1 (2026-03-02 09:30, 60.00). The ad rows name them:
+ * c7 "Winter sale" (renamed from "Winter" by a later import of the same day), g7 "Lookalikes", a7
+ * "Red boots video". Ids no ad row names (the google click's campaign c8) stay with an empty name.
+ */
+describe('names beside ids on the path', () => {
+  let named: TestWorkspace;
+  before(async () => {
+    named = await createTestWorkspace(t.stores, 'named');
+    await insertRows(t.stores, 'events', [
+      { store_id: named.id, dt: '2026-03-01 09:00:00', name: 'pageview', session_id: 50, visitor_id: 5, pathname: '/', adv_source: 'google', adv_campaign_id: 'c8' },
+      { store_id: named.id, dt: '2026-03-02 09:00:00', name: 'pageview', session_id: 51, visitor_id: 5, pathname: '/', adv_source: 'facebook', adv_campaign_id: 'c7', adv_adgroup_id: 'g7', adv_ad_id: 'a7' },
+    ]);
+    await insertRows(t.stores, 'conversions', [{
+      store_id: named.id, dt: '2026-03-02 09:30:00', name: 'purchase', session_id: 51, visitor_id: 5, transaction_id: 'N1', transaction_gross_revenue: 6_000,
+    }]);
+    const ad = (version: number, campaign_name: string) => ({
+      store_id: named.id, dt: '2026-03-02', source: 'meta', campaign_id: 'c7', campaign_name, adgroup_id: 'g7', adgroup_name: 'Lookalikes', ad_id: 'a7', ad_name: 'Red boots video', spend: 1_000, version,
+    });
+    await insertRows(t.stores, 'ads', [ad(1, 'Winter'), ad(2, 'Winter sale')]);
+  });
+
+  const NAMED_PATH = [
+    { session_id: '50', started_at: '2026-03-01 09:00:00', source: 'google', raw_source: 'google', campaign: 'c8', adgroup: '', ad: '', campaign_name: '', adgroup_name: '', ad_name: '' },
+    {
+      session_id: '51', started_at: '2026-03-02 09:00:00', source: 'meta', raw_source: 'facebook', campaign: 'c7', adgroup: 'g7', ad: 'a7',
+      campaign_name: 'Winter sale', adgroup_name: 'Lookalikes', ad_name: 'Red boots video',
+    },
+  ];
+
+  test('GET /v3/attribution and attribution.explain name each touchpoint\'s campaign, ad group and ad as the ad rows do', async () => {
+    const { status, body } = await injectGet(t, `/v3/attribution?transaction_id=N1&${RANGE}`, named.headers);
+    assert.equal(status, 200, JSON.stringify(body));
+    assert.deepEqual(body.data.touchpoints, NAMED_PATH);
+    const { attribution } = await toolOk(t.app, bearer(named.headers), 'attribution.explain', { transaction_id: 'N1', date_from: '2026-03-01', date_to: '2026-03-07' });
+    assert.deepEqual(attribution.touchpoints, NAMED_PATH);
+    // The report's campaign row carries the same name.
+    const report = await injectGet(t, `/v3/report?${RANGE}&breakdown=campaign&source=meta&metrics=revenue`, named.headers);
+    assert.deepEqual(report.body.data.map((r: any) => [r.campaign, r.campaign_name]), [['c7', 'Winter sale']]);
   });
 });

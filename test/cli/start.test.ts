@@ -63,12 +63,14 @@ test('a new data dir gets a seeded Demo Store whose printed credentials work; re
     const { executions } = await call('workflows.get-executions', {});
     const names = new Map<string, string>(workflows.map((w: any) => [w.id, w.name]));
     assert.deepEqual(workflows.map((w: any) => [w.name, w.enabled]), [
-      ['Morning note', true], ['Spend above 500 yesterday', true], ['New sales to the list', true], ['Tired creatives', true],
+      ['Morning note', true], ['Spend above 500 yesterday', true], ['Meta ROAS below 2 yesterday', true], ['New sales to the list', true], ['Tired creatives', true],
     ]);
-    assert.deepEqual(executions.map((e: any) => names.get(e.workflow_id)), ['Morning note', 'Spend above 500 yesterday', 'New sales to the list', 'Tired creatives']);
+    assert.deepEqual(executions.map((e: any) => names.get(e.workflow_id)), ['Morning note', 'Spend above 500 yesterday', 'Meta ROAS below 2 yesterday', 'New sales to the list', 'Tired creatives']);
+    const metaRoas = executions[2].outcome.values;
+    assert.deepEqual([metaRoas.metric, metaRoas.source, metaRoas.period, metaRoas.operator, metaRoas.threshold], ['roas', 'meta', 'yesterday', 'below', 2]);
     assert.equal(executions[0].status, 'fired');
     assert.deepEqual(executions.filter((e: any) => !['fired', 'not_fired'].includes(e.status)), [], 'no demo workflow failed');
-    assert.match(server.stderr(), /demo: 4 workflows enabled and run by the engine/);
+    assert.match(server.stderr(), /demo: 5 workflows enabled and run by the engine/);
     // The other families answer too: a saved report with its view, evaluated segments, a running geo test, the traffic's creators, a loyalty program with members, a live form with its leads
     // (test/mcp/demo-store-tools.test.ts calls every read tool on the demo store).
     const { dashboards } = await call('dashboards.get-dashboards', {});
@@ -77,10 +79,15 @@ test('a new data dir gets a seeded Demo Store whose printed credentials work; re
     assert.deepEqual(segments.map((s: any) => [s.name, typeof s.member_count]), [['Repeat buyers', 'number'], ['Found us through meta', 'number']]);
     const { tests } = await call('geo-testing.get-tests', {});
     assert.deepEqual(tests.map((g: any) => [g.treatment, g.control, g.status, g.results.method]), [[['DE', 'NL'], ['GB', 'CA'], 'running', 'difference_in_differences']]);
-    const { creators } = await call('creators.get-creators', { date_from: today, date_to: today });
-    assert.deepEqual(creators.filter((c: any) => c.creator === null).map((c: any) => c.code).sort(), ['JONAS', 'LENA', 'MAYA', 'THEO']);
-    // The creator the demo's assistant added, with the 4-digit tracking code creators.create gave her.
-    assert.deepEqual(creators.filter((c: any) => c.creator !== null).map((c: any) => [c.creator.name, /^\d{4}$/.test(c.code)]), [['Maya', true]]);
+    const { creators, revenue_basis } = await call('creators.get-creators', { date_from: today, date_to: today });
+    // The four creators of the traffic, stored by the demo's assistant (a 4-digit tracking code each), linked by the owner to
+    // the code their links and coupons carry, in the program the owner applied: 10 % of their revenue.
+    assert.deepEqual(creators.filter((c: any) => c.creator === null), []);
+    assert.deepEqual(creators.map((c: any) => [c.creator.name, /^\d{4}$/.test(c.code), c.codes[1]]).sort(), [
+      ['Jonas', true, 'JONAS'], ['Lena', true, 'LENA'], ['Maya', true, 'MAYA'], ['Theo', true, 'THEO'],
+    ]);
+    for (const c of creators) assert.equal(c.commission, Math.round((Math.round(c.revenue * 100) * 10) / 100) / 100, c.creator.name);
+    assert.equal(typeof revenue_basis.report_revenue, 'number');
     const { programs } = await call('loyalty.get-programs', {});
     assert.deepEqual(programs.map((p: any) => [p.name, p.points_per_unit]), [['Demo points', 1]]);
     assert.ok(programs[0].members > 0 && programs[0].points_earned > 0, JSON.stringify(programs[0]));

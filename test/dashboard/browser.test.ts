@@ -86,11 +86,15 @@ test('an owner signs in, switches workspace, changes range and model, drills dow
   assert.equal(params(page).get('source'), 'meta');
   await settled(page);
   await page.waitForSelector('th:has-text("Campaign")');
+  const campaign = await page.locator('tbody tr td button.link').first().textContent();
   await page.locator('tbody tr td button.link').first().click();
   await page.waitForFunction(() => new URL(location.href).searchParams.get('breakdown') === 'adgroup');
   assert.ok(params(page).get('campaign'));
   await settled(page);
   await page.waitForSelector('th:has-text("Ad group")');
+  // The breadcrumb names the campaign as its row did ("Name · id"), not by its id alone.
+  assert.match(campaign!, / · /);
+  await page.waitForFunction((text) => document.querySelector('.crumbs [aria-current=location]')?.textContent === text, `Campaign ${campaign}`);
 
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
   const csv = fs.readFileSync((await download.path())!, 'utf8');

@@ -115,7 +115,7 @@ test('Creators shows the codes of the traffic with their figures as creators.get
   const expected = async () => {
     const { creators } = await toolOk(t.app, shop.headers, 'creators.get-creators', toolDays);
     return creators.map((c: any) => [
-      c.code, c.creator?.name ?? 'not stored', c.creator ? 'Ten percent' : '', count(c.sessions), count(c.orders), money(c.revenue),
+      c.code, c.codes.join(', '), c.creator?.name ?? 'not stored', c.creator ? 'Ten percent' : '', count(c.sessions), count(c.orders), money(c.revenue),
       c.commission === null ? '–' : money(c.commission), c.coupon_codes.join(', '),
     ]);
   };
@@ -138,6 +138,19 @@ test('Creators shows the codes of the traffic with their figures as creators.get
   assert.deepEqual([maya.revenue, maya.commission], [50, 5]);
   assert.deepEqual(await tableCells(owner, `Creators from ${twoDaysAgo} to ${today}`), await expected());
   assert.deepEqual((await tableCells(owner, 'Creator programs'))[0]!.slice(2), [`since ${new Date().toISOString().slice(0, 10)}`, 'Un-apply']);
+
+  // The owner ties the demo traffic's MAYA code to the stored Maya: her row counts both codes, commission included.
+  const mayaCode = creators.find((c: any) => c.code === 'MAYA');
+  await owner.locator('form select[name=creator]').selectOption(creator.id);
+  await owner.locator('form input[name=code]').fill('maya');
+  await owner.getByRole('button', { name: 'Link code' }).click();
+  await owner.getByRole('status').filter({ hasText: `Maya now counts ${creator.tracking_code}, MAYA.` }).waitFor();
+  const linked = (await toolOk(t.app, shop.headers, 'creators.get-creators', toolDays)).creators;
+  const mayaNow = linked.find((c: any) => c.creator?.name === 'Maya');
+  assert.deepEqual([mayaNow.codes, mayaNow.revenue], [[creator.tracking_code, 'MAYA'], Math.round((50 + mayaCode.revenue) * 100) / 100]);
+  assert.equal(linked.some((c: any) => c.code === 'MAYA'), false);
+  await owner.waitForFunction((code) => [...document.querySelectorAll('td')].some((td) => td.textContent === `${code}, MAYA`), creator.tracking_code);
+  assert.deepEqual(await tableCells(owner, `Creators from ${twoDaysAgo} to ${today}`), await expected());
   await owner.context().close();
 });
 

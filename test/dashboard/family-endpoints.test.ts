@@ -142,9 +142,13 @@ test('creators: every member reads the creators and programs as the tools give t
   assert.equal(read.status, 200, JSON.stringify(read.body));
   const viaTool = await toolOk(t.app, ws.headers, 'creators.get-creators', { date_from: day(-5), date_to: day(-2), timezone: ZONE });
   assert.deepEqual(read.body.creators, viaTool.creators.map(({ creator: c, ...figures }: Record<string, any>) => ({
-    ...figures, name: c?.name ?? null, program: c ? 'Ten percent' : null, active: c?.active ?? null,
+    ...figures, id: c?.id ?? null, name: c?.name ?? null, program: c ? 'Ten percent' : null, active: c?.active ?? null,
   })));
-  assert.deepEqual(read.body.creators, [{ code: creator.tracking_code, sessions: 0, orders: 0, revenue: 0, commission: null, coupon_codes: [], name: 'Maya', program: 'Ten percent', active: true }]);
+  assert.deepEqual(read.body.creators, [{
+    code: creator.tracking_code, codes: [creator.tracking_code], sessions: 0, orders: 0, revenue: 0, commission: null, coupon_codes: [],
+    id: creator.id, name: 'Maya', program: 'Ten percent', active: true,
+  }]);
+  assert.deepEqual(read.body.revenue_basis, viaTool.revenue_basis);
   const { programs } = await toolOk(t.app, ws.headers, 'creators.get-programs', {});
   assert.deepEqual(read.body.programs, programs.map(withoutTimes));
   assert.deepEqual(await as.mia!.get(api('creators')), { status: 403, body: { message: NO_CREATOR_ACCESS } });
@@ -185,6 +189,30 @@ test('creator programs: owners apply and un-apply one, and its creators\' commis
   assert.deepEqual((await apply(as.owen!, program.id, 'unapply')).body.program.applied, false);
   assert.equal((await lena()).commission, null);
   assert.deepEqual(await apply(as.owen!, program.id, 'unapply'), { status: 409, body: { message: `Creator program ${program.id} is not applied` } });
+});
+
+test('owners link a code of the traffic to a stored creator; its orders then count for the creator; viewers and taken codes are refused', async () => {
+  const { creator } = await toolOk(t.app, ws.headers, 'creators.create', { name: 'Jo' });
+  await insertRows(t.stores, 'conversions', [{
+    store_id: ws.id, session_id: 78, visitor_id: 78, dt: `${day(-3)} 16:00:00.000`, name: 'purchase', transaction_id: 'jo-1', transaction_gross_revenue: 2_500, coupon_code: 'JOJO10',
+  }]);
+  const link = (who: Signed, id: string, body: unknown) => who.send('POST', api(`creators/${id}/codes`), body);
+  assert.deepEqual(await link(as.vic!, creator.id, { code: 'jojo' }), OWNERS_ONLY);
+  assert.deepEqual(await link(as.owen!, creator.id, { code: 'jo jo' }), { status: 400, body: { message: 'code must be 1 to 40 letters, digits, dashes or underscores' } });
+  assert.deepEqual(await link(as.owen!, creator.id, { kode: 'JOJO' }), { status: 400, body: { message: 'The body is {"code": "<the code as the traffic carries it>"}' } });
+  assert.deepEqual(await link(as.owen!, '99999', { code: 'JOJO' }), { status: 404, body: { message: 'Creator 99999 not found' } });
+  const before = (await as.vic!.get(api('creators', days))).body.creators;
+  assert.deepEqual(before.filter((c: any) => c.code === 'JOJO' || c.name === 'Jo').map((c: any) => [c.code, c.name, c.revenue]), [[creator.tracking_code, 'Jo', 0]]);
+
+  const linked = await link(as.owen!, creator.id, { code: 'jojo' });
+  assert.deepEqual(linked, { status: 200, body: { creator: { id: creator.id, name: 'Jo', tracking_code: creator.tracking_code, codes: [creator.tracking_code, 'JOJO'] } } });
+  // The coupon JOJO10 is the code followed by digits: the order is Jo's now.
+  const jo = (await as.vic!.get(api('creators', days))).body.creators.find((c: any) => c.name === 'Jo');
+  assert.deepEqual([jo.code, jo.codes, jo.orders, jo.revenue, jo.coupon_codes], [creator.tracking_code, [creator.tracking_code, 'JOJO'], 1, 25, ['JOJO10']]);
+  const { creator: other } = await toolOk(t.app, ws.headers, 'creators.create', { name: 'Kim' });
+  assert.deepEqual(await link(as.owen!, other.id, { code: 'JOJO' }), { status: 409, body: { message: `Code JOJO is already linked to creator ${creator.id} (Jo)` } });
+  const { entries } = await toolOk(t.app, ws.headers, 'audit-log.get-log', { limit: 2 });
+  assert.deepEqual(entries.map((e: any) => [e.actor, e.action]), [['key:1', 'creators.create'], ['dashboard:owen@example.com', 'creator.link_code']]);
 });
 
 test('AI visibility: without an assistant the view is told so and a run is refused with the same note', async () => {

@@ -11,10 +11,10 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestWorkspace, insertRows, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
-import { toolOk } from '../mcp/rpc.ts';
+import { callTool, toolOk } from '../mcp/rpc.ts';
+import { updateSettings } from '../../src/store/app/workspaces.ts';
 import { DESKTOP_UA, eventually } from '../collect/helpers.ts';
 import { createUser, signIn, type Signed } from './helpers.ts';
-import { updateSettings } from '../../src/store/app/workspaces.ts';
 
 let t: TestApp;
 let shop: TestWorkspace;
@@ -98,9 +98,9 @@ test('self-reported vs pixel: each answer beside the source the attribution cred
       question: 0,
       question_text: 'How did you hear about us?',
       rows: [
-        { answer: 'Friend or family', source: 'organic', orders: 1, revenue: 30 },
-        { answer: 'Instagram', source: 'meta', orders: 1, revenue: 100 },
-        { answer: 'Instagram', source: 'google', orders: 1, revenue: 50 },
+        { answer: 'Friend or family', source: 'organic', orders: 1, revenue: 30, share: 1 },
+        { answer: 'Instagram', source: 'meta', orders: 1, revenue: 100, share: 0.5 },
+        { answer: 'Instagram', source: 'google', orders: 1, revenue: 50, share: 0.5 },
       ],
       answers,
       attribution_model: 'last_click',
@@ -113,9 +113,9 @@ test('self-reported vs pixel: each answer beside the source the attribution cred
   // Linear: T-1's two sessions share its credit.
   const linear = await sources('owen', '&attribution_model=linear');
   assert.deepEqual(linear.body.rows, [
-    { answer: 'Friend or family', source: 'organic', orders: 1, revenue: 30 },
-    { answer: 'Instagram', source: 'google', orders: 1.5, revenue: 100 },
-    { answer: 'Instagram', source: 'meta', orders: 0.5, revenue: 50 },
+    { answer: 'Friend or family', source: 'organic', orders: 1, revenue: 30, share: 1 },
+    { answer: 'Instagram', source: 'google', orders: 1.5, revenue: 100, share: 0.75 },
+    { answer: 'Instagram', source: 'meta', orders: 0.5, revenue: 50, share: 0.25 },
   ]);
   // The data-driven model shares each order too: every matched order is counted once over its sources.
   const learned = await sources('owen', '&attribution_model=data_driven');
@@ -126,7 +126,7 @@ test('self-reported vs pixel: each answer beside the source the attribution cred
   // nor the counts of all responses: only the answers of the orders credited to Meta, uncounted.
   const mia = await sources('mia', '&attribution_model=linear');
   assert.deepEqual([mia.body.rows, mia.body.answers], [
-    [{ answer: 'Instagram', source: 'meta', orders: 0.5, revenue: 50 }],
+    [{ answer: 'Instagram', source: 'meta', orders: 0.5, revenue: 50, share: null }],
     [{ answer: 'Instagram', responses: null, matched: null }],
   ]);
   // The rating question, grouped by its values.
@@ -134,15 +134,55 @@ test('self-reported vs pixel: each answer beside the source the attribution cred
   assert.deepEqual([ratings.body.question, ratings.body.rows, ratings.body.answers], [
     1,
     [
-      { answer: '4', source: 'google', orders: 1, revenue: 50 },
-      { answer: '4', source: 'organic', orders: 1, revenue: 30 },
-      { answer: '5', source: 'meta', orders: 1, revenue: 100 },
+      { answer: '4', source: 'google', orders: 1, revenue: 50, share: 0.5 },
+      { answer: '4', source: 'organic', orders: 1, revenue: 30, share: 0.5 },
+      { answer: '5', source: 'meta', orders: 1, revenue: 100, share: 1 },
     ],
     [{ answer: '4', responses: 2, matched: 2 }, { answer: '5', responses: 1, matched: 1 }],
   ]);
   // A range without those orders matches none of them.
   const before = await as.owen!.get(`/dashboard/api/surveys/${surveyId}/sources?workspace=${shop.id}&start_date=2026-03-01&end_date=2026-03-09`);
   assert.deepEqual([before.body.rows, before.body.answers.map((a: any) => a.matched)], [[], [0, 0, 0]]);
+});
+
+test('surveys.get-attribution-agreement: the same matrix through the tool endpoint, under the workspace\'s attribution', async () => {
+  const agreement = (headers: Record<string, string>, args: object) => toolOk(t.app, headers, 'surveys.get-attribution-agreement', { survey_id: surveyId, date_from: '2026-03-10', date_to: '2026-03-10', ...args });
+  // Last click (the workspace default): T-1 to meta (its Instagram session), T-2 to google, T-3 organic.
+  // Instagram was answered on 2 matched orders: meta got 1 of them (share 0.5), google 1.
+  const { agreement: lastClick } = await agreement(shop.headers, {});
+  assert.deepEqual(lastClick, {
+    date_from: '2026-03-10', date_to: '2026-03-10', timezone: 'UTC',
+    attribution: { model: 'last_click', window: 7, date_mode: 'conversion', ignore_sources: [] },
+    question: 0,
+    question_text: 'How did you hear about us?',
+    rows: [
+      { answer: 'Friend or family', source: 'organic', orders: 1, revenue: 30, share: 1 },
+      { answer: 'Instagram', source: 'meta', orders: 1, revenue: 100, share: 0.5 },
+      { answer: 'Instagram', source: 'google', orders: 1, revenue: 50, share: 0.5 },
+    ],
+    answers: [
+      { answer: 'Friend or family', responses: 1, matched: 1 },
+      { answer: 'Instagram', responses: 2, matched: 2 },
+      { answer: 'Podcast', responses: 1, matched: 0 },
+    ],
+  });
+  // The dashboard's endpoint gives the same cells.
+  const dashboard = await as.owen!.get(`/dashboard/api/surveys/${surveyId}/sources?workspace=${shop.id}&${RANGE}`);
+  assert.deepEqual(dashboard.body.rows, lastClick.rows);
+  // The workspace's model is the one used: linear splits T-1 over google and meta.
+  await updateSettings(t.stores.db, shop.id, { attribution_model: 'linear' });
+  try {
+    const { agreement: linear } = await agreement(shop.headers, {});
+    assert.equal(linear.attribution.model, 'linear');
+    assert.deepEqual(linear.rows.filter((r: any) => r.answer === 'Instagram').map((r: any) => [r.source, r.orders, r.share]), [['google', 1.5, 0.75], ['meta', 0.5, 0.25]]);
+  } finally {
+    await updateSettings(t.stores.db, shop.id, { attribution_model: 'last_click' });
+  }
+  // A key that reads Meta only sees Meta's credits; the rating question groups by its values.
+  const { agreement: metaOnly } = await agreement(await shop.keyHeaders(['read:meta']), { question: 1 });
+  assert.deepEqual(metaOnly.rows, [{ answer: '5', source: 'meta', orders: 1, revenue: 100, share: 1 }]);
+  const refused = await callTool(t.app, shop.headers, 'surveys.get-attribution-agreement', { survey_id: surveyId, question: 2 });
+  assert.deepEqual(refused.error, { code: -32602, message: 'Invalid arguments: question 2 is a text question: its answers are not grouped' });
 });
 
 test('the view refuses questions it cannot group, unknown parameters and other workspaces\' surveys', async () => {

@@ -165,8 +165,8 @@ test('conversions are /v3/conversions rows, newest first; the path shows why a c
   assert.deepEqual(lastClick.body, {
     dt: '2026-03-05 12:05:00',
     touches: [
-      { started: '2026-02-27 12:00:00', session_id: '31', channel: 'tiktok', source: 'tiktok', campaign: 'tt1', adgroup: '', ad: '', utm_campaign: '', weight: 1, campaign_name: 'Spring on TikTok' },
-      { started: '2026-03-05 12:00:00', session_id: '41', channel: '', source: 'organic', campaign: '', adgroup: '', ad: '', utm_campaign: '', weight: null, campaign_name: '' },
+      { started: '2026-02-27 12:00:00', session_id: '31', channel: 'tiktok', source: 'tiktok', campaign: 'tt1', adgroup: '', ad: '', utm_campaign: '', weight: 1, campaign_name: 'Spring on TikTok', adgroup_name: '', ad_name: '' },
+      { started: '2026-03-05 12:00:00', session_id: '41', channel: '', source: 'organic', campaign: '', adgroup: '', ad: '', utm_campaign: '', weight: null, campaign_name: '', adgroup_name: '', ad_name: '' },
     ],
     organic_weight: 0,
     attribution_model: 'last_click',
@@ -187,6 +187,14 @@ test('conversions are /v3/conversions rows, newest first; the path shows why a c
   assert.deepEqual(foreign, { status: 404, body: { message: 'Conversion not found' } });
 });
 
+test('a drill-down below a campaign answers the names its breadcrumbs show: the campaign\'s from the newest ad-row import', async () => {
+  const drilled = await as.owen!.get(`/dashboard/api/report?workspace=${paths.id}&start_date=2026-02-27&end_date=2026-03-05&breakdown=adgroup&source=tiktok&campaign=tt1&adgroup=nope`);
+  assert.equal(drilled.status, 200, JSON.stringify(drilled.body));
+  assert.deepEqual(drilled.body.drill_names, { campaign: 'Spring on TikTok', adgroup: '' });
+  const top = await as.owen!.get(`/dashboard/api/report?workspace=${paths.id}&start_date=2026-02-27&end_date=2026-03-05`);
+  assert.deepEqual(top.body.drill_names, {});
+});
+
 test('why: an order under every model with the chain of the view\'s range, as /v3/attribution answers it; other workspaces\' orders are not found', async () => {
   const why = await as.owen!.get(`/dashboard/api/conversions/why?workspace=${paths.id}&start_date=2026-03-01&end_date=2026-03-07&transaction_id=T3`);
   assert.equal(why.status, 200, JSON.stringify(why.body));
@@ -197,7 +205,10 @@ test('why: an order under every model with the chain of the view\'s range, as /v
   );
   assert.deepEqual(why.body, {
     transaction_id: 'T3', dt: '2026-03-05 12:05:00', revenue: 200, source: 'tiktok',
-    touchpoints: [{ session_id: '31', started_at: '2026-02-27 12:00:00', source: 'tiktok', raw_source: 'tiktok', campaign: 'tt1', adgroup: '', ad: '' }],
+    touchpoints: [{
+      session_id: '31', started_at: '2026-02-27 12:00:00', source: 'tiktok', raw_source: 'tiktok', campaign: 'tt1', adgroup: '', ad: '',
+      campaign_name: 'Spring on TikTok', adgroup_name: '', ad_name: '',
+    }],
     credit: all('tiktok'), removal_effects: { tiktok: 1 }, paths: { converting: 1, non_converting: 0 },
   });
   const viaApi = await api('/v3/attribution?transaction_id=T3&start_date=2026-03-01&end_date=2026-03-07', await paths.keyHeaders(['admin:admin']));

@@ -109,18 +109,41 @@ describe('hourly, map, journeys', () => {
   test('journeys.get-data builds ordered touchpoint paths, organic without touchpoints', async () => {
     const { journeys } = await ok('journeys.get-data', RANGE);
     assert.deepEqual(journeys.paths, [
-      { path: ['facebook', 'google'], touchpoints: 2, conversions: 1, revenue: 100, avg_sessions_before_conversion: 2 },
-      { path: ['organic'], touchpoints: 0, conversions: 1, revenue: 50, avg_sessions_before_conversion: 0 },
+      { path: ['meta', 'google'], raw_paths: [['facebook', 'google']], touchpoints: 2, conversions: 1, revenue: 100, avg_sessions_before_conversion: 2 },
+      { path: ['organic'], raw_paths: [['organic']], touchpoints: 0, conversions: 1, revenue: 50, avg_sessions_before_conversion: 0 },
     ]);
     assert.equal(journeys.attribution_window, 7);
     const short = await ok('journeys.get-data', { ...RANGE, attribution_window: 1 });
     assert.deepEqual(short.journeys.paths.map((p: any) => p.path), [['google'], ['organic']]);
   });
 
+  /**
+   * Workspace "Journeys" (2026-11-10): buyer 1 came by facebook, instagram, then google; buyer 2
+   * by bing; buyers 3 and 4 by instagram and by facebook. As reporting sources: [meta, google]
+   * (facebook and instagram in a row are one meta touch), [microsoft], and [meta] twice, over the
+   * raw paths [instagram] and [facebook].
+   */
+  test('journeys.get-data names reporting sources, the raw channels behind each path alongside', async () => {
+    const shop = await createTestWorkspace(t.stores, 'Journeys');
+    const visits = [[1, 'facebook', '08:00'], [1, 'instagram', '09:00'], [1, 'google', '10:00'], [2, 'bing', '08:00'], [3, 'instagram', '08:00'], [4, 'facebook', '08:00']] as const;
+    await insertRows(t.stores, 'events', visits.map(([visitor, adv_source, time], i) => ({
+      store_id: shop.id, dt: `2026-11-10 ${time}:00`, name: 'pageview', session_id: 100 + i, visitor_id: visitor, adv_source, pathname: '/',
+    })));
+    await insertRows(t.stores, 'conversions', [1, 2, 3, 4].map((visitor) => ({
+      store_id: shop.id, dt: '2026-11-10 12:00:00', name: 'purchase', session_id: 200 + visitor, visitor_id: visitor, transaction_id: `J${visitor}`, transaction_gross_revenue: 1_000 * visitor,
+    })));
+    const { journeys } = await toolOk(t.app, shop.headers, 'journeys.get-data', { date_from: '2026-11-10', date_to: '2026-11-10' });
+    assert.deepEqual(journeys.paths.map((p: any) => [p.path, p.raw_paths, p.touchpoints, p.conversions, p.revenue, p.avg_sessions_before_conversion]), [
+      [['meta'], [['facebook'], ['instagram']], 1, 2, 70, 1],
+      [['microsoft'], [['bing']], 1, 1, 20, 1],
+      [['meta', 'google'], [['facebook', 'instagram', 'google']], 2, 1, 10, 3],
+    ]);
+  });
+
   test('journeys.get-data shows a restricted key only the paths it sees whole, never a shortened or organic stand-in', async () => {
     const paths = async (scopes: string[]) => (await ok('journeys.get-data', RANGE, await ws.keyHeaders(scopes))).journeys.paths;
     assert.deepEqual(await paths(['read:google']), []);
-    assert.deepEqual((await paths(['read:meta', 'read:google'])).map((p: any) => [p.path, p.conversions]), [[['facebook', 'google'], 1]]);
+    assert.deepEqual((await paths(['read:meta', 'read:google'])).map((p: any) => [p.path, p.conversions]), [[['meta', 'google'], 1]]);
     assert.deepEqual((await paths(['read:organic'])).map((p: any) => [p.path, p.conversions, p.revenue]), [[['organic'], 1, 50]]);
   });
 });

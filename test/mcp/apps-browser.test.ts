@@ -37,6 +37,8 @@ before(async () => {
   await insertRows(t.stores, 'conversions', [{
     store_id: paths.id, name: 'purchase', transaction_id: 'T1', transaction_currency: 'USD', transaction_gross_revenue: 10000, dt: `${day(1)} 10:30:00`, session_id: 12, visitor_id: 1,
   }]);
+  // The ad rows name the facebook campaign; the google one stays an id.
+  await insertRows(t.stores, 'ads', [{ store_id: paths.id, dt: day(2), source: 'meta', campaign_id: 'c1', campaign_name: 'Winter sale', ad_id: 'm1', spend: 100, version: 1 }]);
   browser = await launchChromium();
 });
 
@@ -120,7 +122,8 @@ describe('the explain app (attribution.explain)', () => {
     assert.equal(data.attribution.transaction_id, 'T1');
     const [touches, credit, effects] = await frame.$$('.table-block');
     const cells = (block: any, selector: string) => block.$$eval(selector, (els: Element[]) => els.map((e) => e.textContent!.trim()));
-    assert.deepEqual(await cells(touches, 'tbody tr'), [`${day(2)} 10:00:00metafacebookc1(none)`, `${day(1)} 10:00:00googlegooglec2(none)`]);
+    assert.deepEqual(await cells(touches, 'thead th'), ['Session start (UTC)', 'Source', 'Referrer source', 'Campaign', 'Ad group', 'Ad']);
+    assert.deepEqual(await cells(touches, 'tbody tr'), [`${day(2)} 10:00:00metafacebookWinter sale · c1(none)(none)`, `${day(1)} 10:00:00googlegooglec2(none)(none)`]);
     // The dashboard's "why" tables: a row per model, a column per source; two touches, so linear halves.
     assert.deepEqual(await cells(credit, 'thead th'), ['Model', 'meta', 'google']);
     assert.deepEqual(await cells(credit, 'tbody tr:nth-child(1) td'), ['Last click', '0.00 %', '100.00 %']);

@@ -16,7 +16,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTestWorkspace, insertRows, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
+import { createTestWorkspace, injectGet, insertRows, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
 import { callTool, toolOk } from './rpc.ts';
 import { cli } from '../dashboard/helpers.ts';
 
@@ -73,14 +73,14 @@ describe('creators.get-creators', () => {
     assert.equal(nora.creator.id, stored.id);
     assert.equal(nora.creator.name, 'Nora');
     assert.deepEqual(
-      { ...result, creators: result.creators.map(({ creator: _, ...c }: { creator: unknown }) => c) },
+      { ...result, revenue_basis: undefined, creators: result.creators.map(({ creator: _, ...c }: { creator: unknown }) => c) },
       {
-        date_from: '2026-11-10', date_to: '2026-11-11', timezone: 'UTC',
+        date_from: '2026-11-10', date_to: '2026-11-11', timezone: 'UTC', revenue_basis: undefined,
         creators: [
-          { code: 'MAYA', sessions: 2, orders: 2, revenue: 130, commission: null, coupon_codes: ['MAYA15'] },
-          { code: 'JONAS', sessions: 1, orders: 2, revenue: 70, commission: null, coupon_codes: ['JONAS', 'JONAS20'] },
-          { code: stored.tracking_code, sessions: 1, orders: 1, revenue: 20, commission: null, coupon_codes: [] },
-          { code: 'THEO', sessions: 1, orders: 0, revenue: 0, commission: null, coupon_codes: [] },
+          { code: 'MAYA', codes: ['MAYA'], sessions: 2, orders: 2, revenue: 130, commission: null, coupon_codes: ['MAYA15'] },
+          { code: 'JONAS', codes: ['JONAS'], sessions: 1, orders: 2, revenue: 70, commission: null, coupon_codes: ['JONAS', 'JONAS20'] },
+          { code: stored.tracking_code, codes: [stored.tracking_code], sessions: 1, orders: 1, revenue: 20, commission: null, coupon_codes: [] },
+          { code: 'THEO', codes: ['THEO'], sessions: 1, orders: 0, revenue: 0, commission: null, coupon_codes: [] },
         ],
       },
     );
@@ -90,7 +90,7 @@ describe('creators.get-creators', () => {
   test('a stored creator without traffic is listed with zeros', async () => {
     const result = await toolOk(t.app, ws.headers, 'creators.get-creators', { date_from: '2026-10-01', date_to: '2026-10-02' });
     assert.deepEqual(result.creators.map(({ creator, ...c }: { creator: { id: string } }) => ({ ...c, id: creator.id })), [
-      { code: stored.tracking_code, id: stored.id, sessions: 0, orders: 0, revenue: 0, commission: null, coupon_codes: [] },
+      { code: stored.tracking_code, codes: [stored.tracking_code], id: stored.id, sessions: 0, orders: 0, revenue: 0, commission: null, coupon_codes: [] },
     ]);
   });
 
@@ -99,6 +99,42 @@ describe('creators.get-creators', () => {
     assert.deepEqual(await toolOk(t.app, await ws.keyHeaders(['read:creators']), 'creators.get-creators', RANGE), admin);
     const refused = await callTool(t.app, await ws.keyHeaders(['read:google']), 'creators.get-creators', RANGE);
     assert.equal(refused.result?.structuredContent.error.code, 'permission_denied');
+  });
+
+  /**
+   * The report's creator channel over the same days (last click, 7 days): the sessions that landed
+   * with a ref code and bought in them: o1 (MAYA, 80.00), o2 (landed with JONAS, 50.00), o7 (the
+   * stored creator's code, 20.00) = 150.00; o3 came by google and o4 untagged, so their creator
+   * coupons count for the creators (220.00 in all) but not for the channel.
+   */
+  test('the answer sets the report\'s creator-channel revenue beside the creators\' and says why they differ', async () => {
+    const { revenue_basis: basis } = await toolOk(t.app, ws.headers, 'creators.get-creators', RANGE);
+    const report = await injectGet(t, `/v3/report?start_date=${RANGE.date_from}&end_date=${RANGE.date_to}&source=creator&metrics=revenue`, ws.headers);
+    assert.deepEqual([basis.revenue, basis.report_revenue, report.body.totals.revenue], [220, 150, 150]);
+    assert.deepEqual(basis.attribution, { model: 'last_click', window: 7 });
+    assert.match(basis.reason, /^revenue counts each sale order once for the creator whose coupon it carries/);
+    assert.match(basis.reason, /under last_click with a 7-day window/);
+  });
+
+  test('a code linked to a stored creator counts for it: sessions, orders, coupons; a program applied gives commission on all of them', async () => {
+    const { program } = await toolOk(t.app, ws.headers, 'creators.create-program', { name: 'Ten', commission: { type: 'percentage', rate_percent: 10 } });
+    const kai = (await toolOk(t.app, ws.headers, 'creators.create', { name: 'Kai', program_id: program.id })).creator;
+    const link = (id: string, code: string) => cli(t, ['creator', 'link-code', '--workspace', String(ws.id), '--creator', id, '--code', code]);
+    assert.deepEqual(await link(kai.id, 'jonas'), { result: { creator: { id: kai.id, name: 'Kai', tracking_code: kai.tracking_code, codes: [kai.tracking_code, 'JONAS'] } } });
+    assert.deepEqual(await link(kai.id, 'JONAS'), { result: { creator: { id: kai.id, name: 'Kai', tracking_code: kai.tracking_code, codes: [kai.tracking_code, 'JONAS'] } } }, 'linking again changes nothing');
+    assert.deepEqual(await link(stored.id, 'Jonas'), { error: { message: `Code JONAS is already linked to creator ${kai.id} (Kai)` } });
+    assert.deepEqual(await link(stored.id, kai.tracking_code), { error: { message: `Code ${kai.tracking_code} is already linked to creator ${kai.id} (Kai)` } });
+    assert.deepEqual(await link(stored.id, 'MAYA'), { result: { creator: { id: stored.id, name: 'Nora', tracking_code: stored.tracking_code, codes: [stored.tracking_code, 'MAYA'] } } });
+
+    const rows = async () => (await toolOk(t.app, ws.headers, 'creators.get-creators', RANGE)).creators.map(({ creator, ...c }: any) => ({ name: creator?.name ?? null, ...c }));
+    // Nora: her own 1 session, 1 order, 20.00 and MAYA's 2 sessions, 2 orders, 130.00; Kai: JONAS's figures, no commission until the program applies.
+    assert.deepEqual(await rows(), [
+      { name: 'Nora', code: stored.tracking_code, codes: [stored.tracking_code, 'MAYA'], sessions: 3, orders: 3, revenue: 150, commission: null, coupon_codes: ['MAYA15'] },
+      { name: 'Kai', code: kai.tracking_code, codes: [kai.tracking_code, 'JONAS'], sessions: 1, orders: 2, revenue: 70, commission: null, coupon_codes: ['JONAS', 'JONAS20'] },
+      { name: null, code: 'THEO', codes: ['THEO'], sessions: 1, orders: 0, revenue: 0, commission: null, coupon_codes: [] },
+    ]);
+    assert.ok('result' in (await cli(t, ['creator-program', 'apply', '--workspace', String(ws.id), '--program', program.id])));
+    assert.equal((await rows()).find((r: any) => r.name === 'Kai').commission, 7, '10 % of 70.00');
   });
 });
 
@@ -188,4 +224,26 @@ test('a tiered commission reckons the months of the range\'s time zone', async (
     const { creators } = await toolOk(t.app, shop.headers, 'creators.get-creators', { date_from: '2026-10-20', date_to: '2026-11-10', timezone });
     assert.deepEqual(creators.map((c: any) => [c.creator.name, c.revenue, c.commission]), [['Ivy', 30, expected]], timezone);
   }
+});
+
+/**
+ * A tiered commission reckons a creator's month over all of its codes: Ren's tracking code brings
+ * 60.00 and her linked code REN (coupon REN10) 50.00 in November 2026. The month's 110.00 reaches
+ * the 10 % tier (5 % from 0, 10 % from 100.00): 11.00, where either code alone would stay at 5 %.
+ */
+test('a tiered commission picks the tier by the month\'s revenue of all the creator\'s codes', async () => {
+  const shop = await createTestWorkspace(t.stores, 'Linked tiers');
+  const commission = { type: 'tiered', tiers: [{ min_revenue_cents: 0, rate_percent: 5 }, { min_revenue_cents: 10_000, rate_percent: 10 }] };
+  const { program } = await toolOk(t.app, shop.headers, 'creators.create-program', { name: 'Tiers', commission });
+  const { creator } = await toolOk(t.app, shop.headers, 'creators.create', { name: 'Ren', program_id: program.id });
+  await insertRows(t.stores, 'conversions', [[creator.tracking_code, 6_000], ['REN10', 5_000]].map(([coupon_code, cents], i) => ({
+    store_id: shop.id, session_id: 300 + i, visitor_id: 300 + i, dt: `2026-11-0${i + 3} 12:00:00.000`, name: 'purchase', transaction_id: `ren${i}`, transaction_gross_revenue: cents, coupon_code,
+  })));
+  assert.ok('result' in (await cli(t, ['creator-program', 'apply', '--workspace', String(shop.id), '--program', program.id])));
+  const read = async () => (await toolOk(t.app, shop.headers, 'creators.get-creators', { date_from: '2026-11-01', date_to: '2026-11-30' })).creators
+    .map((c: any) => [c.creator?.name ?? null, c.code, c.revenue, c.commission]);
+  // Before the link, no session landed with REN, so its coupon counts for nobody.
+  assert.deepEqual(await read(), [['Ren', creator.tracking_code, 60, 3]]);
+  assert.ok('result' in (await cli(t, ['creator', 'link-code', '--workspace', String(shop.id), '--creator', creator.id, '--code', 'REN'])));
+  assert.deepEqual(await read(), [['Ren', creator.tracking_code, 110, 11]]);
 });

@@ -16,8 +16,9 @@ let t: TestApp;
 let ws: TestWorkspace;
 
 /** Arguments of the read tools that need some; every other read tool is called with none. */
-const ARGS: Record<string, (ids: { transaction: string; abTest: string }) => Record<string, unknown>> = {
+const ARGS: Record<string, (ids: { transaction: string; abTest: string; survey: string }) => Record<string, unknown>> = {
   'attribution.explain': (ids) => ({ transaction_id: ids.transaction }),
+  'surveys.get-attribution-agreement': (ids) => ({ survey_id: ids.survey }),
   'ab-testing.get-results': (ids) => ({ test_id: ids.abTest }),
   'exports.get-link': () => ({ kind: 'conversions' }),
 };
@@ -53,9 +54,11 @@ test('every read tool answers with data on the demo store', async () => {
   assert.deepEqual(Object.keys(ARGS).filter((name) => !READ_TOOLS.includes(name)), [], 'arguments only for read tools of the registry');
   const { conversions } = await toolOk(t.app, ws.headers, 'conversions.get-recent', { limit: 20 });
   const { tests } = await toolOk(t.app, ws.headers, 'ab-testing.get-tests', {});
+  const { surveys } = await toolOk(t.app, ws.headers, 'surveys.get-responses', {});
   const ids = {
     transaction: conversions.find((c: { transaction_id: string }) => c.transaction_id !== '').transaction_id as string,
     abTest: tests[0]?.test_id ?? 'none',
+    survey: surveys[0]?.id ?? '0',
   };
   const empty: string[] = [];
   for (const name of READ_TOOLS) {

@@ -60,6 +60,7 @@ export function everyToolPlan(range: { date_from: string; date_to: string }): Pl
     call('topics.get-topics'),
     call('surveys.create', () => ({ title: 'Post purchase', questions: [{ text: 'Where did you hear of us?', type: 'single_choice', options: ['Friend', 'Ad'] }] }), (r, ids) => (ids.survey = r.survey.id)),
     call('surveys.get-responses', (ids) => ({ survey_id: ids.survey })),
+    call('surveys.get-attribution-agreement', (ids) => ({ survey_id: ids.survey, ...range })),
     call('forms.get-forms', () => ({}), (r, ids) => (ids.form = r.forms[0].id)),
     call('forms.add-fields', (ids) => ({ form_id: ids.form, fields: [{ label: 'Email', type: 'email', required: true }] })),
     call('offers.create', (ids) => ({ name: 'Winter 10', type: 'percentage_discount', config: { value: 10 }, target_segment_id: ids.segment }), (r, ids) => (ids.offer = r.offer.id)),

@@ -22,6 +22,8 @@ import { callTool, toolOk } from './rpc.ts';
 
 let t: TestApp;
 let shop: TestWorkspace;
+/** A survey answered on orders path-1 to path-3. */
+let surveyId = '';
 
 const DAYS = ['2026-11-15', '2026-11-16', '2026-11-17', '2026-11-18', '2026-11-19', '2026-11-20'];
 
@@ -54,6 +56,13 @@ before(async () => {
   await toolOk(t.app, shop.headers, 'notes.save-note', { title: 'Week 47', content: 'Meta ROAS down' });
   await toolOk(t.app, shop.headers, 'lists.create', { name: 'Winners', kind: 'list' });
   await toolOk(t.app, shop.headers, 'creators.create', { name: 'Maya' });
+  const { survey } = await toolOk(t.app, shop.headers, 'surveys.create', {
+    title: 'Heard', questions: [{ text: 'How did you hear about us?', type: 'single_choice', options: ['Instagram', 'Google', 'Friend'] }],
+  });
+  surveyId = survey.id;
+  await insertRows(t.stores, 'survey_responses', ([['path-1', 'Instagram'], ['path-2', 'Instagram'], ['path-3', 'Friend']] as const).map(([transaction_id, value]) => ({
+    store_id: shop.id, survey_id: Number(survey.id), transaction_id, answers: JSON.stringify([{ question: 0, value }]), dt: ago(1), version: 1,
+  })));
 });
 after(() => t.close());
 
@@ -322,6 +331,19 @@ const CHECKS: Record<string, Check> = {
   'audit-log.get-log': { args: page, verify: adminOnly },
   // Creators are creator-channel data (their ref links and coupons): a key that reads the creator
   // channel reads all of them, as the admin does; any other key is refused.
+  'surveys.get-attribution-agreement': {
+    args: fc.constant({}).map(() => ({ survey_id: surveyId })),
+    // The answers are the workspace's; each key sees the credits of the sources it reads, the admin's cells narrowed to them.
+    async verify(a) {
+      const value = readable(a, a.own);
+      if (value === null) return;
+      const admin = await a.admin();
+      assert.ok(admin.ok);
+      assert.equal(admin.value.agreement.rows.reduce((sum: number, r: any) => sum + r.orders, 0), 3, 'the admin sees every order credited');
+      assert.deepEqual(value.agreement.answers, admin.value.agreement.answers);
+      assert.deepEqual(value.agreement.rows, admin.value.agreement.rows.filter((r: any) => shows(a.key, r.source)));
+    },
+  },
   'creators.get-creators': {
     args: range,
     async verify(a) {

@@ -54,7 +54,7 @@ before(async () => {
 after(() => t.close());
 
 const touch = (session_id: string, started_at: string, source: string, raw_source: string, campaign: string) =>
-  ({ session_id, started_at, source, raw_source, campaign, adgroup: '', ad: '' });
+  ({ session_id, started_at, source, raw_source, campaign, adgroup: '', ad: '', campaign_name: '', adgroup_name: '', ad_name: '' });
 
 const order = (tx: string, dt: string, revenue: number, session_source: string, path?: object[]) =>
   ({ dt, name: 'purchase', transaction_id: tx, revenue, customer_id: '', is_new_customer: '0', session_source, ...(path ? { path } : {}) });

@@ -61,6 +61,10 @@ async function needed(name: string): Promise<object> {
   if (name === 'ab-testing.get-results') return { test_id: 'hero' };
   if (name === 'exports.get-link') return { kind: 'events' };
   if (name === 'attribution.explain') return { transaction_id: 'E1' };
+  if (name === 'surveys.get-attribution-agreement') {
+    const { survey } = await ok('surveys.create', { title: 'Heard', questions: [{ text: 'How did you hear about us?', type: 'single_choice', options: ['Friend', 'Ad'] }] });
+    return { survey_id: survey.id };
+  }
   if (name !== 'lists.add-top-creatives') return {};
   const { list } = await ok('lists.create', { name: `Top ${Math.random()}`, kind: 'list' });
   return { list_id: list.id, rank_by: 'spend' };

@@ -16,7 +16,7 @@ import type { ReportRequest } from '../../src/analytics/report/plan.ts';
 import { variantPerformance } from '../../src/analytics/queries/ab-testing/variant-performance.ts';
 import { dailyAdDelivery } from '../../src/analytics/queries/ad-fatigue/daily-ad-delivery.ts';
 import { adConditions } from '../../src/analytics/queries/ads/ads-scope.ts';
-import { campaignNames } from '../../src/analytics/queries/ads/campaign-names.ts';
+import { adNames } from '../../src/analytics/queries/ads/ad-names.ts';
 import { listAds } from '../../src/analytics/queries/ads/list-ads.ts';
 import { totalAds } from '../../src/analytics/queries/ads/total-ads.ts';
 import { chainCounts } from '../../src/analytics/queries/attribution/chain-counts.ts';
@@ -207,8 +207,9 @@ export const SQL_CASES: Record<string, SqlCase[]> = {
       fragment: (ctx) => sqlOf(adConditions(someChannels(ctx), { adaccountId: 'act_1', campaignId: '1201', adgroupId: '3401', adId: '5601' })),
     },
   ],
-  'analytics/queries/ads/campaign-names.ts': [
-    { name: 'two campaigns (a repeated and an empty id dropped)', run: (ch, ctx) => campaignNames(ch, ctx, ['1201', '', '1202', '1201']) },
+  'analytics/queries/ads/ad-names.ts': [
+    { name: 'two campaigns (a repeated and an empty id dropped)', run: (ch, ctx) => adNames(ch, ctx, { campaigns: ['1201', '', '1202', '1201'], adgroups: [], ads: [] }) },
+    { name: 'a campaign, an ad group and an ad', run: (ch, ctx) => adNames(ch, ctx, { campaigns: ['1201'], adgroups: ['3401'], ads: ['5601'] }) },
   ],
   'analytics/queries/ads/list-ads.ts': [
     { name: 'every channel, first page', run: (ch, ctx) => listAds(ch, everyChannel(ctx), { page: PAGE }) },

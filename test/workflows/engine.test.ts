@@ -18,7 +18,7 @@ import crypto from 'node:crypto';
 import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { createTestWorkspace, insertRows, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
+import { createTestWorkspace, injectGet, insertRows, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
 import { bearer, callTool, toolOk } from '../mcp/rpc.ts';
 import { loadConfig, type WorkflowsConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/log.ts';
@@ -28,11 +28,13 @@ import { ensureWebhookSecret } from '../../src/store/app/webhooks.ts';
 import { listWorkflows, storedOut } from '../../src/store/app/workflows.ts';
 import { createWorkflowEngine } from '../../src/workflows/engine.ts';
 import { disableWorkflow, enableWorkflow } from '../../src/workflows/manage.ts';
+import { periodDays } from '../../src/workflows/triggers.ts';
 
 const config: WorkflowsConfig = { ...loadConfig({}).workflows, checkMs: 0, webhookRetryMs: 1000, webhookAllowPrivate: true };
 let t: TestApp;
 let shop: TestWorkspace;
 let newYork: TestWorkspace;
+let alerts: TestWorkspace;
 const logger = createLogger('silent');
 const waits: number[] = [];
 const engine = (overrides: Partial<WorkflowsConfig> = {}) =>
@@ -49,7 +51,7 @@ async function workflow(ws: TestWorkspace, definition: object, enabledAt = '2026
 
 /** Only one workflow is enabled in each test: the others would fire alongside. */
 async function disableAll(): Promise<void> {
-  for (const ws of [shop, newYork]) {
+  for (const ws of [shop, newYork, alerts]) {
     for (const w of await listWorkflows(t.stores.db, ws.id, { limit: 500, offset: 0 })) await disableWorkflow(t.stores.db, ws.id, w.id, 'test', new Date());
   }
 }
@@ -62,6 +64,7 @@ before(async () => {
   shop = await createTestWorkspace(t.stores, 'Fixture shop');
   newYork = await createTestWorkspace(t.stores, 'New York shop');
   await updateSettings(t.stores.db, newYork.id, { timezone: 'America/New_York' });
+  alerts = await createTestWorkspace(t.stores, 'Alert shop');
   const rows = [];
   for (let d = 11; d <= 24; d++) {
     const late = d >= 18;
@@ -120,11 +123,84 @@ describe('triggers', () => {
       [String(below), 'threshold:2026-11-25T09:00:00.000Z', 'not_fired'],
     ]);
     assert.deepEqual(executions.map((e) => e.data.outcome!.values), [
-      { metric: 'spend', value: 25, operator: 'above', threshold: 24, date: '2026-11-24', conversion_names: ['*'] },
-      { metric: 'spend', value: 25, operator: 'below', threshold: 24, date: '2026-11-24', conversion_names: ['*'] },
+      { metric: 'spend', value: 25, operator: 'above', threshold: 24, period: 'yesterday', start_date: '2026-11-24', end_date: '2026-11-24', breached: true, conversion_names: ['*'] },
+      { metric: 'spend', value: 25, operator: 'below', threshold: 24, period: 'yesterday', start_date: '2026-11-24', end_date: '2026-11-24', breached: false, conversion_names: ['*'] },
     ]);
     assert.deepEqual(await engine().evaluateDue(at('2026-11-25T09:14:59Z')), []);
-    assert.equal((await engine().evaluateDue(at('2026-11-25T09:15:00Z'))).length, 2);
+    // Evaluated again 15 minutes later, still above over the same day: recorded, not fired again.
+    assert.deepEqual(summary(await engine().evaluateDue(at('2026-11-25T09:15:00Z'))), [
+      [String(above), 'threshold:2026-11-25T09:15:00.000Z', 'not_fired'],
+      [String(below), 'threshold:2026-11-25T09:15:00.000Z', 'not_fired'],
+    ]);
+  });
+
+  /**
+   * "Alert shop" (UTC), 2026-11-26: Meta spent 25.00 (campaign mc1) and sold 40.00 through a
+   * facebook click of mc1; Google spent 10.00 and sold 100.00. Meta's ROAS is 40 / 25 = 1.6, the
+   * whole shop's (40 + 100) / 35 = 4: only the source's own report can breach "below 2".
+   */
+  test('a threshold on one source fires once per period, not on the next evaluation, and again after recovery', async () => {
+    const session = (id: number, dt: string, channel: string, campaign: string) =>
+      ({ store_id: alerts.id, session_id: id, visitor_id: id, dt, name: 'pageview', adv_source: channel, adv_campaign_id: campaign, pathname: '/' });
+    const sale = (id: number, dt: string, cents: number) =>
+      ({ store_id: alerts.id, session_id: id, visitor_id: id, dt, name: 'purchase', transaction_id: `A${id}`, transaction_gross_revenue: cents, transaction_currency: 'USD' });
+    const ad = (dt: string, source: string, campaign: string, adId: string, cents: number) =>
+      ({ store_id: alerts.id, dt, source, campaign_id: campaign, ad_id: adId, spend: cents, impressions: 100, clicks: 5, version: 1 });
+    await insertRows(t.stores, 'events', [session(1, '2026-11-26 10:00:00', 'facebook', 'mc1'), session(2, '2026-11-26 11:00:00', 'google', 'gc1')]);
+    await insertRows(t.stores, 'conversions', [sale(1, '2026-11-26 10:10:00', 4_000), sale(2, '2026-11-26 11:10:00', 10_000)]);
+    await insertRows(t.stores, 'ads', [ad('2026-11-26', 'meta', 'mc1', 'm1', 2_500), ad('2026-11-26', 'google', 'gc1', 'g1', 1_000)]);
+    await bumpDataVersions(t.stores.db, [alerts.id]);
+    const metaRoas = await workflow(alerts, { name: 'Meta ROAS below 2 yesterday', trigger: { type: 'metric_threshold', metric: 'roas', operator: 'below', value: 2, source: 'meta', period: 'yesterday' }, actions: [{ type: 'save_note' }] });
+    const shopRoas = await workflow(alerts, { name: 'ROAS below 2 yesterday', trigger: { type: 'metric_threshold', metric: 'roas', operator: 'below', value: 2 }, actions: [{ type: 'save_note' }] });
+    const mc1Roas = await workflow(alerts, { name: 'mc1 ROAS below 2', trigger: { type: 'metric_threshold', metric: 'roas', operator: 'below', value: 2, source: 'meta', campaign: 'mc1' }, actions: [{ type: 'save_note' }] });
+    const statuses = async (iso: string) => (await engine().evaluateDue(at(iso))).map((e) => [e.data.workflow_id, e.data.status, e.data.outcome!.values.value]);
+
+    const first = await engine().evaluateDue(at('2026-11-27T09:00:00Z'));
+    assert.deepEqual(first.map((e) => [e.data.workflow_id, e.data.status]), [[String(metaRoas), 'fired'], [String(shopRoas), 'not_fired'], [String(mc1Roas), 'fired']]);
+    assert.deepEqual(first[0]!.data.outcome!.values, {
+      metric: 'roas', value: 1.6, operator: 'below', threshold: 2, period: 'yesterday', start_date: '2026-11-26', end_date: '2026-11-26', source: 'meta', breached: true,
+    });
+    assert.equal(first[1]!.data.outcome!.values.value, 4);
+    // The figure is the report's for that source and day.
+    const report = await injectGet(t, '/v3/report?start_date=2026-11-26&end_date=2026-11-26&source=meta&metrics=roas', alerts.headers);
+    assert.equal(report.body.totals.roas, first[0]!.data.outcome!.values.value);
+
+    // 15 minutes later the same day is still breached: nothing new to say.
+    assert.deepEqual(await statuses('2026-11-27T09:15:00Z'), [[String(metaRoas), 'not_fired', 1.6], [String(shopRoas), 'not_fired', 4], [String(mc1Roas), 'not_fired', 1.6]]);
+
+    // A late Meta sale of 30.00 lifts it to 70 / 25 = 2.8: recovered.
+    await insertRows(t.stores, 'events', [session(3, '2026-11-26 12:00:00', 'facebook', 'mc1')]);
+    await insertRows(t.stores, 'conversions', [sale(3, '2026-11-26 12:10:00', 3_000)]);
+    await bumpDataVersions(t.stores.db, [alerts.id]);
+    assert.deepEqual(await statuses('2026-11-27T09:30:00Z'), [[String(metaRoas), 'not_fired', 2.8], [String(shopRoas), 'not_fired', 4.8571], [String(mc1Roas), 'not_fired', 2.8]]);
+
+    // Late spend of 15.00 on another Meta campaign drops the source to 70 / 40 = 1.75: a new breach fires; campaign mc1 stays at 2.8.
+    await insertRows(t.stores, 'ads', [ad('2026-11-26', 'meta', 'mc2', 'm2', 1_500)]);
+    await bumpDataVersions(t.stores.db, [alerts.id]);
+    assert.deepEqual(await statuses('2026-11-27T09:45:00Z'), [[String(metaRoas), 'fired', 1.75], [String(shopRoas), 'not_fired', 3.4], [String(mc1Roas), 'not_fired', 2.8]]);
+    assert.deepEqual(await statuses('2026-11-27T10:00:00Z'), [[String(metaRoas), 'not_fired', 1.75], [String(shopRoas), 'not_fired', 3.4], [String(mc1Roas), 'not_fired', 2.8]]);
+
+    // A new period, still breached (Meta spent and sold nothing on 2026-11-27: ROAS 0): fires once for that day.
+    await insertRows(t.stores, 'ads', [ad('2026-11-27', 'meta', 'mc2', 'm2', 1_000)]);
+    await bumpDataVersions(t.stores.db, [alerts.id]);
+    const next = await engine().evaluateDue(at('2026-11-28T00:00:00Z'));
+    assert.deepEqual(next.map((e) => [e.data.workflow_id, e.data.status, e.data.outcome!.values.end_date]), [
+      [String(metaRoas), 'fired', '2026-11-27'], [String(shopRoas), 'fired', '2026-11-27'], [String(mc1Roas), 'not_fired', '2026-11-27'],
+    ]);
+
+    // A run by hand fires on a breach whatever the state.
+    assert.equal((await engine().runNow(alerts.id, metaRoas, at('2026-11-28T00:05:00Z'))).data.status, 'fired');
+    const { notes } = await ok(alerts, 'notes.get-notes', {});
+    assert.ok(notes.some((n: any) => n.content.includes('meta roas on 2026-11-26 was 1.6; the threshold is below 2')), JSON.stringify(notes.map((n: any) => n.content)));
+  });
+
+  test('periods: today is the calendar day so far, last_7_days the seven complete days before it', () => {
+    const now = at('2026-11-28T03:00:00Z');
+    assert.deepEqual(periodDays('today', now, 'UTC'), { start: '2026-11-28', end: '2026-11-28' });
+    assert.deepEqual(periodDays('yesterday', now, 'UTC'), { start: '2026-11-27', end: '2026-11-27' });
+    assert.deepEqual(periodDays('last_7_days', now, 'UTC'), { start: '2026-11-21', end: '2026-11-27' });
+    // 22:00 on 2026-11-27 in New York.
+    assert.deepEqual(periodDays('today', now, 'America/New_York'), { start: '2026-11-27', end: '2026-11-27' });
   });
 
   test('ad fatigue fires on the ads scoring at least the threshold over the last 14 complete days', async () => {
@@ -367,6 +443,19 @@ describe('runs by hand and validation', () => {
     assert.equal(
       await messages({ name: 'x', trigger: { type: 'daily_schedule' }, actions: [{ type: 'add_to_list', target: '4040' }] }),
       'Invalid arguments: actions.0.target: list 4040 not found',
+    );
+    assert.equal(
+      await messages({ name: 'x', trigger: { type: 'daily_schedule', source: 'meta', period: 'today' }, actions: [{ type: 'save_note' }] }),
+      'Invalid arguments for tool workflows.create: trigger.source: a daily_schedule trigger takes no source; trigger.period: a daily_schedule trigger takes no period',
+    );
+    const threshold = { type: 'metric_threshold', metric: 'roas', operator: 'below', value: 2 };
+    assert.equal(
+      await messages({ name: 'x', trigger: { ...threshold, source: 'myspace' }, actions: [{ type: 'save_note' }] }),
+      `Invalid arguments for tool workflows.create: trigger.source: unknown source myspace; one of ${(await import('../../src/analytics/sources.ts')).PIXEL_SOURCES.join(', ')}`,
+    );
+    assert.equal(
+      await messages({ name: 'x', trigger: { ...threshold, period: 'last_year' }, actions: [{ type: 'save_note' }] }),
+      'Invalid arguments for tool workflows.create: trigger.period: Invalid option: expected one of "yesterday"|"today"|"last_7_days"',
     );
   });
 

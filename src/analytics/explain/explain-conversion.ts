@@ -10,6 +10,7 @@ import { pixelScope, type Reader } from '../query-scope.ts';
 import { seesChannel } from '../permissions.ts';
 import { ensureExcludedList } from '../queries/settings/excluded-transactions.ts';
 import { conversionCredits, type CreditedTouch } from '../queries/attribution/conversion-credits.ts';
+import { withAdNames, type NamedTouch } from '../touch-names.ts';
 
 /** Without start_date, a conversion is looked for in the 90 days before today (and today). */
 export const EXPLAIN_RANGE_DAYS = 90;
@@ -33,7 +34,7 @@ export interface ConversionExplanation {
   dt: string;
   revenue: number;
   source: string;
-  touchpoints: CreditedTouch[];
+  touchpoints: NamedTouch<CreditedTouch>[];
   credit: Record<ModelName, Record<string, number>>;
   removal_effects: Record<string, number>;
   paths: { converting: number; non_converting: number };
@@ -100,7 +101,7 @@ export async function explainConversion(
     dt: found.dt,
     revenue: found.revenueCents / 100,
     source: sources[sources.length - 1]!,
-    touchpoints: found.touchpoints,
+    touchpoints: await withAdNames(stores.ch, reader.workspaceId, found.touchpoints),
     credit: Object.fromEntries(ATTRIBUTION_MODELS.map((m) => [m, sharesBySource(sources, found.weights[m])])) as ConversionExplanation['credit'],
     removal_effects: Object.fromEntries(chain.sources.map((s, i) => [s, round(chain.removalEffects[i]!)])),
     paths: chain.paths,

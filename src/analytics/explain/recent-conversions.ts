@@ -7,6 +7,7 @@ import { planAttribution } from '../attribution/index.ts';
 import { pixelScope, type Reader } from '../query-scope.ts';
 import { listConversions } from '../queries/conversions/list-conversions.ts';
 import { conversionCredits, type CreditedTouch } from '../queries/attribution/conversion-credits.ts';
+import { withAdNames, type NamedTouch } from '../touch-names.ts';
 import { EXPLAIN_RANGE_DAYS } from './explain-conversion.ts';
 import { countedNames } from '../conversion-names.ts';
 
@@ -29,7 +30,7 @@ export interface RecentConversion {
   /** The channel of the conversion's own session, as `/v3/conversions` names it. */
   session_source: string;
   /** The touchpoints the report's models see under the workspace settings (with `withPath`). */
-  path?: CreditedTouch[];
+  path?: NamedTouch<CreditedTouch>[];
 }
 
 const ms = (dt: string) => Date.parse(`${dt.replace(' ', 'T')}Z`);
@@ -80,7 +81,7 @@ export async function recentConversions(
       models: [],
       bound: {},
     });
-    return { ...conversion, path: credits?.touchpoints ?? [] };
+    return { ...conversion, path: await withAdNames(stores.ch, reader.workspaceId, credits?.touchpoints ?? []) };
   }));
   return { conversions, conversionNames };
 }

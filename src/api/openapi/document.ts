@@ -246,7 +246,7 @@ const DESCRIPTIONS: Record<string, Description> = {
           type: 'object',
           properties: {
             transaction_id: str, dt: str, revenue: num, source: str,
-            touchpoints: { type: 'array', items: rowOf(['session_id', 'started_at', 'source', 'raw_source', 'campaign', 'adgroup', 'ad']) },
+            touchpoints: { type: 'array', items: rowOf(['session_id', 'started_at', 'source', 'raw_source', 'campaign', 'adgroup', 'ad', 'campaign_name', 'adgroup_name', 'ad_name']) },
             credit: { type: 'object', additionalProperties: { type: 'object', additionalProperties: num } },
             removal_effects: { type: 'object', additionalProperties: num },
             paths: { type: 'object', properties: { converting: num, non_converting: num } },

@@ -13,6 +13,7 @@ import { surveyCloseCommand, surveyPublishCommand } from './survey.ts';
 import { geoTestCreateCommand } from './geo-test.ts';
 import { loyaltyCreateCommand } from './loyalty.ts';
 import { creatorProgramApplyCommand, creatorProgramUnapplyCommand } from './creator-program.ts';
+import { creatorLinkCodeCommand } from './creator.ts';
 import { formCloseCommand, formCreateCommand, formPublishCommand } from './form.ts';
 import { createUserCommand, resetPasswordCommand } from './user.ts';
 import type { CommandName } from '../command-line.ts';
@@ -32,6 +33,7 @@ export const commands: Record<Exclude<CommandName, 'start'>, Command> = {
   'survey close': surveyCloseCommand,
   'geo-test create': geoTestCreateCommand,
   'loyalty create': loyaltyCreateCommand,
+  'creator link-code': creatorLinkCodeCommand,
   'creator-program apply': creatorProgramApplyCommand,
   'creator-program unapply': creatorProgramUnapplyCommand,
   'form create': formCreateCommand,

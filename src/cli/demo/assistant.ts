@@ -1,6 +1,6 @@
 /**
  * What an assistant would have done on the demo store through the tools: a labelled creative, a
- * marketing angle, tracked topics, an offer for a segment, a creator program with a creator and
+ * marketing angle, tracked topics, an offer for a segment, a creator program with the four creators of the traffic and
  * a tracked AI-visibility prompt, and the draft of a post-purchase survey (survey.ts publishes it). Each goes through its tool as a tools/call does (argument
  * schema, checks, audit log as `demo`), so labels.get-labels, marketing-angles.get-angles,
  * topics.get-topics, offers.get-offers, creators.get-programs and ai-visibility.get-results
@@ -11,6 +11,7 @@ import { visibilityOf } from '../../analytics/permissions.ts';
 import { findTool } from '../../mcp/tools/index.ts';
 import type { ToolContext } from '../../mcp/tools/kit/tool.ts';
 import { formatDay } from '../../kit/dates.ts';
+import { CREATORS } from './catalog.ts';
 
 const DAY_MS = 86_400_000;
 const ADMIN = ['admin:admin'];
@@ -53,7 +54,7 @@ export async function seedDemoAssistantWork(stores: Stores, workspaceId: number,
   const repeat = segments.find((s: { name: string }) => s.name === 'Repeat buyers');
   await call('offers.create', { name: 'Thank-you 10 %', type: 'percentage_discount', config: { value: 10 }, target_segment_id: repeat?.id });
   const { program } = await call('creators.create-program', { name: 'Creators 10 %', commission: { type: 'percentage', rate_percent: 10 } });
-  await call('creators.create', { name: 'Maya', program_id: program.id, instagram_handle: '@maya.outdoors' });
+  for (const creator of CREATORS) await call('creators.create', { name: creator.name, program_id: program.id, instagram_handle: `@${creator.handle}` });
   await call('ai-visibility.create-prompt', { prompt: 'Which brand makes the best rain jacket for city commuting?', competitors: ['Rains', 'Patagonia'] });
   const { survey } = await call('surveys.create', {
     title: 'How did you hear about us?',

@@ -216,10 +216,10 @@ export const CHANNELS: Channel[] = [
 export const CREATOR_RENAME_DATE = '2026-07-24';
 
 export const CREATORS = [
-  { code: 'MAYA', handle: 'maya.styles' },
-  { code: 'JONAS', handle: 'jonasoutdoors' },
-  { code: 'LENA', handle: 'lena.wears' },
-  { code: 'THEO', handle: 'theo_fits' },
+  { name: 'Maya', code: 'MAYA', handle: 'maya.styles' },
+  { name: 'Jonas', code: 'JONAS', handle: 'jonasoutdoors' },
+  { name: 'Lena', code: 'LENA', handle: 'lena.wears' },
+  { name: 'Theo', code: 'THEO', handle: 'theo_fits' },
 ];
 
 export const EMAIL_CAMPAIGNS = ['weekly-newsletter', 'abandoned-cart', 'welcome-series', 'summer-sale'];

@@ -1,7 +1,8 @@
 /**
  * The demo store as `npm start` seeds it into a new workspace: the demo shop's traffic, orders and
  * ads, its workflows run by the engine, every other family's objects (families.ts), what an
- * assistant would have stored through the tools (assistant.ts) and a survey's answers (survey.ts).
+ * assistant would have stored through the tools (assistant.ts), the owner's links of its creators
+ * to their codes (creators.ts) and a survey's answers (survey.ts).
  */
 import type { EngineDeps } from '../../workflows/engine.ts';
 import type { WorkflowsConfig } from '../../config.ts';
@@ -13,6 +14,7 @@ import { seedDemoWorkflows } from './workflows.ts';
 import { seedDemoFamilies } from './families.ts';
 import { seedDemoAssistantWork } from './assistant.ts';
 import { seedDemoSurveyAnswers } from './survey.ts';
+import { seedDemoCreatorCodes } from './creators.ts';
 
 export async function seedDemoStore(
   stores: Stores,
@@ -29,5 +31,6 @@ export async function seedDemoStore(
   const now = Date.now();
   await seedDemoFamilies(stores, workspaceId, now);
   const surveyId = await seedDemoAssistantWork(stores, workspaceId, now);
+  await seedDemoCreatorCodes(stores, workspaceId);
   await seedDemoSurveyAnswers(stores, workspaceId, surveyId, now);
 }

@@ -25,6 +25,7 @@ export async function seedDemoWorkflows(
   const definitions = [
     { name: 'Morning note', trigger: { type: 'daily_schedule' }, actions: [{ type: 'save_note' }] },
     { name: 'Spend above 500 yesterday', trigger: { type: 'metric_threshold', metric: 'spend', operator: 'above', value: 500 }, actions: [{ type: 'save_note' }] },
+    { name: 'Meta ROAS below 2 yesterday', trigger: { type: 'metric_threshold', metric: 'roas', operator: 'below', value: 2, source: 'meta', period: 'yesterday' }, actions: [{ type: 'save_note' }] },
     { name: 'New sales to the list', trigger: { type: 'new_conversion' }, actions: [{ type: 'add_to_list', target: String(list.id) }] },
     { name: 'Tired creatives', trigger: { type: 'ad_fatigue' }, actions: [{ type: 'save_note' }] },
   ];

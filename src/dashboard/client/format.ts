@@ -92,3 +92,6 @@ export const monthStart = (day: string, offset = 0) => {
   const d = new Date(Date.parse(day));
   return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + offset, 1)).toISOString().slice(0, 10);
 };
+
+/** "Winter sale · 1201": the name the ad rows give a campaign, ad group or ad id, beside it; the id alone when none does. */
+export const withName = (id: string, name: string | undefined): string => (name ? `${name} · ${id}` : id);

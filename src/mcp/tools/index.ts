@@ -133,13 +133,11 @@ export interface ListedTool {
  * The hints as tools/list sends them, leaving out what MCP's defaults already say: a write is not
  * read-only by default, and its destructive and idempotent hints, which MCP defines only for tools
  * that are not read-only, go with writes only (idempotent only when true, its default being false).
- * `openWorldHint: false` goes with writes only: on a read-only tool it tells a host nothing it
- * would act on, and leaving it out of every read keeps tools/list within its 50 KB.
+ * `openWorldHint` is left out: hosts decide whether to ask before a call on readOnlyHint and
+ * destructiveHint, and leaving it out of every tool keeps tools/list within its 50 KB.
  */
-function listedAnnotations({ readOnlyHint, destructiveHint, idempotentHint, openWorldHint }: ToolDefinition['annotations']) {
-  return readOnlyHint
-    ? { readOnlyHint }
-    : { destructiveHint, ...(idempotentHint ? { idempotentHint } : {}), openWorldHint };
+function listedAnnotations({ readOnlyHint, destructiveHint, idempotentHint }: ToolDefinition['annotations']) {
+  return readOnlyHint ? { readOnlyHint } : { destructiveHint, ...(idempotentHint ? { idempotentHint } : {}) };
 }
 
 function listed(tool: ToolDefinition, schema: z.ZodObject): ListedTool {

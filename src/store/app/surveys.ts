@@ -21,9 +21,9 @@ export const MAX_QUESTIONS = 30;
 /** Choice questions list their options (2 to 20, each once); the other types take none. */
 export const surveyQuestion = z
   .object({
-    text: z.string().trim().min(1).max(500).describe('The question as shown to the customer'),
+    text: z.string().trim().min(1).max(500).describe('Question as the customer sees it'),
     type: z.enum(QUESTION_TYPES).describe('Answer kind: rating 1-5, nps 0-10'),
-    options: z.array(z.string().trim().min(1).max(200)).max(MAX_OPTIONS).optional().describe('Choices; required for single_choice and multiple_choice'),
+    options: z.array(z.string().trim().min(1).max(200)).max(MAX_OPTIONS).optional().describe('Choices, for single_choice and multiple_choice'),
   })
   .strict()
   .superRefine((question, ctx) => {

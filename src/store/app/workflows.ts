@@ -15,6 +15,9 @@ export const EXECUTION_KIND = 'workflow_execution';
 
 export const TRIGGER_TYPES = ['daily_schedule', 'weekly_schedule', 'metric_threshold', 'new_conversion', 'ad_fatigue'] as const;
 export type TriggerType = (typeof TRIGGER_TYPES)[number];
+/** The days a metric_threshold trigger reads (docs/workflows.md): the default is yesterday, the last complete day. */
+export const THRESHOLD_PERIODS = ['yesterday', 'today', 'last_7_days'] as const;
+export type ThresholdPeriod = (typeof THRESHOLD_PERIODS)[number];
 export const ACTION_TYPES = ['notify_email', 'notify_webhook', 'add_to_list', 'save_note'] as const;
 export type ActionType = (typeof ACTION_TYPES)[number];
 
@@ -23,6 +26,10 @@ export interface WorkflowTrigger {
   metric?: string;
   operator?: 'above' | 'below';
   value?: number;
+  /** metric_threshold only: the report for this source (and campaign id) over this period. */
+  source?: string;
+  campaign?: string;
+  period?: ThresholdPeriod;
 }
 
 export interface WorkflowAction {

@@ -3,11 +3,15 @@ import { DAY_MS } from '../../../kit/dates.ts';
 import { Conditions, timestampParam } from '../../sql.ts';
 import type { QueryScope } from '../../query-scope.ts';
 import { soldSql } from '../../sales.ts';
+import { reportingSourceSql } from '../../dimensions.ts';
 
 export const QUERY_NAME = 'touchpoint-paths';
 
 export interface PathRow {
+  /** Reporting sources (meta, microsoft, creator, ...), repeats in a row collapsed. */
   path: string[];
+  /** The raw channel paths behind it (facebook, instagram, bing, ...; repeats collapsed), at most 5. */
+  raw_paths: string[][];
   /** Channels in the path; 0 for the organic path of a conversion without touchpoints. */
   touchpoints: number;
   conversions: number;
@@ -16,9 +20,10 @@ export interface PathRow {
 }
 
 /**
- * Each conversion's path: the channels of the visitor's tagged sessions that started within
- * `windowDays` before it, in time order, repeats in a row collapsed. Untagged sessions are not
- * touchpoints; a conversion without any gets the path ['organic']. A restricted key (the scope's
+ * Each conversion's path: the reporting sources of the visitor's tagged sessions that started
+ * within `windowDays` before it, in time order, repeats in a row collapsed, with the raw channel
+ * paths behind it. Untagged sessions are not touchpoints; a conversion without any gets the path
+ * ['organic']. A restricted key (the scope's
  * channels not null) gets only the conversions whose whole path it sees: every touchpoint in them,
  * or no touchpoint and `organicVisible`. Paths are never shortened to what a key sees, so a
  * restricted key's paths and counts are exactly the admin's for those paths.
@@ -33,13 +38,16 @@ export async function touchpointPaths(
       touch_start: timestampParam(scope.range.startMs - p.windowDays * DAY_MS),
     });
   const sql = `
-SELECT if(empty(touches), ['organic'], touches) AS path, any(length(touches)) AS touchpoints, toUInt64(count()) AS conversions,
+SELECT if(empty(sources), ['organic'], sources) AS path, any(length(sources)) AS touchpoints, toUInt64(count()) AS conversions,
   toInt64(sum(rev)) AS revenue_cents,
-  round(avg(n_touches), 2) AS avg_touchpoints
+  round(avg(n_touches), 2) AS avg_touchpoints,
+  arraySort(groupUniqArray(5)(if(empty(touches), ['organic'], touches))) AS raw_paths
 FROM (
   SELECT arrayMap(x -> x.2, arraySort(x -> x.1, groupArrayIf((t.t_start, t.t_source),
       t.t_source != '' AND t.t_start <= c.dt AND t.t_start >= c.dt - toIntervalDay({window:UInt32})))) AS raw,
     arrayFilter((x, i) -> i = 1 OR x != raw[i - 1], raw, arrayEnumerate(raw)) AS touches,
+    arrayMap(x -> ${reportingSourceSql('x')}, raw) AS raw_sources,
+    arrayFilter((x, i) -> i = 1 OR x != raw_sources[i - 1], raw_sources, arrayEnumerate(raw_sources)) AS sources,
     length(raw) AS n_touches,
     any(c.transaction_gross_revenue) AS rev
   FROM (

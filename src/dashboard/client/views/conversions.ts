@@ -49,13 +49,16 @@ interface PathAnswer {
   dt: string;
   touches: {
     started: string; session_id: string; channel: string; source: string; campaign: string; campaign_name: string;
-    adgroup: string; ad: string; utm_campaign: string; weight: number | null;
+    adgroup: string; adgroup_name: string; ad: string; ad_name: string; utm_campaign: string; weight: number | null;
   }[];
   organic_weight: number;
   attribution_model: string;
   attribution_window: number;
   exclude_source: string[];
 }
+
+/** A campaign, ad group or ad on the path: its name from the ad rows with the id on hover, else the id. */
+const named = (id: string, name: string) => html`<span title=${`id ${id}`}>${name || id}</span>`;
 
 const encodeKey = (row: Row) => [row.session_id, row.dt, row.name, row.transaction_id].map((v) => encodeURIComponent(String(v ?? ''))).join('|');
 
@@ -74,7 +77,7 @@ function Path({ route, selected }: { route: Route; selected: string }) {
       <ol class="path">${d.touches.length === 0 && html`<li>No sessions of this buyer in the window.</li>`}
         ${d.touches.map((t) => html`<li class=${t.weight ? 'credited' : ''}>
           <strong>${t.channel === '' ? 'untagged visit' : t.source}</strong> · ${t.started}
-          ${t.campaign && html` · campaign <span title=${`id ${t.campaign}`}>${t.campaign_name || t.campaign}</span>`}${t.ad && html` · ad ${t.ad}`}${t.utm_campaign && html` · utm ${t.utm_campaign}`}
+          ${t.campaign && html` · campaign ${named(t.campaign, t.campaign_name)}`}${t.adgroup && html` · ad group ${named(t.adgroup, t.adgroup_name)}`}${t.ad && html` · ad ${named(t.ad, t.ad_name)}`}${t.utm_campaign && html` · utm ${t.utm_campaign}`}
           <span class="credit">${t.weight !== null ? `${formatValue(t.weight, 'fraction')} of the credit`
             : t.channel === '' ? 'not a touchpoint (no channel)' : 'not eligible (excluded source)'}</span>
         </li>`)}

@@ -1,8 +1,9 @@
 /**
  * Creators: every creator code the traffic carried in the range (a `ref` link code or a coupon)
- * and every stored creator's tracking code, with sessions, orders, revenue and the commission of
- * an applied program, busiest first; then the creator commission programs, which owners apply and
- * un-apply. Creators and programs are added by the assistant (creators.create).
+ * and every stored creator with its tracking and linked codes, with sessions, orders, revenue and
+ * the commission of an applied program, busiest first, beside the report's revenue of the creator
+ * channel; owners link a code to a stored creator; then the creator commission programs, which
+ * owners apply and un-apply. Creators and programs are added by the assistant (creators.create).
  */
 import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
@@ -25,6 +26,7 @@ interface CreatorsAnswer {
   range: { start_date: string; end_date: string };
   creators: Row[];
   programs: Program[];
+  revenue_basis: { revenue: number; report_revenue: number; reason: string };
 }
 
 interface Program {
@@ -37,6 +39,7 @@ interface Program {
 
 const CREATOR_COLUMNS: Column[] = [
   { key: 'code', label: 'Code', kind: 'text' },
+  { key: 'codes', label: 'Codes counted', kind: 'text', display: (r) => (r.codes as string[]).join(', ') },
   { key: 'name', label: 'Creator', kind: 'text', display: (r) => (r.name === null ? 'not stored' : String(r.name)) },
   { key: 'program', label: 'Program', kind: 'text', display: (r) => String(r.program ?? '') },
   { key: 'sessions', label: 'Sessions', kind: 'count' },
@@ -85,6 +88,18 @@ export function Creators({ route, workspace }: ViewProps) {
         }]
       : []),
   ];
+  const stored = (d?.creators ?? []).filter((c) => c.id !== null);
+  const link = async (event: Event) => {
+    event.preventDefault();
+    const form = new FormData(event.target as HTMLFormElement);
+    try {
+      const { creator } = await sendJson<{ creator: { name: string; codes: string[] } }>('POST', `creators/${String(form.get('creator'))}/codes?workspace=${workspace.id}`, { code: String(form.get('code') ?? '') });
+      setResult({ message: `${creator.name} now counts ${creator.codes.join(', ')}.`, error: null });
+      answer.reload();
+    } catch (err) {
+      setResult({ message: null, error: (err as Error).message });
+    }
+  };
   return html`
     <${Filters} route=${route} zone=${workspace.timezone} attribution=${false} />
     <p class="note">A code counts the sessions that landed with it as <code>?ref=</code>, and the orders that carry it as a coupon (the code, or it
@@ -96,6 +111,14 @@ export function Creators({ route, workspace }: ViewProps) {
     ${result.message && html`<p class="ok" role="status">${result.message}</p>`}
     ${d && html`<${Table} caption=${`Creators from ${d.range.start_date} to ${d.range.end_date}`} columns=${CREATOR_COLUMNS} rows=${d.creators}
         filename="storelens-creators.csv" empty="No creator code in these days." />
+      <p class="note">Creators' revenue ${formatValue(d.revenue_basis.revenue, 'money')}; the report credits the creator channel
+        ${formatValue(d.revenue_basis.report_revenue, 'money')}. ${d.revenue_basis.reason}</p>
+      ${workspace.role === 'owner' && stored.length > 0 && html`<form class="settings-form" onSubmit=${link} aria-labelledby="link-code-title">
+        <h2 id="link-code-title">Link a code to a creator</h2>
+        <label>Creator <select name="creator">${stored.map((c) => html`<option value=${String(c.id)}>${String(c.name)} (${String(c.code)})</option>`)}</select></label>
+        <label>Code <input name="code" required maxlength="40" placeholder="MAYA" /></label>
+        <button type="submit">Link code</button>
+      </form>`}
       <${Table} caption="Creator programs" columns=${programColumns} rows=${d.programs as unknown as Row[]} filename="storelens-creator-programs.csv"
         empty="No creator programs yet." />`}
   `;

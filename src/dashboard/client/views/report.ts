@@ -8,7 +8,7 @@ import type { ViewProps } from './props.ts';
 import { useData, apiParams } from '../data.ts';
 import { Filters, MODELS, type Applied } from '../filters.ts';
 import { Table, type Column, type Row } from '../table.ts';
-import { label, METRIC_KINDS } from '../format.ts';
+import { label, METRIC_KINDS, withName } from '../format.ts';
 import { withParams, type Route } from '../router.ts';
 import { FILTER_PARAMS, Status } from './common.ts';
 
@@ -31,6 +31,8 @@ interface ReportAnswer {
   totals: Row;
   pagination: { offset: number; limit: number; has_more: boolean; next_offset: number | null; total_rows: number };
   settings_applied: Applied;
+  /** The names of the campaign and ad group the drill-down stands in ('' when no ad row names them). */
+  drill_names: { campaign?: string; adgroup?: string };
 }
 
 interface CompareAnswer {
@@ -52,13 +54,13 @@ export function keyColumns(breakdown: string, drill?: (row: Row) => void): Colum
   return cols;
 }
 
-function Breadcrumbs({ route }: { route: Route }) {
+function Breadcrumbs({ route, names }: { route: Route; names: ReportAnswer['drill_names'] }) {
   const p = route.params;
   const steps: { text: string; changes: Record<string, string | null> }[] = [
     { text: 'All sources', changes: { breakdown: 'source', source: null, campaign: null, adgroup: null } },
     ...(p.get('source') ? [{ text: `Source ${p.get('source')}`, changes: { breakdown: 'campaign', campaign: null, adgroup: null } }] : []),
-    ...(p.get('campaign') ? [{ text: `Campaign ${p.get('campaign')}`, changes: { breakdown: 'adgroup', adgroup: null } }] : []),
-    ...(p.get('adgroup') ? [{ text: `Ad group ${p.get('adgroup')}`, changes: { breakdown: 'ad' } }] : []),
+    ...(p.get('campaign') ? [{ text: `Campaign ${withName(p.get('campaign')!, names.campaign)}`, changes: { breakdown: 'adgroup', adgroup: null } }] : []),
+    ...(p.get('adgroup') ? [{ text: `Ad group ${withName(p.get('adgroup')!, names.adgroup)}`, changes: { breakdown: 'ad' } }] : []),
   ];
   if (steps.length === 1) return null;
   return html`<nav aria-label="Drill-down" class="crumbs">${steps.map((s, i) =>
@@ -145,7 +147,7 @@ export function Report({ route, workspace }: ViewProps) {
         onChange=${() => withParams(route, { compare: comparing ? null : '1' })} /> Compare the seven models</label>
       ${!comparing && html`<${MetricPicker} route=${route} metrics=${metrics} profit=${workspace.profit} />`}
     </div>
-    <${Breadcrumbs} route=${route} />
+    <${Breadcrumbs} route=${route} names=${d?.drill_names ?? {}} />
     ${comparing
       ? html`<${Compare} route=${route} breakdown=${breakdown} />`
       : html`<${Status} loading=${answer.loading} error=${answer.error} />

@@ -32,7 +32,7 @@ interface Survey {
 interface SourcesAnswer {
   question: number;
   question_text: string;
-  rows: { answer: string; source: string; orders: number; revenue: number }[];
+  rows: { answer: string; source: string; orders: number; revenue: number; share: number | null }[];
   answers: { answer: string; responses: number; matched: number }[];
   attribution_model: string;
   attribution_window: number;
@@ -45,15 +45,17 @@ interface ResponsesAnswer {
   limit: number;
 }
 
+const CELL_KINDS = { orders: 'share', share: 'fraction', revenue: 'money' } as const;
+
 /** One matrix: a row per answer, a column per attributed source, `pick` of each cell. */
-function matrix(answer: SourcesAnswer, pick: 'orders' | 'revenue'): { columns: Column[]; rows: Row[] } {
+function matrix(answer: SourcesAnswer, pick: keyof typeof CELL_KINDS): { columns: Column[]; rows: Row[] } {
   const sources = [...new Set(answer.rows.map((r) => r.source))].sort();
   const columns: Column[] = [
     { key: 'answer', label: 'Answer', kind: 'text' },
     ...(pick === 'orders'
       ? [{ key: 'responses', label: 'Responses', kind: 'count' as const }, { key: 'matched', label: 'Matched orders', kind: 'count' as const }]
       : []),
-    ...sources.map((s) => ({ key: `source:${s}`, label: s, kind: pick === 'orders' ? ('share' as const) : ('money' as const) })),
+    ...sources.map((s) => ({ key: `source:${s}`, label: s, kind: CELL_KINDS[pick] })),
   ];
   const rows = answer.answers.map((a) => {
     const row: Row = { answer: a.answer, responses: a.responses, matched: a.matched };
@@ -73,6 +75,7 @@ function SelfReported({ route, survey }: { route: Route; survey: Survey }) {
   if (grouped.length === 0) return html`<p class="note">This survey has no choice, rating or NPS question to compare with the attributed sources.</p>`;
   const orders = d && matrix(d, 'orders');
   const revenue = d && matrix(d, 'revenue');
+  const shares = d && matrix(d, 'share');
   return html`<section class="panel" aria-labelledby="self-reported-title">
     <div class="table-tools"><h2 id="self-reported-title">Self-reported vs pixel</h2>
       <label>Question
@@ -86,6 +89,8 @@ function SelfReported({ route, survey }: { route: Route; survey: Survey }) {
       for the same orders (${label(d.attribution_model)}, ${d.attribution_window}-day window; orders in the date range, matched by transaction id).</p>
       <${Table} caption="Orders by answer and attributed source" columns=${orders!.columns} rows=${orders!.rows}
         filename="storelens-survey-orders.csv" empty="No answers to this question yet." />
+      <${Table} caption="Agreement: share of each answer's orders credited to each source" columns=${shares!.columns} rows=${shares!.rows}
+        filename="storelens-survey-agreement.csv" empty="No answers to this question yet." />
       <${Table} caption="Revenue by answer and attributed source" columns=${revenue!.columns} rows=${revenue!.rows}
         filename="storelens-survey-revenue.csv" empty="No answers to this question yet." />`}
   </section>`;

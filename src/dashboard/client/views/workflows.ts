@@ -16,6 +16,9 @@ interface Trigger {
   metric?: string;
   operator?: string;
   value?: number;
+  source?: string;
+  campaign?: string;
+  period?: string;
 }
 
 interface Workflow {
@@ -34,7 +37,9 @@ interface Execution {
   outcome: { reason: string; values: Record<string, unknown>; actions: { type: string; status: string; detail: string }[]; error?: string } | null;
 }
 
-const triggerText = (t: Trigger) => (t.type === 'metric_threshold' ? `${t.metric} ${t.operator} ${t.value}` : t.type === 'ad_fatigue' ? `ad fatigue ≥ ${t.value ?? 60}` : t.type.replace(/_/g, ' '));
+const thresholdText = (t: Trigger) =>
+  [t.source, t.campaign && `campaign ${t.campaign}`, t.metric, t.operator, t.value, (t.period ?? 'yesterday').replace(/_/g, ' ')].filter((part) => part !== undefined && part !== '').join(' ');
+const triggerText = (t: Trigger) => (t.type === 'metric_threshold' ? thresholdText(t) : t.type === 'ad_fatigue' ? `ad fatigue ≥ ${t.value ?? 60}` : t.type.replace(/_/g, ' '));
 const time = (iso: string) => iso.slice(0, 16).replace('T', ' ');
 
 /** What a trigger read, as `metric: value` pairs ("none" when it read no figure, as a schedule does). */

@@ -37,7 +37,7 @@ export const abTestingTools = [
   readTool(
     'ab-testing.get-results',
     'A/B test results',
-    'Per variant of one test: sessions, conversion rate, revenue per session, two-proportion z-test against the ' +
+    'Per variant of one test: sessions, conversion rate, revenue per session, two-proportion z-test vs the ' +
       'control (p < 0.05). Basis: orders.',
     'Sessions and conversions per variant, from traffic.',
     z

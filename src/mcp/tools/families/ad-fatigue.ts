@@ -10,8 +10,8 @@ export const adFatigueTools = [
   readTool(
     'ad-fatigue.get-scores',
     'Ad fatigue scores',
-    'Ads scored 0-100 for creative fatigue (CTR decay, frequency growth from the first to the second half of their ' +
-      'delivery days in the range), highest first.',
+    'Ads scored 0-100 for creative fatigue (CTR decay and frequency growth, first vs second half of their ' +
+      'days in the range), highest first.',
     'Daily ad delivery (impressions, clicks, reach) from ad rows.',
     z
       .object({

@@ -9,7 +9,7 @@ export const aiVisibilityTools = [
   readTool(
     'ai-visibility.get-results',
     'AI visibility results',
-    'Tracked AI-assistant prompts with their latest 20 check results (assistant, model, brand mentioned, position, competitors), newest last; status says whether an assistant is configured.',
+    'Tracked AI-assistant prompts, each with its latest 20 checks (assistant, model, brand mentioned, position, competitors), newest last; status: is an assistant configured.',
     'Prompts from ai-visibility.create-prompt; results from `ai-visibility run` asking the configured OpenAI-compatible assistant.',
     z.object({ limit: limitArg, offset: offsetArg }).strict(),
     z.strictObject({ status: z.enum(['configured', 'not_configured']), note: z.string().optional(), prompts: out.storedList }),

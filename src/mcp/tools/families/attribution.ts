@@ -15,8 +15,7 @@ export const attributionTools = [
   readTool(
     'attribution.get-data',
     'Compare attribution models',
-    'How much the credit rule matters: revenue, conversions, spend, ROAS and CPA per channel under several models ' +
-      'side by side (default all seven). Basis: report.',
+    'Revenue, conversions, spend, ROAS and CPA per channel under each attribution model (default all seven). Basis: report.',
     'The report core, once per attribution model, over traffic, conversions and ad rows.',
     z
       .object({

@@ -8,7 +8,7 @@ export const auditLogTools = [
   readTool(
     'audit-log.get-log',
     'Audit log',
-    'Workspace changes, newest first: who (key or OAuth client), which tool or command, which object, what changed. ' +
+    'Workspace changes, newest first: who (key or OAuth client), which tool or command, object, change. ' +
       'Needs admin:admin.',
     'Every write through the tools, and the OAuth consents.',
     z.object({ limit: limitArg, offset: offsetArg }).strict(),

@@ -16,6 +16,8 @@ const FLAT_SPEND = 0.1;
 const MANY_DAYS = 28;
 const VARIED_SPEND = 0.25;
 const GOOD_FIT = 0.6;
+/** A curve explaining less than this share of daily revenue (R², log scale) is low confidence whatever the days. */
+const POOR_FIT = 0.3;
 
 const round = (value: number, places: number) => Math.round(value * 10 ** places) / 10 ** places;
 const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
@@ -27,6 +29,7 @@ function confidence(days: number, spendVariation: number | null, curve: PowerCur
   const reasons = [
     ...(days < FEW_DAYS ? [`only ${days} days with spend and revenue (${FEW_DAYS} or more wanted)`] : []),
     ...(spendVariation !== null && spendVariation < FLAT_SPEND ? [`daily spend barely varied (±${Math.round(spendVariation * 100)} %), so the slope is a guess`] : []),
+    ...(curve.r2 < POOR_FIT ? [`the curve explains only ${Math.round(curve.r2 * 100)} % of daily revenue (log scale; ${POOR_FIT * 100} % or more wanted), so daily revenue follows something other than this spend`] : []),
   ];
   if (reasons.length) return { level: 'low', note: `Low: ${reasons.join('; ')}.` };
   const fit = `${days} days, spend varied ±${Math.round((spendVariation ?? 0) * 100)} %, the curve explains ${Math.round(curve.r2 * 100)} % of daily revenue (log scale)`;
@@ -53,8 +56,8 @@ export const budgetTools = [
   readTool(
     'budget.compare-channels',
     'Compare channels for budget',
-    'Should budget move between channels? Per channel: marginal ROAS from its daily spend/revenue curve, ROAS per ' +
-      'model, new-customer share, trend, confidence in words. 28+ days. Basis: report.',
+    'Budget moves: per channel, marginal ROAS (slope of its daily spend/revenue curve), ROAS per ' +
+      'model, new-customer share, trend, fit confidence. 28+ days. Basis: report.',
     'Daily spend from ad rows against the report core\'s daily credited revenue per source; each attribution model\'s ROAS.',
     z.object({ ...rangeArgs }).strict(),
     z.strictObject({
@@ -65,6 +68,7 @@ export const budgetTools = [
         curve: out.open.nullable(), days_fitted: out.num, spend_variation: out.numOrNull, roas_by_model: out.open, new_customer_share: out.numOrNull,
         trend: out.open, confidence: out.str, confidence_note: out.str,
       }),
+      without_spend: out.list({ source: out.str, revenue: out.num }),
       ranking: out.strs,
       method: out.str,
     }),
@@ -76,7 +80,9 @@ export const budgetTools = [
         report(ctx, { ...request, breakdown: 'source', metrics: ['conversions', 'new_customers'], limit: 500 }),
       ]);
       const half = Math.floor(days.length / 2);
-      const channels = series.map(({ source, spend, revenue }) => {
+      const spent = series.filter((s) => sum(s.spend) > 0);
+      const withoutSpend = series.filter((s) => sum(s.spend) === 0).map((s) => ({ source: s.source, revenue: round(sum(s.revenue), 2) }));
+      const channels = spent.map(({ source, spend, revenue }) => {
         const curve = fitPowerCurve(spend, revenue);
         const fitted = spend.filter((s, i) => s > 0 && revenue[i]! > 0);
         const now = sum(spend.slice(-CURRENT_DAYS)) / Math.min(CURRENT_DAYS, spend.length);
@@ -110,6 +116,7 @@ export const budgetTools = [
         ...rangeOut(range),
         attribution: attributionOf(result.settings_applied),
         channels,
+        without_spend: withoutSpend,
         ranking,
         method: `revenue = a * spend^b fitted per channel to its daily points (log-log least squares, b kept in [0, 1]); ` +
           `marginal_roas = a * b * s^(b-1) at s = daily_spend_now, the mean daily spend of the last ${CURRENT_DAYS} days (docs/budget.md)`,

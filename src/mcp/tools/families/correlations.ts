@@ -50,8 +50,7 @@ export const correlationTools = [
   readTool(
     'correlations.get-data',
     'Spend vs revenue correlation',
-    'Per channel: Pearson correlation of daily ad spend with the daily revenue credited ' +
-      'to it, every day of the range counted. Basis: report.',
+    'Per channel: Pearson correlation of daily ad spend with daily credited revenue, every day counted. Basis: report.',
     'Daily spend from ad rows against the report core\'s daily credited revenue per source.',
     z
       .object({

@@ -2,7 +2,8 @@ import crypto from 'node:crypto';
 import { z } from 'zod';
 import { uniqueKeysTaken } from '../../../store/app/tool-objects.ts';
 import { Conflict } from '../../../kit/errors.ts';
-import { CREATOR_KIND as CREATOR, creatorsInTraffic } from '../../../analytics/creators.ts';
+import { creatorRevenueBasis, creatorsInTraffic } from '../../../analytics/creators.ts';
+import { CREATOR_KIND as CREATOR } from '../../../store/app/creators.ts';
 import { commissionRule as commission, CREATOR_PROGRAM_KIND as PROGRAM } from '../../../store/app/creator-programs.ts';
 import { createAudited, present, requireObject, updateAudited, listTool } from '../kit/objects.ts';
 import { rangeOut, toolRange } from '../kit/range.ts';
@@ -39,17 +40,24 @@ export const creatorTools = [
   readTool(
     'creators.get-creators',
     'Get creators',
-    'Creators by ref code and coupon (the code, or it plus digits; the coupon wins), stored ones too: sessions, orders, revenue in the range.',
-    "Sessions' `ref` landing parameter and the coupon codes of sale conversions and orders, from traffic and orders; creators stored with creators.create; commission once a person applies their program (`creator-program apply`, the dashboard).",
+    'Creators by ref code and coupon (code[+digits]; coupon wins), stored with linked codes: sessions, orders, revenue, commission.',
+    "Sessions' `ref` landing parameter and the coupon codes of sale conversions and orders, from traffic and orders; creators stored with creators.create, codes linked by a person (`creator link-code`, the dashboard); commission once a person applies their program (`creator-program apply`, the dashboard); the report core for report_revenue.",
     z.object(rangeArgs).strict(),
     z.strictObject({
       ...out.range,
-      creators: out.list({ code: out.str, creator: out.stored.nullable(), sessions: out.num, orders: out.num, revenue: out.num, commission: out.numOrNull, coupon_codes: out.strs }),
+      creators: out.list({
+        code: out.str, codes: out.strs, creator: out.stored.nullable(), sessions: out.num, orders: out.num, revenue: out.num, commission: out.numOrNull, coupon_codes: out.strs,
+      }),
+      revenue_basis: out.fields({ revenue: out.num, report_revenue: out.num, attribution: out.open, reason: out.str }),
     }),
     async (ctx, input) => {
       const range = toolRange(input, ctx.now());
       const creators = await creatorsInTraffic(ctx, ctx, range);
-      return { ...rangeOut(range), creators: creators.map((row) => ({ ...row, creator: row.creator ? present(row.creator) : null })) };
+      return {
+        ...rangeOut(range),
+        creators: creators.map((row) => ({ ...row, creator: row.creator ? present(row.creator) : null })),
+        revenue_basis: await creatorRevenueBasis(ctx, ctx, range, creators, ctx.now()),
+      };
     },
   ),
   listTool(

@@ -13,7 +13,7 @@ export const geoTestingTools = [
   readTool(
     'geo-testing.get-tests',
     'Get geo tests',
-    'Geo tests (regions, days, status) and results: daily revenue lift of treatment over control, 95% interval.',
+    'Geo tests (regions, days, status) with the daily revenue lift of treatment over control, 95% interval.',
     'Geo tests set up with `geo-test create`; daily sale revenue by the order\'s country or city, from traffic.',
     z.object({ limit: limitArg, offset: offsetArg }).strict(),
     z.strictObject({ tests: out.storedList }),
@@ -26,8 +26,7 @@ export const geoTestingTools = [
   readTool(
     'geo-testing.get-candidates',
     'Geo test candidates',
-    'Ranks countries or cities as geo holdout regions: enough orders and steady daily revenue (low coefficient of ' +
-      'variation). Basis: orders.',
+    'Ranks countries or cities as geo holdout regions: enough orders, steady daily revenue (low variation). Basis: orders.',
     'Conversions by country from traffic.',
     z
       .object({

@@ -21,7 +21,7 @@ export const healthCenterTools = [
     'health-center.get-summary',
     'Tracking health summary',
     'Tracking health with a status each: pixel freshness, match rate (shop sale orders a pixel purchase names), ' +
-      'newest ad data day per platform.',
+      'newest ad day per platform.',
     'The newest events and conversions (traffic), orders against pixel purchases (as reconciliation.get-data) and the newest ad rows.',
     z.object(rangeArgs).strict(),
     z.strictObject({

@@ -13,8 +13,8 @@ export const journeyTools = [
   readTool(
     'journeys.get-data',
     'Customer journeys',
-    'Most common channel paths before a conversion (tagged sessions in the window, repeats collapsed; none is ' +
-      '["organic"]) with conversions and revenue; a channel-limited key sees paths of its channels only. Basis: orders.',
+    'Commonest source paths to a conversion (window\'s tagged sessions, repeats collapsed; none: ["organic"]), ' +
+      'raw_paths, conversions, revenue. Basis: orders.',
     "Each buyer's sessions before a conversion, from traffic and conversions.",
     z
       .object({
@@ -24,7 +24,10 @@ export const journeyTools = [
       })
       .strict(),
     z.strictObject({
-      journeys: out.fields({ ...out.range, attribution_window: out.num, paths: out.list({ path: out.strs, touchpoints: out.num, conversions: out.num, revenue: out.num, avg_sessions_before_conversion: out.numOrNull }) }),
+      journeys: out.fields({
+        ...out.range, attribution_window: out.num,
+        paths: out.list({ path: out.strs, raw_paths: z.array(out.strs), touchpoints: out.num, conversions: out.num, revenue: out.num, avg_sessions_before_conversion: out.numOrNull }),
+      }),
     }),
     async (ctx, input) => {
       const range = toolRange(input, ctx.now());
@@ -33,6 +36,7 @@ export const journeyTools = [
       const rows = await touchpointPaths(ctx.ch, scope, { windowDays, organicVisible: seesOrganic(ctx), limit: input.limit });
       const paths = rows.map((r) => ({
         path: r.path,
+        raw_paths: r.raw_paths,
         touchpoints: Number(r.touchpoints),
         conversions: Number(r.conversions),
         revenue: money(Number(r.revenue_cents)),

@@ -53,8 +53,7 @@ export const libraryTools = [
   readTool(
     'library.get-assets',
     'Creative library',
-    'Which creatives work: ads of the range with spend, CTR, and the conversions, revenue and ROAS the report ' +
-      'credits them, plus labels. Basis: report.',
+    'Which creatives work: ads with spend, CTR, credited conversions, revenue, ROAS and labels. Basis: report.',
     'Ads and their delivery from ad rows; conversions and revenue credited by the report core.',
     z
       .object({

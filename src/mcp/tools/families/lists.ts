@@ -192,8 +192,7 @@ export const listTools = [
   writeTool(
     'lists.add-top-creatives',
     'Add top creatives to a list',
-    'Adds the range\'s top creatives by rank_by (numbers as library.get-assets) to a list as linked rows, and any missing ' +
-      'column (creative, source, the measure).',
+    'Adds the range\'s top creatives by rank_by (as library.get-assets) to a list as linked rows, adding missing columns.',
     'Ads from ad rows ranked as library.get-assets ranks them.',
     z
       .object({

@@ -25,7 +25,7 @@ export const loyaltyTools = [
     'loyalty.get-analytics',
     'Repeat purchase analytics',
     'Repeat purchases from platform orders in the range: customers, repeat rate, repeat revenue share, customers by ' +
-      'order count (1, 2, 3, 4+).',
+      'order count (1 to 4+).',
     'Repeat purchases of customers, from orders.',
     z.object(rangeArgs).strict(),
     z.strictObject({

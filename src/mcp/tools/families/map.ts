@@ -11,7 +11,7 @@ export const mapTools = [
     'map.get-data',
     'Sales by place',
     'Sessions, conversions and revenue per country or city (sessions by visitor country, conversions by order ' +
-      'address: city rows have 0 sessions). Basis: orders.',
+      'address; city rows: 0 sessions). Basis: orders.',
     "Sessions and conversions by the visitors' country and city (traffic).",
     z
       .object({

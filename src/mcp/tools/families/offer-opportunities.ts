@@ -14,7 +14,7 @@ const MIN_CART_SESSIONS = 20;
 export const offerOpportunitiesTool = readTool(
   'offers.get-opportunities',
   'Offer opportunities',
-  'Where an offer could pay off: channels with carts but few orders, and coupon code results (conversions, ' +
+  'Where an offer could pay off: channels with carts but few orders, and coupon results (conversions, ' +
     'revenue, new customer share). Basis: orders.',
   'Sessions with a cart and no conversion, and coupon codes on conversions, from traffic.',
   z.object(rangeArgs).strict(),

@@ -2,8 +2,13 @@ import { z } from 'zod';
 import { MAX_QUESTIONS, SURVEY_KIND, listSurveys, surveyQuestion, type SurveyData } from '../../../store/app/surveys.ts';
 import { countSurveyResponses } from '../../../analytics/queries/surveys/count-responses.ts';
 import { listSurveyResponses } from '../../../analytics/queries/surveys/list-responses.ts';
+import { surveyAgreement } from '../../../analytics/survey-agreement.ts';
+import { planAttribution } from '../../../analytics/attribution/index.ts';
+import { pixelScope } from '../../../analytics/query-scope.ts';
+import { getSettings } from '../../../store/app/workspaces.ts';
 import { createAudited, present, requireObject } from '../kit/objects.ts';
-import { idArg, limitArg, offsetArg, readTool, shortText, writeTool } from '../kit/tool.ts';
+import { rangeOut, toolRange } from '../kit/range.ts';
+import { idArg, limitArg, offsetArg, rangeArgs, readTool, shortText, writeTool } from '../kit/tool.ts';
 import * as out from '../kit/outputs.ts';
 import { ORDER_LEVEL, requireOutput, seesOutput } from '../../../analytics/permissions.ts';
 
@@ -11,7 +16,7 @@ export const surveyTools = [
   readTool(
     'surveys.get-responses',
     'Get survey responses',
-    'The surveys (status draft, live or closed; response count); with survey_id, that survey and its responses, one per order, oldest first.',
+    'Surveys (draft, live or closed; response count); with survey_id, its responses, one per order, oldest first.',
     "Surveys drafted with surveys.create and published by a person (`survey publish`, the dashboard); responses posted by the pixel's post-purchase widget to `POST /collect/survey`; " +
       'responses and their counts are order-level, read by admin keys only (docs/mcp.md, "Who may do what").',
     z
@@ -36,6 +41,48 @@ export const surveyTools = [
       requireOutput(ctx.visibility, ORDER_LEVEL, 'survey responses');
       const responses = await listSurveyResponses(ctx.ch, { workspaceId: ctx.workspaceId, surveyId: survey.id, page });
       return { survey: present(survey), responses };
+    },
+  ),
+  readTool(
+    'surveys.get-attribution-agreement',
+    'Survey answers vs attribution',
+    'Survey answers vs the sources credited for their orders: orders, revenue, share.',
+    'Survey responses matched by transaction id to conversions of the range, credited by the report core.',
+    z
+      .object({
+        survey_id: idArg('survey'),
+        question: z.number().int().min(0).max(MAX_QUESTIONS - 1).optional().describe('Index'),
+        ...rangeArgs,
+      })
+      .strict(),
+    z.strictObject({
+      agreement: out.fields({
+        ...out.range, attribution: out.open, question: out.num, question_text: out.str,
+        rows: out.list({ answer: out.str, source: out.str, orders: out.num, revenue: out.num, share: out.numOrNull }),
+        answers: out.list({ answer: out.str, responses: out.numOrNull, matched: out.numOrNull }),
+      }),
+    }),
+    async (ctx, input) => {
+      const survey = await requireObject<SurveyData>(ctx, SURVEY_KIND, input.survey_id, 'Survey');
+      const { range } = pixelScope(ctx, toolRange(input, ctx.now()));
+      const settings = await getSettings(ctx.db, ctx.workspaceId);
+      const attribution = planAttribution({}, settings, ctx.visibility);
+      const agreement = await surveyAgreement(ctx, {
+        workspaceId: ctx.workspaceId,
+        survey,
+        question: input.question,
+        range,
+        attribution,
+        visibility: ctx.visibility,
+        excludedTransactions: settings.excluded_transaction_ids,
+      });
+      return {
+        agreement: {
+          ...rangeOut(range),
+          attribution: { model: attribution.model, window: attribution.windowDays, date_mode: attribution.dateMode, ignore_sources: attribution.excludedSources },
+          ...agreement,
+        },
+      };
     },
   ),
   writeTool(

@@ -14,8 +14,8 @@ export const weatherTools = [
   readTool(
     'weather.get-data',
     'Weather and sales',
-    'Imported daily weather beside conversions of the same place and day: revenue per condition, correlation of ' +
-      'temperature and precipitation with revenue. Basis: orders.',
+    'Daily weather beside the same place\'s conversions: revenue per condition, correlation of temperature and ' +
+      'rain with it. Basis: orders.',
     'Needs an import of daily weather rows (`import --kind weather`), joined with conversions; empty until one.',
     z
       .object({

@@ -12,7 +12,7 @@ export const workflowTools = [
   listTool(
     'workflows.get-rules',
     'Get workflows',
-    'Automation workflows (trigger, conditions, actions), each enabled or not.',
+    'Automation workflows (trigger, actions), enabled or not.',
     'Workflows drafted with workflows.create, enabled and disabled by a person (`workflow enable`, the dashboard).',
     WORKFLOW_KIND,
     'workflows',
@@ -20,7 +20,7 @@ export const workflowTools = [
   readTool(
     'workflows.get-executions',
     'Get workflow executions',
-    'Recorded runs of one workflow or of all, with status and outcome.',
+    'Runs of one workflow or of all, with status and outcome.',
     'Recorded by the workflow engine in the server, one per evaluation (schedules, thresholds, new conversions, ad fatigue, `workflow run`); ' +
       'a key reads only the runs whose numbers it may read (docs/workflows.md, "What a narrower key sees").',
     z.object({ workflow_id: idArg('workflow').optional(), limit: limitArg, offset: offsetArg }).strict(),

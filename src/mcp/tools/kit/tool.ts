@@ -32,7 +32,6 @@ export interface ToolAnnotations {
   readOnlyHint: boolean;
   destructiveHint: boolean;
   idempotentHint: boolean;
-  openWorldHint: boolean;
 }
 
 export interface ToolDefinition<S extends z.ZodObject = z.ZodObject> {
@@ -65,7 +64,6 @@ const annotations = (title: string, readOnly: boolean, idempotent = readOnly): T
   readOnlyHint: readOnly,
   destructiveHint: false,
   idempotentHint: idempotent,
-  openWorldHint: false,
 });
 
 type Run<S extends z.ZodObject> = (ctx: ToolContext, input: z.output<S>) => Promise<Record<string, unknown>>;

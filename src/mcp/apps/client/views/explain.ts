@@ -5,6 +5,7 @@
 import { html } from 'htm/preact';
 import { Table, type Column, type Row } from '../../../../dashboard/client/table.ts';
 import { WhyTables, type WhyAnswer } from '../../../../dashboard/client/views/why.ts';
+import { withName } from '../../../../dashboard/client/format.ts';
 
 export interface ExplainResult {
   attribution: WhyAnswer & { transaction_id: string; dt: string; revenue: number; touchpoints: Row[] };
@@ -14,8 +15,9 @@ const TOUCH_COLUMNS: Column[] = [
   { key: 'started_at', label: 'Session start (UTC)', kind: 'text' },
   { key: 'source', label: 'Source', kind: 'text' },
   { key: 'raw_source', label: 'Referrer source', kind: 'text' },
-  { key: 'campaign', label: 'Campaign', kind: 'text' },
-  { key: 'ad', label: 'Ad', kind: 'text' },
+  ...(['campaign', 'adgroup', 'ad'] as const).map((key): Column => ({
+    key, label: { campaign: 'Campaign', adgroup: 'Ad group', ad: 'Ad' }[key], kind: 'text', display: (row) => withName(String(row[key] ?? ''), row[`${key}_name`] as string | undefined) || '(none)',
+  })),
 ];
 
 export function Explain({ data }: { data: ExplainResult }) {

@@ -12,13 +12,16 @@
 --   store_id = 1
 --   touch_start = "2026-09-03 00:00:00.000"
 --   window = 28
-SELECT if(empty(touches), ['organic'], touches) AS path, any(length(touches)) AS touchpoints, toUInt64(count()) AS conversions,
+SELECT if(empty(sources), ['organic'], sources) AS path, any(length(sources)) AS touchpoints, toUInt64(count()) AS conversions,
   toInt64(sum(rev)) AS revenue_cents,
-  round(avg(n_touches), 2) AS avg_touchpoints
+  round(avg(n_touches), 2) AS avg_touchpoints,
+  arraySort(groupUniqArray(5)(if(empty(touches), ['organic'], touches))) AS raw_paths
 FROM (
   SELECT arrayMap(x -> x.2, arraySort(x -> x.1, groupArrayIf((t.t_start, t.t_source),
       t.t_source != '' AND t.t_start <= c.dt AND t.t_start >= c.dt - toIntervalDay({window:UInt32})))) AS raw,
     arrayFilter((x, i) -> i = 1 OR x != raw[i - 1], raw, arrayEnumerate(raw)) AS touches,
+    arrayMap(x -> transform(x, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], x), raw) AS raw_sources,
+    arrayFilter((x, i) -> i = 1 OR x != raw_sources[i - 1], raw_sources, arrayEnumerate(raw_sources)) AS sources,
     length(raw) AS n_touches,
     any(c.transaction_gross_revenue) AS rev
   FROM (
@@ -53,13 +56,16 @@ SETTINGS output_format_json_quote_64bit_integers = 0
 --   store_id = 1
 --   touch_start = "2026-09-24 00:00:00.000"
 --   window = 7
-SELECT if(empty(touches), ['organic'], touches) AS path, any(length(touches)) AS touchpoints, toUInt64(count()) AS conversions,
+SELECT if(empty(sources), ['organic'], sources) AS path, any(length(sources)) AS touchpoints, toUInt64(count()) AS conversions,
   toInt64(sum(rev)) AS revenue_cents,
-  round(avg(n_touches), 2) AS avg_touchpoints
+  round(avg(n_touches), 2) AS avg_touchpoints,
+  arraySort(groupUniqArray(5)(if(empty(touches), ['organic'], touches))) AS raw_paths
 FROM (
   SELECT arrayMap(x -> x.2, arraySort(x -> x.1, groupArrayIf((t.t_start, t.t_source),
       t.t_source != '' AND t.t_start <= c.dt AND t.t_start >= c.dt - toIntervalDay({window:UInt32})))) AS raw,
     arrayFilter((x, i) -> i = 1 OR x != raw[i - 1], raw, arrayEnumerate(raw)) AS touches,
+    arrayMap(x -> transform(x, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], x), raw) AS raw_sources,
+    arrayFilter((x, i) -> i = 1 OR x != raw_sources[i - 1], raw_sources, arrayEnumerate(raw_sources)) AS sources,
     length(raw) AS n_touches,
     any(c.transaction_gross_revenue) AS rev
   FROM (
