@@ -10,7 +10,7 @@ import { invalidArguments, toolRefusal } from './errors.ts';
 import { INVALID_PARAMS, METHOD_NOT_FOUND, RpcError, negotiateVersion, quoted, toolResult, type RpcRequest } from './protocol.ts';
 import { findTool, inputSchemaOf, nearestTool, toolList } from './tools/index.ts';
 import type { ToolSelection } from './tools/kit/selection.ts';
-import type { ToolContext } from './tools/kit/tool.ts';
+import { TEXT_MAX, type ToolContext } from './tools/kit/tool.ts';
 import { workspacesListTool } from './tools/families/workspaces.ts';
 import { signDownload } from '../http/download-links.ts';
 import { APP_MIME_TYPE, APPS_EXTENSION } from './apps/index.ts';
@@ -23,7 +23,8 @@ const INSTRUCTIONS =
   'Storelens marketing analytics for one or more online stores. Start with metadata.list_schema to see ' +
   'metrics, breakdowns and sources, then analytics.query for numbers that match the dashboard. Dates are ' +
   'YYYY-MM-DD days of `timezone` (IANA name, default UTC; the store\'s is in metadata.list_schema): date_from the ' +
-  'first, date_to the last, included; a range left out is the last 7 days up to today. limit and offset page a list. Attribution arguments left out (ignore_sources ' +
+  'first, date_to the last, included; a range left out is the last 7 days up to today. limit and offset page a list. ' +
+  `Text arguments take at most ${TEXT_MAX} characters unless their schema says otherwise. Attribution arguments left out (ignore_sources ` +
   'included) take the saved dashboard settings. A channel filter `meta` covers its family (facebook, instagram, ...). ' +
   'Money is in the workspace currency; ratios (ctr, cr, margins) are fractions. A description ending "Basis: report" ' +
   'counts revenue and conversions as analytics.query credits them (the result names the attribution); "Basis: orders" ' +

@@ -180,7 +180,12 @@ test('surveys.get-attribution-agreement: the same matrix through the tool endpoi
   }
   // A key that reads Meta only sees Meta's credits; the rating question groups by its values.
   const { agreement: metaOnly } = await agreement(await shop.keyHeaders(['read:meta']), { question: 1 });
-  assert.deepEqual(metaOnly.rows, [{ answer: '5', source: 'meta', orders: 1, revenue: 100, share: 1 }]);
+  // A key of some channels sees the credits to them, but no share or count of the answers: those
+  // are order-level figures of the whole store.
+  assert.deepEqual([metaOnly.rows, metaOnly.answers], [
+    [{ answer: '5', source: 'meta', orders: 1, revenue: 100, share: null }],
+    [{ answer: '5', responses: null, matched: null }],
+  ]);
   const refused = await callTool(t.app, shop.headers, 'surveys.get-attribution-agreement', { survey_id: surveyId, question: 2 });
   assert.deepEqual(refused.error, { code: -32602, message: 'Invalid arguments: question 2 is a text question: its answers are not grouped' });
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DAY } from './tool.ts';
+import { DAY, TEXT_MAX } from './tool.ts';
 
 type Json = Record<string, unknown>;
 
@@ -13,7 +13,8 @@ const isPlainType = (branch: unknown): branch is { type: string } =>
  * `enum` or `const`, whose values say it; a `default` that is the empty value of its type (0,
  * false, "", [], {}); the bounds zod puts on every integer, Number.MAX_SAFE_INTEGER and its
  * negative, which JSON numbers cannot exceed exactly anyway; `minLength: 1`, as a text argument is
- * never meant to be empty (the server refuses an empty one, naming it). The calendar-day pattern becomes
+ * never meant to be empty, and `maxLength: 200`, the length most text arguments share, which the
+ * instructions state once (the server refuses either, naming the argument). The calendar-day pattern becomes
  * `format: "date"`, and an `anyOf` of bare types one `type` list.
  */
 function compact(node: unknown, root = true): unknown {
@@ -27,7 +28,7 @@ function compact(node: unknown, root = true): unknown {
     if (empty && (key === 'additionalProperties' || (key === 'properties' && !root))) continue;
     if (key === 'default' && (empty || value === 0 || value === false || value === '')) continue;
     if ((key === 'maximum' || key === 'minimum') && Math.abs(value as number) === Number.MAX_SAFE_INTEGER) continue;
-    if (key === 'minLength' && value === 1) continue;
+    if ((key === 'minLength' && value === 1) || (key === 'maxLength' && value === TEXT_MAX)) continue;
     if (key === 'pattern' && value === DAY.source) {
       out.format = 'date';
       continue;

@@ -103,7 +103,9 @@ export const idArg = (what: string) =>
   z.string().regex(/^\d{1,15}$/, { error: `${what} id must be a string of digits` }).describe(`Id of the ${what}`);
 
 /** What the arguments described once mean: the instructions say it, and docs/tools.md shows it in each table. */
-export const DESCRIBED_ONCE: Readonly<Record<string, string>> = { limit: 'Page size', offset: 'Items to skip', date_from: 'First day', date_to: 'Last day' };
+export const DESCRIBED_ONCE: Readonly<Record<string, string>> = {
+  limit: 'Page size', offset: 'Items to skip', date_from: 'First day', date_to: 'Last day', timezone: 'IANA zone of the days',
+};
 
 export const limitArg = z.number().int().min(1).max(500).default(50);
 export const offsetArg = z.number().int().min(0).default(0);
@@ -115,10 +117,12 @@ export const dayArg = (name: string) => z.string().regex(DAY, { error: (issue) =
 export const dateFromArg = dayArg('date_from').optional();
 export const dateToArg = dayArg('date_to').optional();
 /** The zone whose calendar days the range's days are, canonically spelled; left out: UTC. */
-export const timezoneArg = timeZoneName.optional().describe('IANA zone');
+export const timezoneArg = timeZoneName.optional();
 /** A tool's date range: whole calendar days of `timezone`. */
 export const rangeArgs = { date_from: dateFromArg, date_to: dateToArg, timezone: timezoneArg };
 
-export const shortText = (description: string, max = 200) => z.string().trim().min(1).max(max).describe(description);
+/** The length most text arguments share; tools/list leaves it out and the instructions say it once (json-schema.ts). */
+export const TEXT_MAX = 200;
+export const shortText = (description: string, max = TEXT_MAX) => z.string().trim().min(1).max(max).describe(description);
 export const longText = (description: string, max = 20_000) => z.string().max(max).describe(description);
 export const tagsArg = z.array(z.string().trim().min(1).max(60)).max(50).describe('Tags');
