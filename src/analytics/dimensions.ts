@@ -22,6 +22,9 @@ const RENAMED_CHANNELS: Record<string, string> = {
   organic: 'organic',
 };
 
+/** Reporting source of a raw channel, as reportingSourceSql names it in the engine. */
+export const reportingSourceOf = (channel: string): string => RENAMED_CHANNELS[channel] ?? channel;
+
 const quote = (s: string) => `'${s}'`;
 
 /**

@@ -1,6 +1,6 @@
 /**
  * GET /v3/attribution and attribution.explain: one conversion's touchpoints, every model's shares
- * and the data-driven chain, all worked out by hand. The fixture is test/fixtures/data-driven-shop.ts with its
+ * and the data-driven chain, all worked out by hand. The fixture is test/fixtures/markov-shop.ts with its
  * cancelled order (workspace "shop", range 2026-03-01..2026-03-07, 7-day window):
  * - buyer 1: facebook c1 03-01 10:00 (session 11), facebook c9 03-02 10:00 (12), google c2 03-03
  *   10:00 (13); purchase T1 03-03 10:30, 100.00.
@@ -18,7 +18,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestWorkspace, injectGet, insertRows, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
-import { purchase as shopPurchase, seedDataDrivenShop } from '../fixtures/data-driven-shop.ts';
+import { purchase as shopPurchase, seedMarkovShop } from '../fixtures/markov-shop.ts';
 import { bearer, callTool, toolOk } from '../mcp/rpc.ts';
 
 let t: TestApp;
@@ -31,7 +31,7 @@ const purchase = (tx: string, dt: string, session: number, visitor: number, cent
 before(async () => {
   t = await startTestApp();
   shop = await createTestWorkspace(t.stores);
-  await seedDataDrivenShop(t.stores, shop.id, { cancelledOrder: true });
+  await seedMarkovShop(t.stores, shop.id, { cancelledOrder: true });
 });
 
 after(() => t.close());

@@ -94,7 +94,7 @@ buyer AS (
 )
 SELECT toString(toDateTime(conv_dt, 'UTC')) AS dt, toString(cents) AS revenue_cents, length(in_window) AS touches_in_window,
   arrayMap(t -> (toString(t.session_id), toString(toDateTime(t.ts, 'UTC')), t.source, t.channel, t.campaign, t.adgroup, t.ad), eligible) AS touchpoints,
-  [${r.models.map((m) => MODELS[m].weights('touches')).join(', ')}] AS weights
+  [${r.models.map((m) => MODELS[m].weights('touches', 'conv_dt')).join(', ')}] AS weights
 FROM (
   SELECT c.conv_dt AS conv_dt, c.session_id AS session_id, c.cents AS cents,
     ${all.eligible} AS in_window, ${seen.eligible} AS eligible, if(empty(eligible), [${fallback}], eligible) AS touches

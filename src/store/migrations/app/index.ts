@@ -10,6 +10,7 @@ import * as tryonLimits from './0008_tryon_limits.ts';
 import * as oauthTokenResource from './0010_oauth_token_resource.ts';
 import * as oauthGrants from './0011_oauth_grants.ts';
 import * as dataVersions from './0020_data_versions.ts';
+import * as liftTests from './0030_lift_tests.ts';
 
 /** Keyed by name; Kysely applies them in name order. */
 export const appMigrations: Record<string, Migration> = {
@@ -24,4 +25,5 @@ export const appMigrations: Record<string, Migration> = {
   '0010_oauth_token_resource': oauthTokenResource,
   '0011_oauth_grants': oauthGrants,
   '0020_data_versions': dataVersions,
+  '0030_lift_tests': liftTests,
 };
