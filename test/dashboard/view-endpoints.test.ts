@@ -143,7 +143,7 @@ test('the overview is two report runs: the range by day and the days of the same
 
 test('the model comparison holds each model\'s /v3/report rows; profit holds the report by source and over time', async () => {
   const compare = await as.owen!.get(`/dashboard/api/compare?workspace=${shop.id}&${RANGE}&breakdown=source&metrics=revenue,conversions`);
-  assert.deepEqual(compare.body.models.map((m: { model: string }) => m.model), ['last_click', 'first_click', 'linear', 'u_shaped', 'total_impact', 'any_click', 'data_driven']);
+  assert.deepEqual(compare.body.models.map((m: { model: string }) => m.model), ['last_click', 'first_click', 'linear', 'u_shaped', 'total_impact', 'any_click', 'markov', 'data_driven']);
   for (const m of compare.body.models) {
     const viaApi = await api(`/v3/report?${RANGE}&breakdown=source&metrics=revenue,conversions&attribution_model=${m.model}`, shop.headers);
     assert.deepEqual({ data: m.data, totals: m.totals }, { data: viaApi.body.data, totals: viaApi.body.totals }, m.model);
@@ -183,7 +183,7 @@ test('conversions are /v3/conversions rows, newest first; the path shows why a c
   assert.deepEqual([shortWindow.body.touches.map((x: { weight: number | null }) => x.weight), shortWindow.body.organic_weight], [[null], 1], 'tiktok falls outside a 1-day window');
   const excluded = await path('&exclude_source=tiktok');
   assert.deepEqual([excluded.body.touches.map((x: { weight: number | null }) => x.weight), excluded.body.organic_weight], [[null, null], 1]);
-  assert.deepEqual((await path('&attribution_model=nope')).body, { message: 'Invalid attribution_model: nope. Accepted values: last_click, first_click, linear, u_shaped, total_impact, any_click, data_driven' });
+  assert.deepEqual((await path('&attribution_model=nope')).body, { message: 'Invalid attribution_model: nope. Accepted values: last_click, first_click, linear, u_shaped, total_impact, any_click, markov, data_driven' });
   const missing = await as.owen!.get(`/dashboard/api/conversions/path?workspace=${paths.id}&session_id=41&dt=2026-03-05%2012:05:01&name=purchase&transaction_id=T3`);
   assert.deepEqual(missing, { status: 404, body: { message: 'Conversion not found' } });
   const foreign = await as.owen!.get(`/dashboard/api/conversions/path?workspace=${shop.id}&session_id=91&dt=${today}%2000:00:02&name=purchase&transaction_id=OTHER-1`);
@@ -196,7 +196,7 @@ test('why: an order under every model with the chain of the view\'s range, as /v
   // T3's path is bob's tiktok click (visitor 3) six days before: every model gives it tiktok; the
   // chain has one journey, tiktok -> conversion, and no buyer without a conversion.
   const all = (source: string) => Object.fromEntries(
-    ['last_click', 'first_click', 'linear', 'u_shaped', 'total_impact', 'any_click', 'data_driven'].map((m) => [m, { [source]: 1 }]),
+    ['last_click', 'first_click', 'linear', 'u_shaped', 'total_impact', 'any_click', 'markov', 'data_driven'].map((m) => [m, { [source]: 1 }]),
   );
   assert.deepEqual(why.body, {
     transaction_id: 'T3', dt: '2026-03-05 12:05:00', revenue: 200, source: 'tiktok',

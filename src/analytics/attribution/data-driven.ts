@@ -53,4 +53,8 @@ export const dataDriven: AttributionModel = {
       dd_channels: [...(ctx.visibleChannels ?? [])],
     };
   },
+  applied: (bound) => ({
+    attribution_fallback: bound.dd_fallback === 1 ? 'linear' : null,
+    calibrated_sources: [...new Set(bound.dd_cal_sources as string[])].sort(),
+  }),
 };

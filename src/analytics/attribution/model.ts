@@ -45,4 +45,6 @@ export interface AttributionModel {
    * learned from the data). Models that bind nothing leave it out.
    */
   bind?(ctx: ModelContext): Promise<QueryParams>;
+  /** What an answer's settings_applied says about the values `bind` returned (a fallback, calibrations). */
+  applied?(bound: QueryParams): Record<string, unknown>;
 }

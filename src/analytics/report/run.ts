@@ -8,7 +8,7 @@ import { resolveRange } from '../../kit/range.ts';
 import { rangeInfo } from '../../kit/paging.ts';
 import { DIMENSIONS } from '../dimensions.ts';
 import { MODELS } from '../attribution/index.ts';
-import { formatMetric, type MetricContext, type Parts } from '../metrics.ts';
+import { METRICS, formatMetric, type MetricContext, type Parts } from '../metrics.ts';
 import { planReport, type ReportPlan, type ReportRequest } from './plan.ts';
 import { ensureExcludedList, excludedListId } from '../queries/settings/excluded-transactions.ts';
 import { readDataVersion } from '../../store/app/data-versions.ts';
@@ -65,6 +65,10 @@ export interface SettingsApplied {
   payment_fee_fixed: number;
   currency: string;
   timezone: string;
+  /** data_driven only: `linear` when the scope had too little data to fit and linear credited instead, else null. */
+  attribution_fallback?: string | null;
+  /** data_driven only: the sources whose fitted lift a lift test replaced for part of the range. */
+  calibrated_sources?: string[];
 }
 
 export interface ReportResult {
@@ -92,7 +96,8 @@ function toParts(values: number[] | undefined, positions: Record<ReportPart, num
 }
 
 function metricsOf(plan: ReportPlan, parts: Parts, ctx: MetricContext): Record<string, number | null> {
-  return Object.fromEntries(plan.metrics.map((m) => [m, formatMetric(m, parts, ctx)]));
+  const incremental = MODELS[plan.attribution.model].remainder === true;
+  return Object.fromEntries(plan.metrics.map((m) => [m, !incremental && 'incremental' in METRICS[m] ? null : formatMetric(m, parts, ctx)]));
 }
 
 /**
@@ -216,12 +221,12 @@ async function computeReport(
       sources: (plan.channels ?? channelsOfAll(PIXEL_SOURCES)).filter((c) => c !== ''),
       ignored_sources: plan.attribution.excludedChannels.filter((c) => c !== ''),
     },
-    settings_applied: settingsApplied({ plan, settings, range }),
+    settings_applied: settingsApplied({ plan, settings, range, bound }),
   };
 }
 
 /** The settings a planned report's numbers were computed with, as every answer on the report core says them. */
-export function settingsApplied({ plan, settings, range }: Omit<PreparedReport, 'bound'>): SettingsApplied {
+export function settingsApplied({ plan, settings, range, bound }: PreparedReport): SettingsApplied {
   return {
     attribution_model: plan.attribution.model,
     attribution_window: plan.attribution.windowDays,
@@ -238,5 +243,6 @@ export function settingsApplied({ plan, settings, range }: Omit<PreparedReport, 
     payment_fee_fixed: settings.payment_fee_fixed,
     currency: settings.currency,
     timezone: range.timeZone,
+    ...MODELS[plan.attribution.model].applied?.(bound ?? {}),
   };
 }

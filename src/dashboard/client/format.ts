@@ -24,7 +24,7 @@ export const LABELS: Record<string, string> = {
   utm_campaign: 'UTM campaign', utm_medium: 'UTM medium', utm_term: 'UTM term', utm_content: 'UTM content',
   pageviews: 'Pageviews', referrer: 'Referrer', landing_page: 'Landing page', city: 'City', coupon_code: 'Coupon code',
   last_click: 'Last click', first_click: 'First click', linear: 'Linear', u_shaped: 'U-shaped',
-  total_impact: 'Total impact', any_click: 'Any click', data_driven: 'Data-driven',
+  total_impact: 'Total impact', any_click: 'Any click', markov: 'Markov', data_driven: 'Data-driven',
 };
 
 export const label = (key: string) => LABELS[key] ?? key.replace(/_/g, ' ');

@@ -10,6 +10,7 @@ import { InvalidInput } from '../../kit/errors.ts';
 import { parseBound } from '../../kit/dates.ts';
 import type { AppDatabase } from '../app-db.ts';
 import { recordAudit } from './audit-log.ts';
+import { bumpDataVersions } from './data-versions.ts';
 
 /** A workspace keeps at most this many lift tests. */
 export const MAX_LIFT_TESTS = 1_000;
@@ -61,6 +62,8 @@ export async function addLiftTest(db: AppDatabase, workspaceId: number, test: Li
     .returning('id')
     .executeTakeFirstOrThrow();
   await recordAudit(db, { workspaceId, actor, action: 'lift_test.add', target: String(row.id), details: { ...test } });
+  // Answers kept under the data version (the report's result cache) change with the test.
+  await bumpDataVersions(db, [workspaceId]);
   return { id: Number(row.id), ...test, created_at };
 }
 

@@ -1,5 +1,5 @@
 /**
- * The "why" panel of one order: every model's share per source side by side and the data-driven
+ * The "why" panel of one order: every model's share per source side by side and the Markov
  * chain's removal effects, as /v3/attribution answers them for the view's range and attribution.
  */
 import { html } from 'htm/preact';
@@ -35,7 +35,7 @@ export function WhyTables({ answer: d, downloads }: { answer: WhyAnswer; downloa
   const effects: Row[] = Object.entries(d.removal_effects).map(([source, effect]) => ({ source, effect }));
   return html`<div class="why">
     <${Table} caption="Credit under each model" columns=${models} rows=${modelRows} filename=${downloads ? 'storelens-why.csv' : undefined} />
-    <${Table} caption="Removal effects of the data-driven chain" columns=${[{ key: 'source', label: 'Source', kind: 'text' }, { key: 'effect', label: 'Removal effect', kind: 'fraction' }]}
+    <${Table} caption="Removal effects of the Markov chain" columns=${[{ key: 'source', label: 'Source', kind: 'text' }, { key: 'effect', label: 'Removal effect', kind: 'fraction' }]}
       rows=${effects} filename=${downloads ? 'storelens-removal-effects.csv' : undefined} empty="No journeys in this range." />
     <p class="note">The chain stood on ${d.paths.converting} converting and ${d.paths.non_converting} non-converting journeys of this range.
       Any click gives every source 100 %; the other models split the order.</p>

@@ -65,7 +65,7 @@ export const attributionTools = [
   readTool(
     'attribution.explain',
     'Explain one conversion',
-    "Why an order was credited: its touchpoints, every model's shares, the data-driven removal effects. Default: last 90 days.",
+    "Why an order was credited: its touchpoints, every model's shares, the Markov removal effects, data_driven's lifts and baseline. Default: last 90 days.",
     'Traffic and conversions of the buyer, through the report models; the Markov chain of the range.',
     z
       .object({
@@ -84,6 +84,10 @@ export const attributionTools = [
         credit: z.record(out.str, z.record(out.str, out.num)),
         removal_effects: z.record(out.str, out.num),
         paths: out.fields({ converting: out.num, non_converting: out.num }),
+        lifts: z.record(out.str, out.num),
+        baseline: out.num,
+        fit: out.fields({ visitors: out.num, buyers: out.num, method: out.str }),
+        incremental_revenue: z.record(out.str, out.num),
       }),
     }),
     async (ctx, { date_from, date_to, ignore_sources, ...rest }) => ({
