@@ -16,7 +16,7 @@ export const attributionTools = [
     'attribution.get-data',
     'Compare attribution models',
     'How much the credit rule matters: revenue, conversions, spend, ROAS and CPA per channel under several models ' +
-      'side by side (default all seven). Basis: report.',
+      'side by side (default all eight). Basis: report.',
     'The report core, once per attribution model, over traffic, conversions and ad rows.',
     z
       .object({
