@@ -32,10 +32,11 @@ export const dataDriven: AttributionModel = {
   remainder: true,
   weights: (path, convTs) => {
     const keys = `arrayMap(dd_t -> if(${fitted('dd_t')}, dd_t.source, ''), ${path})`;
+    // Each source counts once, on its last touch: 1 there, above 1 on its earlier touches.
     const lastOfSource = `arrayReverse(arrayEnumerateUniq(arrayReverse(${keys})))`;
-    const seen = `arrayDistinct(arrayFilter(dd_s -> dd_s != '', ${keys}))`;
-    const total = `({dd_baseline:Float64} + arraySum(dd_s -> ${liftSql('dd_s', convTs)}, ${seen}))`;
-    const learned = `arrayMap((dd_k, dd_n) -> if(dd_k != '' AND dd_n = 1 AND ${total} > 0, ${liftSql('dd_k', convTs)} / ${total}, 0.), ${keys}, ${lastOfSource})`;
+    const lifts = `arrayMap((dd_k, dd_n) -> if(dd_k != '' AND dd_n = 1, ${liftSql('dd_k', convTs)}, 0.), ${keys}, ${lastOfSource})`;
+    const total = `({dd_baseline:Float64} + arraySum(${lifts}))`;
+    const learned = `arrayMap(dd_l -> if(${total} > 0, dd_l / ${total}, 0.), ${lifts})`;
     return `if({dd_fallback:UInt8} = 1, arrayMap(dd_t -> 1. / length(${path}), ${path}), ${learned})`;
   },
   bind: async (ctx) => {
