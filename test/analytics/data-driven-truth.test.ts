@@ -110,6 +110,7 @@ describe('too little data', () => {
       filters: { date_from: RANGE.start_date, date_to: RANGE.end_date }, metrics: ['conversions', 'incremental_conversions'], attribution_model: 'data_driven',
     });
     assert.equal(tool.settings_applied.attribution_fallback, 'linear');
+    assert.equal(tool.totals.incremental_conversions, null, 'the fallback does not know what would have happened anyway');
     const linear = await report(shop, 'linear', 'conversions,incremental_conversions,iroas');
     assert.deepEqual([linear.totals.incremental_conversions, linear.totals.iroas], [null, null], 'no incremental metrics under a rule');
   });

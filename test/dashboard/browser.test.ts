@@ -104,6 +104,19 @@ test('an owner signs in, switches workspace, changes range and model, drills dow
   await page.context().close();
 });
 
+test('under data_driven the attribution table shows what each channel caused beside ROAS, with one line saying what it is', async () => {
+  const page = await signedIn('ada@example.com', `/report?workspace=${shop.id}&start_date=${twoDaysAgo}`);
+  await settled(page);
+  assert.equal(await page.getByTestId('incremental-note').count(), 0);
+  await page.getByLabel('Attribution model').selectOption('data_driven');
+  await page.getByTestId('incremental-note').waitFor();
+  await page.waitForSelector('th:has-text("iROAS")');
+  const headers = await page.locator('main table').first().locator('thead th').allTextContents();
+  assert.deepEqual(headers.slice(headers.indexOf('ROAS'), headers.indexOf('ROAS') + 3), ['ROAS', 'Incremental conv.', 'iROAS']);
+  assert.match(await page.getByTestId('incremental-note').textContent() ?? '', /beyond what would have happened anyway/);
+  await page.context().close();
+});
+
 test('an owner creates and revokes a key; the revoked key then gets 401 from the API', async () => {
   const page = await signedIn('ada@example.com', `/settings?workspace=${shop.id}`);
   await page.getByRole('checkbox', { name: 'read:meta' }).check();

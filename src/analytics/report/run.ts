@@ -95,9 +95,12 @@ function toParts(values: number[] | undefined, positions: Record<ReportPart, num
   return parts;
 }
 
-function metricsOf(plan: ReportPlan, parts: Parts, ctx: MetricContext): Record<string, number | null> {
-  const incremental = MODELS[plan.attribution.model].remainder === true;
-  return Object.fromEntries(plan.metrics.map((m) => [m, !incremental && 'incremental' in METRICS[m] ? null : formatMetric(m, parts, ctx)]));
+/**
+ * The plan's metrics from a row's parts. The incremental ones are null unless the model split off
+ * what would have happened anyway, which data_driven does only when it fitted (not in its linear fallback).
+ */
+function metricsOf(plan: ReportPlan, parts: Parts, ctx: MetricContext & { incremental: boolean }): Record<string, number | null> {
+  return Object.fromEntries(plan.metrics.map((m) => [m, !ctx.incremental && 'incremental' in METRICS[m] ? null : formatMetric(m, parts, ctx)]));
 }
 
 /**
@@ -189,7 +192,9 @@ async function computeReport(
   if (!totalsRow && plan.includeExpenses) {
     [totalsRow] = await stores.ch.query<RawRow>(`${QUERY_NAME}-expenses`, expensesSql(), params);
   }
-  const ctx: MetricContext = { refundsNetted: settings.refund_netting };
+  const applied = settingsApplied({ plan, settings, range, bound });
+  const incremental = MODELS[plan.attribution.model].remainder === true && !applied.attribution_fallback;
+  const ctx = { refundsNetted: settings.refund_netting, incremental };
   const dimension = plan.breakdown ? DIMENSIONS[plan.breakdown] : null;
   // A breakdown sessions cannot have (coupon_code) reads no sessions at all: its totals say null as its rows do, not 0.
   const rowsHaveSessions = dimension === null || dimension.keys.every((k) => k.session !== null);
@@ -221,7 +226,7 @@ async function computeReport(
       sources: (plan.channels ?? channelsOfAll(PIXEL_SOURCES)).filter((c) => c !== ''),
       ignored_sources: plan.attribution.excludedChannels.filter((c) => c !== ''),
     },
-    settings_applied: settingsApplied({ plan, settings, range, bound }),
+    settings_applied: applied,
   };
 }
 
