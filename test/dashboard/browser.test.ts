@@ -117,6 +117,21 @@ test('under data_driven the attribution table shows what each channel caused bes
   await page.context().close();
 });
 
+test('an owner enters a lift test in the settings and sees it listed', async () => {
+  const page = await signedIn('ada@example.com', `/settings?workspace=${shop.id}`);
+  const form = page.locator('form[aria-labelledby=lift-new-title]');
+  await form.getByLabel('Channel').fill('google');
+  await form.getByLabel('First day').fill('2026-03-01');
+  await form.getByLabel('Last day').fill('2026-03-28');
+  await form.getByLabel('Incremental share (%)').fill('12.5');
+  await form.getByRole('button', { name: 'Add lift test' }).click();
+  await form.getByRole('status').waitFor();
+  const rows = page.locator('.table-block', { hasText: 'Lift tests of this workspace' }).locator('tbody tr');
+  await rows.first().waitFor();
+  assert.deepEqual(await rows.first().locator('td').allTextContents(), ['google', '2026-03-01 to 2026-03-28', '12.5 %', '']);
+  await page.context().close();
+});
+
 test('an owner creates and revokes a key; the revoked key then gets 401 from the API', async () => {
   const page = await signedIn('ada@example.com', `/settings?workspace=${shop.id}`);
   await page.getByRole('checkbox', { name: 'read:meta' }).check();

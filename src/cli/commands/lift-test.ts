@@ -1,6 +1,6 @@
 import { addLiftTest, listLiftTests, parseLiftTest } from '../../store/app/lift-tests.ts';
 import { PIXEL_SOURCES } from '../../analytics/sources.ts';
-import { reportingSourceOf } from '../../analytics/dimensions.ts';
+import { trackedSourceOf } from '../../analytics/dimensions.ts';
 import { CommandError, requireOption, workspaceOption, type Command } from '../command.ts';
 import { requireWorkspace } from './workspace.ts';
 
@@ -16,14 +16,12 @@ const shareOf = (name: string, raw: string): number => {
  */
 export const liftTestAddCommand: Command = async (ctx, args) => {
   const workspaceId = workspaceOption(args);
-  const named = requireOption(args, 'source', 64).trim().toLowerCase();
-  if (!(PIXEL_SOURCES as readonly string[]).includes(named) || named === 'organic') {
-    throw new CommandError(`--source must be a tracked channel: one of ${PIXEL_SOURCES.filter((s) => s !== 'organic').join(', ')}`);
-  }
+  const source = trackedSourceOf(requireOption(args, 'source', 64));
+  if (source === null) throw new CommandError(`--source must be a tracked channel: one of ${PIXEL_SOURCES.filter((s) => s !== 'organic').join(', ')}`);
   const interval = typeof args.options.interval === 'string' ? args.options.interval.split(',') : null;
   if (interval && interval.length !== 2) throw new CommandError('--interval must be LO,HI');
   const test = parseLiftTest({
-    source: reportingSourceOf(named),
+    source,
     start_date: requireOption(args, 'start'),
     end_date: requireOption(args, 'end'),
     incremental_share: shareOf('incremental-share', requireOption(args, 'incremental-share')),
