@@ -13,10 +13,14 @@ const CAL_LIFTS = '{dd_cal_lifts:Array(Float64)}';
 const fitted = (t: string) =>
   `(has(${SOURCES}, ${t}.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, ${t}.channel)))`;
 
-/** The lift of `source` for a conversion at `convTs`: a lift test's for its days, else the fitted one. */
+/**
+ * The lift of `source` for a conversion at `convTs`: a lift test's for its days, else the fitted
+ * one. Without lift tests (the bound list is a constant) the engine folds the test lookup away.
+ */
 function liftSql(source: string, convTs: string): string {
+  const fitted = `${LIFTS}[indexOf(${SOURCES}, ${source})]`;
   const test = `arrayFirstIndex((dd_cs, dd_ca, dd_cb) -> dd_cs = ${source} AND ${convTs} BETWEEN dd_ca AND dd_cb, ${CAL_SOURCES}, ${CAL_STARTS}, ${CAL_ENDS})`;
-  return `if(${test} > 0, ${CAL_LIFTS}[${test}], ${LIFTS}[indexOf(${SOURCES}, ${source})])`;
+  return `if(empty(${CAL_SOURCES}), ${fitted}, if(${test} > 0, ${CAL_LIFTS}[${test}], ${fitted}))`;
 }
 
 /**

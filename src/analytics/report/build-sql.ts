@@ -408,6 +408,10 @@ function branchSql(branch: Branch, keyNames: string[], order: ArrayPart[]): stri
   ${branch.from}${branch.grouped && group.length ? `\n  GROUP BY ${group.join(', ')}` : ''}`;
 }
 
+/** Whether the plan shows or sorts by a metric of what channels caused (only then are those parts summed). */
+const asksIncremental = (plan: ReportPlan) =>
+  [...plan.metrics, ...(plan.sort ? [plan.sort.metric] : [])].some((m) => 'incremental' in METRICS[m]);
+
 /** The three part sources (ads, sessions, credits) for the plan's breakdown and interval. */
 function branches(plan: ReportPlan, dimension: Dimension | null): Branch[] {
   const bucket = (date: string) => (plan.interval ? INTERVALS[plan.interval](date) : null);
@@ -449,7 +453,7 @@ function branches(plan: ReportPlan, dimension: Dimension | null): Branch[] {
     credit[part] = `weight * ${column}`;
     credit[`share_${part}`] = `share * ${column}`;
   }
-  if (MODELS[plan.attribution.model].remainder) {
+  if (MODELS[plan.attribution.model].remainder && asksIncremental(plan)) {
     // What a tracked channel caused: every credit but organic's (the baseline) and unattributed orders'.
     const caused = `(touch.source NOT IN ('organic', 'unattributed'))`;
     credit.incremental_conversions = `weight * ${caused}`;
