@@ -183,6 +183,11 @@ test('conversions are /v3/conversions rows, newest first; the path shows why a c
   assert.deepEqual([shortWindow.body.touches.map((x: { weight: number | null }) => x.weight), shortWindow.body.organic_weight], [[null], 1], 'tiktok falls outside a 1-day window');
   const excluded = await path('&exclude_source=tiktok');
   assert.deepEqual([excluded.body.touches.map((x: { weight: number | null }) => x.weight), excluded.body.organic_weight], [[null, null], 1]);
+  for (const model of ['markov', 'data_driven']) {
+    const learned = await path(`&attribution_model=${model}&start_date=2026-03-01&end_date=2026-03-07`);
+    assert.equal(learned.status, 200, JSON.stringify(learned.body));
+    assert.deepEqual([learned.body.touches.map((x: { weight: number | null }) => x.weight), learned.body.attribution_model], [[1, null], model]);
+  }
   assert.deepEqual((await path('&attribution_model=nope')).body, { message: 'Invalid attribution_model: nope. Accepted values: last_click, first_click, linear, u_shaped, total_impact, any_click, markov, data_driven' });
   const missing = await as.owen!.get(`/dashboard/api/conversions/path?workspace=${paths.id}&session_id=41&dt=2026-03-05%2012:05:01&name=purchase&transaction_id=T3`);
   assert.deepEqual(missing, { status: 404, body: { message: 'Conversion not found' } });
