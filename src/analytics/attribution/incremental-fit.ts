@@ -43,7 +43,7 @@ export interface LearnedIncremental {
 }
 
 /** Conversions of every name make a buyer until the workspace names the counted ones. */
-export const EVERY_NAME = ['*'] as const;
+const EVERY_NAME = ['*'] as const;
 
 /**
  * The fit of the request's scope and the workspace's lift tests that apply to it. A test applies
@@ -69,6 +69,3 @@ export async function learnedIncremental(ctx: ModelContext): Promise<LearnedIncr
   }
   return { fit: learned.fit, calibrations };
 }
-
-/** The sources whose fitted lift an experiment replaced for part of the request, sorted. */
-export const calibratedSources = (learned: LearnedIncremental): string[] => [...new Set(learned.calibrations.map((c) => c.source))].sort();

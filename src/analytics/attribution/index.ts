@@ -2,8 +2,9 @@
  * Attribution, one home for every model: the names a request chooses from (`names.ts`), the gate
  * that turns a request into a plan (`plan.ts`), the buyer identity paths are grouped by
  * (`identity.ts`), the touchpoint tuple (`touchpoint.ts`), and one file per model, each declaring
- * itself (`model.ts`); the markov model learns its chain (`chain.ts`, `markov.ts`), the data-driven model its
- * lifts (`incremental-fit.ts`, `incremental.ts`, `nnls.ts`), both kept per scope (`learning-scope.ts`). The report, a conversion's path, the dashboard and the tools read models
+ * itself (`model.ts`); the markov model learns its chain (`chain.ts`, `markov.ts`), the data-driven
+ * model its lifts (`incremental-fit.ts`, `incremental.ts`, `nnls.ts`), both kept per scope
+ * (`learning-scope.ts`). The report, a conversion's path, the dashboard and the tools read models
  * only through this module.
  */
 import { anyClick } from './any-click.ts';
@@ -23,7 +24,7 @@ export { planAttribution, type AttributionPlan, type AttributionRequest } from '
 export { IDS_CTE, conversionIdentitySql, sessionIdentitySql } from './identity.ts';
 export type { AttributionModel, ModelContext } from './model.ts';
 export { learnedChain } from './chain.ts';
-export { calibratedSources, learnedIncremental, type LearnedIncremental } from './incremental-fit.ts';
+export { learnedIncremental } from './incremental-fit.ts';
 
 export const MODELS: Record<ModelName, AttributionModel> = {
   last_click: lastClick,
@@ -54,8 +55,8 @@ export interface AttributionColumns {
 
 /**
  * The columns that attribute a conversion: `path` is an `Array(Touch)` of the buyer's sessions in
- * any order, `convTs` the conversion time (readable on both levels), `fallback` the organic touch (it may read columns of
- * the level above `eligible`). Two levels, not one per step: each query level costs ClickHouse
+ * any order, `convTs` the conversion time (readable on both levels), `fallback` the organic touch
+ * (it may read columns of the level above `eligible`). Two levels, not one per step: each query level costs ClickHouse
  * analysis time, and a column is cheaper to reference than an alias, which is analysed again at
  * every use (`touches` is an alias, but a cheap one over the column `eligible`). The query binds
  * `window_days` and `excluded_channels` (raw channels removed from every path before the model),
