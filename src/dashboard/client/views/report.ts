@@ -119,9 +119,13 @@ function Compare({ route, breakdown }: { route: Route; breakdown: string }) {
     totals[`${model}_revenue`] = t.revenue;
     totals[`${model}_conversions`] = t.conversions;
   }
-  const columns: Column[] = [...keyColumns(breakdown), ...modelColumns(MODELS)];
-  return html`<${Table} caption="Every model side by side" columns=${columns} rows=${[...rows.values()]} totals=${totals}
-    filename=${`storelens-models-${breakdown}.csv`} />`;
+  // One table per measure: eight models of both side by side would not fit a screen.
+  const of = (part: 'revenue' | 'conversions', kind: 'money' | 'share'): Column[] =>
+    [...keyColumns(breakdown), ...MODELS.map((m) => ({ key: `${m}_${part}`, label: label(m), kind }))];
+  return html`<${Table} caption="Revenue under each model" columns=${of('revenue', 'money')} rows=${[...rows.values()]} totals=${totals}
+      filename=${`storelens-models-revenue-${breakdown}.csv`} />
+    <${Table} caption="Conversions under each model" columns=${of('conversions', 'share')} rows=${[...rows.values()]} totals=${totals}
+      filename=${`storelens-models-conversions-${breakdown}.csv`} />`;
 }
 
 export function Report({ route, workspace }: ViewProps) {
