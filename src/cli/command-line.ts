@@ -87,6 +87,7 @@ export const COMMAND_USAGE = {
       { name: 'start', value: 'YYYY-MM-DD', required: true, text: 'the first day of the test (workspace time zone)' },
       { name: 'end', value: 'YYYY-MM-DD', required: true, text: 'its last day' },
       { name: 'pre-days', value: 'N', text: 'days before the start the regions are compared over (default 28)' },
+      { name: 'source', value: 'SOURCE', text: 'the channel the treatment regions ran and the control did not: the finished test calibrates data_driven' },
     ],
   },
   'lift-test add': {

@@ -98,6 +98,42 @@ describe('a lift test for the touch that follows the decision', () => {
   });
 });
 
+describe('a finished geo test of the decision-following source', () => {
+  test("calibrates it as a lift test would: its relative lift as the share of the conversions it touched", async () => {
+    const scenario = SCENARIOS.find((s) => s.intent)!;
+    const { shop, generated } = await world(scenario);
+    const source = scenario.intent!.source;
+    // Sales by country: DE 100 a day and FR 80 in the 7 days before the range; over the range DE 130, FR 80.
+    // The control predicts DE at 100 during the test, so the relative lift is 30 / 100 = 0.3.
+    const day = (offset: number) => new Date(Date.parse(`${RANGE.start_date}T12:00:00Z`) + offset * 86_400_000).toISOString().slice(0, 19).replace('T', ' ');
+    const sale = (offset: number, country: string, amount: number, n: number) => ({
+      store_id: shop.id, dt: day(offset), name: 'purchase', session_id: 9_000_000 + n, visitor_id: 9_000_000 + n,
+      transaction_id: `G${n}`, transaction_gross_revenue: amount * 100, transaction_currency: 'USD', transaction_country_code: country,
+    });
+    const sales = [];
+    for (let offset = -7; offset < 20; offset++) sales.push(sale(offset, 'DE', offset < 0 ? 100 : 130, 2 * (offset + 7)), sale(offset, 'FR', 80, 2 * (offset + 7) + 1));
+    await insertRows(t.stores, 'conversions', sales);
+    const created = await cli(t, ['geo-test', 'create', '--workspace', String(shop.id), '--name', 'Brand search on', '--treatment', 'DE', '--control', 'FR',
+      '--start', RANGE.start_date, '--end', RANGE.end_date, '--pre-days', '7', '--source', source]);
+    assert.ok('result' in created, JSON.stringify(created));
+    const { tests } = await toolOk(t.app, bearer(shop.headers), 'geo-testing.get-tests', {});
+    const relative = Number(tests[0].results.relative_lift);
+    assert.ok(Math.abs(relative - 0.3) < 1e-9, String(relative));
+
+    const body = await report(shop, 'data_driven');
+    const tool = await toolOk(t.app, bearer(shop.headers), 'analytics.query', {
+      filters: { date_from: RANGE.start_date, date_to: RANGE.end_date }, breakdown: 'source', metrics: ['conversions'], attribution_model: 'data_driven', attribution_window: 7,
+    });
+    assert.deepEqual(tool.settings_applied.calibrated_sources, [source]);
+    // 0.3 / 1.3 of all sales were caused; every buyer bought once, so that over the buyers google touched.
+    const buyers = Number(body.totals.conversions);
+    const touched = generated.journeys.filter((j) => j.converted && j.touches.includes(scenario.intent!.channel)).length;
+    const expected = Math.min(1, ((relative / (1 + relative)) * buyers) / touched);
+    const credited = Number(body.data.find((r: { source: string }) => r.source === source)?.conversions ?? 0);
+    assert.ok(Math.abs(credited / touched - expected) < 0.01, `${credited / touched} against ${expected}`);
+  });
+});
+
 describe('too little data', () => {
   test('under the threshold data_driven credits as linear and says so', async () => {
     const scenario = SCENARIOS[0]!;

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { nonNegativeLeastSquares } from '../../src/analytics/attribution/nnls.ts';
 import { solveLinear } from '../../src/analytics/attribution/markov.ts';
-import { calibratedLift, fitIncremental, type VisitorPattern } from '../../src/analytics/attribution/incremental.ts';
+import { calibratedLift, fitIncremental, geoTestShare, type VisitorPattern } from '../../src/analytics/attribution/incremental.ts';
 
 const close = (actual: number, expected: number, what: string, within = 1e-9) =>
   assert.ok(Math.abs(actual - expected) < within, `${what}: ${actual} != ${expected}`);
@@ -74,5 +74,20 @@ describe('a lift test as a lift', () => {
       const credited = touched.reduce((sum, p) => sum + (p.buyers * lift) / (fit.baseline + lift + (p.sources.includes('meta') ? meta : 0)), 0);
       close(credited / touched.reduce((sum, p) => sum + p.buyers, 0), share, `share ${share}`, 1e-9);
     }
+  });
+});
+
+describe('a geo test as a lift test', () => {
+  test("the treatment regions' extra sales, as a share of the conversions the source touched", () => {
+    // 300 buyers, 120 of them touched by google; a relative lift of 0.25 means 0.2 of all sales:
+    // 60 conversions, half of the 120 google touched.
+    const patterns: VisitorPattern[] = [
+      { sources: [], visitors: 5000, buyers: 100 }, { sources: ['google'], visitors: 2000, buyers: 80 },
+      { sources: ['google', 'meta'], visitors: 1000, buyers: 40 }, { sources: ['meta'], visitors: 2000, buyers: 80 },
+    ];
+    close(geoTestShare(0.25, patterns, 'google'), 0.5, 'share');
+    assert.equal(geoTestShare(-0.1, patterns, 'google'), 0, 'a fall says the source caused nothing');
+    assert.equal(geoTestShare(5, patterns, 'google'), 1, 'never above the conversions it touched');
+    assert.equal(geoTestShare(0.25, patterns, 'tiktok'), 0, 'a source no buyer saw');
   });
 });

@@ -1,9 +1,12 @@
 import { LRUCache } from 'lru-cache';
 import type { Clickhouse } from '../../store/clickhouse.ts';
 import { listLiftTests } from '../../store/app/lift-tests.ts';
+import { listGeoTests } from '../../store/app/geo-tests.ts';
+import { geoTestResult } from '../geo-test-result.ts';
+import { visibilityOf } from '../permissions.ts';
 import { parseBound } from '../../kit/dates.ts';
 import { visitorPatterns, type PatternScope } from '../queries/attribution/visitor-patterns.ts';
-import { calibratedLift, fitIncremental, type IncrementalFit, type VisitorPattern } from './incremental.ts';
+import { calibratedLift, fitIncremental, geoTestShare, type IncrementalFit, type VisitorPattern } from './incremental.ts';
 import { learningScope } from './learning-scope.ts';
 import type { ModelContext } from './model.ts';
 
@@ -46,10 +49,12 @@ export interface LearnedIncremental {
 const EVERY_NAME = ['*'] as const;
 
 /**
- * The fit of the request's scope and the workspace's lift tests that apply to it. A test applies
- * when its days (in the request's time zone) meet the conversion range; its measured share becomes
- * a lift through `calibratedLift`. Tests are read at every call (one indexed read), so a test
- * entered now counts at the next request.
+ * The fit of the request's scope and the workspace's experiments that apply to it: lift tests, and
+ * finished geo tests that name a source (their relative lift as a share through `geoTestShare`). A
+ * test applies when its days (in the request's time zone) meet the conversion range and its source
+ * has a fitted lift; its share becomes a lift through `calibratedLift`. A lift test wins over a geo
+ * test for the same days. Tests are read at every call, so a test entered now counts at the next
+ * request.
  */
 export async function learnedIncremental(ctx: ModelContext): Promise<LearnedIncremental> {
   const names = [...(ctx.conversionNames ?? EVERY_NAME)].sort();
@@ -59,13 +64,43 @@ export async function learnedIncremental(ctx: ModelContext): Promise<LearnedIncr
   const convEnd = ctx.scope.range.endMs + (ctx.attribution.dateMode === 'click' ? ctx.attribution.windowDays * 86_400_000 : 0);
   const calibrations: Calibration[] = [];
   if (learned.fit.method === 'linear_fallback') return { fit: learned.fit, calibrations };
+  // A test applies when its days meet the conversion range; a source with no fitted lift has no
+  // touchpoint the key sees: nothing to calibrate, nothing to name.
+  const applies = (source: string, startMs: number, endMs: number) =>
+    learned.fit.sources.includes(source) && endMs >= ctx.scope.range.startMs && startMs <= convEnd;
   for (const test of await listLiftTests(ctx.db, ctx.scope.workspaceId)) {
     const startMs = parseBound(test.start_date, 'start', zone)!;
     const endMs = parseBound(test.end_date, 'end', zone)!;
-    if (endMs < ctx.scope.range.startMs || startMs > convEnd) continue;
-    // A source with no fitted lift has no touchpoint the key sees: nothing to calibrate, nothing to name.
-    if (!learned.fit.sources.includes(test.source)) continue;
+    if (!applies(test.source, startMs, endMs)) continue;
     calibrations.push({ source: test.source, startMs, endMs, lift: calibratedLift(learned.fit, learned.patterns, test.source, test.incremental_share) });
   }
+  for (const geo of await finishedGeoTests(ctx, zone, applies)) {
+    const share = geoTestShare(geo.relativeLift, learned.patterns, geo.source);
+    calibrations.push({ source: geo.source, startMs: geo.startMs, endMs: geo.endMs, lift: calibratedLift(learned.fit, learned.patterns, geo.source, share) });
+  }
   return { fit: learned.fit, calibrations };
+}
+
+/**
+ * The workspace's geo tests that name a source, apply (`applies`) and have ended, with their
+ * relative lift; tests without one are left out. Only those that apply are read from the engine.
+ */
+async function finishedGeoTests(
+  ctx: ModelContext,
+  zone: string,
+  applies: (source: string, startMs: number, endMs: number) => boolean,
+): Promise<{ source: string; startMs: number; endMs: number; relativeLift: number }[]> {
+  const now = Date.now();
+  const out = [];
+  for (const test of await listGeoTests(ctx.db, ctx.scope.workspaceId, { limit: 500, offset: 0 })) {
+    const source = test.data.source;
+    const startMs = parseBound(test.data.start_date, 'start', zone)!;
+    const endMs = parseBound(test.data.end_date, 'end', zone)!;
+    if (!source || !applies(source, startMs, endMs)) continue;
+    // Sales by region, no channel: the reader only names the workspace.
+    const result = await geoTestResult(ctx.ch, { workspaceId: ctx.scope.workspaceId, visibility: visibilityOf(['admin:admin']) }, test.data, zone, now);
+    if (result.status !== 'completed' || !result.results || result.results.relative_lift === null) continue;
+    out.push({ source, startMs, endMs, relativeLift: result.results.relative_lift });
+  }
+  return out;
 }

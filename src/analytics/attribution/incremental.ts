@@ -86,3 +86,18 @@ export function calibratedLift(fit: IncrementalFit, patterns: readonly VisitorPa
   }
   return (low + high) / 2;
 }
+
+/**
+ * A finished geo test's answer as a lift test's: the treatment regions ran `source` and the control
+ * regions did not, and their sales rose by `relativeLift` over what the control regions predicted.
+ * Then relativeLift / (1 + relativeLift) of the treatment regions' sales were caused by the source,
+ * a share of all sales; over the scope's buyers that is the share of the conversions the source
+ * touched: that times all buyers over the buyers whose pattern shows the source (at most 1). A
+ * lift of 0 or less says the source caused nothing.
+ */
+export function geoTestShare(relativeLift: number, patterns: readonly VisitorPattern[], source: string): number {
+  const buyers = patterns.reduce((sum, p) => sum + p.buyers, 0);
+  const touched = patterns.filter((p) => p.sources.includes(source)).reduce((sum, p) => sum + p.buyers, 0);
+  if (relativeLift <= 0 || touched === 0) return 0;
+  return Math.min(1, ((relativeLift / (1 + relativeLift)) * buyers) / touched);
+}
