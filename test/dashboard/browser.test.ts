@@ -291,7 +291,9 @@ test('clicking an order opens why it was credited: every model side by side and 
   ]);
   assert.deepEqual(await page.locator('.why .table-block', { hasText: 'Credit under each model' }).locator('thead th').allTextContents(), ['Model', 'meta', 'google']);
   assert.deepEqual(await table('Removal effects'), [['google', '100.00 %'], ['meta', '100.00 %']]);
-  assert.match(await page.locator('.why .note').textContent() ?? '', /1 converting and 1 non-converting journeys/);
+  assert.match(await page.locator('.why .note').first().textContent() ?? '', /1 converting and 1 non-converting journeys/);
+  // Two visitors are far too few for data_driven's fit: the panel says so instead of showing lifts.
+  assert.match(await page.locator('.why .note').nth(1).textContent() ?? '', /too few visitors or buyers in this range to fit \(2 visitors, 1 buyers\)/);
   await page.context().close();
 });
 
