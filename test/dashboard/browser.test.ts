@@ -15,6 +15,8 @@ import { seedDemo } from '../../src/cli/demo/seed.ts';
 import { createUser, signedInPage } from './helpers.ts';
 import { eventually } from '../collect/helpers.ts';
 import { toolOk } from '../mcp/rpc.ts';
+import { SCENARIOS, generate } from '../../bench/attribution/synthetic-journeys.ts';
+import { RANGE, journeyRows } from '../../bench/suites/attribution-truth.ts';
 import { createObject } from '../../src/store/app/tool-objects.ts';
 
 let t: TestApp;
@@ -294,6 +296,25 @@ test('clicking an order opens why it was credited: every model side by side and 
   assert.match(await page.locator('.why .note').first().textContent() ?? '', /1 converting and 1 non-converting journeys/);
   // Two visitors are far too few for data_driven's fit: the panel says so instead of showing lifts.
   assert.match(await page.locator('.why .note').nth(1).textContent() ?? '', /too few visitors or buyers in this range to fit \(2 visitors, 1 buyers\)/);
+  await page.context().close();
+});
+
+test('with enough shoppers the why panel shows what data_driven says each channel added to an order', async () => {
+  // The bench's "even" world: 20,000 shoppers, meta +4, google +2, tiktok +6 points on a 2 % base.
+  const world = await createTestWorkspace(t.stores, 'World');
+  await createUser(t, 'ada@example.com', world.id);
+  const { events, conversions } = journeyRows(world.id, generate(SCENARIOS[0]!).journeys);
+  await insertRows(t.stores, 'events', events);
+  await insertRows(t.stores, 'conversions', conversions);
+  const api = (await t.app.inject({ method: 'GET', url: `/v3/attribution?transaction_id=${(conversions.at(-1) as { transaction_id: string }).transaction_id}&start_date=${RANGE.start_date}&end_date=${RANGE.end_date}`, headers: world.headers })).json();
+  assert.equal(api.data.fit.method, 'nonnegative_linear_probability');
+  const page = await signedIn('ada@example.com', `/conversions?workspace=${world.id}&start_date=${RANGE.start_date}&end_date=${RANGE.end_date}`);
+  await page.locator('tbody tr').first().getByRole('button').click();
+  const added = page.locator('.why .table-block', { hasText: 'What each channel added (data-driven)' }).locator('tbody tr');
+  await added.first().waitFor();
+  const sources = await added.evaluateAll((rows) => rows.map((r) => r.querySelector('td')?.textContent));
+  assert.deepEqual(sources, Object.keys(api.data.lifts));
+  assert.match(await page.locator('.why .note').nth(1).textContent() ?? '', /^Fitted on \d+ visitors and \d+ buyers of this range; without any channel \d+\.\d\d % bought\.$/);
   await page.context().close();
 });
 
