@@ -14,6 +14,8 @@ import { cli } from '../dashboard/helpers.ts';
 import { bearer, toolOk } from '../mcp/rpc.ts';
 import { SCENARIOS, generate, meanAbsoluteError, randomExposure, trueShares, type Generated, type Scenario } from '../../bench/attribution/synthetic-journeys.ts';
 import { RANGE, channelShares, journeyRows } from '../../bench/suites/attribution-truth.ts';
+import { visitorPatterns } from '../../src/analytics/queries/attribution/visitor-patterns.ts';
+import { resolveRange } from '../../src/kit/range.ts';
 
 const RULES = ['last_click', 'first_click', 'linear', 'u_shaped', 'total_impact', 'any_click'];
 const QUERY = `start_date=${RANGE.start_date}&end_date=${RANGE.end_date}&attribution_window=7&breakdown=source`;
@@ -149,5 +151,25 @@ describe('too little data', () => {
     assert.equal(tool.totals.incremental_conversions, null, 'the fallback does not know what would have happened anyway');
     const linear = await report(shop, 'linear', 'conversions,incremental_conversions,iroas');
     assert.deepEqual([linear.totals.incremental_conversions, linear.totals.iroas], [null, null], 'no incremental metrics under a rule');
+  });
+});
+
+describe('who counts as a buyer', () => {
+  test('a conversion of a counted name: every name, exact names and * patterns', async () => {
+    const shop = await createTestWorkspace(t.stores, 'names');
+    const visit = (visitor: number, channel: string) => ({ store_id: shop.id, dt: '2026-01-05 10:00:00', name: 'pageview', session_id: visitor, visitor_id: visitor, pathname: '/', adv_source: channel });
+    const convert = (visitor: number, name: string) => ({ store_id: shop.id, dt: '2026-01-05 11:00:00', name, session_id: visitor, visitor_id: visitor, transaction_id: name === 'purchase' ? `P${visitor}` : '', transaction_gross_revenue: 1000, transaction_currency: 'USD' });
+    await insertRows(t.stores, 'events', [visit(1, 'google'), visit(2, 'google'), visit(3, ''), visit(4, 'facebook')]);
+    await insertRows(t.stores, 'conversions', [convert(1, 'purchase'), convert(2, 'lead'), convert(3, 'sign_up_newsletter')]);
+    const buyers = async (conversionNames: string[]) => {
+      const patterns = await visitorPatterns(t.stores.ch, {
+        workspaceId: shop.id, range: resolveRange({ start_date: '2026-01-01', end_date: '2026-01-10' }, Date.now()), visibleChannels: null,
+        excludedTransactions: [], conversionNames, attribution: { windowDays: 7, dateMode: 'conversion', excludedChannels: [] },
+      });
+      return Object.fromEntries(patterns.map((p) => [p.sources.join('+') || '(none)', [p.visitors, p.buyers]]));
+    };
+    assert.deepEqual(await buyers(['*']), { google: [2, 2], '(none)': [1, 1], meta: [1, 0] });
+    assert.deepEqual(await buyers(['purchase']), { google: [2, 1], '(none)': [1, 0], meta: [1, 0] });
+    assert.deepEqual(await buyers(['lead', 'sign_up*']), { google: [2, 1], '(none)': [1, 1], meta: [1, 0] });
   });
 });

@@ -167,6 +167,8 @@ async function bindModel(stores: { ch: Clickhouse; db: AppDatabase }, auth: Repo
     attribution: plan.attribution,
     visibleChannels: auth.visibility.channels && [...auth.visibility.channels],
     excludedTransactions: settings.excluded_transaction_ids,
+    // The conversions the report counts are the ones a learned model learns buying from.
+    ...(plan.name ? { conversionNames: [plan.name] } : {}),
   });
 }
 
