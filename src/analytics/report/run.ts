@@ -156,7 +156,7 @@ export async function prepareReport(stores: { ch: Clickhouse; db: AppDatabase },
   return { plan, settings, range, bound: await bindModel(stores, auth, plan, settings) };
 }
 
-/** The values the plan's model binds (data_driven's chain), once the excluded ids are where the engine reads them. */
+/** The values the plan's model binds (markov's chain, data_driven's lifts), once the excluded ids are where the engine reads them. */
 async function bindModel(stores: { ch: Clickhouse; db: AppDatabase }, auth: ReportAuth, plan: ReportPlan, settings: WorkspaceSettings): Promise<QueryParams | undefined> {
   // Before the model binds its values: data_driven learns its chain without the excluded ids too.
   await ensureExcludedList(stores.ch, auth.workspaceId, settings.excluded_transaction_ids);

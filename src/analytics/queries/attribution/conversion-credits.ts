@@ -55,7 +55,7 @@ const TS = "DateTime64(3, 'UTC')";
  * One conversion by transaction id, its path and every model's weights on it: the same identity,
  * touch tuple, window and exclusions as the report, each model's own `weights` over the same
  * touches. Sessions of channels the key does not see are removed before the models run, as the
- * data-driven chain leaves them out, so nothing the key is shown depends on them. Only sales
+ * learned models leave them out, so nothing the key is shown depends on them. Only sales
  * count, minus the workspace's excluded transactions, as in the report. Null when none matches.
  */
 export async function conversionCredits(ch: Clickhouse, r: CreditsRequest): Promise<ConversionCredits | null> {
