@@ -97,6 +97,16 @@ describe('a lift test for the touch that follows the decision', () => {
     const total = rows.reduce((sum, r) => sum + Number(r.conversions), 0);
     assert.ok(Math.abs(total - after.body.totals.conversions) < 0.01, 'rows sum to the total');
     assert.equal(after.body.totals.conversions, generated.journeys.filter((j) => j.converted).length);
+
+    // A key that sees meta only: its fit knows meta alone, no lift test of google applies, and it sees meta's rows only.
+    const metaKey = await shop.keyHeaders(['read:meta']);
+    const restricted = await injectGet(t, `/v3/report?${QUERY}&attribution_model=data_driven&metrics=conversions,incremental_conversions`, metaKey);
+    assert.equal(restricted.status, 200, JSON.stringify(restricted.body));
+    assert.deepEqual(restricted.body.data.map((r: { source: string }) => r.source), ['meta']);
+    const seen = await toolOk(t.app, bearer(metaKey), 'analytics.query', {
+      filters: { date_from: RANGE.start_date, date_to: RANGE.end_date }, metrics: ['conversions'], attribution_model: 'data_driven', attribution_window: 7,
+    });
+    assert.deepEqual(seen.settings_applied.calibrated_sources, []);
   });
 });
 
