@@ -10,6 +10,9 @@
  * true incremental conversions are its lift times the number of shoppers it reached, whatever else
  * they saw. A scenario may add an intent channel: a touch that follows the decision to buy (brand
  * search, a click in the order e-mail) and adds nothing, the case where correlation is not effect.
+ * A scenario may also make exposure depend on intent: a share of shoppers were going to buy more
+ * often anyway (their own base rate) and a channel reaches them more often (its own reach among
+ * them), so who saw the channel differs from who did not before the channel did anything.
  */
 
 export interface ChannelEffect {
@@ -33,6 +36,8 @@ export interface Scenario {
   channels: ChannelEffect[];
   /** A touch that follows the decision: seen by this share of buyers and of non-buyers, no lift. */
   intent?: { channel: string; source: string; buyers: number; others: number };
+  /** Shoppers with intent: this share of them, with their own base rate and each named channel's reach among them. */
+  keen?: { share: number; base: number; reach: Record<string, number> };
 }
 
 export interface Journey {
@@ -89,7 +94,43 @@ export const SCENARIOS: Scenario[] = [
       { channel: 'email', source: 'email', lift: 0, reach: 0.35, position: 'any' },
     ],
   },
+  {
+    name: 'skewed reach',
+    description: 'google reaches 80 % and adds 1 point, tiktok reaches 10 % and adds 8, meta 40 % and 3, at any position',
+    shoppers: 20_000,
+    base: 0.02,
+    channels: [
+      { channel: 'google', source: 'google', lift: 0.01, reach: 0.8, position: 'any' },
+      { channel: 'tiktok', source: 'tiktok', lift: 0.08, reach: 0.1, position: 'any' },
+      { channel: 'facebook', source: 'meta', lift: 0.03, reach: 0.4, position: 'any' },
+    ],
+  },
+  {
+    name: 'idle closer',
+    description: 'meta (5 points) and tiktok (3) anywhere; email reaches half the shoppers, always last, and adds nothing',
+    shoppers: 20_000,
+    base: 0.02,
+    channels: [
+      { channel: 'facebook', source: 'meta', lift: 0.05, reach: 0.4, position: 'any' },
+      { channel: 'tiktok', source: 'tiktok', lift: 0.03, reach: 0.4, position: 'any' },
+      { channel: 'email', source: 'email', lift: 0, reach: 0.5, position: 'late' },
+    ],
+  },
+  {
+    name: 'keen shoppers',
+    description: 'a fifth of shoppers buy at 10 % anyway and google retargets 70 % of them (20 % of the rest); google adds 1 point, meta 4',
+    shoppers: 20_000,
+    base: 0.02,
+    channels: [
+      { channel: 'facebook', source: 'meta', lift: 0.04, reach: 0.4, position: 'any' },
+      { channel: 'google', source: 'google', lift: 0.01, reach: 0.2, position: 'late' },
+    ],
+    keen: { share: 0.2, base: 0.1, reach: { google: 0.7 } },
+  },
 ];
+
+/** The scenarios whose exposure is random (no intent touch, no keen shoppers): what observational data can untangle. */
+export const randomExposure = (scenario: Scenario): boolean => !scenario.intent && !scenario.keen;
 
 /** A seeded generator (mulberry32): the same scenario gives the same shoppers on every run. */
 export function seededRandom(seed: number): () => number {
@@ -123,11 +164,12 @@ export function generate(scenario: Scenario, shoppers = scenario.shoppers, seed 
   const reached = new Map<string, number>();
   const journeys: Journey[] = [];
   for (let i = 0; i < shoppers; i++) {
-    const seen = scenario.channels.filter((c) => random() < c.reach);
+    const keen = scenario.keen && random() < scenario.keen.share ? scenario.keen : null;
+    const seen = scenario.channels.filter((c) => random() < (keen?.reach[c.source] ?? c.reach));
     for (const c of seen) reached.set(c.source, (reached.get(c.source) ?? 0) + 1);
     const at = (position: ChannelEffect['position']) => shuffled(seen.filter((c) => c.position === position), random).map((c) => c.channel);
     const touches = [...at('early'), ...at('any'), ...at('late')];
-    const chance = Math.min(1, scenario.base + seen.reduce((sum, c) => sum + c.lift, 0));
+    const chance = Math.min(1, (keen?.base ?? scenario.base) + seen.reduce((sum, c) => sum + c.lift, 0));
     const converted = random() < chance;
     const intent = scenario.intent;
     if (intent && random() < (converted ? intent.buyers : intent.others)) touches.push(intent.channel);
@@ -146,6 +188,26 @@ export function trueShares(scenario: Scenario, reached: Map<string, number>): Ma
   if (scenario.intent) incremental.set(scenario.intent.source, 0);
   const total = [...incremental.values()].reduce((a, b) => a + b, 0);
   return new Map([...incremental].map(([source, n]) => [source, total > 0 ? n / total : 0]));
+}
+
+/**
+ * What a perfect holdout of `source` measures: the share of the conversions it touched that it
+ * caused (its lift times the shoppers it reached, over the buyers whose path shows it; 0 for the
+ * intent touch, which causes nothing). The number an experiment hands `lift-test add`.
+ */
+export function trueIncrementalShare(scenario: Scenario, generated: Generated, source: string): number {
+  const channel = scenario.channels.find((c) => c.source === source);
+  const raw = channel?.channel ?? scenario.intent?.channel;
+  const touched = generated.journeys.filter((j) => j.converted && raw !== undefined && j.touches.includes(raw)).length;
+  const caused = (channel?.lift ?? 0) * (generated.reached.get(source) ?? 0);
+  return touched > 0 ? Math.min(1, caused / touched) : 0;
+}
+
+/** The source an experiment should test in a scenario observational data cannot untangle, else null. */
+export function experimentSource(scenario: Scenario): string | null {
+  if (scenario.intent) return scenario.intent.source;
+  const keen = scenario.keen && Object.keys(scenario.keen.reach)[0];
+  return keen ?? null;
 }
 
 /** Mean absolute error of `shares` against `truth` over the truth's sources (a missing source counts as 0). */

@@ -1,4 +1,4 @@
-import { META_FAMILY } from './sources.ts';
+import { META_FAMILY, PIXEL_SOURCES } from './sources.ts';
 import type { LandingField } from './queries/sessions/session-sql.ts';
 
 /**
@@ -21,6 +21,16 @@ const RENAMED_CHANNELS: Record<string, string> = {
   '': 'organic',
   organic: 'organic',
 };
+
+/** Reporting source of a raw channel, as reportingSourceSql names it in the engine. */
+export const reportingSourceOf = (channel: string): string => RENAMED_CHANNELS[channel] ?? channel;
+
+/** The tracked channel a person names (a source filter value, organic aside), as its reporting source; null for any other name. */
+export function trackedSourceOf(named: string): string | null {
+  const value = named.trim().toLowerCase();
+  if (!(PIXEL_SOURCES as readonly string[]).includes(value) || value === 'organic') return null;
+  return reportingSourceOf(value);
+}
 
 const quote = (s: string) => `'${s}'`;
 

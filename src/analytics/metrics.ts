@@ -20,6 +20,9 @@ export interface Parts {
   payment_fees: number;
   shipping_costs: number;
   refunds: number;
+  /** Conversions and revenue a tracked channel caused (data_driven's credits but organic's); 0 under other models. */
+  incremental_conversions: number;
+  incremental_revenue: number;
   /** Custom expenses: totals only (0 on breakdown rows). */
   expenses: number;
 }
@@ -52,6 +55,8 @@ export interface Metric {
   sum: Sum;
   /** Denominator of a ratio; the metric is null when it is 0. */
   per?: Sum;
+  /** Only a model that splits off what would have happened anyway (data_driven) gives it; null under the others. */
+  incremental?: true;
 }
 
 const GROSS_PROFIT: Sum = ['revenue', '-cogs'];
@@ -86,6 +91,9 @@ export const METRICS = {
   gross_margin: { kind: 'fraction', profit: true, sum: GROSS_PROFIT, per: ['revenue'] },
   net_margin: { kind: 'fraction', profit: true, sum: NET_PROFIT, per: ['revenue'] },
   net_roas: { kind: 'ratio', profit: true, sum: NET_REVENUE, per: ['spend'] },
+  incremental_conversions: { kind: 'share', profit: false, sum: ['incremental_conversions'], incremental: true },
+  incremental_revenue: { kind: 'money', profit: false, sum: ['incremental_revenue'], incremental: true },
+  iroas: { kind: 'ratio', profit: false, sum: ['incremental_revenue'], per: ['spend'], incremental: true },
 } as const satisfies Record<string, Metric>;
 
 export type MetricName = keyof typeof METRICS;

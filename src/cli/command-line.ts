@@ -87,7 +87,23 @@ export const COMMAND_USAGE = {
       { name: 'start', value: 'YYYY-MM-DD', required: true, text: 'the first day of the test (workspace time zone)' },
       { name: 'end', value: 'YYYY-MM-DD', required: true, text: 'its last day' },
       { name: 'pre-days', value: 'N', text: 'days before the start the regions are compared over (default 28)' },
+      { name: 'source', value: 'SOURCE', text: 'the channel the treatment regions ran and the control did not: the finished test calibrates data_driven' },
     ],
+  },
+  'lift-test add': {
+    summary: 'enters what an experiment measured for a channel; data_driven takes it instead of its fitted lift in those days (docs/attribution.md)',
+    options: [
+      workspace,
+      { name: 'source', value: 'SOURCE', required: true, text: 'the channel tested, e.g. meta or google' },
+      { name: 'start', value: 'YYYY-MM-DD', required: true, text: 'the first day of the test (workspace time zone)' },
+      { name: 'end', value: 'YYYY-MM-DD', required: true, text: 'its last day' },
+      { name: 'incremental-share', value: 'X', required: true, text: 'the share (0 to 1) of the conversions it touched that it caused' },
+      { name: 'interval', value: 'LO,HI', text: 'the measured interval of that share' },
+    ],
+  },
+  'lift-test list': {
+    summary: 'lists the lift tests of a workspace, oldest first',
+    options: [workspace],
   },
   'loyalty create': {
     summary: 'sets up a loyalty program; loyalty.get-programs reads its members and points from the sale orders (docs/families.md)',

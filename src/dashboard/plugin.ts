@@ -16,6 +16,7 @@ import { exportRoutes } from './export-endpoints.ts';
 import { savedReportRoutes } from './saved-report-endpoints.ts';
 import { runInLane } from '../store/query-queue.ts';
 import { geoTestRoutes } from './geo-test-endpoints.ts';
+import { liftTestRoutes } from './lift-test-endpoints.ts';
 import { loyaltyRoutes } from './loyalty-endpoints.ts';
 import { creatorRoutes } from './creator-endpoints.ts';
 import { aiVisibilityRoutes } from './ai-visibility-endpoints.ts';
@@ -42,6 +43,7 @@ export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
   await app.register(exportRoutes);
   await app.register(savedReportRoutes);
   await app.register(geoTestRoutes);
+  await app.register(liftTestRoutes);
   await app.register(loyaltyRoutes);
   await app.register(creatorRoutes);
   await app.register(aiVisibilityRoutes);

@@ -14,7 +14,8 @@ import { channelsOfAll } from '../analytics/sources.ts';
 import { seesChannel } from '../analytics/permissions.ts';
 import { runReport, type ReportRequest } from '../analytics/report/run.ts';
 import { runProductSales } from '../analytics/product-sales.ts';
-import { ATTRIBUTION_MODELS, planAttribution } from '../analytics/attribution/index.ts';
+import { ATTRIBUTION_MODELS, MODELS, planAttribution } from '../analytics/attribution/index.ts';
+import { ensureExcludedList } from '../analytics/queries/settings/excluded-transactions.ts';
 import type { MetricName } from '../analytics/metrics.ts';
 import { listConversions } from '../analytics/queries/conversions/list-conversions.ts';
 import { conversionPath } from '../analytics/queries/conversions/conversion-path.ts';
@@ -171,7 +172,8 @@ export async function viewRoutes(app: FastifyInstance): Promise<void> {
     const access = workspaceAccess(request);
     const query = parseReportQuery(request.query, [...VIEW_PARAMS, ...Object.keys(pathQuery.shape)]);
     const key = parseQuery(pathQuery, request.query as Record<string, unknown>);
-    const attribution = planAttribution(query, await getSettings(app.stores.db, access.workspaceId), access.visibility);
+    const settings = await getSettings(app.stores.db, access.workspaceId);
+    const attribution = planAttribution(query, settings, access.visibility);
     // The conversion must be one the member may list: same channel rule as the conversions view.
     const convMs = Date.parse(`${key.dt.replace(' ', 'T')}Z`);
     const visible = await listConversions(app.stores.ch, pixelScope(access, { startMs: convMs, endMs: convMs + 999, timeZone: UTC }), {
@@ -180,10 +182,17 @@ export async function viewRoutes(app: FastifyInstance): Promise<void> {
       page: { limit: 100, offset: 0 },
     });
     if (!visible.some((c) => c.session_id === String(key.session_id))) throw new NotFound('Conversion not found');
+    // A learned model (markov, data_driven) credits with what it learned over the view's range.
+    await ensureExcludedList(app.stores.ch, access.workspaceId, settings.excluded_transaction_ids);
+    const bound = await MODELS[attribution.model].bind?.({
+      ch: app.stores.ch, db: app.stores.db, scope: pixelScope(access, viewRange(query, access.timeZone, Date.now())), attribution,
+      visibleChannels: access.visibility.channels && [...access.visibility.channels], excludedTransactions: settings.excluded_transaction_ids,
+    });
     const path = await conversionPath(app.stores.ch, {
       workspaceId: access.workspaceId,
       key: { sessionId: key.session_id!, dt: key.dt, name: key.name, transactionId: key.transaction_id },
       attribution,
+      bound: bound ?? {},
     });
     if (!path) throw new NotFound('Conversion not found');
     // A viewer limited to some channels does not see the other channels' sessions.

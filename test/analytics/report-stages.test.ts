@@ -91,7 +91,7 @@ describe('planReport', () => {
 
   test('refusals carry the contract status and message, bad input before permissions', () => {
     assert.deepEqual(refusal({ attribution_model: 'best' }), {
-      kind: 'invalid_input', message: 'Invalid attribution_model: best. Accepted values: last_click, first_click, linear, u_shaped, total_impact, any_click, data_driven',
+      kind: 'invalid_input', message: 'Invalid attribution_model: best. Accepted values: last_click, first_click, linear, u_shaped, total_impact, any_click, markov, data_driven',
     });
     assert.equal(refusal({ attribution_window: 3 }).message, 'Invalid attribution_window: 3. Accepted values: 1, 7, 28, 90, 180, 365');
     assert.equal(refusal({ breakdown: 'planet' }).kind, 'invalid_input');

@@ -1,6 +1,6 @@
 /**
  * GET /v3/attribution and attribution.explain: one conversion's touchpoints, every model's shares
- * and the data-driven chain, all worked out by hand. The fixture is test/fixtures/data-driven-shop.ts with its
+ * and the data-driven chain, all worked out by hand. The fixture is test/fixtures/markov-shop.ts with its
  * cancelled order (workspace "shop", range 2026-03-01..2026-03-07, 7-day window):
  * - buyer 1: facebook c1 03-01 10:00 (session 11), facebook c9 03-02 10:00 (12), google c2 03-03
  *   10:00 (13); purchase T1 03-03 10:30, 100.00.
@@ -18,7 +18,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestWorkspace, injectGet, insertRows, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
-import { purchase as shopPurchase, seedDataDrivenShop } from '../fixtures/data-driven-shop.ts';
+import { purchase as shopPurchase, seedMarkovShop } from '../fixtures/markov-shop.ts';
 import { bearer, callTool, toolOk } from '../mcp/rpc.ts';
 
 let t: TestApp;
@@ -31,7 +31,7 @@ const purchase = (tx: string, dt: string, session: number, visitor: number, cent
 before(async () => {
   t = await startTestApp();
   shop = await createTestWorkspace(t.stores);
-  await seedDataDrivenShop(t.stores, shop.id, { cancelledOrder: true });
+  await seedMarkovShop(t.stores, shop.id, { cancelledOrder: true });
 });
 
 after(() => t.close());
@@ -49,11 +49,19 @@ const T1_TOUCHES = [
 
 /** Every model's shares when one source has the whole path. */
 const whole = (source: string) => Object.fromEntries(
-  ['last_click', 'first_click', 'linear', 'u_shaped', 'total_impact', 'any_click', 'data_driven'].map((m) => [m, { [source]: 1 }]),
+  ['last_click', 'first_click', 'linear', 'u_shaped', 'total_impact', 'any_click', 'markov', 'data_driven'].map((m) => [m, { [source]: 1 }]),
 );
 
+/**
+ * The data-driven fit of the shop: 4 visitors, 3 of them buyers, far below the threshold, so
+ * data_driven credits as linear, says so in `fit.method`, and has no lift to show but zeros.
+ */
+const fallbackFit = (sources: string[]) => ({
+  lifts: Object.fromEntries(sources.map((s) => [s, 0])), baseline: 0, fit: { visitors: 4, buyers: 3, method: 'linear_fallback' },
+});
+
 describe('GET /v3/attribution', () => {
-  test("explains T1: its touchpoints, the seven models' shares side by side, the chain's removal effects", async () => {
+  test("explains T1: its touchpoints, every model's shares side by side, the chain's removal effects", async () => {
     const { status, body } = await explain(`transaction_id=T1&${RANGE}`);
     assert.equal(status, 200, JSON.stringify(body));
     assert.deepEqual(body, {
@@ -70,10 +78,13 @@ describe('GET /v3/attribution', () => {
           u_shaped: { meta: 0.6, google: 0.4 },
           total_impact: { meta: 0.6667, google: 0.3333 },
           any_click: { meta: 1, google: 1 },
-          data_driven: { meta: 0.3333, google: 0.6667 },
+          markov: { meta: 0.3333, google: 0.6667 },
+          data_driven: { meta: 0.6667, google: 0.3333 },
         },
         removal_effects: { google: 1, meta: 0.5 },
         paths: { converting: 2, non_converting: 1 },
+        ...fallbackFit(['google', 'meta']),
+        incremental_revenue: { meta: 66.67, google: 33.33 },
       },
     });
   });
@@ -84,6 +95,7 @@ describe('GET /v3/attribution', () => {
     assert.deepEqual(body.data, {
       transaction_id: 'T3', dt: '2026-03-06 08:10:00', revenue: 50, source: 'organic', touchpoints: [],
       credit: whole('organic'), removal_effects: { google: 1, meta: 0.5 }, paths: { converting: 2, non_converting: 1 },
+      ...fallbackFit(['google', 'meta']), incremental_revenue: {},
     });
   });
 
@@ -93,6 +105,7 @@ describe('GET /v3/attribution', () => {
     assert.deepEqual(t1.body.data, {
       transaction_id: 'T1', dt: '2026-03-03 10:30:00', revenue: 100, source: 'meta', touchpoints: T1_TOUCHES.slice(0, 2),
       credit: whole('meta'), removal_effects: { meta: 1 }, paths: { converting: 1, non_converting: 1 },
+      ...fallbackFit(['meta']), incremental_revenue: { meta: 100 },
     });
     const t2 = await explain(`transaction_id=T2&${RANGE}&exclude_source=google`);
     assert.deepEqual([t2.body.data.source, t2.body.data.touchpoints, t2.body.data.credit], ['organic', [], whole('organic')]);
@@ -117,6 +130,7 @@ describe('GET /v3/attribution', () => {
     assert.deepEqual(t1.body.data, {
       transaction_id: 'T1', dt: '2026-03-03 10:30:00', revenue: 100, source: 'meta', touchpoints: T1_TOUCHES.slice(0, 2),
       credit: whole('meta'), removal_effects: { meta: 1 }, paths: { converting: 1, non_converting: 1 },
+      ...fallbackFit(['meta']), incremental_revenue: { meta: 100 },
     });
     assert.deepEqual(await explain(`transaction_id=T2&${RANGE}`, key), { status: 404, body: { message: 'Not found' } });
     assert.equal((await explain(`transaction_id=T3&${RANGE}`, key)).status, 200);

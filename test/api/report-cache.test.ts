@@ -238,7 +238,7 @@ describe('two processes sharing answers through Redis', () => {
     const day = fc.integer({ min: 0, max: DAYS.length - 1 });
     await fc.assert(
       fc.asyncProperty(
-        day, day, fc.constantFrom('last_click', 'linear', 'data_driven'),
+        day, day, fc.constantFrom('last_click', 'linear', 'markov', 'data_driven'),
         fc.constantFrom(undefined, 'campaign', 'utm_source'), fc.constantFrom(undefined, 'day'),
         fc.subarray(['spend', 'revenue', 'roas', 'conversions', 'sessions', 'cr', 'cpa', 'clicks'], { minLength: 1, maxLength: 4 }),
         async (x, y, model, breakdown, interval, metrics) => {
@@ -278,7 +278,7 @@ describe('property', () => {
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom(...keyHeaders.keys()), day, day,
-        fc.constantFrom('last_click', 'first_click', 'linear', 'any_click', 'data_driven', undefined),
+        fc.constantFrom('last_click', 'first_click', 'linear', 'any_click', 'markov', 'data_driven', undefined),
         fc.constantFrom(undefined, 'source', 'campaign', 'utm_source', 'city'), fc.constantFrom(undefined, 'day', 'week'),
         fc.subarray(['spend', 'revenue', 'roas', 'conversions', 'sessions', 'cr', 'cpa', 'clicks'], { minLength: 1, maxLength: 4 }),
         fc.constantFrom(1, 5, 100), fc.constantFrom(0, 0, 2, 50),

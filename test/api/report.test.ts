@@ -377,10 +377,10 @@ describe('GET /v3/report: profit', () => {
 
 describe('GET /v3/report: bad input', () => {
   const cases: [string, string, string?][] = [
-    ['metrics=spend,profit', 'Invalid metrics: profit. Accepted values: spend, revenue, roas, ctr, cpa, cr, sessions, conversions, impressions, clicks, new_customers, add_to_carts, checkouts, cogs, payment_fees, shipping_costs, refunds, gross_profit, contribution_profit, net_profit, gross_margin, net_margin, net_roas'],
+    ['metrics=spend,profit', 'Invalid metrics: profit. Accepted values: spend, revenue, roas, ctr, cpa, cr, sessions, conversions, impressions, clicks, new_customers, add_to_carts, checkouts, cogs, payment_fees, shipping_costs, refunds, gross_profit, contribution_profit, net_profit, gross_margin, net_margin, net_roas, incremental_conversions, incremental_revenue, iroas'],
     ['breakdown=country', 'Invalid breakdown: country. Accepted values: source, campaign, adgroup, ad, utm_source, utm_campaign, utm_medium, utm_term, utm_content, referrer, landing_page, city, coupon_code'],
     ['interval=hour', 'Invalid interval: hour. Accepted values: day, week, month'],
-    ['attribution_model=shapley', 'Invalid attribution_model: shapley. Accepted values: last_click, first_click, linear, u_shaped, total_impact, any_click, data_driven'],
+    ['attribution_model=shapley', 'Invalid attribution_model: shapley. Accepted values: last_click, first_click, linear, u_shaped, total_impact, any_click, markov, data_driven'],
     ['attribution_window=14', 'Invalid attribution_window: 14. Accepted values: 1, 7, 28, 90, 180, 365'],
     ['attribution_window=7.0', 'Invalid attribution_window: 7.0. Accepted values: 1, 7, 28, 90, 180, 365'],
     ['attribution_date=impression', 'Invalid attribution_date: impression. Accepted values: conversion, click'],

@@ -85,7 +85,7 @@ describe('/v3/report counts sales only', () => {
   test('with the order\'s revenue (platform_revenue) and every model, including data_driven', async () => {
     await updateSettings(t.stores.db, shop.id, { platform_revenue: 'platform' });
     try {
-      for (const model of ['last_click', 'linear', 'any_click', 'data_driven']) {
+      for (const model of ['last_click', 'linear', 'any_click', 'markov', 'data_driven']) {
         const { totals } = await get(`/v3/report?${DAY}&metrics=conversions,revenue&attribution_model=${model}`);
         assert.deepEqual(totals, { conversions: 4, revenue: 210 }, model);
       }

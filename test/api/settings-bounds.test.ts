@@ -63,8 +63,8 @@ describe('100,000 excluded transaction ids', () => {
     assert.deepEqual(rows.body.totals, { revenue: 800, conversions: 3 });
     assert.deepEqual(rows.body.data.map((r: { source: string; revenue: number }) => [r.source, r.revenue]),
       [['organic', 400], ['tiktok', 300], ['meta', 100], ['google', 0]]);
-    const learned = await report(`${TOTALS}&attribution_model=data_driven`);
-    assert.deepEqual([learned.status, learned.body.totals], [200, { revenue: 800, conversions: 3 }], 'the data-driven chain reads the list too');
+    const learned = await report(`${TOTALS}&attribution_model=markov`);
+    assert.deepEqual([learned.status, learned.body.totals], [200, { revenue: 800, conversions: 3 }], 'the Markov chain reads the list too');
     const tool = await toolTotals();
     assert.deepEqual(tool.totals, { revenue: 800, conversions: 3 });
     assert.equal(tool.settings_applied.excluded_transaction_count, 100_000);

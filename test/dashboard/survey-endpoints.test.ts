@@ -117,8 +117,8 @@ test('self-reported vs pixel: each answer beside the source the attribution cred
     { answer: 'Instagram', source: 'google', orders: 1.5, revenue: 100, share: 0.75 },
     { answer: 'Instagram', source: 'meta', orders: 0.5, revenue: 50, share: 0.25 },
   ]);
-  // The data-driven model shares each order too: every matched order is counted once over its sources.
-  const learned = await sources('owen', '&attribution_model=data_driven');
+  // The Markov model shares each order too: every matched order is counted once over its sources.
+  const learned = await sources('owen', '&attribution_model=markov');
   assert.equal(learned.status, 200, JSON.stringify(learned.body));
   const counted = (answer: string) => learned.body.rows.filter((r: any) => r.answer === answer).reduce((sum: number, r: any) => sum + r.orders, 0);
   assert.deepEqual([counted('Instagram'), counted('Friend or family'), counted('Podcast')].map((n) => Math.round(n * 1e9) / 1e9), [2, 1, 0]);

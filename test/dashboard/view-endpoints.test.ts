@@ -140,7 +140,7 @@ test('the overview is two report runs: the range by day and the days of the same
 
 test('the model comparison holds each model\'s /v3/report rows; profit holds the report by source and over time', async () => {
   const compare = await as.owen!.get(`/dashboard/api/compare?workspace=${shop.id}&${RANGE}&breakdown=source&metrics=revenue,conversions`);
-  assert.deepEqual(compare.body.models.map((m: { model: string }) => m.model), ['last_click', 'first_click', 'linear', 'u_shaped', 'total_impact', 'any_click', 'data_driven']);
+  assert.deepEqual(compare.body.models.map((m: { model: string }) => m.model), ['last_click', 'first_click', 'linear', 'u_shaped', 'total_impact', 'any_click', 'markov', 'data_driven']);
   for (const m of compare.body.models) {
     const viaApi = await api(`/v3/report?${RANGE}&breakdown=source&metrics=revenue,conversions&attribution_model=${m.model}`, shop.headers);
     assert.deepEqual({ data: m.data, totals: m.totals }, { data: viaApi.body.data, totals: viaApi.body.totals }, m.model);
@@ -180,7 +180,12 @@ test('conversions are /v3/conversions rows, newest first; the path shows why a c
   assert.deepEqual([shortWindow.body.touches.map((x: { weight: number | null }) => x.weight), shortWindow.body.organic_weight], [[null], 1], 'tiktok falls outside a 1-day window');
   const excluded = await path('&exclude_source=tiktok');
   assert.deepEqual([excluded.body.touches.map((x: { weight: number | null }) => x.weight), excluded.body.organic_weight], [[null, null], 1]);
-  assert.deepEqual((await path('&attribution_model=nope')).body, { message: 'Invalid attribution_model: nope. Accepted values: last_click, first_click, linear, u_shaped, total_impact, any_click, data_driven' });
+  for (const model of ['markov', 'data_driven']) {
+    const learned = await path(`&attribution_model=${model}&start_date=2026-03-01&end_date=2026-03-07`);
+    assert.equal(learned.status, 200, JSON.stringify(learned.body));
+    assert.deepEqual([learned.body.touches.map((x: { weight: number | null }) => x.weight), learned.body.attribution_model], [[1, null], model]);
+  }
+  assert.deepEqual((await path('&attribution_model=nope')).body, { message: 'Invalid attribution_model: nope. Accepted values: last_click, first_click, linear, u_shaped, total_impact, any_click, markov, data_driven' });
   const missing = await as.owen!.get(`/dashboard/api/conversions/path?workspace=${paths.id}&session_id=41&dt=2026-03-05%2012:05:01&name=purchase&transaction_id=T3`);
   assert.deepEqual(missing, { status: 404, body: { message: 'Conversion not found' } });
   const foreign = await as.owen!.get(`/dashboard/api/conversions/path?workspace=${shop.id}&session_id=91&dt=${today}%2000:00:02&name=purchase&transaction_id=OTHER-1`);
@@ -201,9 +206,10 @@ test('why: an order under every model with the chain of the view\'s range, as /v
   // T3's path is bob's tiktok click (visitor 3) six days before: every model gives it tiktok; the
   // chain has one journey, tiktok -> conversion, and no buyer without a conversion.
   const all = (source: string) => Object.fromEntries(
-    ['last_click', 'first_click', 'linear', 'u_shaped', 'total_impact', 'any_click', 'data_driven'].map((m) => [m, { [source]: 1 }]),
+    ['last_click', 'first_click', 'linear', 'u_shaped', 'total_impact', 'any_click', 'markov', 'data_driven'].map((m) => [m, { [source]: 1 }]),
   );
-  assert.deepEqual(why.body, {
+  const { lifts, baseline, fit, incremental_revenue, ...rest } = why.body;
+  assert.deepEqual(rest, {
     transaction_id: 'T3', dt: '2026-03-05 12:05:00', revenue: 200, source: 'tiktok',
     touchpoints: [{
       session_id: '31', started_at: '2026-02-27 12:00:00', source: 'tiktok', raw_source: 'tiktok', campaign: 'tt1', adgroup: '', ad: '',
@@ -211,6 +217,8 @@ test('why: an order under every model with the chain of the view\'s range, as /v
     }],
     credit: all('tiktok'), removal_effects: { tiktok: 1 }, paths: { converting: 1, non_converting: 0 },
   });
+  // A handful of visitors: data_driven falls back to linear, with no lift to show and the whole order on tiktok.
+  assert.deepEqual([Object.values(lifts).every((l) => l === 0), baseline, fit.method, incremental_revenue], [true, 0, 'linear_fallback', { tiktok: 200 }]);
   const viaApi = await api('/v3/attribution?transaction_id=T3&start_date=2026-03-01&end_date=2026-03-07', await paths.keyHeaders(['admin:admin']));
   assert.deepEqual(why.body, viaApi.body.data);
   const excluded = await as.owen!.get(`/dashboard/api/conversions/why?workspace=${paths.id}&start_date=2026-03-01&end_date=2026-03-07&transaction_id=T3&exclude_source=tiktok`);

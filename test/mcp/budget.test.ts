@@ -80,7 +80,7 @@ test('the marginal ROAS is the slope of each channel\'s own curve at its current
   });
   // One touch per order: every model credits the same.
   assert.deepEqual([m.roas_by_model.min, m.roas_by_model.max], [m.roas, m.roas]);
-  assert.equal(Object.keys(m.roas_by_model.models).length, 7);
+  assert.equal(Object.keys(m.roas_by_model.models).length, 8);
   assert.equal(m.days_fitted, 14);
   assert.equal(m.confidence, 'medium');
   assert.match(m.confidence_note, /^Medium: 14 days, spend varied ±\d+ %, the curve explains 100 % of daily revenue/);

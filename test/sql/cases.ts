@@ -20,6 +20,7 @@ import { adNames } from '../../src/analytics/queries/ads/ad-names.ts';
 import { listAds } from '../../src/analytics/queries/ads/list-ads.ts';
 import { totalAds } from '../../src/analytics/queries/ads/total-ads.ts';
 import { chainCounts } from '../../src/analytics/queries/attribution/chain-counts.ts';
+import { visitorPatterns } from '../../src/analytics/queries/attribution/visitor-patterns.ts';
 import { creatorPerformance } from '../../src/analytics/queries/creators/creator-performance.ts';
 import { conversionCredits } from '../../src/analytics/queries/attribution/conversion-credits.ts';
 import { ATTRIBUTION_MODELS } from '../../src/analytics/attribution/index.ts';
@@ -149,7 +150,8 @@ export const SQL_CASES: Record<string, SqlCase[]> = {
     report('by source, u-shaped, by click date', { breakdown: 'source', attribution_model: 'u_shaped', attribution_date: 'click' }),
     report('by source, total impact', { breakdown: 'source', attribution_model: 'total_impact' }),
     report('by source, any click', { breakdown: 'source', attribution_model: 'any_click' }),
-    report('by campaign, data driven (the chain is read first)', { breakdown: 'campaign', attribution_model: 'data_driven' }),
+    report('by campaign, markov (the chain is read first)', { breakdown: 'campaign', attribution_model: 'markov' }),
+    report('by source, data driven (the visitor patterns are read first)', { breakdown: 'source', attribution_model: 'data_driven', metrics: ['conversions', 'incremental_conversions', 'incremental_revenue', 'iroas'] }),
     report('by ad within one campaign and ad group, wildcard conversion name', { breakdown: 'ad', campaign: '1201', adgroup: '3401', name: 'purchase*' }),
     report('by UTM campaign per week, email excluded from paths', { breakdown: 'utm_campaign', interval: 'week', exclude_source: ['email'] }),
     report('by city, a restricted key filtered to Meta', { breakdown: 'city', source: ['meta'] }, META_WITH_PROFIT),
@@ -235,6 +237,22 @@ export const SQL_CASES: Record<string, SqlCase[]> = {
       }),
     },
   ],
+  'analytics/queries/attribution/visitor-patterns.ts': [
+    {
+      name: 'every channel and name, conversion dates over 7 days',
+      run: (ch, ctx) => visitorPatterns(ch, {
+        workspaceId: ctx.workspaceId, range: OCTOBER, visibleChannels: null, excludedTransactions: [], conversionNames: ['*'],
+        attribution: { windowDays: 7, dateMode: 'conversion', excludedChannels: [] },
+      }),
+    },
+    {
+      name: 'a key that sees Meta and organic, purchases and sign_up*, click dates over 28 days, email and two transactions left out',
+      run: (ch, ctx) => visitorPatterns(ch, {
+        workspaceId: ctx.workspaceId, range: OCTOBER, visibleChannels: channelsOfAll(['meta', 'organic']), excludedTransactions: ['T-1', 'T-2'],
+        conversionNames: ['purchase', 'sign_up*'], attribution: { windowDays: 28, dateMode: 'click', excludedChannels: ['email'] },
+      }),
+    },
+  ],
   'analytics/queries/attribution/conversion-credits.ts': [
     {
       name: 'every model for an admin key, 7 days',
@@ -242,7 +260,11 @@ export const SQL_CASES: Record<string, SqlCase[]> = {
         workspaceId: ctx.workspaceId, transactionId: 'T-1001', convStartMs: OCTOBER.startMs, convEndMs: OCTOBER.endMs,
         attribution: { model: 'last_click', windowDays: 7, dateMode: 'conversion', excludedChannels: [], excludedSources: [] },
         visibleChannels: null, excludedTransactions: [], models: ATTRIBUTION_MODELS,
-        bound: { dd_sources: ['google', 'meta'], dd_effects: [1, 0.5], dd_restricted: 0, dd_channels: [] },
+        bound: {
+          mk_sources: ['google', 'meta'], mk_effects: [1, 0.5], mk_restricted: 0, mk_channels: [],
+          dd_fallback: 0, dd_sources: ['google', 'meta'], dd_lifts: [0.02, 0.01], dd_baseline: 0.01, dd_restricted: 0, dd_channels: [],
+          dd_cal_sources: ['meta'], dd_cal_starts: ['2026-10-01 00:00:00.000'], dd_cal_ends: ['2026-10-15 23:59:59.999'], dd_cal_lifts: [0.005],
+        },
       }),
     },
     {
@@ -250,8 +272,8 @@ export const SQL_CASES: Record<string, SqlCase[]> = {
       run: (ch, ctx) => conversionCredits(ch, {
         workspaceId: ctx.workspaceId, transactionId: 'T-1001', convStartMs: OCTOBER.startMs, convEndMs: OCTOBER.endMs,
         attribution: { model: 'linear', windowDays: 28, dateMode: 'conversion', excludedChannels: ['email'], excludedSources: ['email'] },
-        visibleChannels: channelsOfAll(['meta', 'organic']), excludedTransactions: ['T-1', 'T-2'], models: ['linear', 'data_driven'],
-        bound: { dd_sources: ['meta'], dd_effects: [1], dd_restricted: 1, dd_channels: channelsOfAll(['meta', 'organic']) },
+        visibleChannels: channelsOfAll(['meta', 'organic']), excludedTransactions: ['T-1', 'T-2'], models: ['linear', 'markov'],
+        bound: { mk_sources: ['meta'], mk_effects: [1], mk_restricted: 1, mk_channels: channelsOfAll(['meta', 'organic']) },
       }),
     },
   ],

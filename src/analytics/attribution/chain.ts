@@ -1,16 +1,13 @@
-import crypto from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Clickhouse } from '../../store/clickhouse.ts';
-import { readDataVersion } from '../../store/app/data-versions.ts';
 import { chainCounts, type ChainScope } from '../queries/attribution/chain-counts.ts';
-import { excludedListId } from '../queries/settings/excluded-transactions.ts';
 import { solveChain, type SolvedChain } from './markov.ts';
 import type { ModelContext } from './model.ts';
+import { learningScope } from './learning-scope.ts';
 
 /**
- * The data-driven model's chain for a request: learned from the stored rows of its scope, kept per
- * workspace, scope and data version (store/app/data-versions.ts). Any change to the workspace's
- * rows or settings raises the version, so a kept chain is never older than the data; a repeated
+ * The markov model's chain for a request: learned from the stored rows of its scope, kept per
+ * workspace, scope and data version (learning-scope.ts), so a kept chain is never older than the data; a repeated
  * request gives the same numbers without reading the journeys again. Requests that need the same
  * chain at the same moment share one computation.
  *
@@ -32,21 +29,6 @@ const chains = new LRUCache<string, SolvedChain, Learning>({
 
 /** The chain the request's scope learns: its sources, removal effects and how many journeys it stood on. */
 export async function learnedChain(ctx: ModelContext): Promise<SolvedChain> {
-  const scope: ChainScope = {
-    workspaceId: ctx.scope.workspaceId,
-    range: ctx.scope.range,
-    attribution: ctx.attribution,
-    visibleChannels: ctx.visibleChannels,
-    excludedTransactions: ctx.excludedTransactions,
-  };
-  const version = await readDataVersion(ctx.db, scope.workspaceId);
-  const sorted = (values: readonly string[] | null) => (values === null ? null : [...values].sort());
-  const key = crypto
-    .createHash('sha256')
-    .update(JSON.stringify([
-      scope.workspaceId, version, scope.range.startMs, scope.range.endMs, ctx.attribution.windowDays, ctx.attribution.dateMode,
-      sorted(ctx.attribution.excludedChannels), sorted(scope.visibleChannels), excludedListId(scope.excludedTransactions),
-    ]))
-    .digest('base64url');
+  const { scope, key } = await learningScope(ctx);
   return (await chains.fetch(key, { context: { ch: ctx.ch, scope } }))!;
 }

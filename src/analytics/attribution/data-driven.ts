@@ -1,43 +1,65 @@
+import { timestampParam } from '../sql.ts';
 import type { AttributionModel } from './model.ts';
-import { learnedChain } from './chain.ts';
+import { learnedIncremental } from './incremental-fit.ts';
 
 const SOURCES = '{dd_sources:Array(String)}';
-const EFFECTS = '{dd_effects:Array(Float64)}';
+const LIFTS = '{dd_lifts:Array(Float64)}';
+const CAL_SOURCES = '{dd_cal_sources:Array(String)}';
+const CAL_STARTS = "{dd_cal_starts:Array(DateTime64(3, 'UTC'))}";
+const CAL_ENDS = "{dd_cal_ends:Array(DateTime64(3, 'UTC'))}";
+const CAL_LIFTS = '{dd_cal_lifts:Array(Float64)}';
 
-/** A touch is in the chain when its reporting source is a state and its raw channel one the key sees. */
-const inChain = (t: string) =>
+/** A touch counts when its reporting source has a lift and its raw channel is one the key sees. */
+const fitted = (t: string) =>
   `(has(${SOURCES}, ${t}.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, ${t}.channel)))`;
-const effect = (source: string) => `${EFFECTS}[indexOf(${SOURCES}, ${source})]`;
 
 /**
- * Data-driven (docs/attribution.md, "data_driven"): a first-order Markov chain of the scope's
- * journeys (chain.ts, markov.ts) gives each reporting source a removal effect; a conversion's credit
- * is split over the distinct sources of its path in proportion to their effects (equally when they
- * sum to 0), each source's share on its last touchpoint in the path. A path with no touch in the
- * chain (only organic touches, or only channels the key does not see) gives everything to its last
- * organic touch, else to its last touch. `bind` learns the chain before the report runs.
+ * The lift of `source` for a conversion at `convTs`: a lift test's for its days, else the fitted
+ * one. Without lift tests (the bound list is a constant) the engine folds the test lookup away.
+ */
+function liftSql(source: string, convTs: string): string {
+  const fitted = `${LIFTS}[indexOf(${SOURCES}, ${source})]`;
+  const test = `arrayFirstIndex((dd_cs, dd_ca, dd_cb) -> dd_cs = ${source} AND ${convTs} BETWEEN dd_ca AND dd_cb, ${CAL_SOURCES}, ${CAL_STARTS}, ${CAL_ENDS})`;
+  return `if(empty(${CAL_SOURCES}), ${fitted}, if(${test} > 0, ${CAL_LIFTS}[${test}], ${fitted}))`;
+}
+
+/**
+ * Data-driven (docs/attribution.md, "data_driven"): each reporting source's lift on the chance to
+ * buy and the baseline, fitted on every visitor of the scope (incremental.ts). A conversion whose
+ * touchpoints show the sources S gives each c in S lift(c) / (baseline + sum of lift over S), on
+ * c's last touchpoint in the path; the rest (what would have happened anyway) goes to organic
+ * through `remainder`. With too little data to fit (`dd_fallback`) it credits as linear does.
  */
 export const dataDriven: AttributionModel = {
   name: 'data_driven',
-  summary: "each platform's share in proportion to its removal effect in a Markov chain of the scope's journeys",
-  weights: (path) => {
-    const keys = `arrayMap(dd_t -> if(${inChain('dd_t')}, dd_t.source, ''), ${path})`;
+  summary: "each platform's share of what it added to the chance to buy, fitted on every visitor of the scope; the rest is organic",
+  remainder: true,
+  weights: (path, convTs) => {
+    const keys = `arrayMap(dd_t -> if(${fitted('dd_t')}, dd_t.source, ''), ${path})`;
+    // Each source counts once, on its last touch: 1 there, above 1 on its earlier touches.
     const lastOfSource = `arrayReverse(arrayEnumerateUniq(arrayReverse(${keys})))`;
-    const chained = `arrayDistinct(arrayFilter(dd_s -> dd_s != '', ${keys}))`;
-    const total = `arraySum(dd_s -> ${effect('dd_s')}, ${chained})`;
-    const share = `if(${total} > 0, ${effect('dd_k')} / ${total}, 1. / length(${chained}))`;
-    const learned = `arrayMap((dd_k, dd_n) -> if(dd_k != '' AND dd_n = 1, ${share}, 0.), ${keys}, ${lastOfSource})`;
-    const lastOrganic = `arrayLastIndex(dd_t -> dd_t.source = 'organic', ${path})`;
-    const fallback = `arrayMap(dd_i -> if(dd_i = if(${lastOrganic} > 0, ${lastOrganic}, length(${path})), 1., 0.), arrayEnumerate(${path}))`;
-    return `if(empty(${chained}), ${fallback}, ${learned})`;
+    const lifts = `arrayMap((dd_k, dd_n) -> if(dd_k != '' AND dd_n = 1, ${liftSql('dd_k', convTs)}, 0.), ${keys}, ${lastOfSource})`;
+    const total = `({dd_baseline:Float64} + arraySum(${lifts}))`;
+    const learned = `arrayMap(dd_l -> if(${total} > 0, dd_l / ${total}, 0.), ${lifts})`;
+    return `if({dd_fallback:UInt8} = 1, arrayMap(dd_t -> 1. / length(${path}), ${path}), ${learned})`;
   },
   bind: async (ctx) => {
-    const chain = await learnedChain(ctx);
+    const { fit, calibrations } = await learnedIncremental(ctx);
     return {
-      dd_sources: chain.sources,
-      dd_effects: chain.removalEffects,
+      dd_fallback: fit.method === 'linear_fallback' ? 1 : 0,
+      dd_sources: fit.sources,
+      dd_lifts: fit.lifts,
+      dd_baseline: fit.baseline,
+      dd_cal_sources: calibrations.map((c) => c.source),
+      dd_cal_starts: calibrations.map((c) => timestampParam(c.startMs)),
+      dd_cal_ends: calibrations.map((c) => timestampParam(c.endMs)),
+      dd_cal_lifts: calibrations.map((c) => c.lift),
       dd_restricted: ctx.visibleChannels === null ? 0 : 1,
       dd_channels: [...(ctx.visibleChannels ?? [])],
     };
   },
+  applied: (bound) => ({
+    attribution_fallback: bound.dd_fallback === 1 ? 'linear' : null,
+    calibrated_sources: [...new Set(bound.dd_cal_sources as string[])].sort(),
+  }),
 };

@@ -1,8 +1,8 @@
 /**
  * Who a touchpoint path belongs to. Visitors that share a customer id share one path: a buyer who
  * clicked an ad on the phone and bought on the laptop after signing in is one buyer. The report,
- * a conversion's explanation and the data-driven chain all group sessions and conversions by this
- * identity, so it is written once, here.
+ * a conversion's explanation, the Markov chain and the data-driven fit all group sessions and
+ * conversions by this identity, so it is written once, here.
  *
  * `IDS_CTE` is the CTE `ids` (visitor -> customer id of the workspace bound as `store_id`);
  * a query that uses the expressions below defines it and LEFT JOINs it as `ids` on the visitor.

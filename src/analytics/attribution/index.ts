@@ -2,11 +2,14 @@
  * Attribution, one home for every model: the names a request chooses from (`names.ts`), the gate
  * that turns a request into a plan (`plan.ts`), the buyer identity paths are grouped by
  * (`identity.ts`), the touchpoint tuple (`touchpoint.ts`), and one file per model, each declaring
- * itself (`model.ts`); the data-driven model learns its Markov chain (`chain.ts`, `markov.ts`). The report, a conversion's path, the dashboard and the tools read models
+ * itself (`model.ts`); the markov model learns its chain (`chain.ts`, `markov.ts`), the data-driven
+ * model its lifts (`incremental-fit.ts`, `incremental.ts`, `nnls.ts`), both kept per scope
+ * (`learning-scope.ts`). The report, a conversion's path, the dashboard and the tools read models
  * only through this module.
  */
 import { anyClick } from './any-click.ts';
 import { dataDriven } from './data-driven.ts';
+import { markov } from './markov-model.ts';
 import { firstClick } from './first-click.ts';
 import { lastClick } from './last-click.ts';
 import { linear } from './linear.ts';
@@ -21,6 +24,7 @@ export { planAttribution, type AttributionPlan, type AttributionRequest } from '
 export { IDS_CTE, conversionIdentitySql, sessionIdentitySql } from './identity.ts';
 export type { AttributionModel, ModelContext } from './model.ts';
 export { learnedChain } from './chain.ts';
+export { learnedIncremental } from './incremental-fit.ts';
 
 export const MODELS: Record<ModelName, AttributionModel> = {
   last_click: lastClick,
@@ -29,6 +33,7 @@ export const MODELS: Record<ModelName, AttributionModel> = {
   u_shaped: uShaped,
   total_impact: totalImpact,
   any_click: anyClick,
+  markov,
   data_driven: dataDriven,
 };
 
@@ -43,14 +48,15 @@ export interface AttributionColumns {
   /**
    * `Array(Tuple(Touch, Float64))`, one level above `eligible`: each of `touches` (`eligible`, or
    * `[fallback]`, the organic touch, when nothing is eligible) with its weight under the model.
+   * Under a model with a remainder the organic touch follows with what the weights leave of 1.
    */
   credits: string;
 }
 
 /**
  * The columns that attribute a conversion: `path` is an `Array(Touch)` of the buyer's sessions in
- * any order, `convTs` the conversion time, `fallback` the organic touch (it may read columns of
- * the level above `eligible`). Two levels, not one per step: each query level costs ClickHouse
+ * any order, `convTs` the conversion time (readable on both levels), `fallback` the organic touch
+ * (it may read columns of the level above `eligible`). Two levels, not one per step: each query level costs ClickHouse
  * analysis time, and a column is cheaper to reference than an alias, which is analysed again at
  * every use (`touches` is an alias, but a cheap one over the column `eligible`). The query binds
  * `window_days` and `excluded_channels` (raw channels removed from every path before the model),
@@ -64,9 +70,15 @@ export function attributionColumns(model: ModelName, input: { path: string; conv
     `t.ts >= ${convTs} - toIntervalDay({window_days:UInt16})`,
     `t.channel NOT IN {excluded_channels:Array(String)}`,
   ].join(' AND ');
+  const touches = `if(empty(eligible), [${fallback}], eligible) AS touches`;
+  const weights = MODELS[model].weights('touches', convTs);
+  // What the weights leave of 1, to the organic touch; a rounding crumb is no credit.
+  const rest = `if(arraySum(kept_weights) > 1. - 1e-9, 0., 1. - arraySum(kept_weights))`;
   return {
     eligible: `arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> ${keep}, ${path}))`,
-    credits: `arrayZip(if(empty(eligible), [${fallback}], eligible) AS touches, ${MODELS[model].weights('touches')})`,
+    credits: MODELS[model].remainder
+      ? `arrayZip(arrayPushBack(${touches}, ${fallback}), arrayPushBack(${weights} AS kept_weights, ${rest}))`
+      : `arrayZip(${touches}, ${weights})`,
   };
 }
 

@@ -16,17 +16,25 @@ export interface ModelContext {
   attribution: AttributionPlan;
   visibleChannels: readonly string[] | null;
   excludedTransactions: readonly string[];
+  /** Conversion name patterns (`*` wildcards) that make a buyer for a model that learns who bought; default every name. */
+  conversionNames?: readonly string[];
 }
 
 /**
  * An attribution model, declared in one file of this folder. `weights(path)` is a ClickHouse
  * expression over a non-empty, time-ordered `Array(Touch)` named `path` that returns
- * `Array(Float64)` of the same length: the share of the conversion each touchpoint gets.
+ * `Array(Float64)` of the same length: the share of the conversion each touchpoint gets. `convTs`
+ * is the conversion's time, readable where `path` is.
  */
 export interface AttributionModel {
   name: ModelName;
   summary: string;
-  weights(path: string): string;
+  weights(path: string, convTs: string): string;
+  /**
+   * A conversion's weights may sum to less than 1: the rest goes to organic ("not caused by a
+   * tracked channel"), through the conversion's organic touch (attributionColumns).
+   */
+  remainder?: true;
   /**
    * A conversion's weights may sum to more than 1 (any_click gives every platform 100 %). Rows then
    * do not sum to the total, and the totals count each conversion once through capped shares.
@@ -37,4 +45,6 @@ export interface AttributionModel {
    * learned from the data). Models that bind nothing leave it out.
    */
   bind?(ctx: ModelContext): Promise<QueryParams>;
+  /** What an answer's settings_applied says about the values `bind` returned (a fallback, calibrations). */
+  applied?(bound: QueryParams): Record<string, unknown>;
 }

@@ -5,7 +5,7 @@ import { DAY_MS, dayOf, formatDay } from '../../kit/dates.ts';
 import { NotFound } from '../../kit/errors.ts';
 import { resolveRange, type Range } from '../../kit/range.ts';
 import { UTC } from '../../kit/time-zone.ts';
-import { ATTRIBUTION_MODELS, MODELS, learnedChain, planAttribution, type ModelContext, type ModelName } from '../attribution/index.ts';
+import { ATTRIBUTION_MODELS, MODELS, learnedChain, learnedIncremental, planAttribution, type ModelContext, type ModelName } from '../attribution/index.ts';
 import { pixelScope, type Reader } from '../query-scope.ts';
 import { seesChannel } from '../permissions.ts';
 import { ensureExcludedList } from '../queries/settings/excluded-transactions.ts';
@@ -38,6 +38,12 @@ export interface ConversionExplanation {
   credit: Record<ModelName, Record<string, number>>;
   removal_effects: Record<string, number>;
   paths: { converting: number; non_converting: number };
+  /** data_driven's fitted lift per reporting source (added chance to buy), its baseline and what it stood on. */
+  lifts: Record<string, number>;
+  baseline: number;
+  fit: { visitors: number; buyers: number; method: string };
+  /** This conversion's revenue each source caused under data_driven (its share times the revenue), in the workspace currency. */
+  incremental_revenue: Record<string, number>;
 }
 
 function explainRange(request: ExplainRequest, now: number): Range {
@@ -46,18 +52,23 @@ function explainRange(request: ExplainRequest, now: number): Range {
   return resolveRange({ ...request, start_date: start }, now);
 }
 
-/** Sums a model's weights per reporting source, in the order the sources first appear on the path. */
-function sharesBySource(sources: readonly string[], weights: readonly number[]): Record<string, number> {
+/**
+ * Sums a model's weights per reporting source, in the order the sources first appear on the path;
+ * under a model with a remainder (data_driven) what the weights leave of 1 is organic's.
+ */
+function sharesBySource(model: ModelName, sources: readonly string[], weights: readonly number[]): Record<string, number> {
   const shares: Record<string, number> = {};
   sources.forEach((source, i) => (shares[source] = (shares[source] ?? 0) + weights[i]!));
-  return Object.fromEntries(Object.entries(shares).map(([source, share]) => [source, round(share)]));
+  const rest = 1 - weights.reduce((a, b) => a + b, 0);
+  if (MODELS[model].remainder && rest > 1e-9) shares.organic = (shares.organic ?? 0) + rest;
+  return Object.fromEntries(Object.entries(shares).filter(([source, share]) => share > 0 || sources.includes(source)).map(([source, share]) => [source, round(share)]));
 }
 
 /**
  * Why a conversion was credited (docs/attribution.md, "Explaining one conversion"): its
  * touchpoints, every model's shares side by side (each model through its own module, on the same
- * path as the report), and the data-driven chain of the request's scope with how many journeys it
- * stood on. A key that sees some channels only is answered as if the others did not exist: their
+ * path as the report), the Markov chain of the request's scope with how many journeys it
+ * stood on, and the data-driven fit of that scope (lifts, baseline, what it stood on). A key that sees some channels only is answered as if the others did not exist: their
  * sessions are not on the path, in the shares or in the chain; a conversion whose touchpoints it
  * sees none of is not found, nor an organic one without read:organic. NotFound when no sale with
  * the transaction id is in scope; InvalidInput and AccessDenied as the report refuses a request.
@@ -78,7 +89,7 @@ export async function explainConversion(
     ch: stores.ch, db: stores.db, scope, attribution, visibleChannels, excludedTransactions: settings.excluded_transaction_ids,
   };
   const bound = Object.assign({}, ...(await Promise.all(ATTRIBUTION_MODELS.map((m) => MODELS[m].bind?.(ctx)))));
-  const chain = await learnedChain(ctx);
+  const [chain, incremental] = await Promise.all([learnedChain(ctx), learnedIncremental(ctx)]);
   const window = attribution.windowDays * DAY_MS;
   const found = await conversionCredits(stores.ch, {
     workspaceId: reader.workspaceId,
@@ -96,14 +107,21 @@ export async function explainConversion(
   const hidden = organic && (found.touchesInWindow > 0 || !seesChannel(reader.visibility, ''));
   if (!found || hidden) throw new NotFound('Not found');
   const sources = organic ? ['organic'] : found.touchpoints.map((t) => t.source);
+  const credit = Object.fromEntries(ATTRIBUTION_MODELS.map((m) => [m, sharesBySource(m, sources, found.weights[m])])) as ConversionExplanation['credit'];
+  const fit = incremental.fit;
   return {
     transaction_id: request.transaction_id,
     dt: found.dt,
     revenue: found.revenueCents / 100,
     source: sources[sources.length - 1]!,
     touchpoints: await withAdNames(stores.ch, reader.workspaceId, found.touchpoints),
-    credit: Object.fromEntries(ATTRIBUTION_MODELS.map((m) => [m, sharesBySource(sources, found.weights[m])])) as ConversionExplanation['credit'],
+    credit,
     removal_effects: Object.fromEntries(chain.sources.map((s, i) => [s, round(chain.removalEffects[i]!)])),
     paths: chain.paths,
+    lifts: Object.fromEntries(fit.sources.map((s, i) => [s, round(fit.lifts[i]!)])),
+    baseline: round(fit.baseline),
+    fit: { visitors: fit.visitors, buyers: fit.buyers, method: fit.method },
+    incremental_revenue: Object.fromEntries(Object.entries(credit.data_driven).filter(([source]) => source !== 'organic')
+      .map(([source, share]) => [source, Math.round(share * found.revenueCents) / 100])),
   };
 }

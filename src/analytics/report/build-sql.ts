@@ -5,7 +5,7 @@ import { Conditions, LOCAL_DATE, timestampParam } from '../sql.ts';
 import { addCountedNames } from '../conversion-names.ts';
 import { SESSIONS_FINAL, landingField, sessionsStartedSql, type LandingColumn } from '../queries/sessions/session-sql.ts';
 import {
-  BASE_TOUCH_FIELDS, IDS_CTE, TOUCH_FIELDS, attributionColumns, bookedCredits, conversionIdentitySql, hasShares, sessionIdentitySql, touchSql,
+  BASE_TOUCH_FIELDS, IDS_CTE, MODELS, TOUCH_FIELDS, attributionColumns, bookedCredits, conversionIdentitySql, hasShares, sessionIdentitySql, touchSql,
   type TouchField,
 } from '../attribution/index.ts';
 import { DIMENSIONS, INTERVALS, reportingSourceSql, type Dimension } from '../dimensions.ts';
@@ -358,7 +358,7 @@ interface Branch {
 
 /** Parts summed per row (metrics.ts turns them into metrics), in their order in the parts arrays. */
 export const REPORT_PARTS = ['spend', 'impressions', 'clicks', 'sessions', 'add_to_carts', 'checkouts', 'conversions', 'revenue',
-  'new_customers', 'cogs', 'payment_fees', 'shipping_costs', 'refunds'] as const;
+  'new_customers', 'cogs', 'payment_fees', 'shipping_costs', 'refunds', 'incremental_conversions', 'incremental_revenue'] as const;
 export type ReportPart = (typeof REPORT_PARTS)[number];
 
 /** Conversion parts and the credit column each sums. */
@@ -409,6 +409,10 @@ function branchSql(branch: Branch, keyNames: string[], order: ArrayPart[]): stri
   ${branch.from}${branch.grouped && group.length ? `\n  GROUP BY ${group.join(', ')}` : ''}`;
 }
 
+/** Whether the plan shows or sorts by a metric of what channels caused (only then are those parts summed). */
+const asksIncremental = (plan: ReportPlan) =>
+  [...plan.metrics, ...(plan.sort ? [plan.sort.metric] : [])].some((m) => 'incremental' in METRICS[m]);
+
 /** The three part sources (ads, sessions, credits) for the plan's breakdown and interval. */
 function branches(plan: ReportPlan, dimension: Dimension | null): Branch[] {
   const bucket = (date: string) => (plan.interval ? INTERVALS[plan.interval](date) : null);
@@ -449,6 +453,12 @@ function branches(plan: ReportPlan, dimension: Dimension | null): Branch[] {
   for (const [part, column] of Object.entries(CREDIT_PARTS) as [CreditPart, string][]) {
     credit[part] = `weight * ${column}`;
     credit[`share_${part}`] = `share * ${column}`;
+  }
+  if (MODELS[plan.attribution.model].remainder && asksIncremental(plan)) {
+    // What a tracked channel caused: every credit but organic's (the baseline) and unattributed orders'.
+    const caused = `(touch.source NOT IN ('organic', 'unattributed'))`;
+    credit.incremental_conversions = `weight * ${caused}`;
+    credit.incremental_revenue = `weight * revenue * ${caused}`;
   }
   out.push({ keys: keys.map((k) => k.credit), bucket: bucket(LOCAL_DATE('credit_ts')), label: "''", parts: credit, from: 'FROM credits', grouped: false });
   return out;

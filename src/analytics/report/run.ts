@@ -8,7 +8,7 @@ import { resolveRange } from '../../kit/range.ts';
 import { rangeInfo } from '../../kit/paging.ts';
 import { DIMENSIONS } from '../dimensions.ts';
 import { MODELS } from '../attribution/index.ts';
-import { formatMetric, type MetricContext, type Parts } from '../metrics.ts';
+import { METRICS, formatMetric, type MetricContext, type Parts } from '../metrics.ts';
 import { planReport, type ReportPlan, type ReportRequest } from './plan.ts';
 import { ensureExcludedList, excludedListId } from '../queries/settings/excluded-transactions.ts';
 import { readDataVersion } from '../../store/app/data-versions.ts';
@@ -67,6 +67,10 @@ export interface SettingsApplied {
   timezone: string;
   /** The conversion names counted: the request's name filter, else the workspace's conversion_names. */
   conversion_names: string[];
+  /** data_driven only: `linear` when the scope had too little data to fit and linear credited instead, else null. */
+  attribution_fallback?: string | null;
+  /** data_driven only: the sources whose fitted lift a lift test replaced for part of the range. */
+  calibrated_sources?: string[];
 }
 
 export interface ReportResult {
@@ -93,8 +97,12 @@ function toParts(values: number[] | undefined, positions: Record<ReportPart, num
   return parts;
 }
 
-function metricsOf(plan: ReportPlan, parts: Parts, ctx: MetricContext): Record<string, number | null> {
-  return Object.fromEntries(plan.metrics.map((m) => [m, formatMetric(m, parts, ctx)]));
+/**
+ * The plan's metrics from a row's parts. The incremental ones are null unless the model split off
+ * what would have happened anyway, which data_driven does only when it fitted (not in its linear fallback).
+ */
+function metricsOf(plan: ReportPlan, parts: Parts, ctx: MetricContext & { incremental: boolean }): Record<string, number | null> {
+  return Object.fromEntries(plan.metrics.map((m) => [m, !ctx.incremental && 'incremental' in METRICS[m] ? null : formatMetric(m, parts, ctx)]));
 }
 
 /**
@@ -150,7 +158,7 @@ export async function prepareReport(stores: { ch: Clickhouse; db: AppDatabase },
   return { plan, settings, range, bound: await bindModel(stores, auth, plan, settings) };
 }
 
-/** The values the plan's model binds (data_driven's chain), once the excluded ids are where the engine reads them. */
+/** The values the plan's model binds (markov's chain, data_driven's lifts), once the excluded ids are where the engine reads them. */
 async function bindModel(stores: { ch: Clickhouse; db: AppDatabase }, auth: ReportAuth, plan: ReportPlan, settings: WorkspaceSettings): Promise<QueryParams | undefined> {
   // Before the model binds its values: data_driven learns its chain without the excluded ids too.
   await ensureExcludedList(stores.ch, auth.workspaceId, settings.excluded_transaction_ids);
@@ -161,6 +169,8 @@ async function bindModel(stores: { ch: Clickhouse; db: AppDatabase }, auth: Repo
     attribution: plan.attribution,
     visibleChannels: auth.visibility.channels && [...auth.visibility.channels],
     excludedTransactions: settings.excluded_transaction_ids,
+    // The conversions the report counts are the ones a learned model learns buying from.
+    conversionNames: plan.conversionNames,
   });
 }
 
@@ -186,7 +196,9 @@ async function computeReport(
   if (!totalsRow && plan.includeExpenses) {
     [totalsRow] = await stores.ch.query<RawRow>(`${QUERY_NAME}-expenses`, expensesSql(), params);
   }
-  const ctx: MetricContext = { refundsNetted: settings.refund_netting };
+  const applied = settingsApplied({ plan, settings, range, bound });
+  const incremental = MODELS[plan.attribution.model].remainder === true && !applied.attribution_fallback;
+  const ctx = { refundsNetted: settings.refund_netting, incremental };
   const dimension = plan.breakdown ? DIMENSIONS[plan.breakdown] : null;
   // A breakdown sessions cannot have (coupon_code) reads no sessions at all: its totals say null as its rows do, not 0.
   const rowsHaveSessions = dimension === null || dimension.keys.every((k) => k.session !== null);
@@ -218,12 +230,12 @@ async function computeReport(
       sources: (plan.channels ?? channelsOfAll(PIXEL_SOURCES)).filter((c) => c !== ''),
       ignored_sources: plan.attribution.excludedChannels.filter((c) => c !== ''),
     },
-    settings_applied: settingsApplied({ plan, settings, range }),
+    settings_applied: applied,
   };
 }
 
 /** The settings a planned report's numbers were computed with, as every answer on the report core says them. */
-export function settingsApplied({ plan, settings, range }: Omit<PreparedReport, 'bound'>): SettingsApplied {
+export function settingsApplied({ plan, settings, range, bound }: PreparedReport): SettingsApplied {
   return {
     attribution_model: plan.attribution.model,
     attribution_window: plan.attribution.windowDays,
@@ -241,5 +253,6 @@ export function settingsApplied({ plan, settings, range }: Omit<PreparedReport, 
     currency: settings.currency,
     timezone: range.timeZone,
     conversion_names: plan.conversionNames,
+    ...MODELS[plan.attribution.model].applied?.(bound ?? {}),
   };
 }

@@ -237,8 +237,10 @@ const DESCRIPTIONS: Record<string, Description> = {
     summary: 'Why one conversion was credited',
     description:
       'The conversion with transaction_id (a sale, the newest in the range; default range: the 90 days before today): its touchpoints ' +
-      'as the models see them, every model\'s share per reporting source side by side, and the data-driven chain\'s removal effects ' +
-      'with how many converting and non-converting journeys it stood on. Channels the key cannot see are left out before the models run.',
+      'as the models see them, every model\'s share per reporting source side by side, and the Markov chain\'s removal effects ' +
+      'with how many converting and non-converting journeys it stood on, and the data-driven fit: each source\'s lift on the chance to buy, ' +
+      'the baseline, how many visitors and buyers it stood on and its method (linear_fallback: too little data), and the revenue of this ' +
+      'conversion each source caused. Channels the key cannot see are left out before the models run.',
     response: {
       type: 'object',
       properties: {
@@ -250,6 +252,10 @@ const DESCRIPTIONS: Record<string, Description> = {
             credit: { type: 'object', additionalProperties: { type: 'object', additionalProperties: num } },
             removal_effects: { type: 'object', additionalProperties: num },
             paths: { type: 'object', properties: { converting: num, non_converting: num } },
+            lifts: { type: 'object', additionalProperties: num },
+            baseline: num,
+            fit: { type: 'object', properties: { visitors: num, buyers: num, method: str } },
+            incremental_revenue: { type: 'object', additionalProperties: num },
           },
         },
       },

@@ -11,6 +11,7 @@ import { setIntegrationCommand } from './integration.ts';
 import { setStorefrontCommand } from './storefront.ts';
 import { surveyCloseCommand, surveyPublishCommand } from './survey.ts';
 import { geoTestCreateCommand } from './geo-test.ts';
+import { liftTestAddCommand, liftTestListCommand } from './lift-test.ts';
 import { loyaltyCreateCommand } from './loyalty.ts';
 import { creatorProgramApplyCommand, creatorProgramUnapplyCommand } from './creator-program.ts';
 import { creatorLinkCodeCommand } from './creator.ts';
@@ -32,6 +33,8 @@ export const commands: Record<Exclude<CommandName, 'start'>, Command> = {
   'survey publish': surveyPublishCommand,
   'survey close': surveyCloseCommand,
   'geo-test create': geoTestCreateCommand,
+  'lift-test add': liftTestAddCommand,
+  'lift-test list': liftTestListCommand,
   'loyalty create': loyaltyCreateCommand,
   'creator link-code': creatorLinkCodeCommand,
   'creator-program apply': creatorProgramApplyCommand,

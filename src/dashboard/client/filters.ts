@@ -3,7 +3,7 @@ import { html } from 'htm/preact';
 import { withParams, type Route } from './router.ts';
 import { addDays, label, monthStart, todayIn } from './format.ts';
 
-export const MODELS = ['last_click', 'first_click', 'linear', 'u_shaped', 'total_impact', 'any_click', 'data_driven'];
+export const MODELS = ['last_click', 'first_click', 'linear', 'u_shaped', 'total_impact', 'any_click', 'markov', 'data_driven'];
 export const WINDOWS = ['1', '7', '28', '90', '180', '365'];
 /** Reporting sources, as report rows name them. */
 export const SOURCES = ['meta', 'google', 'tiktok', 'pinterest', 'snapchat', 'microsoft', 'email', 'creator', 'organic'];

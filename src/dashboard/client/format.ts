@@ -8,6 +8,7 @@ export const METRIC_KINDS: Record<string, Kind> = {
   conversions: 'share', impressions: 'count', clicks: 'count', new_customers: 'share', add_to_carts: 'count', checkouts: 'count',
   cogs: 'money', payment_fees: 'money', shipping_costs: 'money', refunds: 'money', gross_profit: 'money',
   contribution_profit: 'money', net_profit: 'money', gross_margin: 'fraction', net_margin: 'fraction', net_roas: 'ratio',
+  incremental_conversions: 'share', incremental_revenue: 'money', iroas: 'ratio',
   units: 'share', orders: 'share',
   customers: 'count', returning_customers: 'count', repeat_customers: 'count', repeat_rate: 'fraction', repeat_revenue_share: 'fraction',
 };
@@ -20,11 +21,12 @@ export const LABELS: Record<string, string> = {
   units: 'Units', orders: 'Orders',
   customers: 'Customers', returning_customers: 'Returning customers', repeat_customers: 'Repeat customers', repeat_rate: 'Repeat rate', repeat_revenue_share: 'Repeat revenue share',
   net_profit: 'Net profit', gross_margin: 'Gross margin', net_margin: 'Net margin', net_roas: 'Net ROAS',
+  incremental_conversions: 'Incremental conv.', incremental_revenue: 'Incremental revenue', iroas: 'iROAS',
   source: 'Source', campaign: 'Campaign', adgroup: 'Ad group', ad: 'Ad', date: 'Date', utm_source: 'UTM source',
   utm_campaign: 'UTM campaign', utm_medium: 'UTM medium', utm_term: 'UTM term', utm_content: 'UTM content',
   pageviews: 'Pageviews', referrer: 'Referrer', landing_page: 'Landing page', city: 'City', coupon_code: 'Coupon code',
   last_click: 'Last click', first_click: 'First click', linear: 'Linear', u_shaped: 'U-shaped',
-  total_impact: 'Total impact', any_click: 'Any click', data_driven: 'Data-driven',
+  total_impact: 'Total impact', any_click: 'Any click', markov: 'Markov', data_driven: 'Data-driven',
 };
 
 export const label = (key: string) => LABELS[key] ?? key.replace(/_/g, ' ');

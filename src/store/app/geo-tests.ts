@@ -8,6 +8,7 @@ import { InvalidInput } from '../../kit/errors.ts';
 import { DAY_MS, parseBound } from '../../kit/dates.ts';
 import type { AppDatabase } from '../app-db.ts';
 import { recordAudit } from './audit-log.ts';
+import { bumpDataVersions } from './data-versions.ts';
 import { countObjects, createObject, listObjects, type ToolObject } from './tool-objects.ts';
 
 export const GEO_TEST_KIND = 'geo_test';
@@ -30,6 +31,8 @@ export const geoTestInput = z
     start_date: day('start_date'),
     end_date: day('end_date'),
     pre_days: z.number().int().min(7).max(365).default(28),
+    /** The reporting source the treatment regions ran and the control regions did not: its finished result calibrates data_driven. */
+    source: z.string().regex(/^[a-z0-9_]{1,64}$/, { error: 'source must be a reporting source, e.g. meta' }).optional(),
   })
   .strict()
   .transform((test) => ({
@@ -63,6 +66,8 @@ export async function createGeoTest(db: AppDatabase, workspaceId: number, test: 
   if ((await countObjects(db, workspaceId, GEO_TEST_KIND)) >= MAX_GEO_TESTS) throw new InvalidInput(`A workspace keeps at most ${MAX_GEO_TESTS} geo tests`);
   const created = await createObject<GeoTest>(db, workspaceId, GEO_TEST_KIND, test);
   await recordAudit(db, { workspaceId, actor, action: 'geo_test.create', target: `${GEO_TEST_KIND}:${created.id}`, details: { created: test } });
+  // A test that names a source calibrates data_driven: answers kept under the data version change with it.
+  if (test.source) await bumpDataVersions(db, [workspaceId]);
   return created;
 }
 

@@ -102,6 +102,19 @@ export interface DataVersionTable {
   version: number | string | bigint;
 }
 
+/** An experiment's measured incremental share of a source (store/app/lift-tests.ts). */
+export interface LiftTestTable {
+  id: Generated<number>;
+  workspace_id: number;
+  source: string;
+  start_date: string;
+  end_date: string;
+  incremental_share: number;
+  interval_low: number | null;
+  interval_high: number | null;
+  created_at: string;
+}
+
 export interface AppDb extends TryOnTables, CollectTables, IngestTables, DashboardTables {
   workspaces: WorkspaceTable;
   api_keys: ApiKeyTable;
@@ -111,4 +124,5 @@ export interface AppDb extends TryOnTables, CollectTables, IngestTables, Dashboa
   oauth_codes: OauthCodeTable;
   oauth_tokens: OauthTokenTable;
   data_versions: DataVersionTable;
+  lift_tests: LiftTestTable;
 }

@@ -55,7 +55,7 @@ const TS = "DateTime64(3, 'UTC')";
  * One conversion by transaction id, its path and every model's weights on it: the same identity,
  * touch tuple, window and exclusions as the report, each model's own `weights` over the same
  * touches. Sessions of channels the key does not see are removed before the models run, as the
- * data-driven chain leaves them out, so nothing the key is shown depends on them. Only sales
+ * learned models leave them out, so nothing the key is shown depends on them. Only sales
  * count, minus the workspace's excluded transactions, as in the report. Null when none matches.
  */
 export async function conversionCredits(ch: Clickhouse, r: CreditsRequest): Promise<ConversionCredits | null> {
@@ -94,7 +94,7 @@ buyer AS (
 )
 SELECT toString(toDateTime(conv_dt, 'UTC')) AS dt, toString(cents) AS revenue_cents, length(in_window) AS touches_in_window,
   arrayMap(t -> (toString(t.session_id), toString(toDateTime(t.ts, 'UTC')), t.source, t.channel, t.campaign, t.adgroup, t.ad), eligible) AS touchpoints,
-  [${r.models.map((m) => MODELS[m].weights('touches')).join(', ')}] AS weights
+  [${r.models.map((m) => MODELS[m].weights('touches', 'conv_dt')).join(', ')}] AS weights
 FROM (
   SELECT c.conv_dt AS conv_dt, c.session_id AS session_id, c.cents AS cents,
     ${all.eligible} AS in_window, ${seen.eligible} AS eligible, if(empty(eligible), [${fallback}], eligible) AS touches

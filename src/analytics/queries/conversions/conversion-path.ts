@@ -1,4 +1,4 @@
-import type { Clickhouse } from '../../../store/clickhouse.ts';
+import type { Clickhouse, QueryParams } from '../../../store/clickhouse.ts';
 import { DAY_MS } from '../../../kit/dates.ts';
 import { timestampParam } from '../../sql.ts';
 import { SESSIONS_FINAL, landingField, sessionsStartedSql } from '../sessions/session-sql.ts';
@@ -49,7 +49,7 @@ type Tuple = [string, string, string, string, string, string, string, string];
  */
 export async function conversionPath(
   ch: Clickhouse,
-  p: { workspaceId: number; key: ConversionKey; attribution: AttributionPlan },
+  p: { workspaceId: number; key: ConversionKey; attribution: AttributionPlan; bound?: QueryParams },
 ): Promise<ConversionPath | null> {
   const convMs = Date.parse(`${p.key.dt.replace(' ', 'T')}Z`);
   const touch = touchSql({
@@ -91,6 +91,7 @@ FROM (
   FROM conv AS c CROSS JOIN buyer AS b
 )`;
   const rows = await ch.query<{ dt: string; sessions_in_window: Tuple[]; credits: [string, string, number][] }>(QUERY_NAME, sql, {
+    ...p.bound,
     store_id: p.workspaceId,
     session_id: p.key.sessionId.toString(),
     dt: p.key.dt,
@@ -104,13 +105,14 @@ FROM (
   const row = rows[0];
   if (!row) return null;
   const weights = new Map(row.credits.filter(([, channel]) => channel !== '').map(([session, , weight]) => [session, Number(weight)]));
-  const organic = row.credits.find(([, channel]) => channel === '');
+  // The organic touch's credit: the whole of a conversion without a touchpoint, or what data_driven leaves to it.
+  const organic = row.credits.filter(([, channel]) => channel === '').reduce((sum, [, , weight]) => sum + Number(weight), 0);
   return {
     dt: row.dt,
     touches: row.sessions_in_window.map(([started, session_id, channel, source, campaign, adgroup, ad, utm_campaign]) => ({
       started, session_id, channel, source, campaign, adgroup, ad, utm_campaign,
       weight: weights.get(session_id) ?? null,
     })),
-    organic_weight: organic ? Number(organic[2]) : 0,
+    organic_weight: organic,
   };
 }

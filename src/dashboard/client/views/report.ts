@@ -1,9 +1,11 @@
 /**
  * Attribution (/report): the /v3/report table for the URL's parameters, with drill-down
- * source -> campaign -> ad group -> ad (each level adds the row's key as a filter), the seven models
- * side by side (`compare=1`), and exclude-source chips.
+ * source -> campaign -> ad group -> ad (each level adds the row's key as a filter), every model
+ * side by side (`compare=1`), and exclude-source chips. Under data_driven the table adds what each
+ * channel caused (incremental conversions, iROAS) beside ROAS, with one line saying what they are.
  */
 import { html } from 'htm/preact';
+import { useEffect, useState } from 'preact/hooks';
 import type { ViewProps } from './props.ts';
 import { useData, apiParams } from '../data.ts';
 import { Filters, MODELS, type Applied } from '../filters.ts';
@@ -17,7 +19,9 @@ const BASE_METRICS = ['spend', 'revenue', 'roas', 'conversions', 'cpa', 'session
 const PROFIT_METRICS = ['net_profit', 'net_roas'];
 const ALL_METRICS = ['spend', 'revenue', 'roas', 'ctr', 'cpa', 'cr', 'sessions', 'conversions', 'impressions', 'clicks', 'new_customers',
   'add_to_carts', 'checkouts', 'cogs', 'payment_fees', 'shipping_costs', 'refunds', 'gross_profit', 'contribution_profit', 'net_profit',
-  'gross_margin', 'net_margin', 'net_roas'];
+  'gross_margin', 'net_margin', 'net_roas', 'incremental_conversions', 'incremental_revenue', 'iroas'];
+/** What data_driven adds beside ROAS: the conversions a channel caused and their revenue per unit of spend. */
+const INCREMENTAL = ['incremental_conversions', 'iroas'];
 const PROFIT_ONLY = new Set(['cogs', 'payment_fees', 'shipping_costs', 'refunds', 'gross_profit', 'contribution_profit', 'net_profit', 'gross_margin', 'net_margin', 'net_roas']);
 /** The next level of a drill-down, and the parameter the clicked row's key becomes. */
 const DRILL: Record<string, { next: string; param: string }> = {
@@ -81,6 +85,13 @@ function MetricPicker({ route, metrics, profit }: { route: Route; metrics: strin
     </fieldset></details>`;
 }
 
+/** The metrics with INCREMENTAL right after roas (at the end without it), each once. */
+function withIncremental(metrics: string[]): string[] {
+  const rest = metrics.filter((m) => !INCREMENTAL.includes(m));
+  const at = rest.includes('roas') ? rest.indexOf('roas') + 1 : rest.length;
+  return [...rest.slice(0, at), ...INCREMENTAL, ...rest.slice(at)];
+}
+
 /** Revenue and conversions of each model side by side, read from `<model>_revenue` and `<model>_conversions`. */
 export const modelColumns = (models: string[]): Column[] =>
   models.flatMap((m) => [
@@ -110,21 +121,33 @@ function Compare({ route, breakdown }: { route: Route; breakdown: string }) {
     totals[`${model}_revenue`] = t.revenue;
     totals[`${model}_conversions`] = t.conversions;
   }
-  const columns: Column[] = [...keyColumns(breakdown), ...modelColumns(MODELS)];
-  return html`<${Table} caption="The seven models side by side" columns=${columns} rows=${[...rows.values()]} totals=${totals}
-    filename=${`storelens-models-${breakdown}.csv`} />`;
+  // One table per measure: eight models of both side by side would not fit a screen.
+  const of = (part: 'revenue' | 'conversions', kind: 'money' | 'share'): Column[] =>
+    [...keyColumns(breakdown), ...MODELS.map((m) => ({ key: `${m}_${part}`, label: label(m), kind }))];
+  return html`<${Table} caption="Revenue under each model" columns=${of('revenue', 'money')} rows=${[...rows.values()]} totals=${totals}
+      filename=${`storelens-models-revenue-${breakdown}.csv`} />
+    <${Table} caption="Conversions under each model" columns=${of('conversions', 'share')} rows=${[...rows.values()]} totals=${totals}
+      filename=${`storelens-models-conversions-${breakdown}.csv`} />`;
 }
 
 export function Report({ route, workspace }: ViewProps) {
   const p = route.params;
   const breakdown = p.get('breakdown') ?? 'source';
   const metrics = (p.get('metrics') ?? [...BASE_METRICS, ...(workspace.profit ? PROFIT_METRICS : [])].join(',')).split(',').filter(Boolean);
+  // The model: the URL's, else the one the last answer applied (the workspace default).
+  const [appliedModel, setAppliedModel] = useState<string | null>(null);
+  const model = p.get('attribution_model') ?? appliedModel;
+  const shown = model === 'data_driven' ? withIncremental(metrics) : metrics;
   const params = apiParams(p, [...FILTER_PARAMS, 'campaign', 'adgroup', 'interval', 'name', 'limit', 'offset']);
   params.set('breakdown', breakdown);
-  params.set('metrics', metrics.join(','));
+  params.set('metrics', shown.join(','));
   const comparing = p.get('compare') === '1';
   const answer = useData<ReportAnswer>(comparing ? null : 'report', params);
   const d = answer.data;
+  const applied = d?.settings_applied.attribution_model ?? null;
+  useEffect(() => {
+    if (applied) setAppliedModel(applied);
+  }, [applied]);
   const drill = DRILL[breakdown];
   const open = drill
     ? (row: Row) => withParams(route, { breakdown: drill.next, [drill.param]: String(row[breakdown]), ...(breakdown === 'source' ? { campaign: null, adgroup: null } : {}), offset: null })
@@ -132,7 +155,7 @@ export function Report({ route, workspace }: ViewProps) {
   const columns: Column[] = [
     ...(p.get('interval') ? [{ key: 'date', label: 'Date', kind: 'text' as const }] : []),
     ...keyColumns(breakdown, open),
-    ...metrics.map((m) => ({ key: m, label: label(m), kind: METRIC_KINDS[m] ?? 'count' })),
+    ...shown.map((m) => ({ key: m, label: label(m), kind: METRIC_KINDS[m] ?? 'count' })),
   ];
   const page = d?.pagination;
   return html`
@@ -144,9 +167,12 @@ export function Report({ route, workspace }: ViewProps) {
         </select>
       </label>
       <label class="check"><input type="checkbox" name="compare" checked=${comparing}
-        onChange=${() => withParams(route, { compare: comparing ? null : '1' })} /> Compare the seven models</label>
+        onChange=${() => withParams(route, { compare: comparing ? null : '1' })} /> Compare the models</label>
       ${!comparing && html`<${MetricPicker} route=${route} metrics=${metrics} profit=${workspace.profit} />`}
     </div>
+    ${!comparing && model === 'data_driven' && html`<p class="note" data-testid="incremental-note">Data-driven credits each channel only
+      with the sales it added beyond what would have happened anyway (the rest is organic): incremental conversions are those sales,
+      and iROAS their revenue per unit of spend, beside ROAS. docs/attribution.md, "data_driven".</p>`}
     <${Breadcrumbs} route=${route} names=${d?.drill_names ?? {}} />
     ${comparing
       ? html`<${Compare} route=${route} breakdown=${breakdown} />`

@@ -11,6 +11,7 @@ import { MODELS, SOURCES, WINDOWS } from '../filters.ts';
 import { Table, type Column, type Row } from '../table.ts';
 import { label } from '../format.ts';
 import { Status } from './common.ts';
+import { LiftTests } from './lift-tests.ts';
 
 type Settings = Record<string, unknown> & { excluded_transaction_ids: string[]; ignore_sources: string[]; conversion_names: string[] };
 
@@ -240,6 +241,7 @@ export function Settings({ workspace }: ViewProps) {
     <${ApiKeys} workspace=${id} />
     <${InstallAndIntegrations} workspace=${id} />
     <${StorefrontSettings} workspace=${id} />
+    <${LiftTests} workspace=${id} />
     <${Members} workspace=${id} />
   </div>`;
 }

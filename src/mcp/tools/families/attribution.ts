@@ -15,7 +15,7 @@ export const attributionTools = [
   readTool(
     'attribution.get-data',
     'Compare attribution models',
-    'Revenue, conversions, spend, ROAS and CPA per channel under each attribution model (default all seven). Basis: report.',
+    'Revenue, conversions, spend, ROAS and CPA per channel under each attribution model, side by side. Basis: report.',
     'The report core, once per attribution model, over traffic, conversions and ad rows.',
     z
       .object({
@@ -64,8 +64,8 @@ export const attributionTools = [
   readTool(
     'attribution.explain',
     'Explain one conversion',
-    "Why an order was credited: its touchpoints, every model's shares, the data-driven removal effects. Default: last 90 days.",
-    'Traffic and conversions of the buyer, through the report models; the Markov chain of the range.',
+    "Why an order was credited: touchpoints, each model's shares, the learned models' numbers. Default: last 90 days.",
+    "The buyer's traffic and conversions through the report models.",
     z
       .object({
         transaction_id: z.string().min(1).max(2000).describe('Order id'),
@@ -83,6 +83,10 @@ export const attributionTools = [
         credit: z.record(out.str, z.record(out.str, out.num)),
         removal_effects: z.record(out.str, out.num),
         paths: out.fields({ converting: out.num, non_converting: out.num }),
+        lifts: z.record(out.str, out.num),
+        baseline: out.num,
+        fit: out.open,
+        incremental_revenue: z.record(out.str, out.num),
       }),
     }),
     async (ctx, { date_from, date_to, ignore_sources, ...rest }) => ({

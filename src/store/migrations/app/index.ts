@@ -11,6 +11,7 @@ import * as oauthTokenResource from './0010_oauth_token_resource.ts';
 import * as oauthGrants from './0011_oauth_grants.ts';
 import * as dataVersions from './0020_data_versions.ts';
 import * as readScope from './0021_read_scope.ts';
+import * as liftTests from './0030_lift_tests.ts';
 
 /** Keyed by name; Kysely applies them in name order. */
 export const appMigrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const appMigrations: Record<string, Migration> = {
   '0011_oauth_grants': oauthGrants,
   '0020_data_versions': dataVersions,
   '0021_read_scope': readScope,
+  '0030_lift_tests': liftTests,
 };

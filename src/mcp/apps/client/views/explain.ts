@@ -1,6 +1,6 @@
 /**
  * attribution.explain's result as the dashboard's "why" panel of an order (every model's share per
- * source, the data-driven removal effects), after the order's touchpoints.
+ * source, the Markov removal effects), after the order's touchpoints.
  */
 import { html } from 'htm/preact';
 import { Table, type Column, type Row } from '../../../../dashboard/client/table.ts';

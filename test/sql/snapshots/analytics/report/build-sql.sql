@@ -604,7 +604,7 @@ FROM (
   SELECT transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel) AS k_source, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), 1., toFloat64(add_to_carts), toFloat64(checkouts)] AS p
   FROM session_rows WHERE started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
   UNION ALL
-  SELECT touch.source AS k_source, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds, share * 1., share * revenue, share * is_new, share * cogs, share * fees, share * shipping_costs, share * refunds] AS p
+  SELECT touch.source AS k_source, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds, toFloat64(0), toFloat64(0), share * 1., share * revenue, share * is_new, share * cogs, share * fees, share * shipping_costs, share * refunds] AS p
   FROM credits
 )
 GROUP BY k_source
@@ -612,7 +612,7 @@ ORDER BY t_parts[8] DESC, k_source
 LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 ;
 
--- case: by campaign, data driven (the chain is read first)
+-- case: by campaign, markov (the chain is read first)
 -- chain-counts
 --   conv_end = "2026-10-31 23:59:59.999"
 --   conv_start = "2026-10-01 00:00:00.000"
@@ -663,15 +663,15 @@ GROUP BY from_state, to_state, converted
 --   conv_start = "2026-10-01 00:00:00.000"
 --   day_end = "2026-10-31"
 --   day_start = "2026-10-01"
---   dd_channels = []
---   dd_effects = []
---   dd_restricted = 0
---   dd_sources = []
 --   end = "2026-10-31 23:59:59.999"
 --   excluded_channels = []
 --   fee_fixed = 0
 --   fee_percent = 0
 --   limit = 100
+--   mk_channels = []
+--   mk_effects = []
+--   mk_restricted = 0
+--   mk_sources = []
 --   net_merchandise = 0
 --   offset = 0
 --   platform_revenue = 0
@@ -723,7 +723,7 @@ credits AS (
     FROM conv AS c
     LEFT JOIN paths AS p ON p.identity = c.identity
   )
-  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic', ''), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String, campaign String)')], eligible) AS touches, if(empty(arrayDistinct(arrayFilter(dd_s -> dd_s != '', arrayMap(dd_t -> if((has({dd_sources:Array(String)}, dd_t.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, dd_t.channel))), dd_t.source, ''), touches)))), arrayMap(dd_i -> if(dd_i = if(arrayLastIndex(dd_t -> dd_t.source = 'organic', touches) > 0, arrayLastIndex(dd_t -> dd_t.source = 'organic', touches), length(touches)), 1., 0.), arrayEnumerate(touches)), arrayMap((dd_k, dd_n) -> if(dd_k != '' AND dd_n = 1, if(arraySum(dd_s -> {dd_effects:Array(Float64)}[indexOf({dd_sources:Array(String)}, dd_s)], arrayDistinct(arrayFilter(dd_s -> dd_s != '', arrayMap(dd_t -> if((has({dd_sources:Array(String)}, dd_t.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, dd_t.channel))), dd_t.source, ''), touches)))) > 0, {dd_effects:Array(Float64)}[indexOf({dd_sources:Array(String)}, dd_k)] / arraySum(dd_s -> {dd_effects:Array(Float64)}[indexOf({dd_sources:Array(String)}, dd_s)], arrayDistinct(arrayFilter(dd_s -> dd_s != '', arrayMap(dd_t -> if((has({dd_sources:Array(String)}, dd_t.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, dd_t.channel))), dd_t.source, ''), touches)))), 1. / length(arrayDistinct(arrayFilter(dd_s -> dd_s != '', arrayMap(dd_t -> if((has({dd_sources:Array(String)}, dd_t.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, dd_t.channel))), dd_t.source, ''), touches))))), 0.), arrayMap(dd_t -> if((has({dd_sources:Array(String)}, dd_t.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, dd_t.channel))), dd_t.source, ''), touches), arrayReverse(arrayEnumerateUniq(arrayReverse(arrayMap(dd_t -> if((has({dd_sources:Array(String)}, dd_t.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, dd_t.channel))), dd_t.source, ''), touches)))))))) AS credit
+  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic', ''), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String, campaign String)')], eligible) AS touches, if(empty(arrayDistinct(arrayFilter(mk_s -> mk_s != '', arrayMap(mk_t -> if((has({mk_sources:Array(String)}, mk_t.source) AND ({mk_restricted:UInt8} = 0 OR has({mk_channels:Array(String)}, mk_t.channel))), mk_t.source, ''), touches)))), arrayMap(mk_i -> if(mk_i = if(arrayLastIndex(mk_t -> mk_t.source = 'organic', touches) > 0, arrayLastIndex(mk_t -> mk_t.source = 'organic', touches), length(touches)), 1., 0.), arrayEnumerate(touches)), arrayMap((mk_k, mk_n) -> if(mk_k != '' AND mk_n = 1, if(arraySum(mk_s -> {mk_effects:Array(Float64)}[indexOf({mk_sources:Array(String)}, mk_s)], arrayDistinct(arrayFilter(mk_s -> mk_s != '', arrayMap(mk_t -> if((has({mk_sources:Array(String)}, mk_t.source) AND ({mk_restricted:UInt8} = 0 OR has({mk_channels:Array(String)}, mk_t.channel))), mk_t.source, ''), touches)))) > 0, {mk_effects:Array(Float64)}[indexOf({mk_sources:Array(String)}, mk_k)] / arraySum(mk_s -> {mk_effects:Array(Float64)}[indexOf({mk_sources:Array(String)}, mk_s)], arrayDistinct(arrayFilter(mk_s -> mk_s != '', arrayMap(mk_t -> if((has({mk_sources:Array(String)}, mk_t.source) AND ({mk_restricted:UInt8} = 0 OR has({mk_channels:Array(String)}, mk_t.channel))), mk_t.source, ''), touches)))), 1. / length(arrayDistinct(arrayFilter(mk_s -> mk_s != '', arrayMap(mk_t -> if((has({mk_sources:Array(String)}, mk_t.source) AND ({mk_restricted:UInt8} = 0 OR has({mk_channels:Array(String)}, mk_t.channel))), mk_t.source, ''), touches))))), 0.), arrayMap(mk_t -> if((has({mk_sources:Array(String)}, mk_t.source) AND ({mk_restricted:UInt8} = 0 OR has({mk_channels:Array(String)}, mk_t.channel))), mk_t.source, ''), touches), arrayReverse(arrayEnumerateUniq(arrayReverse(arrayMap(mk_t -> if((has({mk_sources:Array(String)}, mk_t.source) AND ({mk_restricted:UInt8} = 0 OR has({mk_channels:Array(String)}, mk_t.channel))), mk_t.source, ''), touches)))))))) AS credit
 )
 SELECT k_source,
   k_campaign,
@@ -746,6 +746,137 @@ FROM (
 )
 GROUP BY k_source, k_campaign
 ORDER BY t_parts[8] DESC, k_source, k_campaign
+LIMIT {limit:UInt32} OFFSET {offset:UInt64}
+;
+
+-- case: by source, data driven (the visitor patterns are read first)
+-- visitor-patterns
+--   conv_end = "2026-10-31 23:59:59.999"
+--   conv_start = "2026-10-01 00:00:00.000"
+--   left_out = ["", "organic"]
+--   scan_end = "2026-10-31 23:59:59.999"
+--   scan_start = "2026-09-24 00:00:00.000"
+--   store_id = 1
+WITH
+ids AS (
+  SELECT visitor_id AS id_visitor, customer_id AS customer FROM visitor_customers FINAL WHERE store_id = {store_id:UInt64}
+)
+SELECT arraySort(seen) AS sources, count() AS visitors, countIf(bought = 1) AS buyers
+FROM (
+  SELECT identity, groupUniqArrayIf(source, source != '') AS seen, max(bought) AS bought
+  FROM (
+    SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, if(s.touch, transform(s.channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], s.channel), '') AS source, toUInt8(0) AS bought
+    FROM (
+      SELECT tupleElement(landing, 'visitor_id') AS visitor_id, tupleElement(landing, 'adv_source') AS channel,
+        tupleElement(landing, 'adv_source') NOT IN {left_out:Array(String)} AS touch
+      FROM sessions FINAL
+      WHERE store_id = {store_id:UInt64} AND month BETWEEN toStartOfMonth({scan_start:DateTime64(3, 'UTC')}) AND toStartOfMonth({scan_end:DateTime64(3, 'UTC')})
+    AND started BETWEEN {scan_start:DateTime64(3, 'UTC')} AND {scan_end:DateTime64(3, 'UTC')}
+    ) AS s
+    LEFT JOIN ids ON ids.id_visitor = s.visitor_id
+    UNION ALL
+    SELECT multiIf(c.customer_id != '', concat('c:', c.customer_id), if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(c.visitor_id)))) AS identity, '' AS source, toUInt8(1) AS bought
+    FROM conversions AS c
+    LEFT JOIN ids ON ids.id_visitor = c.visitor_id
+    WHERE c.store_id = {store_id:UInt64} AND c.dt BETWEEN {conv_start:DateTime64(3, 'UTC')} AND {conv_end:DateTime64(3, 'UTC')} AND c.transaction_id NOT IN (SELECT arrayJoin(arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name]))) FROM orders FINAL WHERE store_id = {store_id:UInt64} AND sale = 0)
+  )
+  GROUP BY identity
+)
+GROUP BY sources
+;
+-- report
+--   conv_end = "2026-10-31 23:59:59.999"
+--   conv_start = "2026-10-01 00:00:00.000"
+--   day_end = "2026-10-31"
+--   day_start = "2026-10-01"
+--   dd_baseline = 0
+--   dd_cal_ends = []
+--   dd_cal_lifts = []
+--   dd_cal_sources = []
+--   dd_cal_starts = []
+--   dd_channels = []
+--   dd_fallback = 1
+--   dd_lifts = []
+--   dd_restricted = 0
+--   dd_sources = []
+--   end = "2026-10-31 23:59:59.999"
+--   excluded_channels = []
+--   fee_fixed = 0
+--   fee_percent = 0
+--   limit = 100
+--   net_merchandise = 0
+--   offset = 0
+--   platform_revenue = 0
+--   refund_netting = 0
+--   scan_end = "2026-10-31 23:59:59.999"
+--   scan_start = "2026-09-24 00:00:00.000"
+--   start = "2026-10-01 00:00:00.000"
+--   store_id = 1
+--   window_days = 7
+WITH
+session_rows AS (
+  SELECT session_id, started,
+    tupleElement(landing, 'visitor_id') AS visitor_id, tupleElement(landing, 'adv_source') AS channel,
+    add_to_carts, initiated_checkouts AS checkouts
+  FROM sessions FINAL
+  WHERE store_id = {store_id:UInt64} AND month BETWEEN toStartOfMonth({scan_start:DateTime64(3, 'UTC')}) AND toStartOfMonth({scan_end:DateTime64(3, 'UTC')})
+    AND started BETWEEN {scan_start:DateTime64(3, 'UTC')} AND {scan_end:DateTime64(3, 'UTC')}
+),
+ids AS (
+  SELECT visitor_id AS id_visitor, customer_id AS customer FROM visitor_customers FINAL WHERE store_id = {store_id:UInt64}
+),
+conv AS (
+  SELECT c.dt AS conv_dt, c.session_id AS session_id,
+    multiIf(c.customer_id != '', concat('c:', c.customer_id), if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(c.visitor_id)))) AS identity,
+    toFloat64(c.transaction_gross_revenue) AS revenue, toFloat64(c.is_new_customer) AS is_new,
+    toFloat64(0) AS cogs, toFloat64(0) AS fees, toFloat64(0) AS shipping_costs, toFloat64(0) AS refunds,
+    c.transaction_city AS city, c.coupon_code AS coupon_code
+  FROM conversions AS c
+  LEFT JOIN ids ON ids.id_visitor = c.visitor_id
+  
+  WHERE c.store_id = {store_id:UInt64}
+  AND c.dt BETWEEN {conv_start:DateTime64(3, 'UTC')} AND {conv_end:DateTime64(3, 'UTC')}
+  AND c.transaction_id NOT IN (SELECT arrayJoin(arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name]))) FROM orders FINAL WHERE store_id = {store_id:UInt64} AND sale = 0)
+),
+paths AS (
+  SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel)), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')) AS path
+  FROM session_rows AS s
+  LEFT JOIN ids ON ids.id_visitor = s.visitor_id
+  GROUP BY identity
+),
+credits AS (
+  SELECT credit.1 AS touch, credit.2 AS weight, conv_dt AS credit_ts,
+    revenue, is_new, cogs, fees, shipping_costs, refunds, city, coupon_code
+  FROM (
+    SELECT c.conv_dt AS conv_dt, c.session_id AS session_id,
+      c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
+      c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,
+      arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> t.channel != '' AND t.ts <= conv_dt AND t.ts >= conv_dt - toIntervalDay({window_days:UInt16}) AND t.channel NOT IN {excluded_channels:Array(String)}, p.path)) AS eligible
+    FROM conv AS c
+    LEFT JOIN paths AS p ON p.identity = c.identity
+  )
+  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(arrayPushBack(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')), arrayPushBack(if({dd_fallback:UInt8} = 1, arrayMap(dd_t -> 1. / length(touches), touches), arrayMap(dd_l -> if(({dd_baseline:Float64} + arraySum(arrayMap((dd_k, dd_n) -> if(dd_k != '' AND dd_n = 1, if(empty({dd_cal_sources:Array(String)}), {dd_lifts:Array(Float64)}[indexOf({dd_sources:Array(String)}, dd_k)], if(arrayFirstIndex((dd_cs, dd_ca, dd_cb) -> dd_cs = dd_k AND conv_dt BETWEEN dd_ca AND dd_cb, {dd_cal_sources:Array(String)}, {dd_cal_starts:Array(DateTime64(3, 'UTC'))}, {dd_cal_ends:Array(DateTime64(3, 'UTC'))}) > 0, {dd_cal_lifts:Array(Float64)}[arrayFirstIndex((dd_cs, dd_ca, dd_cb) -> dd_cs = dd_k AND conv_dt BETWEEN dd_ca AND dd_cb, {dd_cal_sources:Array(String)}, {dd_cal_starts:Array(DateTime64(3, 'UTC'))}, {dd_cal_ends:Array(DateTime64(3, 'UTC'))})], {dd_lifts:Array(Float64)}[indexOf({dd_sources:Array(String)}, dd_k)])), 0.), arrayMap(dd_t -> if((has({dd_sources:Array(String)}, dd_t.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, dd_t.channel))), dd_t.source, ''), touches), arrayReverse(arrayEnumerateUniq(arrayReverse(arrayMap(dd_t -> if((has({dd_sources:Array(String)}, dd_t.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, dd_t.channel))), dd_t.source, ''), touches))))))) > 0, dd_l / ({dd_baseline:Float64} + arraySum(arrayMap((dd_k, dd_n) -> if(dd_k != '' AND dd_n = 1, if(empty({dd_cal_sources:Array(String)}), {dd_lifts:Array(Float64)}[indexOf({dd_sources:Array(String)}, dd_k)], if(arrayFirstIndex((dd_cs, dd_ca, dd_cb) -> dd_cs = dd_k AND conv_dt BETWEEN dd_ca AND dd_cb, {dd_cal_sources:Array(String)}, {dd_cal_starts:Array(DateTime64(3, 'UTC'))}, {dd_cal_ends:Array(DateTime64(3, 'UTC'))}) > 0, {dd_cal_lifts:Array(Float64)}[arrayFirstIndex((dd_cs, dd_ca, dd_cb) -> dd_cs = dd_k AND conv_dt BETWEEN dd_ca AND dd_cb, {dd_cal_sources:Array(String)}, {dd_cal_starts:Array(DateTime64(3, 'UTC'))}, {dd_cal_ends:Array(DateTime64(3, 'UTC'))})], {dd_lifts:Array(Float64)}[indexOf({dd_sources:Array(String)}, dd_k)])), 0.), arrayMap(dd_t -> if((has({dd_sources:Array(String)}, dd_t.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, dd_t.channel))), dd_t.source, ''), touches), arrayReverse(arrayEnumerateUniq(arrayReverse(arrayMap(dd_t -> if((has({dd_sources:Array(String)}, dd_t.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, dd_t.channel))), dd_t.source, ''), touches))))))), 0.), arrayMap((dd_k, dd_n) -> if(dd_k != '' AND dd_n = 1, if(empty({dd_cal_sources:Array(String)}), {dd_lifts:Array(Float64)}[indexOf({dd_sources:Array(String)}, dd_k)], if(arrayFirstIndex((dd_cs, dd_ca, dd_cb) -> dd_cs = dd_k AND conv_dt BETWEEN dd_ca AND dd_cb, {dd_cal_sources:Array(String)}, {dd_cal_starts:Array(DateTime64(3, 'UTC'))}, {dd_cal_ends:Array(DateTime64(3, 'UTC'))}) > 0, {dd_cal_lifts:Array(Float64)}[arrayFirstIndex((dd_cs, dd_ca, dd_cb) -> dd_cs = dd_k AND conv_dt BETWEEN dd_ca AND dd_cb, {dd_cal_sources:Array(String)}, {dd_cal_starts:Array(DateTime64(3, 'UTC'))}, {dd_cal_ends:Array(DateTime64(3, 'UTC'))})], {dd_lifts:Array(Float64)}[indexOf({dd_sources:Array(String)}, dd_k)])), 0.), arrayMap(dd_t -> if((has({dd_sources:Array(String)}, dd_t.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, dd_t.channel))), dd_t.source, ''), touches), arrayReverse(arrayEnumerateUniq(arrayReverse(arrayMap(dd_t -> if((has({dd_sources:Array(String)}, dd_t.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, dd_t.channel))), dd_t.source, ''), touches))))))) AS kept_weights, if(arraySum(kept_weights) > 1. - 1e-9, 0., 1. - arraySum(kept_weights))))) AS credit
+)
+SELECT k_source,
+  max(label) AS label,
+  sumForEach(p) AS t_parts,
+  sumForEach(sumForEach(p)) OVER () AS all_parts,
+  count() OVER () AS total_rows,
+  toFloat64(0) AS all_expenses
+FROM (
+  SELECT transform(source, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], source) AS k_source, '' AS label, [toFloat64(sum(spend)), toFloat64(sum(impressions)), toFloat64(sum(clicks))] AS p
+  FROM ads FINAL WHERE store_id = {store_id:UInt64}
+  AND dt BETWEEN {day_start:Date} AND {day_end:Date}
+  GROUP BY k_source
+  UNION ALL
+  SELECT transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel) AS k_source, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), 1., toFloat64(add_to_carts), toFloat64(checkouts)] AS p
+  FROM session_rows WHERE started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
+  UNION ALL
+  SELECT touch.source AS k_source, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds, weight * (touch.source NOT IN ('organic', 'unattributed')), weight * revenue * (touch.source NOT IN ('organic', 'unattributed'))] AS p
+  FROM credits
+)
+GROUP BY k_source
+ORDER BY t_parts[8] DESC, k_source
 LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 ;
 

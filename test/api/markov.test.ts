@@ -1,6 +1,6 @@
 /**
- * attribution_model=data_driven through /v3/report and analytics.query, with every number worked
- * out by hand. Fixture test/fixtures/data-driven-shop.ts (workspace "shop", range 2026-03-01..2026-03-07, 7-day window):
+ * attribution_model=markov through /v3/report and analytics.query, with every number worked
+ * out by hand. Fixture test/fixtures/markov-shop.ts (workspace "shop", range 2026-03-01..2026-03-07, 7-day window):
  * - buyer 1 (visitor 1): facebook c1 03-01 10:00, facebook c9 03-02 10:00, google c2 03-03 10:00;
  *   purchase T1 03-03 10:30, 100.00.                 journey: meta -> google -> conversion
  * - buyer 2 (visitor 2): facebook c1 03-04 09:00, no purchase.   journey: meta -> null
@@ -17,7 +17,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestWorkspace, injectGet, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
-import { gg, pageview, seedDataDrivenShop } from '../fixtures/data-driven-shop.ts';
+import { gg, pageview, seedMarkovShop } from '../fixtures/markov-shop.ts';
 import { toolOk, bearer } from '../mcp/rpc.ts';
 import { cli } from '../dashboard/helpers.ts';
 
@@ -25,7 +25,7 @@ let t: TestApp;
 let shop: TestWorkspace;
 
 const RANGE = 'start_date=2026-03-01&end_date=2026-03-07';
-const DD = `${RANGE}&attribution_model=data_driven`;
+const MK = `${RANGE}&attribution_model=markov`;
 const METRICS = 'metrics=revenue,conversions';
 
 const event = (session: number, visitor: number, dt: string, extra: object = {}) => pageview(shop.id, session, visitor, dt, extra);
@@ -33,7 +33,7 @@ const event = (session: number, visitor: number, dt: string, extra: object = {})
 before(async () => {
   t = await startTestApp();
   shop = await createTestWorkspace(t.stores);
-  await seedDataDrivenShop(t.stores, shop.id);
+  await seedMarkovShop(t.stores, shop.id);
 });
 
 after(() => t.close());
@@ -44,9 +44,9 @@ const report = async (query: string, headers = shop.headers) => {
   return body;
 };
 
-describe('data_driven on /v3/report', () => {
+describe('markov on /v3/report', () => {
   test('splits each conversion over its path by removal effects; rows sum to the totals', async () => {
-    const body = await report(`${DD}&breakdown=source&${METRICS}`);
+    const body = await report(`${MK}&breakdown=source&${METRICS}`);
     assert.deepEqual(body.data, [
       { source: 'google', revenue: 266.67, conversions: 1.6667 },
       { source: 'organic', revenue: 50, conversions: 1 },
@@ -56,7 +56,7 @@ describe('data_driven on /v3/report', () => {
   });
 
   test('campaign rows: a source share goes to its last touchpoint in the path', async () => {
-    const body = await report(`${DD}&breakdown=campaign&${METRICS}`);
+    const body = await report(`${MK}&breakdown=campaign&${METRICS}`);
     assert.deepEqual(body.data, [
       { source: 'google', campaign: 'c2', campaign_name: '', revenue: 266.67, conversions: 1.6667 },
       { source: 'organic', campaign: '', campaign_name: '', revenue: 50, conversions: 1 },
@@ -67,7 +67,7 @@ describe('data_driven on /v3/report', () => {
   });
 
   test('click date mode books each share on its touchpoint day', async () => {
-    const body = await report(`${DD}&interval=day&attribution_date=click&metrics=revenue`);
+    const body = await report(`${MK}&interval=day&attribution_date=click&metrics=revenue`);
     assert.deepEqual(body.data, [
       { date: '2026-03-01', revenue: 0 },
       { date: '2026-03-02', revenue: 33.33 },
@@ -80,7 +80,7 @@ describe('data_driven on /v3/report', () => {
 
   test('exclude_source rebuilds the chain without the source: meta alone, T2 organic', async () => {
     // Chain without google: start->meta 2; meta->conversion 1 (T1), meta->null 1. Effect of meta 1.
-    const body = await report(`${DD}&breakdown=source&${METRICS}&exclude_source=google`);
+    const body = await report(`${MK}&breakdown=source&${METRICS}&exclude_source=google`);
     assert.deepEqual(body.data, [
       { source: 'organic', revenue: 250, conversions: 2 },
       { source: 'meta', revenue: 100, conversions: 1 },
@@ -92,7 +92,7 @@ describe('data_driven on /v3/report', () => {
     // Its chain: T1 -> [meta] converting, buyer 2 -> [meta] null; T2 has no touch it sees and is not in it.
     // T1 gives meta everything; T2 goes to its google touch, which the key does not see (not organic).
     const key = await shop.keyHeaders(['read:meta', 'read:organic']);
-    const body = await report(`${DD}&breakdown=source&${METRICS}`, key);
+    const body = await report(`${MK}&breakdown=source&${METRICS}`, key);
     assert.deepEqual(body.data, [
       { source: 'meta', revenue: 100, conversions: 1 },
       { source: 'organic', revenue: 50, conversions: 1 },
@@ -102,10 +102,10 @@ describe('data_driven on /v3/report', () => {
 
   test('analytics.query gives the same numbers', async () => {
     const result = await toolOk(t.app, bearer(shop.headers), 'analytics.query', {
-      filters: { date_from: '2026-03-01', date_to: '2026-03-07' }, breakdown: 'source', metrics: ['revenue', 'conversions'], attribution_model: 'data_driven',
+      filters: { date_from: '2026-03-01', date_to: '2026-03-07' }, breakdown: 'source', metrics: ['revenue', 'conversions'], attribution_model: 'markov',
     });
-    assert.deepEqual(result.rows, (await report(`${DD}&breakdown=source&${METRICS}`)).data);
-    assert.equal(result.settings_applied.attribution_model, 'data_driven');
+    assert.deepEqual(result.rows, (await report(`${MK}&breakdown=source&${METRICS}`)).data);
+    assert.equal(result.settings_applied.attribution_model, 'markov');
   });
 
   test('the chain is kept until the data version moves: new rows count after the next raise', async () => {
@@ -114,11 +114,11 @@ describe('data_driven on /v3/report', () => {
     // 1/3 (effect 1/3), without google 0 (effect 1): T1 is split meta 1/4, google 3/4.
     // Straight into the engine, without the raise that insertRows (like every storing path) makes.
     await t.stores.ch.insertNdjson('events', JSON.stringify(event(51, 5, '2026-03-06 15:00:00', gg)));
-    const kept = await report(`${DD}&breakdown=source&metrics=revenue`);
+    const kept = await report(`${MK}&breakdown=source&metrics=revenue`);
     assert.deepEqual(kept.data.map((r: { source: string; revenue: number }) => [r.source, r.revenue]), [['google', 266.67], ['organic', 50], ['meta', 33.33]]);
     const outcome = await cli(t, ['settings', 'set', '--workspace', String(shop.id), 'payment_fee_percent=0']);
     assert.ok('result' in outcome, JSON.stringify(outcome));
-    const fresh = await report(`${DD}&breakdown=source&metrics=revenue`);
+    const fresh = await report(`${MK}&breakdown=source&metrics=revenue`);
     assert.deepEqual(fresh.data.map((r: { source: string; revenue: number }) => [r.source, r.revenue]), [['google', 275], ['organic', 50], ['meta', 25]]);
   });
 });
