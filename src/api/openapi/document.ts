@@ -106,6 +106,9 @@ const SETTINGS_APPLIED = {
     payment_fee_percent: num,
     payment_fee_fixed: num,
     currency: str,
+    conversion_names: { ...strings, description: 'The conversion names counted (`*` wildcards): the request\'s name, else the workspace\'s conversion_names' },
+    attribution_fallback: { type: ['string', 'null'], description: 'data_driven only: `linear` when the scope had too little data to fit, else null' },
+    calibrated_sources: { ...strings, description: 'data_driven only: the sources whose fitted lift an experiment (lift test, finished geo test) replaced' },
   },
 };
 
