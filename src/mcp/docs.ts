@@ -116,9 +116,9 @@ conversions as the report credits them (\`analytics.query\`'s numbers; the resul
 "Basis: orders": each order counted whole, by place, hour, path or code, with no model. Conversions
 have names (\`purchase\`, \`lead\`, ...): the "Basis: report" tools, \`conversions.get-recent\`,
 \`hourly.get-data\`, \`map.get-data\`, \`weather.get-data\`, \`geo-testing.get-candidates\`,
-\`ab-testing.get-results\` and \`offers.get-opportunities\` count the names of the workspace setting
-\`conversion_names\` (default \`*\`, every name) unless the call names one (\`filters.conversion_name\`,
-\`name\`), and say which they counted:
+\`ab-testing.get-results\`, \`offers.get-opportunities\` and \`journeys.get-data\` count the names of
+the workspace setting \`conversion_names\` (default \`*\`, every name) unless the call names one
+(\`filters.conversion_name\`, \`name\`), and say which they counted:
 \`settings_applied.conversion_names\` (\`attribution.conversion_names\` in results that name their
 attribution); \`reconciliation.get-data\` stands orders beside purchases alone; the other tools count
 every name. \`metadata.list_schema\` lists a range's names with their counts. Results

@@ -130,7 +130,7 @@ describe('conversion_names=purchase', () => {
 });
 
 describe('the order-basis tools', () => {
-  test('hourly, map, geo candidates, A/B results and offer opportunities count the counted names and say so', async () => {
+  test('hourly, map, geo candidates, A/B results, offer opportunities and journeys count the counted names and say so', async () => {
     const counts = async () => {
       const args = { date_from: DAY, date_to: DAY };
       const { hourly } = await toolOk(t.app, shop.headers, 'hourly.get-data', args);
@@ -138,19 +138,21 @@ describe('the order-basis tools', () => {
       const { geo_candidates } = await toolOk(t.app, shop.headers, 'geo-testing.get-candidates', { ...args, min_conversions: 1 });
       const { results } = await toolOk(t.app, shop.headers, 'ab-testing.get-results', { ...args, test_id: 'hero' });
       const { opportunities } = await toolOk(t.app, shop.headers, 'offers.get-opportunities', args);
+      const { journeys } = await toolOk(t.app, shop.headers, 'journeys.get-data', args);
       const sum = (rows: { conversions: number }[]) => rows.reduce((total, row) => total + row.conversions, 0);
       return [
         sum(hourly.hours), sum(map.places), sum(geo_candidates.candidates), results.variants.map((v: { conversions: number }) => v.conversions),
         opportunities.cart_abandonment.map((c: { channel: string; cart_sessions: number; converted_cart_sessions: number }) => [c.channel, c.cart_sessions, c.converted_cart_sessions]),
         opportunities.coupons.map((c: { coupon_code: string; conversions: number }) => [c.coupon_code, c.conversions]),
-        ...[hourly, map, geo_candidates, results, opportunities].map((answer) => answer.settings_applied),
+        sum(journeys.paths),
+        ...[hourly, map, geo_candidates, results, opportunities, journeys].map((answer) => answer.settings_applied),
       ];
     };
     const every = { conversion_names: ['*'] };
-    assert.deepEqual(await counts(), [5, 5, 5, [3, 2], [['facebook', 2, 2]], [['SPRING', 2]], every, every, every, every, every]);
+    assert.deepEqual(await counts(), [5, 5, 5, [3, 2], [['facebook', 2, 2]], [['SPRING', 2]], 5, every, every, every, every, every, every]);
     await withNames('purchase', async () => {
       const purchase = { conversion_names: ['purchase'] };
-      assert.deepEqual(await counts(), [2, 2, 2, [1, 1], [['facebook', 2, 1]], [['SPRING', 1]], purchase, purchase, purchase, purchase, purchase]);
+      assert.deepEqual(await counts(), [2, 2, 2, [1, 1], [['facebook', 2, 1]], [['SPRING', 1]], 2, purchase, purchase, purchase, purchase, purchase, purchase]);
     });
   });
 });

@@ -364,8 +364,8 @@ export const SQL_CASES: Record<string, SqlCase[]> = {
     { name: 'one workspace', run: (ch, ctx) => countWorkspaceRows(ch, ctx.workspaceId) },
   ],
   'analytics/queries/journeys/touchpoint-paths.ts': [
-    { name: 'every channel over 28 days', run: (ch, ctx) => touchpointPaths(ch, everyChannel(ctx), { windowDays: 28, organicVisible: true, limit: 20 }) },
-    { name: 'some channels, organic not visible', run: (ch, ctx) => touchpointPaths(ch, someChannels(ctx), { windowDays: 7, organicVisible: false, limit: 10 }) },
+    { name: 'every channel over 28 days', run: (ch, ctx) => touchpointPaths(ch, everyChannel(ctx), { windowDays: 28, organicVisible: true, limit: 20, names: ['*'] }) },
+    { name: 'some channels, organic not visible', run: (ch, ctx) => touchpointPaths(ch, someChannels(ctx), { windowDays: 7, organicVisible: false, limit: 10, names: ['purchase'] }) },
   ],
   'analytics/queries/library/ad-creatives.ts': [
     { name: 'two ads of every channel', run: (ch, ctx) => adCreatives(ch, everyChannel(ctx), ['5601', '5602']) },

@@ -4,6 +4,7 @@ import { Conditions, timestampParam } from '../../sql.ts';
 import type { QueryScope } from '../../query-scope.ts';
 import { soldSql } from '../../sales.ts';
 import { reportingSourceSql } from '../../dimensions.ts';
+import { addCountedNames } from '../../conversion-names.ts';
 
 export const QUERY_NAME = 'touchpoint-paths';
 
@@ -26,13 +27,18 @@ export interface PathRow {
  * ['organic']. A restricted key (the scope's
  * channels not null) gets only the conversions whose whole path it sees: every touchpoint in them,
  * or no touchpoint and `organicVisible`. Paths are never shortened to what a key sees, so a
- * restricted key's paths and counts are exactly the admin's for those paths.
+ * restricted key's paths and counts are exactly the admin's for those paths. Only conversions of
+ * the counted `names` (conversion-names.ts) have a path.
  */
 export async function touchpointPaths(
   ch: Clickhouse,
   scope: QueryScope,
-  p: { windowDays: number; organicVisible: boolean; limit: number },
+  p: { windowDays: number; organicVisible: boolean; limit: number; names: readonly string[] },
 ): Promise<PathRow[]> {
+  const converted = new Conditions()
+    .add(`store_id = {store_id:UInt64} AND dt BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}`)
+    .add(soldSql('transaction_id'));
+  addCountedNames(converted, 'name', p.names);
   const touch = new Conditions()
     .add(`store_id = {store_id:UInt64} AND dt BETWEEN {touch_start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}`, {
       touch_start: timestampParam(scope.range.startMs - p.windowDays * DAY_MS),
@@ -53,8 +59,7 @@ FROM (
   FROM (
     SELECT visitor_id, dt, transaction_id, session_id, name, transaction_gross_revenue
     FROM conversions
-    WHERE store_id = {store_id:UInt64} AND dt BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
-      AND ${soldSql('transaction_id')}
+    WHERE ${converted.sql()}
   ) AS c
   LEFT JOIN (
     SELECT visitor_id, session_id, min(dt) AS t_start, argMin(adv_source, dt) AS t_source
@@ -71,6 +76,7 @@ LIMIT {limit:UInt32}
 SETTINGS output_format_json_quote_64bit_integers = 0`;
   return ch.query<PathRow>(QUERY_NAME, sql, {
     ...touch.params,
+    ...converted.params,
     restricted: scope.channels !== null,
     channels: scope.channels ?? [],
     store_id: scope.workspaceId,

@@ -25,15 +25,17 @@ export const journeyTools = [
       .strict(),
     z.strictObject({
       journeys: out.fields({
-        ...out.range, attribution_window: out.num,
+        ...out.range, attribution_window: out.num, settings_applied: out.namesApplied,
         paths: out.list({ path: out.strs, raw_paths: z.array(out.strs), touchpoints: out.num, conversions: out.num, revenue: out.num, avg_sessions_before_conversion: out.numOrNull }),
       }),
     }),
     async (ctx, input) => {
       const range = toolRange(input, ctx.now());
       const scope = pixelScope(ctx, range);
-      const { windowDays } = planAttribution(input, await getSettings(ctx.db, ctx.workspaceId), ctx.visibility);
-      const rows = await touchpointPaths(ctx.ch, scope, { windowDays, organicVisible: seesOrganic(ctx), limit: input.limit });
+      const settings = await getSettings(ctx.db, ctx.workspaceId);
+      const { windowDays } = planAttribution(input, settings, ctx.visibility);
+      const names = settings.conversion_names;
+      const rows = await touchpointPaths(ctx.ch, scope, { windowDays, organicVisible: seesOrganic(ctx), limit: input.limit, names });
       const paths = rows.map((r) => ({
         path: r.path,
         raw_paths: r.raw_paths,
@@ -42,7 +44,7 @@ export const journeyTools = [
         revenue: money(Number(r.revenue_cents)),
         avg_sessions_before_conversion: Number(r.avg_touchpoints),
       }));
-      return { journeys: { ...rangeOut(range), attribution_window: windowDays, paths } };
+      return { journeys: { ...rangeOut(range), attribution_window: windowDays, settings_applied: { conversion_names: names }, paths } };
     },
   ),
 ];

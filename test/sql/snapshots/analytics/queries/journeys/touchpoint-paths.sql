@@ -28,7 +28,7 @@ FROM (
     SELECT visitor_id, dt, transaction_id, session_id, name, transaction_gross_revenue
     FROM conversions
     WHERE store_id = {store_id:UInt64} AND dt BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
-      AND transaction_id NOT IN (SELECT arrayJoin(arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name]))) FROM orders FINAL WHERE store_id = {store_id:UInt64} AND sale = 0)
+  AND transaction_id NOT IN (SELECT arrayJoin(arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name]))) FROM orders FINAL WHERE store_id = {store_id:UInt64} AND sale = 0)
   ) AS c
   LEFT JOIN (
     SELECT visitor_id, session_id, min(dt) AS t_start, argMin(adv_source, dt) AS t_source
@@ -48,6 +48,7 @@ SETTINGS output_format_json_quote_64bit_integers = 0
 -- case: some channels, organic not visible
 -- touchpoint-paths
 --   channels = ["meta", "facebook", "instagram", "messenger", "audience_network", "threads", "", "organic"]
+--   counted_names = ["purchase"]
 --   end = "2026-10-31 23:59:59.999"
 --   limit = 10
 --   organic_visible = false
@@ -72,7 +73,8 @@ FROM (
     SELECT visitor_id, dt, transaction_id, session_id, name, transaction_gross_revenue
     FROM conversions
     WHERE store_id = {store_id:UInt64} AND dt BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
-      AND transaction_id NOT IN (SELECT arrayJoin(arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name]))) FROM orders FINAL WHERE store_id = {store_id:UInt64} AND sale = 0)
+  AND transaction_id NOT IN (SELECT arrayJoin(arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name]))) FROM orders FINAL WHERE store_id = {store_id:UInt64} AND sale = 0)
+  AND name IN {counted_names:Array(String)}
   ) AS c
   LEFT JOIN (
     SELECT visitor_id, session_id, min(dt) AS t_start, argMin(adv_source, dt) AS t_source
