@@ -84,7 +84,9 @@ describe('planReport', () => {
     assert.equal(plan({ metrics: ['net_profit'] }, ['admin:admin'], all).includeUnattributed, true);
     assert.equal(plan({ metrics: ['net_profit'] }, ['admin:admin'], all).includeExpenses, true);
     assert.equal(plan({ source: ['google'] }, ['admin:admin'], all).includeUnattributed, false);
-    assert.equal(plan({ name: 'purchase' }, ['admin:admin'], all).includeUnattributed, false);
+    // Platform orders are purchases: they stand in the report when it counts purchases, not leads.
+    assert.equal(plan({ name: 'purchase' }, ['admin:admin'], all).includeUnattributed, true);
+    assert.equal(plan({ name: 'lead' }, ['admin:admin'], all).includeUnattributed, false);
     assert.equal(plan({ metrics: ['net_profit'] }, ['read:google', 'read:profit'], all).includeExpenses, false);
     assert.equal(plan({ metrics: ['revenue'] }).includeExpenses, false);
   });
