@@ -11,7 +11,6 @@ import { DAY_MS, formatDay } from '../kit/dates.ts';
 import { oneOf } from '../kit/choices.ts';
 import { money, ratio } from '../kit/numbers.ts';
 import type { Range } from '../kit/range.ts';
-import { EVERY_NAME } from './sql.ts';
 import { prepareReport, type ReportAuth } from './report/run.ts';
 import {
   COHORT_BREAKDOWNS, LTV_DAYS, customerCohorts, type CohortBreakdown, type CohortGroup,
@@ -131,7 +130,8 @@ export async function customerLtv(
   const { plan, range } = await prepareReport(stores, auth, {
     start_date, end_date, timezone, attribution_window, attribution_model: 'first_click', metrics: ['revenue'],
   }, now);
-  const countedNames = EVERY_NAME; // the workspace's counted conversion names go here
+  // The workspace's conversion_names, as the report counts them (every name by default).
+  const countedNames = plan.conversionNames;
   const groups = await customerCohorts(stores.ch, { plan, breakdown, countedNames, nowMs: now });
   const cohort = groups.filter((g) => g.cohort === 1).sort(rowOrder);
   const returning = groups.filter((g) => g.cohort === 0).reduce((total, g) => total + g.customers, 0);

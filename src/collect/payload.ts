@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { InvalidInput } from '../kit/errors.ts';
-import { flag, formatTimestamp, happenedInRange, lineItems, uint64 } from './fields.ts';
+import { flag, formatTimestamp, happenedInRange, lineItems, uint64, type LineItem } from './fields.ts';
 import type { ConversionRow, EventRow } from './row-schemas.ts';
 import { deriveAttribution } from './channel.ts';
 import { CONVERSION_NAME } from '../kit/conversion-name.ts';
@@ -24,6 +24,8 @@ export const MAX_AGE_MS = 7 * 86_400_000;
  * webhook and the shop platforms (docs/collection.md, "Bounds").
  */
 export const MAX_CONVERSION_REVENUE_CENTS = 10_000_000_000;
+/** What a purchase's line items add up to, in cents; bounded like its revenue. */
+const lineTotal = (lines: LineItem[]) => lines.reduce((sum, line) => sum + line.unit_price * line.quantity, 0);
 /** Event and conversion names that are always conversions, whatever the type says. */
 export const CONVERSION_NAMES = new Set(['purchase', 'lead', 'subscribe']);
 
@@ -56,7 +58,9 @@ const item = z.object({
   is_new_customer: flag.optional(),
   coupon_code: shortText(200).optional(),
   /** What a purchase bought (docs/collection.md section 1): stored as the conversion's line items. */
-  items: lineItems.refine((lines) => lines.length <= MAX_PURCHASE_LINES, `at most ${MAX_PURCHASE_LINES} items`),
+  items: lineItems
+    .refine((lines) => lines.length <= MAX_PURCHASE_LINES, `at most ${MAX_PURCHASE_LINES} items`)
+    .refine((lines) => lineTotal(lines) <= MAX_CONVERSION_REVENUE_CENTS, `unit_price x quantity: at most ${MAX_CONVERSION_REVENUE_CENTS} cents over all items`),
 });
 
 export const collectBody = z.object({

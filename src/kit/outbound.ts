@@ -1,6 +1,6 @@
 /**
  * One outbound HTTP call (workflow webhooks, the AI-visibility assistant, ad platform pulls, the
- * try-on image provider; docs/security.md, "Outbound calls"), bounded twice:
+ * try-on image provider, the city database of `geo update`; docs/security.md, "Outbound calls"), bounded twice:
  *
  * - a deadline over the whole call: connecting, sending, the answer's headers and all of its body.
  *   A time limit that only measures silence lets a receiver that sends one byte a second hold the

@@ -116,11 +116,11 @@ conversions as the report credits them (\`analytics.query\`'s numbers; the resul
 "Basis: orders": each order counted whole, by place, hour, path or code, with no model. Conversions
 have names (\`purchase\`, \`lead\`, ...): the "Basis: report" tools, \`conversions.get-recent\`,
 \`hourly.get-data\`, \`map.get-data\`, \`weather.get-data\`, \`geo-testing.get-candidates\`,
-\`ab-testing.get-results\`, \`offers.get-opportunities\` and \`journeys.get-data\` count the names of
-the workspace setting \`conversion_names\` (default \`*\`, every name) unless the call names one
+\`ab-testing.get-results\`, \`offers.get-opportunities\`, \`journeys.get-data\` and \`customers.get-ltv\` count the names
+of the workspace setting \`conversion_names\` (default \`*\`, every name) unless the call names one
 (\`filters.conversion_name\`, \`name\`), and say which they counted:
 \`settings_applied.conversion_names\` (\`attribution.conversion_names\` in results that name their
-attribution); \`reconciliation.get-data\` stands orders beside purchases alone; the other tools count
+attribution, \`customers.get-ltv\`'s \`conversion_names\`); \`reconciliation.get-data\` stands orders beside purchases alone; the other tools count
 every name. \`metadata.list_schema\` lists a range's names with their counts. Results
 come as \`structuredContent\` plus the same JSON as one text item; "Result" lists their fields (\`[]\` marks a list; a stored object such as a
 note or an offer has its \`id\`, its fields, \`created_at\` and \`updated_at\`); "Data" says where a

@@ -4,10 +4,17 @@
  * the help for a person is in an added `detail` where there is any. Messages the contract writes
  * with `...` (`Unknown source: ...`) carry their detail inline and have no `detail` member.
  * Fixture: one workspace with an admin key and narrower keys; no rows are needed to be refused.
+ * The two 429s come from apps of their own with a burst of one request and one request in flight.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import type { FastifyInstance } from 'fastify';
 import { createTestWorkspace, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
+import { buildApp } from '../../src/server/app.ts';
+import { createRateLimits } from '../../src/http/rate-limit.ts';
+import { createLogger } from '../../src/log.ts';
+import type { Config } from '../../src/config.ts';
+import type { Stores } from '../../src/store/index.ts';
 import { DATA_API_PREFIX, DATA_ENDPOINTS } from '../../src/api/endpoints.ts';
 import { parameterNames } from '../../src/api/params.ts';
 
@@ -18,7 +25,12 @@ before(async () => {
   t = await startTestApp();
   shop = await createTestWorkspace(t.stores);
 });
-after(() => t.close());
+/** Apps of their own (the 429s), closed before the shared one. */
+const closers: (() => Promise<void>)[] = [];
+after(async () => {
+  for (const close of closers) await close();
+  await t.close();
+});
 
 const DATE_MESSAGE = 'Invalid start_date or end_date parameter';
 
@@ -31,8 +43,8 @@ const ENDPOINTS = DATA_ENDPOINTS.map(({ path, query }) => ({
 
 type Answer = { status: number; body: Record<string, unknown> };
 
-async function get(url: string, headers: Record<string, string>, method: 'GET' | 'POST' = 'GET'): Promise<Answer> {
-  const response = await t.app.inject({ method, url, headers });
+async function get(url: string, headers: Record<string, string>, method: 'GET' | 'POST' = 'GET', app: FastifyInstance = t.app): Promise<Answer> {
+  const response = await app.inject({ method, url, headers });
   return { status: response.statusCode, body: response.json() };
 }
 
@@ -126,5 +138,46 @@ describe('contract-named error messages', () => {
       ['/v3/report?source=google', meta, 'You do not have access to the requested sources'],
     ];
     for (const [url, headers, message] of cases) assert.deepEqual(await get(url, headers), exactly(403, message), url);
+  });
+
+  /** An app over the shared stores with its own limits; its rate limiter's clock stands still. */
+  async function limitedApp(config: Partial<Pick<Config, 'rate' | 'queries'>>, stores: Stores = t.stores): Promise<FastifyInstance> {
+    const rate = config.rate ?? t.config.rate;
+    const now = Date.now();
+    const limits = await createRateLimits(rate, null, undefined, () => now);
+    const app = await buildApp({ config: { ...t.config, ...config, rate, redisUrl: null }, stores, limits, logger: createLogger('silent') });
+    closers.push(async () => {
+      await app.close();
+      await limits.close();
+    });
+    return app;
+  }
+  const RANGE = 'start_date=2026-03-01&end_date=2026-03-07';
+
+  test('Rate limit exceeded: the exact message, nothing added, on every endpoint once the key spent its burst', async () => {
+    const app = await limitedApp({ rate: { perSecond: 1, burst: 1, daily: 0 } });
+    assert.equal((await get(`/v3/events?${RANGE}`, shop.headers, 'GET', app)).status, 200);
+    for (const { url, base } of ENDPOINTS) {
+      assert.deepEqual(await get(`${url}?${base}${RANGE}`, shop.headers, 'GET', app), exactly(429, 'Rate limit exceeded'), url);
+    }
+  });
+
+  test('Too many concurrent requests: the exact message, nothing added, on every endpoint while the key has its bound in flight', async () => {
+    let arrived = 0;
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const ch = { ...t.stores.ch, async query(...args: Parameters<Stores['ch']['query']>) {
+      arrived++;
+      await gate;
+      return t.stores.ch.query(...args);
+    } } as Stores['ch'];
+    const app = await limitedApp({ queries: { ...t.config.queries, maxPerKey: 1 } }, { ...t.stores, ch });
+    const held = get(`/v3/events?${RANGE}`, shop.headers, 'GET', app);
+    while (arrived === 0) await new Promise((resolve) => setImmediate(resolve));
+    for (const { url, base } of ENDPOINTS) {
+      assert.deepEqual(await get(`${url}?${base}${RANGE}`, shop.headers, 'GET', app), exactly(429, 'Too many concurrent requests'), url);
+    }
+    open();
+    assert.equal((await held).status, 200);
   });
 });

@@ -299,3 +299,24 @@ describe('the counted conversion names (the query\'s parameter)', () => {
     assert.deepEqual(await cohort(['purchase', 'order_*']), [2, 0, 7_000]);
   });
 });
+
+describe('the counted conversion names (the workspace\'s setting)', () => {
+  test('/v3/customers and customers.get-ltv count the names conversion_names counts: every name by default, then purchases only', async () => {
+    const names = await createTestWorkspace(t.stores, 'Counted names');
+    const conversion = (name: string, dt: string, cents: number) => ({
+      store_id: names.id, dt, name, session_id: 1, visitor_id: 1, transaction_id: `${name}-1`, transaction_gross_revenue: cents,
+    });
+    await insertRows(t.stores, 'conversions', [conversion('lead', at(1, 9), 0), conversion('purchase', at(3, 9), 5_000)]);
+    const ask = async () => {
+      const { status, body } = await get(RANGE, names.headers);
+      assert.equal(status, 200, JSON.stringify(body));
+      const { customers } = await toolOk(t.app, names.headers, 'customers.get-ltv', { date_from: day(0), date_to: day(9), timezone: 'UTC' });
+      assert.deepEqual({ rows: customers.rows, totals: customers.totals }, { rows: body.data, totals: body.totals });
+      return { names: customers.conversion_names, repeat: body.totals.repeat_rate, days: body.totals.avg_days_to_second_order, revenue: body.totals.revenue };
+    };
+    // The lead is the first order of every name; the purchase two days later its second.
+    assert.deepEqual(await ask(), { names: ['*'], repeat: 1, days: 2, revenue: 50 });
+    await updateSettings(t.stores.db, names.id, { conversion_names: ['purchase'] });
+    assert.deepEqual(await ask(), { names: ['purchase'], repeat: 0, days: null, revenue: 50 });
+  });
+});

@@ -29,7 +29,7 @@ import { adminToken } from '../../src/server/runtime-files.ts';
 import { runCommand } from '../../src/cli/run-command.ts';
 import { landingField } from '../../src/analytics/queries/sessions/session-sql.ts';
 import { cityDatabase } from '../../src/collect/geo/city-database.ts';
-import { dbIpLiteUrls } from '../../src/collect/geo/install.ts';
+import { dbIpLiteUrls, DOWNLOAD_LIMITS, installCityDatabase } from '../../src/collect/geo/install.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const TYPE = 'Storelens-Test-City';
@@ -229,6 +229,40 @@ describe('visitor cities', () => {
     }
     const id = await visit({ 'x-forwarded-for': '81.2.69.142' });
     assert.deepEqual((await places([id]))[id], ['GB', 'Testbury Heath']);
+  });
+
+  test('geo update --url is bounded: an answer declared past 256 MiB is refused at its headers, a dribble is cut at the deadline, an endless one at the bound; the installed file stays', async () => {
+    const dribbling = new Set<NodeJS.Timeout>();
+    const server = http.createServer((request, response) => {
+      if (request.url === '/huge.mmdb.gz') {
+        response.writeHead(200, { 'content-length': String(DOWNLOAD_LIMITS.maxBytes + 1) }).flushHeaders();
+      } else if (request.url === '/dribble.mmdb.gz') {
+        response.writeHead(200).flushHeaders();
+        const timer = setInterval(() => response.write('x'), 20);
+        dribbling.add(timer);
+        response.on('close', () => clearInterval(timer));
+      } else {
+        response.writeHead(200);
+        const more = () => { while (response.write(Buffer.alloc(16_384))); };
+        response.on('drain', more);
+        more();
+      }
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    const kept = sha(installed());
+    try {
+      assert.deepEqual(await geoUpdate('--url', `${base}/huge.mmdb.gz`), { error: { message: `${base}/huge.mmdb.gz: answer larger than ${DOWNLOAD_LIMITS.maxBytes} bytes` } });
+      const small = { deadlineMs: 300, maxBytes: 65_536 };
+      await assert.rejects(installCityDatabase(t.config.dataDir, { urls: [`${base}/dribble.mmdb.gz`] }, undefined, small), { message: `${base}/dribble.mmdb.gz: no complete answer within 300 ms` });
+      await assert.rejects(installCityDatabase(t.config.dataDir, { urls: [`${base}/endless.mmdb.gz`] }, undefined, { ...small, deadlineMs: 60_000 }), { message: `${base}/endless.mmdb.gz: answer larger than 65536 bytes` });
+    } finally {
+      for (const timer of dribbling) clearInterval(timer);
+      server.closeAllConnections();
+      server.close();
+    }
+    assert.equal(sha(installed()), kept);
+    assert.deepEqual(fs.readdirSync(path.dirname(installed())), ['city.mmdb']);
   });
 
   test('geo update runs from the command line on a data dir without a server', () => {

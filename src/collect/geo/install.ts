@@ -14,6 +14,7 @@ import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
 import maxmind from 'maxmind';
 import { InvalidInput } from '../../kit/errors.ts';
+import { callOutbound, OutboundCut } from '../../kit/outbound.ts';
 import { syncDirectory } from '../dead-letters.ts';
 import { installedDatabaseFile } from './city-database.ts';
 
@@ -28,6 +29,14 @@ export interface InstalledDatabase {
 
 /** Larger than any city database in use (DB-IP's is ~130 MB, MaxMind's GeoLite2 City ~60 MB). */
 const MAX_BYTES = 1024 ** 3;
+
+/**
+ * Bounds of a download (docs/operations.md, "Visitor cities"): the whole call within 15 minutes
+ * (DB-IP's ~130 MB at ~150 KB/s) and at most 256 MiB of answer, which is held in memory until
+ * written. The URL is the operator's own choice, so a private address (a mirror inside the
+ * network) is allowed.
+ */
+export const DOWNLOAD_LIMITS = { deadlineMs: 15 * 60_000, maxBytes: 256 * 1024 ** 2 };
 
 /** DB-IP's free city database of the month `at` falls in, and of the month before. */
 export function dbIpLiteUrls(at: Date): string[] {
@@ -47,17 +56,23 @@ function sizeLimit(source: string): Transform {
 }
 
 /** The source's bytes as a stream; for a URL list, the first that the server has. */
-async function openSource(source: { file: string } | { urls: string[] }, progress: (message: string) => void): Promise<{ name: string; body: Readable }> {
+async function openSource(
+  source: { file: string } | { urls: string[] },
+  progress: (message: string) => void,
+  limits: typeof DOWNLOAD_LIMITS,
+): Promise<{ name: string; body: Readable }> {
   if ('file' in source) {
     if (!fs.existsSync(source.file)) throw new InvalidInput(`--file: ${source.file} does not exist`);
     return { name: source.file, body: fs.createReadStream(source.file) };
   }
   for (const [i, url] of source.urls.entries()) {
     progress(`geo: downloading ${url}`);
-    const response = await fetch(url);
-    if (response.status === 404 && i < source.urls.length - 1) continue;
-    if (!response.ok || !response.body) throw new InvalidInput(`${url} answered ${response.status}`);
-    return { name: url, body: Readable.from(response.body) };
+    const answer = await callOutbound(url, { ...limits, maxRedirects: 5 }).catch((error: unknown) => {
+      throw error instanceof OutboundCut ? new InvalidInput(`${url}: ${error.message}`) : error;
+    });
+    if (answer.status === 404 && i < source.urls.length - 1) continue;
+    if (answer.status < 200 || answer.status > 299) throw new InvalidInput(`${url} answered ${answer.status}`);
+    return { name: url, body: Readable.from([answer.body]) };
   }
   throw new InvalidInput('no source to download');
 }
@@ -85,6 +100,7 @@ export async function installCityDatabase(
   dataDir: string,
   source: { file: string } | { urls: string[] },
   progress: (message: string) => void = () => undefined,
+  limits = DOWNLOAD_LIMITS,
 ): Promise<InstalledDatabase> {
   const target = installedDatabaseFile(dataDir);
   const dir = path.dirname(target);
@@ -92,7 +108,7 @@ export async function installCityDatabase(
   const temp = path.join(dir, `.city-${crypto.randomBytes(6).toString('hex')}`);
   const [raw, plain] = [`${temp}.download`, `${temp}.mmdb`];
   try {
-    const { name, body } = await openSource(source, progress);
+    const { name, body } = await openSource(source, progress, limits);
     await pipeline(body, sizeLimit(name), fs.createWriteStream(raw, { mode: 0o600 }));
     if (await isGzip(raw)) {
       await pipeline(fs.createReadStream(raw), zlib.createGunzip(), sizeLimit(name), fs.createWriteStream(plain, { mode: 0o600 })).catch((error: Error) => {
