@@ -11,7 +11,9 @@
  * last_click, linear and any_click; interval=day with attribution_date=click over 90 days; and
  * interval=day over 90 days in UTC and in New York time, the pair that shows what a time zone costs.
  * Then data_driven's cost against linear (the same campaign report, paired): once with its chain
- * kept, once learned afresh on every call (the data version is raised before each).
+ * kept, once learned afresh on every call (the data version is raised before each); and every
+ * model side by side (the dashboard's models view, attribution.get-data) in one statement, beside
+ * one run per model and one model alone.
  */
 import { buildApp } from '../../src/server/app.ts';
 import { createRateLimits } from '../../src/http/rate-limit.ts';
@@ -24,6 +26,9 @@ import type { Range } from '../../src/kit/range.ts';
 import type { BenchEnv } from '../seed.ts';
 import { measureInTurn, measurePaired, round } from '../measure.ts';
 import { updateSettings } from '../../src/store/app/workspaces.ts';
+import { runReport, runReportModels, type ReportRequest } from '../../src/analytics/report/run.ts';
+import { ATTRIBUTION_MODELS } from '../../src/analytics/attribution/index.ts';
+import { visibilityOf } from '../../src/analytics/permissions.ts';
 import { bumpDataVersions } from '../../src/store/app/data-versions.ts';
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 30);
@@ -254,6 +259,7 @@ export async function runReportBench(env: BenchEnv, log: (line: string) => void 
       log(`${row.case}: ${rows} rows, report median ${t.report.medianMs} ms / p99 ${t.report.p99Ms} ms, equal-rules baseline ${t.equal.medianMs} / ${t.equal.p99Ms} ms (ratio ${row.ratio}), loose baseline ${t.loose.medianMs} ms (ratio ${row.looseRatio})`);
     }
     const dataDriven = await measureDataDriven(env, get, `${q90}&breakdown=campaign&attribution_window=28`);
+    const models = await measureModels(env, { start_date: formatDay(today - 89 * DAY_MS), end_date: formatDay(today), breakdown: 'source', attribution_window: 28 });
     log('');
     log('| case | rows | report median ms | p99 ms | equal-rules baseline median ms | p99 ms | report / equal-rules | loose baseline (earlier rounds) median ms | report / loose |');
     log('|---|---|---|---|---|---|---|---|---|');
@@ -264,11 +270,41 @@ export async function runReportBench(env: BenchEnv, log: (line: string) => void 
     log('| data_driven, breakdown=campaign, 28-day window, 90 days | data_driven median ms | p99 ms | linear median ms | p99 ms | data_driven / linear (median) |');
     log('|---|---|---|---|---|---|');
     for (const r of dataDriven) log(`| ${r.case} | ${r.apiMedianMs} | ${r.apiP99Ms} | ${r.engineMedianMs} | ${r.engineP99Ms} | ${r.ratio} |`);
-    return { results, dataDriven };
+    log('');
+    log(`| ${ATTRIBUTION_MODELS.length} models side by side, breakdown=source, 28-day window, 90 days | median ms | p99 ms | / one model (last_click) |`);
+    log('|---|---|---|---|');
+    for (const [name, r] of Object.entries(models)) log(`| ${name} | ${r.medianMs} | ${r.p99Ms} | ${round(r.medianMs / models['one model (last_click)'].medianMs, 2)} |`);
+    return { results, dataDriven, models };
   } finally {
     await app.close();
     await limits.close();
   }
+}
+
+/**
+ * The models view's work (every model side by side, as the dashboard and attribution.get-data ask
+ * it) in one statement, beside one run per model at once (what the view did before) and one model
+ * alone, in turn on the report core, the data version raised before each call so data_driven
+ * learns its chain afresh every time in all three.
+ */
+async function measureModels(env: BenchEnv, request: ReportRequest) {
+  const ws = env.workspaces[0]!;
+  const auth = { workspaceId: ws.id, visibility: visibilityOf(['admin:admin']) };
+  const fresh = () => bumpDataVersions(env.stores.db, [ws.id]);
+  return measureInTurn({
+    'one model (last_click)': async () => {
+      await fresh();
+      return runReport(env.stores, auth, { ...request, attribution_model: 'last_click' });
+    },
+    'every model, one statement': async () => {
+      await fresh();
+      return runReportModels(env.stores, auth, request, ATTRIBUTION_MODELS);
+    },
+    'every model, one run each (at once)': async () => {
+      await fresh();
+      return Promise.all(ATTRIBUTION_MODELS.map((model) => runReport(env.stores, auth, { ...request, attribution_model: model })));
+    },
+  }, { iterations: ITERATIONS, warmup: WARMUP });
 }
 
 /** data_driven against linear on the same report, paired: with the chain kept, and learned afresh on every call. */
