@@ -23,9 +23,13 @@ import { segmentCustomersSql } from '../queries/segments/segment-members.ts';
  *
  *   session_rows  one row per session in the scan range (sessions table: landing, funnel counts)
  *   ids           visitor -> customer_id, so visitors that share a customer share a path
- *   paths         identity -> Array(Touch) of all its sessions in the scan range
  *   conv          conversions in scope with revenue and profit parts after the workspace settings
- *   credits       one row per (conversion, credited touch) with its weight, on the booking date
+ *   paths         identity -> Array(Touch) of its sessions in the scan range: the tagged ones (the
+ *                 only ones a model credits), every one when the conversion's own session is read
+ *   credits       one row per (conversion, credited touch) with its weight, on the booking date;
+ *                 `paths RIGHT JOIN conv`, so the engine builds its hash table from the few
+ *                 conversions and streams the many paths past it (`conv LEFT JOIN paths` hashed
+ *                 the paths: up to twice the time, docs/performance.md)
  * Row parts come from three sources, united and summed per key: ads (spend, impressions, clicks),
  * sessions, credits.
  */
@@ -354,7 +358,8 @@ conv AS (
 paths AS (
   SELECT ${sessionIdentitySql('s.visitor_id')} AS identity, groupArray(${touch}) AS path
   FROM session_rows AS s
-  LEFT JOIN ids ON ids.id_visitor = s.visitor_id
+  LEFT JOIN ids ON ids.id_visitor = s.visitor_id${needsOwn ? '' : `
+  WHERE s.channel != ''`}
   GROUP BY identity
 ),
 credits AS (
@@ -365,8 +370,8 @@ credits AS (
       c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
       c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,${lines ? ' c.lines AS lines,' : ''}
       ${attribution.eligible} AS eligible${needsOwn ? ', arrayFirst(t -> t.session_id = c.session_id, p.path) AS own' : ''}
-    FROM conv AS c
-    LEFT JOIN paths AS p ON p.identity = c.identity
+    FROM paths AS p
+    RIGHT JOIN conv AS c ON p.identity = c.identity
   )
   ARRAY JOIN ${credited} AS credit${unattributed}
 )`;

@@ -50,6 +50,7 @@ paths AS (
   SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel)), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')) AS path
   FROM session_rows AS s
   LEFT JOIN ids ON ids.id_visitor = s.visitor_id
+  WHERE s.channel != ''
   GROUP BY identity
 ),
 credits AS (
@@ -60,8 +61,8 @@ credits AS (
       c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
       c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,
       arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> t.channel != '' AND t.ts <= conv_dt AND t.ts >= conv_dt - toIntervalDay({window_days:UInt16}) AND t.channel NOT IN {excluded_channels:Array(String)}, p.path)) AS eligible
-    FROM conv AS c
-    LEFT JOIN paths AS p ON p.identity = c.identity
+    FROM paths AS p
+    RIGHT JOIN conv AS c ON p.identity = c.identity
   )
   ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
 )
@@ -136,6 +137,7 @@ paths AS (
   SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel), campaign), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String, campaign String)')) AS path
   FROM session_rows AS s
   LEFT JOIN ids ON ids.id_visitor = s.visitor_id
+  WHERE s.channel != ''
   GROUP BY identity
 ),
 credits AS (
@@ -146,8 +148,8 @@ credits AS (
       c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
       c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,
       arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> t.channel != '' AND t.ts <= conv_dt AND t.ts >= conv_dt - toIntervalDay({window_days:UInt16}) AND t.channel NOT IN {excluded_channels:Array(String)}, p.path)) AS eligible
-    FROM conv AS c
-    LEFT JOIN paths AS p ON p.identity = c.identity
+    FROM paths AS p
+    RIGHT JOIN conv AS c ON p.identity = c.identity
   )
   ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic', ''), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String, campaign String)')], eligible) AS touches, arrayMap(i -> if(i = 1, 1., 0.), arrayEnumerate(touches)))) AS credit
 )
@@ -225,6 +227,7 @@ paths AS (
   SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel)), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')) AS path
   FROM session_rows AS s
   LEFT JOIN ids ON ids.id_visitor = s.visitor_id
+  WHERE s.channel != ''
   GROUP BY identity
 ),
 credits AS (
@@ -235,8 +238,8 @@ credits AS (
       c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
       c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,
       arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> t.channel != '' AND t.ts <= conv_dt AND t.ts >= conv_dt - toIntervalDay({window_days:UInt16}) AND t.channel NOT IN {excluded_channels:Array(String)}, p.path)) AS eligible
-    FROM conv AS c
-    LEFT JOIN paths AS p ON p.identity = c.identity
+    FROM paths AS p
+    RIGHT JOIN conv AS c ON p.identity = c.identity
   )
   ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(t -> 1. / length(touches), touches))) AS credit
 )
@@ -313,6 +316,7 @@ paths AS (
   SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel)), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')) AS path
   FROM session_rows AS s
   LEFT JOIN ids ON ids.id_visitor = s.visitor_id
+  WHERE s.channel != ''
   GROUP BY identity
 ),
 credits AS (
@@ -323,8 +327,8 @@ credits AS (
       c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
       c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,
       arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> t.channel != '' AND t.ts <= conv_dt AND t.ts >= conv_dt - toIntervalDay({window_days:UInt16}) AND t.channel NOT IN {excluded_channels:Array(String)}, p.path)) AS eligible
-    FROM conv AS c
-    LEFT JOIN paths AS p ON p.identity = c.identity
+    FROM paths AS p
+    RIGHT JOIN conv AS c ON p.identity = c.identity
   )
   ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
 )
@@ -400,6 +404,7 @@ paths AS (
   SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel)), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')) AS path
   FROM session_rows AS s
   LEFT JOIN ids ON ids.id_visitor = s.visitor_id
+  WHERE s.channel != ''
   GROUP BY identity
 ),
 credits AS (
@@ -410,8 +415,8 @@ credits AS (
       c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
       c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,
       arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> t.channel != '' AND t.ts <= conv_dt AND t.ts >= conv_dt - toIntervalDay({window_days:UInt16}) AND t.channel NOT IN {excluded_channels:Array(String)}, p.path)) AS eligible
-    FROM conv AS c
-    LEFT JOIN paths AS p ON p.identity = c.identity
+    FROM paths AS p
+    RIGHT JOIN conv AS c ON p.identity = c.identity
   )
   ARRAY JOIN arrayFilter(c -> c.2 > 0 AND c.1.ts BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(i -> multiIf(length(touches) = 1, 1., length(touches) = 2, 0.5, i = 1 OR i = length(touches), 0.4, 0.2 / (length(touches) - 2)), arrayEnumerate(touches)))) AS credit
 )
@@ -487,6 +492,7 @@ paths AS (
   SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel)), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')) AS path
   FROM session_rows AS s
   LEFT JOIN ids ON ids.id_visitor = s.visitor_id
+  WHERE s.channel != ''
   GROUP BY identity
 ),
 credits AS (
@@ -497,8 +503,8 @@ credits AS (
       c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
       c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,
       arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> t.channel != '' AND t.ts <= conv_dt AND t.ts >= conv_dt - toIntervalDay({window_days:UInt16}) AND t.channel NOT IN {excluded_channels:Array(String)}, p.path)) AS eligible
-    FROM conv AS c
-    LEFT JOIN paths AS p ON p.identity = c.identity
+    FROM paths AS p
+    RIGHT JOIN conv AS c ON p.identity = c.identity
   )
   ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(t -> if(arrayCount(x -> x.source NOT IN ('email', 'organic'), touches) = 0, 1. / length(touches), if(t.source NOT IN ('email', 'organic'), 1. / arrayCount(x -> x.source NOT IN ('email', 'organic'), touches), 0.)), touches))) AS credit
 )
@@ -574,6 +580,7 @@ paths AS (
   SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel)), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')) AS path
   FROM session_rows AS s
   LEFT JOIN ids ON ids.id_visitor = s.visitor_id
+  WHERE s.channel != ''
   GROUP BY identity
 ),
 credits AS (
@@ -584,8 +591,8 @@ credits AS (
       c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
       c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,
       arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> t.channel != '' AND t.ts <= conv_dt AND t.ts >= conv_dt - toIntervalDay({window_days:UInt16}) AND t.channel NOT IN {excluded_channels:Array(String)}, p.path)) AS eligible
-    FROM conv AS c
-    LEFT JOIN paths AS p ON p.identity = c.identity
+    FROM paths AS p
+    RIGHT JOIN conv AS c ON p.identity = c.identity
   )
   ARRAY JOIN arrayMap((c, s) -> (c.1, c.2, c.2 * least(1., s) / s), arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayReverse(arrayMap(n -> if(n = 1, 1., 0.), arrayEnumerateUniq(arrayReverse(arrayMap(t -> t.source, touches))))))) AS kept, arrayWithConstant(length(kept), arraySum(k -> k.2, kept))) AS credit
 )
@@ -710,6 +717,7 @@ paths AS (
   SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel), campaign), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String, campaign String)')) AS path
   FROM session_rows AS s
   LEFT JOIN ids ON ids.id_visitor = s.visitor_id
+  WHERE s.channel != ''
   GROUP BY identity
 ),
 credits AS (
@@ -720,8 +728,8 @@ credits AS (
       c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
       c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,
       arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> t.channel != '' AND t.ts <= conv_dt AND t.ts >= conv_dt - toIntervalDay({window_days:UInt16}) AND t.channel NOT IN {excluded_channels:Array(String)}, p.path)) AS eligible
-    FROM conv AS c
-    LEFT JOIN paths AS p ON p.identity = c.identity
+    FROM paths AS p
+    RIGHT JOIN conv AS c ON p.identity = c.identity
   )
   ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic', ''), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String, campaign String)')], eligible) AS touches, if(empty(arrayDistinct(arrayFilter(dd_s -> dd_s != '', arrayMap(dd_t -> if((has({dd_sources:Array(String)}, dd_t.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, dd_t.channel))), dd_t.source, ''), touches)))), arrayMap(dd_i -> if(dd_i = if(arrayLastIndex(dd_t -> dd_t.source = 'organic', touches) > 0, arrayLastIndex(dd_t -> dd_t.source = 'organic', touches), length(touches)), 1., 0.), arrayEnumerate(touches)), arrayMap((dd_k, dd_n) -> if(dd_k != '' AND dd_n = 1, if(arraySum(dd_s -> {dd_effects:Array(Float64)}[indexOf({dd_sources:Array(String)}, dd_s)], arrayDistinct(arrayFilter(dd_s -> dd_s != '', arrayMap(dd_t -> if((has({dd_sources:Array(String)}, dd_t.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, dd_t.channel))), dd_t.source, ''), touches)))) > 0, {dd_effects:Array(Float64)}[indexOf({dd_sources:Array(String)}, dd_k)] / arraySum(dd_s -> {dd_effects:Array(Float64)}[indexOf({dd_sources:Array(String)}, dd_s)], arrayDistinct(arrayFilter(dd_s -> dd_s != '', arrayMap(dd_t -> if((has({dd_sources:Array(String)}, dd_t.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, dd_t.channel))), dd_t.source, ''), touches)))), 1. / length(arrayDistinct(arrayFilter(dd_s -> dd_s != '', arrayMap(dd_t -> if((has({dd_sources:Array(String)}, dd_t.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, dd_t.channel))), dd_t.source, ''), touches))))), 0.), arrayMap(dd_t -> if((has({dd_sources:Array(String)}, dd_t.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, dd_t.channel))), dd_t.source, ''), touches), arrayReverse(arrayEnumerateUniq(arrayReverse(arrayMap(dd_t -> if((has({dd_sources:Array(String)}, dd_t.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, dd_t.channel))), dd_t.source, ''), touches)))))))) AS credit
 )
@@ -802,6 +810,7 @@ paths AS (
   SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel), campaign, adgroup, ad), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String, campaign String, adgroup String, ad String)')) AS path
   FROM session_rows AS s
   LEFT JOIN ids ON ids.id_visitor = s.visitor_id
+  WHERE s.channel != ''
   GROUP BY identity
 ),
 credits AS (
@@ -812,8 +821,8 @@ credits AS (
       c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
       c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,
       arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> t.channel != '' AND t.ts <= conv_dt AND t.ts >= conv_dt - toIntervalDay({window_days:UInt16}) AND t.channel NOT IN {excluded_channels:Array(String)}, p.path)) AS eligible
-    FROM conv AS c
-    LEFT JOIN paths AS p ON p.identity = c.identity
+    FROM paths AS p
+    RIGHT JOIN conv AS c ON p.identity = c.identity
   )
   ARRAY JOIN arrayFilter(c -> c.2 > 0 AND c.1.campaign = {campaign:String} AND c.1.adgroup = {adgroup:String}, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic', '', '', ''), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String, campaign String, adgroup String, ad String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
 )
@@ -905,8 +914,8 @@ credits AS (
       c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
       c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,
       arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> t.channel != '' AND t.ts <= conv_dt AND t.ts >= conv_dt - toIntervalDay({window_days:UInt16}) AND t.channel NOT IN {excluded_channels:Array(String)}, p.path)) AS eligible, arrayFirst(t -> t.session_id = c.session_id, p.path) AS own
-    FROM conv AS c
-    LEFT JOIN paths AS p ON p.identity = c.identity
+    FROM paths AS p
+    RIGHT JOIN conv AS c ON p.identity = c.identity
   )
   ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic', own.utm_campaign), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String, utm_campaign String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
 )
@@ -994,6 +1003,7 @@ paths AS (
   SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel)), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')) AS path
   FROM session_rows AS s
   LEFT JOIN ids ON ids.id_visitor = s.visitor_id
+  WHERE s.channel != ''
   GROUP BY identity
 ),
 credits AS (
@@ -1004,8 +1014,8 @@ credits AS (
       c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
       c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,
       arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> t.channel != '' AND t.ts <= conv_dt AND t.ts >= conv_dt - toIntervalDay({window_days:UInt16}) AND t.channel NOT IN {excluded_channels:Array(String)}, p.path)) AS eligible
-    FROM conv AS c
-    LEFT JOIN paths AS p ON p.identity = c.identity
+    FROM paths AS p
+    RIGHT JOIN conv AS c ON p.identity = c.identity
   )
   ARRAY JOIN arrayFilter(c -> c.2 > 0 AND c.1.channel IN {channels:Array(String)}, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
 )
@@ -1092,6 +1102,7 @@ paths AS (
   SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel)), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')) AS path
   FROM session_rows AS s
   LEFT JOIN ids ON ids.id_visitor = s.visitor_id
+  WHERE s.channel != ''
   GROUP BY identity
 ),
 credits AS (
@@ -1102,8 +1113,8 @@ credits AS (
       c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
       c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,
       arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> t.channel != '' AND t.ts <= conv_dt AND t.ts >= conv_dt - toIntervalDay({window_days:UInt16}) AND t.channel NOT IN {excluded_channels:Array(String)}, p.path)) AS eligible
-    FROM conv AS c
-    LEFT JOIN paths AS p ON p.identity = c.identity
+    FROM paths AS p
+    RIGHT JOIN conv AS c ON p.identity = c.identity
   )
   ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
 )
@@ -1215,6 +1226,7 @@ paths AS (
   SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel)), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')) AS path
   FROM session_rows AS s
   LEFT JOIN ids ON ids.id_visitor = s.visitor_id
+  WHERE s.channel != ''
   GROUP BY identity
 ),
 credits AS (
@@ -1225,8 +1237,8 @@ credits AS (
       c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
       c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,
       arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> t.channel != '' AND t.ts <= conv_dt AND t.ts >= conv_dt - toIntervalDay({window_days:UInt16}) AND t.channel NOT IN {excluded_channels:Array(String)}, p.path)) AS eligible
-    FROM conv AS c
-    LEFT JOIN paths AS p ON p.identity = c.identity
+    FROM paths AS p
+    RIGHT JOIN conv AS c ON p.identity = c.identity
   )
   ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
 )
@@ -1307,6 +1319,7 @@ paths AS (
   SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel)), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')) AS path
   FROM session_rows AS s
   LEFT JOIN ids ON ids.id_visitor = s.visitor_id
+  WHERE s.channel != ''
   GROUP BY identity
 ),
 credits AS (
@@ -1317,8 +1330,8 @@ credits AS (
       c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
       c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,
       arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> t.channel != '' AND t.ts <= conv_dt AND t.ts >= conv_dt - toIntervalDay({window_days:UInt16}) AND t.channel NOT IN {excluded_channels:Array(String)}, p.path)) AS eligible
-    FROM conv AS c
-    LEFT JOIN paths AS p ON p.identity = c.identity
+    FROM paths AS p
+    RIGHT JOIN conv AS c ON p.identity = c.identity
   )
   ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
 )
@@ -1386,6 +1399,7 @@ paths AS (
   SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel), ad), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String, ad String)')) AS path
   FROM session_rows AS s
   LEFT JOIN ids ON ids.id_visitor = s.visitor_id
+  WHERE s.channel != ''
   GROUP BY identity
 ),
 credits AS (
@@ -1396,8 +1410,8 @@ credits AS (
       c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
       c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,
       arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> t.channel != '' AND t.ts <= conv_dt AND t.ts >= conv_dt - toIntervalDay({window_days:UInt16}) AND t.channel NOT IN {excluded_channels:Array(String)}, p.path)) AS eligible
-    FROM conv AS c
-    LEFT JOIN paths AS p ON p.identity = c.identity
+    FROM paths AS p
+    RIGHT JOIN conv AS c ON p.identity = c.identity
   )
   ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic', ''), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String, ad String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
 )
@@ -1493,6 +1507,7 @@ paths AS (
   SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel), campaign, ad), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String, campaign String, ad String)')) AS path
   FROM session_rows AS s
   LEFT JOIN ids ON ids.id_visitor = s.visitor_id
+  WHERE s.channel != ''
   GROUP BY identity
 ),
 credits AS (
@@ -1503,8 +1518,8 @@ credits AS (
       c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
       c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,
       arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> t.channel != '' AND t.ts <= conv_dt AND t.ts >= conv_dt - toIntervalDay({window_days:UInt16}) AND t.channel NOT IN {excluded_channels:Array(String)}, p.path)) AS eligible
-    FROM conv AS c
-    LEFT JOIN paths AS p ON p.identity = c.identity
+    FROM paths AS p
+    RIGHT JOIN conv AS c ON p.identity = c.identity
   )
   ARRAY JOIN arrayFilter(c -> c.2 > 0 AND c.1.ad = {ad:String}, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic', '', ''), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String, campaign String, ad String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
 )
@@ -1606,6 +1621,7 @@ paths AS (
   SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel)), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')) AS path
   FROM session_rows AS s
   LEFT JOIN ids ON ids.id_visitor = s.visitor_id
+  WHERE s.channel != ''
   GROUP BY identity
 ),
 credits AS (
@@ -1616,8 +1632,8 @@ credits AS (
       c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
       c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,
       arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> t.channel != '' AND t.ts <= conv_dt AND t.ts >= conv_dt - toIntervalDay({window_days:UInt16}) AND t.channel NOT IN {excluded_channels:Array(String)}, p.path)) AS eligible
-    FROM conv AS c
-    LEFT JOIN paths AS p ON p.identity = c.identity
+    FROM paths AS p
+    RIGHT JOIN conv AS c ON p.identity = c.identity
   )
   ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
 )
@@ -1717,6 +1733,7 @@ paths AS (
   SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel)), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')) AS path
   FROM session_rows AS s
   LEFT JOIN ids ON ids.id_visitor = s.visitor_id
+  WHERE s.channel != ''
   GROUP BY identity
 ),
 credits AS (
@@ -1727,8 +1744,8 @@ credits AS (
       c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
       c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,
       arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> t.channel != '' AND t.ts <= conv_dt AND t.ts >= conv_dt - toIntervalDay({window_days:UInt16}) AND t.channel NOT IN {excluded_channels:Array(String)}, p.path)) AS eligible
-    FROM conv AS c
-    LEFT JOIN paths AS p ON p.identity = c.identity
+    FROM paths AS p
+    RIGHT JOIN conv AS c ON p.identity = c.identity
   )
   ARRAY JOIN arrayFilter(c -> c.2 > 0 AND c.1.channel IN {channels:Array(String)}, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
 )
@@ -1807,6 +1824,7 @@ paths AS (
   SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel)), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')) AS path
   FROM session_rows AS s
   LEFT JOIN ids ON ids.id_visitor = s.visitor_id
+  WHERE s.channel != ''
   GROUP BY identity
 ),
 credits AS (
@@ -1817,8 +1835,8 @@ credits AS (
       c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
       c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,
       arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> t.channel != '' AND t.ts <= conv_dt AND t.ts >= conv_dt - toIntervalDay({window_days:UInt16}) AND t.channel NOT IN {excluded_channels:Array(String)}, p.path)) AS eligible
-    FROM conv AS c
-    LEFT JOIN paths AS p ON p.identity = c.identity
+    FROM paths AS p
+    RIGHT JOIN conv AS c ON p.identity = c.identity
   )
   ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
 )
@@ -1897,6 +1915,7 @@ paths AS (
   SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel)), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')) AS path
   FROM session_rows AS s
   LEFT JOIN ids ON ids.id_visitor = s.visitor_id
+  WHERE s.channel != ''
   GROUP BY identity
 ),
 credits AS (
@@ -1907,8 +1926,8 @@ credits AS (
       c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
       c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,
       arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> t.channel != '' AND t.ts <= conv_dt AND t.ts >= conv_dt - toIntervalDay({window_days:UInt16}) AND t.channel NOT IN {excluded_channels:Array(String)}, p.path)) AS eligible
-    FROM conv AS c
-    LEFT JOIN paths AS p ON p.identity = c.identity
+    FROM paths AS p
+    RIGHT JOIN conv AS c ON p.identity = c.identity
   )
   ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
 )
@@ -1997,6 +2016,7 @@ paths AS (
   SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel)), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')) AS path
   FROM session_rows AS s
   LEFT JOIN ids ON ids.id_visitor = s.visitor_id
+  WHERE s.channel != ''
   GROUP BY identity
 ),
 credits AS (
@@ -2007,8 +2027,8 @@ credits AS (
       c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
       c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,
       arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> t.channel != '' AND t.ts <= conv_dt AND t.ts >= conv_dt - toIntervalDay({window_days:UInt16}) AND t.channel NOT IN {excluded_channels:Array(String)}, p.path)) AS eligible
-    FROM conv AS c
-    LEFT JOIN paths AS p ON p.identity = c.identity
+    FROM paths AS p
+    RIGHT JOIN conv AS c ON p.identity = c.identity
   )
   ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
   UNION ALL
