@@ -279,7 +279,13 @@ async function computeModels(
   settings: WorkspaceSettings,
 ): Promise<ReportResult[]> {
   const bound: QueryParams = {};
-  for (const plan of plans) Object.assign(bound, await bindModel(stores, auth, plan, settings));
+  for (const plan of plans) {
+    const values = (await bindModel(stores, auth, plan, settings)) ?? {};
+    // Every model's values go into one statement: a name two models bind would be one parameter.
+    const shared = Object.keys(values).filter((name) => name in bound);
+    if (shared.length) throw new Error(`attribution models bind the same parameter names: ${shared.join(', ')}`);
+    Object.assign(bound, values);
+  }
   const built = buildReportSql(plans[0]!, { models });
   const rawRows = await stores.ch.query<RawRow>(QUERY_NAME, built.sql, { ...built.params, ...bound });
   return Promise.all(plans.map((plan, i) => {
