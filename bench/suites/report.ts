@@ -276,6 +276,8 @@ export async function runReportBench(env: BenchEnv, log: (line: string) => void 
     for (const [name, r] of Object.entries(models)) log(`| ${name} | ${r.medianMs} | ${r.p99Ms} | ${round(r.medianMs / models['one model (last_click)'].medianMs, 2)} |`);
     return { results, dataDriven, models };
   } finally {
+    // The suites after this one read the workspace as seeded.
+    await updateSettings(env.stores.db, ws.id, { excluded_transaction_ids: [] });
     await app.close();
     await limits.close();
   }
