@@ -10,7 +10,8 @@
  * - copies of every table the statement reads, each after `OPTIMIZE ... FINAL` (the merged state,
  *   as a baseline measured in the same run whatever state the seeded tables are in),
  * in turn, round after round, after checking that all four give the same rows. Prints medians
- * and the counters of one run of each (`system.events` before and after).
+ * (beside the first and the merged variant) and the counters of one run of each (`system.events`
+ * before and after); then what merging each month of the four-part copy costs (logMergeCost).
  */
 import { buildApp } from '../../src/server/app.ts';
 import { createRateLimits } from '../../src/http/rate-limit.ts';
