@@ -290,9 +290,9 @@ async function computeModels(
   const rawRows = await stores.ch.query<RawRow>(QUERY_NAME, built.sql, { ...built.params, ...bound });
   return Promise.all(plans.map((plan, i) => {
     const rows = rawRows.filter((r) => Number(r.k_model) === i + 1);
-    // A model without a row (a page past the end, a scope with nothing in it) is answered alone,
+    // A model without a row on a page past the end, or with expenses to total, is answered alone,
     // as runReport answers it: its totals need a row of their own.
-    if (!rows.length) return computeReport(stores, auth, plan, range, settings);
-    return shapeReport({ plan, settings, range }, rows, rows[0], models[i]);
+    if (!rows.length && (plan.offset > 0 || plan.includeExpenses)) return computeReport(stores, auth, plan, range, settings);
+    return Promise.resolve(shapeReport({ plan, settings, range }, rows, rows[0], models[i]));
   }));
 }

@@ -1442,6 +1442,100 @@ ORDER BY if((t_parts[1]) = 0, NULL, (t_parts[8]) / (t_parts[1])) ASC NULLS LAST,
 LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 ;
 
+-- case: every model side by side by source, in one statement
+-- report
+--   conv_end = "2026-10-31 23:59:59.999"
+--   conv_start = "2026-10-01 00:00:00.000"
+--   day_end = "2026-10-31"
+--   day_start = "2026-10-01"
+--   dd_channels = []
+--   dd_effects = []
+--   dd_restricted = 0
+--   dd_sources = []
+--   end = "2026-10-31 23:59:59.999"
+--   excluded_channels = []
+--   fee_fixed = 0
+--   fee_percent = 0
+--   limit = 100
+--   net_merchandise = 0
+--   offset = 0
+--   platform_revenue = 0
+--   refund_netting = 0
+--   scan_end = "2026-10-31 23:59:59.999"
+--   scan_start = "2026-09-24 00:00:00.000"
+--   start = "2026-10-01 00:00:00.000"
+--   store_id = 1
+--   window_days = 7
+WITH
+session_rows AS (
+  SELECT session_id, started,
+    tupleElement(landing, 'visitor_id') AS visitor_id, tupleElement(landing, 'adv_source') AS channel,
+    add_to_carts, initiated_checkouts AS checkouts
+  FROM sessions FINAL
+  WHERE store_id = {store_id:UInt64} AND month BETWEEN toStartOfMonth({scan_start:DateTime64(3, 'UTC')}) AND toStartOfMonth({scan_end:DateTime64(3, 'UTC')})
+    AND started BETWEEN {scan_start:DateTime64(3, 'UTC')} AND {scan_end:DateTime64(3, 'UTC')}
+),
+ids AS (
+  SELECT visitor_id AS id_visitor, customer_id AS customer FROM visitor_customers FINAL WHERE store_id = {store_id:UInt64}
+),
+conv AS (
+  SELECT c.dt AS conv_dt, c.session_id AS session_id,
+    multiIf(c.customer_id != '', concat('c:', c.customer_id), if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(c.visitor_id)))) AS identity,
+    toFloat64(c.transaction_gross_revenue) AS revenue, toFloat64(c.is_new_customer) AS is_new,
+    toFloat64(0) AS cogs, toFloat64(0) AS fees, toFloat64(0) AS shipping_costs, toFloat64(0) AS refunds,
+    c.transaction_city AS city, c.coupon_code AS coupon_code
+  FROM conversions AS c
+  LEFT JOIN ids ON ids.id_visitor = c.visitor_id
+  
+  WHERE c.store_id = {store_id:UInt64}
+  AND c.dt BETWEEN {conv_start:DateTime64(3, 'UTC')} AND {conv_end:DateTime64(3, 'UTC')}
+  AND c.transaction_id NOT IN (SELECT arrayJoin(arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name]))) FROM orders FINAL WHERE store_id = {store_id:UInt64} AND sale = 0)
+),
+paths AS (
+  SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel)), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')) AS path
+  FROM session_rows AS s
+  LEFT JOIN ids ON ids.id_visitor = s.visitor_id
+  WHERE s.channel != ''
+  GROUP BY identity
+),
+credits AS (
+  SELECT credit.1 AS touch, credit.2 AS weight, credit.3 AS share, credit.4 AS model, conv_dt AS credit_ts,
+    revenue, is_new, cogs, fees, shipping_costs, refunds, city, coupon_code
+  FROM (
+    SELECT c.conv_dt AS conv_dt, c.session_id AS session_id,
+      c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
+      c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,
+      arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> t.channel != '' AND t.ts <= conv_dt AND t.ts >= conv_dt - toIntervalDay({window_days:UInt16}) AND t.channel NOT IN {excluded_channels:Array(String)}, p.path)) AS eligible
+    FROM paths AS p
+    RIGHT JOIN conv AS c ON p.identity = c.identity
+  )
+  ARRAY JOIN arrayConcat(arrayMap(c -> (c.1, c.2, c.2, 1), arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches))))), arrayMap(c -> (c.1, c.2, c.2, 2), arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(i -> if(i = 1, 1., 0.), arrayEnumerate(touches))))), arrayMap(c -> (c.1, c.2, c.2, 3), arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(t -> 1. / length(touches), touches)))), arrayMap(c -> (c.1, c.2, c.2, 4), arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(i -> multiIf(length(touches) = 1, 1., length(touches) = 2, 0.5, i = 1 OR i = length(touches), 0.4, 0.2 / (length(touches) - 2)), arrayEnumerate(touches))))), arrayMap(c -> (c.1, c.2, c.2, 5), arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(t -> if(arrayCount(x -> x.source NOT IN ('email', 'organic'), touches) = 0, 1. / length(touches), if(t.source NOT IN ('email', 'organic'), 1. / arrayCount(x -> x.source NOT IN ('email', 'organic'), touches), 0.)), touches)))), arrayMap(c -> (c.1, c.2, c.3, 6), arrayMap((c, s) -> (c.1, c.2, c.2 * least(1., s) / s), arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayReverse(arrayMap(n -> if(n = 1, 1., 0.), arrayEnumerateUniq(arrayReverse(arrayMap(t -> t.source, touches))))))) AS kept, arrayWithConstant(length(kept), arraySum(k -> k.2, kept)))), arrayMap(c -> (c.1, c.2, c.2, 7), arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, if(empty(arrayDistinct(arrayFilter(dd_s -> dd_s != '', arrayMap(dd_t -> if((has({dd_sources:Array(String)}, dd_t.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, dd_t.channel))), dd_t.source, ''), touches)))), arrayMap(dd_i -> if(dd_i = if(arrayLastIndex(dd_t -> dd_t.source = 'organic', touches) > 0, arrayLastIndex(dd_t -> dd_t.source = 'organic', touches), length(touches)), 1., 0.), arrayEnumerate(touches)), arrayMap((dd_k, dd_n) -> if(dd_k != '' AND dd_n = 1, if(arraySum(dd_s -> {dd_effects:Array(Float64)}[indexOf({dd_sources:Array(String)}, dd_s)], arrayDistinct(arrayFilter(dd_s -> dd_s != '', arrayMap(dd_t -> if((has({dd_sources:Array(String)}, dd_t.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, dd_t.channel))), dd_t.source, ''), touches)))) > 0, {dd_effects:Array(Float64)}[indexOf({dd_sources:Array(String)}, dd_k)] / arraySum(dd_s -> {dd_effects:Array(Float64)}[indexOf({dd_sources:Array(String)}, dd_s)], arrayDistinct(arrayFilter(dd_s -> dd_s != '', arrayMap(dd_t -> if((has({dd_sources:Array(String)}, dd_t.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, dd_t.channel))), dd_t.source, ''), touches)))), 1. / length(arrayDistinct(arrayFilter(dd_s -> dd_s != '', arrayMap(dd_t -> if((has({dd_sources:Array(String)}, dd_t.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, dd_t.channel))), dd_t.source, ''), touches))))), 0.), arrayMap(dd_t -> if((has({dd_sources:Array(String)}, dd_t.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, dd_t.channel))), dd_t.source, ''), touches), arrayReverse(arrayEnumerateUniq(arrayReverse(arrayMap(dd_t -> if((has({dd_sources:Array(String)}, dd_t.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, dd_t.channel))), dd_t.source, ''), touches)))))))))) AS credit
+)
+SELECT k_model,
+  k_source,
+  max(label) AS label,
+  sumForEach(p) AS t_parts,
+  sumForEach(sumForEach(p)) OVER (PARTITION BY k_model) AS all_parts,
+  count() OVER (PARTITION BY k_model) AS total_rows,
+  toFloat64(0) AS all_expenses
+FROM (
+  SELECT arrayJoin(range(1, 8)) AS k_model, transform(source, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], source) AS k_source, '' AS label, [toFloat64(sum(spend)), toFloat64(sum(impressions)), toFloat64(sum(clicks))] AS p
+  FROM ads FINAL WHERE store_id = {store_id:UInt64}
+  AND dt BETWEEN {day_start:Date} AND {day_end:Date}
+  GROUP BY k_model, k_source
+  UNION ALL
+  SELECT arrayJoin(range(1, 8)) AS k_model, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel) AS k_source, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(count()), toFloat64(sum(add_to_carts)), toFloat64(sum(checkouts))] AS p
+  FROM session_rows WHERE started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
+  GROUP BY k_model, k_source
+  UNION ALL
+  SELECT model AS k_model, touch.source AS k_source, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds, share * 1., share * revenue, share * is_new, share * cogs, share * fees, share * shipping_costs, share * refunds] AS p
+  FROM credits
+)
+GROUP BY k_model, k_source
+ORDER BY k_model, t_parts[8] DESC, k_source
+LIMIT {limit:UInt32} OFFSET {offset:UInt64} BY k_model
+;
+
 -- case: by net profit, an ad drilled to
 -- report
 --   ad = "5601"
