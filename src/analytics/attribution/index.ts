@@ -66,9 +66,18 @@ export function attributionColumns(model: ModelName, input: { path: string; conv
   ].join(' AND ');
   return {
     eligible: `arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> ${keep}, ${path}))`,
-    credits: `arrayZip(if(empty(eligible), [${fallback}], eligible) AS touches, ${MODELS[model].weights('touches')})`,
+    credits: `arrayZip(${creditedTouchesSql(fallback)} AS touches, ${MODELS[model].weights('touches')})`,
   };
 }
+
+/** The touches a conversion credits: `eligible` (a column), or `[fallback]` when nothing is eligible. */
+export const creditedTouchesSql = (fallback: string): string => `if(empty(eligible), [${fallback}], eligible)`;
+
+/**
+ * `credits` of attributionColumns over a column `touches` (creditedTouchesSql) computed one level
+ * below: what several models side by side use, so the touches are analysed once, not per model.
+ */
+export const modelCreditsSql = (model: ModelName, touches: string): string => `arrayZip(${touches}, ${MODELS[model].weights(touches)})`;
 
 /**
  * `credits` (an `Array(Tuple(Touch, Float64))`) as the report books them. Under an overlapping

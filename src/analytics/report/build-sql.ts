@@ -4,7 +4,8 @@ import { rangeDays } from '../../kit/range.ts';
 import { Conditions, LOCAL_DATE, addNameFilter, timestampParam } from '../sql.ts';
 import { SESSIONS_FINAL, landingField, sessionsStartedSql, type LandingColumn } from '../queries/sessions/session-sql.ts';
 import {
-  BASE_TOUCH_FIELDS, IDS_CTE, TOUCH_FIELDS, attributionColumns, bookedCredits, conversionIdentitySql, hasShares, sessionIdentitySql, touchSql,
+  BASE_TOUCH_FIELDS, IDS_CTE, TOUCH_FIELDS, attributionColumns, bookedCredits, conversionIdentitySql, creditedTouchesSql, hasShares, modelCreditsSql,
+  sessionIdentitySql, touchSql,
   type ModelName, type TouchField,
 } from '../attribution/index.ts';
 import { DIMENSIONS, INTERVALS, reportingSourceSql, type Dimension } from '../dimensions.ts';
@@ -241,12 +242,12 @@ function creditedSql(plan: ReportPlan, credits: string, model: ModelName = plan.
 
 /**
  * Several models side by side: every model's credits of a conversion in one array of
- * (touch, weight, share, model number), the number 1-based in `models` order. The share is the
- * weight under a model without overlapping credits.
+ * (touch, weight, share, model number), the number 1-based in `models` order, over the column
+ * `touches` (creditedTouchesSql). The share is the weight under a model without overlapping credits.
  */
-function modelsCreditedSql(plan: ReportPlan, models: readonly ModelName[], path: { path: string; convTs: string; fallback: string }): string {
+function modelsCreditedSql(plan: ReportPlan, models: readonly ModelName[]): string {
   const each = models.map((model, i) => {
-    const credited = creditedSql(plan, attributionColumns(model, path).credits, model);
+    const credited = creditedSql(plan, modelCreditsSql(model, 'touches'), model);
     return `arrayMap(c -> (c.1, c.2, ${hasShares(model) ? 'c.3' : 'c.2'}, ${i + 1}), ${credited})`;
   });
   return `arrayConcat(${each.join(', ')})`;
@@ -331,9 +332,7 @@ export function reportCtes(plan: ReportPlan, options: { lines?: boolean; models?
   const creditTs = plan.attribution.dateMode === 'click' ? 'touch.ts' : 'conv_dt';
   const needsOwn = fields.some((f) => OWN_SESSION_FIELDS.includes(f));
   const unattributed = plan.includeUnattributed ? unattributedCreditsSql(plan, fields, lines, segment?.sql ?? null, shape) : '';
-  const credited = options.models
-    ? modelsCreditedSql(plan, options.models, { path: 'p.path', convTs: 'conv_dt', fallback })
-    : creditedSql(plan, attribution.credits);
+  const credited = options.models ? modelsCreditedSql(plan, options.models) : creditedSql(plan, attribution.credits);
 
   const sql = `
 WITH
@@ -369,7 +368,8 @@ credits AS (
     SELECT c.conv_dt AS conv_dt, c.session_id AS session_id,
       c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
       c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,${lines ? ' c.lines AS lines,' : ''}
-      ${attribution.eligible} AS eligible${needsOwn ? ', arrayFirst(t -> t.session_id = c.session_id, p.path) AS own' : ''}
+      ${attribution.eligible} AS eligible${needsOwn ? ', arrayFirst(t -> t.session_id = c.session_id, p.path) AS own' : ''}${options.models
+        ? `, ${creditedTouchesSql(fallback)} AS touches` : ''}
     FROM paths AS p
     RIGHT JOIN conv AS c ON p.identity = c.identity
   )
