@@ -424,7 +424,7 @@ function arrayParts(shares: boolean): ArrayPart[] {
  * Where the row value and the total of each part sit in `t_parts` and `all_parts` (0-based), for
  * the plan's model, or for `model` among the several of a statement built with `models`.
  */
-export function partPositions(plan: ReportPlan, model?: ModelName): { row: Record<ReportPart, number> ; total: Record<ReportPart, number> } {
+export function partPositions(plan: ReportPlan, model?: ModelName): { row: Record<ReportPart, number>; total: Record<ReportPart, number> } {
   const order = arrayParts(model !== undefined || hasShares(plan.attribution.model));
   const overlapping = hasShares(model ?? plan.attribution.model);
   const positions = (pick: (p: ReportPart) => ArrayPart) =>
@@ -451,7 +451,7 @@ function branchSql(branch: Branch, keyNames: string[], order: ArrayPart[]): stri
 /**
  * The three part sources (ads, sessions, credits) for the plan's breakdown and interval. With
  * `models` models the model number is the first key: credits carry theirs, ads and sessions
- * count under every model (sessions summed per key first, so the spread is of few rows).
+ * count under every model (sessions summed per key in their branch, not one row per session).
  */
 function branches(plan: ReportPlan, dimension: Dimension | null, models: number | null): Branch[] {
   const bucket = (date: string) => (plan.interval ? INTERVALS[plan.interval](date) : null);
