@@ -13,7 +13,8 @@
  * Then data_driven's cost against linear (the same campaign report, paired): once with its chain
  * kept, once learned afresh on every call (the data version is raised before each); and every
  * model side by side (the dashboard's models view, attribution.get-data) in one statement, beside
- * one run per model and one model alone.
+ * one run per model and one model alone; and the final-parts suite (the report on collector-like
+ * parts beside merged tables).
  */
 import { buildApp } from '../../src/server/app.ts';
 import { createRateLimits } from '../../src/http/rate-limit.ts';
@@ -25,6 +26,7 @@ import type { Clickhouse } from '../../src/store/clickhouse.ts';
 import type { Range } from '../../src/kit/range.ts';
 import type { BenchEnv } from '../seed.ts';
 import { measureInTurn, measurePaired, round } from '../measure.ts';
+import { runFinalPartsBench } from './final-parts.ts';
 import { updateSettings } from '../../src/store/app/workspaces.ts';
 import { runReport, runReportModels, type ReportRequest } from '../../src/analytics/report/run.ts';
 import { ATTRIBUTION_MODELS } from '../../src/analytics/attribution/index.ts';
@@ -274,7 +276,10 @@ export async function runReportBench(env: BenchEnv, log: (line: string) => void 
     log(`| ${ATTRIBUTION_MODELS.length} models side by side, breakdown=source, 28-day window, 90 days | median ms | p99 ms | / one model (last_click) |`);
     log('|---|---|---|---|');
     for (const [name, r] of Object.entries(models)) log(`| ${name} | ${r.medianMs} | ${r.p99Ms} | ${round(r.medianMs / models['one model (last_click)'].medianMs, 2)} |`);
-    return { results, dataDriven, models };
+    log('');
+    log('Collector-like parts against merged (the final-parts suite):');
+    const parts = await runFinalPartsBench(env, log);
+    return { results, dataDriven, models, parts };
   } finally {
     // The suites after this one read the workspace as seeded.
     await updateSettings(env.stores.db, ws.id, { excluded_transaction_ids: [] });
