@@ -96,3 +96,30 @@ export function mainThreadCpuMs(): number | null {
 
 /** USER_HZ, 100 on every Linux kernel configuration in use. */
 const CLOCK_TICKS_PER_SECOND = 100;
+
+export interface Timing {
+  medianMs: number;
+  p99Ms: number;
+}
+
+/**
+ * Times every task in turn, round after round (so all see the same machine load), after `warmup`
+ * untimed rounds: the paired measurement of measurePaired for more than two tasks.
+ */
+export async function measureInTurn<K extends string>(
+  tasks: Record<K, () => Promise<unknown>>,
+  options: { iterations: number; warmup: number },
+): Promise<Record<K, Timing>> {
+  const ms = Object.fromEntries(Object.keys(tasks).map((k) => [k, [] as number[]])) as Record<K, number[]>;
+  for (let i = 0; i < options.warmup + options.iterations; i++) {
+    for (const [name, task] of Object.entries(tasks) as [K, () => Promise<unknown>][]) {
+      const started = performance.now();
+      await task();
+      if (i >= options.warmup) ms[name].push(performance.now() - started);
+    }
+  }
+  return Object.fromEntries((Object.entries(ms) as [K, number[]][]).map(([name, m]) => {
+    m.sort((a, b) => a - b);
+    return [name, { medianMs: round(quantile(m, 0.5)), p99Ms: round(quantile(m, 0.99)) }];
+  })) as Record<K, Timing>;
+}

@@ -24,7 +24,9 @@ if (unknown.length) {
   console.error(`unknown suite(s): ${unknown.join(', ')}; known: ${SUITES.map((s) => s.name).join(', ')}`);
   process.exit(2);
 }
-const chosen = SUITES.filter((s) => !wanted.length || wanted.includes(s.name));
+const named = SUITES.filter((s) => !wanted.length || wanted.includes(s.name));
+const included = new Set(named.flatMap((s) => ('includes' in s ? (s.includes ?? []) : [])));
+const chosen = named.filter((s) => !included.has(s.name));
 const log = (line: string) => console.log(line);
 // Collector-inserted data changes as the engine merges it (migration 0011 forces merges of parts
 // older than ten minutes): BENCH_SETTLE_SECONDS runs the shared-data suites a second time once

@@ -117,6 +117,31 @@ const AD_ID = (source: string, no: string) => `concat(${source}, '-ad-', toStrin
 const ADGROUP_ID = (source: string, no: string) => `concat(${source}, '-ag-', toString(intDiv(${no}, 3)))`;
 const CAMPAIGN_ID = (source: string, no: string) => `concat(${source}, '-c-', toString(intDiv(${no}, 6)))`;
 
+/**
+ * Platform orders: every purchase conversion's, named `#<1000 + c>`; a third of the pixel's
+ * purchases send that name instead of the id (the rest the id), so the sales rule matches by both.
+ * Some orders are no sale (about 8 % cancelled, test or pending at their first version) and some
+ * change status in a second, newer version (cancelled, or cancelled and back to sale), so the
+ * report's `orders FINAL` has versions to fold and the sales rule has orders to leave out.
+ */
+const ORDER_NAME = "concat('#', toString(1000 + c))";
+const PIXEL_TRANSACTION_ID = `if(c % 3 = 1, ${ORDER_NAME}, concat('T', toString(c)))`;
+const FIRST_STATUS = "multiIf(c % 31 = 0, 'cancelled', c % 37 = 0, 'test', c % 41 = 0, 'pending', 'sale')";
+const SECOND_STATUS = "if(c % 31 = 0, 'sale', 'cancelled')";
+
+function ordersSql(version: 1 | 2, now: number): string {
+  return `
+INSERT INTO orders (store_id, transaction_id, order_name, dt, customer_id, is_new_customer, currency, gross_revenue,
+  status, city, country_code, version)
+SELECT store_id, concat('T', toString(c)), ${ORDER_NAME}, start_dt + toIntervalSecond(len * 60),
+  if(cityHash64(c, 1) % 5 = 0, '', concat('cust-', toString(visitor_id % greatest(1, intDiv({sessions:UInt64} * 2, 5))))),
+  toUInt8(cityHash64(c, 2) % 3 = 0), 'USD', 1000 + cityHash64(c, 3) % 29000,
+  ${version === 1 ? FIRST_STATUS : SECOND_STATUS},
+  ['Berlin', 'Austin', 'Leeds', 'Lyon', 'Graz'][1 + cityHash64(c, 4) % 5], ['DE', 'US', 'GB', 'FR', 'AT'][1 + cityHash64(c, 4) % 5], ${version}
+FROM (SELECT c, ${sessionColumns(now)} FROM (SELECT number AS c, cityHash64(number, 99) % {sessions:UInt64} AS s FROM numbers({conversions:UInt64})))
+WHERE c % 10 != 0${version === 2 ? ' AND (c % 13 = 0 OR (c % 31 = 0 AND c % 2 = 0))' : ''}`;
+}
+
 export async function seedAnalytics(ch: Clickhouse, workspaceIds: number[], sizes: BenchSizes, now = Date.now()): Promise<void> {
   const p = params(workspaceIds, sizes);
   const events = (where: string, tail: string) => `
@@ -142,7 +167,7 @@ INSERT INTO conversions (store_id, dt, name, session_id, visitor_id, customer_id
   transaction_gross_revenue, transaction_currency, transaction_country_code, transaction_city, hostname)
 SELECT store_id, start_dt + toIntervalSecond(len * 60) AS conv_dt, if(c % 10 = 0, 'lead', 'purchase'), session_id, visitor_id,
   if(cityHash64(c, 1) % 5 = 0, '', concat('cust-', toString(visitor_id % greatest(1, intDiv({sessions:UInt64} * 2, 5))))),
-  concat('T', toString(c)), toUInt8(cityHash64(c, 2) % 3 = 0), if(c % 10 = 0, 0, 1000 + cityHash64(c, 3) % 29000),
+  ${PIXEL_TRANSACTION_ID}, toUInt8(cityHash64(c, 2) % 3 = 0), if(c % 10 = 0, 0, 1000 + cityHash64(c, 3) % 29000),
   'USD', ['DE', 'US', 'GB', 'FR', 'AT'][1 + cityHash64(c, 4) % 5], ['Berlin', 'Austin', 'Leeds', 'Lyon', 'Graz'][1 + cityHash64(c, 4) % 5],
   'shop.example'
 FROM (SELECT c, ${sessionColumns(now)} FROM (SELECT number AS c, cityHash64(number, 99) % {sessions:UInt64} AS s FROM numbers({conversions:UInt64})))
@@ -163,6 +188,9 @@ ${tail}`;
     const convRows = Math.max(1, Math.round((INSERT_BLOCK_ROWS * sizes.conversions) / sizes.events));
     await ch.exec(conversions(`ORDER BY conv_dt ${blocks(convRows)}`), { ...p, conversions: sizes.conversions });
   }
+
+  await ch.exec(ordersSql(1, now), { ...p, conversions: sizes.conversions });
+  await ch.exec(ordersSql(2, now), { ...p, conversions: sizes.conversions });
 
   const adRows = (version: number, where: string) => `
 INSERT INTO ads (store_id, dt, source, ad_id, adaccount_id, campaign_id, campaign_name, adgroup_id, adgroup_name, ad_name,

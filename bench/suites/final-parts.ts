@@ -10,7 +10,8 @@
  * - copies of every table the statement reads, each after `OPTIMIZE ... FINAL` (the merged state,
  *   as a baseline measured in the same run whatever state the seeded tables are in),
  * in turn, round after round, after checking that all four give the same rows. Prints medians
- * and the counters of one run of each (`system.events` before and after).
+ * (beside the first and the merged variant) and the counters of one run of each (`system.events`
+ * before and after); then what merging each month of the four-part copy costs (logMergeCost).
  */
 import { buildApp } from '../../src/server/app.ts';
 import { createRateLimits } from '../../src/http/rate-limit.ts';
@@ -71,6 +72,29 @@ const counters = async (ch: Clickhouse) =>
 const normalized = (rows: unknown[]) =>
   rows.map((r) => JSON.stringify(r, (_, v) => (typeof v === 'number' ? Number(v.toPrecision(9)) : v))).sort().join('\n');
 
+/**
+ * What a scheduled merge of the recent partitions would write: each month partition of the copy in
+ * PARTS parts (the newest first, the one a running store keeps adding to) merged into one with
+ * `OPTIMIZE ... PARTITION ... FINAL`, timed, beside its rows.
+ */
+async function logMergeCost(ch: Clickhouse, log: (line: string) => void) {
+  const partitions = await ch.query<{ partition_id: string; parts: string; rows: string }>('bench-final', `SELECT partition_id,
+    count() AS parts, sum(rows) AS rows FROM system.parts WHERE database = currentDatabase() AND table = 'bench_sessions_parts' AND active
+    GROUP BY partition_id ORDER BY partition_id DESC`);
+  log('');
+  log(`| merging a month of bench_sessions_parts (${PARTS} parts, every workspace) | rows | ms | µs per row |`);
+  log('|---|---|---|---|');
+  await ch.exec('SYSTEM START MERGES bench_sessions_parts');
+  for (const p of partitions) {
+    // Partition ids of a month key are digits (the engine's own names, never input).
+    if (!/^\d+$/.test(p.partition_id)) throw new Error(`unexpected partition id ${p.partition_id}`);
+    const started = performance.now();
+    await ch.exec(`OPTIMIZE TABLE bench_sessions_parts PARTITION ID '${p.partition_id}' FINAL`);
+    const ms = performance.now() - started;
+    log(`| ${p.partition_id} (${p.parts} parts) | ${p.rows} | ${round(ms)} | ${round((ms * 1000) / Math.max(1, Number(p.rows)), 2)} |`);
+  }
+}
+
 export async function runFinalPartsBench(env: BenchEnv, log: (line: string) => void = console.log) {
   const { ch } = env.stores;
   const today = Date.now() - (Date.now() % DAY_MS);
@@ -114,13 +138,15 @@ export async function runFinalPartsBench(env: BenchEnv, log: (line: string) => v
       }
     }
     const base = quantile(ms['as seeded']!.sort((a, b) => a - b), 0.5);
+    const merged = quantile(ms['every table merged (copies)']!.sort((a, b) => a - b), 0.5);
     log('');
-    log('| tables read | median ms | p99 ms | / as seeded |');
-    log('|---|---|---|---|');
+    log('| tables read | median ms | p99 ms | / as seeded | / every table merged |');
+    log('|---|---|---|---|---|');
     for (const [name, m] of Object.entries(ms)) {
       m.sort((a, b) => a - b);
-      log(`| ${name} | ${round(quantile(m, 0.5))} | ${round(quantile(m, 0.99))} | ${round(quantile(m, 0.5) / base, 2)} |`);
+      log(`| ${name} | ${round(quantile(m, 0.5))} | ${round(quantile(m, 0.99))} | ${round(quantile(m, 0.5) / base, 2)} | ${round(quantile(m, 0.5) / merged, 2)} |`);
     }
+    await logMergeCost(ch, log);
   } finally {
     const copies = ['bench_sessions_parts', 'bench_visitor_customers_parts', 'bench_sessions_tail', ...READ_TABLES.map((t) => `bench_merged_${t}`)];
     for (const copy of copies) await ch.exec(`DROP TABLE IF EXISTS ${copy} SYNC`);

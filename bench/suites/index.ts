@@ -15,16 +15,17 @@ import { runCustomersBench } from './customers.ts';
 
 /**
  * Every benchmark suite. A suite is one file in this folder plus one line here. `env` suites run on
- * the shared seeded data (bench/seed.ts); `own` suites set up their own data dir.
+ * the shared seeded data (bench/seed.ts); `own` suites set up their own data dir. A suite that
+ * `includes` others runs them itself, so they do not run again beside it.
  */
 export type BenchSuite =
-  | { name: string; kind: 'env'; run(env: BenchEnv, log: (line: string) => void): Promise<unknown> }
+  | { name: string; kind: 'env'; includes?: string[]; run(env: BenchEnv, log: (line: string) => void): Promise<unknown> }
   | { name: string; kind: 'own'; run(log: (line: string) => void): Promise<unknown> };
 
 export const SUITES: BenchSuite[] = [
   { name: 'data-api', kind: 'env', run: runDataApiBench },
   { name: 'collector', kind: 'own', run: runCollectorBench },
-  { name: 'report', kind: 'env', run: runReportBench },
+  { name: 'report', kind: 'env', includes: ['final-parts'], run: runReportBench },
   { name: 'isolation', kind: 'env', run: runIsolationBench },
   { name: 'concurrency', kind: 'env', run: runConcurrencyBench },
   { name: 'final-parts', kind: 'env', run: runFinalPartsBench },

@@ -2,15 +2,19 @@
  * Report benchmark (docs/performance.md, "Report"), on the shared seeded data (bench/seed.ts): for
  * one workspace, GET /v3/report over real HTTP on a listening server, median and p99 over
  * ITERATIONS requests, each beside one hand-written ClickHouse query computing the same
- * last_click numbers (same sessions, same buyer identity, same window), interleaved so both see
- * the same load. Before timing, the report's last_click rows are checked against that query.
+ * last_click numbers (same sessions, same buyer identity, same window, same sales rules and
+ * excluded transactions: `equal`), and beside the earlier rounds' query without those rules
+ * (`loose`), the three in turn so all see the same load. The workspace gets an excluded-transaction
+ * list first. Before timing, the report's last_click rows are checked against both.
  *
  * Cases: the default report (7 days); breakdown=campaign over 90 days with 28-day windows under
  * last_click, linear and any_click; interval=day with attribution_date=click over 90 days; and
  * interval=day over 90 days in UTC and in New York time, the pair that shows what a time zone costs.
  * Then the learned models' cost against linear (the same campaign report, paired), markov and
  * data_driven each: once with what they learned kept, once learned afresh on every call (the data
- * version is raised before each).
+ * version is raised before each); and every model side by side (the dashboard's models view,
+ * attribution.get-data) in one statement, beside one run per model and one model alone; and the
+ * final-parts suite (the report on collector-like parts beside merged tables).
  */
 import { buildApp } from '../../src/server/app.ts';
 import { createRateLimits } from '../../src/http/rate-limit.ts';
@@ -21,7 +25,12 @@ import { reportingSourceSql } from '../../src/analytics/dimensions.ts';
 import type { Clickhouse } from '../../src/store/clickhouse.ts';
 import type { Range } from '../../src/kit/range.ts';
 import type { BenchEnv } from '../seed.ts';
-import { measurePaired } from '../measure.ts';
+import { measureInTurn, measurePaired, round } from '../measure.ts';
+import { runFinalPartsBench } from './final-parts.ts';
+import { updateSettings } from '../../src/store/app/workspaces.ts';
+import { runReport, runReportModels, type ReportRequest } from '../../src/analytics/report/run.ts';
+import { ATTRIBUTION_MODELS } from '../../src/analytics/attribution/index.ts';
+import { visibilityOf } from '../../src/analytics/permissions.ts';
 import { bumpDataVersions } from '../../src/store/app/data-versions.ts';
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 30);
@@ -29,7 +38,7 @@ const WARMUP = 3;
 const DAY_MS = 86_400_000;
 const TS = "DateTime64(3, 'UTC')";
 
-interface Baseline {
+export interface Baseline {
   campaign: boolean;
   day: boolean;
   click: boolean;
@@ -37,11 +46,27 @@ interface Baseline {
 }
 
 /**
+ * Which conversions the hand-written query counts. `equal`: those the report counts, by the same
+ * rules written by hand (a purchase that names a stored order, by id or name, whose newest version
+ * is cancelled, test or pending counts in no number; the workspace's excluded transactions count
+ * in none). `loose`: every conversion in the range, the baseline of the earlier rounds, which
+ * equals the report only on data without orders or excluded ids.
+ */
+export type BaselineRules = 'equal' | 'loose';
+
+/** The equal rules, as a condition on the conversion `c`: bound `excluded` is the settings' list. */
+const EQUAL_RULES = `
+    AND c.transaction_id NOT IN (
+      SELECT arrayJoin(arrayFilter(x -> x != '', [transaction_id, order_name])) FROM orders FINAL
+      WHERE store_id = {store_id:UInt64} AND status != 'sale')
+    AND c.transaction_id NOT IN {excluded:Array(String)}`;
+
+/**
  * The hand-written comparison: last click per conversion with argMaxIf over the buyer's tagged
  * sessions, plus ads and sessions, in one query. Output columns: src, camp, date, spend, revenue
  * (cents), conversions, sessions.
  */
-export function baselineSql(b: Baseline): string {
+export function baselineSql(b: Baseline, rules: BaselineRules = 'equal'): string {
   const keys = [...(b.campaign ? ['src', 'camp'] : []), ...(b.day ? ['date'] : [])];
   const group = keys.length ? `GROUP BY ${keys.join(', ')}` : '';
   // A timestamp's date in the request's zone; an ads row's dt is a date already.
@@ -72,7 +97,7 @@ cv AS (
   SELECT concat(c._part, ':', toString(c._part_offset)) AS k, c.dt AS dt, c.transaction_gross_revenue AS rev,
     multiIf(c.customer_id != '', concat('c:', c.customer_id), i.cust != '', concat('c:', i.cust), concat('v:', toString(c.visitor_id))) AS ident
   FROM conversions AS c LEFT JOIN idmap AS i ON i.vis = c.visitor_id
-  WHERE c.store_id = {store_id:UInt64} AND c.dt BETWEEN {start:${TS}} AND {conv_end:${TS}}
+  WHERE c.store_id = {store_id:UInt64} AND c.dt BETWEEN {start:${TS}} AND {conv_end:${TS}}${rules === 'equal' ? EQUAL_RULES : ''}
 ),
 last AS (
   SELECT cv.k AS k, any(cv.dt) AS dt, any(cv.rev) AS rev, countIf(${inWindow}) AS n,
@@ -95,7 +120,7 @@ FROM (
 ${group}`;
 }
 
-export function baselineParams(workspaceId: number, range: Range, b: Baseline) {
+export function baselineParams(workspaceId: number, range: Range, b: Baseline, excluded: readonly string[] = []) {
   const window = b.windowDays * DAY_MS;
   return {
     store_id: workspaceId,
@@ -106,6 +131,7 @@ export function baselineParams(workspaceId: number, range: Range, b: Baseline) {
     conv_end: formatTimestampMs(b.click ? range.endMs + window : range.endMs),
     ...rangeDays(range),
     tz: range.timeZone,
+    excluded: [...excluded],
   };
 }
 
@@ -130,77 +156,153 @@ function compare(report: ReportRow[], base: BaseRow[], b: Baseline): string[] {
 }
 
 
+/** A report request of the suite, with the range it resolves to and its hand-written twin. */
+export interface ReportCase {
+  name: string;
+  url: string;
+  range: Range;
+  b: Baseline;
+}
+
+/** The suite's cases over the 90 days up to `now` (the 7-day default report up to now). */
+export function reportCases(now = Date.now()): ReportCase[] {
+  const today = now - (now % DAY_MS);
+  const from = formatDay(today - 89 * DAY_MS);
+  const to = formatDay(today);
+  const week = resolveRange({}, now);
+  const quarter = resolveRange({ start_date: from, end_date: to }, now);
+  const q90 = `start_date=${from}&end_date=${to}`;
+  const newYork = 'America/New_York';
+  const quarterInNewYork = resolveRange({ start_date: from, end_date: to, timezone: newYork }, now);
+  const daily: Baseline = { campaign: false, day: true, click: false, windowDays: 7 };
+  const campaign: Baseline = { campaign: true, day: false, click: false, windowDays: 28 };
+  return [
+    { name: 'default report (7 days)', url: '', range: week, b: { campaign: false, day: false, click: false, windowDays: 7 } },
+    { name: 'breakdown=campaign, last_click, 28-day window, 90 days', url: `${q90}&breakdown=campaign&attribution_window=28`, range: quarter, b: campaign },
+    { name: 'breakdown=campaign, linear, 28-day window, 90 days', url: `${q90}&breakdown=campaign&attribution_window=28&attribution_model=linear`, range: quarter, b: campaign },
+    { name: 'breakdown=campaign, any_click, 28-day window, 90 days', url: `${q90}&breakdown=campaign&attribution_window=28&attribution_model=any_click`, range: quarter, b: campaign },
+    { name: 'interval=day, attribution_date=click, 90 days', url: `${q90}&interval=day&attribution_date=click`, range: quarter, b: { campaign: false, day: true, click: true, windowDays: 7 } },
+    { name: 'interval=day, 90 days, UTC', url: `${q90}&interval=day`, range: quarter, b: daily },
+    { name: 'interval=day, 90 days, timezone=America/New_York', url: `${q90}&interval=day&timezone=${newYork}`, range: quarterInNewYork, b: daily },
+  ];
+}
+
+/** A /v3/report client: the body of a 200, else an error naming the status. */
+export type ReportGet = (query: string) => Promise<{ data: ReportRow[]; pagination: { total_rows: number } }>;
+
+/** The hand-written query of a case, run on the engine. */
+export const runBaseline = (ch: Clickhouse, workspaceId: number, c: ReportCase, rules: BaselineRules, excluded: readonly string[]) =>
+  ch.query<BaseRow>('bench-report-baseline', baselineSql(c.b, rules), baselineParams(workspaceId, c.range, c.b, excluded));
+
+/**
+ * The mismatches between the report's rows of a last_click case (every page) and its hand-written
+ * query under `rules`.
+ */
+export async function baselineMismatches(
+  get: ReportGet, ch: Clickhouse, workspaceId: number, c: ReportCase, rules: BaselineRules, excluded: readonly string[],
+): Promise<{ rows: number; problems: string[] }> {
+  const rows: ReportRow[] = [];
+  for (let offset = 0; ; offset += 500) {
+    const page = await get(`${c.url}&metrics=spend,revenue,conversions,sessions&limit=500&offset=${offset}`);
+    rows.push(...page.data);
+    if (offset + 500 >= page.pagination.total_rows) break;
+  }
+  return { rows: rows.length, problems: compare(rows, await runBaseline(ch, workspaceId, c, rules, excluded), c.b) };
+}
+
+/** The transactions the bench excludes in the workspace settings: every 40th of its pixel purchases. */
+export async function benchExcludedIds(ch: Clickhouse, workspaceId: number): Promise<string[]> {
+  const rows = await ch.query<{ id: string }>('bench-excluded', `SELECT transaction_id AS id FROM conversions
+    WHERE store_id = {store_id:UInt64} AND transaction_id != '' ORDER BY transaction_id`, { store_id: workspaceId });
+  return rows.filter((_, i) => i % 40 === 0).map((r) => r.id);
+}
+
 export async function runReportBench(env: BenchEnv, log: (line: string) => void = console.log) {
   const { ch } = env.stores;
   const ws = env.workspaces[0]!;
   const limits = await createRateLimits({ perSecond: 0, burst: 0, daily: 0 }, null);
   const app = await buildApp({ config: env.config, stores: env.stores, limits, logger: createLogger('silent') });
   const base = await app.listen({ port: 0, host: '127.0.0.1' });
+  const excluded = await benchExcludedIds(ch, ws.id);
+  await updateSettings(env.stores.db, ws.id, { excluded_transaction_ids: excluded });
   try {
     const today = Date.now() - (Date.now() % DAY_MS);
-    const from = formatDay(today - 89 * DAY_MS);
-    const to = formatDay(today);
-    const week = resolveRange({});
-    const quarter = resolveRange({ start_date: from, end_date: to });
-    const q90 = `start_date=${from}&end_date=${to}`;
-    const newYork = 'America/New_York';
-    const quarterInNewYork = resolveRange({ start_date: from, end_date: to, timezone: newYork });
-    const daily: Baseline = { campaign: false, day: true, click: false, windowDays: 7 };
-    const campaign: Baseline = { campaign: true, day: false, click: false, windowDays: 28 };
-    const cases = [
-      { name: 'default report (7 days)', url: '', range: week, b: { campaign: false, day: false, click: false, windowDays: 7 } },
-      { name: 'breakdown=campaign, last_click, 28-day window, 90 days', url: `${q90}&breakdown=campaign&attribution_window=28`, range: quarter, b: campaign },
-      { name: 'breakdown=campaign, linear, 28-day window, 90 days', url: `${q90}&breakdown=campaign&attribution_window=28&attribution_model=linear`, range: quarter, b: campaign },
-      { name: 'breakdown=campaign, any_click, 28-day window, 90 days', url: `${q90}&breakdown=campaign&attribution_window=28&attribution_model=any_click`, range: quarter, b: campaign },
-      { name: 'interval=day, attribution_date=click, 90 days', url: `${q90}&interval=day&attribution_date=click`, range: quarter, b: { campaign: false, day: true, click: true, windowDays: 7 } },
-      { name: 'interval=day, 90 days, UTC', url: `${q90}&interval=day`, range: quarter, b: daily },
-      { name: 'interval=day, 90 days, timezone=America/New_York', url: `${q90}&interval=day&timezone=${newYork}`, range: quarterInNewYork, b: daily },
-    ];
-    const get = async (query: string) => {
+    const q90 = `start_date=${formatDay(today - 89 * DAY_MS)}&end_date=${formatDay(today)}`;
+    const cases = reportCases();
+    const get: ReportGet = async (query) => {
       const response = await fetch(`${base}/v3/report?${query}`, { headers: ws.headers });
       const body = (await response.json()) as { data: ReportRow[]; pagination: { total_rows: number } };
       if (response.status !== 200) throw new Error(`/v3/report?${query} answered ${response.status}: ${JSON.stringify(body)}`);
       return body;
     };
-    const baseline = (c: (typeof cases)[number]) =>
-      (ch as Clickhouse).query<BaseRow>('bench-report-baseline', baselineSql(c.b), baselineParams(ws.id, c.range, c.b));
+    const [orders] = await ch.query<{ orders: string; not_sale: string; named: string }>('bench-orders', `SELECT count() AS orders,
+      countIf(status != 'sale') AS not_sale, (SELECT count() FROM conversions WHERE store_id = {store_id:UInt64} AND startsWith(transaction_id, '#')) AS named
+      FROM orders FINAL WHERE store_id = {store_id:UInt64}`, { store_id: ws.id });
+    log(`workspace ${ws.id}: ${orders?.orders} orders, ${orders?.not_sale} no sale (cancelled, test, pending), ${orders?.named} pixel purchases naming their order; ${excluded.length} excluded transaction ids`);
 
-    // Correctness first: last_click rows (every page) against the hand-written query.
+    // Correctness first: last_click rows (every page) against the hand-written query, under both rules.
     for (const c of cases.filter((c) => !c.url.includes('attribution_model='))) {
-      const rows: ReportRow[] = [];
-      for (let offset = 0; ; offset += 500) {
-        const page = await get(`${c.url}&metrics=spend,revenue,conversions,sessions&limit=500&offset=${offset}`);
-        rows.push(...page.data);
-        if (offset + 500 >= page.pagination.total_rows) break;
+      for (const rules of ['equal', 'loose'] as const) {
+        const { rows, problems } = await baselineMismatches(get, ch as Clickhouse, ws.id, c, rules, excluded);
+        log(`${c.name}: ${rows} rows, ${problems.length ? `${rules} rules: ${problems.length} rows differ, e.g. ${problems.slice(0, 2).join('; ')}` : `equal to the hand-written last_click query (${rules} rules)`}`);
       }
-      const problems = compare(rows, await baseline(c), c.b);
-      log(`${c.name}: ${rows.length} rows, ${problems.length ? `MISMATCH ${problems.slice(0, 5).join('; ')}` : 'equal to the hand-written last_click query'}`);
     }
 
     const results = [];
     for (const c of cases) {
-      const { timing, last } = await measurePaired(() => get(c.url), () => baseline(c), {
-        iterations: ITERATIONS,
-        warmup: WARMUP,
-      });
-      const row = { case: c.name, rows: last.pagination.total_rows, ...timing };
+      const t = await measureInTurn({
+        report: () => get(c.url),
+        equal: () => runBaseline(ch as Clickhouse, ws.id, c, 'equal', excluded),
+        loose: () => runBaseline(ch as Clickhouse, ws.id, c, 'loose', excluded),
+      }, { iterations: ITERATIONS, warmup: WARMUP });
+      const rows = (await get(c.url)).pagination.total_rows;
+      const row = { case: c.name, rows, ...t, ratio: round(t.report.medianMs / t.equal.medianMs, 2), looseRatio: round(t.report.medianMs / t.loose.medianMs, 2) };
       results.push(row);
-      log(`${row.case}: ${row.rows} rows, report median ${row.apiMedianMs} ms / p99 ${row.apiP99Ms} ms, hand-written median ${row.engineMedianMs} ms / p99 ${row.engineP99Ms} ms, ratio ${row.ratio}`);
+      log(`${row.case}: ${rows} rows, report median ${t.report.medianMs} ms / p99 ${t.report.p99Ms} ms, equal-rules baseline ${t.equal.medianMs} / ${t.equal.p99Ms} ms (ratio ${row.ratio}), loose baseline ${t.loose.medianMs} ms (ratio ${row.looseRatio})`);
     }
     const learned = await measureLearned(env, get, `${q90}&breakdown=campaign&attribution_window=28`);
+    const models = await measureModels(env, { start_date: formatDay(today - 89 * DAY_MS), end_date: formatDay(today), breakdown: 'source', attribution_window: 28 });
     log('');
-    log('| case | rows | report median ms | report p99 ms | hand-written last_click median ms | p99 ms | report / hand-written (median) |');
-    log('|---|---|---|---|---|---|---|');
-    for (const r of results) log(`| ${r.case} | ${r.rows} | ${r.apiMedianMs} | ${r.apiP99Ms} | ${r.engineMedianMs} | ${r.engineP99Ms} | ${r.ratio} |`);
+    log('| case | rows | report median ms | p99 ms | equal-rules baseline median ms | p99 ms | report / equal-rules | loose baseline (earlier rounds) median ms | report / loose |');
+    log('|---|---|---|---|---|---|---|---|---|');
+    for (const r of results) {
+      log(`| ${r.case} | ${r.rows} | ${r.report.medianMs} | ${r.report.p99Ms} | ${r.equal.medianMs} | ${r.equal.p99Ms} | ${r.ratio} | ${r.loose.medianMs} | ${r.looseRatio} |`);
+    }
     log('');
     log('| learned model, breakdown=campaign, 28-day window, 90 days | model median ms | p99 ms | linear median ms | p99 ms | model / linear (median) |');
     log('|---|---|---|---|---|---|');
     for (const r of learned) log(`| ${r.case} | ${r.apiMedianMs} | ${r.apiP99Ms} | ${r.engineMedianMs} | ${r.engineP99Ms} | ${r.ratio} |`);
-    return { results, learned };
+    log('');
+    log(`| ${ATTRIBUTION_MODELS.length} models side by side, breakdown=source, 28-day window, 90 days | median ms | p99 ms | / one model (last_click) |`);
+    log('|---|---|---|---|');
+    for (const [name, r] of Object.entries(models)) log(`| ${name} | ${r.medianMs} | ${r.p99Ms} | ${round(r.medianMs / models['one model (last_click)'].medianMs, 2)} |`);
+    log('');
+    log('Collector-like parts against merged (the final-parts suite):');
+    const parts = await runFinalPartsBench(env, log);
+    return { results, learned, models, parts };
   } finally {
+    // The suites after this one read the workspace as seeded.
+    await updateSettings(env.stores.db, ws.id, { excluded_transaction_ids: [] });
     await app.close();
     await limits.close();
   }
+}
+
+/**
+ * The models view's work (every model side by side, as the dashboard and attribution.get-data ask
+ * it) in one statement, beside one run per model at once (what the view did before) and one model
+ * alone, in turn on the report core. data_driven's chain is kept between calls (learning it afresh
+ * is the data_driven case's second row, and costs the same in one statement or seven).
+ */
+async function measureModels(env: BenchEnv, request: ReportRequest) {
+  const ws = env.workspaces[0]!;
+  const auth = { workspaceId: ws.id, visibility: visibilityOf(['admin:admin']) };
+  return measureInTurn({
+    'one model (last_click)': () => runReport(env.stores, auth, { ...request, attribution_model: 'last_click' }),
+    'every model, one statement': () => runReportModels(env.stores, auth, request, ATTRIBUTION_MODELS),
+    'every model, one run each (at once)': () =>
+      Promise.all(ATTRIBUTION_MODELS.map((model) => runReport(env.stores, auth, { ...request, attribution_model: model }))),
+  }, { iterations: ITERATIONS, warmup: WARMUP });
 }
 
 /** markov and data_driven against linear on the same report, paired: with what they learned kept, and learned afresh on every call. */

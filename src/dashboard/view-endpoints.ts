@@ -12,7 +12,7 @@ import { rangePage } from '../kit/paging.ts';
 import type { Range } from '../kit/range.ts';
 import { channelsOfAll } from '../analytics/sources.ts';
 import { seesChannel } from '../analytics/permissions.ts';
-import { runReport, type ReportRequest } from '../analytics/report/run.ts';
+import { runReport, runReportModels, type ReportRequest } from '../analytics/report/run.ts';
 import { runProductSales } from '../analytics/product-sales.ts';
 import { ATTRIBUTION_MODELS, MODELS, planAttribution } from '../analytics/attribution/index.ts';
 import { ensureExcludedList } from '../analytics/queries/settings/excluded-transactions.ts';
@@ -122,10 +122,10 @@ export async function viewRoutes(app: FastifyInstance): Promise<void> {
     return { data: result.rows, totals: result.totals, pagination: result.pagination, settings_applied: result.settings_applied, drill_names: drillNames };
   });
 
-  /** Every model side by side for the same rows: one report run per model. */
+  /** Every model side by side for the same rows: one report statement computing every model's credits. */
   app.get('/dashboard/api/compare', { onRequest }, async (request) => {
     const { access, query } = viewRequest(request);
-    const runs = await Promise.all(ATTRIBUTION_MODELS.map((model) => runReport(app.stores, access, { ...query, attribution_model: model })));
+    const runs = await runReportModels(app.stores, access, query, ATTRIBUTION_MODELS);
     return { models: ATTRIBUTION_MODELS.map((model, i) => ({ model, data: runs[i]!.rows, totals: runs[i]!.totals })) };
   });
 

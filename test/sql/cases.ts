@@ -10,7 +10,7 @@ import type { AppDatabase } from '../../src/store/app-db.ts';
 import type { QueryScope } from '../../src/analytics/query-scope.ts';
 import { channelsOfAll } from '../../src/analytics/sources.ts';
 import { visibilityOf } from '../../src/analytics/permissions.ts';
-import { prepareReport, runReport } from '../../src/analytics/report/run.ts';
+import { prepareReport, runReport, runReportModels } from '../../src/analytics/report/run.ts';
 import { updateSettings } from '../../src/store/app/workspaces.ts';
 import type { ReportRequest } from '../../src/analytics/report/plan.ts';
 import { variantPerformance } from '../../src/analytics/queries/ab-testing/variant-performance.ts';
@@ -23,7 +23,7 @@ import { chainCounts } from '../../src/analytics/queries/attribution/chain-count
 import { visitorPatterns } from '../../src/analytics/queries/attribution/visitor-patterns.ts';
 import { creatorPerformance } from '../../src/analytics/queries/creators/creator-performance.ts';
 import { conversionCredits } from '../../src/analytics/queries/attribution/conversion-credits.ts';
-import { ATTRIBUTION_MODELS } from '../../src/analytics/attribution/index.ts';
+import { ATTRIBUTION_MODELS, type ModelName } from '../../src/analytics/attribution/index.ts';
 import { countSegmentMembers } from '../../src/analytics/queries/segments/segment-members.ts';
 import { geoTestDaily } from '../../src/analytics/queries/geo/geo-test-daily.ts';
 import { knownAdIds } from '../../src/analytics/queries/ads/known-ad-ids.ts';
@@ -109,6 +109,11 @@ const report = (name: string, request: ReportRequest, auth = ADMIN, rows?: Recor
   run: (ch, ctx) => runReport({ ch, db: ctx.db }, { workspaceId: ctx.workspaceId, ...auth }, { start_date: '2026-10-01', end_date: '2026-10-31', ...request }, NOW),
 });
 
+const reportModels = (name: string, request: ReportRequest, models: readonly ModelName[]): QueryCase => ({
+  name,
+  run: (ch, ctx) => runReportModels({ ch, db: ctx.db }, { workspaceId: ctx.workspaceId, ...ADMIN }, { start_date: '2026-10-01', end_date: '2026-10-31', ...request }, models, NOW),
+});
+
 const products = (name: string, request: ProductSalesRequest, auth = ADMIN): QueryCase => ({
   name,
   run: (ch, ctx) => runProductSales({ ch, db: ctx.db }, { workspaceId: ctx.workspaceId, ...auth }, { start_date: '2026-10-01', end_date: '2026-10-31', ...request }, NOW),
@@ -160,6 +165,7 @@ export const SQL_CASES: Record<string, SqlCase[]> = {
     }),
     report('a page past the end reads the totals again', { breakdown: 'coupon_code', limit: 10, offset: 40 }),
     report('by ad, the ads alone, by ROAS ascending (the creative library)', { breakdown: 'ad', keyed_rows: true, sort_by: 'roas', order: 'asc' }),
+    reportModels('every model side by side by source, in one statement', { breakdown: 'source' }, ATTRIBUTION_MODELS),
     report('by net profit, an ad drilled to', { breakdown: 'campaign', metrics: ['revenue', 'net_profit'], sort_by: 'net_profit', ad: '5601' }),
     report('the conversions and unattributed orders of a segment\'s customers, by source', {
       breakdown: 'source', segment_rules: [{ field: 'orders_count', operator: 'greater_than', value: 1 }, { field: 'adv_source', operator: 'equals', value: 'meta' }],

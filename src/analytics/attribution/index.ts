@@ -70,16 +70,29 @@ export function attributionColumns(model: ModelName, input: { path: string; conv
     `t.ts >= ${convTs} - toIntervalDay({window_days:UInt16})`,
     `t.channel NOT IN {excluded_channels:Array(String)}`,
   ].join(' AND ');
-  const touches = `if(empty(eligible), [${fallback}], eligible) AS touches`;
-  const weights = MODELS[model].weights('touches', convTs);
-  // What the weights leave of 1, to the organic touch; a rounding crumb is no credit.
-  const rest = `if(arraySum(kept_weights) > 1. - 1e-9, 0., 1. - arraySum(kept_weights))`;
   return {
     eligible: `arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> ${keep}, ${path}))`,
-    credits: MODELS[model].remainder
-      ? `arrayZip(arrayPushBack(${touches}, ${fallback}), arrayPushBack(${weights} AS kept_weights, ${rest}))`
-      : `arrayZip(${touches}, ${weights})`,
+    credits: modelCreditsSql(model, { touches: 'touches', definedAs: `${creditedTouchesSql(fallback)} AS touches`, convTs, fallback }),
   };
+}
+
+/** The touches a conversion credits: `eligible` (a column), or `[fallback]` when nothing is eligible. */
+export const creditedTouchesSql = (fallback: string): string => `if(empty(eligible), [${fallback}], eligible)`;
+
+/**
+ * A conversion's credits under `model` (`Array(Tuple(Touch, Float64))`) over the touches named
+ * `touches`: a column computed one level below when several models stand side by side (so the
+ * touches are analysed once, not per model), or the alias `definedAs` gives them in place. Under a
+ * model with a remainder the organic touch `fallback` follows with what the weights leave of 1.
+ */
+export function modelCreditsSql(model: ModelName, input: { touches: string; definedAs?: string; convTs: string; fallback: string }): string {
+  const { touches, definedAs = touches, convTs, fallback } = input;
+  const weights = MODELS[model].weights(touches, convTs);
+  if (!MODELS[model].remainder) return `arrayZip(${definedAs}, ${weights})`;
+  // What the weights leave of 1, to the organic touch; a rounding crumb is no credit.
+  const kept = `kept_weights_${model}`;
+  const rest = `if(arraySum(${kept}) > 1. - 1e-9, 0., 1. - arraySum(${kept}))`;
+  return `arrayZip(arrayPushBack(${definedAs}, ${fallback}), arrayPushBack(${weights} AS ${kept}, ${rest}))`;
 }
 
 /**

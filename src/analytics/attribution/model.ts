@@ -42,7 +42,8 @@ export interface AttributionModel {
   overlapping?: true;
   /**
    * Values that `weights` binds, computed from the scope's data before the query runs (a model
-   * learned from the data). Models that bind nothing leave it out.
+   * learned from the data). Models that bind nothing leave it out. Names are the model's own (a
+   * prefix of its name): several models bind into one statement when they are compared.
    */
   bind?(ctx: ModelContext): Promise<QueryParams>;
   /** What an answer's settings_applied says about the values `bind` returned (a fallback, calibrations). */

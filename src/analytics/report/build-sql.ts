@@ -5,8 +5,9 @@ import { Conditions, LOCAL_DATE, timestampParam } from '../sql.ts';
 import { addCountedNames } from '../conversion-names.ts';
 import { SESSIONS_FINAL, landingField, sessionsStartedSql, type LandingColumn } from '../queries/sessions/session-sql.ts';
 import {
-  BASE_TOUCH_FIELDS, IDS_CTE, MODELS, TOUCH_FIELDS, attributionColumns, bookedCredits, conversionIdentitySql, hasShares, sessionIdentitySql, touchSql,
-  type TouchField,
+  BASE_TOUCH_FIELDS, IDS_CTE, MODELS, TOUCH_FIELDS, attributionColumns, bookedCredits, conversionIdentitySql, creditedTouchesSql, hasShares,
+  modelCreditsSql, sessionIdentitySql, touchSql,
+  type ModelName, type TouchField,
 } from '../attribution/index.ts';
 import { DIMENSIONS, INTERVALS, reportingSourceSql, type Dimension } from '../dimensions.ts';
 import type { ReportPlan } from './plan.ts';
@@ -24,9 +25,13 @@ import { segmentCustomersSql } from '../queries/segments/segment-members.ts';
  *
  *   session_rows  one row per session in the scan range (sessions table: landing, funnel counts)
  *   ids           visitor -> customer_id, so visitors that share a customer share a path
- *   paths         identity -> Array(Touch) of all its sessions in the scan range
  *   conv          conversions in scope with revenue and profit parts after the workspace settings
- *   credits       one row per (conversion, credited touch) with its weight, on the booking date
+ *   paths         identity -> Array(Touch) of its sessions in the scan range: the tagged ones (the
+ *                 only ones a model credits), every one when the conversion's own session is read
+ *   credits       one row per (conversion, credited touch) with its weight, on the booking date;
+ *                 `paths RIGHT JOIN conv`, so the engine builds its hash table from the few
+ *                 conversions and streams the many paths past it (`conv LEFT JOIN paths` hashed
+ *                 the paths: up to twice the time, docs/performance.md)
  * Row parts come from three sources, united and summed per key: ads (spend, impressions, clicks),
  * sessions, credits.
  */
@@ -226,15 +231,43 @@ function touchExpressions(fields: readonly TouchField[]): { touch: string; fallb
  * more analysis. Conversions are read for the range itself in conversion-date mode, so only click
  * dates need the range check.
  */
-function creditedSql(plan: ReportPlan, credits: string): string {
+function creditedSql(plan: ReportPlan, credits: string, model: ModelName = plan.attribution.model): string {
   const keptCredit = [
     'c.2 > 0',
     ...(plan.attribution.dateMode === 'click' ? [`c.1.ts BETWEEN {start:${TS}} AND {end:${TS}}`] : []),
     ...(plan.channels ? ['c.1.channel IN {channels:Array(String)}'] : []),
     ...drillsOf(plan).map((d) => `c.1.${d.touch} = {${d.name}:String}`),
   ].join(' AND ');
-  return bookedCredits(plan.attribution.model, `arrayFilter(c -> ${keptCredit}, ${credits})`);
+  return bookedCredits(model, `arrayFilter(c -> ${keptCredit}, ${credits})`);
 }
+
+/**
+ * Several models side by side: every model's credits of a conversion in one array of
+ * (touch, weight, share, model number), the number 1-based in `models` order, over the column
+ * `touches` (creditedTouchesSql). The share is the weight under a model without overlapping credits.
+ */
+function modelsCreditedSql(plan: ReportPlan, models: readonly ModelName[], fallback: string): string {
+  const each = models.map((model, i) => {
+    const credited = creditedSql(plan, modelCreditsSql(model, { touches: 'touches', convTs: 'conv_dt', fallback }), model);
+    return `arrayMap(c -> (c.1, c.2, ${hasShares(model) ? 'c.3' : 'c.2'}, ${i + 1}), ${credited})`;
+  });
+  return `arrayConcat(${each.join(', ')})`;
+}
+
+/**
+ * How the credits of a statement are shaped: with a share beside each weight (an overlapping
+ * model, or several models), and with the model number (several models; null: one).
+ */
+interface CreditShape {
+  shares: boolean;
+  models: number | null;
+}
+
+const creditShape = (plan: ReportPlan, models: readonly ModelName[] | undefined): CreditShape =>
+  ({ shares: models !== undefined || hasShares(plan.attribution.model), models: models?.length ?? null });
+
+/** The model numbers 1..n, one row each: ads and sessions count under every model. */
+const everyModel = (n: number) => `arrayJoin(range(1, ${n + 1}))`;
 
 const PIXEL_TRANSACTIONS = `SELECT transaction_id FROM conversions WHERE store_id = {store_id:UInt64} AND transaction_id != ''`;
 
@@ -242,11 +275,11 @@ const PIXEL_TRANSACTIONS = `SELECT transaction_id FROM conversions WHERE store_i
  * Platform orders that are sales with no pixel conversion (by id or by name), as credits of their
  * own `unattributed` touch.
  */
-function unattributedCreditsSql(plan: ReportPlan, fields: readonly TouchField[], lines: boolean, segment: string | null): string {
+function unattributedCreditsSql(plan: ReportPlan, fields: readonly TouchField[], lines: boolean, segment: string | null, shape: CreditShape): string {
   return `
   UNION ALL
   SELECT ${touchSql({ ts: 'dt', channel: "'unattributed'", source: "'unattributed'" }, fields)} AS touch,
-    1. AS weight,${hasShares(plan.attribution.model) ? ' 1. AS share,' : ''} dt AS credit_ts,
+    1. AS weight,${shape.shares ? ' 1. AS share,' : ''}${shape.models ? ` ${everyModel(shape.models)} AS model,` : ''} dt AS credit_ts,
     toFloat64(gross_revenue - if({net_merchandise:UInt8}, tax + shipping, 0)
       - if({refund_netting:UInt8}, arraySum(r -> r.amount, refunds), 0)) AS revenue,
     toFloat64(is_new_customer) AS is_new, toFloat64(cogs) AS cogs,
@@ -276,8 +309,9 @@ const LINES_SQL = 'if(notEmpty(l.l_items), l.l_items, c.line_items)';
  * touch). With `lines`, each credit also carries its conversion's line items (`lines`), for the
  * product sales query.
  */
-export function reportCtes(plan: ReportPlan, options: { lines?: boolean } = {}): { sql: string; params: QueryParams } {
+export function reportCtes(plan: ReportPlan, options: { lines?: boolean; models?: readonly ModelName[] } = {}): { sql: string; params: QueryParams } {
   const lines = options.lines === true;
+  const shape = creditShape(plan, options.models);
   const fields = touchFields(plan);
   const params = reportParams(plan);
   const convWhere = new Conditions()
@@ -298,7 +332,8 @@ export function reportCtes(plan: ReportPlan, options: { lines?: boolean } = {}):
   const attribution = attributionColumns(plan.attribution.model, { path: 'p.path', convTs: 'conv_dt', fallback });
   const creditTs = plan.attribution.dateMode === 'click' ? 'touch.ts' : 'conv_dt';
   const needsOwn = fields.some((f) => OWN_SESSION_FIELDS.includes(f));
-  const unattributed = plan.includeUnattributed ? unattributedCreditsSql(plan, fields, lines, segment?.sql ?? null) : '';
+  const unattributed = plan.includeUnattributed ? unattributedCreditsSql(plan, fields, lines, segment?.sql ?? null, shape) : '';
+  const credited = options.models ? modelsCreditedSql(plan, options.models, fallback) : creditedSql(plan, attribution.credits);
 
   const sql = `
 WITH
@@ -323,21 +358,23 @@ conv AS (
 paths AS (
   SELECT ${sessionIdentitySql('s.visitor_id')} AS identity, groupArray(${touch}) AS path
   FROM session_rows AS s
-  LEFT JOIN ids ON ids.id_visitor = s.visitor_id
+  LEFT JOIN ids ON ids.id_visitor = s.visitor_id${needsOwn ? '' : `
+  WHERE s.channel != ''`}
   GROUP BY identity
 ),
 credits AS (
-  SELECT credit.1 AS touch, credit.2 AS weight,${hasShares(plan.attribution.model) ? ' credit.3 AS share,' : ''} ${creditTs} AS credit_ts,
+  SELECT credit.1 AS touch, credit.2 AS weight,${shape.shares ? ' credit.3 AS share,' : ''}${shape.models ? ' credit.4 AS model,' : ''} ${creditTs} AS credit_ts,
     revenue, is_new, cogs, fees, shipping_costs, refunds, city, coupon_code${lines ? ', lines' : ''}
   FROM (
     SELECT c.conv_dt AS conv_dt, c.session_id AS session_id,
       c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
       c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,${lines ? ' c.lines AS lines,' : ''}
-      ${attribution.eligible} AS eligible${needsOwn ? ', arrayFirst(t -> t.session_id = c.session_id, p.path) AS own' : ''}
-    FROM conv AS c
-    LEFT JOIN paths AS p ON p.identity = c.identity
+      ${attribution.eligible} AS eligible${needsOwn ? ', arrayFirst(t -> t.session_id = c.session_id, p.path) AS own' : ''}${options.models
+        ? `, ${creditedTouchesSql(fallback)} AS touches` : ''}
+    FROM paths AS p
+    RIGHT JOIN conv AS c ON p.identity = c.identity
   )
-  ARRAY JOIN ${creditedSql(plan, attribution.credits)} AS credit${unattributed}
+  ARRAY JOIN ${credited} AS credit${unattributed}
 )`;
   return { sql, params };
 }
@@ -380,18 +417,21 @@ type ArrayPart = ReportPart | `share_${CreditPart}`;
  * even when several platforms get a full credit. Under every other model the weights already sum
  * to at most 1.
  */
-function arrayParts(plan: ReportPlan): ArrayPart[] {
-  const shares = hasShares(plan.attribution.model) ? Object.keys(CREDIT_PARTS).map((p) => `share_${p}` as ArrayPart) : [];
-  return [...REPORT_PARTS, ...shares];
+function arrayParts(shares: boolean): ArrayPart[] {
+  return [...REPORT_PARTS, ...(shares ? Object.keys(CREDIT_PARTS).map((p) => `share_${p}` as ArrayPart) : [])];
 }
 
-/** Where the row value and the total of each part sit in `t_parts` and `all_parts` (0-based). */
-export function partPositions(plan: ReportPlan): { row: Record<ReportPart, number>; total: Record<ReportPart, number> } {
-  const order = arrayParts(plan);
+/**
+ * Where the row value and the total of each part sit in `t_parts` and `all_parts` (0-based), for
+ * the plan's model, or for `model` among the several of a statement built with `models`.
+ */
+export function partPositions(plan: ReportPlan, model?: ModelName): { row: Record<ReportPart, number>; total: Record<ReportPart, number> } {
+  const order = arrayParts(model !== undefined || hasShares(plan.attribution.model));
+  const overlapping = hasShares(model ?? plan.attribution.model);
   const positions = (pick: (p: ReportPart) => ArrayPart) =>
     Object.fromEntries(REPORT_PARTS.map((p) => [p, order.indexOf(pick(p))])) as Record<ReportPart, number>;
   const share = (p: ReportPart) => `share_${p}` as ArrayPart;
-  return { row: positions((p) => p), total: positions((p) => (order.includes(share(p)) ? share(p) : p)) };
+  return { row: positions((p) => p), total: positions((p) => (overlapping && order.includes(share(p)) ? share(p) : p)) };
 }
 
 /** One part source as a SELECT of keys, `label` and `p`, an array of its parts (zeros before them). */
@@ -413,10 +453,15 @@ function branchSql(branch: Branch, keyNames: string[], order: ArrayPart[]): stri
 const asksIncremental = (plan: ReportPlan) =>
   [...plan.metrics, ...(plan.sort ? [plan.sort.metric] : [])].some((m) => 'incremental' in METRICS[m]);
 
-/** The three part sources (ads, sessions, credits) for the plan's breakdown and interval. */
-function branches(plan: ReportPlan, dimension: Dimension | null): Branch[] {
+/**
+ * The three part sources (ads, sessions, credits) for the plan's breakdown and interval. With
+ * `models` models the model number is the first key: credits carry theirs, ads and sessions
+ * count under every model (sessions summed per key in their branch, not one row per session).
+ */
+function branches(plan: ReportPlan, dimension: Dimension | null, models: number | null): Branch[] {
   const bucket = (date: string) => (plan.interval ? INTERVALS[plan.interval](date) : null);
   const keys = dimension?.keys ?? [];
+  const spread = models ? [everyModel(models)] : [];
   const out: Branch[] = [];
   const adsKeys = keys.map((k) => k.ads);
   if (adsKeys.every((k) => k !== null)) {
@@ -426,7 +471,7 @@ function branches(plan: ReportPlan, dimension: Dimension | null): Branch[] {
       .addIf(plan.channels, 'source IN {channels:Array(String)}', (v) => ({ channels: v }));
     for (const drill of drillsOf(plan)) where.add(`${drill.ads} = {${drill.name}:String}`);
     out.push({
-      keys: adsKeys as string[],
+      keys: [...spread, ...(adsKeys as string[])],
       bucket: bucket('dt'),
       label: dimension?.label ? `argMax(${dimension.label.ads}, dt)` : "''",
       parts: { spend: 'toFloat64(sum(spend))', impressions: 'toFloat64(sum(impressions))', clicks: 'toFloat64(sum(clicks))' },
@@ -441,12 +486,14 @@ function branches(plan: ReportPlan, dimension: Dimension | null): Branch[] {
       .addIf(plan.channels, 'channel IN {channels:Array(String)}', (v) => ({ channels: v }));
     for (const drill of drillsOf(plan)) where.add(`${drill.session} = {${drill.name}:String}`);
     out.push({
-      keys: sessionKeys as string[],
+      keys: [...spread, ...(sessionKeys as string[])],
       bucket: bucket(LOCAL_DATE('started')),
       label: "''",
-      parts: { sessions: '1.', add_to_carts: 'toFloat64(add_to_carts)', checkouts: 'toFloat64(checkouts)' },
+      parts: models
+        ? { sessions: 'toFloat64(count())', add_to_carts: 'toFloat64(sum(add_to_carts))', checkouts: 'toFloat64(sum(checkouts))' }
+        : { sessions: '1.', add_to_carts: 'toFloat64(add_to_carts)', checkouts: 'toFloat64(checkouts)' },
       from: `FROM session_rows WHERE ${where.sql()}`,
-      grouped: false,
+      grouped: models !== null,
     });
   }
   const credit: Partial<Record<ArrayPart, string>> = {};
@@ -454,13 +501,13 @@ function branches(plan: ReportPlan, dimension: Dimension | null): Branch[] {
     credit[part] = `weight * ${column}`;
     credit[`share_${part}`] = `share * ${column}`;
   }
-  if (MODELS[plan.attribution.model].remainder && asksIncremental(plan)) {
+  if (models === null && MODELS[plan.attribution.model].remainder && asksIncremental(plan)) {
     // What a tracked channel caused: every credit but organic's (the baseline) and unattributed orders'.
     const caused = `(touch.source NOT IN ('organic', 'unattributed'))`;
     credit.incremental_conversions = `weight * ${caused}`;
     credit.incremental_revenue = `weight * revenue * ${caused}`;
   }
-  out.push({ keys: keys.map((k) => k.credit), bucket: bucket(LOCAL_DATE('credit_ts')), label: "''", parts: credit, from: 'FROM credits', grouped: false });
+  out.push({ keys: [...(models ? ['model'] : []), ...keys.map((k) => k.credit)], bucket: bucket(LOCAL_DATE('credit_ts')), label: "''", parts: credit, from: 'FROM credits', grouped: false });
   return out;
 }
 
@@ -494,22 +541,27 @@ function rowOrder(plan: ReportPlan, keyCols: string[], bucketCol: string): strin
  * seen. With row keys, the rows are picked one level up, after the window sums, so the totals
  * still cover the whole scope.
  */
-export function buildReportSql(plan: ReportPlan): ReportSql {
-  const base = reportCtes(plan);
+export function buildReportSql(plan: ReportPlan, options: { models?: readonly ModelName[] } = {}): ReportSql {
+  const base = reportCtes(plan, options);
+  const shape = creditShape(plan, options.models);
   const dimension: Dimension | null = plan.breakdown ? DIMENSIONS[plan.breakdown] : null;
   const keyNames = (dimension?.keys ?? []).map((k) => k.name);
   const keyCols = keyNames.map((k) => `k_${k}`);
-  const group = [...(plan.interval ? ['bucket'] : []), ...keyCols];
+  // With several models, each model's rows are a report of their own: its own totals, count and page.
+  const model = shape.models ? 'k_model' : null;
+  const perModel = model ? `PARTITION BY ${model}` : '';
+  const group = [...(model ? [model] : []), ...(plan.interval ? ['bucket'] : []), ...keyCols];
   const expenses = plan.includeExpenses ? EXPENSES_SQL : ZERO;
-  const parts = arrayParts(plan);
-  const union = branches(plan, dimension).map((b) => branchSql(b, keyNames, parts)).join('\n  UNION ALL\n  ');
+  const parts = arrayParts(shape.shares);
+  const union = branches(plan, dimension, shape.models).map((b) => branchSql(b, [...(model ? ['model'] : []), ...keyNames], parts)).join('\n  UNION ALL\n  ');
   const columns = [
+    ...(model ? [model] : []),
     ...keyCols,
     ...(plan.interval ? ['toString(bucket) AS date'] : []),
     'max(label) AS label',
     'sumForEach(p) AS t_parts',
-    'sumForEach(sumForEach(p)) OVER () AS all_parts',
-    'count() OVER () AS total_rows',
+    `sumForEach(sumForEach(p)) OVER (${perModel}) AS all_parts`,
+    `count() OVER (${perModel}) AS total_rows`,
     `${expenses} AS all_expenses`,
   ];
   const rows = `SELECT ${columns.join(',\n  ')}
@@ -517,10 +569,11 @@ FROM (
   ${union}
 )
 ${group.length ? `GROUP BY ${group.join(', ')}` : ''}`;
-  const page = (bucketCol: string) => `ORDER BY ${rowOrder(plan, keyCols, bucketCol).join(', ')}
-LIMIT {limit:UInt32} OFFSET {offset:UInt64}`;
+  const page = (bucketCol: string) => `ORDER BY ${[...(model ? [model] : []), ...rowOrder(plan, keyCols, bucketCol)].join(', ')}
+LIMIT {limit:UInt32} OFFSET {offset:UInt64}${model ? ` BY ${model}` : ''}`;
   const params = { ...base.params, limit: plan.limit, offset: plan.offset };
   const picks = pickedRows(plan, keyCols);
+  if (picks && model) throw new Error('a report of several models picks no rows');
   if (!picks) return { sql: `${base.sql}\n${rows}\n${page('bucket')}`, params };
   const sql = `${base.sql}
 SELECT * REPLACE (count() OVER () AS total_rows) FROM (

@@ -7,7 +7,7 @@ import { PIXEL_SOURCES, channelsOfAll } from '../sources.ts';
 import { resolveRange } from '../../kit/range.ts';
 import { rangeInfo } from '../../kit/paging.ts';
 import { DIMENSIONS } from '../dimensions.ts';
-import { MODELS } from '../attribution/index.ts';
+import { MODELS, type ModelName } from '../attribution/index.ts';
 import { METRICS, formatMetric, type MetricContext, type Parts } from '../metrics.ts';
 import { planReport, type ReportPlan, type ReportRequest } from './plan.ts';
 import { ensureExcludedList, excludedListId } from '../queries/settings/excluded-transactions.ts';
@@ -131,10 +131,10 @@ export async function runReport(
  * channels, page...), the settings it carries (the excluded ids by their list's hash, as the
  * engine reads them), what the key sees, and the data version the rows were read at.
  */
-function cacheKey(version: number, auth: ReportAuth, plan: ReportPlan): string {
+function cacheKey(version: number, auth: ReportAuth, plan: ReportPlan, models?: readonly ModelName[]): string {
   const settings = { ...plan.settings, excluded_transaction_ids: excludedListId(plan.settings.excluded_transaction_ids) };
   const channels = auth.visibility.channels && [...auth.visibility.channels].sort();
-  const key = JSON.stringify(['report', plan.workspaceId, version, channels, auth.visibility.profit, { ...plan, settings }]);
+  const key = JSON.stringify(['report', plan.workspaceId, version, channels, auth.visibility.profit, { ...plan, settings }, ...(models ? [models] : [])]);
   return crypto.createHash('sha256').update(key).digest('base64url');
 }
 
@@ -196,13 +196,22 @@ async function computeReport(
   if (!totalsRow && plan.includeExpenses) {
     [totalsRow] = await stores.ch.query<RawRow>(`${QUERY_NAME}-expenses`, expensesSql(), params);
   }
-  const applied = settingsApplied({ plan, settings, range, bound });
+  return shapeReport({ plan, settings, range, bound }, rawRows, totalsRow);
+}
+
+/**
+ * The answer of a planned report from its statement's rows and the row carrying the totals; with
+ * `model`, the rows of that model in a statement of several (buildReportSql's `models`).
+ */
+function shapeReport(prepared: PreparedReport, rawRows: RawRow[], totalsRow: RawRow | undefined, model?: ModelName): ReportResult {
+  const { plan, settings, range } = prepared;
+  const applied = settingsApplied(prepared);
   const incremental = MODELS[plan.attribution.model].remainder === true && !applied.attribution_fallback;
   const ctx = { refundsNetted: settings.refund_netting, incremental };
   const dimension = plan.breakdown ? DIMENSIONS[plan.breakdown] : null;
   // A breakdown sessions cannot have (coupon_code) reads no sessions at all: its totals say null as its rows do, not 0.
   const rowsHaveSessions = dimension === null || dimension.keys.every((k) => k.session !== null);
-  const positions = partPositions(plan);
+  const positions = partPositions(plan, model);
   const totalParts = toParts(totalsRow?.all_parts as number[] | undefined, positions.total, Number(totalsRow?.all_expenses ?? 0), rowsHaveSessions);
   const totals = metricsOf(plan, totalParts, ctx);
 
@@ -255,4 +264,54 @@ export function settingsApplied({ plan, settings, range, bound }: PreparedReport
     conversion_names: plan.conversionNames,
     ...MODELS[plan.attribution.model].applied?.(bound ?? {}),
   };
+}
+
+/**
+ * The same report under each of `models`, in that order: what running it once per model answers,
+ * computed in one statement, so the sessions, buyer links, paths and conversions are read once
+ * and only the models' weights are computed per model. Every model binds its values first.
+ */
+export async function runReportModels(
+  stores: { ch: Clickhouse; db: AppDatabase; results?: ResultCache },
+  auth: ReportAuth,
+  request: ReportRequest,
+  models: readonly ModelName[],
+  now = Date.now(),
+): Promise<ReportResult[]> {
+  const range = resolveRange(request, now);
+  const version = stores.results ? await readDataVersion(stores.db, auth.workspaceId) : 0;
+  const settings = await getSettings(stores.db, auth.workspaceId);
+  const plans = models.map((model) =>
+    planReport({ workspaceId: auth.workspaceId, visibility: auth.visibility, settings, range, request: { ...request, attribution_model: model }, nowMs: now }));
+  const compute = () => computeModels(stores, auth, plans, models, range, settings);
+  return stores.results ? stores.results.get(cacheKey(version, auth, plans[0]!, models), compute) : compute();
+}
+
+async function computeModels(
+  stores: { ch: Clickhouse; db: AppDatabase },
+  auth: ReportAuth,
+  plans: ReportPlan[],
+  models: readonly ModelName[],
+  range: Range,
+  settings: WorkspaceSettings,
+): Promise<ReportResult[]> {
+  const bound: QueryParams = {};
+  const boundEach: QueryParams[] = [];
+  for (const plan of plans) {
+    const values = (await bindModel(stores, auth, plan, settings)) ?? {};
+    // Every model's values go into one statement: a name two models bind would be one parameter.
+    const shared = Object.keys(values).filter((name) => name in bound);
+    if (shared.length) throw new Error(`attribution models bind the same parameter names: ${shared.join(', ')}`);
+    Object.assign(bound, values);
+    boundEach.push(values);
+  }
+  const built = buildReportSql(plans[0]!, { models });
+  const rawRows = await stores.ch.query<RawRow>(QUERY_NAME, built.sql, { ...built.params, ...bound });
+  return Promise.all(plans.map((plan, i) => {
+    const rows = rawRows.filter((r) => Number(r.k_model) === i + 1);
+    // A model without a row on a page past the end, or with expenses to total, is answered alone,
+    // as runReport answers it: its totals need a row of their own.
+    if (!rows.length && (plan.offset > 0 || plan.includeExpenses)) return computeReport(stores, auth, plan, range, settings);
+    return Promise.resolve(shapeReport({ plan, settings, range, bound: boundEach[i] }, rows, rows[0], models[i]));
+  }));
 }

@@ -53,6 +53,28 @@ LIMIT 1`;
 export async function ensureExcludedList(ch: Clickhouse, workspaceId: number, ids: readonly string[]): Promise<void> {
   if (ids.length === 0) return;
   const listId = excludedListId(ids);
+  const seen = checkedLists(ch);
+  const key = `${workspaceId}:${listId}`;
+  if (Date.now() - (seen.get(key) ?? -Infinity) < CHECK_AGAIN_AFTER_MS) return;
+  await writeIfMissing(ch, workspaceId, ids, listId);
+  seen.set(key, Date.now());
+}
+
+/**
+ * Lists this process found (or wrote) whole, per engine, and when: every report of a workspace
+ * with a list would otherwise ask the engine first, one more statement per request. An hour is
+ * far inside the rows' margin (rewritten after REWRITE_AFTER_DAYS, expired after 30 days).
+ */
+const CHECK_AGAIN_AFTER_MS = 60 * 60 * 1000;
+const checked = new WeakMap<Clickhouse, Map<string, number>>();
+
+function checkedLists(ch: Clickhouse): Map<string, number> {
+  let seen = checked.get(ch);
+  if (!seen) checked.set(ch, (seen = new Map()));
+  return seen;
+}
+
+async function writeIfMissing(ch: Clickhouse, workspaceId: number, ids: readonly string[], listId: string): Promise<void> {
   const [newest] = await ch.query<{ ids: string }>('excluded-list-check', NEWEST_WRITE_SQL, { store_id: workspaceId, list_id: listId });
   // Repeated ids count once after the engine merges them (the CLI and the dashboard store none).
   const held = Number(newest?.ids ?? 0);

@@ -3,10 +3,10 @@ import { METRICS, METRIC_NAMES, type MetricName } from '../../../analytics/metri
 import { BREAKDOWNS, INTERVAL_NAMES } from '../../../analytics/dimensions.ts';
 import { PIXEL_SOURCES, SOURCE_GROUP_NAMES } from '../../../analytics/sources.ts';
 import { NO_PROFIT_ACCESS, expandSourceGroups } from '../../../analytics/permissions.ts';
-import { runReport, type ReportRequest, type ReportResult } from '../../../analytics/report/run.ts';
+import { runReport, runReportModels, type ReportRequest, type ReportResult } from '../../../analytics/report/run.ts';
 import { COMPARISONS, runComparedReport } from '../../../analytics/report/compare.ts';
 import { SORT_ORDERS } from '../../../analytics/report/plan.ts';
-import { ATTRIBUTION_DATES, ATTRIBUTION_MODELS, ATTRIBUTION_WINDOWS } from '../../../analytics/attribution/index.ts';
+import { ATTRIBUTION_DATES, ATTRIBUTION_MODELS, ATTRIBUTION_WINDOWS, type ModelName } from '../../../analytics/attribution/index.ts';
 import { AccessDenied } from '../../../kit/errors.ts';
 import { readBound } from '../../../kit/dates.ts';
 import { boundMessage } from '../../../kit/range.ts';
@@ -87,6 +87,11 @@ const reader = (ctx: ToolContext) => ({ workspaceId: ctx.workspaceId, visibility
 /** Runs the /v3/report engine for the tool's workspace. */
 export function report(ctx: ToolContext, request: ReportRequest): Promise<ReportResult> {
   return runReport(stores(ctx), reader(ctx), expanded(ctx, request), ctx.now());
+}
+
+/** The /v3/report engine under each of `models`, in that order, from one statement (runReportModels). */
+export function reportModels(ctx: ToolContext, request: ReportRequest, models: readonly ModelName[]): Promise<ReportResult[]> {
+  return runReportModels(stores(ctx), reader(ctx), expanded(ctx, request), models, ctx.now());
 }
 
 /** The attribution a result's numbers stand on, as every tool that credits conversions says it. */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ATTRIBUTION_MODELS } from '../../../analytics/attribution/index.ts';
 import { expandSourceGroups } from '../../../analytics/permissions.ts';
 import { explainConversion } from '../../../analytics/explain/explain-conversion.ts';
-import { attributionArgs, report, reportFilters, reportRequest } from './analytics.ts';
+import { attributionArgs, report, reportFilters, reportModels, reportRequest } from './analytics.ts';
 import { dateFromArg, dateToArg, readTool, timezoneArg } from '../kit/tool.ts';
 import * as out from '../kit/outputs.ts';
 
@@ -16,7 +16,7 @@ export const attributionTools = [
     'attribution.get-data',
     'Compare attribution models',
     'Revenue, conversions, spend, ROAS and CPA per channel under each attribution model, side by side. Basis: report.',
-    'The report core, once per attribution model, over traffic, conversions and ad rows.',
+    'The report core, every chosen attribution model in one pass, over traffic, conversions and ad rows.',
     z
       .object({
         models: z.array(z.enum(ATTRIBUTION_MODELS)).min(1).max(ATTRIBUTION_MODELS.length).optional().describe('Default: all'),
@@ -33,9 +33,7 @@ export const attributionTools = [
     }),
     async (ctx, { models, filters, ...rest }) => {
       const chosen = [...new Set(models ?? ATTRIBUTION_MODELS)];
-      const results = await Promise.all(
-        chosen.map((model) => report(ctx, reportRequest(filters, { ...rest, attribution_model: model, breakdown: 'source', metrics: COMPARED, limit: 500 }))),
-      );
+      const results = await reportModels(ctx, reportRequest(filters, { ...rest, breakdown: 'source', metrics: COMPARED, limit: 500 }), chosen);
       const channels = new Map<string, Record<string, unknown>>();
       results.forEach((result, i) => {
         for (const row of result.rows) {

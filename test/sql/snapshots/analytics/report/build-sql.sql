@@ -50,6 +50,7 @@ paths AS (
   SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel)), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')) AS path
   FROM session_rows AS s
   LEFT JOIN ids ON ids.id_visitor = s.visitor_id
+  WHERE s.channel != ''
   GROUP BY identity
 ),
 credits AS (
@@ -60,8 +61,8 @@ credits AS (
       c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
       c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,
       arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> t.channel != '' AND t.ts <= conv_dt AND t.ts >= conv_dt - toIntervalDay({window_days:UInt16}) AND t.channel NOT IN {excluded_channels:Array(String)}, p.path)) AS eligible
-    FROM conv AS c
-    LEFT JOIN paths AS p ON p.identity = c.identity
+    FROM paths AS p
+    RIGHT JOIN conv AS c ON p.identity = c.identity
   )
   ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
 )
@@ -136,6 +137,7 @@ paths AS (
   SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel), campaign), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String, campaign String)')) AS path
   FROM session_rows AS s
   LEFT JOIN ids ON ids.id_visitor = s.visitor_id
+  WHERE s.channel != ''
   GROUP BY identity
 ),
 credits AS (
@@ -146,8 +148,8 @@ credits AS (
       c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
       c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,
       arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> t.channel != '' AND t.ts <= conv_dt AND t.ts >= conv_dt - toIntervalDay({window_days:UInt16}) AND t.channel NOT IN {excluded_channels:Array(String)}, p.path)) AS eligible
-    FROM conv AS c
-    LEFT JOIN paths AS p ON p.identity = c.identity
+    FROM paths AS p
+    RIGHT JOIN conv AS c ON p.identity = c.identity
   )
   ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic', ''), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String, campaign String)')], eligible) AS touches, arrayMap(i -> if(i = 1, 1., 0.), arrayEnumerate(touches)))) AS credit
 )
@@ -225,6 +227,7 @@ paths AS (
   SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel)), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')) AS path
   FROM session_rows AS s
   LEFT JOIN ids ON ids.id_visitor = s.visitor_id
+  WHERE s.channel != ''
   GROUP BY identity
 ),
 credits AS (
@@ -235,8 +238,8 @@ credits AS (
       c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
       c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,
       arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> t.channel != '' AND t.ts <= conv_dt AND t.ts >= conv_dt - toIntervalDay({window_days:UInt16}) AND t.channel NOT IN {excluded_channels:Array(String)}, p.path)) AS eligible
-    FROM conv AS c
-    LEFT JOIN paths AS p ON p.identity = c.identity
+    FROM paths AS p
+    RIGHT JOIN conv AS c ON p.identity = c.identity
   )
   ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(t -> 1. / length(touches), touches))) AS credit
 )
@@ -313,6 +316,7 @@ paths AS (
   SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel)), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')) AS path
   FROM session_rows AS s
   LEFT JOIN ids ON ids.id_visitor = s.visitor_id
+  WHERE s.channel != ''
   GROUP BY identity
 ),
 credits AS (
@@ -323,8 +327,8 @@ credits AS (
       c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
       c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,
       arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> t.channel != '' AND t.ts <= conv_dt AND t.ts >= conv_dt - toIntervalDay({window_days:UInt16}) AND t.channel NOT IN {excluded_channels:Array(String)}, p.path)) AS eligible
-    FROM conv AS c
-    LEFT JOIN paths AS p ON p.identity = c.identity
+    FROM paths AS p
+    RIGHT JOIN conv AS c ON p.identity = c.identity
   )
   ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
 )
@@ -400,6 +404,7 @@ paths AS (
   SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel)), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')) AS path
   FROM session_rows AS s
   LEFT JOIN ids ON ids.id_visitor = s.visitor_id
+  WHERE s.channel != ''
   GROUP BY identity
 ),
 credits AS (
@@ -410,8 +415,8 @@ credits AS (
       c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
       c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,
       arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> t.channel != '' AND t.ts <= conv_dt AND t.ts >= conv_dt - toIntervalDay({window_days:UInt16}) AND t.channel NOT IN {excluded_channels:Array(String)}, p.path)) AS eligible
-    FROM conv AS c
-    LEFT JOIN paths AS p ON p.identity = c.identity
+    FROM paths AS p
+    RIGHT JOIN conv AS c ON p.identity = c.identity
   )
   ARRAY JOIN arrayFilter(c -> c.2 > 0 AND c.1.ts BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(i -> multiIf(length(touches) = 1, 1., length(touches) = 2, 0.5, i = 1 OR i = length(touches), 0.4, 0.2 / (length(touches) - 2)), arrayEnumerate(touches)))) AS credit
 )
@@ -487,6 +492,7 @@ paths AS (
   SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel)), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')) AS path
   FROM session_rows AS s
   LEFT JOIN ids ON ids.id_visitor = s.visitor_id
+  WHERE s.channel != ''
   GROUP BY identity
 ),
 credits AS (
@@ -497,8 +503,8 @@ credits AS (
       c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
       c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,
       arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> t.channel != '' AND t.ts <= conv_dt AND t.ts >= conv_dt - toIntervalDay({window_days:UInt16}) AND t.channel NOT IN {excluded_channels:Array(String)}, p.path)) AS eligible
-    FROM conv AS c
-    LEFT JOIN paths AS p ON p.identity = c.identity
+    FROM paths AS p
+    RIGHT JOIN conv AS c ON p.identity = c.identity
   )
   ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(t -> if(arrayCount(x -> x.source NOT IN ('email', 'organic'), touches) = 0, 1. / length(touches), if(t.source NOT IN ('email', 'organic'), 1. / arrayCount(x -> x.source NOT IN ('email', 'organic'), touches), 0.)), touches))) AS credit
 )
@@ -574,6 +580,7 @@ paths AS (
   SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel)), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')) AS path
   FROM session_rows AS s
   LEFT JOIN ids ON ids.id_visitor = s.visitor_id
+  WHERE s.channel != ''
   GROUP BY identity
 ),
 credits AS (
@@ -584,8 +591,8 @@ credits AS (
       c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
       c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,
       arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> t.channel != '' AND t.ts <= conv_dt AND t.ts >= conv_dt - toIntervalDay({window_days:UInt16}) AND t.channel NOT IN {excluded_channels:Array(String)}, p.path)) AS eligible
-    FROM conv AS c
-    LEFT JOIN paths AS p ON p.identity = c.identity
+    FROM paths AS p
+    RIGHT JOIN conv AS c ON p.identity = c.identity
   )
   ARRAY JOIN arrayMap((c, s) -> (c.1, c.2, c.2 * least(1., s) / s), arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayReverse(arrayMap(n -> if(n = 1, 1., 0.), arrayEnumerateUniq(arrayReverse(arrayMap(t -> t.source, touches))))))) AS kept, arrayWithConstant(length(kept), arraySum(k -> k.2, kept))) AS credit
 )
@@ -710,6 +717,7 @@ paths AS (
   SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel), campaign), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String, campaign String)')) AS path
   FROM session_rows AS s
   LEFT JOIN ids ON ids.id_visitor = s.visitor_id
+  WHERE s.channel != ''
   GROUP BY identity
 ),
 credits AS (
@@ -720,8 +728,8 @@ credits AS (
       c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
       c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,
       arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> t.channel != '' AND t.ts <= conv_dt AND t.ts >= conv_dt - toIntervalDay({window_days:UInt16}) AND t.channel NOT IN {excluded_channels:Array(String)}, p.path)) AS eligible
-    FROM conv AS c
-    LEFT JOIN paths AS p ON p.identity = c.identity
+    FROM paths AS p
+    RIGHT JOIN conv AS c ON p.identity = c.identity
   )
   ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic', ''), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String, campaign String)')], eligible) AS touches, if(empty(arrayDistinct(arrayFilter(mk_s -> mk_s != '', arrayMap(mk_t -> if((has({mk_sources:Array(String)}, mk_t.source) AND ({mk_restricted:UInt8} = 0 OR has({mk_channels:Array(String)}, mk_t.channel))), mk_t.source, ''), touches)))), arrayMap(mk_i -> if(mk_i = if(arrayLastIndex(mk_t -> mk_t.source = 'organic', touches) > 0, arrayLastIndex(mk_t -> mk_t.source = 'organic', touches), length(touches)), 1., 0.), arrayEnumerate(touches)), arrayMap((mk_k, mk_n) -> if(mk_k != '' AND mk_n = 1, if(arraySum(mk_s -> {mk_effects:Array(Float64)}[indexOf({mk_sources:Array(String)}, mk_s)], arrayDistinct(arrayFilter(mk_s -> mk_s != '', arrayMap(mk_t -> if((has({mk_sources:Array(String)}, mk_t.source) AND ({mk_restricted:UInt8} = 0 OR has({mk_channels:Array(String)}, mk_t.channel))), mk_t.source, ''), touches)))) > 0, {mk_effects:Array(Float64)}[indexOf({mk_sources:Array(String)}, mk_k)] / arraySum(mk_s -> {mk_effects:Array(Float64)}[indexOf({mk_sources:Array(String)}, mk_s)], arrayDistinct(arrayFilter(mk_s -> mk_s != '', arrayMap(mk_t -> if((has({mk_sources:Array(String)}, mk_t.source) AND ({mk_restricted:UInt8} = 0 OR has({mk_channels:Array(String)}, mk_t.channel))), mk_t.source, ''), touches)))), 1. / length(arrayDistinct(arrayFilter(mk_s -> mk_s != '', arrayMap(mk_t -> if((has({mk_sources:Array(String)}, mk_t.source) AND ({mk_restricted:UInt8} = 0 OR has({mk_channels:Array(String)}, mk_t.channel))), mk_t.source, ''), touches))))), 0.), arrayMap(mk_t -> if((has({mk_sources:Array(String)}, mk_t.source) AND ({mk_restricted:UInt8} = 0 OR has({mk_channels:Array(String)}, mk_t.channel))), mk_t.source, ''), touches), arrayReverse(arrayEnumerateUniq(arrayReverse(arrayMap(mk_t -> if((has({mk_sources:Array(String)}, mk_t.source) AND ({mk_restricted:UInt8} = 0 OR has({mk_channels:Array(String)}, mk_t.channel))), mk_t.source, ''), touches)))))))) AS credit
 )
@@ -842,6 +850,7 @@ paths AS (
   SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel)), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')) AS path
   FROM session_rows AS s
   LEFT JOIN ids ON ids.id_visitor = s.visitor_id
+  WHERE s.channel != ''
   GROUP BY identity
 ),
 credits AS (
@@ -852,10 +861,10 @@ credits AS (
       c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
       c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,
       arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> t.channel != '' AND t.ts <= conv_dt AND t.ts >= conv_dt - toIntervalDay({window_days:UInt16}) AND t.channel NOT IN {excluded_channels:Array(String)}, p.path)) AS eligible
-    FROM conv AS c
-    LEFT JOIN paths AS p ON p.identity = c.identity
+    FROM paths AS p
+    RIGHT JOIN conv AS c ON p.identity = c.identity
   )
-  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(arrayPushBack(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')), arrayPushBack(if({dd_fallback:UInt8} = 1, arrayMap(dd_t -> 1. / length(touches), touches), arrayMap(dd_l -> if(({dd_baseline:Float64} + arraySum(arrayMap((dd_k, dd_n) -> if(dd_k != '' AND dd_n = 1, if(empty({dd_cal_sources:Array(String)}), {dd_lifts:Array(Float64)}[indexOf({dd_sources:Array(String)}, dd_k)], if(arrayFirstIndex((dd_cs, dd_ca, dd_cb) -> dd_cs = dd_k AND conv_dt BETWEEN dd_ca AND dd_cb, {dd_cal_sources:Array(String)}, {dd_cal_starts:Array(DateTime64(3, 'UTC'))}, {dd_cal_ends:Array(DateTime64(3, 'UTC'))}) > 0, {dd_cal_lifts:Array(Float64)}[arrayFirstIndex((dd_cs, dd_ca, dd_cb) -> dd_cs = dd_k AND conv_dt BETWEEN dd_ca AND dd_cb, {dd_cal_sources:Array(String)}, {dd_cal_starts:Array(DateTime64(3, 'UTC'))}, {dd_cal_ends:Array(DateTime64(3, 'UTC'))})], {dd_lifts:Array(Float64)}[indexOf({dd_sources:Array(String)}, dd_k)])), 0.), arrayMap(dd_t -> if((has({dd_sources:Array(String)}, dd_t.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, dd_t.channel))), dd_t.source, ''), touches), arrayReverse(arrayEnumerateUniq(arrayReverse(arrayMap(dd_t -> if((has({dd_sources:Array(String)}, dd_t.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, dd_t.channel))), dd_t.source, ''), touches))))))) > 0, dd_l / ({dd_baseline:Float64} + arraySum(arrayMap((dd_k, dd_n) -> if(dd_k != '' AND dd_n = 1, if(empty({dd_cal_sources:Array(String)}), {dd_lifts:Array(Float64)}[indexOf({dd_sources:Array(String)}, dd_k)], if(arrayFirstIndex((dd_cs, dd_ca, dd_cb) -> dd_cs = dd_k AND conv_dt BETWEEN dd_ca AND dd_cb, {dd_cal_sources:Array(String)}, {dd_cal_starts:Array(DateTime64(3, 'UTC'))}, {dd_cal_ends:Array(DateTime64(3, 'UTC'))}) > 0, {dd_cal_lifts:Array(Float64)}[arrayFirstIndex((dd_cs, dd_ca, dd_cb) -> dd_cs = dd_k AND conv_dt BETWEEN dd_ca AND dd_cb, {dd_cal_sources:Array(String)}, {dd_cal_starts:Array(DateTime64(3, 'UTC'))}, {dd_cal_ends:Array(DateTime64(3, 'UTC'))})], {dd_lifts:Array(Float64)}[indexOf({dd_sources:Array(String)}, dd_k)])), 0.), arrayMap(dd_t -> if((has({dd_sources:Array(String)}, dd_t.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, dd_t.channel))), dd_t.source, ''), touches), arrayReverse(arrayEnumerateUniq(arrayReverse(arrayMap(dd_t -> if((has({dd_sources:Array(String)}, dd_t.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, dd_t.channel))), dd_t.source, ''), touches))))))), 0.), arrayMap((dd_k, dd_n) -> if(dd_k != '' AND dd_n = 1, if(empty({dd_cal_sources:Array(String)}), {dd_lifts:Array(Float64)}[indexOf({dd_sources:Array(String)}, dd_k)], if(arrayFirstIndex((dd_cs, dd_ca, dd_cb) -> dd_cs = dd_k AND conv_dt BETWEEN dd_ca AND dd_cb, {dd_cal_sources:Array(String)}, {dd_cal_starts:Array(DateTime64(3, 'UTC'))}, {dd_cal_ends:Array(DateTime64(3, 'UTC'))}) > 0, {dd_cal_lifts:Array(Float64)}[arrayFirstIndex((dd_cs, dd_ca, dd_cb) -> dd_cs = dd_k AND conv_dt BETWEEN dd_ca AND dd_cb, {dd_cal_sources:Array(String)}, {dd_cal_starts:Array(DateTime64(3, 'UTC'))}, {dd_cal_ends:Array(DateTime64(3, 'UTC'))})], {dd_lifts:Array(Float64)}[indexOf({dd_sources:Array(String)}, dd_k)])), 0.), arrayMap(dd_t -> if((has({dd_sources:Array(String)}, dd_t.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, dd_t.channel))), dd_t.source, ''), touches), arrayReverse(arrayEnumerateUniq(arrayReverse(arrayMap(dd_t -> if((has({dd_sources:Array(String)}, dd_t.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, dd_t.channel))), dd_t.source, ''), touches))))))) AS kept_weights, if(arraySum(kept_weights) > 1. - 1e-9, 0., 1. - arraySum(kept_weights))))) AS credit
+  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(arrayPushBack(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')), arrayPushBack(if({dd_fallback:UInt8} = 1, arrayMap(dd_t -> 1. / length(touches), touches), arrayMap(dd_l -> if(({dd_baseline:Float64} + arraySum(arrayMap((dd_k, dd_n) -> if(dd_k != '' AND dd_n = 1, if(empty({dd_cal_sources:Array(String)}), {dd_lifts:Array(Float64)}[indexOf({dd_sources:Array(String)}, dd_k)], if(arrayFirstIndex((dd_cs, dd_ca, dd_cb) -> dd_cs = dd_k AND conv_dt BETWEEN dd_ca AND dd_cb, {dd_cal_sources:Array(String)}, {dd_cal_starts:Array(DateTime64(3, 'UTC'))}, {dd_cal_ends:Array(DateTime64(3, 'UTC'))}) > 0, {dd_cal_lifts:Array(Float64)}[arrayFirstIndex((dd_cs, dd_ca, dd_cb) -> dd_cs = dd_k AND conv_dt BETWEEN dd_ca AND dd_cb, {dd_cal_sources:Array(String)}, {dd_cal_starts:Array(DateTime64(3, 'UTC'))}, {dd_cal_ends:Array(DateTime64(3, 'UTC'))})], {dd_lifts:Array(Float64)}[indexOf({dd_sources:Array(String)}, dd_k)])), 0.), arrayMap(dd_t -> if((has({dd_sources:Array(String)}, dd_t.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, dd_t.channel))), dd_t.source, ''), touches), arrayReverse(arrayEnumerateUniq(arrayReverse(arrayMap(dd_t -> if((has({dd_sources:Array(String)}, dd_t.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, dd_t.channel))), dd_t.source, ''), touches))))))) > 0, dd_l / ({dd_baseline:Float64} + arraySum(arrayMap((dd_k, dd_n) -> if(dd_k != '' AND dd_n = 1, if(empty({dd_cal_sources:Array(String)}), {dd_lifts:Array(Float64)}[indexOf({dd_sources:Array(String)}, dd_k)], if(arrayFirstIndex((dd_cs, dd_ca, dd_cb) -> dd_cs = dd_k AND conv_dt BETWEEN dd_ca AND dd_cb, {dd_cal_sources:Array(String)}, {dd_cal_starts:Array(DateTime64(3, 'UTC'))}, {dd_cal_ends:Array(DateTime64(3, 'UTC'))}) > 0, {dd_cal_lifts:Array(Float64)}[arrayFirstIndex((dd_cs, dd_ca, dd_cb) -> dd_cs = dd_k AND conv_dt BETWEEN dd_ca AND dd_cb, {dd_cal_sources:Array(String)}, {dd_cal_starts:Array(DateTime64(3, 'UTC'))}, {dd_cal_ends:Array(DateTime64(3, 'UTC'))})], {dd_lifts:Array(Float64)}[indexOf({dd_sources:Array(String)}, dd_k)])), 0.), arrayMap(dd_t -> if((has({dd_sources:Array(String)}, dd_t.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, dd_t.channel))), dd_t.source, ''), touches), arrayReverse(arrayEnumerateUniq(arrayReverse(arrayMap(dd_t -> if((has({dd_sources:Array(String)}, dd_t.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, dd_t.channel))), dd_t.source, ''), touches))))))), 0.), arrayMap((dd_k, dd_n) -> if(dd_k != '' AND dd_n = 1, if(empty({dd_cal_sources:Array(String)}), {dd_lifts:Array(Float64)}[indexOf({dd_sources:Array(String)}, dd_k)], if(arrayFirstIndex((dd_cs, dd_ca, dd_cb) -> dd_cs = dd_k AND conv_dt BETWEEN dd_ca AND dd_cb, {dd_cal_sources:Array(String)}, {dd_cal_starts:Array(DateTime64(3, 'UTC'))}, {dd_cal_ends:Array(DateTime64(3, 'UTC'))}) > 0, {dd_cal_lifts:Array(Float64)}[arrayFirstIndex((dd_cs, dd_ca, dd_cb) -> dd_cs = dd_k AND conv_dt BETWEEN dd_ca AND dd_cb, {dd_cal_sources:Array(String)}, {dd_cal_starts:Array(DateTime64(3, 'UTC'))}, {dd_cal_ends:Array(DateTime64(3, 'UTC'))})], {dd_lifts:Array(Float64)}[indexOf({dd_sources:Array(String)}, dd_k)])), 0.), arrayMap(dd_t -> if((has({dd_sources:Array(String)}, dd_t.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, dd_t.channel))), dd_t.source, ''), touches), arrayReverse(arrayEnumerateUniq(arrayReverse(arrayMap(dd_t -> if((has({dd_sources:Array(String)}, dd_t.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, dd_t.channel))), dd_t.source, ''), touches))))))) AS kept_weights_data_driven, if(arraySum(kept_weights_data_driven) > 1. - 1e-9, 0., 1. - arraySum(kept_weights_data_driven))))) AS credit
 )
 SELECT k_source,
   max(label) AS label,
@@ -933,6 +942,7 @@ paths AS (
   SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel), campaign, adgroup, ad), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String, campaign String, adgroup String, ad String)')) AS path
   FROM session_rows AS s
   LEFT JOIN ids ON ids.id_visitor = s.visitor_id
+  WHERE s.channel != ''
   GROUP BY identity
 ),
 credits AS (
@@ -943,8 +953,8 @@ credits AS (
       c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
       c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,
       arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> t.channel != '' AND t.ts <= conv_dt AND t.ts >= conv_dt - toIntervalDay({window_days:UInt16}) AND t.channel NOT IN {excluded_channels:Array(String)}, p.path)) AS eligible
-    FROM conv AS c
-    LEFT JOIN paths AS p ON p.identity = c.identity
+    FROM paths AS p
+    RIGHT JOIN conv AS c ON p.identity = c.identity
   )
   ARRAY JOIN arrayFilter(c -> c.2 > 0 AND c.1.campaign = {campaign:String} AND c.1.adgroup = {adgroup:String}, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic', '', '', ''), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String, campaign String, adgroup String, ad String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
 )
@@ -1036,8 +1046,8 @@ credits AS (
       c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
       c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,
       arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> t.channel != '' AND t.ts <= conv_dt AND t.ts >= conv_dt - toIntervalDay({window_days:UInt16}) AND t.channel NOT IN {excluded_channels:Array(String)}, p.path)) AS eligible, arrayFirst(t -> t.session_id = c.session_id, p.path) AS own
-    FROM conv AS c
-    LEFT JOIN paths AS p ON p.identity = c.identity
+    FROM paths AS p
+    RIGHT JOIN conv AS c ON p.identity = c.identity
   )
   ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic', own.utm_campaign), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String, utm_campaign String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
 )
@@ -1125,6 +1135,7 @@ paths AS (
   SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel)), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')) AS path
   FROM session_rows AS s
   LEFT JOIN ids ON ids.id_visitor = s.visitor_id
+  WHERE s.channel != ''
   GROUP BY identity
 ),
 credits AS (
@@ -1135,8 +1146,8 @@ credits AS (
       c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
       c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,
       arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> t.channel != '' AND t.ts <= conv_dt AND t.ts >= conv_dt - toIntervalDay({window_days:UInt16}) AND t.channel NOT IN {excluded_channels:Array(String)}, p.path)) AS eligible
-    FROM conv AS c
-    LEFT JOIN paths AS p ON p.identity = c.identity
+    FROM paths AS p
+    RIGHT JOIN conv AS c ON p.identity = c.identity
   )
   ARRAY JOIN arrayFilter(c -> c.2 > 0 AND c.1.channel IN {channels:Array(String)}, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
 )
@@ -1223,6 +1234,7 @@ paths AS (
   SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel)), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')) AS path
   FROM session_rows AS s
   LEFT JOIN ids ON ids.id_visitor = s.visitor_id
+  WHERE s.channel != ''
   GROUP BY identity
 ),
 credits AS (
@@ -1233,8 +1245,8 @@ credits AS (
       c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
       c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,
       arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> t.channel != '' AND t.ts <= conv_dt AND t.ts >= conv_dt - toIntervalDay({window_days:UInt16}) AND t.channel NOT IN {excluded_channels:Array(String)}, p.path)) AS eligible
-    FROM conv AS c
-    LEFT JOIN paths AS p ON p.identity = c.identity
+    FROM paths AS p
+    RIGHT JOIN conv AS c ON p.identity = c.identity
   )
   ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
 )
@@ -1346,6 +1358,7 @@ paths AS (
   SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel)), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')) AS path
   FROM session_rows AS s
   LEFT JOIN ids ON ids.id_visitor = s.visitor_id
+  WHERE s.channel != ''
   GROUP BY identity
 ),
 credits AS (
@@ -1356,8 +1369,8 @@ credits AS (
       c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
       c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,
       arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> t.channel != '' AND t.ts <= conv_dt AND t.ts >= conv_dt - toIntervalDay({window_days:UInt16}) AND t.channel NOT IN {excluded_channels:Array(String)}, p.path)) AS eligible
-    FROM conv AS c
-    LEFT JOIN paths AS p ON p.identity = c.identity
+    FROM paths AS p
+    RIGHT JOIN conv AS c ON p.identity = c.identity
   )
   ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
 )
@@ -1438,6 +1451,7 @@ paths AS (
   SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel)), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')) AS path
   FROM session_rows AS s
   LEFT JOIN ids ON ids.id_visitor = s.visitor_id
+  WHERE s.channel != ''
   GROUP BY identity
 ),
 credits AS (
@@ -1448,8 +1462,8 @@ credits AS (
       c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
       c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,
       arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> t.channel != '' AND t.ts <= conv_dt AND t.ts >= conv_dt - toIntervalDay({window_days:UInt16}) AND t.channel NOT IN {excluded_channels:Array(String)}, p.path)) AS eligible
-    FROM conv AS c
-    LEFT JOIN paths AS p ON p.identity = c.identity
+    FROM paths AS p
+    RIGHT JOIN conv AS c ON p.identity = c.identity
   )
   ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
 )
@@ -1517,6 +1531,7 @@ paths AS (
   SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel), ad), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String, ad String)')) AS path
   FROM session_rows AS s
   LEFT JOIN ids ON ids.id_visitor = s.visitor_id
+  WHERE s.channel != ''
   GROUP BY identity
 ),
 credits AS (
@@ -1527,8 +1542,8 @@ credits AS (
       c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
       c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,
       arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> t.channel != '' AND t.ts <= conv_dt AND t.ts >= conv_dt - toIntervalDay({window_days:UInt16}) AND t.channel NOT IN {excluded_channels:Array(String)}, p.path)) AS eligible
-    FROM conv AS c
-    LEFT JOIN paths AS p ON p.identity = c.identity
+    FROM paths AS p
+    RIGHT JOIN conv AS c ON p.identity = c.identity
   )
   ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic', ''), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String, ad String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
 )
@@ -1557,6 +1572,110 @@ GROUP BY k_source, k_ad
 WHERE k_source != '' AND k_ad != ''
 ORDER BY if((t_parts[1]) = 0, NULL, (t_parts[8]) / (t_parts[1])) ASC NULLS LAST, k_source, k_ad
 LIMIT {limit:UInt32} OFFSET {offset:UInt64}
+;
+
+-- case: every model side by side by source, in one statement
+-- report
+--   conv_end = "2026-10-31 23:59:59.999"
+--   conv_start = "2026-10-01 00:00:00.000"
+--   day_end = "2026-10-31"
+--   day_start = "2026-10-01"
+--   dd_baseline = 0
+--   dd_cal_ends = []
+--   dd_cal_lifts = []
+--   dd_cal_sources = []
+--   dd_cal_starts = []
+--   dd_channels = []
+--   dd_fallback = 1
+--   dd_lifts = []
+--   dd_restricted = 0
+--   dd_sources = []
+--   end = "2026-10-31 23:59:59.999"
+--   excluded_channels = []
+--   fee_fixed = 0
+--   fee_percent = 0
+--   limit = 100
+--   mk_channels = []
+--   mk_effects = []
+--   mk_restricted = 0
+--   mk_sources = []
+--   net_merchandise = 0
+--   offset = 0
+--   platform_revenue = 0
+--   refund_netting = 0
+--   scan_end = "2026-10-31 23:59:59.999"
+--   scan_start = "2026-09-24 00:00:00.000"
+--   start = "2026-10-01 00:00:00.000"
+--   store_id = 1
+--   window_days = 7
+WITH
+session_rows AS (
+  SELECT session_id, started,
+    tupleElement(landing, 'visitor_id') AS visitor_id, tupleElement(landing, 'adv_source') AS channel,
+    add_to_carts, initiated_checkouts AS checkouts
+  FROM sessions FINAL
+  WHERE store_id = {store_id:UInt64} AND month BETWEEN toStartOfMonth({scan_start:DateTime64(3, 'UTC')}) AND toStartOfMonth({scan_end:DateTime64(3, 'UTC')})
+    AND started BETWEEN {scan_start:DateTime64(3, 'UTC')} AND {scan_end:DateTime64(3, 'UTC')}
+),
+ids AS (
+  SELECT visitor_id AS id_visitor, customer_id AS customer FROM visitor_customers FINAL WHERE store_id = {store_id:UInt64}
+),
+conv AS (
+  SELECT c.dt AS conv_dt, c.session_id AS session_id,
+    multiIf(c.customer_id != '', concat('c:', c.customer_id), if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(c.visitor_id)))) AS identity,
+    toFloat64(c.transaction_gross_revenue) AS revenue, toFloat64(c.is_new_customer) AS is_new,
+    toFloat64(0) AS cogs, toFloat64(0) AS fees, toFloat64(0) AS shipping_costs, toFloat64(0) AS refunds,
+    c.transaction_city AS city, c.coupon_code AS coupon_code
+  FROM conversions AS c
+  LEFT JOIN ids ON ids.id_visitor = c.visitor_id
+  
+  WHERE c.store_id = {store_id:UInt64}
+  AND c.dt BETWEEN {conv_start:DateTime64(3, 'UTC')} AND {conv_end:DateTime64(3, 'UTC')}
+  AND c.transaction_id NOT IN (SELECT arrayJoin(arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name]))) FROM orders FINAL WHERE store_id = {store_id:UInt64} AND sale = 0)
+),
+paths AS (
+  SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel)), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')) AS path
+  FROM session_rows AS s
+  LEFT JOIN ids ON ids.id_visitor = s.visitor_id
+  WHERE s.channel != ''
+  GROUP BY identity
+),
+credits AS (
+  SELECT credit.1 AS touch, credit.2 AS weight, credit.3 AS share, credit.4 AS model, conv_dt AS credit_ts,
+    revenue, is_new, cogs, fees, shipping_costs, refunds, city, coupon_code
+  FROM (
+    SELECT c.conv_dt AS conv_dt, c.session_id AS session_id,
+      c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
+      c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,
+      arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> t.channel != '' AND t.ts <= conv_dt AND t.ts >= conv_dt - toIntervalDay({window_days:UInt16}) AND t.channel NOT IN {excluded_channels:Array(String)}, p.path)) AS eligible, if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches
+    FROM paths AS p
+    RIGHT JOIN conv AS c ON p.identity = c.identity
+  )
+  ARRAY JOIN arrayConcat(arrayMap(c -> (c.1, c.2, c.2, 1), arrayFilter(c -> c.2 > 0, arrayZip(touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches))))), arrayMap(c -> (c.1, c.2, c.2, 2), arrayFilter(c -> c.2 > 0, arrayZip(touches, arrayMap(i -> if(i = 1, 1., 0.), arrayEnumerate(touches))))), arrayMap(c -> (c.1, c.2, c.2, 3), arrayFilter(c -> c.2 > 0, arrayZip(touches, arrayMap(t -> 1. / length(touches), touches)))), arrayMap(c -> (c.1, c.2, c.2, 4), arrayFilter(c -> c.2 > 0, arrayZip(touches, arrayMap(i -> multiIf(length(touches) = 1, 1., length(touches) = 2, 0.5, i = 1 OR i = length(touches), 0.4, 0.2 / (length(touches) - 2)), arrayEnumerate(touches))))), arrayMap(c -> (c.1, c.2, c.2, 5), arrayFilter(c -> c.2 > 0, arrayZip(touches, arrayMap(t -> if(arrayCount(x -> x.source NOT IN ('email', 'organic'), touches) = 0, 1. / length(touches), if(t.source NOT IN ('email', 'organic'), 1. / arrayCount(x -> x.source NOT IN ('email', 'organic'), touches), 0.)), touches)))), arrayMap(c -> (c.1, c.2, c.3, 6), arrayMap((c, s) -> (c.1, c.2, c.2 * least(1., s) / s), arrayFilter(c -> c.2 > 0, arrayZip(touches, arrayReverse(arrayMap(n -> if(n = 1, 1., 0.), arrayEnumerateUniq(arrayReverse(arrayMap(t -> t.source, touches))))))) AS kept, arrayWithConstant(length(kept), arraySum(k -> k.2, kept)))), arrayMap(c -> (c.1, c.2, c.2, 7), arrayFilter(c -> c.2 > 0, arrayZip(touches, if(empty(arrayDistinct(arrayFilter(mk_s -> mk_s != '', arrayMap(mk_t -> if((has({mk_sources:Array(String)}, mk_t.source) AND ({mk_restricted:UInt8} = 0 OR has({mk_channels:Array(String)}, mk_t.channel))), mk_t.source, ''), touches)))), arrayMap(mk_i -> if(mk_i = if(arrayLastIndex(mk_t -> mk_t.source = 'organic', touches) > 0, arrayLastIndex(mk_t -> mk_t.source = 'organic', touches), length(touches)), 1., 0.), arrayEnumerate(touches)), arrayMap((mk_k, mk_n) -> if(mk_k != '' AND mk_n = 1, if(arraySum(mk_s -> {mk_effects:Array(Float64)}[indexOf({mk_sources:Array(String)}, mk_s)], arrayDistinct(arrayFilter(mk_s -> mk_s != '', arrayMap(mk_t -> if((has({mk_sources:Array(String)}, mk_t.source) AND ({mk_restricted:UInt8} = 0 OR has({mk_channels:Array(String)}, mk_t.channel))), mk_t.source, ''), touches)))) > 0, {mk_effects:Array(Float64)}[indexOf({mk_sources:Array(String)}, mk_k)] / arraySum(mk_s -> {mk_effects:Array(Float64)}[indexOf({mk_sources:Array(String)}, mk_s)], arrayDistinct(arrayFilter(mk_s -> mk_s != '', arrayMap(mk_t -> if((has({mk_sources:Array(String)}, mk_t.source) AND ({mk_restricted:UInt8} = 0 OR has({mk_channels:Array(String)}, mk_t.channel))), mk_t.source, ''), touches)))), 1. / length(arrayDistinct(arrayFilter(mk_s -> mk_s != '', arrayMap(mk_t -> if((has({mk_sources:Array(String)}, mk_t.source) AND ({mk_restricted:UInt8} = 0 OR has({mk_channels:Array(String)}, mk_t.channel))), mk_t.source, ''), touches))))), 0.), arrayMap(mk_t -> if((has({mk_sources:Array(String)}, mk_t.source) AND ({mk_restricted:UInt8} = 0 OR has({mk_channels:Array(String)}, mk_t.channel))), mk_t.source, ''), touches), arrayReverse(arrayEnumerateUniq(arrayReverse(arrayMap(mk_t -> if((has({mk_sources:Array(String)}, mk_t.source) AND ({mk_restricted:UInt8} = 0 OR has({mk_channels:Array(String)}, mk_t.channel))), mk_t.source, ''), touches))))))))), arrayMap(c -> (c.1, c.2, c.2, 8), arrayFilter(c -> c.2 > 0, arrayZip(arrayPushBack(touches, CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')), arrayPushBack(if({dd_fallback:UInt8} = 1, arrayMap(dd_t -> 1. / length(touches), touches), arrayMap(dd_l -> if(({dd_baseline:Float64} + arraySum(arrayMap((dd_k, dd_n) -> if(dd_k != '' AND dd_n = 1, if(empty({dd_cal_sources:Array(String)}), {dd_lifts:Array(Float64)}[indexOf({dd_sources:Array(String)}, dd_k)], if(arrayFirstIndex((dd_cs, dd_ca, dd_cb) -> dd_cs = dd_k AND conv_dt BETWEEN dd_ca AND dd_cb, {dd_cal_sources:Array(String)}, {dd_cal_starts:Array(DateTime64(3, 'UTC'))}, {dd_cal_ends:Array(DateTime64(3, 'UTC'))}) > 0, {dd_cal_lifts:Array(Float64)}[arrayFirstIndex((dd_cs, dd_ca, dd_cb) -> dd_cs = dd_k AND conv_dt BETWEEN dd_ca AND dd_cb, {dd_cal_sources:Array(String)}, {dd_cal_starts:Array(DateTime64(3, 'UTC'))}, {dd_cal_ends:Array(DateTime64(3, 'UTC'))})], {dd_lifts:Array(Float64)}[indexOf({dd_sources:Array(String)}, dd_k)])), 0.), arrayMap(dd_t -> if((has({dd_sources:Array(String)}, dd_t.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, dd_t.channel))), dd_t.source, ''), touches), arrayReverse(arrayEnumerateUniq(arrayReverse(arrayMap(dd_t -> if((has({dd_sources:Array(String)}, dd_t.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, dd_t.channel))), dd_t.source, ''), touches))))))) > 0, dd_l / ({dd_baseline:Float64} + arraySum(arrayMap((dd_k, dd_n) -> if(dd_k != '' AND dd_n = 1, if(empty({dd_cal_sources:Array(String)}), {dd_lifts:Array(Float64)}[indexOf({dd_sources:Array(String)}, dd_k)], if(arrayFirstIndex((dd_cs, dd_ca, dd_cb) -> dd_cs = dd_k AND conv_dt BETWEEN dd_ca AND dd_cb, {dd_cal_sources:Array(String)}, {dd_cal_starts:Array(DateTime64(3, 'UTC'))}, {dd_cal_ends:Array(DateTime64(3, 'UTC'))}) > 0, {dd_cal_lifts:Array(Float64)}[arrayFirstIndex((dd_cs, dd_ca, dd_cb) -> dd_cs = dd_k AND conv_dt BETWEEN dd_ca AND dd_cb, {dd_cal_sources:Array(String)}, {dd_cal_starts:Array(DateTime64(3, 'UTC'))}, {dd_cal_ends:Array(DateTime64(3, 'UTC'))})], {dd_lifts:Array(Float64)}[indexOf({dd_sources:Array(String)}, dd_k)])), 0.), arrayMap(dd_t -> if((has({dd_sources:Array(String)}, dd_t.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, dd_t.channel))), dd_t.source, ''), touches), arrayReverse(arrayEnumerateUniq(arrayReverse(arrayMap(dd_t -> if((has({dd_sources:Array(String)}, dd_t.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, dd_t.channel))), dd_t.source, ''), touches))))))), 0.), arrayMap((dd_k, dd_n) -> if(dd_k != '' AND dd_n = 1, if(empty({dd_cal_sources:Array(String)}), {dd_lifts:Array(Float64)}[indexOf({dd_sources:Array(String)}, dd_k)], if(arrayFirstIndex((dd_cs, dd_ca, dd_cb) -> dd_cs = dd_k AND conv_dt BETWEEN dd_ca AND dd_cb, {dd_cal_sources:Array(String)}, {dd_cal_starts:Array(DateTime64(3, 'UTC'))}, {dd_cal_ends:Array(DateTime64(3, 'UTC'))}) > 0, {dd_cal_lifts:Array(Float64)}[arrayFirstIndex((dd_cs, dd_ca, dd_cb) -> dd_cs = dd_k AND conv_dt BETWEEN dd_ca AND dd_cb, {dd_cal_sources:Array(String)}, {dd_cal_starts:Array(DateTime64(3, 'UTC'))}, {dd_cal_ends:Array(DateTime64(3, 'UTC'))})], {dd_lifts:Array(Float64)}[indexOf({dd_sources:Array(String)}, dd_k)])), 0.), arrayMap(dd_t -> if((has({dd_sources:Array(String)}, dd_t.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, dd_t.channel))), dd_t.source, ''), touches), arrayReverse(arrayEnumerateUniq(arrayReverse(arrayMap(dd_t -> if((has({dd_sources:Array(String)}, dd_t.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, dd_t.channel))), dd_t.source, ''), touches))))))) AS kept_weights_data_driven, if(arraySum(kept_weights_data_driven) > 1. - 1e-9, 0., 1. - arraySum(kept_weights_data_driven))))))) AS credit
+)
+SELECT k_model,
+  k_source,
+  max(label) AS label,
+  sumForEach(p) AS t_parts,
+  sumForEach(sumForEach(p)) OVER (PARTITION BY k_model) AS all_parts,
+  count() OVER (PARTITION BY k_model) AS total_rows,
+  toFloat64(0) AS all_expenses
+FROM (
+  SELECT arrayJoin(range(1, 9)) AS k_model, transform(source, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], source) AS k_source, '' AS label, [toFloat64(sum(spend)), toFloat64(sum(impressions)), toFloat64(sum(clicks))] AS p
+  FROM ads FINAL WHERE store_id = {store_id:UInt64}
+  AND dt BETWEEN {day_start:Date} AND {day_end:Date}
+  GROUP BY k_model, k_source
+  UNION ALL
+  SELECT arrayJoin(range(1, 9)) AS k_model, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel) AS k_source, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(count()), toFloat64(sum(add_to_carts)), toFloat64(sum(checkouts))] AS p
+  FROM session_rows WHERE started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
+  GROUP BY k_model, k_source
+  UNION ALL
+  SELECT model AS k_model, touch.source AS k_source, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds, toFloat64(0), toFloat64(0), share * 1., share * revenue, share * is_new, share * cogs, share * fees, share * shipping_costs, share * refunds] AS p
+  FROM credits
+)
+GROUP BY k_model, k_source
+ORDER BY k_model, t_parts[8] DESC, k_source
+LIMIT {limit:UInt32} OFFSET {offset:UInt64} BY k_model
 ;
 
 -- case: by net profit, an ad drilled to
@@ -1624,6 +1743,7 @@ paths AS (
   SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel), campaign, ad), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String, campaign String, ad String)')) AS path
   FROM session_rows AS s
   LEFT JOIN ids ON ids.id_visitor = s.visitor_id
+  WHERE s.channel != ''
   GROUP BY identity
 ),
 credits AS (
@@ -1634,8 +1754,8 @@ credits AS (
       c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
       c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,
       arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> t.channel != '' AND t.ts <= conv_dt AND t.ts >= conv_dt - toIntervalDay({window_days:UInt16}) AND t.channel NOT IN {excluded_channels:Array(String)}, p.path)) AS eligible
-    FROM conv AS c
-    LEFT JOIN paths AS p ON p.identity = c.identity
+    FROM paths AS p
+    RIGHT JOIN conv AS c ON p.identity = c.identity
   )
   ARRAY JOIN arrayFilter(c -> c.2 > 0 AND c.1.ad = {ad:String}, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic', '', ''), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String, campaign String, ad String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
 )
@@ -1737,6 +1857,7 @@ paths AS (
   SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel)), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')) AS path
   FROM session_rows AS s
   LEFT JOIN ids ON ids.id_visitor = s.visitor_id
+  WHERE s.channel != ''
   GROUP BY identity
 ),
 credits AS (
@@ -1747,8 +1868,8 @@ credits AS (
       c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
       c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,
       arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> t.channel != '' AND t.ts <= conv_dt AND t.ts >= conv_dt - toIntervalDay({window_days:UInt16}) AND t.channel NOT IN {excluded_channels:Array(String)}, p.path)) AS eligible
-    FROM conv AS c
-    LEFT JOIN paths AS p ON p.identity = c.identity
+    FROM paths AS p
+    RIGHT JOIN conv AS c ON p.identity = c.identity
   )
   ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
 )
@@ -1848,6 +1969,7 @@ paths AS (
   SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel)), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')) AS path
   FROM session_rows AS s
   LEFT JOIN ids ON ids.id_visitor = s.visitor_id
+  WHERE s.channel != ''
   GROUP BY identity
 ),
 credits AS (
@@ -1858,8 +1980,8 @@ credits AS (
       c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
       c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,
       arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> t.channel != '' AND t.ts <= conv_dt AND t.ts >= conv_dt - toIntervalDay({window_days:UInt16}) AND t.channel NOT IN {excluded_channels:Array(String)}, p.path)) AS eligible
-    FROM conv AS c
-    LEFT JOIN paths AS p ON p.identity = c.identity
+    FROM paths AS p
+    RIGHT JOIN conv AS c ON p.identity = c.identity
   )
   ARRAY JOIN arrayFilter(c -> c.2 > 0 AND c.1.channel IN {channels:Array(String)}, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
 )
@@ -1938,6 +2060,7 @@ paths AS (
   SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel)), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')) AS path
   FROM session_rows AS s
   LEFT JOIN ids ON ids.id_visitor = s.visitor_id
+  WHERE s.channel != ''
   GROUP BY identity
 ),
 credits AS (
@@ -1948,8 +2071,8 @@ credits AS (
       c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
       c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,
       arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> t.channel != '' AND t.ts <= conv_dt AND t.ts >= conv_dt - toIntervalDay({window_days:UInt16}) AND t.channel NOT IN {excluded_channels:Array(String)}, p.path)) AS eligible
-    FROM conv AS c
-    LEFT JOIN paths AS p ON p.identity = c.identity
+    FROM paths AS p
+    RIGHT JOIN conv AS c ON p.identity = c.identity
   )
   ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
 )
@@ -2028,6 +2151,7 @@ paths AS (
   SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel)), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')) AS path
   FROM session_rows AS s
   LEFT JOIN ids ON ids.id_visitor = s.visitor_id
+  WHERE s.channel != ''
   GROUP BY identity
 ),
 credits AS (
@@ -2038,8 +2162,8 @@ credits AS (
       c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
       c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,
       arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> t.channel != '' AND t.ts <= conv_dt AND t.ts >= conv_dt - toIntervalDay({window_days:UInt16}) AND t.channel NOT IN {excluded_channels:Array(String)}, p.path)) AS eligible
-    FROM conv AS c
-    LEFT JOIN paths AS p ON p.identity = c.identity
+    FROM paths AS p
+    RIGHT JOIN conv AS c ON p.identity = c.identity
   )
   ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
 )
@@ -2119,6 +2243,7 @@ paths AS (
   SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel)), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')) AS path
   FROM session_rows AS s
   LEFT JOIN ids ON ids.id_visitor = s.visitor_id
+  WHERE s.channel != ''
   GROUP BY identity
 ),
 credits AS (
@@ -2129,8 +2254,8 @@ credits AS (
       c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
       c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,
       arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> t.channel != '' AND t.ts <= conv_dt AND t.ts >= conv_dt - toIntervalDay({window_days:UInt16}) AND t.channel NOT IN {excluded_channels:Array(String)}, p.path)) AS eligible
-    FROM conv AS c
-    LEFT JOIN paths AS p ON p.identity = c.identity
+    FROM paths AS p
+    RIGHT JOIN conv AS c ON p.identity = c.identity
   )
   ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
   UNION ALL
@@ -2228,6 +2353,7 @@ paths AS (
   SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel)), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')) AS path
   FROM session_rows AS s
   LEFT JOIN ids ON ids.id_visitor = s.visitor_id
+  WHERE s.channel != ''
   GROUP BY identity
 ),
 credits AS (
@@ -2238,8 +2364,8 @@ credits AS (
       c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
       c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,
       arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> t.channel != '' AND t.ts <= conv_dt AND t.ts >= conv_dt - toIntervalDay({window_days:UInt16}) AND t.channel NOT IN {excluded_channels:Array(String)}, p.path)) AS eligible
-    FROM conv AS c
-    LEFT JOIN paths AS p ON p.identity = c.identity
+    FROM paths AS p
+    RIGHT JOIN conv AS c ON p.identity = c.identity
   )
   ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
   UNION ALL
