@@ -93,11 +93,13 @@ describe('row formats', () => {
   });
 
   test('an order reads refunds from JSON text and leaves an absent payment_fee null', () => {
-    assert.deepEqual(check(orderRow, { transaction_id: 1001, dt: '2026-03-01T10:00:00Z', refunds: '[{"dt":"2026-03-02 00:00:00","amount":"250"}]', currency: 'usd' }), {
-      transaction_id: '1001', dt: '2026-03-01 10:00:00.000', customer_id: '', is_new_customer: 0, currency: 'USD', gross_revenue: 0,
+    assert.deepEqual(check(orderRow, { transaction_id: 1001, dt: '2026-03-01T10:00:00Z', gross_revenue: 1000, refunds: '[{"dt":"2026-03-02 00:00:00","amount":"250"}]', currency: 'usd' }), {
+      transaction_id: '1001', dt: '2026-03-01 10:00:00.000', customer_id: '', is_new_customer: 0, currency: 'USD', gross_revenue: 1000,
       tax: 0, shipping: 0, discount: 0, refunds: [{ dt: '2026-03-02 00:00:00.000', amount: 250 }], cogs: 0, shipping_cost: 0, payment_fee: null,
       updated_at: null, status: 'sale', platform_status: '', coupon_code: '', city: '', country_code: '', line_items: [],
     });
+    assert.equal(check(orderRow, { transaction_id: 'T', dt: '2026-03-01 10:00:00', gross_revenue: 200, refunds: '[{"dt":"2026-03-02 00:00:00","amount":"250"}]' }),
+      "refunds: 250 in total, more than the order's gross_revenue of 200");
     assert.equal(check(orderRow, { transaction_id: 'T', dt: '2026-03-01 10:00:00', refunds: [{ dt: 'soon', amount: 1 }] }), 'refunds: [0]: dt: expected YYYY-MM-DD HH:MM:SS[.mmm] (UTC) or ISO 8601 with Z or an offset');
   });
 
