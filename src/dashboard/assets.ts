@@ -18,7 +18,7 @@ let bundle: Promise<Record<string, Asset>> | null = null;
 export function dashboardAssets(): Promise<Record<string, Asset>> {
   bundle ??= bundleBrowserCode({
     script: fileURLToPath(new URL('./client/main.ts', import.meta.url)),
-    stylesheet: fileURLToPath(new URL('./client/style.css', import.meta.url)),
+    stylesheet: fileURLToPath(new URL('../ui/style.css', import.meta.url)),
     format: 'esm',
   }).then(({ js, css }) => ({
     'app.js': asset(js, 'text/javascript; charset=utf-8'),

@@ -3,7 +3,7 @@ import { html } from 'htm/preact';
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, getJson, sendJson, setCsrfToken } from './api.ts';
 import { linkTo, navigate, useRoute, withParams, type Route } from './router.ts';
-import { setCurrency } from './format.ts';
+import { setCurrency } from '../../ui/format.ts';
 import { Overview } from './views/overview.ts';
 import { Report } from './views/report.ts';
 import { Conversions } from './views/conversions.ts';

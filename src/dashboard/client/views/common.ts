@@ -1,6 +1,6 @@
 import { html } from 'htm/preact';
 import { apiUrl } from '../api.ts';
-import { change, formatValue, label, METRIC_KINDS } from '../format.ts';
+import { change, formatValue, label, METRIC_KINDS } from '../../../ui/format.ts';
 
 /** Parameters every analytics view passes through to its endpoint. */
 export const FILTER_PARAMS = ['workspace', 'start_date', 'end_date', 'attribution_model', 'attribution_window', 'attribution_date', 'source', 'exclude_source'];

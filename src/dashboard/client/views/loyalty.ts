@@ -8,7 +8,7 @@ import type { ViewProps } from './props.ts';
 import { sendJson } from '../api.ts';
 import { apiParams, useData } from '../data.ts';
 import { Filters } from '../filters.ts';
-import { Table, type Column, type Row } from '../table.ts';
+import { Table, type Column, type Row } from '../../../ui/table.ts';
 import { Kpi, Status } from './common.ts';
 
 interface Program {

@@ -4,8 +4,8 @@ import { useState } from 'preact/hooks';
 import type { ViewProps } from './props.ts';
 import { useData, apiParams } from '../data.ts';
 import { Filters, type Applied } from '../filters.ts';
-import { Chart } from '../chart.ts';
-import { instantOf, label, localTime, METRIC_KINDS } from '../format.ts';
+import { Chart } from '../../../ui/chart.ts';
+import { instantOf, label, localTime, METRIC_KINDS } from '../../../ui/format.ts';
 import { Downloads, FILTER_PARAMS, Kpi, Status } from './common.ts';
 
 interface OverviewAnswer {

@@ -4,9 +4,9 @@ import { useState } from 'preact/hooks';
 import type { ViewProps } from './props.ts';
 import { useData, apiParams } from '../data.ts';
 import { Filters, type Applied } from '../filters.ts';
-import { Table, type Column, type Row } from '../table.ts';
-import { Chart } from '../chart.ts';
-import { label, METRIC_KINDS } from '../format.ts';
+import { Table, type Column, type Row } from '../../../ui/table.ts';
+import { Chart } from '../../../ui/chart.ts';
+import { label, METRIC_KINDS } from '../../../ui/format.ts';
 import { FILTER_PARAMS, Kpi, Status } from './common.ts';
 
 interface ProfitAnswer {

@@ -9,8 +9,8 @@ import { useEffect, useState } from 'preact/hooks';
 import type { ViewProps } from './props.ts';
 import { useData, apiParams } from '../data.ts';
 import { Filters, MODELS, type Applied } from '../filters.ts';
-import { Table, type Column, type Row } from '../table.ts';
-import { label, METRIC_KINDS, withName } from '../format.ts';
+import { Table, type Column, type Row } from '../../../ui/table.ts';
+import { label, METRIC_KINDS, withName } from '../../../ui/format.ts';
 import { withParams, type Route } from '../router.ts';
 import { FILTER_PARAMS, Status } from './common.ts';
 

@@ -5,8 +5,8 @@
  */
 import { html } from 'htm/preact';
 import { useData, apiParams } from '../data.ts';
-import { Table, type Column, type Row } from '../table.ts';
-import { label } from '../format.ts';
+import { Table, type Column, type Row } from '../../../ui/table.ts';
+import { label } from '../../../ui/format.ts';
 import type { Route } from '../router.ts';
 import { Status } from './common.ts';
 

@@ -1,7 +1,7 @@
 /** attribution.get-data's result as the dashboard's "models side by side" table: revenue and conversions per channel under each model. */
 import { html } from 'htm/preact';
-import { label } from '../../../../dashboard/client/format.ts';
-import { Table, type Row } from '../../../../dashboard/client/table.ts';
+import { label } from '../../../../ui/format.ts';
+import { Table, type Row } from '../../../../ui/table.ts';
 import { keyColumns, modelColumns } from '../../../../dashboard/client/views/report.ts';
 import { dayOf, type Period } from './period.ts';
 
