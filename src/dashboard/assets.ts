@@ -11,7 +11,7 @@ export interface Asset {
 let bundle: Promise<Record<string, Asset>> | null = null;
 
 /**
- * The browser code (src/dashboard/client, Preact + htm + uPlot) bundled and minified once per
+ * The browser code (src/dashboard/client on src/ui, Preact + htm + uPlot) bundled and minified once per
  * process at start-up, as the pixel is: no build step before `npm start`. Two files: app.js and
  * app.css (uPlot's stylesheet plus ours).
  */

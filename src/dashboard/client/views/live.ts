@@ -6,7 +6,8 @@ import { useData, apiParams } from '../data.ts';
 import { Table, type Column, type Row } from '../../../ui/table.ts';
 import { Chart } from '../../../ui/chart.ts';
 import { formatValue } from '../../../ui/format.ts';
-import { Kpi, Status } from './common.ts';
+import { Kpi } from '../../../ui/kpi.ts';
+import { Status } from './common.ts';
 
 interface LiveAnswer {
   now: string;

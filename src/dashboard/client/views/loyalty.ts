@@ -9,7 +9,8 @@ import { sendJson } from '../api.ts';
 import { apiParams, useData } from '../data.ts';
 import { Filters } from '../filters.ts';
 import { Table, type Column, type Row } from '../../../ui/table.ts';
-import { Kpi, Status } from './common.ts';
+import { Kpi } from '../../../ui/kpi.ts';
+import { Status } from './common.ts';
 
 interface Program {
   id: string;

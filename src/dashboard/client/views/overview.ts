@@ -6,7 +6,8 @@ import { useData, apiParams } from '../data.ts';
 import { Filters, type Applied } from '../filters.ts';
 import { Chart } from '../../../ui/chart.ts';
 import { instantOf, label, localTime, METRIC_KINDS } from '../../../ui/format.ts';
-import { Downloads, FILTER_PARAMS, Kpi, Status } from './common.ts';
+import { Kpi } from '../../../ui/kpi.ts';
+import { Downloads, FILTER_PARAMS, Status } from './common.ts';
 
 interface OverviewAnswer {
   interval: string;

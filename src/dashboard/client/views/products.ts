@@ -5,7 +5,8 @@ import { useData, apiParams } from '../data.ts';
 import { Filters, SOURCES, Select, type Applied } from '../filters.ts';
 import { Table, type Column, type Row } from '../../../ui/table.ts';
 import { formatValue, label } from '../../../ui/format.ts';
-import { FILTER_PARAMS, Kpi, Status } from './common.ts';
+import { Kpi } from '../../../ui/kpi.ts';
+import { FILTER_PARAMS, Status } from './common.ts';
 
 interface SourceSales {
   source: string;

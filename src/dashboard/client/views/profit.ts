@@ -7,7 +7,8 @@ import { Filters, type Applied } from '../filters.ts';
 import { Table, type Column, type Row } from '../../../ui/table.ts';
 import { Chart } from '../../../ui/chart.ts';
 import { label, METRIC_KINDS } from '../../../ui/format.ts';
-import { FILTER_PARAMS, Kpi, Status } from './common.ts';
+import { Kpi } from '../../../ui/kpi.ts';
+import { FILTER_PARAMS, Status } from './common.ts';
 
 interface ProfitAnswer {
   interval: string;

@@ -2,7 +2,7 @@
 import { html } from 'htm/preact';
 import { label } from '../../../../ui/format.ts';
 import { Table, type Row } from '../../../../ui/table.ts';
-import { keyColumns, modelColumns } from '../../../../dashboard/client/views/report.ts';
+import { keyColumns, modelColumns } from '../../../../ui/report-columns.ts';
 import { dayOf, type Period } from './period.ts';
 
 type ModelNumbers = { revenue?: number | null; conversions?: number | null };

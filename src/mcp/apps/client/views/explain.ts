@@ -4,7 +4,7 @@
  */
 import { html } from 'htm/preact';
 import { Table, type Column, type Row } from '../../../../ui/table.ts';
-import { WhyTables, type WhyAnswer } from '../../../../dashboard/client/views/why.ts';
+import { WhyTables, type WhyAnswer } from '../../../../ui/why-tables.ts';
 import { withName } from '../../../../ui/format.ts';
 
 export interface ExplainResult {

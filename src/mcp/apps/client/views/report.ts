@@ -6,8 +6,8 @@ import { html } from 'htm/preact';
 import { Chart } from '../../../../ui/chart.ts';
 import { label, METRIC_KINDS } from '../../../../ui/format.ts';
 import { Table, type Column, type Row } from '../../../../ui/table.ts';
-import { Kpi } from '../../../../dashboard/client/views/common.ts';
-import { keyColumns } from '../../../../dashboard/client/views/report.ts';
+import { Kpi } from '../../../../ui/kpi.ts';
+import { keyColumns } from '../../../../ui/report-columns.ts';
 import { dayOf, type Period } from './period.ts';
 
 export interface QueryResult {
