@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
-import { authRoutes } from './auth.ts';
+import { requireUser, sessionRoutes, signInRoute } from './auth.ts';
 import { pageRoutes } from './pages.ts';
 import { viewRoutes } from './view-endpoints.ts';
 import { settingsRoutes } from './settings-endpoints.ts';
@@ -21,6 +21,23 @@ import { loyaltyRoutes } from './loyalty-endpoints.ts';
 import { creatorRoutes } from './creator-endpoints.ts';
 import { aiVisibilityRoutes } from './ai-visibility-endpoints.ts';
 
+/** The JSON endpoint files under /dashboard/api, each registered behind the session hook. */
+const ENDPOINTS = [
+  sessionRoutes,
+  viewRoutes,
+  settingsRoutes,
+  surveyRoutes,
+  formRoutes,
+  workflowRoutes,
+  exportRoutes,
+  savedReportRoutes,
+  geoTestRoutes,
+  liftTestRoutes,
+  loyaltyRoutes,
+  creatorRoutes,
+  aiVisibilityRoutes,
+];
+
 export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
   await app.register(cookie);
   app.decorateRequest('dashboardUser', null);
@@ -34,17 +51,10 @@ export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
     };
   });
   await app.register(pageRoutes);
-  await app.register(authRoutes);
-  await app.register(viewRoutes);
-  await app.register(settingsRoutes);
-  await app.register(surveyRoutes);
-  await app.register(formRoutes);
-  await app.register(workflowRoutes);
-  await app.register(exportRoutes);
-  await app.register(savedReportRoutes);
-  await app.register(geoTestRoutes);
-  await app.register(liftTestRoutes);
-  await app.register(loyaltyRoutes);
-  await app.register(creatorRoutes);
-  await app.register(aiVisibilityRoutes);
+  await app.register(signInRoute);
+  // Every other JSON endpoint in one context under one hook, so none can be added without a session.
+  await app.register(async (signedIn) => {
+    signedIn.addHook('onRequest', requireUser(signedIn));
+    for (const routes of ENDPOINTS) await signedIn.register(routes);
+  });
 }

@@ -34,7 +34,6 @@ import { listConversionNames } from '../analytics/conversion-name-list.ts';
 import { parseAttributionQuery } from '../api/attribution/schema.ts';
 import { idParam, pageOf, parseQuery, text } from '../api/params.ts';
 import { pixelScope } from '../analytics/query-scope.ts';
-import { requireUser } from './auth.ts';
 import { workspaceAccess, type WorkspaceAccess } from './access.ts';
 import { previousPeriod, viewDays, viewRange } from './store-calendar.ts';
 
@@ -81,10 +80,9 @@ const pathQuery = z.object({
 });
 
 export async function viewRoutes(app: FastifyInstance): Promise<void> {
-  const onRequest = requireUser(app);
 
   /** Overview: the totals of the range and of the period before it, and one series. Two report runs. */
-  app.get('/dashboard/api/overview', { onRequest }, async (request) => {
+  app.get('/dashboard/api/overview', async (request) => {
     const now = Date.now();
     const { access, query, range } = viewRequest(request, now);
     const metrics = [...OVERVIEW_METRICS, ...(access.visibility.profit ? (['net_profit'] as MetricName[]) : [])];
@@ -110,7 +108,7 @@ export async function viewRoutes(app: FastifyInstance): Promise<void> {
   });
 
   /** Attribution: exactly /v3/report's answer for the same parameters. */
-  app.get('/dashboard/api/report', { onRequest }, async (request) => {
+  app.get('/dashboard/api/report', async (request) => {
     const { access, query } = viewRequest(request);
     const result = await runReport(app.stores, access, query);
     // The drill-down's breadcrumbs name the campaign and ad group they stand in, as the report's rows name them.
@@ -123,14 +121,14 @@ export async function viewRoutes(app: FastifyInstance): Promise<void> {
   });
 
   /** Every model side by side for the same rows: one report run per model. */
-  app.get('/dashboard/api/compare', { onRequest }, async (request) => {
+  app.get('/dashboard/api/compare', async (request) => {
     const { access, query } = viewRequest(request);
     const runs = await Promise.all(ATTRIBUTION_MODELS.map((model) => runReport(app.stores, access, { ...query, attribution_model: model })));
     return { models: ATTRIBUTION_MODELS.map((model, i) => ({ model, data: runs[i]!.rows, totals: runs[i]!.totals })) };
   });
 
   /** Profit: the profit metrics by source, and over time. Two report runs; needs read:profit. */
-  app.get('/dashboard/api/profit', { onRequest }, async (request) => {
+  app.get('/dashboard/api/profit', async (request) => {
     const { access, query, range } = viewRequest(request);
     const interval = query.interval ?? intervalFor(range.startMs, range.endMs);
     const base = { ...query, metrics: PROFIT_METRICS, offset: 0, limit: 500 };
@@ -142,7 +140,7 @@ export async function viewRoutes(app: FastifyInstance): Promise<void> {
   });
 
   /** Conversions: the raw rows of /v3/conversions, with its filters and paging, newest first. */
-  app.get('/dashboard/api/conversions', { onRequest }, async (request) => {
+  app.get('/dashboard/api/conversions', async (request) => {
     const access = workspaceAccess(request);
     const query = parseConversionsQuery(request.query, VIEW_PARAMS);
     const scope = pixelScope(access, viewRange(query, access.timeZone, Date.now()), query.source);
@@ -160,7 +158,7 @@ export async function viewRoutes(app: FastifyInstance): Promise<void> {
   });
 
   /** The conversion names of the view's range with their counts, and whether the workspace counts each. */
-  app.get('/dashboard/api/conversions/names', { onRequest }, async (request) => {
+  app.get('/dashboard/api/conversions/names', async (request) => {
     const access = workspaceAccess(request);
     const query = parseConversionsQuery(request.query, VIEW_PARAMS);
     const range = viewRange(query, access.timeZone, Date.now());
@@ -168,7 +166,7 @@ export async function viewRoutes(app: FastifyInstance): Promise<void> {
   });
 
   /** One conversion's touchpoint path under the report's model, window and exclusions, campaigns, ad groups and ads named. */
-  app.get('/dashboard/api/conversions/path', { onRequest }, async (request) => {
+  app.get('/dashboard/api/conversions/path', async (request) => {
     const access = workspaceAccess(request);
     const query = parseReportQuery(request.query, [...VIEW_PARAMS, ...Object.keys(pathQuery.shape)]);
     const key = parseQuery(pathQuery, request.query as Record<string, unknown>);
@@ -211,7 +209,7 @@ export async function viewRoutes(app: FastifyInstance): Promise<void> {
    * Why one order was credited: /v3/attribution's answer for the member's permissions, the chain
    * learned over the view's range (the order is the newest sale with the id in it).
    */
-  app.get('/dashboard/api/conversions/why', { onRequest }, async (request) => {
+  app.get('/dashboard/api/conversions/why', async (request) => {
     const access = workspaceAccess(request);
     const query = parseAttributionQuery(request.query, VIEW_PARAMS);
     const range = viewRange(query, access.timeZone, Date.now());
@@ -219,7 +217,7 @@ export async function viewRoutes(app: FastifyInstance): Promise<void> {
   });
 
   /** Products: what sold in the range, per product and the source the report credits; the report's filters. */
-  app.get('/dashboard/api/products', { onRequest }, async (request) => {
+  app.get('/dashboard/api/products', async (request) => {
     const { access, query } = viewRequest(request);
     const { start_date, end_date, timezone, source, exclude_source, campaign, attribution_model, attribution_window, attribution_date, limit, offset } = query;
     return runProductSales(app.stores, access, {
@@ -228,7 +226,7 @@ export async function viewRoutes(app: FastifyInstance): Promise<void> {
   });
 
   /** Storelens vs shop: the reconciliation of the range, on the workspace's calendar. */
-  app.get('/dashboard/api/reconciliation', { onRequest }, async (request) => {
+  app.get('/dashboard/api/reconciliation', async (request) => {
     const access = workspaceAccess(request);
     const query = parseReconciliationQuery(request.query, VIEW_PARAMS);
     const range = viewRange(query, access.timeZone, Date.now());
@@ -240,7 +238,7 @@ export async function viewRoutes(app: FastifyInstance): Promise<void> {
   });
 
   /** Customers: the range's new customers and their lifetime value, on the workspace's calendar. */
-  app.get('/dashboard/api/customers', { onRequest }, async (request) => {
+  app.get('/dashboard/api/customers', async (request) => {
     const access = workspaceAccess(request);
     const { breakdown, attribution_window, ...dates } = parseCustomersQuery(request.query, VIEW_PARAMS);
     const range = viewRange(dates, access.timeZone, Date.now());
@@ -252,7 +250,7 @@ export async function viewRoutes(app: FastifyInstance): Promise<void> {
   });
 
   /** Live: the last 30 minutes of pageviews and conversions, polled by the view. */
-  app.get('/dashboard/api/live', { onRequest }, async (request) => {
+  app.get('/dashboard/api/live', async (request) => {
     const access = workspaceAccess(request);
     const now = Date.now();
     const range = { startMs: now - 30 * 60_000, endMs: now, timeZone: UTC };

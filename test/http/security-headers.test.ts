@@ -11,6 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { startTestApp, type TestApp } from '../helper.ts';
+import { VIEWS } from '../../src/dashboard/views.ts';
 
 let t: TestApp;
 let base: string;
@@ -88,7 +89,7 @@ describe('security headers', () => {
         assertInlineCodeAllowed(response.body, policy, `${method} ${url}`);
       }
     }
-    const dashboard = ['/', '/profit', '/conversions', '/report', '/products', '/books', '/customers', '/live', '/surveys', '/forms', '/saved', '/geo', '/workflows', '/loyalty', '/creators', '/ai-visibility', '/settings'].map((page) => `GET ${page}`);
+    const dashboard = VIEWS.map(({ path }) => `GET ${path}`);
     assert.deepEqual(html.sort(), [...dashboard, 'GET /demo/storefront', 'GET /api-docs'].sort());
   });
 
