@@ -7,7 +7,14 @@ import type { FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import { requireUser, sessionRoutes, signInRoute } from './auth.ts';
 import { pageRoutes } from './pages.ts';
-import { viewRoutes } from './view-endpoints.ts';
+import { overviewRoutes } from './overview-endpoints.ts';
+import { reportRoutes } from './report-endpoints.ts';
+import { conversionRoutes } from './conversion-endpoints.ts';
+import { profitRoutes } from './profit-endpoints.ts';
+import { productRoutes } from './product-endpoints.ts';
+import { booksRoutes } from './books-endpoints.ts';
+import { customerRoutes } from './customer-endpoints.ts';
+import { liveRoutes } from './live-endpoints.ts';
 import { settingsRoutes } from './settings-endpoints.ts';
 import { surveyRoutes } from './survey-endpoints.ts';
 import { formRoutes } from './form-endpoints.ts';
@@ -24,7 +31,14 @@ import { aiVisibilityRoutes } from './ai-visibility-endpoints.ts';
 /** The JSON endpoint files under /dashboard/api, each registered behind the session hook. */
 const ENDPOINTS = [
   sessionRoutes,
-  viewRoutes,
+  overviewRoutes,
+  reportRoutes,
+  conversionRoutes,
+  profitRoutes,
+  productRoutes,
+  booksRoutes,
+  customerRoutes,
+  liveRoutes,
   settingsRoutes,
   surveyRoutes,
   formRoutes,
