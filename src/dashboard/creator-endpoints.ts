@@ -17,7 +17,6 @@ import { daysOfView, viewDays } from './store-calendar.ts';
 const linkBody = z.object({ code: z.string().max(100) }).strict();
 
 export async function creatorRoutes(app: FastifyInstance): Promise<void> {
-
   app.get('/dashboard/api/creators', async (request) => {
     const access = workspaceAccess(request);
     const range = daysOfView(request.query, access.timeZone, Date.now());

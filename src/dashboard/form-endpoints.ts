@@ -29,7 +29,6 @@ const shown = (form: Form) => ({
 const submissionsQuery = { schema: z.object({ limit: limitParam, offset: offsetParam }) };
 
 export async function formRoutes(app: FastifyInstance): Promise<void> {
-
   app.get('/dashboard/api/forms', async (request) => {
     const { workspaceId } = workspaceAccess(request);
     const [forms, counts] = await Promise.all([listForms(app.stores.db, workspaceId), countFormSubmissions(app.stores.ch, workspaceId)]);

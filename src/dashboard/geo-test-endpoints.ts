@@ -10,7 +10,6 @@ import { requireOwner, workspaceAccess } from './access.ts';
 const GEO_TEST_BODY_LIMIT = 16_384;
 
 export async function geoTestRoutes(app: FastifyInstance): Promise<void> {
-
   app.get('/dashboard/api/geo-tests', async (request) => {
     const access = workspaceAccess(request);
     const tests = await listGeoTests(app.stores.db, access.workspaceId, { limit: 500, offset: 0 });

@@ -12,7 +12,6 @@ import { requireOwner, workspaceAccess } from './access.ts';
 const LIFT_TEST_BODY_LIMIT = 4_096;
 
 export async function liftTestRoutes(app: FastifyInstance): Promise<void> {
-
   app.get('/dashboard/api/lift-tests', async (request) => {
     const access = workspaceAccess(request);
     requireOwner(access);

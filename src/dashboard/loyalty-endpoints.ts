@@ -12,7 +12,6 @@ import { daysOfView, viewDays } from './store-calendar.ts';
 const PROGRAM_BODY_LIMIT = 4096;
 
 export async function loyaltyRoutes(app: FastifyInstance): Promise<void> {
-
   app.get('/dashboard/api/loyalty', async (request) => {
     const access = workspaceAccess(request);
     const range = daysOfView(request.query, access.timeZone, Date.now());

@@ -69,7 +69,6 @@ function savedRequest(saved: SavedReport, url: ReportRequest, access: WorkspaceA
 }
 
 export async function savedReportRoutes(app: FastifyInstance): Promise<void> {
-
   app.get('/dashboard/api/saved-reports', async (request) => {
     const access = workspaceAccess(request);
     const all = await listSavedReports(app.stores.db, access.workspaceId);

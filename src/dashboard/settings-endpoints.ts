@@ -49,7 +49,6 @@ function baseUrl(app: FastifyInstance, request: FastifyRequest): string {
 }
 
 export async function settingsRoutes(app: FastifyInstance): Promise<void> {
-
   app.get('/dashboard/api/settings', async (request) => {
     const access = ownerOf(request);
     return { settings: await getSettings(app.stores.db, access.workspaceId) };

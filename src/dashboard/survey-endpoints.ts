@@ -35,7 +35,6 @@ const questionParam = z
   .optional();
 
 export async function surveyRoutes(app: FastifyInstance): Promise<void> {
-
   app.get('/dashboard/api/surveys', async (request) => {
     const { workspaceId, visibility } = workspaceAccess(request);
     const [surveys, counts] = await Promise.all([
