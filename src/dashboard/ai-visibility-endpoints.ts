@@ -9,7 +9,6 @@ import { Conflict } from '../kit/errors.ts';
 import { NOT_CONFIGURED, PROMPT_KIND, runPrompts } from '../ai-visibility/run.ts';
 import { promptsWithResults } from '../ai-visibility/results.ts';
 import { countObjects } from '../store/app/tool-objects.ts';
-import { requireUser } from './auth.ts';
 import { requireOwner, workspaceAccess } from './access.ts';
 
 /** Prompts the view lists: the oldest, as the tool pages them. */
@@ -20,11 +19,10 @@ export const RUN_UNDER_WAY = "This workspace's prompts are being run already: th
 const shown = (object: { id: number; data: object; createdAt: string }) => ({ id: String(object.id), ...object.data, created_at: object.createdAt });
 
 export async function aiVisibilityRoutes(app: FastifyInstance): Promise<void> {
-  const onRequest = requireUser(app);
   /** Workspaces whose prompts are being asked now: a second click waits for the first run instead of doubling the requests. */
   const running = new Set<number>();
 
-  app.get('/dashboard/api/ai-visibility', { onRequest }, async (request) => {
+  app.get('/dashboard/api/ai-visibility', async (request) => {
     const { workspaceId } = workspaceAccess(request);
     const [prompts, total] = await Promise.all([
       promptsWithResults(app.stores.db, workspaceId, { limit: SHOWN_PROMPTS, offset: 0 }),
@@ -38,7 +36,7 @@ export async function aiVisibilityRoutes(app: FastifyInstance): Promise<void> {
     };
   });
 
-  app.post('/dashboard/api/ai-visibility/run', { onRequest }, async (request) => {
+  app.post('/dashboard/api/ai-visibility/run', async (request) => {
     const access = workspaceAccess(request);
     requireOwner(access);
     const llm = app.config.llm;

@@ -11,14 +11,14 @@ export interface Asset {
 let bundle: Promise<Record<string, Asset>> | null = null;
 
 /**
- * The browser code (src/dashboard/client, Preact + htm + uPlot) bundled and minified once per
+ * The browser code (src/dashboard/client on src/ui, Preact + htm + uPlot) bundled and minified once per
  * process at start-up, as the pixel is: no build step before `npm start`. Two files: app.js and
  * app.css (uPlot's stylesheet plus ours).
  */
 export function dashboardAssets(): Promise<Record<string, Asset>> {
   bundle ??= bundleBrowserCode({
     script: fileURLToPath(new URL('./client/main.ts', import.meta.url)),
-    stylesheet: fileURLToPath(new URL('./client/style.css', import.meta.url)),
+    stylesheet: fileURLToPath(new URL('../ui/style.css', import.meta.url)),
     format: 'esm',
   }).then(({ js, css }) => ({
     'app.js': asset(js, 'text/javascript; charset=utf-8'),

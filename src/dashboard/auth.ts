@@ -107,8 +107,8 @@ function csrfMatches(given: string | string[] | undefined, expected: string): bo
 }
 
 /**
- * The hook of every dashboard JSON route: 401 without a live session, 403 on a write without the
- * session's CSRF token.
+ * The one hook of the dashboard's JSON endpoints (plugin.ts registers them all under it; sign-in
+ * alone stays outside): 401 without a live session, 403 on a write without the session's CSRF token.
  */
 export function requireUser(app: FastifyInstance) {
   return async (request: FastifyRequest) => {
@@ -141,8 +141,8 @@ export function meBody(user: DashboardUser) {
   };
 }
 
-/** POST /dashboard/api/sign-in, POST /dashboard/api/sign-out, GET /dashboard/api/me. */
-export async function authRoutes(app: FastifyInstance): Promise<void> {
+/** POST /dashboard/api/sign-in: the one JSON endpoint open without a session. */
+export async function signInRoute(app: FastifyInstance): Promise<void> {
   const limits = signInLimits(app.limits);
   app.post('/dashboard/api/sign-in', async (request, reply: FastifyReply) => {
     const parsed = signInBody.safeParse(request.body);
@@ -161,12 +161,15 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     const memberships = await listMemberships(app.stores.db, user.id);
     return meBody({ userId: user.id, email: user.email, sessionId: session.id, csrfToken: session.csrfToken, memberships });
   });
+}
 
-  app.post('/dashboard/api/sign-out', { onRequest: requireUser(app) }, async (request, reply) => {
+/** POST /dashboard/api/sign-out, GET /dashboard/api/me (behind the session hook, as every endpoint). */
+export async function sessionRoutes(app: FastifyInstance): Promise<void> {
+  app.post('/dashboard/api/sign-out', async (request, reply) => {
     await deleteDashboardSession(app.stores.db, request.dashboardUser!.sessionId);
     reply.clearCookie(SESSION_COOKIE, cookieOptions(app));
     return { signed_out: true };
   });
 
-  app.get('/dashboard/api/me', { onRequest: requireUser(app) }, async (request) => meBody(request.dashboardUser!));
+  app.get('/dashboard/api/me', async (request) => meBody(request.dashboardUser!));
 }

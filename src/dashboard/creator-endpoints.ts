@@ -10,7 +10,6 @@ import { InvalidInput } from '../kit/errors.ts';
 import { creatorRevenueBasis, creatorsInTraffic } from '../analytics/creators.ts';
 import { codesOf, linkCreatorCode } from '../store/app/creators.ts';
 import { applyCreatorProgram, creatorProgramOut, listCreatorPrograms, unapplyCreatorProgram } from '../store/app/creator-programs.ts';
-import { requireUser } from './auth.ts';
 import { requireOwner, workspaceAccess } from './access.ts';
 import { pathId } from './path-id.ts';
 import { daysOfView, viewDays } from './store-calendar.ts';
@@ -18,9 +17,7 @@ import { daysOfView, viewDays } from './store-calendar.ts';
 const linkBody = z.object({ code: z.string().max(100) }).strict();
 
 export async function creatorRoutes(app: FastifyInstance): Promise<void> {
-  const onRequest = requireUser(app);
-
-  app.get('/dashboard/api/creators', { onRequest }, async (request) => {
+  app.get('/dashboard/api/creators', async (request) => {
     const access = workspaceAccess(request);
     const range = daysOfView(request.query, access.timeZone, Date.now());
     const creators = await creatorsInTraffic(app.stores, access, range);
@@ -41,7 +38,7 @@ export async function creatorRoutes(app: FastifyInstance): Promise<void> {
     };
   });
 
-  app.post<{ Params: { id: string }; Body: unknown }>('/dashboard/api/creators/:id/codes', { onRequest }, async (request) => {
+  app.post<{ Params: { id: string }; Body: unknown }>('/dashboard/api/creators/:id/codes', async (request) => {
     const access = workspaceAccess(request);
     requireOwner(access);
     const id = pathId(request, 'Creator');
@@ -52,7 +49,7 @@ export async function creatorRoutes(app: FastifyInstance): Promise<void> {
   });
 
   for (const [action, change] of [['apply', applyCreatorProgram], ['unapply', unapplyCreatorProgram]] as const) {
-    app.post<{ Params: { id: string } }>(`/dashboard/api/creator-programs/:id/${action}`, { onRequest }, async (request) => {
+    app.post<{ Params: { id: string } }>(`/dashboard/api/creator-programs/:id/${action}`, async (request) => {
       const access = workspaceAccess(request);
       requireOwner(access);
       const id = pathId(request, 'Creator program');

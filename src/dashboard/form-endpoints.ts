@@ -11,7 +11,6 @@ import { closeForm, listForms, publishForm, requireForm, type Form } from '../st
 import { formEmbedHtml } from '../store/app/form-embed.ts';
 import { limitParam, offsetParam, pageOf, parseWith } from '../api/params.ts';
 import { slicePage } from '../kit/paging.ts';
-import { requireUser } from './auth.ts';
 import { pathId, type IdRequest } from './path-id.ts';
 import { requireOwner, workspaceAccess } from './access.ts';
 
@@ -30,15 +29,13 @@ const shown = (form: Form) => ({
 const submissionsQuery = { schema: z.object({ limit: limitParam, offset: offsetParam }) };
 
 export async function formRoutes(app: FastifyInstance): Promise<void> {
-  const onRequest = requireUser(app);
-
-  app.get('/dashboard/api/forms', { onRequest }, async (request) => {
+  app.get('/dashboard/api/forms', async (request) => {
     const { workspaceId } = workspaceAccess(request);
     const [forms, counts] = await Promise.all([listForms(app.stores.db, workspaceId), countFormSubmissions(app.stores.ch, workspaceId)]);
     return { forms: forms.map((form) => ({ ...shown(form), submissions: counts.get(form.id) ?? 0 })) };
   });
 
-  app.get<{ Params: { id: string } }>('/dashboard/api/forms/:id/submissions', { onRequest }, async (request) => {
+  app.get<{ Params: { id: string } }>('/dashboard/api/forms/:id/submissions', async (request) => {
     const { workspaceId } = workspaceAccess(request);
     const page = pageOf(parseWith(submissionsQuery, request.query, ['workspace']));
     const form = await requireForm(app.stores.db, workspaceId, idOf(request));
@@ -47,13 +44,13 @@ export async function formRoutes(app: FastifyInstance): Promise<void> {
     return { submissions: data, has_more: pagination.has_more, offset: page.offset, limit: page.limit };
   });
 
-  app.post<{ Params: { id: string } }>('/dashboard/api/forms/:id/publish', { onRequest }, async (request) => {
+  app.post<{ Params: { id: string } }>('/dashboard/api/forms/:id/publish', async (request) => {
     const access = workspaceAccess(request);
     requireOwner(access);
     return { form: shown(await publishForm(app.stores.db, access.workspaceId, idOf(request), actor(request))) };
   });
 
-  app.post<{ Params: { id: string } }>('/dashboard/api/forms/:id/close', { onRequest }, async (request) => {
+  app.post<{ Params: { id: string } }>('/dashboard/api/forms/:id/close', async (request) => {
     const access = workspaceAccess(request);
     requireOwner(access);
     return { form: shown(await closeForm(app.stores.db, access.workspaceId, idOf(request), actor(request))) };

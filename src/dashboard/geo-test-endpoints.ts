@@ -5,15 +5,12 @@
 import type { FastifyInstance } from 'fastify';
 import { geoTestResult } from '../analytics/geo-test-result.ts';
 import { createGeoTest, listGeoTests, parseGeoTest } from '../store/app/geo-tests.ts';
-import { requireUser } from './auth.ts';
 import { requireOwner, workspaceAccess } from './access.ts';
 
 const GEO_TEST_BODY_LIMIT = 16_384;
 
 export async function geoTestRoutes(app: FastifyInstance): Promise<void> {
-  const onRequest = requireUser(app);
-
-  app.get('/dashboard/api/geo-tests', { onRequest }, async (request) => {
+  app.get('/dashboard/api/geo-tests', async (request) => {
     const access = workspaceAccess(request);
     const tests = await listGeoTests(app.stores.db, access.workspaceId, { limit: 500, offset: 0 });
     const now = Date.now();
@@ -24,7 +21,7 @@ export async function geoTestRoutes(app: FastifyInstance): Promise<void> {
     };
   });
 
-  app.post<{ Body: unknown }>('/dashboard/api/geo-tests', { onRequest, bodyLimit: GEO_TEST_BODY_LIMIT }, async (request) => {
+  app.post<{ Body: unknown }>('/dashboard/api/geo-tests', { bodyLimit: GEO_TEST_BODY_LIMIT }, async (request) => {
     const access = workspaceAccess(request);
     requireOwner(access);
     const test = parseGeoTest(request.body);

@@ -7,22 +7,19 @@ import type { FastifyInstance } from 'fastify';
 import { InvalidInput } from '../kit/errors.ts';
 import { addLiftTest, listLiftTests, parseLiftTest } from '../store/app/lift-tests.ts';
 import { trackedSourceOf } from '../analytics/dimensions.ts';
-import { requireUser } from './auth.ts';
 import { requireOwner, workspaceAccess } from './access.ts';
 
 const LIFT_TEST_BODY_LIMIT = 4_096;
 
 export async function liftTestRoutes(app: FastifyInstance): Promise<void> {
-  const onRequest = requireUser(app);
-
-  app.get('/dashboard/api/lift-tests', { onRequest }, async (request) => {
+  app.get('/dashboard/api/lift-tests', async (request) => {
     const access = workspaceAccess(request);
     requireOwner(access);
     const tests = await listLiftTests(app.stores.db, access.workspaceId);
     return { lift_tests: tests.map((t) => ({ ...t, id: String(t.id) })) };
   });
 
-  app.post<{ Body: unknown }>('/dashboard/api/lift-tests', { onRequest, bodyLimit: LIFT_TEST_BODY_LIMIT }, async (request) => {
+  app.post<{ Body: unknown }>('/dashboard/api/lift-tests', { bodyLimit: LIFT_TEST_BODY_LIMIT }, async (request) => {
     const access = workspaceAccess(request);
     requireOwner(access);
     const body = request.body;

@@ -6,16 +6,13 @@
 import type { FastifyInstance } from 'fastify';
 import { loyaltyPrograms, repeatPurchases } from '../analytics/loyalty.ts';
 import { createLoyaltyProgram, MAX_PROGRAMS, parseLoyaltyProgram } from '../store/app/loyalty-programs.ts';
-import { requireUser } from './auth.ts';
 import { requireOwner, workspaceAccess } from './access.ts';
 import { daysOfView, viewDays } from './store-calendar.ts';
 
 const PROGRAM_BODY_LIMIT = 4096;
 
 export async function loyaltyRoutes(app: FastifyInstance): Promise<void> {
-  const onRequest = requireUser(app);
-
-  app.get('/dashboard/api/loyalty', { onRequest }, async (request) => {
+  app.get('/dashboard/api/loyalty', async (request) => {
     const access = workspaceAccess(request);
     const range = daysOfView(request.query, access.timeZone, Date.now());
     const programs = await loyaltyPrograms(app.stores, access, access.timeZone, { limit: MAX_PROGRAMS, offset: 0 });
@@ -28,7 +25,7 @@ export async function loyaltyRoutes(app: FastifyInstance): Promise<void> {
     };
   });
 
-  app.post<{ Body: unknown }>('/dashboard/api/loyalty/programs', { onRequest, bodyLimit: PROGRAM_BODY_LIMIT }, async (request) => {
+  app.post<{ Body: unknown }>('/dashboard/api/loyalty/programs', { bodyLimit: PROGRAM_BODY_LIMIT }, async (request) => {
     const access = workspaceAccess(request);
     requireOwner(access);
     const created = await createLoyaltyProgram(app.stores.db, access.workspaceId, parseLoyaltyProgram(request.body), `dashboard:${request.dashboardUser!.email}`);

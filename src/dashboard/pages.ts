@@ -4,9 +4,7 @@ import { NotFound } from '../kit/errors.ts';
 import { contentSecurityPolicy } from '../http/security-headers.ts';
 import { dashboardAssets } from './assets.ts';
 import { isSignedIn } from './auth.ts';
-
-/** Every view's path; each serves the same page, and the browser code draws the view (or sign-in). */
-export const VIEW_PATHS = ['/', '/report', '/conversions', '/profit', '/products', '/books', '/customers', '/live', '/surveys', '/forms', '/saved', '/geo', '/workflows', '/loyalty', '/creators', '/ai-visibility', '/settings'] as const;
+import { VIEWS } from './views.ts';
 
 const PAGE = `<!doctype html>
 <html lang="en">
@@ -42,7 +40,8 @@ export async function pageRoutes(app: FastifyInstance): Promise<void> {
   void dashboardAssets().catch((error) => app.log.error({ err: error }, 'dashboard bundle failed'));
   // The page says whether a session came with it, so a signed-out browser shows the sign-in form
   // without first asking /dashboard/api/me for a 401 that its console would report as an error.
-  for (const path of VIEW_PATHS) {
+  // Every view's path serves the same page; the browser code draws the view (or sign-in).
+  for (const { path } of VIEWS) {
     app.get(path, async (request, reply) =>
       reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').header('content-security-policy', CONTENT_SECURITY_POLICY)
         .send(PAGE.replace('SIGNED_IN', String(await isSignedIn(app, request)))));

@@ -5,9 +5,16 @@
  */
 import type { FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
-import { authRoutes } from './auth.ts';
+import { requireUser, sessionRoutes, signInRoute } from './auth.ts';
 import { pageRoutes } from './pages.ts';
-import { viewRoutes } from './view-endpoints.ts';
+import { overviewRoutes } from './overview-endpoints.ts';
+import { reportRoutes } from './report-endpoints.ts';
+import { conversionRoutes } from './conversion-endpoints.ts';
+import { profitRoutes } from './profit-endpoints.ts';
+import { productRoutes } from './product-endpoints.ts';
+import { booksRoutes } from './books-endpoints.ts';
+import { customerRoutes } from './customer-endpoints.ts';
+import { liveRoutes } from './live-endpoints.ts';
 import { settingsRoutes } from './settings-endpoints.ts';
 import { surveyRoutes } from './survey-endpoints.ts';
 import { formRoutes } from './form-endpoints.ts';
@@ -20,6 +27,30 @@ import { liftTestRoutes } from './lift-test-endpoints.ts';
 import { loyaltyRoutes } from './loyalty-endpoints.ts';
 import { creatorRoutes } from './creator-endpoints.ts';
 import { aiVisibilityRoutes } from './ai-visibility-endpoints.ts';
+
+/** The JSON endpoint files under /dashboard/api, each registered behind the session hook. */
+const ENDPOINTS = [
+  sessionRoutes,
+  overviewRoutes,
+  reportRoutes,
+  conversionRoutes,
+  profitRoutes,
+  productRoutes,
+  booksRoutes,
+  customerRoutes,
+  liveRoutes,
+  settingsRoutes,
+  surveyRoutes,
+  formRoutes,
+  workflowRoutes,
+  exportRoutes,
+  savedReportRoutes,
+  geoTestRoutes,
+  liftTestRoutes,
+  loyaltyRoutes,
+  creatorRoutes,
+  aiVisibilityRoutes,
+];
 
 export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
   await app.register(cookie);
@@ -34,17 +65,10 @@ export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
     };
   });
   await app.register(pageRoutes);
-  await app.register(authRoutes);
-  await app.register(viewRoutes);
-  await app.register(settingsRoutes);
-  await app.register(surveyRoutes);
-  await app.register(formRoutes);
-  await app.register(workflowRoutes);
-  await app.register(exportRoutes);
-  await app.register(savedReportRoutes);
-  await app.register(geoTestRoutes);
-  await app.register(liftTestRoutes);
-  await app.register(loyaltyRoutes);
-  await app.register(creatorRoutes);
-  await app.register(aiVisibilityRoutes);
+  await app.register(signInRoute);
+  // Every other JSON endpoint in one context under one hook, so none can be added without a session.
+  await app.register(async (signedIn) => {
+    signedIn.addHook('onRequest', requireUser(signedIn));
+    for (const routes of ENDPOINTS) await signedIn.register(routes);
+  });
 }

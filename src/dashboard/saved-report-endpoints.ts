@@ -11,7 +11,6 @@ import { runReport, type ReportRequest } from '../analytics/report/run.ts';
 import type { ToolObject } from '../store/app/tool-objects.ts';
 import { SAVED_REPORT_KIND, findSavedReport, listSavedReports, type SavedReport } from '../store/app/saved-reports.ts';
 import { parseReportQuery } from '../api/report/schema.ts';
-import { requireUser } from './auth.ts';
 import { pathId, type IdRequest } from './path-id.ts';
 import { workspaceAccess, type WorkspaceAccess } from './access.ts';
 import { viewRange } from './store-calendar.ts';
@@ -70,16 +69,14 @@ function savedRequest(saved: SavedReport, url: ReportRequest, access: WorkspaceA
 }
 
 export async function savedReportRoutes(app: FastifyInstance): Promise<void> {
-  const onRequest = requireUser(app);
-
-  app.get('/dashboard/api/saved-reports', { onRequest }, async (request) => {
+  app.get('/dashboard/api/saved-reports', async (request) => {
     const access = workspaceAccess(request);
     const all = await listSavedReports(app.stores.db, access.workspaceId);
     const visible = all.filter((r) => visibleTo(access.visibility, SAVED_REPORT_KIND, r.data as unknown as Record<string, unknown>));
     return { reports: visible.map(shown) };
   });
 
-  app.get<{ Params: { id: string } }>('/dashboard/api/saved-reports/:id', { onRequest }, async (request) => {
+  app.get<{ Params: { id: string } }>('/dashboard/api/saved-reports/:id', async (request) => {
     const access = workspaceAccess(request);
     const url = parseReportQuery(request.query, ['workspace']);
     const saved = await requireSavedReport(app, access, idOf(request));

@@ -18,7 +18,6 @@ import { listShopIntegrations } from '../store/app/shop-integrations.ts';
 import { listAdConnections } from '../store/app/ad-connections.ts';
 import { SETTINGS_BODY_LIMIT } from '../store/app/settings.ts';
 import { changeSettings } from '../analytics/workspace-settings.ts';
-import { requireUser } from './auth.ts';
 import { requireOwner, workspaceAccess, type WorkspaceAccess } from './access.ts';
 
 function ownerOf(request: FastifyRequest): WorkspaceAccess {
@@ -50,20 +49,18 @@ function baseUrl(app: FastifyInstance, request: FastifyRequest): string {
 }
 
 export async function settingsRoutes(app: FastifyInstance): Promise<void> {
-  const onRequest = requireUser(app);
-
-  app.get('/dashboard/api/settings', { onRequest }, async (request) => {
+  app.get('/dashboard/api/settings', async (request) => {
     const access = ownerOf(request);
     return { settings: await getSettings(app.stores.db, access.workspaceId) };
   });
 
   // A list of 100,000 ids of 200 characters is about 20 MB of JSON (docs/security.md).
-  app.put<{ Body: unknown }>('/dashboard/api/settings', { onRequest, bodyLimit: SETTINGS_BODY_LIMIT }, async (request) => {
+  app.put<{ Body: unknown }>('/dashboard/api/settings', { bodyLimit: SETTINGS_BODY_LIMIT }, async (request) => {
     const access = ownerOf(request);
     return { settings: await changeSettings(app.stores, access.workspaceId, request.body) };
   });
 
-  app.get('/dashboard/api/keys', { onRequest }, async (request) => {
+  app.get('/dashboard/api/keys', async (request) => {
     const access = ownerOf(request);
     const keys = await listApiKeys(app.stores.db, access.workspaceId);
     return {
@@ -71,7 +68,7 @@ export async function settingsRoutes(app: FastifyInstance): Promise<void> {
     };
   });
 
-  app.post<{ Body: unknown }>('/dashboard/api/keys', { onRequest }, async (request, reply) => {
+  app.post<{ Body: unknown }>('/dashboard/api/keys', async (request, reply) => {
     const access = ownerOf(request);
     const body = keyBody.safeParse(request.body);
     if (!body.success) throw invalid(body.error);
@@ -82,7 +79,7 @@ export async function settingsRoutes(app: FastifyInstance): Promise<void> {
     return createApiKey(app.stores.db, access.workspaceId, scopes);
   });
 
-  app.delete<{ Params: { id: string } }>('/dashboard/api/keys/:id', { onRequest }, async (request) => {
+  app.delete<{ Params: { id: string } }>('/dashboard/api/keys/:id', async (request) => {
     const access = ownerOf(request);
     if (!/^\d{1,15}$/.test(request.params.id)) throw new InvalidInput('Key id must be numeric');
     if (!(await revokeApiKeyById(app.stores.db, access.workspaceId, Number(request.params.id)))) {
@@ -92,7 +89,7 @@ export async function settingsRoutes(app: FastifyInstance): Promise<void> {
   });
 
   /** The pixel snippet with the newest event, and the webhook URLs orders come in through. */
-  app.get('/dashboard/api/install', { onRequest }, async (request) => {
+  app.get('/dashboard/api/install', async (request) => {
     const access = ownerOf(request);
     const workspace = (await findWorkspace(app.stores.db, access.workspaceId))!;
     const now = Date.now();
@@ -127,7 +124,7 @@ export async function settingsRoutes(app: FastifyInstance): Promise<void> {
     };
   });
 
-  app.get('/dashboard/api/storefront', { onRequest }, async (request) => {
+  app.get('/dashboard/api/storefront', async (request) => {
     const access = ownerOf(request);
     const storefront = await findStorefront(app.stores.db, access.workspaceId);
     const s = storefront ?? { origins: [], ...STOREFRONT_DEFAULTS };
@@ -141,7 +138,7 @@ export async function settingsRoutes(app: FastifyInstance): Promise<void> {
     };
   });
 
-  app.put<{ Body: unknown }>('/dashboard/api/storefront', { onRequest }, async (request) => {
+  app.put<{ Body: unknown }>('/dashboard/api/storefront', async (request) => {
     const access = ownerOf(request);
     const body = storefrontBody.safeParse(request.body);
     if (!body.success) throw invalid(body.error);
@@ -159,7 +156,7 @@ export async function settingsRoutes(app: FastifyInstance): Promise<void> {
     };
   });
 
-  app.get('/dashboard/api/members', { onRequest }, async (request) => {
+  app.get('/dashboard/api/members', async (request) => {
     const access = ownerOf(request);
     const members = await listWorkspaceMembers(app.stores.db, access.workspaceId);
     return { members: members.map((m) => ({ email: m.email, role: m.role, scopes: m.scopes, created_at: m.createdAt })) };

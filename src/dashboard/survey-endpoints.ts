@@ -18,7 +18,6 @@ import { closeSurvey, listSurveys, publishSurvey, requireSurvey, surveyOut, type
 import { parseReportQuery } from '../api/report/schema.ts';
 import { limitParam, offsetParam, pageOf, parseWith } from '../api/params.ts';
 import { slicePage } from '../kit/paging.ts';
-import { requireUser } from './auth.ts';
 import { pathId, type IdRequest } from './path-id.ts';
 import { viewRange } from './store-calendar.ts';
 import { requireOwner, workspaceAccess } from './access.ts';
@@ -36,9 +35,7 @@ const questionParam = z
   .optional();
 
 export async function surveyRoutes(app: FastifyInstance): Promise<void> {
-  const onRequest = requireUser(app);
-
-  app.get('/dashboard/api/surveys', { onRequest }, async (request) => {
+  app.get('/dashboard/api/surveys', async (request) => {
     const { workspaceId, visibility } = workspaceAccess(request);
     const [surveys, counts] = await Promise.all([
       listSurveys(app.stores.db, workspaceId, { limit: 500, offset: 0 }),
@@ -47,7 +44,7 @@ export async function surveyRoutes(app: FastifyInstance): Promise<void> {
     return { surveys: surveys.map((s) => ({ ...shown(s), responses: counts ? (counts.get(s.id) ?? 0) : null })) };
   });
 
-  app.get<{ Params: { id: string } }>('/dashboard/api/surveys/:id/responses', { onRequest }, async (request) => {
+  app.get<{ Params: { id: string } }>('/dashboard/api/surveys/:id/responses', async (request) => {
     const { workspaceId, visibility } = workspaceAccess(request);
     const page = pageOf(parseWith(responsesQuery, request.query, ['workspace']));
     const survey = await requireSurvey(app.stores.db, workspaceId, idOf(request));
@@ -58,7 +55,7 @@ export async function surveyRoutes(app: FastifyInstance): Promise<void> {
   });
 
   /** One question's answers beside the attributed sources of the same orders: the report's model, window and exclusions. */
-  app.get<{ Params: { id: string } }>('/dashboard/api/surveys/:id/sources', { onRequest }, async (request) => {
+  app.get<{ Params: { id: string } }>('/dashboard/api/surveys/:id/sources', async (request) => {
     const access = workspaceAccess(request);
     const query = parseReportQuery(request.query, ['workspace', 'question']);
     const asked = questionParam.safeParse((request.query as Record<string, unknown>).question);
@@ -86,13 +83,13 @@ export async function surveyRoutes(app: FastifyInstance): Promise<void> {
     };
   });
 
-  app.post<{ Params: { id: string } }>('/dashboard/api/surveys/:id/publish', { onRequest }, async (request) => {
+  app.post<{ Params: { id: string } }>('/dashboard/api/surveys/:id/publish', async (request) => {
     const access = workspaceAccess(request);
     requireOwner(access);
     return { survey: shown(await publishSurvey(app.stores.db, access.workspaceId, idOf(request), `dashboard:${request.dashboardUser!.email}`)) };
   });
 
-  app.post<{ Params: { id: string } }>('/dashboard/api/surveys/:id/close', { onRequest }, async (request) => {
+  app.post<{ Params: { id: string } }>('/dashboard/api/surveys/:id/close', async (request) => {
     const access = workspaceAccess(request);
     requireOwner(access);
     return { survey: shown(await closeSurvey(app.stores.db, access.workspaceId, idOf(request), `dashboard:${request.dashboardUser!.email}`)) };

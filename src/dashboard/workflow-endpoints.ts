@@ -10,7 +10,6 @@ import { mayHide, visibleObject } from '../analytics/stored-channels.ts';
 import type { Visibility } from '../analytics/permissions.ts';
 import { createWorkflowEngine } from '../workflows/engine.ts';
 import { disableWorkflow, enableWorkflow } from '../workflows/manage.ts';
-import { requireUser } from './auth.ts';
 import { pathId, type IdRequest } from './path-id.ts';
 import { requireOwner, workspaceAccess } from './access.ts';
 
@@ -22,7 +21,6 @@ const idOf = (request: IdRequest) => pathId(request, 'Workflow');
 const actor = (request: FastifyRequest) => `dashboard:${request.dashboardUser!.email}`;
 
 export async function workflowRoutes(app: FastifyInstance): Promise<void> {
-  const onRequest = requireUser(app);
   const { db } = app.stores;
 
   /**
@@ -40,31 +38,31 @@ export async function workflowRoutes(app: FastifyInstance): Promise<void> {
     return { newest: readable.slice(-SHOWN_EXECUTIONS), total: readable.length };
   }
 
-  app.get('/dashboard/api/workflows', { onRequest }, async (request) => {
+  app.get('/dashboard/api/workflows', async (request) => {
     const { workspaceId } = workspaceAccess(request);
     return { workflows: (await listWorkflows(app.stores.db, workspaceId, { limit: MAX_OBJECTS_PER_KIND, offset: 0 })).map(storedOut) };
   });
 
-  app.get<{ Params: { id: string } }>('/dashboard/api/workflows/:id/executions', { onRequest }, async (request) => {
+  app.get<{ Params: { id: string } }>('/dashboard/api/workflows/:id/executions', async (request) => {
     const { workspaceId, visibility } = workspaceAccess(request);
     const workflow = await requireWorkflow(app.stores.db, workspaceId, idOf(request));
     const { newest, total } = await readableExecutions(workspaceId, workflow.id, visibility);
     return { workflow: storedOut(workflow), executions: newest.reverse().map(storedOut), total };
   });
 
-  app.post<{ Params: { id: string } }>('/dashboard/api/workflows/:id/enable', { onRequest }, async (request) => {
+  app.post<{ Params: { id: string } }>('/dashboard/api/workflows/:id/enable', async (request) => {
     const access = workspaceAccess(request);
     requireOwner(access);
     return { workflow: storedOut(await enableWorkflow(app.stores.db, access.workspaceId, idOf(request), actor(request), new Date())) };
   });
 
-  app.post<{ Params: { id: string } }>('/dashboard/api/workflows/:id/disable', { onRequest }, async (request) => {
+  app.post<{ Params: { id: string } }>('/dashboard/api/workflows/:id/disable', async (request) => {
     const access = workspaceAccess(request);
     requireOwner(access);
     return { workflow: storedOut(await disableWorkflow(app.stores.db, access.workspaceId, idOf(request), actor(request), new Date())) };
   });
 
-  app.post<{ Params: { id: string } }>('/dashboard/api/workflows/:id/run', { onRequest }, async (request) => {
+  app.post<{ Params: { id: string } }>('/dashboard/api/workflows/:id/run', async (request) => {
     const access = workspaceAccess(request);
     requireOwner(access);
     const engine = createWorkflowEngine({ stores: app.stores, config: app.config.workflows, logger: request.log });

@@ -13,6 +13,7 @@ import type { ToolSelection } from './tools/kit/selection.ts';
 import { TEXT_MAX, type ToolContext } from './tools/kit/tool.ts';
 import { workspacesListTool } from './tools/families/workspaces.ts';
 import { signDownload } from '../http/download-links.ts';
+import { keyLane, runInLimits } from '../http/request-chain.ts';
 import { APP_MIME_TYPE, APPS_EXTENSION } from './apps/index.ts';
 import { listResources, readResource } from './resources.ts';
 import { SERVER_INFO_KEY, STATELESS_VERSIONS, type Revision } from './revision.ts';
@@ -61,8 +62,6 @@ async function callTool(app: FastifyInstance, caller: Caller, connection: Connec
         : tool === workspacesListTool
           ? { workspaceId: 0, keyId: 0, scopes: [], visibility: visibilityOf([]) }
           : await caller.grant(workspaceArg as string | undefined);
-    const limitKey = scope.keyId ? `key:${scope.keyId}` : caller.actor;
-    await app.limits.consume(limitKey);
     const ctx: ToolContext = {
       db: app.stores.db,
       ch: app.stores.ch,
@@ -77,7 +76,8 @@ async function callTool(app: FastifyInstance, caller: Caller, connection: Connec
         signDownload(app.stores.secrets, connection.baseUrl, { workspaceId: scope.workspaceId, keyId: scope.keyId, scopes: scope.scopes, kind, query }, Date.now()),
       assistantConfigured: app.config.llm !== null,
     };
-    return toolResult(await app.inFlight.run(limitKey, () => tool.run(ctx, input)));
+    const lane = scope.keyId ? keyLane(scope.keyId) : caller.actor;
+    return toolResult(await runInLimits(app, lane, () => tool.run(ctx, input)));
   } catch (error) {
     return toolRefusal(error);
   }

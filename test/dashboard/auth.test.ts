@@ -13,6 +13,7 @@ import { createRateLimits } from '../../src/http/rate-limit.ts';
 import { createLogger } from '../../src/log.ts';
 import { createTestWorkspace, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
 import { PASSWORD, cli, createUser, signIn } from './helpers.ts';
+import { routeTable } from '../support/route-table.ts';
 
 let t: TestApp;
 let shop: TestWorkspace;
@@ -91,6 +92,17 @@ test('without a session, with a forged or an expired cookie, every dashboard end
       assert.deepEqual([response.statusCode, response.json()], [401, { message: 'Not signed in' }], `${url} ${cookie?.slice(0, 40)}`);
     }
   }
+});
+
+test('every JSON endpoint of the route table but sign-in answers 401 without a session, whatever its method', async () => {
+  const endpoints = routeTable(t.app, ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']).filter(({ url }) => url.startsWith('/dashboard/api/'));
+  assert.ok(endpoints.length > 40, `only ${endpoints.length} dashboard endpoints found in the route table`);
+  const open: string[] = [];
+  for (const { method, url } of endpoints) {
+    const response = await t.app.inject({ method: method as 'GET', url: `${url}?workspace=${shop.id}`, ...(method === 'GET' ? {} : { payload: {} }) });
+    if (response.statusCode !== 401 || response.json().message !== 'Not signed in') open.push(`${method} ${url}: ${response.statusCode}`);
+  }
+  assert.deepEqual(open, ['POST /dashboard/api/sign-in: 400']);
 });
 
 test('writes need the session CSRF token: none or a wrong one is 403 and changes nothing; signing out ends the session', async () => {

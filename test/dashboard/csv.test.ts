@@ -1,11 +1,11 @@
 /**
- * The dashboard's CSV cells (src/dashboard/client/table.ts): text a spreadsheet would run as a
+ * The dashboard's CSV cells (src/ui/table.ts): text a spreadsheet would run as a
  * formula is written as text, numbers as numbers. The browser test downloads such a file from a
  * report fed by the collector; this one covers the starts a URL cannot carry (tab, CR).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { toCsv, type Column } from '../../src/dashboard/client/table.ts';
+import { toCsv, type Column } from '../../src/ui/table.ts';
 
 const columns: Column[] = [
   { key: 'name', label: 'Name', kind: 'text' },

@@ -24,7 +24,7 @@ const today = dayIn(Date.now());
 const twoDaysAgo = dayIn(Date.now() - 2 * DAY);
 const toolDays = { date_from: twoDaysAgo, date_to: today, timezone: ZONE };
 
-/** The dashboard's number forms (src/dashboard/client/format.ts), in the workspace currency. */
+/** The dashboard's number forms (src/ui/format.ts), in the workspace currency. */
 const money = (n: number) => new Intl.NumberFormat('en-US', { style: 'currency', currency: 'EUR', minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(n);
 const count = (n: number) => new Intl.NumberFormat('en-US').format(n);
 const percent = (f: number | null) => (f === null ? '–' : `${(f * 100).toFixed(2)} %`);

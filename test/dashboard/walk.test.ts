@@ -12,7 +12,7 @@ import { launchChromium } from '../support/chromium.ts';
 import { createTestWorkspace, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
 import { seedDemo } from '../../src/cli/demo/seed.ts';
 import { updateSettings } from '../../src/store/app/workspaces.ts';
-import { VIEW_PATHS } from '../../src/dashboard/pages.ts';
+import { VIEWS } from '../../src/dashboard/views.ts';
 import { PASSWORD, createUser } from './helpers.ts';
 
 const WIDTHS = [{ name: 'laptop', width: 1280, height: 900 }, { name: 'phone', width: 375, height: 812 }] as const;
@@ -87,7 +87,7 @@ for (const size of WIDTHS) {
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
     const problems: string[] = [];
-    for (const path of VIEW_PATHS) {
+    for (const { path } of VIEWS) {
       await page.goto(`${base}${path}?workspace=${shop.id}`);
       await settled(page);
       for (const problem of await layoutProblems(page)) problems.push(`${path}: ${problem}`);

@@ -11,6 +11,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { startTestApp, type TestApp } from '../helper.ts';
+import { VIEWS } from '../../src/dashboard/views.ts';
+import { routeTable } from '../support/route-table.ts';
 
 let t: TestApp;
 let base: string;
@@ -30,22 +32,6 @@ before(async () => {
   clientId = ((await registered.json()) as { client_id: string }).client_id;
 });
 after(() => t.close());
-
-/** `(METHOD path)` of every route, from Fastify's printed route tree; `:param` becomes `x`. */
-function routes(): { method: string; url: string }[] {
-  const found: { method: string; url: string }[] = [];
-  const stack: string[] = [];
-  for (const line of t.app.printRoutes({ commonPrefix: false }).split('\n')) {
-    const match = /^((?:│ {3}| {4})*)[├└]── (.+?) \(([A-Z, ]+)\)$/.exec(line);
-    if (!match) continue;
-    const depth = match[1]!.length / 4;
-    stack.length = depth;
-    stack.push(match[2]!);
-    const url = stack.join('').replace(/:[^/]+/g, 'x');
-    for (const method of match[3]!.split(', ')) if (method === 'GET' || method === 'POST') found.push({ method, url });
-  }
-  return found;
-}
 
 /** The headers of an inject() or fetch() answer, as one lower-case map. */
 type Answer = { headers: Headers | Record<string, unknown> };
@@ -77,7 +63,7 @@ function assertInlineCodeAllowed(html: string, policy: string, what: string) {
 
 describe('security headers', () => {
   test('every route answers with the headers, and the HTML ones are exactly the known pages', async () => {
-    const all = routes();
+    const all = routeTable(t.app);
     assert.ok(all.length > 20, `only ${all.length} routes found in the route table`);
     const html: string[] = [];
     for (const { method, url } of [...all, { method: 'GET', url: '/no-such-page' }]) {
@@ -88,7 +74,7 @@ describe('security headers', () => {
         assertInlineCodeAllowed(response.body, policy, `${method} ${url}`);
       }
     }
-    const dashboard = ['/', '/profit', '/conversions', '/report', '/products', '/books', '/customers', '/live', '/surveys', '/forms', '/saved', '/geo', '/workflows', '/loyalty', '/creators', '/ai-visibility', '/settings'].map((page) => `GET ${page}`);
+    const dashboard = VIEWS.map(({ path }) => `GET ${path}`);
     assert.deepEqual(html.sort(), [...dashboard, 'GET /demo/storefront', 'GET /api-docs'].sort());
   });
 

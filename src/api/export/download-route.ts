@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { HttpError, sendError } from '../../http/errors.ts';
 import { openDownload } from '../../http/download-links.ts';
+import { keyLane, runInLimits } from '../../http/request-chain.ts';
 import { visibilityOf } from '../../analytics/permissions.ts';
 import { activeKeyIds } from '../../store/app/oauth.ts';
 import { InvalidInput } from '../../kit/errors.ts';
@@ -27,13 +28,8 @@ export const downloadRoute: FastifyPluginAsync = async (app) => {
     if (!isExportKind(kind) || !(await activeKeyIds(app.stores.db, [grant.keyId])).has(grant.keyId)) {
       throw new HttpError(401, 'Invalid API key');
     }
-    const lane = `key:${grant.keyId}`;
-    const { headers } = await app.limits.consume(lane);
-    reply.headers(headers);
-    return app.inFlight.run(lane, () => {
-      const reader = { workspaceId: grant.workspaceId, visibility: visibilityOf(grant.scopes) };
-      return sendExport(app.stores, planExport(reader, kind, grant.query), request, reply);
-    });
+    const reader = { workspaceId: grant.workspaceId, visibility: visibilityOf(grant.scopes) };
+    return runInLimits(app, keyLane(grant.keyId), async () => sendExport(app.stores, planExport(reader, kind, grant.query), request, reply), reply);
   });
   app.route({ method: [...OTHER_METHODS], url: path, handler: async (_request, reply) => sendError(reply, new HttpError(405, 'Method not allowed')) });
 };

@@ -3,7 +3,7 @@ import { html } from 'htm/preact';
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, getJson, sendJson, setCsrfToken } from './api.ts';
 import { linkTo, navigate, useRoute, withParams, type Route } from './router.ts';
-import { setCurrency } from './format.ts';
+import { setCurrency } from '../../ui/format.ts';
 import { Overview } from './views/overview.ts';
 import { Report } from './views/report.ts';
 import { Conversions } from './views/conversions.ts';
@@ -22,6 +22,7 @@ import { Loyalty } from './views/loyalty.ts';
 import { Creators } from './views/creators.ts';
 import { AiVisibility } from './views/ai-visibility.ts';
 import type { ViewProps, Workspace } from './views/props.ts';
+import { VIEWS, type ViewPath } from '../views.ts';
 
 interface Me {
   email: string;
@@ -29,25 +30,29 @@ interface Me {
   workspaces: Workspace[];
 }
 
-const VIEWS: { path: string; title: string; view: (p: ViewProps) => unknown; owner?: boolean }[] = [
-  { path: '/', title: 'Overview', view: Overview },
-  { path: '/report', title: 'Attribution', view: Report },
-  { path: '/conversions', title: 'Conversions', view: Conversions },
-  { path: '/profit', title: 'Profit', view: Profit },
-  { path: '/products', title: 'Products', view: Products },
-  { path: '/books', title: 'Storelens vs shop', view: Books },
-  { path: '/customers', title: 'Customers', view: Customers },
-  { path: '/live', title: 'Live', view: Live },
-  { path: '/surveys', title: 'Surveys', view: Surveys },
-  { path: '/forms', title: 'Forms', view: Forms },
-  { path: '/saved', title: 'Saved reports', view: SavedReports },
-  { path: '/geo', title: 'Geo tests', view: GeoTests },
-  { path: '/workflows', title: 'Workflows', view: Workflows },
-  { path: '/loyalty', title: 'Loyalty', view: Loyalty },
-  { path: '/creators', title: 'Creators', view: Creators },
-  { path: '/ai-visibility', title: 'AI visibility', view: AiVisibility },
-  { path: '/settings', title: 'Settings', view: Settings, owner: true },
-];
+/** Each view's component; its path, title and whether only owners see it come from the list of views. */
+const COMPONENTS: Record<ViewPath, (p: ViewProps) => unknown> = {
+  '/': Overview,
+  '/report': Report,
+  '/conversions': Conversions,
+  '/profit': Profit,
+  '/products': Products,
+  '/books': Books,
+  '/customers': Customers,
+  '/live': Live,
+  '/surveys': Surveys,
+  '/forms': Forms,
+  '/saved': SavedReports,
+  '/geo': GeoTests,
+  '/workflows': Workflows,
+  '/loyalty': Loyalty,
+  '/creators': Creators,
+  '/ai-visibility': AiVisibility,
+  '/settings': Settings,
+};
+
+/** A view of the list, with `ownerOnly` false where the list leaves it out. */
+const ownerOnly = (view: (typeof VIEWS)[number]): boolean => 'ownerOnly' in view && view.ownerOnly;
 
 function SignIn(props: { onSignedIn: (me: Me) => void }) {
   const [error, setError] = useState<string | null>(null);
@@ -86,7 +91,7 @@ function Header(props: { me: Me; route: Route; workspace: Workspace; onSignOut: 
     <button type="button" class="secondary menu-toggle" aria-expanded=${menuOpen} aria-controls="views-nav"
       onClick=${() => setMenuOpen(!menuOpen)}>${menuOpen ? 'Close menu' : `Menu: ${current}`}</button>
     <nav aria-label="Views" id="views-nav" class=${menuOpen ? 'open' : ''}>
-      ${VIEWS.filter((v) => !v.owner || workspace.role === 'owner').map((v) => {
+      ${VIEWS.filter((v) => !ownerOnly(v) || workspace.role === 'owner').map((v) => {
         const href = linkTo(v.path, route);
         return html`<a href=${href} aria-current=${route.path === v.path ? 'page' : undefined}
           onClick=${(e: MouseEvent) => { if (e.ctrlKey || e.metaKey) return; e.preventDefault(); navigate(v.path, new URLSearchParams(href.split('?')[1] ?? '')); }}>${v.title}</a>`;
@@ -134,12 +139,12 @@ export function App() {
   }
   setCurrency(workspace.currency);
   const view = VIEWS.find((v) => v.path === route.path) ?? VIEWS[0]!;
-  const allowed = !view.owner || workspace.role === 'owner';
+  const allowed = !ownerOnly(view) || workspace.role === 'owner';
   document.title = `${view.title} · ${workspace.name} · Storelens`;
   return html`<${Header} me=${me} route=${route} workspace=${workspace} onSignOut=${signOut} />
     <main class="page" id="main">
       <h1>${view.title}</h1>
-      ${allowed ? html`<${view.view} route=${route} workspace=${workspace} />` : html`<p class="error" role="alert">Only owners of this workspace can see its settings.</p>`}
+      ${allowed ? html`<${COMPONENTS[view.path]} route=${route} workspace=${workspace} />` : html`<p class="error" role="alert">Only owners of this workspace can see its settings.</p>`}
     </main>
     <footer class="credits">Visitor cities: <a href="https://db-ip.com">IP Geolocation by DB-IP</a> (CC BY 4.0)</footer>`;
 }

@@ -1,7 +1,7 @@
 /** The controls shared by the views: date range with presets, attribution switches, source chips. */
 import { html } from 'htm/preact';
 import { withParams, type Route } from './router.ts';
-import { addDays, label, monthStart, todayIn } from './format.ts';
+import { addDays, label, monthStart, todayIn } from '../../ui/format.ts';
 
 export const MODELS = ['last_click', 'first_click', 'linear', 'u_shaped', 'total_impact', 'any_click', 'markov', 'data_driven'];
 export const WINDOWS = ['1', '7', '28', '90', '180', '365'];

@@ -4,7 +4,7 @@ import { bundleBrowserCode, type BrowserBundle } from '../../kit/browser-bundle.
 let bundle: Promise<BrowserBundle> | null = null;
 
 /**
- * The apps' browser code (client/, on the dashboard's Preact components and uPlot charts), bundled
+ * The apps' browser code (client/, on the Preact components and uPlot charts of src/ui it shares with the dashboard), bundled
  * and minified once per process on first use, as the dashboard's is at start-up: one script and
  * one stylesheet that every app document inlines.
  */

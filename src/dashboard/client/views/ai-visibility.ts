@@ -9,7 +9,7 @@ import { useState } from 'preact/hooks';
 import type { ViewProps } from './props.ts';
 import { sendJson } from '../api.ts';
 import { useData } from '../data.ts';
-import { Table, type Column, type Row } from '../table.ts';
+import { Table, type Column, type Row } from '../../../ui/table.ts';
 import { Status } from './common.ts';
 
 interface Check {

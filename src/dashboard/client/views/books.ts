@@ -3,8 +3,8 @@ import { html } from 'htm/preact';
 import type { ViewProps } from './props.ts';
 import { useData, apiParams } from '../data.ts';
 import { CountedNames, Filters } from '../filters.ts';
-import { Table, type Column, type Row } from '../table.ts';
-import { formatValue } from '../format.ts';
+import { Table, type Column, type Row } from '../../../ui/table.ts';
+import { formatValue } from '../../../ui/format.ts';
 import { Status } from './common.ts';
 
 interface BooksAnswer {

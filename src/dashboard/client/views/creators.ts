@@ -11,8 +11,8 @@ import type { ViewProps } from './props.ts';
 import { sendJson } from '../api.ts';
 import { apiParams, useData } from '../data.ts';
 import { Filters } from '../filters.ts';
-import { Table, type Column, type Row } from '../table.ts';
-import { formatValue } from '../format.ts';
+import { Table, type Column, type Row } from '../../../ui/table.ts';
+import { formatValue } from '../../../ui/format.ts';
 import { Status } from './common.ts';
 
 interface Commission {

@@ -3,9 +3,10 @@ import { html } from 'htm/preact';
 import type { ViewProps } from './props.ts';
 import { useData, apiParams } from '../data.ts';
 import { Filters, Select, WINDOWS } from '../filters.ts';
-import { CohortTable } from '../cohort-table.ts';
-import type { Row } from '../table.ts';
-import { Kpi, Status } from './common.ts';
+import { CohortTable } from '../../../ui/cohort-table.ts';
+import type { Row } from '../../../ui/table.ts';
+import { Kpi } from '../../../ui/kpi.ts';
+import { Status } from './common.ts';
 
 interface CustomersAnswer {
   data: Row[];

@@ -8,8 +8,8 @@ import { useState } from 'preact/hooks';
 import type { ViewProps } from './props.ts';
 import { sendJson } from '../api.ts';
 import { apiParams, useData } from '../data.ts';
-import { Table, type Column, type Row } from '../table.ts';
-import { formatValue } from '../format.ts';
+import { Table, type Column, type Row } from '../../../ui/table.ts';
+import { formatValue } from '../../../ui/format.ts';
 import { withParams, type Route } from '../router.ts';
 import { Status } from './common.ts';
 

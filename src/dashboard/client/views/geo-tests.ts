@@ -7,8 +7,8 @@ import { useState } from 'preact/hooks';
 import type { ViewProps } from './props.ts';
 import { sendJson } from '../api.ts';
 import { useData } from '../data.ts';
-import { Table, type Column, type Row } from '../table.ts';
-import { formatValue } from '../format.ts';
+import { Table, type Column, type Row } from '../../../ui/table.ts';
+import { formatValue } from '../../../ui/format.ts';
 import { Status } from './common.ts';
 
 interface GeoTestRow {

@@ -7,7 +7,7 @@ import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
 import { sendJson } from '../api.ts';
 import { useData } from '../data.ts';
-import { Table, type Column, type Row } from '../table.ts';
+import { Table, type Column, type Row } from '../../../ui/table.ts';
 import { Status } from './common.ts';
 
 const share = (value: unknown) => `${(Number(value) * 100).toFixed(1)} %`;

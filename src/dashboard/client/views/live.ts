@@ -3,10 +3,11 @@ import { html } from 'htm/preact';
 import { useEffect } from 'preact/hooks';
 import type { ViewProps } from './props.ts';
 import { useData, apiParams } from '../data.ts';
-import { Table, type Column, type Row } from '../table.ts';
-import { Chart } from '../chart.ts';
-import { formatValue } from '../format.ts';
-import { Kpi, Status } from './common.ts';
+import { Table, type Column, type Row } from '../../../ui/table.ts';
+import { Chart } from '../../../ui/chart.ts';
+import { formatValue } from '../../../ui/format.ts';
+import { Kpi } from '../../../ui/kpi.ts';
+import { Status } from './common.ts';
 
 interface LiveAnswer {
   now: string;

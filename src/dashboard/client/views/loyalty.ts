@@ -8,8 +8,9 @@ import type { ViewProps } from './props.ts';
 import { sendJson } from '../api.ts';
 import { apiParams, useData } from '../data.ts';
 import { Filters } from '../filters.ts';
-import { Table, type Column, type Row } from '../table.ts';
-import { Kpi, Status } from './common.ts';
+import { Table, type Column, type Row } from '../../../ui/table.ts';
+import { Kpi } from '../../../ui/kpi.ts';
+import { Status } from './common.ts';
 
 interface Program {
   id: string;

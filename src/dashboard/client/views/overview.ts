@@ -4,9 +4,10 @@ import { useState } from 'preact/hooks';
 import type { ViewProps } from './props.ts';
 import { useData, apiParams } from '../data.ts';
 import { Filters, type Applied } from '../filters.ts';
-import { Chart } from '../chart.ts';
-import { instantOf, label, localTime, METRIC_KINDS } from '../format.ts';
-import { Downloads, FILTER_PARAMS, Kpi, Status } from './common.ts';
+import { Chart } from '../../../ui/chart.ts';
+import { instantOf, label, localTime, METRIC_KINDS } from '../../../ui/format.ts';
+import { Kpi } from '../../../ui/kpi.ts';
+import { Downloads, FILTER_PARAMS, Status } from './common.ts';
 
 interface OverviewAnswer {
   interval: string;

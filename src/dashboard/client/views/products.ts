@@ -3,9 +3,10 @@ import { html } from 'htm/preact';
 import type { ViewProps } from './props.ts';
 import { useData, apiParams } from '../data.ts';
 import { Filters, SOURCES, Select, type Applied } from '../filters.ts';
-import { Table, type Column, type Row } from '../table.ts';
-import { formatValue, label } from '../format.ts';
-import { FILTER_PARAMS, Kpi, Status } from './common.ts';
+import { Table, type Column, type Row } from '../../../ui/table.ts';
+import { formatValue, label } from '../../../ui/format.ts';
+import { Kpi } from '../../../ui/kpi.ts';
+import { FILTER_PARAMS, Status } from './common.ts';
 
 interface SourceSales {
   source: string;

@@ -4,10 +4,11 @@ import { useState } from 'preact/hooks';
 import type { ViewProps } from './props.ts';
 import { useData, apiParams } from '../data.ts';
 import { Filters, type Applied } from '../filters.ts';
-import { Table, type Column, type Row } from '../table.ts';
-import { Chart } from '../chart.ts';
-import { label, METRIC_KINDS } from '../format.ts';
-import { FILTER_PARAMS, Kpi, Status } from './common.ts';
+import { Table, type Column, type Row } from '../../../ui/table.ts';
+import { Chart } from '../../../ui/chart.ts';
+import { label, METRIC_KINDS } from '../../../ui/format.ts';
+import { Kpi } from '../../../ui/kpi.ts';
+import { FILTER_PARAMS, Status } from './common.ts';
 
 interface ProfitAnswer {
   interval: string;

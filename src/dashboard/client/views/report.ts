@@ -9,8 +9,9 @@ import { useEffect, useState } from 'preact/hooks';
 import type { ViewProps } from './props.ts';
 import { useData, apiParams } from '../data.ts';
 import { Filters, MODELS, type Applied } from '../filters.ts';
-import { Table, type Column, type Row } from '../table.ts';
-import { label, METRIC_KINDS, withName } from '../format.ts';
+import { Table, type Column, type Row } from '../../../ui/table.ts';
+import { keyColumns } from '../../../ui/report-columns.ts';
+import { label, METRIC_KINDS, withName } from '../../../ui/format.ts';
 import { withParams, type Route } from '../router.ts';
 import { FILTER_PARAMS, Status } from './common.ts';
 
@@ -41,21 +42,6 @@ interface ReportAnswer {
 
 interface CompareAnswer {
   models: { model: string; data: Row[]; totals: Row }[];
-}
-
-/** The columns that name a row: its breakdown key, with the source and the name beside an ad id. */
-export function keyColumns(breakdown: string, drill?: (row: Row) => void): Column[] {
-  const named = ['campaign', 'adgroup', 'ad'].includes(breakdown);
-  const cols: Column[] = [];
-  if (named) cols.push({ key: 'source', label: 'Source', kind: 'text' });
-  cols.push({
-    key: breakdown,
-    label: label(breakdown),
-    kind: 'text',
-    onOpen: drill,
-    display: named ? (row) => `${row[`${breakdown}_name`] || '(no name)'} · ${row[breakdown] || '(none)'}` : undefined,
-  });
-  return cols;
 }
 
 function Breadcrumbs({ route, names }: { route: Route; names: ReportAnswer['drill_names'] }) {
@@ -91,13 +77,6 @@ function withIncremental(metrics: string[]): string[] {
   const at = rest.includes('roas') ? rest.indexOf('roas') + 1 : rest.length;
   return [...rest.slice(0, at), ...INCREMENTAL, ...rest.slice(at)];
 }
-
-/** Revenue and conversions of each model side by side, read from `<model>_revenue` and `<model>_conversions`. */
-export const modelColumns = (models: string[]): Column[] =>
-  models.flatMap((m) => [
-    { key: `${m}_revenue`, label: `${label(m)} revenue`, kind: 'money' as const },
-    { key: `${m}_conversions`, label: `${label(m)} conv.`, kind: 'share' as const },
-  ]);
 
 function Compare({ route, breakdown }: { route: Route; breakdown: string }) {
   const params = apiParams(route.params, [...FILTER_PARAMS, 'campaign', 'adgroup', 'limit', 'offset']);

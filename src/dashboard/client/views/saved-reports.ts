@@ -8,9 +8,9 @@ import { html } from 'htm/preact';
 import type { ViewProps } from './props.ts';
 import { apiParams, useData } from '../data.ts';
 import { Filters, type Applied } from '../filters.ts';
-import { Chart } from '../chart.ts';
-import { Table, type Column, type Row } from '../table.ts';
-import { label, METRIC_KINDS } from '../format.ts';
+import { Chart } from '../../../ui/chart.ts';
+import { Table, type Column, type Row } from '../../../ui/table.ts';
+import { label, METRIC_KINDS } from '../../../ui/format.ts';
 import { withParams, type Route } from '../router.ts';
 import { FILTER_PARAMS, Status } from './common.ts';
 

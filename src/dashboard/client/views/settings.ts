@@ -8,8 +8,8 @@ import type { ViewProps } from './props.ts';
 import { sendJson } from '../api.ts';
 import { useData } from '../data.ts';
 import { MODELS, SOURCES, WINDOWS } from '../filters.ts';
-import { Table, type Column, type Row } from '../table.ts';
-import { label } from '../format.ts';
+import { Table, type Column, type Row } from '../../../ui/table.ts';
+import { label } from '../../../ui/format.ts';
 import { Status } from './common.ts';
 import { LiftTests } from './lift-tests.ts';
 

@@ -10,8 +10,8 @@ import type { ViewProps } from './props.ts';
 import { sendJson } from '../api.ts';
 import { apiParams, useData } from '../data.ts';
 import { Filters } from '../filters.ts';
-import { Table, type Column, type Row } from '../table.ts';
-import { formatValue, label } from '../format.ts';
+import { Table, type Column, type Row } from '../../../ui/table.ts';
+import { formatValue, label } from '../../../ui/format.ts';
 import { withParams, type Route } from '../router.ts';
 import { FILTER_PARAMS, Status } from './common.ts';
 

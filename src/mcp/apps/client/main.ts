@@ -6,7 +6,7 @@
 import { render } from 'preact';
 import { html } from 'htm/preact';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { setCurrency } from '../../../dashboard/client/format.ts';
+import { setCurrency } from '../../../ui/format.ts';
 import { connectToHost, type HostContext } from './bridge.ts';
 import { Report } from './views/report.ts';
 import { Attribution } from './views/attribution.ts';

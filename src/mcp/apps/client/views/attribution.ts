@@ -1,8 +1,8 @@
 /** attribution.get-data's result as the dashboard's "models side by side" table: revenue and conversions per channel under each model. */
 import { html } from 'htm/preact';
-import { label } from '../../../../dashboard/client/format.ts';
-import { Table, type Row } from '../../../../dashboard/client/table.ts';
-import { keyColumns, modelColumns } from '../../../../dashboard/client/views/report.ts';
+import { label } from '../../../../ui/format.ts';
+import { Table, type Row } from '../../../../ui/table.ts';
+import { keyColumns, modelColumns } from '../../../../ui/report-columns.ts';
 import { dayOf, type Period } from './period.ts';
 
 type ModelNumbers = { revenue?: number | null; conversions?: number | null };

@@ -1,8 +1,8 @@
 /** customers.get-ltv's result: the dashboard's cohort table, a heat map of each figure per row, with the totals. */
 import { html } from 'htm/preact';
-import { formatValue } from '../../../../dashboard/client/format.ts';
-import { CohortTable } from '../../../../dashboard/client/cohort-table.ts';
-import type { Row } from '../../../../dashboard/client/table.ts';
+import { formatValue } from '../../../../ui/format.ts';
+import { CohortTable } from '../../../../ui/cohort-table.ts';
+import type { Row } from '../../../../ui/table.ts';
 
 export interface CustomersResult {
   customers: { date_from: string; date_to: string; timezone: string; breakdown: string | null; attribution_window: number; rows: Row[]; totals: Row };

@@ -3,9 +3,9 @@
  * source, the Markov removal effects), after the order's touchpoints.
  */
 import { html } from 'htm/preact';
-import { Table, type Column, type Row } from '../../../../dashboard/client/table.ts';
-import { WhyTables, type WhyAnswer } from '../../../../dashboard/client/views/why.ts';
-import { withName } from '../../../../dashboard/client/format.ts';
+import { Table, type Column, type Row } from '../../../../ui/table.ts';
+import { WhyTables, type WhyAnswer } from '../../../../ui/why-tables.ts';
+import { withName } from '../../../../ui/format.ts';
 
 export interface ExplainResult {
   attribution: WhyAnswer & { transaction_id: string; dt: string; revenue: number; touchpoints: Row[] };

@@ -1,4 +1,4 @@
-import { instantOf, localTime } from '../../../../dashboard/client/format.ts';
+import { instantOf, localTime } from '../../../../ui/format.ts';
 
 /** A range as results give it: UTC timestamps `YYYY-MM-DD HH:MM:SS`. */
 export interface Period {

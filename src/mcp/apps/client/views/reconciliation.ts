@@ -3,9 +3,9 @@
  * the days as a table with each difference in its own column and the totals.
  */
 import { html } from 'htm/preact';
-import { Chart } from '../../../../dashboard/client/chart.ts';
-import { formatMoney } from '../../../../dashboard/client/format.ts';
-import { Table, type Column, type Row } from '../../../../dashboard/client/table.ts';
+import { Chart } from '../../../../ui/chart.ts';
+import { formatMoney } from '../../../../ui/format.ts';
+import { Table, type Column, type Row } from '../../../../ui/table.ts';
 
 export interface ReconciliationResult {
   reconciliation: { date_from: string; date_to: string; timezone: string; days: Row[]; totals: Row };

@@ -3,11 +3,11 @@
  * when compare_to was asked), a chart when the rows are periods, and the rows as the report table.
  */
 import { html } from 'htm/preact';
-import { Chart } from '../../../../dashboard/client/chart.ts';
-import { label, METRIC_KINDS } from '../../../../dashboard/client/format.ts';
-import { Table, type Column, type Row } from '../../../../dashboard/client/table.ts';
-import { Kpi } from '../../../../dashboard/client/views/common.ts';
-import { keyColumns } from '../../../../dashboard/client/views/report.ts';
+import { Chart } from '../../../../ui/chart.ts';
+import { label, METRIC_KINDS } from '../../../../ui/format.ts';
+import { Table, type Column, type Row } from '../../../../ui/table.ts';
+import { Kpi } from '../../../../ui/kpi.ts';
+import { keyColumns } from '../../../../ui/report-columns.ts';
 import { dayOf, type Period } from './period.ts';
 
 export interface QueryResult {

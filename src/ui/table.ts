@@ -1,7 +1,7 @@
 /** A sortable table that downloads as CSV exactly what it shows (columns, rows, order, totals). */
 import { html } from 'htm/preact';
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
-import { csvText } from '../../kit/csv.ts';
+import { csvText } from '../kit/csv.ts';
 import { formatValue, type Kind } from './format.ts';
 
 export type Row = Record<string, unknown>;

@@ -1,0 +1,37 @@
+/**
+ * What the read endpoints behind the views share (docs/dashboard.md, "JSON endpoints"): each takes
+ * the data API's own query parameters plus `workspace`, on the workspace's calendar, and reads
+ * through the same query layer as the API.
+ */
+import type { FastifyRequest } from 'fastify';
+import { DAY_MS, formatDay } from '../kit/dates.ts';
+import type { Range } from '../kit/range.ts';
+import type { ReportRequest } from '../analytics/report/run.ts';
+import { parseReportQuery } from '../api/report/schema.ts';
+import { workspaceAccess, type WorkspaceAccess } from './access.ts';
+import { viewRange } from './store-calendar.ts';
+
+/** The chart's bucket when the request names none: days up to ~3 months, weeks up to 2 years, then months. */
+export function intervalFor(startMs: number, endMs: number): 'day' | 'week' | 'month' {
+  const days = (endMs - startMs) / DAY_MS;
+  if (days <= 93) return 'day';
+  return days <= 731 ? 'week' : 'month';
+}
+
+/** A view's report request: the data API's parameters, the range resolved once on the workspace's calendar. */
+export function viewRequest(request: FastifyRequest, now = Date.now()): { access: WorkspaceAccess; query: ReportRequest; range: Range } {
+  const access = workspaceAccess(request);
+  const parsed = parseReportQuery(request.query, VIEW_PARAMS);
+  const range = viewRange(parsed, access.timeZone, now);
+  // The resolved bounds go on as instants, so the report reads exactly this range.
+  const query = { ...parsed, ...instants(range), timezone: access.timeZone };
+  return { access, query, range };
+}
+
+/** The first and last calendar day of a range in its zone, as the views show them. */
+export const calendarDays = (range: Range) => ({ start_date: formatDay(range.startMs, range.timeZone), end_date: formatDay(range.endMs, range.timeZone) });
+
+export const instants = (range: Range) => ({ start_date: new Date(range.startMs).toISOString(), end_date: new Date(range.endMs).toISOString() });
+
+/** What every view endpoint reads beside the data API's parameters. */
+export const VIEW_PARAMS = ['workspace'];
