@@ -18,6 +18,7 @@ import { toolOk } from '../mcp/rpc.ts';
 import { SCENARIOS, generate } from '../../bench/attribution/synthetic-journeys.ts';
 import { RANGE, journeyRows } from '../../bench/suites/attribution-truth.ts';
 import { createObject } from '../../src/store/app/tool-objects.ts';
+import { VIEWS } from '../../src/dashboard/views.ts';
 
 let t: TestApp;
 let shop: TestWorkspace;
@@ -132,9 +133,10 @@ test('an owner enters a lift test in the settings and sees it listed', async () 
   await form.getByLabel('Incremental share (%)').fill('12.5');
   await form.getByRole('button', { name: 'Add lift test' }).click();
   await form.getByRole('status').waitFor();
-  const rows = page.locator('.table-block', { hasText: 'Lift tests of this workspace' }).locator('tbody tr');
-  await rows.first().waitFor();
-  assert.deepEqual(await rows.first().locator('td').allTextContents(), ['google', '2026-03-01 to 2026-03-28', '12.5 %', '']);
+  // The list reloads after the status: wait for the entered test's row, not the "none yet" row before it.
+  const row = page.locator('.table-block', { hasText: 'Lift tests of this workspace' }).locator('tbody tr', { hasText: 'google' });
+  await row.waitFor();
+  assert.deepEqual(await row.locator('td').allTextContents(), ['google', '2026-03-01 to 2026-03-28', '12.5 %', '']);
   await page.context().close();
 });
 
@@ -322,16 +324,18 @@ test('with enough shoppers the why panel shows what data_driven says each channe
   await page.context().close();
 });
 
-test('at 375 px and at 1280 px every view link is on screen; at 1280 px no table is wider than its box, so no header is clipped', async () => {
+test('at 375 px (menu opened) and at 1280 px every view link is on screen; at 1280 px no table is wider than its box, so no header is clipped', async () => {
   const page = await signedIn('ada@example.com', `/report?workspace=${shop.id}&start_date=${twoDaysAgo}`);
   await page.setViewportSize({ width: 375, height: 812 });
   await page.waitForSelector('tbody tr');
-  // The views' links wrap onto more lines rather than run off the screen (or into a scrolled strip).
+  // On a phone the views fold into a menu; opened, its links wrap onto more lines rather than run
+  // off the screen (or into a scrolled strip).
+  await page.getByRole('button', { name: /^Menu/ }).click();
   const links = () => page.$$eval('nav[aria-label=Views] a', (as) => as.map((a) => {
     const box = a.getBoundingClientRect();
     return { text: a.textContent, inside: box.left >= 0 && box.right <= window.innerWidth && box.width > 0 };
   }));
-  const allInside = ['Overview', 'Attribution', 'Conversions', 'Profit', 'Products', 'Storelens vs shop', 'Live', 'Surveys', 'Forms', 'Saved reports', 'Geo tests', 'Workflows', 'Loyalty', 'Creators', 'AI visibility', 'Settings'].map((text) => ({ text, inside: true }));
+  const allInside = VIEWS.map((view) => ({ text: view.title, inside: true }));
   assert.deepEqual(await links(), allInside);
   await page.getByRole('link', { name: 'Live' }).click();
   await page.waitForFunction(() => location.pathname === '/live');
