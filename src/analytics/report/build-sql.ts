@@ -13,6 +13,7 @@ import type { ReportPlan } from './plan.ts';
 import { METRICS, metricSql, type Parts } from '../metrics.ts';
 import { EXCLUDED_TRANSACTIONS_SQL, excludedListId } from '../queries/settings/excluded-transactions.ts';
 import { ORDER_IDS, soldSql } from '../sales.ts';
+import { NAMED_BREAKDOWNS, ORDER_KEYED_BREAKDOWNS } from '../../kit/vocabulary.ts';
 import { segmentCustomersSql } from '../queries/segments/segment-members.ts';
 
 /**
@@ -87,11 +88,10 @@ function touchFields(plan: ReportPlan): TouchField[] {
 const excludesTransactions = (plan: ReportPlan) => plan.settings.excluded_transaction_ids.length > 0;
 
 /** The drill-down ids of a plan: the touch field, session column and ads column each must match. */
-const DRILLS = [
-  { name: 'campaign', touch: 'campaign', session: 'campaign', ads: 'campaign_id' },
-  { name: 'adgroup', touch: 'adgroup', session: 'adgroup', ads: 'adgroup_id' },
-  { name: 'ad', touch: 'ad', session: 'ad', ads: 'ad_id' },
-] as const;
+const DRILLS = NAMED_BREAKDOWNS.map((name) => {
+  const key = DIMENSIONS[name].keys[1];
+  return { name, touch: name, session: key.session, ads: key.ads };
+});
 
 const drillsOf = (plan: ReportPlan) => DRILLS.filter((d) => plan[d.name] !== null);
 
@@ -124,8 +124,6 @@ export function reportParams(plan: ReportPlan): QueryParams {
 const paymentFeeSql = (recorded: string, gross: string) =>
   `ifNull(${recorded}, if(${gross} > 0, ${gross} * {fee_percent:Float64} / 100 + {fee_fixed:Int64}, 0))`;
 
-/** Breakdowns whose key a conversion that has none takes from its platform order. */
-const ORDER_KEYED_BREAKDOWNS: readonly string[] = ['city', 'coupon_code'];
 
 /**
  * A conversion's revenue and profit parts after the workspace settings, its city and coupon code
@@ -137,7 +135,7 @@ const ORDER_KEYED_BREAKDOWNS: readonly string[] = ['city', 'coupon_code'];
 export function conversionValues(plan: ReportPlan): { columns: string; joins: string } {
   const s = plan.settings;
   const needsOrders =
-    plan.metrics.some((m) => METRICS[m].profit) || ORDER_KEYED_BREAKDOWNS.includes(plan.breakdown ?? '') ||
+    plan.metrics.some((m) => METRICS[m].profit) || (plan.breakdown !== null && ORDER_KEYED_BREAKDOWNS.includes(plan.breakdown)) ||
     s.platform_revenue === 'platform' || s.net_merchandise_revenue || s.refund_netting || s.new_customer_correction;
   if (!needsOrders) {
     return {
