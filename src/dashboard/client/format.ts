@@ -1,4 +1,5 @@
 /** How numbers are shown; the table's CSV keeps the API's raw values. */
+import { MODEL_LABELS } from '../../kit/vocabulary.ts';
 
 /** `money`: an amount in the workspace currency (report numbers); `cents`: the same in cents (row fields). */
 export type Kind = 'money' | 'cents' | 'count' | 'share' | 'ratio' | 'fraction' | 'text';
@@ -25,8 +26,7 @@ export const LABELS: Record<string, string> = {
   source: 'Source', campaign: 'Campaign', adgroup: 'Ad group', ad: 'Ad', date: 'Date', utm_source: 'UTM source',
   utm_campaign: 'UTM campaign', utm_medium: 'UTM medium', utm_term: 'UTM term', utm_content: 'UTM content',
   pageviews: 'Pageviews', referrer: 'Referrer', landing_page: 'Landing page', city: 'City', coupon_code: 'Coupon code',
-  last_click: 'Last click', first_click: 'First click', linear: 'Linear', u_shaped: 'U-shaped',
-  total_impact: 'Total impact', any_click: 'Any click', markov: 'Markov', data_driven: 'Data-driven',
+  ...MODEL_LABELS,
 };
 
 export const label = (key: string) => LABELS[key] ?? key.replace(/_/g, ' ');

@@ -13,8 +13,8 @@ import { Table, type Column, type Row } from '../table.ts';
 import { label, METRIC_KINDS, withName } from '../format.ts';
 import { withParams, type Route } from '../router.ts';
 import { FILTER_PARAMS, Status } from './common.ts';
+import { BREAKDOWNS, drillBelow, isNamedBreakdown } from '../../../kit/vocabulary.ts';
 
-const BREAKDOWNS = ['source', 'campaign', 'adgroup', 'ad', 'utm_source', 'utm_campaign', 'utm_medium', 'utm_term', 'utm_content', 'referrer', 'landing_page', 'city', 'coupon_code'];
 const BASE_METRICS = ['spend', 'revenue', 'roas', 'conversions', 'cpa', 'sessions', 'cr', 'new_customers'];
 const PROFIT_METRICS = ['net_profit', 'net_roas'];
 const ALL_METRICS = ['spend', 'revenue', 'roas', 'ctr', 'cpa', 'cr', 'sessions', 'conversions', 'impressions', 'clicks', 'new_customers',
@@ -23,12 +23,6 @@ const ALL_METRICS = ['spend', 'revenue', 'roas', 'ctr', 'cpa', 'cr', 'sessions',
 /** What data_driven adds beside ROAS: the conversions a channel caused and their revenue per unit of spend. */
 const INCREMENTAL = ['incremental_conversions', 'iroas'];
 const PROFIT_ONLY = new Set(['cogs', 'payment_fees', 'shipping_costs', 'refunds', 'gross_profit', 'contribution_profit', 'net_profit', 'gross_margin', 'net_margin', 'net_roas']);
-/** The next level of a drill-down, and the parameter the clicked row's key becomes. */
-const DRILL: Record<string, { next: string; param: string }> = {
-  source: { next: 'campaign', param: 'source' },
-  campaign: { next: 'adgroup', param: 'campaign' },
-  adgroup: { next: 'ad', param: 'adgroup' },
-};
 
 interface ReportAnswer {
   data: Row[];
@@ -45,7 +39,7 @@ interface CompareAnswer {
 
 /** The columns that name a row: its breakdown key, with the source and the name beside an ad id. */
 export function keyColumns(breakdown: string, drill?: (row: Row) => void): Column[] {
-  const named = ['campaign', 'adgroup', 'ad'].includes(breakdown);
+  const named = isNamedBreakdown(breakdown);
   const cols: Column[] = [];
   if (named) cols.push({ key: 'source', label: 'Source', kind: 'text' });
   cols.push({
@@ -148,9 +142,10 @@ export function Report({ route, workspace }: ViewProps) {
   useEffect(() => {
     if (applied) setAppliedModel(applied);
   }, [applied]);
-  const drill = DRILL[breakdown];
-  const open = drill
-    ? (row: Row) => withParams(route, { breakdown: drill.next, [drill.param]: String(row[breakdown]), ...(breakdown === 'source' ? { campaign: null, adgroup: null } : {}), offset: null })
+  // The clicked row's key becomes a filter named after its breakdown.
+  const next = drillBelow(breakdown);
+  const open = next
+    ? (row: Row) => withParams(route, { breakdown: next, [breakdown]: String(row[breakdown]), ...(breakdown === 'source' ? { campaign: null, adgroup: null } : {}), offset: null })
     : undefined;
   const columns: Column[] = [
     ...(p.get('interval') ? [{ key: 'date', label: 'Date', kind: 'text' as const }] : []),
