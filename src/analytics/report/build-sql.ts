@@ -12,7 +12,7 @@ import { DIMENSIONS, INTERVALS, reportingSourceSql, type Dimension } from '../di
 import type { ReportPlan } from './plan.ts';
 import { METRICS, metricSql, type Parts } from '../metrics.ts';
 import { EXCLUDED_TRANSACTIONS_SQL, excludedListId } from '../queries/settings/excluded-transactions.ts';
-import { ORDER_IDS, soldSql } from '../sales.ts';
+import { ORDER_IDS, SALE_ORDER, soldSql } from '../sales.ts';
 import { NAMED_BREAKDOWNS, ORDER_KEYED_BREAKDOWNS } from '../../kit/vocabulary.ts';
 import { segmentCustomersSql } from '../queries/segments/segment-members.ts';
 
@@ -157,7 +157,7 @@ export function conversionValues(plan: ReportPlan): { columns: string; joins: st
   const firstOrder = s.new_customer_correction
     ? `LEFT JOIN (
     SELECT customer_id AS f_customer, min(dt) AS first_dt FROM (
-      SELECT customer_id, dt FROM orders FINAL WHERE store_id = {store_id:UInt64} AND customer_id != '' AND sale = 1
+      SELECT customer_id, dt FROM orders FINAL WHERE store_id = {store_id:UInt64} AND customer_id != '' AND ${SALE_ORDER}
       UNION ALL SELECT customer_id, dt FROM conversions WHERE store_id = {store_id:UInt64} AND customer_id != ''
     ) GROUP BY customer_id
   ) AS f ON f.f_customer = c.customer_id`
@@ -252,7 +252,7 @@ function unattributedCreditsSql(plan: ReportPlan, fields: readonly TouchField[],
     toFloat64(shipping_cost) AS shipping_costs, toFloat64(arraySum(r -> r.amount, refunds)) AS refunds,
     city, coupon_code${lines ? ', line_items AS lines' : ''}
   FROM orders FINAL
-  WHERE store_id = {store_id:UInt64} AND dt BETWEEN {start:${TS}} AND {end:${TS}} AND sale = 1${excludesTransactions(plan)
+  WHERE store_id = {store_id:UInt64} AND dt BETWEEN {start:${TS}} AND {end:${TS}} AND ${SALE_ORDER}${excludesTransactions(plan)
     ? `\n    AND transaction_id NOT IN ${EXCLUDED_TRANSACTIONS_SQL} AND order_name NOT IN ${EXCLUDED_TRANSACTIONS_SQL}` : ''}
     AND transaction_id NOT IN (${PIXEL_TRANSACTIONS}) AND order_name NOT IN (${PIXEL_TRANSACTIONS})${segment
     ? `\n    AND customer_id IN (${segment})` : ''}`;
