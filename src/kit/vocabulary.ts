@@ -72,3 +72,55 @@ export const drillBelow = (b: string): Breakdown | undefined => properties(b)?.n
 
 /** Breakdowns whose key a conversion that has none takes from its platform order. */
 export const ORDER_KEYED_BREAKDOWNS = BREAKDOWNS.filter((b) => properties(b)!.fromOrder);
+
+/** How a metric's value goes on the wire. */
+export type MetricKind =
+  | 'money' // cents in, decimal of the workspace currency out (2 places)
+  | 'count' // whole count
+  | 'share' // attributed count, may be fractional (4 places)
+  | 'ratio' // plain factor (4 places)
+  | 'fraction'; // 0.2641 means 26.41 % (4 places)
+
+export interface MetricProperties {
+  kind: MetricKind;
+  /** Needs read:profit (or admin:admin). */
+  profit: boolean;
+  /** Only a model that splits off what would have happened anyway (data_driven) gives it; null under the others. */
+  incremental?: true;
+}
+
+/** Report metrics, in the order refusals list them; how each is computed is src/analytics/metrics.ts. */
+export const METRIC_PROPERTIES = {
+  spend: { kind: 'money', profit: false },
+  revenue: { kind: 'money', profit: false },
+  roas: { kind: 'ratio', profit: false },
+  ctr: { kind: 'fraction', profit: false },
+  cpa: { kind: 'money', profit: false },
+  cr: { kind: 'fraction', profit: false },
+  sessions: { kind: 'count', profit: false },
+  conversions: { kind: 'share', profit: false },
+  impressions: { kind: 'count', profit: false },
+  clicks: { kind: 'count', profit: false },
+  new_customers: { kind: 'share', profit: false },
+  add_to_carts: { kind: 'count', profit: false },
+  checkouts: { kind: 'count', profit: false },
+  cogs: { kind: 'money', profit: true },
+  payment_fees: { kind: 'money', profit: true },
+  shipping_costs: { kind: 'money', profit: true },
+  refunds: { kind: 'money', profit: true },
+  gross_profit: { kind: 'money', profit: true },
+  contribution_profit: { kind: 'money', profit: true },
+  net_profit: { kind: 'money', profit: true },
+  gross_margin: { kind: 'fraction', profit: true },
+  net_margin: { kind: 'fraction', profit: true },
+  net_roas: { kind: 'ratio', profit: true },
+  incremental_conversions: { kind: 'share', profit: false, incremental: true },
+  incremental_revenue: { kind: 'money', profit: false, incremental: true },
+  iroas: { kind: 'ratio', profit: false, incremental: true },
+} as const satisfies Record<string, MetricProperties>;
+
+export type MetricName = keyof typeof METRIC_PROPERTIES;
+export const METRIC_NAMES = Object.keys(METRIC_PROPERTIES) as [MetricName, ...MetricName[]];
+
+/** The metrics only a key with read:profit (or admin:admin) reads. */
+export const PROFIT_METRICS = METRIC_NAMES.filter((m) => METRIC_PROPERTIES[m].profit);

@@ -110,7 +110,7 @@ test('an owner signs in, switches workspace, changes range and model, drills dow
   await page.context().close();
 });
 
-test('the attribution view offers exactly the models, windows, dates and breakdowns the server accepts, in its order', async () => {
+test('the attribution view offers exactly the models, windows, dates, breakdowns and metrics the server accepts, in its order', async () => {
   const page = await signedIn('ada@example.com', `/report?workspace=${shop.id}`);
   await settled(page);
   const options = (name: string) => page.$$eval(`main select[name=${name}] option`, (os) => os.map((o) => (o as HTMLOptionElement).value));
@@ -119,6 +119,8 @@ test('the attribution view offers exactly the models, windows, dates and breakdo
   assert.deepEqual(await options('attribution_window'), schema.attribution.windows.map(String));
   assert.deepEqual(await options('attribution_date'), schema.attribution.dates);
   assert.deepEqual(await options('breakdown'), schema.breakdowns);
+  const metrics = await page.$$eval('main input[name=metric]', (is) => is.map((i) => (i as HTMLInputElement).value));
+  assert.deepEqual(metrics, schema.metrics.map((m: { name: string }) => m.name));
   // The labels come from the same place: every model is named, none by its raw id.
   const labels = await page.$$eval('main select[name=attribution_model] option', (os) => os.map((o) => o.textContent));
   assert.deepEqual(labels, ['Last click', 'First click', 'Linear', 'U-shaped', 'Total impact', 'Any click', 'Markov', 'Data-driven']);
