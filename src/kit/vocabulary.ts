@@ -1,8 +1,8 @@
 /**
- * The names every surface shares: attribution models, windows and dates, and report breakdowns
- * with their properties. The server validates against these lists and the browser bundles (the
- * dashboard, the MCP apps) offer them, so both import them from here and no list is ever copied.
- * This module imports nothing, so esbuild bundles it into the browser as it is.
+ * The names every surface shares: attribution models, windows and dates, report breakdowns and
+ * report metrics with their properties. The server validates against these lists and the browser
+ * bundles (the dashboard, the MCP apps) offer them, so both import them from here and no list is
+ * ever copied. This module imports nothing, so esbuild bundles it into the browser as it is.
  */
 
 /** Attribution models, in the order refusals list them. */
