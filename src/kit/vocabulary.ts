@@ -1,8 +1,9 @@
 /**
  * The names every surface shares: attribution models, windows and dates, report breakdowns and
- * report metrics with their properties. The server validates against these lists and the browser
- * bundles (the dashboard, the MCP apps) offer them, so both import them from here and no list is
- * ever copied. This module imports nothing, so esbuild bundles it into the browser as it is.
+ * report metrics with their properties, the sources a filter names and their groups. The server
+ * validates against these lists and the browser bundles (the dashboard, the MCP apps) offer them,
+ * so both import them from here and no list is ever copied. This module imports nothing, so
+ * esbuild bundles it into the browser as it is.
  */
 
 /** Attribution models, in the order refusals list them. */
@@ -124,3 +125,51 @@ export const METRIC_NAMES = Object.keys(METRIC_PROPERTIES) as [MetricName, ...Me
 
 /** The metrics only a key with read:profit (or admin:admin) reads. */
 export const PROFIT_METRICS = METRIC_NAMES.filter((m) => METRIC_PROPERTIES[m].profit);
+
+/** Sources of the Meta family: each is reported as `meta`. */
+export const META_FAMILY = ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads'] as const;
+
+/** Accepted by every source filter, in the order the error message lists them. */
+export const BASE_SOURCES = [
+  'meta',
+  'facebook',
+  'instagram',
+  'google',
+  'tiktok',
+  'pinterest',
+  'snapchat',
+  'microsoft',
+  'bing',
+  'openai',
+  'outbrain',
+  'taboola',
+  'organic',
+  'audience_network',
+  'messenger',
+  'threads',
+  'whatsapp',
+  'email',
+] as const;
+
+/** Pixel-side filters (events, sessions, conversions, report) also take the creator channel. */
+export const PIXEL_SOURCES = [...BASE_SOURCES, 'creator'] as const;
+
+/** Sources that are not ad platforms: they have no ad rows and no spend. */
+export const NON_AD_SOURCES = new Set(['organic', 'email', 'creator', 'influencer']);
+
+export const AD_PLATFORMS = BASE_SOURCES.filter((s) => !NON_AD_SOURCES.has(s));
+
+/**
+ * Named groups of sources a tool's source filter also takes (docs/attribution.md, "Source groups";
+ * metadata.list_schema lists them): a group stands for its member sources, so an assistant can ask
+ * for "paid social" without knowing each platform. Google and Microsoft are whole ad platforms:
+ * their ad rows do not say which network (search, video, display) an ad ran on.
+ */
+export const SOURCE_GROUPS = {
+  paid_social: ['meta', 'tiktok', 'pinterest', 'snapchat'],
+  paid_search: ['google', 'microsoft'],
+  native_ads: ['outbrain', 'taboola'],
+  /** Every ad platform (AD_PLATFORMS), each family once. */
+  paid: ['meta', 'google', 'tiktok', 'pinterest', 'snapchat', 'microsoft', 'openai', 'outbrain', 'taboola', 'whatsapp'],
+} as const satisfies Record<string, readonly (typeof BASE_SOURCES)[number][]>;
+
