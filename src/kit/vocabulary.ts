@@ -74,6 +74,19 @@ export const drillBelow = (b: string): Breakdown | undefined => properties(b)?.n
 /** Breakdowns whose key a conversion that has none takes from its platform order. */
 export const ORDER_KEYED_BREAKDOWNS = BREAKDOWNS.filter((b) => properties(b)!.fromOrder);
 
+/** The customers report's breakdowns (/v3/customers, customers.get-ltv) and how the dashboard names them. */
+export const COHORT_BREAKDOWN_LABELS = {
+  first_source: 'First source',
+  first_campaign: 'First campaign',
+  cohort_month: 'Cohort month',
+} as const;
+
+export type CohortBreakdown = keyof typeof COHORT_BREAKDOWN_LABELS;
+export const COHORT_BREAKDOWNS = Object.keys(COHORT_BREAKDOWN_LABELS) as [CohortBreakdown, ...CohortBreakdown[]];
+
+/** The customers report's LTV horizons, in days after a customer's first order (`ltv_30` ...). */
+export const LTV_DAYS = [30, 60, 90, 180, 365] as const;
+
 /** How a metric's value goes on the wire. */
 export type MetricKind =
   | 'money' // cents in, decimal of the workspace currency out (2 places)
