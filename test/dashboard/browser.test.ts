@@ -110,7 +110,7 @@ test('an owner signs in, switches workspace, changes range and model, drills dow
   await page.context().close();
 });
 
-test('the attribution view offers exactly the models, windows, dates, breakdowns and metrics the server accepts, in its order', async () => {
+test('the attribution view offers exactly the models, windows, dates, breakdowns and metrics the server accepts, in its order, and the customers view its breakdowns', async () => {
   const page = await signedIn('ada@example.com', `/report?workspace=${shop.id}`);
   await settled(page);
   const options = (name: string) => page.$$eval(`main select[name=${name}] option`, (os) => os.map((o) => (o as HTMLOptionElement).value));
@@ -128,6 +128,12 @@ test('the attribution view offers exactly the models, windows, dates, breakdowns
   const refused = await t.app.inject({ method: 'GET', url: `/v3/report?start_date=${today}&end_date=${today}&attribution_model=best`, headers: shop.headers });
   assert.equal(refused.statusCode, 400);
   assert.equal(refused.json().message, `Invalid attribution_model: best. Accepted values: ${(await options('attribution_model')).join(', ')}`);
+
+  // The customers view's breakdowns likewise, against what /v3/customers accepts.
+  await page.goto(`${base}/customers?workspace=${shop.id}`);
+  await settled(page);
+  const cohorts = await t.app.inject({ method: 'GET', url: `/v3/customers?start_date=${today}&end_date=${today}&breakdown=best`, headers: shop.headers });
+  assert.equal(cohorts.json().message, `Invalid breakdown: best. Accepted values: ${(await options('breakdown')).join(', ')}`);
   await page.context().close();
 });
 
