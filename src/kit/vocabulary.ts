@@ -30,6 +30,9 @@ export type AttributionWindow = (typeof ATTRIBUTION_WINDOWS)[number];
 export const ATTRIBUTION_DATES = ['conversion', 'click'] as const;
 export type AttributionDate = (typeof ATTRIBUTION_DATES)[number];
 
+/** How the dashboard names each attribution date. */
+export const ATTRIBUTION_DATE_LABELS: Record<AttributionDate, string> = { conversion: 'Conversion date', click: 'Click date' };
+
 export interface BreakdownProperties {
   /** Rows carry an ad id with its display name (`<breakdown>_name`) and the source beside it. */
   named: boolean;

@@ -124,6 +124,7 @@ test('the attribution view offers exactly the models, windows, dates, breakdowns
   // The labels come from the same place: every model is named, none by its raw id.
   const labels = await page.$$eval('main select[name=attribution_model] option', (os) => os.map((o) => o.textContent));
   assert.deepEqual(labels, ['Last click', 'First click', 'Linear', 'U-shaped', 'Total impact', 'Any click', 'Markov', 'Data-driven']);
+  assert.deepEqual(await page.$$eval('main select[name=attribution_date] option', (os) => os.map((o) => o.textContent)), ['Conversion date', 'Click date']);
   // The server refuses any other model and lists the same names in the same order.
   const refused = await t.app.inject({ method: 'GET', url: `/v3/report?start_date=${today}&end_date=${today}&attribution_model=best`, headers: shop.headers });
   assert.equal(refused.statusCode, 400);

@@ -2,11 +2,13 @@
 import { html } from 'htm/preact';
 import { withParams, type Route } from './router.ts';
 import { addDays, label, monthStart, todayIn } from './format.ts';
-import { ATTRIBUTION_DATES, ATTRIBUTION_MODELS, ATTRIBUTION_WINDOWS } from '../../kit/vocabulary.ts';
+import { ATTRIBUTION_DATE_LABELS, ATTRIBUTION_DATES, ATTRIBUTION_MODELS, ATTRIBUTION_WINDOWS } from '../../kit/vocabulary.ts';
 
 export const MODELS: string[] = [...ATTRIBUTION_MODELS];
 /** The windows as the URL and the selects spell them. */
 export const WINDOWS = ATTRIBUTION_WINDOWS.map(String);
+export const DATES: string[] = [...ATTRIBUTION_DATES];
+export const dateLabel = (date: string): string => ATTRIBUTION_DATE_LABELS[date as keyof typeof ATTRIBUTION_DATE_LABELS] ?? date;
 /** Reporting sources, as report rows name them. */
 export const SOURCES = ['meta', 'google', 'tiktok', 'pinterest', 'snapchat', 'microsoft', 'email', 'creator', 'organic'];
 
@@ -96,9 +98,9 @@ export function Filters(props: { route: Route; zone: string; applied?: Applied |
         value=${p.get('attribution_model') ?? applied?.attribution_model ?? 'last_click'} optionLabel=${label} />
       <${Select} route=${route} name="attribution_window" text="Window (days)" options=${WINDOWS}
         value=${p.get('attribution_window') ?? String(applied?.attribution_window ?? 7)} />
-      <${Select} route=${route} name="attribution_date" text="Credit on" options=${ATTRIBUTION_DATES}
+      <${Select} route=${route} name="attribution_date" text="Credit on" options=${DATES}
         value=${p.get('attribution_date') ?? applied?.attribution_date ?? 'conversion'}
-        optionLabel=${(v: string) => (v === 'click' ? 'Click date' : 'Conversion date')} />
+        optionLabel=${dateLabel} />
     </div>`}
     ${props.exclude && html`<fieldset class="chips"><legend>Exclude sources</legend>
       ${SOURCES.map((s) => html`<button type="button" class="chip" aria-pressed=${excluded.includes(s) ? 'true' : 'false'} onClick=${() => toggle(s)}>${s}</button>`)}
