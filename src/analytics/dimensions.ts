@@ -1,4 +1,5 @@
 import { META_FAMILY, PIXEL_SOURCES } from './sources.ts';
+import { BREAKDOWNS, type Breakdown } from '../kit/vocabulary.ts';
 import type { LandingField } from './queries/sessions/session-sql.ts';
 
 /**
@@ -101,10 +102,9 @@ export const DIMENSIONS = {
   // A conversion's city (else its order's, build-sql.ts); a session's is its visitor's.
   city: { keys: [{ name: 'city', credit: 'city', session: 'city', ads: null }], landing: 'city' },
   coupon_code: { keys: [conversionMember('coupon_code', 'coupon_code')] },
-} as const satisfies Record<string, Dimension>;
+} as const satisfies Record<Breakdown, Dimension>;
 
-export type Breakdown = keyof typeof DIMENSIONS;
-export const BREAKDOWNS = Object.keys(DIMENSIONS) as [Breakdown, ...Breakdown[]];
+export { BREAKDOWNS, type Breakdown };
 
 /**
  * Interval buckets of a calendar date: a timestamp's date in the report's time zone, or an ads

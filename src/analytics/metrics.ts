@@ -4,6 +4,7 @@
  * parts, so a ratio is always computed from summed parts, never averaged. A metric that cannot be
  * computed (its denominator is 0, or the row has no such part) is null, never 0.
  */
+import { METRIC_NAMES, METRIC_PROPERTIES, type MetricKind, type MetricName, type MetricProperties } from '../kit/vocabulary.ts';
 
 export interface Parts {
   spend: number;
@@ -27,14 +28,6 @@ export interface Parts {
   expenses: number;
 }
 
-/** How a value goes on the wire. */
-export type MetricKind =
-  | 'money' // cents in, decimal of the workspace currency out (2 places)
-  | 'count' // whole count
-  | 'share' // attributed count, may be fractional (4 places)
-  | 'ratio' // plain factor (4 places)
-  | 'fraction'; // 0.2641 means 26.41 % (4 places)
-
 export interface MetricContext {
   /** Revenue is already net of refunds (refund_netting), so net_profit must not subtract them again. */
   refundsNetted: boolean;
@@ -44,20 +37,19 @@ type Part = keyof Parts;
 /** A sum of parts, each added or (with a leading `-`) subtracted. */
 type Sum = readonly (Part | `-${Part}`)[];
 
-/**
- * A metric as a sum of parts, divided by another sum for ratios: one declaration that both the
- * row values (`metricValue`) and the report's ORDER BY (`metricSql`) are computed from.
- */
-export interface Metric {
-  kind: MetricKind;
-  /** Needs read:profit (or admin:admin). */
-  profit: boolean;
+/** How a metric is computed: a sum of parts, divided by another sum for ratios. */
+interface Formula {
   sum: Sum;
   /** Denominator of a ratio; the metric is null when it is 0. */
   per?: Sum;
-  /** Only a model that splits off what would have happened anyway (data_driven) gives it; null under the others. */
-  incremental?: true;
 }
+
+/**
+ * A metric: its properties from the vocabulary (kind, profit, incremental) and its formula, one
+ * declaration that both the row values (`metricValue`) and the report's ORDER BY (`metricSql`)
+ * are computed from.
+ */
+export type Metric = MetricProperties & Formula;
 
 const GROSS_PROFIT: Sum = ['revenue', '-cogs'];
 const NET_REVENUE: Sum = [...GROSS_PROFIT, '-payment_fees', '-shipping_costs'];
@@ -65,39 +57,40 @@ const CONTRIBUTION_PROFIT: Sum = [...NET_REVENUE, '-spend'];
 /** Refunds are subtracted only when revenue is not already net of them (`sumTerms`). */
 const NET_PROFIT: Sum = [...CONTRIBUTION_PROFIT, '-refunds', '-expenses'];
 
-const plain = (kind: MetricKind, part: Part, profit = false): Metric => ({ kind, profit, sum: [part] });
+const FORMULAS = {
+  spend: { sum: ['spend'] },
+  revenue: { sum: ['revenue'] },
+  roas: { sum: ['revenue'], per: ['spend'] },
+  ctr: { sum: ['clicks'], per: ['impressions'] },
+  cpa: { sum: ['spend'], per: ['conversions'] },
+  cr: { sum: ['conversions'], per: ['sessions'] },
+  sessions: { sum: ['sessions'] },
+  conversions: { sum: ['conversions'] },
+  impressions: { sum: ['impressions'] },
+  clicks: { sum: ['clicks'] },
+  new_customers: { sum: ['new_customers'] },
+  add_to_carts: { sum: ['add_to_carts'] },
+  checkouts: { sum: ['checkouts'] },
+  cogs: { sum: ['cogs'] },
+  payment_fees: { sum: ['payment_fees'] },
+  shipping_costs: { sum: ['shipping_costs'] },
+  refunds: { sum: ['refunds'] },
+  gross_profit: { sum: GROSS_PROFIT },
+  contribution_profit: { sum: CONTRIBUTION_PROFIT },
+  net_profit: { sum: NET_PROFIT },
+  gross_margin: { sum: GROSS_PROFIT, per: ['revenue'] },
+  net_margin: { sum: NET_PROFIT, per: ['revenue'] },
+  net_roas: { sum: NET_REVENUE, per: ['spend'] },
+  incremental_conversions: { sum: ['incremental_conversions'] },
+  incremental_revenue: { sum: ['incremental_revenue'] },
+  iroas: { sum: ['incremental_revenue'], per: ['spend'] },
+} as const satisfies Record<MetricName, Formula>;
 
-export const METRICS = {
-  spend: plain('money', 'spend'),
-  revenue: plain('money', 'revenue'),
-  roas: { kind: 'ratio', profit: false, sum: ['revenue'], per: ['spend'] },
-  ctr: { kind: 'fraction', profit: false, sum: ['clicks'], per: ['impressions'] },
-  cpa: { kind: 'money', profit: false, sum: ['spend'], per: ['conversions'] },
-  cr: { kind: 'fraction', profit: false, sum: ['conversions'], per: ['sessions'] },
-  sessions: plain('count', 'sessions'),
-  conversions: plain('share', 'conversions'),
-  impressions: plain('count', 'impressions'),
-  clicks: plain('count', 'clicks'),
-  new_customers: plain('share', 'new_customers'),
-  add_to_carts: plain('count', 'add_to_carts'),
-  checkouts: plain('count', 'checkouts'),
-  cogs: plain('money', 'cogs', true),
-  payment_fees: plain('money', 'payment_fees', true),
-  shipping_costs: plain('money', 'shipping_costs', true),
-  refunds: plain('money', 'refunds', true),
-  gross_profit: { kind: 'money', profit: true, sum: GROSS_PROFIT },
-  contribution_profit: { kind: 'money', profit: true, sum: CONTRIBUTION_PROFIT },
-  net_profit: { kind: 'money', profit: true, sum: NET_PROFIT },
-  gross_margin: { kind: 'fraction', profit: true, sum: GROSS_PROFIT, per: ['revenue'] },
-  net_margin: { kind: 'fraction', profit: true, sum: NET_PROFIT, per: ['revenue'] },
-  net_roas: { kind: 'ratio', profit: true, sum: NET_REVENUE, per: ['spend'] },
-  incremental_conversions: { kind: 'share', profit: false, sum: ['incremental_conversions'], incremental: true },
-  incremental_revenue: { kind: 'money', profit: false, sum: ['incremental_revenue'], incremental: true },
-  iroas: { kind: 'ratio', profit: false, sum: ['incremental_revenue'], per: ['spend'], incremental: true },
-} as const satisfies Record<string, Metric>;
+export const METRICS = Object.fromEntries(METRIC_NAMES.map((name) => [name, { ...METRIC_PROPERTIES[name], ...FORMULAS[name] }])) as {
+  [K in MetricName]: (typeof METRIC_PROPERTIES)[K] & (typeof FORMULAS)[K];
+};
 
-export type MetricName = keyof typeof METRICS;
-export const METRIC_NAMES = Object.keys(METRICS) as [MetricName, ...MetricName[]];
+export { METRIC_NAMES, type MetricKind, type MetricName };
 export const DEFAULT_METRICS: MetricName[] = ['spend', 'revenue', 'roas', 'conversions', 'sessions'];
 
 /** The terms of a sum as `[part, sign]`, leaving out subtracted refunds when revenue is already net of them. */

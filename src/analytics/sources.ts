@@ -1,54 +1,12 @@
 /**
  * Channel vocabulary. A *source* is a value a caller may name in a filter; a *channel* is a raw
- * `adv_source` value stored on a row. Some sources stand for several channels.
+ * `adv_source` value stored on a row. Some sources stand for several channels. The lists of
+ * sources live in the vocabulary (src/kit/vocabulary.ts); how they map to channels lives here.
  */
 import { InvalidInput } from '../kit/errors.ts';
+import { AD_PLATFORMS, BASE_SOURCES, META_FAMILY, NON_AD_SOURCES, PIXEL_SOURCES, SOURCE_GROUPS } from '../kit/vocabulary.ts';
 
-export const META_FAMILY = ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads'] as const;
-
-/** Accepted by every source filter, in the order the error message lists them. */
-export const BASE_SOURCES = [
-  'meta',
-  'facebook',
-  'instagram',
-  'google',
-  'tiktok',
-  'pinterest',
-  'snapchat',
-  'microsoft',
-  'bing',
-  'openai',
-  'outbrain',
-  'taboola',
-  'organic',
-  'audience_network',
-  'messenger',
-  'threads',
-  'whatsapp',
-  'email',
-] as const;
-
-/** Pixel-side filters (events, sessions, conversions, report) also take the creator channel. */
-export const PIXEL_SOURCES = [...BASE_SOURCES, 'creator'] as const;
-
-/** Sources that are not ad platforms: they have no ad rows and no spend. */
-export const NON_AD_SOURCES = new Set(['organic', 'email', 'creator', 'influencer']);
-
-export const AD_PLATFORMS = BASE_SOURCES.filter((s) => !NON_AD_SOURCES.has(s));
-
-/**
- * Named groups of sources a tool's source filter also takes (docs/attribution.md, "Source groups";
- * metadata.list_schema lists them): a group stands for its member sources, so an assistant can ask
- * for "paid social" without knowing each platform. Google and Microsoft are whole ad platforms:
- * their ad rows do not say which network (search, video, display) an ad ran on.
- */
-export const SOURCE_GROUPS = {
-  paid_social: ['meta', 'tiktok', 'pinterest', 'snapchat'],
-  paid_search: ['google', 'microsoft'],
-  native_ads: ['outbrain', 'taboola'],
-  /** Every ad platform (AD_PLATFORMS), each family once. */
-  paid: ['meta', 'google', 'tiktok', 'pinterest', 'snapchat', 'microsoft', 'openai', 'outbrain', 'taboola', 'whatsapp'],
-} as const satisfies Record<string, readonly (typeof BASE_SOURCES)[number][]>;
+export { AD_PLATFORMS, BASE_SOURCES, META_FAMILY, NON_AD_SOURCES, PIXEL_SOURCES, SOURCE_GROUPS };
 
 export type SourceGroup = keyof typeof SOURCE_GROUPS;
 export const SOURCE_GROUP_NAMES = Object.keys(SOURCE_GROUPS) as SourceGroup[];

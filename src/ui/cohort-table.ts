@@ -7,14 +7,13 @@
 import { html } from 'htm/preact';
 import { formatValue, type Kind } from './format.ts';
 import { TableBox, type Row } from './table.ts';
+import { LTV_DAYS } from '../kit/vocabulary.ts';
 
 interface HeatColumn {
   label: string;
   kind: Kind;
   value: (row: Row) => unknown;
 }
-
-const LTV_DAYS = [30, 60, 90, 180, 365];
 
 const KEY_COLUMNS: Record<string, HeatColumn[]> = {
   '': [],

@@ -1,14 +1,12 @@
 /** How numbers are shown; the table's CSV keeps the API's raw values. */
+import { METRIC_NAMES, METRIC_PROPERTIES, MODEL_LABELS } from '../kit/vocabulary.ts';
 
 /** `money`: an amount in the workspace currency (report numbers); `cents`: the same in cents (row fields). */
 export type Kind = 'money' | 'cents' | 'count' | 'share' | 'ratio' | 'fraction' | 'text';
 
+/** The report's metrics as the vocabulary kinds them, and the other views' figures. */
 export const METRIC_KINDS: Record<string, Kind> = {
-  spend: 'money', revenue: 'money', roas: 'ratio', ctr: 'fraction', cpa: 'money', cr: 'fraction', sessions: 'count',
-  conversions: 'share', impressions: 'count', clicks: 'count', new_customers: 'share', add_to_carts: 'count', checkouts: 'count',
-  cogs: 'money', payment_fees: 'money', shipping_costs: 'money', refunds: 'money', gross_profit: 'money',
-  contribution_profit: 'money', net_profit: 'money', gross_margin: 'fraction', net_margin: 'fraction', net_roas: 'ratio',
-  incremental_conversions: 'share', incremental_revenue: 'money', iroas: 'ratio',
+  ...Object.fromEntries(METRIC_NAMES.map((m) => [m, METRIC_PROPERTIES[m].kind])),
   units: 'share', orders: 'share',
   customers: 'count', returning_customers: 'count', repeat_customers: 'count', repeat_rate: 'fraction', repeat_revenue_share: 'fraction',
 };
@@ -25,8 +23,7 @@ export const LABELS: Record<string, string> = {
   source: 'Source', campaign: 'Campaign', adgroup: 'Ad group', ad: 'Ad', date: 'Date', utm_source: 'UTM source',
   utm_campaign: 'UTM campaign', utm_medium: 'UTM medium', utm_term: 'UTM term', utm_content: 'UTM content',
   pageviews: 'Pageviews', referrer: 'Referrer', landing_page: 'Landing page', city: 'City', coupon_code: 'Coupon code',
-  last_click: 'Last click', first_click: 'First click', linear: 'Linear', u_shaped: 'U-shaped',
-  total_impact: 'Total impact', any_click: 'Any click', markov: 'Markov', data_driven: 'Data-driven',
+  ...MODEL_LABELS,
 };
 
 export const label = (key: string) => LABELS[key] ?? key.replace(/_/g, ' ');

@@ -1,9 +1,10 @@
+import { isNamedBreakdown } from '../kit/vocabulary.ts';
 import { label } from './format.ts';
 import type { Column, Row } from './table.ts';
 
 /** The columns that name a row: its breakdown key, with the source and the name beside an ad id. */
 export function keyColumns(breakdown: string, drill?: (row: Row) => void): Column[] {
-  const named = ['campaign', 'adgroup', 'ad'].includes(breakdown);
+  const named = isNamedBreakdown(breakdown);
   const cols: Column[] = [];
   if (named) cols.push({ key: 'source', label: 'Source', kind: 'text' });
   cols.push({

@@ -111,6 +111,34 @@ test('an owner signs in, switches workspace, changes range and model, drills dow
   await page.context().close();
 });
 
+test('the attribution view offers exactly the models, windows, dates, breakdowns and metrics the server accepts, in its order, and the customers view its breakdowns', async () => {
+  const page = await signedIn('ada@example.com', `/report?workspace=${shop.id}`);
+  await settled(page);
+  const options = (name: string) => page.$$eval(`main select[name=${name}] option`, (os) => os.map((o) => (o as HTMLOptionElement).value));
+  const { schema } = await toolOk(t.app, shop.headers, 'metadata.list_schema', { date_from: twoDaysAgo, date_to: today });
+  assert.deepEqual(await options('attribution_model'), schema.attribution.models);
+  assert.deepEqual(await options('attribution_window'), schema.attribution.windows.map(String));
+  assert.deepEqual(await options('attribution_date'), schema.attribution.dates);
+  assert.deepEqual(await options('breakdown'), schema.breakdowns);
+  const metrics = await page.$$eval('main input[name=metric]', (is) => is.map((i) => (i as HTMLInputElement).value));
+  assert.deepEqual(metrics, schema.metrics.map((m: { name: string }) => m.name));
+  // The labels come from the same place: every model is named, none by its raw id.
+  const labels = await page.$$eval('main select[name=attribution_model] option', (os) => os.map((o) => o.textContent));
+  assert.deepEqual(labels, ['Last click', 'First click', 'Linear', 'U-shaped', 'Total impact', 'Any click', 'Markov', 'Data-driven']);
+  assert.deepEqual(await page.$$eval('main select[name=attribution_date] option', (os) => os.map((o) => o.textContent)), ['Conversion date', 'Click date']);
+  // The server refuses any other model and lists the same names in the same order.
+  const refused = await t.app.inject({ method: 'GET', url: `/v3/report?start_date=${today}&end_date=${today}&attribution_model=best`, headers: shop.headers });
+  assert.equal(refused.statusCode, 400);
+  assert.equal(refused.json().message, `Invalid attribution_model: best. Accepted values: ${(await options('attribution_model')).join(', ')}`);
+
+  // The customers view's breakdowns likewise, against what /v3/customers accepts.
+  await page.goto(`${base}/customers?workspace=${shop.id}`);
+  await settled(page);
+  const cohorts = await t.app.inject({ method: 'GET', url: `/v3/customers?start_date=${today}&end_date=${today}&breakdown=best`, headers: shop.headers });
+  assert.equal(cohorts.json().message, `Invalid breakdown: best. Accepted values: ${(await options('breakdown')).join(', ')}`);
+  await page.context().close();
+});
+
 test('under data_driven the attribution table shows what each channel caused beside ROAS, with one line saying what it is', async () => {
   const page = await signedIn('ada@example.com', `/report?workspace=${shop.id}&start_date=${twoDaysAgo}`);
   await settled(page);

@@ -7,7 +7,8 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestWorkspace, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
 import { cli, createUser, signIn, type Signed } from './helpers.ts';
-import { ATTRIBUTION_MODELS, DEFAULT_SETTINGS } from '../../src/store/app/settings.ts';
+import { DEFAULT_SETTINGS } from '../../src/store/app/settings.ts';
+import { ATTRIBUTION_MODELS } from '../../src/kit/vocabulary.ts';
 
 let t: TestApp;
 let shop: TestWorkspace;

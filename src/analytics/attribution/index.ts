@@ -1,5 +1,5 @@
 /**
- * Attribution, one home for every model: the names a request chooses from (`names.ts`), the gate
+ * Attribution, one home for every model: the names a request chooses from (re-exported from `kit/vocabulary.ts`), the gate
  * that turns a request into a plan (`plan.ts`), the buyer identity paths are grouped by
  * (`identity.ts`), the touchpoint tuple (`touchpoint.ts`), and one file per model, each declaring
  * itself (`model.ts`); the markov model learns its chain (`chain.ts`, `markov.ts`), the data-driven
@@ -16,10 +16,10 @@ import { linear } from './linear.ts';
 import { totalImpact } from './total-impact.ts';
 import { uShaped } from './u-shaped.ts';
 import type { AttributionModel } from './model.ts';
-import type { ModelName } from './names.ts';
+import type { ModelName } from '../../kit/vocabulary.ts';
 
 export { BASE_TOUCH_FIELDS, TOUCH_FIELDS, touchSql, touchType, type TouchField } from './touchpoint.ts';
-export { ATTRIBUTION_DATES, ATTRIBUTION_MODELS, ATTRIBUTION_WINDOWS, type AttributionDate, type AttributionWindow, type ModelName } from './names.ts';
+export { ATTRIBUTION_DATES, ATTRIBUTION_MODELS, ATTRIBUTION_WINDOWS, type AttributionDate, type AttributionWindow, type ModelName } from '../../kit/vocabulary.ts';
 export { planAttribution, type AttributionPlan, type AttributionRequest } from './plan.ts';
 export { IDS_CTE, conversionIdentitySql, sessionIdentitySql } from './identity.ts';
 export type { AttributionModel, ModelContext } from './model.ts';

@@ -1,7 +1,7 @@
 import type { Clickhouse, QueryParams } from '../../store/clickhouse.ts';
 import type { AppDatabase } from '../../store/app-db.ts';
 import type { QueryScope } from '../query-scope.ts';
-import type { ModelName } from './names.ts';
+import type { ModelName } from '../../kit/vocabulary.ts';
 import type { AttributionPlan } from './plan.ts';
 
 /**

@@ -3,7 +3,7 @@ import { oneOf } from '../../kit/choices.ts';
 import type { WorkspaceSettings } from '../../store/app/settings.ts';
 import { pixelRefusal, type Visibility } from '../permissions.ts';
 import { PIXEL_SOURCES, channelsOfAll } from '../sources.ts';
-import { ATTRIBUTION_DATES, ATTRIBUTION_MODELS, ATTRIBUTION_WINDOWS, type AttributionDate, type AttributionWindow, type ModelName } from './names.ts';
+import { ATTRIBUTION_DATES, ATTRIBUTION_MODELS, ATTRIBUTION_WINDOWS, type AttributionDate, type AttributionWindow, type ModelName } from '../../kit/vocabulary.ts';
 
 /** The attribution choices of a request, as every surface passes them; anything left out comes from the settings. */
 export interface AttributionRequest {

@@ -13,7 +13,8 @@ import { DIMENSIONS, INTERVALS, reportingSourceSql, type Dimension } from '../di
 import type { ReportPlan } from './plan.ts';
 import { METRICS, metricSql, type Parts } from '../metrics.ts';
 import { EXCLUDED_TRANSACTIONS_SQL, excludedListId } from '../queries/settings/excluded-transactions.ts';
-import { ORDER_IDS, soldSql } from '../sales.ts';
+import { ORDER_IDS, SALE_ORDER, soldSql } from '../sales.ts';
+import { NAMED_BREAKDOWNS, ORDER_KEYED_BREAKDOWNS } from '../../kit/vocabulary.ts';
 import { segmentCustomersSql } from '../queries/segments/segment-members.ts';
 
 /**
@@ -92,11 +93,10 @@ function touchFields(plan: ReportPlan): TouchField[] {
 const excludesTransactions = (plan: ReportPlan) => plan.settings.excluded_transaction_ids.length > 0;
 
 /** The drill-down ids of a plan: the touch field, session column and ads column each must match. */
-const DRILLS = [
-  { name: 'campaign', touch: 'campaign', session: 'campaign', ads: 'campaign_id' },
-  { name: 'adgroup', touch: 'adgroup', session: 'adgroup', ads: 'adgroup_id' },
-  { name: 'ad', touch: 'ad', session: 'ad', ads: 'ad_id' },
-] as const;
+const DRILLS = NAMED_BREAKDOWNS.map((name) => {
+  const key = DIMENSIONS[name].keys[1];
+  return { name, touch: name, session: key.session, ads: key.ads };
+});
 
 const drillsOf = (plan: ReportPlan) => DRILLS.filter((d) => plan[d.name] !== null);
 
@@ -129,8 +129,6 @@ export function reportParams(plan: ReportPlan): QueryParams {
 const paymentFeeSql = (recorded: string, gross: string) =>
   `ifNull(${recorded}, if(${gross} > 0, ${gross} * {fee_percent:Float64} / 100 + {fee_fixed:Int64}, 0))`;
 
-/** Breakdowns whose key a conversion that has none takes from its platform order. */
-const ORDER_KEYED_BREAKDOWNS: readonly string[] = ['city', 'coupon_code'];
 
 /**
  * A conversion's revenue and profit parts after the workspace settings, its city and coupon code
@@ -142,7 +140,7 @@ const ORDER_KEYED_BREAKDOWNS: readonly string[] = ['city', 'coupon_code'];
 export function conversionValues(plan: ReportPlan): { columns: string; joins: string } {
   const s = plan.settings;
   const needsOrders =
-    plan.metrics.some((m) => METRICS[m].profit) || ORDER_KEYED_BREAKDOWNS.includes(plan.breakdown ?? '') ||
+    plan.metrics.some((m) => METRICS[m].profit) || (plan.breakdown !== null && ORDER_KEYED_BREAKDOWNS.includes(plan.breakdown)) ||
     s.platform_revenue === 'platform' || s.net_merchandise_revenue || s.refund_netting || s.new_customer_correction;
   if (!needsOrders) {
     return {
@@ -164,7 +162,7 @@ export function conversionValues(plan: ReportPlan): { columns: string; joins: st
   const firstOrder = s.new_customer_correction
     ? `LEFT JOIN (
     SELECT customer_id AS f_customer, min(dt) AS first_dt FROM (
-      SELECT customer_id, dt FROM orders FINAL WHERE store_id = {store_id:UInt64} AND customer_id != '' AND sale = 1
+      SELECT customer_id, dt FROM orders FINAL WHERE store_id = {store_id:UInt64} AND customer_id != '' AND ${SALE_ORDER}
       UNION ALL SELECT customer_id, dt FROM conversions WHERE store_id = {store_id:UInt64} AND customer_id != ''
     ) GROUP BY customer_id
   ) AS f ON f.f_customer = c.customer_id`
@@ -287,7 +285,7 @@ function unattributedCreditsSql(plan: ReportPlan, fields: readonly TouchField[],
     toFloat64(shipping_cost) AS shipping_costs, toFloat64(arraySum(r -> r.amount, refunds)) AS refunds,
     city, coupon_code${lines ? ', line_items AS lines' : ''}
   FROM orders FINAL
-  WHERE store_id = {store_id:UInt64} AND dt BETWEEN {start:${TS}} AND {end:${TS}} AND sale = 1${excludesTransactions(plan)
+  WHERE store_id = {store_id:UInt64} AND dt BETWEEN {start:${TS}} AND {end:${TS}} AND ${SALE_ORDER}${excludesTransactions(plan)
     ? `\n    AND transaction_id NOT IN ${EXCLUDED_TRANSACTIONS_SQL} AND order_name NOT IN ${EXCLUDED_TRANSACTIONS_SQL}` : ''}
     AND transaction_id NOT IN (${PIXEL_TRANSACTIONS}) AND order_name NOT IN (${PIXEL_TRANSACTIONS})${segment
     ? `\n    AND customer_id IN (${segment})` : ''}`;

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { NO_ADS_ACCESS, NO_PIXEL_ACCESS, NO_PROFIT_ACCESS, NO_SOURCE_ACCESS } from '../../analytics/permissions.ts';
 import { BASE_SOURCES, PIXEL_SOURCES } from '../../analytics/sources.ts';
 import { acceptedMessage } from '../../kit/choices.ts';
+import { ATTRIBUTION_WINDOWS } from '../../kit/vocabulary.ts';
+import { DEFAULT_METRICS } from '../../analytics/metrics.ts';
 import { NO_RECONCILIATION_ACCESS, RECONCILIATION_FIGURES, TOO_LONG } from '../../analytics/reconciliation.ts';
 import { LTV_NAMES } from '../../analytics/customers.ts';
 import { DATA_API_PREFIX, DATA_ENDPOINTS } from '../endpoints.ts';
@@ -39,11 +41,11 @@ const PARAMETER_DESCRIPTIONS: Record<string, string> = {
   campaign_id: 'Only this campaign',
   adgroup_id: 'Only this ad group',
   ad_id: 'Only this ad',
-  metrics: 'Comma-separated metrics; default spend, revenue, roas, conversions, sessions; profit metrics need read:profit',
+  metrics: `Comma-separated metrics; default ${DEFAULT_METRICS.join(', ')}; profit metrics need read:profit`,
   breakdown: 'Row dimension; omit for totals only',
   interval: 'Time bucket of the rows; omit for one period',
   attribution_model: 'Default: the workspace setting (last_click)',
-  attribution_window: 'Lookback days: 1, 7, 28, 90, 180 or 365; default: the workspace setting (7)',
+  attribution_window: `Lookback days: ${ATTRIBUTION_WINDOWS.slice(0, -1).join(', ')} or ${ATTRIBUTION_WINDOWS.at(-1)}; default: the workspace setting (7)`,
   attribution_date: 'conversion: the window counts back from the conversion; click: credit is booked on the click date',
   campaign: 'Only credits, sessions and ads rows of this campaign id (drill-down below a source)',
   adgroup: 'Only credits, sessions and ads rows of this ad group id (drill-down below a campaign)',

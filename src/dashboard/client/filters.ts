@@ -2,9 +2,13 @@
 import { html } from 'htm/preact';
 import { withParams, type Route } from './router.ts';
 import { addDays, label, monthStart, todayIn } from '../../ui/format.ts';
+import { ATTRIBUTION_DATE_LABELS, ATTRIBUTION_DATES, ATTRIBUTION_MODELS, ATTRIBUTION_WINDOWS } from '../../kit/vocabulary.ts';
 
-export const MODELS = ['last_click', 'first_click', 'linear', 'u_shaped', 'total_impact', 'any_click', 'markov', 'data_driven'];
-export const WINDOWS = ['1', '7', '28', '90', '180', '365'];
+export const MODELS: string[] = [...ATTRIBUTION_MODELS];
+/** The windows as the URL and the selects spell them. */
+export const WINDOWS = ATTRIBUTION_WINDOWS.map(String);
+export const DATES: string[] = [...ATTRIBUTION_DATES];
+export const dateLabel = (date: string): string => ATTRIBUTION_DATE_LABELS[date as keyof typeof ATTRIBUTION_DATE_LABELS] ?? date;
 /** Reporting sources, as report rows name them. */
 export const SOURCES = ['meta', 'google', 'tiktok', 'pinterest', 'snapchat', 'microsoft', 'email', 'creator', 'organic'];
 
@@ -94,9 +98,9 @@ export function Filters(props: { route: Route; zone: string; applied?: Applied |
         value=${p.get('attribution_model') ?? applied?.attribution_model ?? 'last_click'} optionLabel=${label} />
       <${Select} route=${route} name="attribution_window" text="Window (days)" options=${WINDOWS}
         value=${p.get('attribution_window') ?? String(applied?.attribution_window ?? 7)} />
-      <${Select} route=${route} name="attribution_date" text="Credit on" options=${['conversion', 'click']}
+      <${Select} route=${route} name="attribution_date" text="Credit on" options=${DATES}
         value=${p.get('attribution_date') ?? applied?.attribution_date ?? 'conversion'}
-        optionLabel=${(v: string) => (v === 'click' ? 'Click date' : 'Conversion date')} />
+        optionLabel=${dateLabel} />
     </div>`}
     ${props.exclude && html`<fieldset class="chips"><legend>Exclude sources</legend>
       ${SOURCES.map((s) => html`<button type="button" class="chip" aria-pressed=${excluded.includes(s) ? 'true' : 'false'} onClick=${() => toggle(s)}>${s}</button>`)}

@@ -1,10 +1,7 @@
 import { z } from 'zod';
 import { timeZoneName } from '../../kit/time-zone.ts';
 import { CONVERSION_NAME_PATTERN } from '../../kit/conversion-name.ts';
-
-export const ATTRIBUTION_MODELS = ['last_click', 'first_click', 'linear', 'u_shaped', 'total_impact', 'any_click', 'markov', 'data_driven'] as const;
-export const ATTRIBUTION_WINDOWS = [1, 7, 28, 90, 180, 365] as const;
-export const ATTRIBUTION_DATES = ['conversion', 'click'] as const;
+import { ATTRIBUTION_DATES, ATTRIBUTION_MODELS, ATTRIBUTION_WINDOWS } from '../../kit/vocabulary.ts';
 
 /** Workspace settings (docs/attribution.md, "Workspace settings"); every switch is off by default. */
 export const workspaceSettingsSchema = z

@@ -8,14 +8,11 @@ import { EXCLUDED_TRANSACTIONS_SQL } from '../settings/excluded-transactions.ts'
 import { IDS_CTE, attributionColumns, conversionIdentitySql, sessionIdentitySql, touchSql, type TouchField } from '../../attribution/index.ts';
 import { conversionValues, reportParams } from '../../report/build-sql.ts';
 import type { ReportPlan } from '../../report/plan.ts';
+import { COHORT_BREAKDOWNS, LTV_DAYS, type CohortBreakdown } from '../../../kit/vocabulary.ts';
 
 export const QUERY_NAME = 'customer-cohorts';
 
-/** The LTV horizons, in days after a customer's first order. */
-export const LTV_DAYS = [30, 60, 90, 180, 365] as const;
-
-export const COHORT_BREAKDOWNS = ['first_source', 'first_campaign', 'cohort_month'] as const;
-export type CohortBreakdown = (typeof COHORT_BREAKDOWNS)[number];
+export { COHORT_BREAKDOWNS, LTV_DAYS, type CohortBreakdown };
 
 export interface CohortRequest {
   /** The report's plan under first_click: range, window, excluded channels, the key's channels, revenue settings. */

@@ -1,5 +1,6 @@
 import type { Clickhouse } from '../../../store/clickhouse.ts';
 import { timestampParam } from '../../sql.ts';
+import { SALE_ORDER } from '../../sales.ts';
 
 export const QUERY_NAME = 'program-members';
 
@@ -21,7 +22,7 @@ SELECT toUInt64(count()) AS members, toInt64(sum(intDiv(greatest(spent, 0) * {ra
 FROM (
   SELECT customer_id, toInt64(sum(gross_revenue)) AS spent
   FROM orders FINAL
-  WHERE store_id = {store_id:UInt64} AND dt >= {start:DateTime64(3, 'UTC')} AND customer_id != '' AND sale = 1
+  WHERE store_id = {store_id:UInt64} AND dt >= {start:DateTime64(3, 'UTC')} AND customer_id != '' AND ${SALE_ORDER}
   GROUP BY customer_id
 )
 SETTINGS output_format_json_quote_64bit_integers = 0`;

@@ -1,5 +1,6 @@
 import type { Clickhouse } from '../../../store/clickhouse.ts';
 import { timestampParam } from '../../sql.ts';
+import { SALE_ORDER } from '../../sales.ts';
 import type { QueryScope } from '../../query-scope.ts';
 
 export const QUERY_NAME = 'repeat-customers';
@@ -22,7 +23,7 @@ FROM (
   SELECT customer_id, count() AS n, sum(gross_revenue) AS rev
   FROM orders FINAL
   WHERE store_id = {store_id:UInt64} AND dt BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
-    AND customer_id != '' AND sale = 1
+    AND customer_id != '' AND ${SALE_ORDER}
   GROUP BY customer_id
 )
 GROUP BY orders

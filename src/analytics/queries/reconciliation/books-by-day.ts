@@ -1,7 +1,7 @@
 import type { Clickhouse } from '../../../store/clickhouse.ts';
 import type { Range } from '../../../kit/range.ts';
 import { LOCAL_DATE, timestampParam } from '../../sql.ts';
-import { ORDER_IDS } from '../../sales.ts';
+import { NO_SALE_ORDER, ORDER_IDS, SALE_ORDER } from '../../sales.ts';
 import { PURCHASE } from '../../conversion-names.ts';
 import { EXCLUDED_TRANSACTIONS_SQL, excludedListId } from '../settings/excluded-transactions.ts';
 
@@ -55,20 +55,20 @@ export async function booksByDay(ch: Clickhouse, workspaceId: number, range: Ran
   const sql = `
 SELECT toString(day) AS date,
   toUInt32(countIf(kind = 'order' AND status != 'test')) AS shop_orders,
-  toInt64(sumIf(gross, kind = 'order' AND sale = 1)) AS shop_revenue,
-  toUInt32(countIf(kind = 'order' AND status != 'test' AND sale = 0)) AS cancelled_orders,
-  toInt64(sumIf(gross, kind = 'order' AND status != 'test' AND sale = 0)) AS cancelled_revenue,
+  toInt64(sumIf(gross, kind = 'order' AND ${SALE_ORDER})) AS shop_revenue,
+  toUInt32(countIf(kind = 'order' AND status != 'test' AND ${NO_SALE_ORDER})) AS cancelled_orders,
+  toInt64(sumIf(gross, kind = 'order' AND status != 'test' AND ${NO_SALE_ORDER})) AS cancelled_revenue,
   toUInt32(countIf(kind = 'order' AND status = 'test')) AS test_orders,
-  toInt64(sumIf(refunded, kind = 'order' AND sale = 1)) AS refunds,
-  toUInt32(countIf(kind = 'order' AND sale = 1 AND NOT excluded AND matched)) AS matched_orders,
-  toInt64(sumIf(gross, kind = 'order' AND sale = 1 AND NOT excluded AND matched)) AS matched_revenue,
-  toUInt32(countIf(kind = 'order' AND sale = 1 AND NOT excluded AND NOT matched)) AS unmatched_orders,
-  toInt64(sumIf(gross, kind = 'order' AND sale = 1 AND NOT excluded AND NOT matched)) AS unmatched_revenue,
-  toUInt32(countIf(kind = 'order' AND sale = 1 AND excluded)) AS excluded_orders,
+  toInt64(sumIf(refunded, kind = 'order' AND ${SALE_ORDER})) AS refunds,
+  toUInt32(countIf(kind = 'order' AND ${SALE_ORDER} AND NOT excluded AND matched)) AS matched_orders,
+  toInt64(sumIf(gross, kind = 'order' AND ${SALE_ORDER} AND NOT excluded AND matched)) AS matched_revenue,
+  toUInt32(countIf(kind = 'order' AND ${SALE_ORDER} AND NOT excluded AND NOT matched)) AS unmatched_orders,
+  toInt64(sumIf(gross, kind = 'order' AND ${SALE_ORDER} AND NOT excluded AND NOT matched)) AS unmatched_revenue,
+  toUInt32(countIf(kind = 'order' AND ${SALE_ORDER} AND excluded)) AS excluded_orders,
   toUInt32(countIf(kind = 'pixel')) AS pixel_only_conversions,
   toInt64(sumIf(gross, kind = 'pixel')) AS pixel_only_revenue,
   toInt64(sumIf(gross - if({net_merchandise:UInt8}, tax_shipping, 0) - if({refund_netting:UInt8}, refunded, 0),
-    kind = 'order' AND sale = 1 AND NOT excluded AND (matched OR {include_unattributed:UInt8}))) AS expected_order_revenue
+    kind = 'order' AND ${SALE_ORDER} AND NOT excluded AND (matched OR {include_unattributed:UInt8}))) AS expected_order_revenue
 FROM (
   SELECT 'order' AS kind, ${LOCAL_DATE('dt')} AS day, status, sale, gross_revenue AS gross, tax + shipping AS tax_shipping,
     arraySum(r -> r.amount, refunds) AS refunded, ${excludedOrder} AS excluded,

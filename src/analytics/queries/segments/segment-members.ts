@@ -1,5 +1,6 @@
 import type { Clickhouse, QueryParams } from '../../../store/clickhouse.ts';
 import { timestampParam } from '../../sql.ts';
+import { SALE_ORDER } from '../../sales.ts';
 import { ruleSql, type SegmentRule } from '../../segment-fields.ts';
 
 export const QUERY_NAME = 'segment-members';
@@ -30,7 +31,7 @@ function customersSql(withChannels: boolean, visibleOnly = false): string {
       argMax(country_code, dt) AS country_code, argMax(city, dt) AS city,
       arrayFilter(c -> c != '', groupUniqArray(coupon_code)) AS coupon_codes
     FROM orders FINAL
-    WHERE store_id = {store_id:UInt64} AND customer_id != '' AND sale = 1
+    WHERE store_id = {store_id:UInt64} AND customer_id != '' AND ${SALE_ORDER}
     GROUP BY customer_id
   ) AS o
   ${channels}

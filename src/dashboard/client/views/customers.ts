@@ -7,6 +7,7 @@ import { CohortTable } from '../../../ui/cohort-table.ts';
 import type { Row } from '../../../ui/table.ts';
 import { Kpi } from '../../../ui/kpi.ts';
 import { Status } from './common.ts';
+import { COHORT_BREAKDOWN_LABELS, COHORT_BREAKDOWNS } from '../../../kit/vocabulary.ts';
 
 interface CustomersAnswer {
   data: Row[];
@@ -17,8 +18,8 @@ interface CustomersAnswer {
   range: { start_date: string; end_date: string };
 }
 
-const BREAKDOWNS = ['first_source', 'first_campaign', 'cohort_month'];
-const BREAKDOWN_LABELS: Record<string, string> = { first_source: 'First source', first_campaign: 'First campaign', cohort_month: 'Cohort month' };
+const BREAKDOWNS: string[] = COHORT_BREAKDOWNS;
+const BREAKDOWN_LABELS: Record<string, string> = COHORT_BREAKDOWN_LABELS;
 const TILES = ['customers', 'new_customers', 'returning_customers', 'revenue'];
 
 export function Customers({ route, workspace }: ViewProps) {

@@ -14,22 +14,13 @@ import { keyColumns } from '../../../ui/report-columns.ts';
 import { label, METRIC_KINDS, withName } from '../../../ui/format.ts';
 import { withParams, type Route } from '../router.ts';
 import { FILTER_PARAMS, Status } from './common.ts';
+import { BREAKDOWNS, METRIC_NAMES, PROFIT_METRICS as NEEDS_PROFIT, drillBelow, isNamedBreakdown } from '../../../kit/vocabulary.ts';
 
-const BREAKDOWNS = ['source', 'campaign', 'adgroup', 'ad', 'utm_source', 'utm_campaign', 'utm_medium', 'utm_term', 'utm_content', 'referrer', 'landing_page', 'city', 'coupon_code'];
 const BASE_METRICS = ['spend', 'revenue', 'roas', 'conversions', 'cpa', 'sessions', 'cr', 'new_customers'];
 const PROFIT_METRICS = ['net_profit', 'net_roas'];
-const ALL_METRICS = ['spend', 'revenue', 'roas', 'ctr', 'cpa', 'cr', 'sessions', 'conversions', 'impressions', 'clicks', 'new_customers',
-  'add_to_carts', 'checkouts', 'cogs', 'payment_fees', 'shipping_costs', 'refunds', 'gross_profit', 'contribution_profit', 'net_profit',
-  'gross_margin', 'net_margin', 'net_roas', 'incremental_conversions', 'incremental_revenue', 'iroas'];
 /** What data_driven adds beside ROAS: the conversions a channel caused and their revenue per unit of spend. */
 const INCREMENTAL = ['incremental_conversions', 'iroas'];
-const PROFIT_ONLY = new Set(['cogs', 'payment_fees', 'shipping_costs', 'refunds', 'gross_profit', 'contribution_profit', 'net_profit', 'gross_margin', 'net_margin', 'net_roas']);
-/** The next level of a drill-down, and the parameter the clicked row's key becomes. */
-const DRILL: Record<string, { next: string; param: string }> = {
-  source: { next: 'campaign', param: 'source' },
-  campaign: { next: 'adgroup', param: 'campaign' },
-  adgroup: { next: 'ad', param: 'adgroup' },
-};
+const PROFIT_ONLY = new Set<string>(NEEDS_PROFIT);
 
 interface ReportAnswer {
   data: Row[];
@@ -61,12 +52,12 @@ function Breadcrumbs({ route, names }: { route: Route; names: ReportAnswer['dril
 
 function MetricPicker({ route, metrics, profit }: { route: Route; metrics: string[]; profit: boolean }) {
   const toggle = (m: string) => {
-    const next = metrics.includes(m) ? metrics.filter((x) => x !== m) : ALL_METRICS.filter((x) => x === m || metrics.includes(x));
+    const next = metrics.includes(m) ? metrics.filter((x) => x !== m) : (METRIC_NAMES as string[]).filter((x) => x === m || metrics.includes(x));
     if (next.length) withParams(route, { metrics: next.join(',') });
   };
   return html`<details class="metric-picker"><summary>Columns</summary>
     <fieldset><legend>Metrics shown</legend>
-      ${ALL_METRICS.filter((m) => profit || !PROFIT_ONLY.has(m)).map((m) => html`<label class="check">
+      ${(METRIC_NAMES as string[]).filter((m) => profit || !PROFIT_ONLY.has(m)).map((m) => html`<label class="check">
         <input type="checkbox" name="metric" value=${m} checked=${metrics.includes(m)} onChange=${() => toggle(m)} /> ${label(m)}</label>`)}
     </fieldset></details>`;
 }
@@ -127,9 +118,10 @@ export function Report({ route, workspace }: ViewProps) {
   useEffect(() => {
     if (applied) setAppliedModel(applied);
   }, [applied]);
-  const drill = DRILL[breakdown];
-  const open = drill
-    ? (row: Row) => withParams(route, { breakdown: drill.next, [drill.param]: String(row[breakdown]), ...(breakdown === 'source' ? { campaign: null, adgroup: null } : {}), offset: null })
+  // The clicked row's key becomes a filter named after its breakdown.
+  const next = drillBelow(breakdown);
+  const open = next
+    ? (row: Row) => withParams(route, { breakdown: next, [breakdown]: String(row[breakdown]), ...(breakdown === 'source' ? { campaign: null, adgroup: null } : {}), offset: null })
     : undefined;
   const columns: Column[] = [
     ...(p.get('interval') ? [{ key: 'date', label: 'Date', kind: 'text' as const }] : []),

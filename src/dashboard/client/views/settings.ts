@@ -7,7 +7,7 @@ import { useState } from 'preact/hooks';
 import type { ViewProps } from './props.ts';
 import { sendJson } from '../api.ts';
 import { useData } from '../data.ts';
-import { MODELS, SOURCES, WINDOWS } from '../filters.ts';
+import { DATES, MODELS, SOURCES, WINDOWS, dateLabel } from '../filters.ts';
 import { Table, type Column, type Row } from '../../../ui/table.ts';
 import { label } from '../../../ui/format.ts';
 import { Status } from './common.ts';
@@ -70,7 +70,7 @@ function ReportSettings({ workspace }: { workspace: string }) {
     <div class="field-group">
       ${select('attribution_model', MODELS, s.attribution_model, 'Attribution model')}
       ${select('attribution_window', WINDOWS, s.attribution_window, 'Window (days)', (v) => v)}
-      ${select('attribution_date', ['conversion', 'click'], s.attribution_date, 'Credit on', (v) => (v === 'click' ? 'Click date' : 'Conversion date'))}
+      ${select('attribution_date', DATES, s.attribution_date, 'Credit on', dateLabel)}
     </div>
     <fieldset class="chips"><legend>Sources ignored by default</legend>
       ${SOURCES.map((src) => html`<label class="check"><input type="checkbox" name=${`ignore_${src}`} checked=${s.ignore_sources.includes(src)} /> ${src}</label>`)}

@@ -5,7 +5,8 @@
 import { html } from 'htm/preact';
 import { Table, type Column, type Row } from '../../../../ui/table.ts';
 import { WhyTables, type WhyAnswer } from '../../../../ui/why-tables.ts';
-import { withName } from '../../../../ui/format.ts';
+import { label, withName } from '../../../../ui/format.ts';
+import { NAMED_BREAKDOWNS } from '../../../../kit/vocabulary.ts';
 
 export interface ExplainResult {
   attribution: WhyAnswer & { transaction_id: string; dt: string; revenue: number; touchpoints: Row[] };
@@ -15,8 +16,8 @@ const TOUCH_COLUMNS: Column[] = [
   { key: 'started_at', label: 'Session start (UTC)', kind: 'text' },
   { key: 'source', label: 'Source', kind: 'text' },
   { key: 'raw_source', label: 'Referrer source', kind: 'text' },
-  ...(['campaign', 'adgroup', 'ad'] as const).map((key): Column => ({
-    key, label: { campaign: 'Campaign', adgroup: 'Ad group', ad: 'Ad' }[key], kind: 'text', display: (row) => withName(String(row[key] ?? ''), row[`${key}_name`] as string | undefined) || '(none)',
+  ...NAMED_BREAKDOWNS.map((key): Column => ({
+    key, label: label(key), kind: 'text', display: (row) => withName(String(row[key] ?? ''), row[`${key}_name`] as string | undefined) || '(none)',
   })),
 ];
 

@@ -9,6 +9,7 @@ import { Table, type Column, type Row } from '../../../../ui/table.ts';
 import { Kpi } from '../../../../ui/kpi.ts';
 import { keyColumns } from '../../../../ui/report-columns.ts';
 import { dayOf, type Period } from './period.ts';
+import { NAMED_BREAKDOWNS } from '../../../../kit/vocabulary.ts';
 
 export interface QueryResult {
   rows: Row[];
@@ -22,7 +23,7 @@ export interface QueryResult {
 /** Members of a row that are not its keys. */
 const NOT_KEYS = new Set(['date', 'previous', 'change']);
 /** The breakdowns that carry their parents (source, campaign ...) beside them, deepest first. */
-const NESTED = ['ad', 'adgroup', 'campaign'];
+const NESTED: string[] = [...NAMED_BREAKDOWNS].reverse();
 
 /** The row's breakdown: the one key member that is not a period, a name or a metric. */
 function breakdownOf(rows: Row[], metrics: string[]): string | undefined {
