@@ -14,7 +14,7 @@ import { keyColumns } from '../../../ui/report-columns.ts';
 import { label, METRIC_KINDS, withName } from '../../../ui/format.ts';
 import { withParams, type Route } from '../router.ts';
 import { FILTER_PARAMS, Status } from './common.ts';
-import { BREAKDOWNS, METRIC_NAMES, PROFIT_METRICS as NEEDS_PROFIT, drillBelow, isNamedBreakdown } from '../../../kit/vocabulary.ts';
+import { BREAKDOWNS, METRIC_NAMES, PROFIT_METRICS as NEEDS_PROFIT, drillBelow } from '../../../kit/vocabulary.ts';
 
 const BASE_METRICS = ['spend', 'revenue', 'roas', 'conversions', 'cpa', 'sessions', 'cr', 'new_customers'];
 const PROFIT_METRICS = ['net_profit', 'net_roas'];
