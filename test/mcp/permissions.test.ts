@@ -340,8 +340,11 @@ const CHECKS: Record<string, Check> = {
       const admin = await a.admin();
       assert.ok(admin.ok);
       assert.equal(admin.value.agreement.rows.reduce((sum: number, r: any) => sum + r.orders, 0), 3, 'the admin sees every order credited');
-      assert.deepEqual(value.agreement.answers, admin.value.agreement.answers);
-      assert.deepEqual(value.agreement.rows, admin.value.agreement.rows.filter((r: any) => shows(a.key, r.source)));
+      if (a.key.channels === null) return assert.deepEqual(value, admin.value);
+      // A key of some channels: the credits to them, without the answers' counts or shares (order-level figures of the whole store).
+      const rows = admin.value.agreement.rows.filter((r: any) => shows(a.key, r.source)).map((r: any) => ({ ...r, share: null }));
+      assert.deepEqual(value.agreement.rows, rows);
+      assert.deepEqual(value.agreement.answers, [...new Set(rows.map((r: any) => r.answer))].map((answer) => ({ answer, responses: null, matched: null })));
     },
   },
   'creators.get-creators': {
@@ -414,13 +417,24 @@ CHECKS['notes.get-notes'] = {
   },
 };
 
+/** The surveys are everyone's; their response counts are order-level, shown only to a key of every channel. */
+CHECKS['surveys.get-responses'] = {
+  args: page,
+  verify: async (a) => {
+    const admin = await a.admin();
+    assert.ok(admin.ok && admin.value.surveys.every((s: any) => s.responses !== null), 'the admin sees the counts');
+    const counted = a.key.channels === null && seesAnyChannel(a.key);
+    assert.deepEqual(a.own, counted ? admin : { ok: true, value: { surveys: admin.value.surveys.map((s: any) => ({ ...s, responses: null })) } });
+  },
+};
+
 /**
  * Workspace objects (not split by channel): every key reads the same. The fixture holds no
  * workflow run and no survey: their outputs are checked in output-scopes.test.ts.
  */
 for (const name of [
   'geo-testing.get-tests', 'loyalty.get-programs', 'labels.get-labels', 'lists.get-lists',
-  'segments.get-segments', 'marketing-angles.get-angles', 'topics.get-topics', 'surveys.get-responses', 'forms.get-forms', 'offers.get-offers',
+  'segments.get-segments', 'marketing-angles.get-angles', 'topics.get-topics', 'forms.get-forms', 'offers.get-offers',
   'creators.get-programs', 'ai-visibility.get-results', 'dashboards.get-dashboards', 'workflows.get-rules',
   'workflows.get-executions',
 ]) {
