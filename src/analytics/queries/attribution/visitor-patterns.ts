@@ -28,10 +28,6 @@ const TS = "DateTime64(3, 'UTC')";
  * conversion in the conversion range; it is a buyer with such a conversion (a sale, not an excluded
  * transaction, of a counted name). Touchpoints are the sessions with a channel, minus organic,
  * excluded and hidden channels; a visitor with none is the empty pattern.
- *
- * Sessions are first grouped by their visitor id (an integer) into the channels seen, so the
- * identity (a string), the customer-id join and the source renaming run once per visitor rather
- * than once per session: this keeps a fresh fit within the report's own cost (docs/performance.md).
  */
 export async function visitorPatterns(ch: Clickhouse, scope: PatternScope): Promise<VisitorPattern[]> {
   const window = scope.attribution.windowDays * DAY_MS;
@@ -46,22 +42,18 @@ WITH
 ${IDS_CTE}
 SELECT arraySort(seen) AS sources, count() AS visitors, countIf(bought = 1) AS buyers
 FROM (
-  SELECT identity, arrayDistinct(groupArrayArray(seen)) AS seen, max(bought) AS bought
+  SELECT identity, groupUniqArrayIf(source, source != '') AS seen, max(bought) AS bought
   FROM (
-    SELECT ${sessionIdentitySql('v.visitor_id')} AS identity, v.seen AS seen, toUInt8(0) AS bought
+    SELECT ${sessionIdentitySql('s.visitor_id')} AS identity, if(s.touch, ${reportingSourceSql('s.channel')}, '') AS source, toUInt8(0) AS bought
     FROM (
-      SELECT visitor_id, arrayDistinct(arrayMap(c -> ${reportingSourceSql('c')}, groupUniqArrayIf(channel, touch))) AS seen
-      FROM (
-        SELECT ${landingField('visitor_id')} AS visitor_id, ${channel} AS channel,
-          ${channel} NOT IN {left_out:Array(String)}${visible} AS touch
-        FROM ${SESSIONS_FINAL}
-        WHERE ${sessionsStartedSql(`{scan_start:${TS}}`, `{scan_end:${TS}}`)}
-      )
-      GROUP BY visitor_id
-    ) AS v
-    LEFT JOIN ids ON ids.id_visitor = v.visitor_id
+      SELECT ${landingField('visitor_id')} AS visitor_id, ${channel} AS channel,
+        ${channel} NOT IN {left_out:Array(String)}${visible} AS touch
+      FROM ${SESSIONS_FINAL}
+      WHERE ${sessionsStartedSql(`{scan_start:${TS}}`, `{scan_end:${TS}}`)}
+    ) AS s
+    LEFT JOIN ids ON ids.id_visitor = s.visitor_id
     UNION ALL
-    SELECT ${conversionIdentitySql('c')} AS identity, CAST([], 'Array(String)') AS seen, toUInt8(1) AS bought
+    SELECT ${conversionIdentitySql('c')} AS identity, '' AS source, toUInt8(1) AS bought
     FROM conversions AS c
     LEFT JOIN ids ON ids.id_visitor = c.visitor_id
     WHERE c.store_id = {store_id:UInt64} AND c.dt BETWEEN {conv_start:${TS}} AND {conv_end:${TS}} AND ${soldSql('c.transaction_id')}${excluded}${named}

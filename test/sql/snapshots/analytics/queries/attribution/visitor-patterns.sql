@@ -15,23 +15,19 @@ ids AS (
 )
 SELECT arraySort(seen) AS sources, count() AS visitors, countIf(bought = 1) AS buyers
 FROM (
-  SELECT identity, arrayDistinct(groupArrayArray(seen)) AS seen, max(bought) AS bought
+  SELECT identity, groupUniqArrayIf(source, source != '') AS seen, max(bought) AS bought
   FROM (
-    SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(v.visitor_id))) AS identity, v.seen AS seen, toUInt8(0) AS bought
+    SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, if(s.touch, transform(s.channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], s.channel), '') AS source, toUInt8(0) AS bought
     FROM (
-      SELECT visitor_id, arrayDistinct(arrayMap(c -> transform(c, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], c), groupUniqArrayIf(channel, touch))) AS seen
-      FROM (
-        SELECT tupleElement(landing, 'visitor_id') AS visitor_id, tupleElement(landing, 'adv_source') AS channel,
-          tupleElement(landing, 'adv_source') NOT IN {left_out:Array(String)} AS touch
-        FROM sessions FINAL
-        WHERE store_id = {store_id:UInt64} AND month BETWEEN toStartOfMonth({scan_start:DateTime64(3, 'UTC')}) AND toStartOfMonth({scan_end:DateTime64(3, 'UTC')})
+      SELECT tupleElement(landing, 'visitor_id') AS visitor_id, tupleElement(landing, 'adv_source') AS channel,
+        tupleElement(landing, 'adv_source') NOT IN {left_out:Array(String)} AS touch
+      FROM sessions FINAL
+      WHERE store_id = {store_id:UInt64} AND month BETWEEN toStartOfMonth({scan_start:DateTime64(3, 'UTC')}) AND toStartOfMonth({scan_end:DateTime64(3, 'UTC')})
     AND started BETWEEN {scan_start:DateTime64(3, 'UTC')} AND {scan_end:DateTime64(3, 'UTC')}
-      )
-      GROUP BY visitor_id
-    ) AS v
-    LEFT JOIN ids ON ids.id_visitor = v.visitor_id
+    ) AS s
+    LEFT JOIN ids ON ids.id_visitor = s.visitor_id
     UNION ALL
-    SELECT multiIf(c.customer_id != '', concat('c:', c.customer_id), if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(c.visitor_id)))) AS identity, CAST([], 'Array(String)') AS seen, toUInt8(1) AS bought
+    SELECT multiIf(c.customer_id != '', concat('c:', c.customer_id), if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(c.visitor_id)))) AS identity, '' AS source, toUInt8(1) AS bought
     FROM conversions AS c
     LEFT JOIN ids ON ids.id_visitor = c.visitor_id
     WHERE c.store_id = {store_id:UInt64} AND c.dt BETWEEN {conv_start:DateTime64(3, 'UTC')} AND {conv_end:DateTime64(3, 'UTC')} AND c.transaction_id NOT IN (SELECT arrayJoin(arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name]))) FROM orders FINAL WHERE store_id = {store_id:UInt64} AND sale = 0)
@@ -59,23 +55,19 @@ ids AS (
 )
 SELECT arraySort(seen) AS sources, count() AS visitors, countIf(bought = 1) AS buyers
 FROM (
-  SELECT identity, arrayDistinct(groupArrayArray(seen)) AS seen, max(bought) AS bought
+  SELECT identity, groupUniqArrayIf(source, source != '') AS seen, max(bought) AS bought
   FROM (
-    SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(v.visitor_id))) AS identity, v.seen AS seen, toUInt8(0) AS bought
+    SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, if(s.touch, transform(s.channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], s.channel), '') AS source, toUInt8(0) AS bought
     FROM (
-      SELECT visitor_id, arrayDistinct(arrayMap(c -> transform(c, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], c), groupUniqArrayIf(channel, touch))) AS seen
-      FROM (
-        SELECT tupleElement(landing, 'visitor_id') AS visitor_id, tupleElement(landing, 'adv_source') AS channel,
-          tupleElement(landing, 'adv_source') NOT IN {left_out:Array(String)} AND tupleElement(landing, 'adv_source') IN {visible_channels:Array(String)} AS touch
-        FROM sessions FINAL
-        WHERE store_id = {store_id:UInt64} AND month BETWEEN toStartOfMonth({scan_start:DateTime64(3, 'UTC')}) AND toStartOfMonth({scan_end:DateTime64(3, 'UTC')})
+      SELECT tupleElement(landing, 'visitor_id') AS visitor_id, tupleElement(landing, 'adv_source') AS channel,
+        tupleElement(landing, 'adv_source') NOT IN {left_out:Array(String)} AND tupleElement(landing, 'adv_source') IN {visible_channels:Array(String)} AS touch
+      FROM sessions FINAL
+      WHERE store_id = {store_id:UInt64} AND month BETWEEN toStartOfMonth({scan_start:DateTime64(3, 'UTC')}) AND toStartOfMonth({scan_end:DateTime64(3, 'UTC')})
     AND started BETWEEN {scan_start:DateTime64(3, 'UTC')} AND {scan_end:DateTime64(3, 'UTC')}
-      )
-      GROUP BY visitor_id
-    ) AS v
-    LEFT JOIN ids ON ids.id_visitor = v.visitor_id
+    ) AS s
+    LEFT JOIN ids ON ids.id_visitor = s.visitor_id
     UNION ALL
-    SELECT multiIf(c.customer_id != '', concat('c:', c.customer_id), if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(c.visitor_id)))) AS identity, CAST([], 'Array(String)') AS seen, toUInt8(1) AS bought
+    SELECT multiIf(c.customer_id != '', concat('c:', c.customer_id), if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(c.visitor_id)))) AS identity, '' AS source, toUInt8(1) AS bought
     FROM conversions AS c
     LEFT JOIN ids ON ids.id_visitor = c.visitor_id
     WHERE c.store_id = {store_id:UInt64} AND c.dt BETWEEN {conv_start:DateTime64(3, 'UTC')} AND {conv_end:DateTime64(3, 'UTC')} AND c.transaction_id NOT IN (SELECT arrayJoin(arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name]))) FROM orders FINAL WHERE store_id = {store_id:UInt64} AND sale = 0)
