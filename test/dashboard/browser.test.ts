@@ -318,6 +318,9 @@ test('with enough shoppers the why panel shows what data_driven says each channe
   await added.first().waitFor();
   const sources = await added.evaluateAll((rows) => rows.map((r) => r.querySelector('td')?.textContent));
   assert.deepEqual(sources, Object.keys(api.data.lifts));
+  // No lift or geo test in this world: every lift shown is the fitted one.
+  const measuredBy = await added.evaluateAll((rows) => rows.map((r) => r.querySelectorAll('td')[2]?.textContent));
+  assert.deepEqual([api.data.calibrated_sources, measuredBy], [[], sources.map(() => 'fitted')]);
   assert.match(await page.locator('.why .note').nth(1).textContent() ?? '', /^Fitted on \d+ visitors and \d+ buyers of this range; without any channel \d+\.\d\d % bought\.$/);
   await page.context().close();
 });
