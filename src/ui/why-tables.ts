@@ -9,6 +9,7 @@ export interface WhyAnswer {
   removal_effects: Record<string, number>;
   paths: { converting: number; non_converting: number };
   lifts: Record<string, number>;
+  calibrated_sources: string[];
   baseline: number;
   fit: { visitors: number; buyers: number; method: string };
   incremental_revenue: Record<string, number>;
@@ -22,7 +23,9 @@ export function WhyTables({ answer: d, downloads }: { answer: WhyAnswer; downloa
   const modelRows: Row[] = Object.entries(d.credit).map(([model, shares]) => ({ model: label(model), ...shares }));
   const effects: Row[] = Object.entries(d.removal_effects).map(([source, effect]) => ({ source, effect }));
   const fitted = d.fit.method !== 'linear_fallback';
-  const added: Row[] = fitted ? Object.entries(d.lifts).map(([source, lift]) => ({ source, lift, revenue: d.incremental_revenue[source] ?? 0 })) : [];
+  const added: Row[] = fitted ? Object.entries(d.lifts).map(([source, lift]) => ({
+    source, lift, from: d.calibrated_sources.includes(source) ? 'lift or geo test' : 'fitted', revenue: d.incremental_revenue[source] ?? 0,
+  })) : [];
   return html`<div class="why">
     <${Table} caption="Credit under each model" columns=${models} rows=${modelRows} filename=${downloads ? 'storelens-why.csv' : undefined} />
     <${Table} caption="Removal effects of the Markov chain" columns=${[{ key: 'source', label: 'Source', kind: 'text' }, { key: 'effect', label: 'Removal effect', kind: 'fraction' }]}
@@ -33,6 +36,7 @@ export function WhyTables({ answer: d, downloads }: { answer: WhyAnswer; downloa
       ? html`<${Table} caption="What each channel added (data-driven)" columns=${[
           { key: 'source', label: 'Source', kind: 'text' },
           { key: 'lift', label: 'Added chance to buy', kind: 'fraction' },
+          { key: 'from', label: 'Measured by', kind: 'text' },
           { key: 'revenue', label: 'Of this order', kind: 'money' },
         ]} rows=${added} filename=${downloads ? 'storelens-lifts.csv' : undefined} />
         <p class="note">Fitted on ${d.fit.visitors} visitors and ${d.fit.buyers} buyers of this range; without any channel ${(d.baseline * 100).toFixed(2)} % bought.</p>`

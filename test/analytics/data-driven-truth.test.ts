@@ -5,7 +5,8 @@
  * with random exposure, data_driven's channel shares land within 4 points (mean absolute error) of
  * the truth and at most half the error of the best rule. In the world where a touch follows the
  * decision to buy, observational data cannot tell; a lift test entered with the CLI sets that
- * source's share of the conversions it touched to the test's value.
+ * source's share of the conversions it touched to the test's value, and the explanation of an order
+ * it touched shows the tested lift it was credited with.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -75,6 +76,20 @@ describe('a lift test for the touch that follows the decision', () => {
       const share = Number(body.data.find((r: { source: string }) => r.source === source)?.conversions ?? 0) / touched;
       return { body, applied: tool.settings_applied, share };
     };
+    // One order the tested source touched, explained: the lifts data_driven credited it with.
+    const order = `S${generated.journeys.findIndex((j) => j.converted && j.touches.includes(scenario.intent!.channel)) + 1}`;
+    const explained = async () => {
+      const { status, body } = await injectGet(t, `/v3/attribution?transaction_id=${order}&start_date=${RANGE.start_date}&end_date=${RANGE.end_date}&attribution_window=7`, shop.headers);
+      assert.equal(status, 200, JSON.stringify(body));
+      const { lifts, baseline, credit, calibrated_sources } = body.data;
+      // The shares are those lifts' own: each source on the path gets lift / (baseline + the path's lifts).
+      const onPath = Object.keys(credit.data_driven).filter((s) => s !== 'organic');
+      const sum = onPath.reduce((total, s) => total + lifts[s], 0);
+      for (const s of onPath) assert.ok(Math.abs(credit.data_driven[s] - lifts[s] / (baseline + sum)) < 0.002, `${s}: ${JSON.stringify(body.data)}`);
+      return { lifts, calibrated_sources };
+    };
+    const fitted = await explained();
+    assert.deepEqual(fitted.calibrated_sources, []);
     const before = await credited();
     // Observational data cannot tell: the touch that only follows decisions looks like the strongest channel.
     assert.ok(before.share > 0.5, String(before.share));
@@ -86,6 +101,11 @@ describe('a lift test for the touch that follows the decision', () => {
     const after = await credited();
     assert.ok(Math.abs(after.share - 0.1) < 0.01, `share of the conversions ${source} touched: ${after.share}`);
     assert.deepEqual(after.applied.calibrated_sources, [source]);
+    // The explanation shows the tested lift it used, not the fitted one, and names the source calibrated.
+    const calibrated = await explained();
+    assert.deepEqual(calibrated.calibrated_sources, [source]);
+    assert.ok(calibrated.lifts[source] < fitted.lifts[source], JSON.stringify([calibrated, fitted]));
+    assert.deepEqual({ ...calibrated.lifts, [source]: 0 }, { ...fitted.lifts, [source]: 0 });
 
     // What the channels caused: every row's credit but organic's; no spend, so no iROAS.
     const rows: Record<string, number | string | null>[] = after.body.data;

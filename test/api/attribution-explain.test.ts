@@ -57,7 +57,7 @@ const whole = (source: string) => Object.fromEntries(
  * data_driven credits as linear, says so in `fit.method`, and has no lift to show but zeros.
  */
 const fallbackFit = (sources: string[]) => ({
-  lifts: Object.fromEntries(sources.map((s) => [s, 0])), baseline: 0, fit: { visitors: 4, buyers: 3, method: 'linear_fallback' },
+  lifts: Object.fromEntries(sources.map((s) => [s, 0])), calibrated_sources: [], baseline: 0, fit: { visitors: 4, buyers: 3, method: 'linear_fallback' },
 });
 
 describe('GET /v3/attribution', () => {

@@ -348,6 +348,9 @@ test('with enough shoppers the why panel shows what data_driven says each channe
   await added.first().waitFor();
   const sources = await added.evaluateAll((rows) => rows.map((r) => r.querySelector('td')?.textContent));
   assert.deepEqual(sources, Object.keys(api.data.lifts));
+  // No lift or geo test in this world: every lift shown is the fitted one.
+  const measuredBy = await added.evaluateAll((rows) => rows.map((r) => r.querySelectorAll('td')[2]?.textContent));
+  assert.deepEqual([api.data.calibrated_sources, measuredBy], [[], sources.map(() => 'fitted')]);
   assert.match(await page.locator('.why .note').nth(1).textContent() ?? '', /^Fitted on \d+ visitors and \d+ buyers of this range; without any channel \d+\.\d\d % bought\.$/);
   await page.context().close();
 });
@@ -468,19 +471,20 @@ test('an owner publishes a survey in the surveys view and reads the answers besi
   await page.context().close();
 });
 
-test('an owner sets up a geo test in the geo tests view and sees it listed with its status', async () => {
+test('an owner sets up a geo test of a channel in the geo tests view and sees it listed with its status', async () => {
   const page = await signedIn('ada@example.com', `/geo?workspace=${shop.id}`);
   await page.getByLabel('Name', { exact: true }).fill('Free shipping DE');
   await page.getByLabel('Treatment regions').fill('DE, NL');
   await page.getByLabel('Control regions').fill('GB');
   await page.getByLabel('First day').fill(twoDaysAgo);
   await page.getByLabel('Last day').fill(today);
+  await page.getByLabel('Channel tested').fill('meta');
   await page.getByRole('button', { name: 'Create geo test' }).click();
   await page.getByRole('status').filter({ hasText: '“Free shipping DE” is set up.' }).waitFor();
   const row = page.locator('tbody tr', { hasText: 'Free shipping DE' });
   await row.waitFor();
   const cells = await row.locator('td').allTextContents();
-  assert.deepEqual(cells.slice(0, 5), ['Free shipping DE', 'DE, NL', 'GB', `${twoDaysAgo} to ${today}`, 'running']);
+  assert.deepEqual(cells.slice(0, 6), ['Free shipping DE', 'DE, NL', 'GB', 'meta', `${twoDaysAgo} to ${today}`, 'running']);
   await page.context().close();
 });
 

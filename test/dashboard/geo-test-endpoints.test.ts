@@ -37,6 +37,15 @@ test('an owner sets a geo test up; members and the tool read it, scheduled until
   assert.deepEqual([entries[0].action, entries[0].actor], ['geo_test.create', 'dashboard:owen@example.com']);
 });
 
+test('a test naming the channel it tests keeps it, as geo-test create --source does; a raw channel is 400', async () => {
+  const created = await as.owen!.send('POST', url(), { ...TEST, name: 'Meta in DE', source: 'meta' });
+  assert.equal(created.status, 200, JSON.stringify(created.body));
+  assert.equal(created.body.geo_test.source, 'meta');
+  const listed = await as.vic!.get(url());
+  assert.equal(listed.body.tests.find((g: { name: string }) => g.name === 'Meta in DE').source, 'meta');
+  assert.deepEqual(await as.owen!.send('POST', url(), { ...TEST, source: 'Meta Ads' }), { status: 400, body: { message: 'source: source must be a reporting source, e.g. meta' } });
+});
+
 test('viewers may not set one up; a wrong test is 400 with the reason', async () => {
   assert.deepEqual(await as.vic!.send('POST', url(), TEST), { status: 403, body: { message: 'Only owners of this workspace can do this' } });
   assert.deepEqual(await as.owen!.send('POST', url(), { ...TEST, control: ['NL'] }), { status: 400, body: { message: 'NL is in both treatment and control' } });

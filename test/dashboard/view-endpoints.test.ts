@@ -208,7 +208,7 @@ test('why: an order under every model with the chain of the view\'s range, as /v
   const all = (source: string) => Object.fromEntries(
     ['last_click', 'first_click', 'linear', 'u_shaped', 'total_impact', 'any_click', 'markov', 'data_driven'].map((m) => [m, { [source]: 1 }]),
   );
-  const { lifts, baseline, fit, incremental_revenue, ...rest } = why.body;
+  const { lifts, calibrated_sources, baseline, fit, incremental_revenue, ...rest } = why.body;
   assert.deepEqual(rest, {
     transaction_id: 'T3', dt: '2026-03-05 12:05:00', revenue: 200, source: 'tiktok',
     touchpoints: [{
@@ -218,7 +218,7 @@ test('why: an order under every model with the chain of the view\'s range, as /v
     credit: all('tiktok'), removal_effects: { tiktok: 1 }, paths: { converting: 1, non_converting: 0 },
   });
   // A handful of visitors: data_driven falls back to linear, with no lift to show and the whole order on tiktok.
-  assert.deepEqual([Object.values(lifts).every((l) => l === 0), baseline, fit.method, incremental_revenue], [true, 0, 'linear_fallback', { tiktok: 200 }]);
+  assert.deepEqual([Object.values(lifts).every((l) => l === 0), calibrated_sources, baseline, fit.method, incremental_revenue], [true, [], 0, 'linear_fallback', { tiktok: 200 }]);
   const viaApi = await api('/v3/attribution?transaction_id=T3&start_date=2026-03-01&end_date=2026-03-07', await paths.keyHeaders(['admin:admin']));
   assert.deepEqual(why.body, viaApi.body.data);
   const excluded = await as.owen!.get(`/dashboard/api/conversions/why?workspace=${paths.id}&start_date=2026-03-01&end_date=2026-03-07&transaction_id=T3&exclude_source=tiktok`);

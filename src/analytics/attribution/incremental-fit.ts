@@ -45,6 +45,22 @@ export interface LearnedIncremental {
   calibrations: Calibration[];
 }
 
+/**
+ * The lifts data_driven gives a conversion at `atMs`: a source's calibration when a test's days
+ * hold that moment (the first in `calibrations`, as the model's SQL takes it), else its fitted
+ * lift; and the sources so calibrated, sorted.
+ */
+export function liftsAt(learned: LearnedIncremental, atMs: number): { lifts: Map<string, number>; calibrated: string[] } {
+  const lifts = new Map<string, number>();
+  const calibrated: string[] = [];
+  learned.fit.sources.forEach((source, i) => {
+    const test = learned.calibrations.find((c) => c.source === source && c.startMs <= atMs && atMs <= c.endMs);
+    lifts.set(source, test ? test.lift : learned.fit.lifts[i]!);
+    if (test) calibrated.push(source);
+  });
+  return { lifts, calibrated };
+}
+
 /** Conversions of every name make a buyer until the workspace names the counted ones. */
 const EVERY_NAME = ['*'] as const;
 

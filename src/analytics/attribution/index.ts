@@ -24,7 +24,7 @@ export { planAttribution, type AttributionPlan, type AttributionRequest } from '
 export { IDS_CTE, conversionIdentitySql, sessionIdentitySql } from './identity.ts';
 export type { AttributionModel, ModelContext } from './model.ts';
 export { learnedChain } from './chain.ts';
-export { learnedIncremental } from './incremental-fit.ts';
+export { learnedIncremental, liftsAt } from './incremental-fit.ts';
 
 export const MODELS: Record<ModelName, AttributionModel> = {
   last_click: lastClick,

@@ -1,11 +1,11 @@
 import type { Clickhouse } from '../../store/clickhouse.ts';
 import type { AppDatabase } from '../../store/app-db.ts';
 import { getSettings } from '../../store/app/workspaces.ts';
-import { DAY_MS, dayOf, formatDay } from '../../kit/dates.ts';
+import { DAY_MS, dayOf, formatDay, parseBound } from '../../kit/dates.ts';
 import { NotFound } from '../../kit/errors.ts';
 import { resolveRange, type Range } from '../../kit/range.ts';
 import { UTC } from '../../kit/time-zone.ts';
-import { ATTRIBUTION_MODELS, MODELS, learnedChain, learnedIncremental, planAttribution, type ModelContext, type ModelName } from '../attribution/index.ts';
+import { ATTRIBUTION_MODELS, MODELS, learnedChain, learnedIncremental, liftsAt, planAttribution, type ModelContext, type ModelName } from '../attribution/index.ts';
 import { pixelScope, type Reader } from '../query-scope.ts';
 import { seesChannel } from '../permissions.ts';
 import { ensureExcludedList } from '../queries/settings/excluded-transactions.ts';
@@ -38,8 +38,13 @@ export interface ConversionExplanation {
   credit: Record<ModelName, Record<string, number>>;
   removal_effects: Record<string, number>;
   paths: { converting: number; non_converting: number };
-  /** data_driven's fitted lift per reporting source (added chance to buy), its baseline and what it stood on. */
+  /**
+   * The lift per reporting source (added chance to buy) data_driven used for this conversion: a
+   * lift or geo test's when one covers its moment, else the fitted one; its baseline and what the fit stood on.
+   */
   lifts: Record<string, number>;
+  /** The sources whose lift a test set for this conversion, sorted. */
+  calibrated_sources: string[];
   baseline: number;
   fit: { visitors: number; buyers: number; method: string };
   /** This conversion's revenue each source caused under data_driven (its share times the revenue), in the workspace currency. */
@@ -68,7 +73,8 @@ function sharesBySource(model: ModelName, sources: readonly string[], weights: r
  * Why a conversion was credited (docs/attribution.md, "Explaining one conversion"): its
  * touchpoints, every model's shares side by side (each model through its own module, on the same
  * path as the report), the Markov chain of the request's scope with how many journeys it
- * stood on, and the data-driven fit of that scope (lifts, baseline, what it stood on). A key that sees some channels only is answered as if the others did not exist: their
+ * stood on, and the data-driven lifts this conversion was credited with (the fit of that scope, a
+ * test's lift where one covers the conversion's moment), baseline and what the fit stood on. A key that sees some channels only is answered as if the others did not exist: their
  * sessions are not on the path, in the shares or in the chain; a conversion whose touchpoints it
  * sees none of is not found, nor an organic one without read:organic. NotFound when no sale with
  * the transaction id is in scope; InvalidInput and AccessDenied as the report refuses a request.
@@ -109,6 +115,7 @@ export async function explainConversion(
   const sources = organic ? ['organic'] : found.touchpoints.map((t) => t.source);
   const credit = Object.fromEntries(ATTRIBUTION_MODELS.map((m) => [m, sharesBySource(m, sources, found.weights[m])])) as ConversionExplanation['credit'];
   const fit = incremental.fit;
+  const used = liftsAt(incremental, parseBound(found.dt, 'start')!);
   return {
     transaction_id: request.transaction_id,
     dt: found.dt,
@@ -118,7 +125,8 @@ export async function explainConversion(
     credit,
     removal_effects: Object.fromEntries(chain.sources.map((s, i) => [s, round(chain.removalEffects[i]!)])),
     paths: chain.paths,
-    lifts: Object.fromEntries(fit.sources.map((s, i) => [s, round(fit.lifts[i]!)])),
+    lifts: Object.fromEntries([...used.lifts].map(([source, lift]) => [source, round(lift)])),
+    calibrated_sources: used.calibrated,
     baseline: round(fit.baseline),
     fit: { visitors: fit.visitors, buyers: fit.buyers, method: fit.method },
     incremental_revenue: Object.fromEntries(Object.entries(credit.data_driven).filter(([source]) => source !== 'organic')

@@ -243,7 +243,8 @@ const DESCRIPTIONS: Record<string, Description> = {
     description:
       'The conversion with transaction_id (a sale, the newest in the range; default range: the 90 days before today): its touchpoints ' +
       'as the models see them, every model\'s share per reporting source side by side, and the Markov chain\'s removal effects ' +
-      'with how many converting and non-converting journeys it stood on, and the data-driven fit: each source\'s lift on the chance to buy, ' +
+      'with how many converting and non-converting journeys it stood on, and data_driven\'s lifts on the chance to buy used for this conversion ' +
+      '(a lift or geo test\'s where one covers the conversion, those sources named in calibrated_sources, else the fitted ones), ' +
       'the baseline, how many visitors and buyers it stood on and its method (linear_fallback: too little data), and the revenue of this ' +
       'conversion each source caused. Channels the key cannot see are left out before the models run.',
     response: {
@@ -258,6 +259,7 @@ const DESCRIPTIONS: Record<string, Description> = {
             removal_effects: { type: 'object', additionalProperties: num },
             paths: { type: 'object', properties: { converting: num, non_converting: num } },
             lifts: { type: 'object', additionalProperties: num },
+            calibrated_sources: { type: 'array', items: str },
             baseline: num,
             fit: { type: 'object', properties: { visitors: num, buyers: num, method: str } },
             incremental_revenue: { type: 'object', additionalProperties: num },

@@ -1,6 +1,7 @@
 /**
  * Geo tests: the workspace's tests with their status and the lift of the treatment regions over
- * the control regions (difference in differences, 95 % interval); owners set up a new one.
+ * the control regions (difference in differences, 95 % interval); owners set up a new one, naming
+ * the channel it tests when its result should calibrate data_driven.
  */
 import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
@@ -19,6 +20,7 @@ interface GeoTestRow {
   control: string[];
   start_date: string;
   end_date: string;
+  source?: string;
   status: string;
   results: { lift_per_day: number; interval_95: [number, number]; relative_lift: number | null; test_days: number } | null;
 }
@@ -39,6 +41,7 @@ function NewGeoTest({ workspaceId, onCreated }: { workspaceId: number; onCreated
         start_date: form.get('start_date'),
         end_date: form.get('end_date'),
         pre_days: Number(form.get('pre_days')),
+        ...(String(form.get('source') ?? '').trim() ? { source: String(form.get('source')).trim() } : {}),
       });
       setError(null);
       (e.target as HTMLFormElement).reset();
@@ -58,6 +61,7 @@ function NewGeoTest({ workspaceId, onCreated }: { workspaceId: number; onCreated
     <label>First day <input type="date" name="start_date" required /></label>
     <label>Last day <input type="date" name="end_date" required /></label>
     <label>Days compared before <input type="number" name="pre_days" min="7" max="365" value="28" required /></label>
+    <label>Channel tested (optional; its result calibrates data_driven) <input name="source" maxlength="64" placeholder="meta" /></label>
     ${error && html`<p class="error" role="alert">${error}</p>`}
     <button type="submit">Create geo test</button>
   </form>`;
@@ -70,6 +74,7 @@ export function GeoTests({ workspace }: ViewProps) {
     { key: 'name', label: 'Test', kind: 'text' },
     { key: 'treatment', label: 'Treatment', kind: 'text', display: (r) => (r.treatment as string[]).join(', ') },
     { key: 'control', label: 'Control', kind: 'text', display: (r) => (r.control as string[]).join(', ') },
+    { key: 'source', label: 'Channel', kind: 'text', display: (r) => (r.source as string | undefined) ?? '' },
     { key: 'start_date', label: 'Days', kind: 'text', display: (r) => `${r.start_date} to ${r.end_date}` },
     { key: 'status', label: 'Status', kind: 'text' },
     { key: 'lift', label: 'Lift per day', kind: 'text', display: (r) => (r.results ? formatValue((r.results as GeoTestRow['results'])!.lift_per_day, 'money') : 'not yet') },

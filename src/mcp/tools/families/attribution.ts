@@ -82,6 +82,7 @@ export const attributionTools = [
         removal_effects: z.record(out.str, out.num),
         paths: out.fields({ converting: out.num, non_converting: out.num }),
         lifts: z.record(out.str, out.num),
+        calibrated_sources: z.array(out.str),
         baseline: out.num,
         fit: out.open,
         incremental_revenue: z.record(out.str, out.num),
