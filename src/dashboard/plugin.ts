@@ -20,6 +20,7 @@ import { liftTestRoutes } from './lift-test-endpoints.ts';
 import { loyaltyRoutes } from './loyalty-endpoints.ts';
 import { creatorRoutes } from './creator-endpoints.ts';
 import { aiVisibilityRoutes } from './ai-visibility-endpoints.ts';
+import { setAsideSentZone } from './sent-zone.ts';
 
 export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
   await app.register(cookie);
@@ -33,6 +34,7 @@ export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
       return user ? runInLane(`user:${user.userId}`, () => handler.call(this, request, reply)) : handler.call(this, request, reply);
     };
   });
+  app.addHook('preValidation', setAsideSentZone);
   await app.register(pageRoutes);
   await app.register(authRoutes);
   await app.register(viewRoutes);

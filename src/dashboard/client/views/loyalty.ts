@@ -6,7 +6,7 @@ import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
 import type { ViewProps } from './props.ts';
 import { sendJson } from '../api.ts';
-import { apiParams, useData } from '../data.ts';
+import { rangedParams, useData } from '../data.ts';
 import { Filters } from '../filters.ts';
 import { Table, type Column, type Row } from '../table.ts';
 import { Kpi, Status } from './common.ts';
@@ -80,7 +80,7 @@ function NewProgram({ workspaceId, onCreated }: { workspaceId: number; onCreated
 }
 
 export function Loyalty({ route, workspace }: ViewProps) {
-  const answer = useData<LoyaltyAnswer>('loyalty', apiParams(route.params, ['workspace', 'start_date', 'end_date']));
+  const answer = useData<LoyaltyAnswer>('loyalty', rangedParams(route, workspace.timezone, ['workspace']));
   const [created, setCreated] = useState<string | null>(null);
   const d = answer.data;
   const repeat = d?.repeat;

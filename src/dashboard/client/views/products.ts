@@ -1,7 +1,7 @@
 /** Products: what sold in the range, per product and variant, and to the buyers of which source (the report's attribution). */
 import { html } from 'htm/preact';
 import type { ViewProps } from './props.ts';
-import { useData, apiParams } from '../data.ts';
+import { useData, rangedParams } from '../data.ts';
 import { Filters, SOURCES, Select, type Applied } from '../filters.ts';
 import { Table, type Column, type Row } from '../table.ts';
 import { formatValue, label } from '../format.ts';
@@ -34,7 +34,7 @@ const COLUMNS: Column[] = [
 ];
 
 export function Products({ route, workspace }: ViewProps) {
-  const answer = useData<ProductsAnswer>('products', apiParams(route.params, [...FILTER_PARAMS, 'campaign']));
+  const answer = useData<ProductsAnswer>('products', rangedParams(route, workspace.timezone, [...FILTER_PARAMS, 'campaign']));
   const d = answer.data;
   return html`
     <${Filters} route=${route} zone=${workspace.timezone} applied=${d?.settings_applied} />

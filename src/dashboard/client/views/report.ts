@@ -7,7 +7,7 @@
 import { html } from 'htm/preact';
 import { useEffect, useState } from 'preact/hooks';
 import type { ViewProps } from './props.ts';
-import { useData, apiParams } from '../data.ts';
+import { useData, rangedParams } from '../data.ts';
 import { Filters, MODELS, type Applied } from '../filters.ts';
 import { Table, type Column, type Row } from '../table.ts';
 import { label, METRIC_KINDS, withName } from '../format.ts';
@@ -99,8 +99,8 @@ export const modelColumns = (models: string[]): Column[] =>
     { key: `${m}_conversions`, label: `${label(m)} conv.`, kind: 'share' as const },
   ]);
 
-function Compare({ route, breakdown }: { route: Route; breakdown: string }) {
-  const params = apiParams(route.params, [...FILTER_PARAMS, 'campaign', 'adgroup', 'limit', 'offset']);
+function Compare({ route, zone, breakdown }: { route: Route; zone: string; breakdown: string }) {
+  const params = rangedParams(route, zone, [...FILTER_PARAMS, 'campaign', 'adgroup', 'limit', 'offset']);
   params.set('breakdown', breakdown);
   params.set('metrics', 'revenue,conversions');
   const answer = useData<CompareAnswer>('compare', params);
@@ -138,7 +138,7 @@ export function Report({ route, workspace }: ViewProps) {
   const [appliedModel, setAppliedModel] = useState<string | null>(null);
   const model = p.get('attribution_model') ?? appliedModel;
   const shown = model === 'data_driven' ? withIncremental(metrics) : metrics;
-  const params = apiParams(p, [...FILTER_PARAMS, 'campaign', 'adgroup', 'interval', 'name', 'limit', 'offset']);
+  const params = rangedParams(route, workspace.timezone, [...FILTER_PARAMS, 'campaign', 'adgroup', 'interval', 'name', 'limit', 'offset']);
   params.set('breakdown', breakdown);
   params.set('metrics', shown.join(','));
   const comparing = p.get('compare') === '1';
@@ -175,7 +175,7 @@ export function Report({ route, workspace }: ViewProps) {
       and iROAS their revenue per unit of spend, beside ROAS. docs/attribution.md, "data_driven".</p>`}
     <${Breadcrumbs} route=${route} names=${d?.drill_names ?? {}} />
     ${comparing
-      ? html`<${Compare} route=${route} breakdown=${breakdown} />`
+      ? html`<${Compare} route=${route} zone=${workspace.timezone} breakdown=${breakdown} />`
       : html`<${Status} loading=${answer.loading} error=${answer.error} />
         ${d && html`<${Table} caption=${`Attribution by ${label(breakdown).toLowerCase()}`} columns=${columns} rows=${d.data} totals=${d.totals}
           filename=${`storelens-report-${breakdown}.csv`} />

@@ -6,7 +6,7 @@
  */
 import { html } from 'htm/preact';
 import type { ViewProps } from './props.ts';
-import { apiParams, useData } from '../data.ts';
+import { rangedParams, useData } from '../data.ts';
 import { Filters, type Applied } from '../filters.ts';
 import { Chart } from '../chart.ts';
 import { Table, type Column, type Row } from '../table.ts';
@@ -41,7 +41,7 @@ function summary(report: SavedReport): string {
 }
 
 function SavedReportRun({ route, report, zone }: { route: Route; report: SavedReport; zone: string }) {
-  const params = apiParams(route.params, [...FILTER_PARAMS.filter((p) => p !== 'source'), 'offset']);
+  const params = rangedParams(route, zone, [...FILTER_PARAMS.filter((p) => p !== 'source'), 'offset']);
   const answer = useData<RunAnswer>(`saved-reports/${report.id}`, params);
   const d = answer.data;
   const filters = html`<${Filters} route=${route} zone=${zone} applied=${d?.settings_applied} exclude=${true} />`;

@@ -4,7 +4,7 @@
  * for the view's range and attribution.
  */
 import { html } from 'htm/preact';
-import { useData, apiParams } from '../data.ts';
+import { useData, rangedParams } from '../data.ts';
 import { Table, type Column, type Row } from '../table.ts';
 import { label } from '../format.ts';
 import type { Route } from '../router.ts';
@@ -22,10 +22,10 @@ export interface WhyAnswer {
   incremental_revenue: Record<string, number>;
 }
 
-const WHY_PARAMS = ['workspace', 'start_date', 'end_date', 'attribution_window', 'attribution_date', 'exclude_source'];
+const WHY_PARAMS = ['workspace', 'attribution_window', 'attribution_date', 'exclude_source'];
 
-export function Why({ route, transactionId }: { route: Route; transactionId: string }) {
-  const params = apiParams(route.params, WHY_PARAMS);
+export function Why({ route, zone, transactionId }: { route: Route; zone: string; transactionId: string }) {
+  const params = rangedParams(route, zone, WHY_PARAMS);
   params.set('transaction_id', transactionId);
   const answer = useData<WhyAnswer>('conversions/why', params);
   if (!answer.data) return html`<${Status} loading=${answer.loading} error=${answer.error} />`;
