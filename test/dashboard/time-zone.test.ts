@@ -106,6 +106,20 @@ describe('the JSON endpoints read the workspace\'s zone', () => {
     assert.deepEqual(download.body.trim().split('\n').map((line) => JSON.parse(line).transaction_id), ['T3', 'T1']);
   });
 
+  test('a view\'s sent timezone must be a zone and gives way to the workspace\'s', async () => {
+    const z = kiritimati;
+    const range = `workspace=${z.ws.id}&start_date=${day(z.zone, -3)}&end_date=${day(z.zone, -1)}`;
+    for (const endpoint of ['reconciliation', 'conversions/names', 'customers', 'overview']) {
+      const asSent = await owner.get(`/dashboard/api/${endpoint}?${range}&timezone=${z.zone}`);
+      const other = await owner.get(`/dashboard/api/${endpoint}?${range}&timezone=UTC`);
+      assert.equal(asSent.status, 200, JSON.stringify(asSent.body));
+      assert.deepEqual(other.body, asSent.body, `${endpoint}: the workspace's zone wins`);
+      const refused = await owner.get(`/dashboard/api/${endpoint}?${range}&timezone=Mars/Base`);
+      assert.equal(refused.status, 400);
+      assert.equal(refused.body.message, 'Invalid timezone: Mars/Base. Use an IANA time zone name such as Europe/Berlin');
+    }
+  });
+
   test('today is compared with yesterday up to the same time; spend and what is built on it are not compared', async () => {
     for (const z of [kiritimati, pagoPago]) {
       const today = day(z.zone);
