@@ -183,6 +183,31 @@ describe('in the browser', () => {
     }
   });
 
+  test('an owner sets the time zone in the settings: a refused name is shown with the reason and not saved, a zone changes every view', async () => {
+    const moving = await zoned('Moving', 'Pacific/Kiritimati', '+14:00');
+    const page = await signedInPage(browser, `${base}/settings?workspace=${moving.ws.id}`, 'ada@example.com', errors);
+    const field = page.getByLabel('Time zone (IANA name');
+    assert.equal(await field.inputValue(), 'Pacific/Kiritimati');
+    await field.fill('Mars/Base');
+    await page.getByRole('button', { name: 'Save time zone' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Not saved' }).waitFor();
+    assert.equal(await page.getByRole('alert').textContent(), 'Not saved: timezone: Invalid timezone: Mars/Base. Use an IANA time zone name such as Europe/Berlin');
+    assert.equal((await owner.get(`/dashboard/api/settings?workspace=${moving.ws.id}`)).body.settings.timezone, 'Pacific/Kiritimati');
+    assert.equal(await page.getByTestId('time-zone').textContent(), 'Time zone: Pacific/Kiritimati');
+
+    await field.fill('pacific/pago_pago');
+    await page.getByRole('button', { name: 'Save time zone' }).click();
+    await page.getByText('Saved. Every view now shows the days of Pacific/Pago_Pago.').waitFor();
+    await page.waitForFunction(() => document.querySelector('[data-testid="time-zone"]')?.textContent === 'Time zone: Pacific/Pago_Pago');
+    assert.equal(await field.inputValue(), 'Pacific/Pago_Pago');
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Overview' }).click();
+    await page.waitForSelector('[data-testid="comparison"]');
+    assert.deepEqual([await page.getByLabel('From', { exact: true }).inputValue(), await page.getByLabel('To', { exact: true }).inputValue()], [day(pagoPago.zone, -7), day(pagoPago.zone, -1)]);
+    assert.equal(await page.getByTestId('comparison').textContent(),
+      `${day(pagoPago.zone, -7)} to ${day(pagoPago.zone, -1)}, compared with ${day(pagoPago.zone, -14)} to ${day(pagoPago.zone, -8)} (Pacific/Pago_Pago).`);
+    await page.context().close();
+  });
+
   test('every view shows the zone', async () => {
     const page = await overview(kiritimati);
     for (const view of ['Attribution', 'Conversions', 'Profit', 'Live', 'Settings', 'Overview']) {
