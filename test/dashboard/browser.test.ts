@@ -110,6 +110,24 @@ test('an owner signs in, switches workspace, changes range and model, drills dow
   await page.context().close();
 });
 
+test('a channel without spend shows "–" for CPA as for ROAS, where the API answers 0', async () => {
+  const page = await signedIn('ada@example.com', `/report?workspace=${shop.id}`);
+  await page.waitForSelector('tbody tr');
+  await settled(page);
+  const query = new URLSearchParams(params(page));
+  query.delete('workspace');
+  const viaApi = (await t.app.inject({ method: 'GET', url: `/v3/report?${query}&breakdown=source&metrics=spend,cpa`, headers: shop.headers })).json();
+  const unpaid = viaApi.data.filter((r: { spend: number }) => r.spend === 0).map((r: { source: string }) => r.source);
+  assert.ok(unpaid.length > 0 && viaApi.data.some((r: { spend: number; cpa: number }) => r.spend === 0 && r.cpa === 0), JSON.stringify(viaApi.data));
+  const headers = await page.locator('thead th').allTextContents();
+  const [spendAt, roasAt, cpaAt] = ['Spend', 'ROAS', 'CPA'].map((name) => headers.findIndex((h) => h.startsWith(name)));
+  const shown = await page.locator('tbody tr').evaluateAll((rows, at) => rows.map((r) => at.map((i) => r.children[i]!.textContent)), [0, spendAt!, roasAt!, cpaAt!]);
+  const withoutSpend = shown.filter(([source]) => unpaid.includes(source));
+  assert.deepEqual(withoutSpend.map(([source, spend, roas, cpa]) => [source, spend, roas, cpa]), unpaid.map((s: string) => [s, '$0.00', '–', '–']));
+  assert.ok(shown.some(([source, , , cpa]) => !unpaid.includes(source) && cpa !== '–'), 'channels with spend keep their CPA');
+  await page.context().close();
+});
+
 test('under data_driven the attribution table shows what each channel caused beside ROAS, with one line saying what it is', async () => {
   const page = await signedIn('ada@example.com', `/report?workspace=${shop.id}&start_date=${twoDaysAgo}`);
   await settled(page);

@@ -12,7 +12,7 @@ import { Filters, MODELS, type Applied } from '../filters.ts';
 import { Table, type Column, type Row } from '../table.ts';
 import { label, METRIC_KINDS, withName } from '../format.ts';
 import { withParams, type Route } from '../router.ts';
-import { FILTER_PARAMS, Status } from './common.ts';
+import { FILTER_PARAMS, Status, shownCosts } from './common.ts';
 
 const BREAKDOWNS = ['source', 'campaign', 'adgroup', 'ad', 'utm_source', 'utm_campaign', 'utm_medium', 'utm_term', 'utm_content', 'referrer', 'landing_page', 'city', 'coupon_code'];
 const BASE_METRICS = ['spend', 'revenue', 'roas', 'conversions', 'cpa', 'sessions', 'cr', 'new_customers'];
@@ -177,7 +177,7 @@ export function Report({ route, workspace }: ViewProps) {
     ${comparing
       ? html`<${Compare} route=${route} zone=${workspace.timezone} breakdown=${breakdown} />`
       : html`<${Status} loading=${answer.loading} error=${answer.error} />
-        ${d && html`<${Table} caption=${`Attribution by ${label(breakdown).toLowerCase()}`} columns=${columns} rows=${d.data} totals=${d.totals}
+        ${d && html`<${Table} caption=${`Attribution by ${label(breakdown).toLowerCase()}`} columns=${columns} rows=${d.data.map(shownCosts)} totals=${shownCosts(d.totals)}
           filename=${`storelens-report-${breakdown}.csv`} />
           <div class="pager">
             <span>${page!.total_rows === 0 ? 'No rows' : `Rows ${page!.offset + 1}–${page!.offset + d.data.length} of ${page!.total_rows}`}</span>

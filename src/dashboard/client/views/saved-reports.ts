@@ -12,7 +12,7 @@ import { Chart } from '../chart.ts';
 import { Table, type Column, type Row } from '../table.ts';
 import { label, METRIC_KINDS } from '../format.ts';
 import { withParams, type Route } from '../router.ts';
-import { FILTER_PARAMS, Status } from './common.ts';
+import { FILTER_PARAMS, Status, shownCosts } from './common.ts';
 
 interface SavedReport {
   id: string;
@@ -57,7 +57,7 @@ function SavedReportRun({ route, report, zone }: { route: Route; report: SavedRe
   return html`${filters}<${Status} loading=${answer.loading} error=${answer.error} />
     ${report.interval && !report.breakdown && html`<${Chart} title=${`${label(first)} per ${report.interval}`} x=${d.data.map((r) => String(r.date))}
       series=${[{ label: label(first), values: d.data.map((r) => r[first] as number | null), kind: METRIC_KINDS[first] ?? 'count' }]} />`}
-    <${Table} caption=${summary(report)} columns=${columns} rows=${d.data} totals=${d.totals} filename=${`storelens-saved-report-${report.id}.csv`} />
+    <${Table} caption=${summary(report)} columns=${columns} rows=${d.data.map(shownCosts)} totals=${shownCosts(d.totals)} filename=${`storelens-saved-report-${report.id}.csv`} />
     <div class="pager">
       <span>${page.total_rows === 0 ? 'No rows' : `Rows ${page.offset + 1}–${page.offset + d.data.length} of ${page.total_rows}`}</span>
       <button type="button" class="secondary" disabled=${page.offset === 0}
