@@ -377,6 +377,10 @@ test('Products lists what sold, as products.get-sales for the same days, in the 
   const cells = await page.$$eval('tbody tr', (rows) => rows.map((r) => [...r.querySelectorAll('td')].slice(0, 5).map((td) => td.textContent)));
   const money = (n: number) => new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(n);
   assert.deepEqual(cells, sold.products.map((p: any) => [p.title, p.variant_id, p.sku, new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 }).format(p.units), money(p.revenue)]));
+  // Line revenue is not the overview's revenue for the same days, and the page says why next to it.
+  const overview = await (await page.request.get(`${base}/dashboard/api/overview?workspace=${shop.id}&start_date=${twoDaysAgo}&end_date=${today}`)).json();
+  assert.notEqual(sold.totals.revenue, overview.totals.revenue);
+  assert.match(await page.getByTestId('revenue-basis').textContent() ?? '', /this revenue differs from the overview's and the attribution report's for the same days/);
   await page.getByLabel('Buyers credited to').selectOption('meta');
   await page.waitForFunction(() => new URLSearchParams(location.search).get('source') === 'meta');
   await settled(page);

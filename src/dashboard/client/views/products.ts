@@ -49,6 +49,8 @@ export function Products({ route, workspace }: ViewProps) {
       <p class="note">Credited under ${label(d.settings_applied.attribution_model)} attribution over ${d.settings_applied.attribution_window} days:
         a split order gives each source its share of the units. Revenue is the lines' price × quantity, before order discounts, tax and shipping.
         Cancelled, voided, test and pending orders are left out.</p>
+      <p class="note" data-testid="revenue-basis">So this revenue differs from the overview's and the attribution report's for the same days: theirs is
+        each order's revenue as the pixel reported it, under the report settings (docs: books).</p>
       <${Table} caption="Products sold" columns=${COLUMNS} rows=${d.products} totals=${d.totals} filename="storelens-products.csv" />`}
   `;
 }
