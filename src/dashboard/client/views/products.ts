@@ -50,8 +50,8 @@ export function Products({ route, workspace }: ViewProps) {
         a split order gives each source its share of the units. Revenue is the lines' price × quantity, before order discounts, tax and shipping.
         Cancelled, voided, test and pending orders are left out.</p>
       <p class="note" data-testid="revenue-basis">So this revenue differs from the overview's and the attribution report's for the same days: theirs is
-        each order's revenue as the pixel reported it, under the report settings; and orders here are the shop's orders with these lines,
-        where the overview counts conversions (docs: books).</p>
+        each order's total after the revenue settings. Orders here are the credited sales that list these products, where the overview counts
+        every conversion of the counted names (docs: attribution, "Products").</p>
       <${Table} caption="Products sold" columns=${COLUMNS} rows=${d.products} totals=${d.totals} filename="storelens-products.csv" />`}
   `;
 }
