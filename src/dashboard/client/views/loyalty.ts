@@ -97,7 +97,8 @@ export function Loyalty({ route, workspace }: ViewProps) {
         ${(['customers', 'repeat_customers', 'repeat_rate', 'revenue', 'repeat_revenue_share'] as const).map((m) => html`<${Kpi} metric=${m} value=${repeat[m]} />`)}
       </section>
       <p class="note" data-testid="revenue-basis">Revenue here is the gross revenue of the shop's sale orders that name a customer, whether or not the pixel saw them; the overview's
-        revenue is the pixel's conversions under the attribution settings, so the two differ for the same days (docs: books).</p>
+        revenue is the pixel's conversions under the attribution settings, so the two differ for the same days (docs: books). Customers here
+        are those orders' customer ids; the Customers view counts the report's buyers (a customer id, else the visitor).</p>
       <${Table} caption=${`Customers who ordered from ${d!.range.start_date} to ${d!.range.end_date}, by their orders in those days`} columns=${BUCKET_COLUMNS}
         rows=${repeat.buckets as unknown as Row[]} filename="storelens-repeat-purchases.csv" empty="No orders with a customer in these days." />`}
     ${workspace.role === 'owner' && html`<${NewProgram} workspaceId=${workspace.id} onCreated=${(name: string) => { setCreated(name); answer.reload(); }} />`}
