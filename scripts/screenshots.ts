@@ -1,5 +1,7 @@
 /**
- * `npm run screenshots`: every dashboard view at desktop (1280 px) and phone (375 px) width, and
+ * `npm run screenshots`: every dashboard view (the one list of views, src/dashboard/views.ts, the sign-in page and two more
+ * states of the attribution view) at desktop (1280 px) and phone (375 px) width for a workspace in
+ * New York, and
  * each MCP App in the host emulation in its light and dark theme, saved under docs/screenshots/
  * (`npm run screenshots -- apps` or `-- dashboard` for one of the two). The app runs on a temporary
  * data dir with the demo shop (30 days, SCREENSHOT_DAYS to change) and a few rows of the last
@@ -16,17 +18,21 @@ import { seedDemo } from '../src/cli/demo/seed.ts';
 import { updateSettings } from '../src/store/app/workspaces.ts';
 import { createUser, setMembership } from '../src/store/app/users.ts';
 import { hashPassword } from '../src/dashboard/passwords.ts';
+import { VIEWS } from '../src/dashboard/views.ts';
 
 const OUT = path.resolve('docs/screenshots');
 const days = Number(process.env.SCREENSHOT_DAYS ?? 30);
 const PASSWORD = 'screenshot password';
 const only = process.argv[2];
+const ZONE = 'America/New_York';
+/** The file name of a view's screenshots: its path, except the two the docs have always called so. */
+const SHOT_NAMES: Record<string, string> = { '/': 'overview', '/report': 'attribution' };
 
 const t = await startTestApp();
 try {
   const shop = await createTestWorkspace(t.stores, 'Demo Store');
   await createTestWorkspace(t.stores, 'Second Shop');
-  await updateSettings(t.stores.db, shop.id, { payment_fee_percent: 2.9, payment_fee_fixed: 30 });
+  await updateSettings(t.stores.db, shop.id, { payment_fee_percent: 2.9, payment_fee_fixed: 30, timezone: ZONE });
   process.stderr.write(`seeding ${days} demo days ...\n`);
   await seedDemo(t.stores.ch, { workspaceId: shop.id, days });
   const user = await createUser(t.stores.db, 'owner@demo.example', await hashPassword(PASSWORD));
@@ -43,25 +49,36 @@ try {
   ]);
 
   const browser = await launchChromium();
-  const end = new Date().toISOString().slice(0, 10);
-  const start = new Date(Date.now() - (days - 1) * 86_400_000).toISOString().slice(0, 10);
+  // The demo's days up to today, on the workspace's calendar.
+  const dayIn = (ms: number) => new Intl.DateTimeFormat('en-CA', { timeZone: ZONE }).format(ms);
+  const end = dayIn(Date.now());
+  const start = dayIn(Date.now() - (days - 1) * 86_400_000);
   const range = `workspace=${shop.id}&start_date=${start}&end_date=${end}`;
-  const views: [string, string, (page: Page) => Promise<void>][] = [
-    ['sign-in', '/', async () => {}],
-    ['overview', `/?${range}`, (p) => p.waitForSelector('.kpi').then(() => {})],
-    ['attribution', `/report?${range}&attribution_model=linear`, (p) => p.waitForSelector('tbody tr').then(() => {})],
-    ['attribution-campaigns', `/report?${range}&breakdown=campaign&source=meta`, (p) => p.waitForSelector('tbody tr').then(() => {})],
-    ['attribution-models', `/report?${range}&compare=1`, (p) => p.waitForSelector('tbody tr').then(() => {})],
-    ['conversions', `/conversions?${range}`, async (p) => {
+  // Every view once, waited for until its requests are answered; some with a state worth showing.
+  const settled = async (p: Page) => {
+    await p.waitForSelector('main h1');
+    await p.waitForLoadState('networkidle');
+    await p.waitForFunction(() => document.querySelector('main .loading') === null);
+  };
+  const special: Record<string, [string, (page: Page) => Promise<void>]> = {
+    '/': [`/?${range}`, (p) => p.waitForSelector('.kpi').then(() => {})],
+    '/report': [`/report?${range}&attribution_model=linear`, (p) => p.waitForSelector('tbody tr').then(() => {})],
+    '/conversions': [`/conversions?${range}`, async (p) => {
       await p.waitForSelector('tbody tr button.link');
       // A purchase that came through an ad campaign, so the path shows touchpoints with campaign names.
       await p.locator('tbody tr').filter({ hasText: 'purchase' }).filter({ hasText: 'prospecting-broad' }).first().locator('button.link').click();
       await p.waitForSelector('.path li.credited');
     }],
-    ['profit', `/profit?${range}`, (p) => p.waitForSelector('tbody tr').then(() => {})],
-    ['products', `/products?${range}`, (p) => p.waitForSelector('tbody tr').then(() => {})],
-    ['live', `/live?workspace=${shop.id}`, (p) => p.waitForSelector('.kpi').then(() => {})],
-    ['settings', `/settings?workspace=${shop.id}`, (p) => p.waitForSelector('#keys-title ~ .table-block tbody tr').then(() => {})],
+    '/settings': [`/settings?workspace=${shop.id}`, (p) => p.waitForSelector('#keys-title ~ .table-block tbody tr').then(() => {})],
+  };
+  const views: [string, string, (page: Page) => Promise<void>][] = [
+    ['sign-in', '/', async () => {}],
+    ...VIEWS.map(({ path: view }): [string, string, (page: Page) => Promise<void>] => {
+      const [url, ready] = special[view] ?? [`${view}?${range}`, settled];
+      return [SHOT_NAMES[view] ?? view.slice(1), url, ready];
+    }),
+    ['attribution-campaigns', `/report?${range}&breakdown=campaign&source=meta`, (p) => p.waitForSelector('tbody tr').then(() => {})],
+    ['attribution-models', `/report?${range}&compare=1`, (p) => p.waitForSelector('tbody tr').then(() => {})],
   ];
   fs.mkdirSync(OUT, { recursive: true });
   for (const [width, height, suffix] of only === 'apps' ? [] : ([[1280, 860, 'desktop'], [375, 812, 'phone']] as const)) {

@@ -27,6 +27,7 @@ import { liftTestRoutes } from './lift-test-endpoints.ts';
 import { loyaltyRoutes } from './loyalty-endpoints.ts';
 import { creatorRoutes } from './creator-endpoints.ts';
 import { aiVisibilityRoutes } from './ai-visibility-endpoints.ts';
+import { setAsideSentZone } from './sent-zone.ts';
 
 /** The JSON endpoint files under /dashboard/api, each registered behind the session hook. */
 const ENDPOINTS = [
@@ -64,6 +65,7 @@ export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
       return user ? runInLane(`user:${user.userId}`, () => handler.call(this, request, reply)) : handler.call(this, request, reply);
     };
   });
+  app.addHook('preValidation', setAsideSentZone);
   await app.register(pageRoutes);
   await app.register(signInRoute);
   // Every other JSON endpoint in one context under one hook, so none can be added without a session.

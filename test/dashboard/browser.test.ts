@@ -139,6 +139,24 @@ test('the attribution view offers exactly the models, windows, dates, breakdowns
   await page.context().close();
 });
 
+test('a channel without spend shows "–" for CPA as for ROAS, where the API answers 0', async () => {
+  const page = await signedIn('ada@example.com', `/report?workspace=${shop.id}`);
+  await page.waitForSelector('tbody tr');
+  await settled(page);
+  const query = new URLSearchParams(params(page));
+  query.delete('workspace');
+  const viaApi = (await t.app.inject({ method: 'GET', url: `/v3/report?${query}&breakdown=source&metrics=spend,cpa`, headers: shop.headers })).json();
+  const unpaid = viaApi.data.filter((r: { spend: number }) => r.spend === 0).map((r: { source: string }) => r.source);
+  assert.ok(unpaid.length > 0 && viaApi.data.some((r: { spend: number; cpa: number }) => r.spend === 0 && r.cpa === 0), JSON.stringify(viaApi.data));
+  const headers = await page.locator('thead th').allTextContents();
+  const [spendAt, roasAt, cpaAt] = ['Spend', 'ROAS', 'CPA'].map((name) => headers.findIndex((h) => h.startsWith(name)));
+  const shown = await page.locator('tbody tr').evaluateAll((rows, at) => rows.map((r) => at.map((i) => r.children[i]!.textContent)), [0, spendAt!, roasAt!, cpaAt!]);
+  const withoutSpend = shown.filter(([source]) => unpaid.includes(source));
+  assert.deepEqual(withoutSpend.map(([source, spend, roas, cpa]) => [source, spend, roas, cpa]), unpaid.map((s: string) => [s, '$0.00', '–', '–']));
+  assert.ok(shown.some(([source, , , cpa]) => !unpaid.includes(source) && cpa !== '–'), 'channels with spend keep their CPA');
+  await page.context().close();
+});
+
 test('under data_driven the attribution table shows what each channel caused beside ROAS, with one line saying what it is', async () => {
   const page = await signedIn('ada@example.com', `/report?workspace=${shop.id}&start_date=${twoDaysAgo}`);
   await settled(page);
@@ -394,6 +412,10 @@ test('Products lists what sold, as products.get-sales for the same days, in the 
   const cells = await page.$$eval('tbody tr', (rows) => rows.map((r) => [...r.querySelectorAll('td')].slice(0, 5).map((td) => td.textContent)));
   const money = (n: number) => new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(n);
   assert.deepEqual(cells, sold.products.map((p: any) => [p.title, p.variant_id, p.sku, new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 }).format(p.units), money(p.revenue)]));
+  // Line revenue is not the overview's revenue for the same days, and the page says why next to it.
+  const overview = await (await page.request.get(`${base}/dashboard/api/overview?workspace=${shop.id}&start_date=${twoDaysAgo}&end_date=${today}`)).json();
+  assert.notEqual(sold.totals.revenue, overview.totals.revenue);
+  assert.match(await page.getByTestId('revenue-basis').textContent() ?? '', /this revenue differs from the overview's and the attribution report's for the same days/);
   await page.getByLabel('Buyers credited to').selectOption('meta');
   await page.waitForFunction(() => new URLSearchParams(location.search).get('source') === 'meta');
   await settled(page);
@@ -418,7 +440,9 @@ test('money is shown one way everywhere: the currency with cents', async () => {
   const cells = await page.$$eval('tbody tr, tfoot tr', (rows) => rows.map((r) => [...r.querySelectorAll('td')].map((c) => c.textContent!.trim())));
   for (const name of ['Spend', 'Revenue', 'CPA']) {
     const column = cells.map((row) => row[header.indexOf(name)]!);
-    assert.ok(column.length > 0 && column.every((v) => money.test(v)), `${name}: ${column.join(' ')}`);
+    // A row without spend has no CPA: "–", as for ROAS.
+    const shown = (v: string, i: number) => money.test(v) || (name === 'CPA' && v === '–' && cells[i]![header.indexOf('Spend')] === '$0.00');
+    assert.ok(column.length > 0 && column.every(shown), `${name}: ${column.join(' ')}`);
   }
   await page.context().close();
 });

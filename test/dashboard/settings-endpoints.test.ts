@@ -47,6 +47,21 @@ test('settings: a change is validated as a whole, stored, and the report applies
   assert.deepEqual([report.body.settings_applied.attribution_model, report.body.settings_applied.ignore_sources], ['linear', ['email']]);
 });
 
+test('time zone: an owner sets it by its IANA name; a name that is no zone is refused and nothing is stored', async () => {
+  const refused = await ada.send('PUT', `/dashboard/api/settings?workspace=${shop.id}`, { timezone: 'Mars/Base', attribution_model: 'linear' });
+  assert.deepEqual(refused, { status: 400, body: { message: 'timezone: Invalid timezone: Mars/Base. Use an IANA time zone name such as Europe/Berlin' } });
+  const unchanged = await ada.get(`/dashboard/api/settings?workspace=${shop.id}`);
+  assert.equal(unchanged.body.settings.timezone, 'UTC');
+  const saved = await ada.send('PUT', `/dashboard/api/settings?workspace=${shop.id}`, { timezone: 'america/new_york' });
+  assert.equal(saved.body.settings.timezone, 'America/New_York');
+  const me = await ada.get('/dashboard/api/me');
+  assert.equal(me.body.workspaces.find((w: { id: number }) => w.id === shop.id).timezone, 'America/New_York');
+  const overview = await ada.get(`/dashboard/api/overview?workspace=${shop.id}`);
+  assert.equal(overview.body.settings_applied.timezone, 'America/New_York');
+  assert.equal((await oz.send('PUT', `/dashboard/api/settings?workspace=${shop.id}`, { timezone: 'Europe/Berlin' })).status, 403);
+  await ada.send('PUT', `/dashboard/api/settings?workspace=${shop.id}`, { timezone: 'UTC' });
+});
+
 test('keys: created with scopes (the secret answered once), listed by prefix only, revoked only within the workspace', async () => {
   const created = await ada.send('POST', `/dashboard/api/keys?workspace=${shop.id}`, { scopes: ['read:meta', 'read:meta', 'read:profit'] });
   assert.equal(created.status, 201);

@@ -106,6 +106,20 @@ describe('the JSON endpoints read the workspace\'s zone', () => {
     assert.deepEqual(download.body.trim().split('\n').map((line) => JSON.parse(line).transaction_id), ['T3', 'T1']);
   });
 
+  test('a view\'s sent timezone must be a zone and gives way to the workspace\'s', async () => {
+    const z = kiritimati;
+    const range = `workspace=${z.ws.id}&start_date=${day(z.zone, -3)}&end_date=${day(z.zone, -1)}`;
+    for (const endpoint of ['reconciliation', 'conversions/names', 'customers', 'overview']) {
+      const asSent = await owner.get(`/dashboard/api/${endpoint}?${range}&timezone=${z.zone}`);
+      const other = await owner.get(`/dashboard/api/${endpoint}?${range}&timezone=UTC`);
+      assert.equal(asSent.status, 200, JSON.stringify(asSent.body));
+      assert.deepEqual(other.body, asSent.body, `${endpoint}: the workspace's zone wins`);
+      const refused = await owner.get(`/dashboard/api/${endpoint}?${range}&timezone=Mars/Base`);
+      assert.equal(refused.status, 400);
+      assert.equal(refused.body.message, 'Invalid timezone: Mars/Base. Use an IANA time zone name such as Europe/Berlin');
+    }
+  });
+
   test('today is compared with yesterday up to the same time; spend and what is built on it are not compared', async () => {
     for (const z of [kiritimati, pagoPago]) {
       const today = day(z.zone);
@@ -167,6 +181,31 @@ describe('in the browser', () => {
       assert.equal(await kpiChange(page, 'spend'), 'no comparison');
       await page.context().close();
     }
+  });
+
+  test('an owner sets the time zone in the settings: a refused name is shown with the reason and not saved, a zone changes every view', async () => {
+    const moving = await zoned('Moving', 'Pacific/Kiritimati', '+14:00');
+    const page = await signedInPage(browser, `${base}/settings?workspace=${moving.ws.id}`, 'ada@example.com', errors);
+    const field = page.getByLabel('Time zone (IANA name');
+    assert.equal(await field.inputValue(), 'Pacific/Kiritimati');
+    await field.fill('Mars/Base');
+    await page.getByRole('button', { name: 'Save time zone' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Not saved' }).waitFor();
+    assert.equal(await page.getByRole('alert').textContent(), 'Not saved: timezone: Invalid timezone: Mars/Base. Use an IANA time zone name such as Europe/Berlin');
+    assert.equal((await owner.get(`/dashboard/api/settings?workspace=${moving.ws.id}`)).body.settings.timezone, 'Pacific/Kiritimati');
+    assert.equal(await page.getByTestId('time-zone').textContent(), 'Time zone: Pacific/Kiritimati');
+
+    await field.fill('pacific/pago_pago');
+    await page.getByRole('button', { name: 'Save time zone' }).click();
+    await page.getByText('Saved. Every view now shows the days of Pacific/Pago_Pago.').waitFor();
+    await page.waitForFunction(() => document.querySelector('[data-testid="time-zone"]')?.textContent === 'Time zone: Pacific/Pago_Pago');
+    assert.equal(await field.inputValue(), 'Pacific/Pago_Pago');
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Overview' }).click();
+    await page.waitForSelector('[data-testid="comparison"]');
+    assert.deepEqual([await page.getByLabel('From', { exact: true }).inputValue(), await page.getByLabel('To', { exact: true }).inputValue()], [day(pagoPago.zone, -7), day(pagoPago.zone, -1)]);
+    assert.equal(await page.getByTestId('comparison').textContent(),
+      `${day(pagoPago.zone, -7)} to ${day(pagoPago.zone, -1)}, compared with ${day(pagoPago.zone, -14)} to ${day(pagoPago.zone, -8)} (Pacific/Pago_Pago).`);
+    await page.context().close();
   });
 
   test('every view shows the zone', async () => {

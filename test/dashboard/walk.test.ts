@@ -3,7 +3,8 @@
  * phone's (375 x 812), for a New York workspace with three days of the demo shop: no console error
  * (a refused request included), no page wider than the screen, no table that is cut without the
  * cue that it scrolls sideways, and on a phone the views folded into a menu so the title is on the
- * first screen.
+ * first screen; and every request a view makes for ranged figures names the view's range (the
+ * "Last 7 days" of New York when the URL has no dates) and the workspace's zone.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -13,6 +14,7 @@ import { createTestWorkspace, startTestApp, type TestApp, type TestWorkspace } f
 import { seedDemo } from '../../src/cli/demo/seed.ts';
 import { updateSettings } from '../../src/store/app/workspaces.ts';
 import { VIEWS } from '../../src/dashboard/views.ts';
+import { defaultDays } from '../../src/dashboard/store-calendar.ts';
 import { PASSWORD, createUser } from './helpers.ts';
 
 const WIDTHS = [{ name: 'laptop', width: 1280, height: 900 }, { name: 'phone', width: 375, height: 812 }] as const;
@@ -62,6 +64,31 @@ function layoutProblems(page: Page): Promise<string[]> {
   });
 }
 
+/** The dashboard endpoints that answer no range, so their requests carry no dates. */
+const NOT_RANGED = [
+  /^me$/, /^settings$/, /^keys$/, /^install$/, /^storefront$/, /^members$/, /^live$/, /^surveys$/, /^surveys\/\d+\/responses$/,
+  /^forms$/, /^forms\/\d+\/submissions$/, /^saved-reports$/, /^geo-tests$/, /^lift-tests$/, /^workflows$/,
+  /^workflows\/\d+\/executions$/, /^ai-visibility$/, /^conversions\/path$/,
+];
+
+/** Records the dashboard's data requests; `unranged()` names those of a ranged endpoint without the view's range and zone. */
+function recordRequests(page: Page, zone: string) {
+  const seen: URL[] = [];
+  page.on('request', (r) => {
+    const url = new URL(r.url());
+    if (r.method() === 'GET' && url.pathname.startsWith('/dashboard/api/')) seen.push(url);
+  });
+  return {
+    endpoints: () => new Set(seen.map((u) => u.pathname.slice('/dashboard/api/'.length))),
+    unranged: () => {
+      const { start_date, end_date } = defaultDays(zone, Date.now());
+      return seen.filter((u) => !NOT_RANGED.some((p) => p.test(u.pathname.slice('/dashboard/api/'.length))))
+        .filter((u) => u.searchParams.get('start_date') !== start_date || u.searchParams.get('end_date') !== end_date || u.searchParams.get('timezone') !== zone)
+        .map((u) => `${u.pathname}${u.search}`);
+    },
+  };
+}
+
 async function settled(page: Page): Promise<void> {
   await page.waitForSelector('main h1');
   await page.waitForLoadState('networkidle');
@@ -82,6 +109,7 @@ for (const size of WIDTHS) {
   test(`every view at ${size.width} px: no console error, nothing cut without a cue`, async () => {
     const errors: string[] = [];
     const page = await newPage(size, errors);
+    const requests = recordRequests(page, 'America/New_York');
     await page.goto(`${base}/?workspace=${shop.id}`);
     await page.getByLabel('Email').fill('ada@example.com');
     await page.getByLabel('Password').fill(PASSWORD);
@@ -106,6 +134,11 @@ for (const size of WIDTHS) {
     }
     assert.deepEqual(problems, []);
     assert.deepEqual(errors, []);
+    assert.deepEqual(requests.unranged(), [], 'every ranged request names the view\'s range and zone');
+    // The check above covered the ranged endpoints of the views, not only the lists.
+    for (const ranged of ['overview', 'report', 'profit', 'products', 'reconciliation', 'customers', 'conversions', 'conversions/names', 'loyalty', 'creators']) {
+      assert.ok(requests.endpoints().has(ranged), `${ranged} was asked`);
+    }
     await page.context().close();
   });
 }

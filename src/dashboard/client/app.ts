@@ -113,15 +113,16 @@ function Header(props: { me: Me; route: Route; workspace: Workspace; onSignOut: 
 export function App() {
   const route = useRoute();
   const [me, setMe] = useState<Me | null | 'signed-out'>(null);
+  const loadMe = () => getJson<Me>('me').then(
+    (m) => {
+      setCsrfToken(m.csrf_token);
+      setMe(m);
+    },
+    (error) => setMe(error instanceof ApiError && error.status === 401 ? 'signed-out' : null),
+  );
   useEffect(() => {
     if (document.getElementById('app')?.dataset.signedIn === 'false') return setMe('signed-out');
-    getJson<Me>('me').then(
-      (m) => {
-        setCsrfToken(m.csrf_token);
-        setMe(m);
-      },
-      (error) => setMe(error instanceof ApiError && error.status === 401 ? 'signed-out' : null),
-    );
+    void loadMe();
   }, []);
   if (me === null) return html`<p class="loading">Loading…</p>`;
   if (me === 'signed-out') {
@@ -144,7 +145,7 @@ export function App() {
   return html`<${Header} me=${me} route=${route} workspace=${workspace} onSignOut=${signOut} />
     <main class="page" id="main">
       <h1>${view.title}</h1>
-      ${allowed ? html`<${COMPONENTS[view.path]} route=${route} workspace=${workspace} />` : html`<p class="error" role="alert">Only owners of this workspace can see its settings.</p>`}
+      ${allowed ? html`<${COMPONENTS[view.path]} route=${route} workspace=${workspace} reloadWorkspaces=${loadMe} />` : html`<p class="error" role="alert">Only owners of this workspace can see its settings.</p>`}
     </main>
     <footer class="credits">Visitor cities: <a href="https://db-ip.com">IP Geolocation by DB-IP</a> (CC BY 4.0)</footer>`;
 }

@@ -1,5 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { getJson } from './api.ts';
+import { shownRange } from './filters.ts';
+import type { Route } from './router.ts';
 
 export interface Loaded<T> {
   data: T | null;
@@ -35,5 +37,19 @@ export function apiParams(params: URLSearchParams, keep: string[]): URLSearchPar
     const v = params.get(k);
     if (v !== null) out.set(k, v);
   }
+  return out;
+}
+
+/**
+ * The query of a ranged endpoint: the URL's parameters in `keep`, and always the range the view
+ * shows (its first and last day, resolved here when the URL names none) and the zone those days
+ * are in, so that what the server reads is what the date fields say.
+ */
+export function rangedParams(route: Route, zone: string, keep: string[]): URLSearchParams {
+  const out = apiParams(route.params, keep);
+  const [start, end] = shownRange(route, zone);
+  out.set('start_date', start);
+  out.set('end_date', end);
+  out.set('timezone', zone);
   return out;
 }

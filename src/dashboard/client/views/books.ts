@@ -1,7 +1,7 @@
 /** Storelens vs shop: per day, the shop's orders beside what the report books, every difference named. */
 import { html } from 'htm/preact';
 import type { ViewProps } from './props.ts';
-import { useData, apiParams } from '../data.ts';
+import { useData, rangedParams } from '../data.ts';
 import { CountedNames, Filters } from '../filters.ts';
 import { Table, type Column, type Row } from '../../../ui/table.ts';
 import { formatValue } from '../../../ui/format.ts';
@@ -35,7 +35,7 @@ const COLUMNS: Column[] = [
 ];
 
 export function Books({ route, workspace }: ViewProps) {
-  const answer = useData<BooksAnswer>('reconciliation', apiParams(route.params, ['workspace', 'start_date', 'end_date']));
+  const answer = useData<BooksAnswer>('reconciliation', rangedParams(route, workspace.timezone, ['workspace']));
   const d = answer.data;
   const unexplained = Number(d?.totals.unexplained_revenue ?? 0);
   return html`

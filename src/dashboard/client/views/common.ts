@@ -4,6 +4,17 @@ import { apiUrl } from '../api.ts';
 /** Parameters every analytics view passes through to its endpoint. */
 export const FILTER_PARAMS = ['workspace', 'start_date', 'end_date', 'attribution_model', 'attribution_window', 'attribution_date', 'source', 'exclude_source'];
 
+type Figures = Record<string, unknown>;
+
+/**
+ * A row as the tables show it: without spend there is no cost per acquisition, so CPA is left
+ * blank ("-", as ROAS is) where the report answers 0. Without the spend column, a CPA of 0 (spend
+ * over conversions) says the same.
+ */
+export function shownCosts<R extends Figures>(row: R): R {
+  return 'cpa' in row && (row.spend ?? row.cpa) === 0 ? { ...row, cpa: null } : row;
+}
+
 export function Status(props: { loading: boolean; error: string | null }) {
   if (props.error) return html`<p class="error" role="alert">${props.error}</p>`;
   return props.loading ? html`<p class="loading" aria-live="polite">Loading…</p>` : null;

@@ -5,7 +5,7 @@
  */
 import { html } from 'htm/preact';
 import type { ViewProps } from './props.ts';
-import { useData, apiParams } from '../data.ts';
+import { useData, apiParams, rangedParams } from '../data.ts';
 import { CountedNames, Filters, SOURCES } from '../filters.ts';
 import { Table, type Column, type Row } from '../../../ui/table.ts';
 import { formatValue, label } from '../../../ui/format.ts';
@@ -15,7 +15,7 @@ import { Why } from './why.ts';
 
 const PAGE_SIZE = '50';
 const CONVERSIONS_PARAMS = [
-  'workspace', 'start_date', 'end_date', 'source', 'exclude_source', 'name', 'transaction_id', 'customer_id', 'is_new_customer', 'offset',
+  'workspace', 'source', 'exclude_source', 'name', 'transaction_id', 'customer_id', 'is_new_customer', 'offset',
 ];
 
 interface ConversionsAnswer {
@@ -29,8 +29,8 @@ interface NamesAnswer {
 }
 
 /** The names the range's conversions carry, with counts; choosing one filters the rows by it. */
-function Names({ route }: { route: Route }) {
-  const answer = useData<NamesAnswer>('conversions/names', apiParams(route.params, ['workspace', 'start_date', 'end_date']));
+function Names({ route, zone }: { route: Route; zone: string }) {
+  const answer = useData<NamesAnswer>('conversions/names', rangedParams(route, zone, ['workspace']));
   const d = answer.data;
   const chosen = route.params.get('name');
   if (!d) return html`<${Status} loading=${answer.loading} error=${answer.error} />`;
@@ -62,7 +62,7 @@ const named = (id: string, name: string) => html`<span title=${`id ${id}`}>${nam
 
 const encodeKey = (row: Row) => [row.session_id, row.dt, row.name, row.transaction_id].map((v) => encodeURIComponent(String(v ?? ''))).join('|');
 
-function Path({ route, selected }: { route: Route; selected: string }) {
+function Path({ route, zone, selected }: { route: Route; zone: string; selected: string }) {
   const [session_id, dt, name, transaction_id] = selected.split('|').map(decodeURIComponent);
   const params = apiParams(route.params, ['workspace', 'attribution_model', 'attribution_window', 'exclude_source']);
   for (const [k, v] of Object.entries({ session_id, dt, name, transaction_id })) params.set(k, v ?? '');
@@ -82,14 +82,14 @@ function Path({ route, selected }: { route: Route; selected: string }) {
             : t.channel === '' ? 'not a touchpoint (no channel)' : 'not eligible (excluded source)'}</span>
         </li>`)}
       </ol>`}
-    ${transaction_id ? html`<${Why} route=${route} transactionId=${transaction_id} />` : html`<p class="note">Without a transaction id the models cannot be compared for this conversion.</p>`}
+    ${transaction_id ? html`<${Why} route=${route} zone=${zone} transactionId=${transaction_id} />` : html`<p class="note">Without a transaction id the models cannot be compared for this conversion.</p>`}
   </section>`;
 }
 
 export function Conversions({ route, workspace }: ViewProps) {
   const p = route.params;
   // The attribution parameters of the URL shape the path panel only: the rows endpoint refuses them.
-  const params = apiParams(p, CONVERSIONS_PARAMS);
+  const params = rangedParams(route, workspace.timezone, CONVERSIONS_PARAMS);
   params.set('limit', PAGE_SIZE);
   const answer = useData<ConversionsAnswer>('conversions', params);
   const d = answer.data;
@@ -117,12 +117,12 @@ export function Conversions({ route, workspace }: ViewProps) {
       </label>
       ${text('name', 'Conversion name')}${text('transaction_id', 'Transaction id')}
     </div></form>
-    <${Names} route=${route} />
-    ${selected && html`<${Path} route=${route} selected=${selected} />`}
+    <${Names} route=${route} zone=${workspace.timezone} />
+    ${selected && html`<${Path} route=${route} zone=${workspace.timezone} selected=${selected} />`}
     <${Status} loading=${answer.loading} error=${answer.error} />
     ${d && html`<${Table} caption="Conversion rows" columns=${columns} rows=${d.data} filename="storelens-conversions.csv"
         empty="No conversions for these filters." />
-      <${Downloads} what="Every conversion of these filters" kind="conversions" params=${apiParams(p, CONVERSIONS_PARAMS.filter((k) => k !== 'offset'))}
+      <${Downloads} what="Every conversion of these filters" kind="conversions" params=${rangedParams(route, workspace.timezone, CONVERSIONS_PARAMS.filter((k) => k !== 'offset'))}
         files=${[['CSV', { format: 'csv' }], ['NDJSON', { format: 'ndjson' }], ['Parquet', { format: 'parquet' }]]} />
       <div class="pager">
         <button type="button" class="secondary" disabled=${d.pagination.offset === 0}

@@ -9,7 +9,7 @@ import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
 import type { ViewProps } from './props.ts';
 import { sendJson } from '../api.ts';
-import { apiParams, useData } from '../data.ts';
+import { rangedParams, useData } from '../data.ts';
 import { Filters } from '../filters.ts';
 import { Table, type Column, type Row } from '../../../ui/table.ts';
 import { formatValue } from '../../../ui/format.ts';
@@ -63,7 +63,7 @@ const PROGRAM_COLUMNS: Column[] = [
 ];
 
 export function Creators({ route, workspace }: ViewProps) {
-  const answer = useData<CreatorsAnswer>('creators', apiParams(route.params, ['workspace', 'start_date', 'end_date']));
+  const answer = useData<CreatorsAnswer>('creators', rangedParams(route, workspace.timezone, ['workspace']));
   const d = answer.data;
   const [result, setResult] = useState<{ message: string | null; error: string | null }>({ message: null, error: null });
   const act = async (program: Program, action: 'apply' | 'unapply') => {

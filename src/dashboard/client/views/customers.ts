@@ -1,7 +1,7 @@
 /** Customers: the range's new customers by first source, first campaign or cohort month, as a heat map, beside the returning ones. */
 import { html } from 'htm/preact';
 import type { ViewProps } from './props.ts';
-import { useData, apiParams } from '../data.ts';
+import { useData, rangedParams } from '../data.ts';
 import { Filters, Select, WINDOWS } from '../filters.ts';
 import { CohortTable } from '../../../ui/cohort-table.ts';
 import type { Row } from '../../../ui/table.ts';
@@ -23,7 +23,7 @@ const BREAKDOWN_LABELS: Record<string, string> = COHORT_BREAKDOWN_LABELS;
 const TILES = ['customers', 'new_customers', 'returning_customers', 'revenue'];
 
 export function Customers({ route, workspace }: ViewProps) {
-  const params = apiParams(route.params, ['workspace', 'start_date', 'end_date', 'attribution_window']);
+  const params = rangedParams(route, workspace.timezone, ['workspace', 'attribution_window']);
   params.set('breakdown', route.params.get('breakdown') ?? 'first_source');
   const answer = useData<CustomersAnswer>('customers', params);
   const d = answer.data;

@@ -6,7 +6,7 @@ import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
 import type { ViewProps } from './props.ts';
 import { sendJson } from '../api.ts';
-import { apiParams, useData } from '../data.ts';
+import { rangedParams, useData } from '../data.ts';
 import { Filters } from '../filters.ts';
 import { Table, type Column, type Row } from '../../../ui/table.ts';
 import { Kpi } from '../../../ui/kpi.ts';
@@ -81,7 +81,7 @@ function NewProgram({ workspaceId, onCreated }: { workspaceId: number; onCreated
 }
 
 export function Loyalty({ route, workspace }: ViewProps) {
-  const answer = useData<LoyaltyAnswer>('loyalty', apiParams(route.params, ['workspace', 'start_date', 'end_date']));
+  const answer = useData<LoyaltyAnswer>('loyalty', rangedParams(route, workspace.timezone, ['workspace']));
   const [created, setCreated] = useState<string | null>(null);
   const d = answer.data;
   const repeat = d?.repeat;
@@ -98,7 +98,8 @@ export function Loyalty({ route, workspace }: ViewProps) {
         ${(['customers', 'repeat_customers', 'repeat_rate', 'revenue', 'repeat_revenue_share'] as const).map((m) => html`<${Kpi} metric=${m} value=${repeat[m]} />`)}
       </section>
       <p class="note" data-testid="revenue-basis">Revenue here is the gross revenue of the shop's sale orders that name a customer, whether or not the pixel saw them; the overview's
-        revenue is the pixel's conversions under the attribution settings, so the two differ for the same days (docs: books).</p>
+        revenue is the pixel's conversions under the attribution settings, so the two differ for the same days (docs: books). Customers here
+        are those orders' customer ids; the Customers view counts the report's buyers (a customer id, else the visitor).</p>
       <${Table} caption=${`Customers who ordered from ${d!.range.start_date} to ${d!.range.end_date}, by their orders in those days`} columns=${BUCKET_COLUMNS}
         rows=${repeat.buckets as unknown as Row[]} filename="storelens-repeat-purchases.csv" empty="No orders with a customer in these days." />`}
     ${workspace.role === 'owner' && html`<${NewProgram} workspaceId=${workspace.id} onCreated=${(name: string) => { setCreated(name); answer.reload(); }} />`}

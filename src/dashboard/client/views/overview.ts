@@ -2,7 +2,7 @@
 import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
 import type { ViewProps } from './props.ts';
-import { useData, apiParams } from '../data.ts';
+import { useData, apiParams, rangedParams } from '../data.ts';
 import { Filters, type Applied } from '../filters.ts';
 import { Chart } from '../../../ui/chart.ts';
 import { instantOf, label, localTime, METRIC_KINDS } from '../../../ui/format.ts';
@@ -37,7 +37,7 @@ function comparison(d: OverviewAnswer): string {
 }
 
 export function Overview({ route, workspace }: ViewProps) {
-  const params = apiParams(route.params, [...FILTER_PARAMS, 'interval']);
+  const params = rangedParams(route, workspace.timezone, [...FILTER_PARAMS, 'interval']);
   const answer = useData<OverviewAnswer>('overview', params);
   const [metric, setMetric] = useState('revenue');
   const d = answer.data;
@@ -59,6 +59,6 @@ export function Overview({ route, workspace }: ViewProps) {
       <${Chart} title=${`${label(metric)} by ${d.interval}`} x=${d.series.map((r) => String(r.date))}
         series=${[{ label: label(metric), values: d.series.map((r) => r[metric] as number | null), kind: METRIC_KINDS[metric] ?? 'count' }]} />
       <${Downloads} what="Marketing-mix-model file (revenue and ad spend per source, for Meridian, Robyn or PyMC-Marketing)" kind="mmm"
-        params=${apiParams(route.params, ['workspace', 'start_date', 'end_date'])} files=${[['Daily CSV', {}], ['Weekly CSV', { granularity: 'week' }]]} />`}
+        params=${rangedParams(route, workspace.timezone, ['workspace'])} files=${[['Daily CSV', {}], ['Weekly CSV', { granularity: 'week' }]]} />`}
   `;
 }

@@ -1,7 +1,7 @@
 /** Products: what sold in the range, per product and variant, and to the buyers of which source (the report's attribution). */
 import { html } from 'htm/preact';
 import type { ViewProps } from './props.ts';
-import { useData, apiParams } from '../data.ts';
+import { useData, rangedParams } from '../data.ts';
 import { Filters, SOURCES, Select, type Applied } from '../filters.ts';
 import { Table, type Column, type Row } from '../../../ui/table.ts';
 import { formatValue, label } from '../../../ui/format.ts';
@@ -35,7 +35,7 @@ const COLUMNS: Column[] = [
 ];
 
 export function Products({ route, workspace }: ViewProps) {
-  const answer = useData<ProductsAnswer>('products', apiParams(route.params, [...FILTER_PARAMS, 'campaign']));
+  const answer = useData<ProductsAnswer>('products', rangedParams(route, workspace.timezone, [...FILTER_PARAMS, 'campaign']));
   const d = answer.data;
   return html`
     <${Filters} route=${route} zone=${workspace.timezone} applied=${d?.settings_applied} />
@@ -50,6 +50,9 @@ export function Products({ route, workspace }: ViewProps) {
       <p class="note">Credited under ${label(d.settings_applied.attribution_model)} attribution over ${d.settings_applied.attribution_window} days:
         a split order gives each source its share of the units. Revenue is the lines' price × quantity, before order discounts, tax and shipping.
         Cancelled, voided, test and pending orders are left out.</p>
+      <p class="note" data-testid="revenue-basis">So this revenue differs from the overview's and the attribution report's for the same days: theirs is
+        each order's total after the revenue settings. Orders here are the credited sales that list these products, where the overview counts
+        every conversion of the counted names (docs: attribution, "Products").</p>
       <${Table} caption="Products sold" columns=${COLUMNS} rows=${d.products} totals=${d.totals} filename="storelens-products.csv" />`}
   `;
 }

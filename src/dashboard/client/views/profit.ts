@@ -2,7 +2,7 @@
 import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
 import type { ViewProps } from './props.ts';
-import { useData, apiParams } from '../data.ts';
+import { useData, rangedParams } from '../data.ts';
 import { Filters, type Applied } from '../filters.ts';
 import { Table, type Column, type Row } from '../../../ui/table.ts';
 import { Chart } from '../../../ui/chart.ts';
@@ -21,7 +21,7 @@ interface ProfitAnswer {
 
 export function Profit({ route, workspace }: ViewProps) {
   const [metric, setMetric] = useState('net_profit');
-  const answer = useData<ProfitAnswer>(workspace.profit ? 'profit' : null, apiParams(route.params, [...FILTER_PARAMS, 'interval']));
+  const answer = useData<ProfitAnswer>(workspace.profit ? 'profit' : null, rangedParams(route, workspace.timezone, [...FILTER_PARAMS, 'interval']));
   if (!workspace.profit) return html`<p class="error" role="alert">Your role in this workspace does not include profit metrics.</p>`;
   const d = answer.data;
   const columns: Column[] = [{ key: 'source', label: 'Source', kind: 'text' }, ...(d?.metrics ?? []).map((m) => ({ key: m, label: label(m), kind: METRIC_KINDS[m] ?? 'money' }))];

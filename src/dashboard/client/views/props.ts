@@ -15,4 +15,6 @@ export interface Workspace {
 export interface ViewProps {
   route: Route;
   workspace: Workspace;
+  /** Reads the person's workspaces again, after a change of one (its time zone). */
+  reloadWorkspaces(): void;
 }

@@ -7,13 +7,13 @@
 import { html } from 'htm/preact';
 import { useEffect, useState } from 'preact/hooks';
 import type { ViewProps } from './props.ts';
-import { useData, apiParams } from '../data.ts';
+import { useData, rangedParams } from '../data.ts';
 import { Filters, MODELS, type Applied } from '../filters.ts';
 import { Table, type Column, type Row } from '../../../ui/table.ts';
 import { keyColumns } from '../../../ui/report-columns.ts';
 import { label, METRIC_KINDS, withName } from '../../../ui/format.ts';
 import { withParams, type Route } from '../router.ts';
-import { FILTER_PARAMS, Status } from './common.ts';
+import { FILTER_PARAMS, Status, shownCosts } from './common.ts';
 import { BREAKDOWNS, METRIC_NAMES, PROFIT_METRICS as NEEDS_PROFIT, drillBelow } from '../../../kit/vocabulary.ts';
 
 const BASE_METRICS = ['spend', 'revenue', 'roas', 'conversions', 'cpa', 'sessions', 'cr', 'new_customers'];
@@ -69,8 +69,8 @@ function withIncremental(metrics: string[]): string[] {
   return [...rest.slice(0, at), ...INCREMENTAL, ...rest.slice(at)];
 }
 
-function Compare({ route, breakdown }: { route: Route; breakdown: string }) {
-  const params = apiParams(route.params, [...FILTER_PARAMS, 'campaign', 'adgroup', 'limit', 'offset']);
+function Compare({ route, zone, breakdown }: { route: Route; zone: string; breakdown: string }) {
+  const params = rangedParams(route, zone, [...FILTER_PARAMS, 'campaign', 'adgroup', 'limit', 'offset']);
   params.set('breakdown', breakdown);
   params.set('metrics', 'revenue,conversions');
   const answer = useData<CompareAnswer>('compare', params);
@@ -108,7 +108,7 @@ export function Report({ route, workspace }: ViewProps) {
   const [appliedModel, setAppliedModel] = useState<string | null>(null);
   const model = p.get('attribution_model') ?? appliedModel;
   const shown = model === 'data_driven' ? withIncremental(metrics) : metrics;
-  const params = apiParams(p, [...FILTER_PARAMS, 'campaign', 'adgroup', 'interval', 'name', 'limit', 'offset']);
+  const params = rangedParams(route, workspace.timezone, [...FILTER_PARAMS, 'campaign', 'adgroup', 'interval', 'name', 'limit', 'offset']);
   params.set('breakdown', breakdown);
   params.set('metrics', shown.join(','));
   const comparing = p.get('compare') === '1';
@@ -146,9 +146,9 @@ export function Report({ route, workspace }: ViewProps) {
       and iROAS their revenue per unit of spend, beside ROAS. docs/attribution.md, "data_driven".</p>`}
     <${Breadcrumbs} route=${route} names=${d?.drill_names ?? {}} />
     ${comparing
-      ? html`<${Compare} route=${route} breakdown=${breakdown} />`
+      ? html`<${Compare} route=${route} zone=${workspace.timezone} breakdown=${breakdown} />`
       : html`<${Status} loading=${answer.loading} error=${answer.error} />
-        ${d && html`<${Table} caption=${`Attribution by ${label(breakdown).toLowerCase()}`} columns=${columns} rows=${d.data} totals=${d.totals}
+        ${d && html`<${Table} caption=${`Attribution by ${label(breakdown).toLowerCase()}`} columns=${columns} rows=${d.data.map(shownCosts)} totals=${shownCosts(d.totals)}
           filename=${`storelens-report-${breakdown}.csv`} />
           <div class="pager">
             <span>${page!.total_rows === 0 ? 'No rows' : `Rows ${page!.offset + 1}–${page!.offset + d.data.length} of ${page!.total_rows}`}</span>

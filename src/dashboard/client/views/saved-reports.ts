@@ -6,13 +6,13 @@
  */
 import { html } from 'htm/preact';
 import type { ViewProps } from './props.ts';
-import { apiParams, useData } from '../data.ts';
+import { rangedParams, useData } from '../data.ts';
 import { Filters, type Applied } from '../filters.ts';
 import { Chart } from '../../../ui/chart.ts';
 import { Table, type Column, type Row } from '../../../ui/table.ts';
 import { label, METRIC_KINDS } from '../../../ui/format.ts';
 import { withParams, type Route } from '../router.ts';
-import { FILTER_PARAMS, Status } from './common.ts';
+import { FILTER_PARAMS, Status, shownCosts } from './common.ts';
 
 interface SavedReport {
   id: string;
@@ -41,7 +41,7 @@ function summary(report: SavedReport): string {
 }
 
 function SavedReportRun({ route, report, zone }: { route: Route; report: SavedReport; zone: string }) {
-  const params = apiParams(route.params, [...FILTER_PARAMS.filter((p) => p !== 'source'), 'offset']);
+  const params = rangedParams(route, zone, [...FILTER_PARAMS.filter((p) => p !== 'source'), 'offset']);
   const answer = useData<RunAnswer>(`saved-reports/${report.id}`, params);
   const d = answer.data;
   const filters = html`<${Filters} route=${route} zone=${zone} applied=${d?.settings_applied} exclude=${true} />`;
@@ -57,7 +57,7 @@ function SavedReportRun({ route, report, zone }: { route: Route; report: SavedRe
   return html`${filters}<${Status} loading=${answer.loading} error=${answer.error} />
     ${report.interval && !report.breakdown && html`<${Chart} title=${`${label(first)} per ${report.interval}`} x=${d.data.map((r) => String(r.date))}
       series=${[{ label: label(first), values: d.data.map((r) => r[first] as number | null), kind: METRIC_KINDS[first] ?? 'count' }]} />`}
-    <${Table} caption=${summary(report)} columns=${columns} rows=${d.data} totals=${d.totals} filename=${`storelens-saved-report-${report.id}.csv`} />
+    <${Table} caption=${summary(report)} columns=${columns} rows=${d.data.map(shownCosts)} totals=${shownCosts(d.totals)} filename=${`storelens-saved-report-${report.id}.csv`} />
     <div class="pager">
       <span>${page.total_rows === 0 ? 'No rows' : `Rows ${page.offset + 1}–${page.offset + d.data.length} of ${page.total_rows}`}</span>
       <button type="button" class="secondary" disabled=${page.offset === 0}

@@ -1,5 +1,5 @@
 /**
- * Settings (owners): report settings and dashboard defaults, API keys (the secret is shown once),
+ * Settings (owners): the workspace's time zone, report settings and dashboard defaults, API keys (the secret is shown once),
  * the pixel snippet with the last event received, integrations, the try-on storefront, users.
  */
 import { html } from 'htm/preact';
@@ -81,6 +81,34 @@ function ReportSettings({ workspace }: { workspace: string }) {
     </div>
     <${Saved} ...${result} />
     <button type="submit">Save settings</button>
+  </form>`;
+}
+
+/** Every IANA zone the browser knows, offered as the field's suggestions; the server decides what is a zone. */
+const ZONES = Intl.supportedValuesOf('timeZone');
+
+/** The workspace's time zone: every view's days are its calendar days, so a change reloads the workspaces. */
+function TimeZone({ workspace, zone, onSaved }: { workspace: string; zone: string; onSaved: () => void }) {
+  const [result, setResult] = useState<{ message: string | null; error: string | null }>({ message: null, error: null });
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    const timezone = String(new FormData(e.target as HTMLFormElement).get('timezone') ?? '').trim();
+    try {
+      const saved = await sendJson<{ settings: Settings }>('PUT', `settings?workspace=${workspace}`, { timezone });
+      setResult({ message: `Saved. Every view now shows the days of ${String(saved.settings.timezone)}.`, error: null });
+      onSaved();
+    } catch (err) {
+      setResult({ message: null, error: `Not saved: ${(err as Error).message}` });
+    }
+  };
+  return html`<form class="settings-form" onSubmit=${submit} aria-labelledby="zone-title">
+    <h2 id="zone-title">Time zone</h2>
+    <p class="note">The dashboard's dates are this zone's calendar days (from local midnight), and so are the reports' days unless a request names another zone.</p>
+    <label>Time zone (IANA name, such as America/New_York)
+      <input type="text" name="timezone" list="time-zones" required maxlength="64" autocomplete="off" value=${zone} /></label>
+    <datalist id="time-zones">${ZONES.map((z) => html`<option value=${z} />`)}</datalist>
+    <${Saved} ...${result} />
+    <button type="submit">Save time zone</button>
   </form>`;
 }
 
@@ -234,9 +262,10 @@ function Members({ workspace }: { workspace: string }) {
   </section>`;
 }
 
-export function Settings({ workspace }: ViewProps) {
+export function Settings({ workspace, reloadWorkspaces }: ViewProps) {
   const id = String(workspace.id);
   return html`<div class="settings" key=${id}>
+    <${TimeZone} workspace=${id} zone=${workspace.timezone} onSaved=${reloadWorkspaces} />
     <${ReportSettings} workspace=${id} />
     <${ApiKeys} workspace=${id} />
     <${InstallAndIntegrations} workspace=${id} />

@@ -8,7 +8,7 @@ import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
 import type { ViewProps } from './props.ts';
 import { sendJson } from '../api.ts';
-import { apiParams, useData } from '../data.ts';
+import { apiParams, rangedParams, useData } from '../data.ts';
 import { Filters } from '../filters.ts';
 import { Table, type Column, type Row } from '../../../ui/table.ts';
 import { formatValue, label } from '../../../ui/format.ts';
@@ -65,8 +65,8 @@ function matrix(answer: SourcesAnswer, pick: keyof typeof CELL_KINDS): { columns
   return { columns, rows };
 }
 
-function SelfReported({ route, survey }: { route: Route; survey: Survey }) {
-  const params = apiParams(route.params, FILTER_PARAMS);
+function SelfReported({ route, zone, survey }: { route: Route; zone: string; survey: Survey }) {
+  const params = rangedParams(route, zone, FILTER_PARAMS);
   const question = route.params.get('question');
   if (question !== null) params.set('question', question);
   const answer = useData<SourcesAnswer>(`surveys/${survey.id}/sources`, params);
@@ -161,7 +161,7 @@ export function Surveys({ route, workspace }: ViewProps) {
     ${answer.data && html`<${Table} caption="Surveys" columns=${columns} rows=${surveys as unknown as Row[]} filename="storelens-surveys.csv"
       empty="No surveys yet: ask the assistant to draft one with surveys.create." />`}
     ${selected && html`<h2>${selected.title} <span class="note">(${selected.status}, ${formatValue(selected.responses, 'count')} responses)</span></h2>
-      <${SelfReported} route=${route} survey=${selected} />
+      <${SelfReported} route=${route} zone=${workspace.timezone} survey=${selected} />
       <${Responses} route=${route} survey=${selected} />`}
   `;
 }

@@ -4,15 +4,15 @@
  * for the view's range and attribution.
  */
 import { html } from 'htm/preact';
-import { useData, apiParams } from '../data.ts';
+import { useData, rangedParams } from '../data.ts';
 import { WhyTables, type WhyAnswer } from '../../../ui/why-tables.ts';
 import type { Route } from '../router.ts';
 import { Status } from './common.ts';
 
-const WHY_PARAMS = ['workspace', 'start_date', 'end_date', 'attribution_window', 'attribution_date', 'exclude_source'];
+const WHY_PARAMS = ['workspace', 'attribution_window', 'attribution_date', 'exclude_source'];
 
-export function Why({ route, transactionId }: { route: Route; transactionId: string }) {
-  const params = apiParams(route.params, WHY_PARAMS);
+export function Why({ route, zone, transactionId }: { route: Route; zone: string; transactionId: string }) {
+  const params = rangedParams(route, zone, WHY_PARAMS);
   params.set('transaction_id', transactionId);
   const answer = useData<WhyAnswer>('conversions/why', params);
   if (!answer.data) return html`<${Status} loading=${answer.loading} error=${answer.error} />`;
