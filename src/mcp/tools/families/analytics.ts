@@ -75,10 +75,10 @@ export function reportRequest(
   };
 }
 
-/** A request with its source groups expanded for the tool's key. */
+/** A request with its source groups expanded for the tool's key, in the workspace's zone unless it names one. */
 function expanded(ctx: ToolContext, request: ReportRequest): ReportRequest {
   const expand = (names: string[] | undefined) => names && expandSourceGroups(names, ctx.visibility);
-  return { ...request, source: expand(request.source), exclude_source: expand(request.exclude_source) };
+  return { ...request, timezone: request.timezone ?? ctx.timeZone, source: expand(request.source), exclude_source: expand(request.exclude_source) };
 }
 
 const stores = (ctx: ToolContext) => ({ ch: ctx.ch, db: ctx.db, results: ctx.results });

@@ -22,7 +22,7 @@ export async function allRows(ctx: ToolContext, request: ReportRequest): Promise
 
 /** Spend and revenue per reporting source and local day of the range, from the report core (day x source rows). */
 export async function dailySpendRevenue(ctx: ToolContext, input: { date_from?: string; date_to?: string; timezone?: string }, extra: Partial<ReportRequest> = {}) {
-  const range = toolRange(input, ctx.now());
+  const range = toolRange(ctx, input);
   const result = await allRows(ctx, {
     start_date: input.date_from, end_date: input.date_to, timezone: range.timeZone,
     breakdown: 'source', interval: 'day', metrics: ['spend', 'revenue'], ...extra,

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { EXPORT_FORMATS, EXPORT_KINDS } from '../../../analytics/export/formats.ts';
 import { adScope, pixelScope } from '../../../analytics/query-scope.ts';
-import { getSettings } from '../../../store/app/workspaces.ts';
 import { rangeOut, toolRange } from '../kit/range.ts';
 import { rangeArgs, readTool } from '../kit/tool.ts';
 import * as out from '../kit/outputs.ts';
@@ -15,8 +14,7 @@ export const exportTools = [
     z.object({ kind: z.enum(EXPORT_KINDS).describe('What'), ...rangeArgs }).strict(),
     z.strictObject({ link: out.fields({ kind: out.str, ...out.range, expires_at: out.str, urls: z.record(out.str, out.str) }) }),
     async (ctx, input) => {
-      const timezone = input.timezone ?? (await getSettings(ctx.db, ctx.workspaceId)).timezone;
-      const range = toolRange({ ...input, timezone }, ctx.now());
+      const range = toolRange(ctx, input);
       // A key that may not read this kind is refused now rather than when a link is opened.
       if (input.kind === 'ads') adScope(ctx, range);
       else pixelScope(ctx, range);

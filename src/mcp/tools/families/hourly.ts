@@ -19,7 +19,7 @@ export const hourlyTools = [
     }),
     async (ctx, input) => {
       const settings = await getSettings(ctx.db, ctx.workspaceId);
-      const range = toolRange({ ...input, timezone: input.timezone ?? settings.timezone }, ctx.now());
+      const range = toolRange(ctx, input);
       const rows = await hourlyActivity(ctx.ch, pixelScope(ctx, range), settings.conversion_names);
       const byHour = new Map(rows.map((r) => [Number(r.hour), r]));
       const hours = Array.from({ length: 24 }, (_, hour) => {

@@ -30,7 +30,7 @@ export const journeyTools = [
       }),
     }),
     async (ctx, input) => {
-      const range = toolRange(input, ctx.now());
+      const range = toolRange(ctx, input);
       const scope = pixelScope(ctx, range);
       const { windowDays } = planAttribution(input, await getSettings(ctx.db, ctx.workspaceId), ctx.visibility);
       const rows = await touchpointPaths(ctx.ch, scope, { windowDays, organicVisible: seesOrganic(ctx), limit: input.limit });

@@ -33,7 +33,7 @@ export const productTools = [
       pagination: out.open,
     }),
     async (ctx, { date_from, date_to, timezone, source, ...rest }) => {
-      const range = toolRange({ date_from, date_to, timezone }, ctx.now());
+      const range = toolRange(ctx, { date_from, date_to, timezone });
       const result = await runProductSales(ctx, ctx, {
         ...rest,
         start_date: date_from, end_date: date_to, timezone: range.timeZone,

@@ -1,16 +1,17 @@
 import { DAY_MS, dayOf, defaultRange, formatDay } from '../../../kit/dates.ts';
 import { boundMs, rangeDays, type Range } from '../../../kit/range.ts';
 import { InvalidInput } from '../../../kit/errors.ts';
-import { UTC } from '../../../kit/time-zone.ts';
+import type { ToolContext } from './tool.ts';
 
 export const MAX_RANGE_DAYS = 731;
 
 /**
- * `date_from`/`date_to` (whole calendar days of `timezone`, UTC when left out) to a range; a bound
- * left out takes the data API's default. `days` counts calendar days, whatever their length.
+ * `date_from`/`date_to` (whole calendar days of `timezone`, the workspace's when left out) to a
+ * range; a bound left out takes the data API's default. `days` counts calendar days, whatever their length.
  */
-export function toolRange(input: { date_from?: string; date_to?: string; timezone?: string }, nowMs: number): Range & { days: number } {
-  const timeZone = input.timezone ?? UTC;
+export function toolRange(ctx: Pick<ToolContext, 'now' | 'timeZone'>, input: { date_from?: string; date_to?: string; timezone?: string }): Range & { days: number } {
+  const timeZone = input.timezone ?? ctx.timeZone;
+  const nowMs = ctx.now();
   const fallback = defaultRange(nowMs, timeZone);
   const startMs = boundMs({ name: 'date_from', value: input.date_from, edge: 'start', fallbackMs: fallback.startMs }, 'day', timeZone);
   const endMs = boundMs({ name: 'date_to', value: input.date_to, edge: 'end', fallbackMs: fallback.endMs }, 'day', timeZone);
