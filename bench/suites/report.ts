@@ -15,11 +15,11 @@
 import { buildApp } from '../../src/server/app.ts';
 import { createRateLimits } from '../../src/http/rate-limit.ts';
 import { createLogger } from '../../src/log.ts';
-import { rangeDays, resolveRange } from '../../src/kit/range.ts';
-import { formatDay, formatTimestampMs } from '../../src/kit/dates.ts';
+import { rangeDays, resolveRange } from '../../src/kit/calendar/range.ts';
+import { formatDay, formatTimestampMs } from '../../src/kit/calendar/days.ts';
 import { reportingSourceSql } from '../../src/analytics/dimensions.ts';
 import type { Clickhouse } from '../../src/store/clickhouse.ts';
-import type { Range } from '../../src/kit/range.ts';
+import type { Range } from '../../src/kit/calendar/range.ts';
 import type { BenchEnv } from '../seed.ts';
 import { measurePaired } from '../measure.ts';
 import { bumpDataVersions } from '../../src/store/app/data-versions.ts';

@@ -6,7 +6,7 @@
  */
 import { AccessDenied } from '../kit/errors.ts';
 import { money } from '../kit/numbers.ts';
-import { monthsOf, rangeDays, type Range } from '../kit/range.ts';
+import { monthsOf, rangeDays, type Range } from '../kit/calendar/range.ts';
 import type { AppDatabase } from '../store/app-db.ts';
 import type { Clickhouse } from '../store/clickhouse.ts';
 import { listCreatorPrograms, type Commission } from '../store/app/creator-programs.ts';

@@ -7,10 +7,10 @@
  */
 import type { Clickhouse } from '../store/clickhouse.ts';
 import type { AppDatabase } from '../store/app-db.ts';
-import { DAY_MS, formatDay } from '../kit/dates.ts';
+import { DAY_MS, formatDay } from '../kit/calendar/days.ts';
 import { oneOf } from '../kit/choices.ts';
 import { money, ratio } from '../kit/numbers.ts';
-import type { Range } from '../kit/range.ts';
+import type { Range } from '../kit/calendar/range.ts';
 import { EVERY_NAME } from './sql.ts';
 import { prepareReport, type ReportAuth } from './report/run.ts';
 import {

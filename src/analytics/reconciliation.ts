@@ -8,9 +8,9 @@
 import type { Clickhouse } from '../store/clickhouse.ts';
 import type { AppDatabase } from '../store/app-db.ts';
 import { getSettings } from '../store/app/workspaces.ts';
-import { DAY_MS, dayOf, formatDay } from '../kit/dates.ts';
+import { DAY_MS, dayOf, formatDay } from '../kit/calendar/days.ts';
 import { InvalidInput } from '../kit/errors.ts';
-import type { Range } from '../kit/range.ts';
+import type { Range } from '../kit/calendar/range.ts';
 import { noEveryChannelAccess, requireEveryChannel } from './permissions.ts';
 import type { Reader } from './query-scope.ts';
 import { runReport } from './report/run.ts';

@@ -4,9 +4,9 @@
  * the URL names no dates.
  */
 import { z } from 'zod';
-import { DAY_MS, DEFAULT_RANGE_DAYS, MINUTE_MS, dayOf, dayStart, formatDay } from '../kit/dates.ts';
-import { rangeDays, resolveRange, type Range } from '../kit/range.ts';
-import { instantOfWallClock, zoneOffset } from '../kit/time-zone.ts';
+import { DAY_MS, DEFAULT_RANGE_DAYS, MINUTE_MS, dayOf, dayStart, formatDay } from '../kit/calendar/days.ts';
+import { rangeDays, resolveRange, type Range } from '../kit/calendar/range.ts';
+import { instantOfWallClock, zoneOffset } from '../kit/calendar/zones.ts';
 import { DATE_ALIASES, dateShape, parseWith } from '../api/params.ts';
 
 /** The dates a view reads when the URL names none: the 7 complete days ending yesterday. */

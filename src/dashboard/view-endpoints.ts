@@ -6,10 +6,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { NotFound } from '../kit/errors.ts';
-import { DAY_MS, formatDay } from '../kit/dates.ts';
-import { UTC } from '../kit/time-zone.ts';
+import { DAY_MS, formatDay } from '../kit/calendar/days.ts';
+import { UTC } from '../kit/calendar/zones.ts';
 import { rangePage } from '../kit/paging.ts';
-import type { Range } from '../kit/range.ts';
+import type { Range } from '../kit/calendar/range.ts';
 import { channelsOfAll } from '../analytics/sources.ts';
 import { seesChannel } from '../analytics/permissions.ts';
 import { runReport, type ReportRequest } from '../analytics/report/run.ts';

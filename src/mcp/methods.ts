@@ -14,7 +14,7 @@ import { TEXT_MAX, type ToolContext } from './tools/kit/tool.ts';
 import { workspacesListTool } from './tools/families/workspaces.ts';
 import { signDownload } from '../http/download-links.ts';
 import { getSettings } from '../store/app/workspaces.ts';
-import { UTC } from '../kit/time-zone.ts';
+import { UTC } from '../kit/calendar/zones.ts';
 import { APP_MIME_TYPE, APPS_EXTENSION } from './apps/index.ts';
 import { listResources, readResource } from './resources.ts';
 import { SERVER_INFO_KEY, STATELESS_VERSIONS, type Revision } from './revision.ts';

@@ -28,7 +28,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
 import { createTestWorkspace, injectGet, insertRows, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
-import { DAY_MS, formatTimestamp } from '../../src/kit/dates.ts';
+import { DAY_MS, formatTimestamp } from '../../src/kit/calendar/days.ts';
 import { updateSettings } from '../../src/store/app/workspaces.ts';
 import { callTool, toolOk } from '../mcp/rpc.ts';
 import { launchChromium } from '../support/chromium.ts';

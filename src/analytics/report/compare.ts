@@ -1,5 +1,5 @@
-import { DAY_MS, dayOf, dayStart, formatDay, formatTimestampMs } from '../../kit/dates.ts';
-import { resolveRange, type Range } from '../../kit/range.ts';
+import { DAY_MS, dayOf, dayStart, formatDay, formatTimestampMs } from '../../kit/calendar/days.ts';
+import { resolveRange, type Range } from '../../kit/calendar/range.ts';
 import { DIMENSIONS, type Breakdown, type Interval } from '../dimensions.ts';
 import { METRICS, type MetricName } from '../metrics.ts';
 import { runReport, type ReportAuth, type ReportResult, type ReportRow } from './run.ts';

@@ -4,7 +4,7 @@ import type { AppDatabase } from '../../store/app-db.ts';
 import { getSettings } from '../../store/app/workspaces.ts';
 import type { Visibility } from '../permissions.ts';
 import { PIXEL_SOURCES, channelsOfAll } from '../sources.ts';
-import { resolveRange } from '../../kit/range.ts';
+import { resolveRange } from '../../kit/calendar/range.ts';
 import { rangeInfo } from '../../kit/paging.ts';
 import { DIMENSIONS } from '../dimensions.ts';
 import { MODELS } from '../attribution/index.ts';
@@ -14,7 +14,7 @@ import { ensureExcludedList, excludedListId } from '../queries/settings/excluded
 import { readDataVersion } from '../../store/app/data-versions.ts';
 import type { ResultCache } from '../../kit/result-cache.ts';
 import type { WorkspaceSettings } from '../../store/app/settings.ts';
-import type { Range } from '../../kit/range.ts';
+import type { Range } from '../../kit/calendar/range.ts';
 import { REPORT_PARTS, buildReportSql, expensesSql, partPositions, type ReportPart } from './build-sql.ts';
 
 export { type ReportRequest } from './plan.ts';

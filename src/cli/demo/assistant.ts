@@ -10,7 +10,7 @@ import type { Stores } from '../../store/index.ts';
 import { visibilityOf } from '../../analytics/permissions.ts';
 import { findTool } from '../../mcp/tools/index.ts';
 import type { ToolContext } from '../../mcp/tools/kit/tool.ts';
-import { formatDay } from '../../kit/dates.ts';
+import { formatDay } from '../../kit/calendar/days.ts';
 import { getSettings } from '../../store/app/workspaces.ts';
 import { CREATORS } from './catalog.ts';
 

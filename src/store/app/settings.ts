@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { timeZoneName } from '../../kit/time-zone.ts';
+import { timeZoneName } from '../../kit/calendar/zones.ts';
 import { CONVERSION_NAME_PATTERN } from '../../kit/conversion-name.ts';
 
 export const ATTRIBUTION_MODELS = ['last_click', 'first_click', 'linear', 'u_shaped', 'total_impact', 'any_click', 'markov', 'data_driven'] as const;

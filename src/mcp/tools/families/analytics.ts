@@ -8,8 +8,8 @@ import { COMPARISONS, runComparedReport } from '../../../analytics/report/compar
 import { SORT_ORDERS } from '../../../analytics/report/plan.ts';
 import { ATTRIBUTION_DATES, ATTRIBUTION_MODELS, ATTRIBUTION_WINDOWS } from '../../../analytics/attribution/index.ts';
 import { AccessDenied } from '../../../kit/errors.ts';
-import { readBound } from '../../../kit/dates.ts';
-import { boundMessage } from '../../../kit/range.ts';
+import { readBound } from '../../../kit/calendar/days.ts';
+import { boundMessage } from '../../../kit/calendar/range.ts';
 import { idArg, offsetArg, readTool, timezoneArg, type ToolContext } from '../kit/tool.ts';
 import { requireObject } from '../kit/objects.ts';
 import type { SegmentRule } from '../../../analytics/segment-fields.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DAY_MS, dayOf, formatDay } from '../../../kit/dates.ts';
+import { DAY_MS, dayOf, formatDay } from '../../../kit/calendar/days.ts';
 import { adFreshness } from '../../../analytics/queries/health/ad-freshness.ts';
 import { pixelHealth } from '../../../analytics/queries/health/pixel-health.ts';
 import { reconcile } from '../../../analytics/reconciliation.ts';

@@ -1,5 +1,5 @@
-import { DAY_MS, dayOf, defaultRange, formatDay } from '../../../kit/dates.ts';
-import { boundMs, rangeDays, type Range } from '../../../kit/range.ts';
+import { DAY_MS, dayOf, defaultRange, formatDay } from '../../../kit/calendar/days.ts';
+import { boundMs, rangeDays, type Range } from '../../../kit/calendar/range.ts';
 import { InvalidInput } from '../../../kit/errors.ts';
 import type { ToolContext } from './tool.ts';
 

@@ -4,8 +4,8 @@ import type { Clickhouse } from '../../../store/clickhouse.ts';
 import type { ResultCache } from '../../../kit/result-cache.ts';
 import type { AppDatabase } from '../../../store/app-db.ts';
 import { AccessDenied } from '../../../kit/errors.ts';
-import { boundMessage } from '../../../kit/range.ts';
-import { timeZoneName } from '../../../kit/time-zone.ts';
+import { boundMessage } from '../../../kit/calendar/range.ts';
+import { timeZoneName } from '../../../kit/calendar/zones.ts';
 
 /** Everything a tool may use: the caller's workspace, what it may see, and the stores. */
 export interface ToolContext {

@@ -1,6 +1,6 @@
-import { dayStart, defaultRange, formatDay, readBound, SUPPORTED_YEARS, type BoundProblem } from './dates.ts';
-import { InvalidInput } from './errors.ts';
-import { UTC } from './time-zone.ts';
+import { dayStart, defaultRange, formatDay, readBound, SUPPORTED_YEARS, type BoundProblem } from './days.ts';
+import { InvalidInput } from '../errors.ts';
+import { UTC } from './zones.ts';
 
 /** A span of time, both ends included, and the time zone whose calendar days it is read in. */
 export interface Range {
