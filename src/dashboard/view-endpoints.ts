@@ -12,7 +12,7 @@ import { rangePage } from '../kit/paging.ts';
 import type { Range } from '../kit/calendar/range.ts';
 import { channelsOfAll } from '../analytics/sources.ts';
 import { seesChannel } from '../analytics/permissions.ts';
-import { runReport, type ReportRequest } from '../analytics/report/run.ts';
+import { runReportIn, type ReportRequest } from '../analytics/report/run.ts';
 import { runProductSales } from '../analytics/product-sales.ts';
 import { ATTRIBUTION_MODELS, MODELS, planAttribution } from '../analytics/attribution/index.ts';
 import { ensureExcludedList } from '../analytics/queries/settings/excluded-transactions.ts';
@@ -57,10 +57,7 @@ const BY_WHOLE_DAY = new Set<MetricName>(['spend', 'impressions', 'clicks', 'roa
 function viewRequest(request: FastifyRequest, now = Date.now()): { access: WorkspaceAccess; query: ReportRequest; range: Range } {
   const access = workspaceAccess(request);
   const parsed = parseReportQuery(request.query, VIEW_PARAMS);
-  const range = viewRange(parsed, access.timeZone, now);
-  // The resolved bounds go on as instants, so the report reads exactly this range.
-  const query = { ...parsed, ...instants(range), timezone: access.timeZone };
-  return { access, query, range };
+  return { access, query: parsed, range: viewRange(parsed, access.timeZone, now) };
 }
 
 /** The first and last calendar day of a range in its zone, as the views show them. */
@@ -92,8 +89,8 @@ export async function viewRoutes(app: FastifyInstance): Promise<void> {
     const base = { ...query, metrics, breakdown: undefined, offset: 0 };
     const before = previousPeriod(range, now);
     const [current, previous] = await Promise.all([
-      runReport(app.stores, access, { ...base, interval, limit: 500 }),
-      runReport(app.stores, access, { ...base, ...instants(before), interval: undefined, limit: 1 }),
+      runReportIn(app.stores, access, range, { ...base, interval, limit: 500 }),
+      runReportIn(app.stores, access, before, { ...base, interval: undefined, limit: 1 }),
     ]);
     const comparable = (m: MetricName) => !before.partial || !BY_WHOLE_DAY.has(m);
     return {
@@ -111,8 +108,8 @@ export async function viewRoutes(app: FastifyInstance): Promise<void> {
 
   /** Attribution: exactly /v3/report's answer for the same parameters. */
   app.get('/dashboard/api/report', { onRequest }, async (request) => {
-    const { access, query } = viewRequest(request);
-    const result = await runReport(app.stores, access, query);
+    const { access, query, range } = viewRequest(request);
+    const result = await runReportIn(app.stores, access, range, query);
     // The drill-down's breadcrumbs name the campaign and ad group they stand in, as the report's rows name them.
     const names = await adNames(app.stores.ch, access, { campaigns: query.campaign ? [query.campaign] : [], adgroups: query.adgroup ? [query.adgroup] : [], ads: [] });
     const drillNames = {
@@ -124,8 +121,8 @@ export async function viewRoutes(app: FastifyInstance): Promise<void> {
 
   /** Every model side by side for the same rows: one report run per model. */
   app.get('/dashboard/api/compare', { onRequest }, async (request) => {
-    const { access, query } = viewRequest(request);
-    const runs = await Promise.all(ATTRIBUTION_MODELS.map((model) => runReport(app.stores, access, { ...query, attribution_model: model })));
+    const { access, query, range } = viewRequest(request);
+    const runs = await Promise.all(ATTRIBUTION_MODELS.map((model) => runReportIn(app.stores, access, range, { ...query, attribution_model: model })));
     return { models: ATTRIBUTION_MODELS.map((model, i) => ({ model, data: runs[i]!.rows, totals: runs[i]!.totals })) };
   });
 
@@ -135,8 +132,8 @@ export async function viewRoutes(app: FastifyInstance): Promise<void> {
     const interval = query.interval ?? intervalFor(range.startMs, range.endMs);
     const base = { ...query, metrics: PROFIT_METRICS, offset: 0, limit: 500 };
     const [bySource, overTime] = await Promise.all([
-      runReport(app.stores, access, { ...base, breakdown: 'source', interval: undefined }),
-      runReport(app.stores, access, { ...base, breakdown: undefined, interval }),
+      runReportIn(app.stores, access, range, { ...base, breakdown: 'source', interval: undefined }),
+      runReportIn(app.stores, access, range, { ...base, breakdown: undefined, interval }),
     ]);
     return { interval, metrics: PROFIT_METRICS, totals: bySource.totals, by_source: bySource.rows, series: overTime.rows, settings_applied: bySource.settings_applied };
   });

@@ -3,7 +3,8 @@ import { METRICS, METRIC_NAMES, type MetricName } from '../../../analytics/metri
 import { BREAKDOWNS, INTERVAL_NAMES } from '../../../analytics/dimensions.ts';
 import { PIXEL_SOURCES, SOURCE_GROUP_NAMES } from '../../../analytics/sources.ts';
 import { NO_PROFIT_ACCESS, expandSourceGroups } from '../../../analytics/permissions.ts';
-import { runReport, type ReportRequest, type ReportResult } from '../../../analytics/report/run.ts';
+import { runReport, runReportIn, type ReportRequest, type ReportResult } from '../../../analytics/report/run.ts';
+import type { Range } from '../../../kit/calendar/range.ts';
 import { COMPARISONS, runComparedReport } from '../../../analytics/report/compare.ts';
 import { SORT_ORDERS } from '../../../analytics/report/plan.ts';
 import { ATTRIBUTION_DATES, ATTRIBUTION_MODELS, ATTRIBUTION_WINDOWS } from '../../../analytics/attribution/index.ts';
@@ -84,9 +85,10 @@ function expanded(ctx: ToolContext, request: ReportRequest): ReportRequest {
 const stores = (ctx: ToolContext) => ({ ch: ctx.ch, db: ctx.db, results: ctx.results });
 const reader = (ctx: ToolContext) => ({ workspaceId: ctx.workspaceId, visibility: ctx.visibility });
 
-/** Runs the /v3/report engine for the tool's workspace. */
-export function report(ctx: ToolContext, request: ReportRequest): Promise<ReportResult> {
-  return runReport(stores(ctx), reader(ctx), expanded(ctx, request), ctx.now());
+/** Runs the /v3/report engine for the tool's workspace, over `range` when the tool resolved it already. */
+export function report(ctx: ToolContext, request: ReportRequest, range?: Range): Promise<ReportResult> {
+  const full = expanded(ctx, request);
+  return range ? runReportIn(stores(ctx), reader(ctx), range, full, ctx.now()) : runReport(stores(ctx), reader(ctx), full, ctx.now());
 }
 
 /** The attribution a result's numbers stand on, as every tool that credits conversions says it. */
