@@ -9,7 +9,7 @@ import { NotFound } from '../kit/errors.ts';
 import { DAY_MS, formatDay } from '../kit/calendar/days.ts';
 import { UTC } from '../kit/calendar/zones.ts';
 import { rangePage } from '../kit/paging.ts';
-import type { Range } from '../kit/calendar/range.ts';
+import { previousPeriod, type Range } from '../kit/calendar/range.ts';
 import { channelsOfAll } from '../analytics/sources.ts';
 import { seesChannel } from '../analytics/permissions.ts';
 import { runReportIn, type ReportRequest } from '../analytics/report/run.ts';
@@ -36,7 +36,7 @@ import { idParam, pageOf, parseQuery, text } from '../api/params.ts';
 import { pixelScope } from '../analytics/query-scope.ts';
 import { requireUser } from './auth.ts';
 import { workspaceAccess, type WorkspaceAccess } from './access.ts';
-import { previousPeriod, viewDays, viewRange } from './store-calendar.ts';
+import { viewDays, viewRange } from './store-calendar.ts';
 
 export const OVERVIEW_METRICS: MetricName[] = ['spend', 'revenue', 'roas', 'conversions', 'sessions', 'cr'];
 export const PROFIT_METRICS: MetricName[] = [

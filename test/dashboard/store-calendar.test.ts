@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { previousPeriod } from '../../src/dashboard/store-calendar.ts';
+import { previousPeriod } from '../../src/kit/calendar/range.ts';
 import { resolveRange } from '../../src/kit/calendar/range.ts';
 
 const NEW_YORK = 'America/New_York';

@@ -1,6 +1,6 @@
-import { dayStart, defaultRange, formatDay, readBound, SUPPORTED_YEARS, type BoundProblem } from './days.ts';
+import { DAY_MS, MINUTE_MS, dayOf, dayStart, defaultRange, formatDay, readBound, SUPPORTED_YEARS, type BoundProblem } from './days.ts';
 import { InvalidInput } from '../errors.ts';
-import { UTC } from './zones.ts';
+import { UTC, instantOfWallClock, zoneOffset } from './zones.ts';
 
 /** A span of time, both ends included, and the time zone whose calendar days it is read in. */
 export interface Range {
@@ -91,4 +91,31 @@ export function monthsOf(range: Range): { month: Range; inRange: Range }[] {
     cursor = nextMs;
   }
   return months;
+}
+
+/**
+ * The period a range is compared with (the dashboard's overview): as many calendar days right before it. A range
+ * that runs past `now` (it holds today) is compared up to the same time of day, cut at the start
+ * of the current minute: its first `minute - start` milliseconds with the previous period's. The
+ * cut is whole minutes so that everyone who opens the overview within a minute asks the same
+ * question, and one computation answers them all (the result cache keys on the range).
+ */
+export function previousPeriod(range: Range, now: number): Range & { partial: boolean } {
+  const zone = range.timeZone;
+  const firstDay = dayOf(range.startMs, zone);
+  const partial = range.endMs > now;
+  const endMs = partial ? Math.max(Math.floor(now / MINUTE_MS) * MINUTE_MS - 1, range.startMs) : range.endMs;
+  if (dayStart(firstDay, zone) !== range.startMs) {
+    // A range of timestamps, not days: the same length right before it.
+    const length = endMs - range.startMs + 1;
+    return { startMs: range.startMs - length, endMs: range.startMs - 1, timeZone: zone, partial };
+  }
+  const days = Math.round((dayOf(range.endMs, zone) - firstDay) / DAY_MS) + 1;
+  const previousFirstDay = firstDay - days * DAY_MS;
+  const startMs = dayStart(previousFirstDay, zone);
+  if (!partial) return { startMs, endMs: range.startMs - 1, timeZone: zone, partial };
+  // The same time of day on the clock, not the same number of hours: a clock change in either
+  // period would otherwise move the cut by an hour.
+  const sinceFirstMidnight = endMs + zoneOffset(endMs, zone) - firstDay;
+  return { startMs, endMs: instantOfWallClock(previousFirstDay + sinceFirstMidnight, zone), timeZone: zone, partial };
 }
