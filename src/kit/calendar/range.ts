@@ -69,6 +69,32 @@ export function resolveRange(input: { start_date?: string; end_date?: string; ti
   return { startMs, endMs, timeZone };
 }
 
+/**
+ * A range of whole calendar days of `timeZone` (days only, no timestamps), the bounds named as the
+ * caller names them; a bound left out takes the default range's. At most `maxDays` days, counted
+ * as calendar days whatever their length.
+ */
+export function resolveDayRange(
+  bounds: { from: { name: string; value: string | undefined }; to: { name: string; value: string | undefined } },
+  timeZone: string,
+  maxDays: number,
+  now = Date.now(),
+): Range & { days: number } {
+  const fallback = defaultRange(now, timeZone);
+  const startMs = boundMs({ ...bounds.from, edge: 'start', fallbackMs: fallback.startMs }, 'day', timeZone);
+  const endMs = boundMs({ ...bounds.to, edge: 'end', fallbackMs: fallback.endMs }, 'day', timeZone);
+  if (startMs > endMs) throw new InvalidInput(`${bounds.from.name} must not be after ${bounds.to.name}`);
+  const days = (dayOf(endMs, timeZone) - dayOf(startMs, timeZone)) / DAY_MS + 1;
+  if (days > maxDays) throw new InvalidInput(`the range is limited to ${maxDays} days`);
+  return { startMs, endMs, timeZone, days };
+}
+
+/** Every calendar day of a day range, `YYYY-MM-DD`, in its zone. */
+export function dayList(range: Range & { days: number }): string[] {
+  const first = dayOf(range.startMs, range.timeZone);
+  return Array.from({ length: range.days }, (_, i) => formatDay(first + i * DAY_MS));
+}
+
 /** The range's first and last calendar day in its zone, `YYYY-MM-DD`: what `Date` columns (ads `dt`) are compared with. */
 export function rangeDays(range: Range): { day_start: string; day_end: string } {
   return { day_start: formatDay(range.startMs, range.timeZone), day_end: formatDay(range.endMs, range.timeZone) };

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { rangeDayList, rangeOut, ratio, toolRange } from '../kit/range.ts';
-import type { Range } from '../../../kit/calendar/range.ts';
+import { rangeOut, ratio, toolRange } from '../kit/range.ts';
+import { dayList, type Range } from '../../../kit/calendar/range.ts';
 import { pearson } from '../kit/stats.ts';
 import { rangeArgs, readTool, type ToolContext } from '../kit/tool.ts';
 import { MAX_LIMIT } from '../../../kit/paging.ts';
@@ -25,7 +25,7 @@ export async function allRows(ctx: ToolContext, request: ReportRequest, range?: 
 export async function dailySpendRevenue(ctx: ToolContext, input: { date_from?: string; date_to?: string; timezone?: string }, extra: Partial<ReportRequest> = {}) {
   const range = toolRange(ctx, input);
   const result = await allRows(ctx, { breakdown: 'source', interval: 'day', metrics: ['spend', 'revenue'], ...extra }, range);
-  const days = rangeDayList(range);
+  const days = dayList(range);
   const bySource = new Map<string, Map<string, { spend: number; revenue: number }>>();
   for (const row of result.rows) {
     const source = String(row.source);
