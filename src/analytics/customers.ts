@@ -125,12 +125,13 @@ export async function customerLtv(
   auth: ReportAuth,
   request: CustomersRequest,
   now = Date.now(),
+  resolved?: Range,
 ): Promise<CustomersAnswer> {
   const breakdown = request.breakdown === undefined ? null : oneOf('breakdown', request.breakdown, COHORT_BREAKDOWNS);
   const { start_date, end_date, timezone, attribution_window } = request;
   const { plan, range } = await prepareReport(stores, auth, {
     start_date, end_date, timezone, attribution_window, attribution_model: 'first_click', metrics: ['revenue'],
-  }, now);
+  }, now, resolved);
   const countedNames = EVERY_NAME; // the workspace's counted conversion names go here
   const groups = await customerCohorts(stores.ch, { plan, breakdown, countedNames, nowMs: now });
   const cohort = groups.filter((g) => g.cohort === 1).sort(rowOrder);

@@ -241,7 +241,7 @@ export async function viewRoutes(app: FastifyInstance): Promise<void> {
     const access = workspaceAccess(request);
     const { breakdown, attribution_window, ...dates } = parseCustomersQuery(request.query, VIEW_PARAMS);
     const range = viewRange(dates, access.timeZone, Date.now());
-    const answer = await customerLtv(app.stores, access, { ...instants(range), timezone: range.timeZone, breakdown, attribution_window });
+    const answer = await customerLtv(app.stores, access, { breakdown, attribution_window }, Date.now(), range);
     return {
       data: answer.data, totals: answer.totals, breakdown: answer.breakdown, attribution_window: answer.attributionWindow,
       conversion_names: answer.countedNames, range: viewDays(range),

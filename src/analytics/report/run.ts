@@ -164,8 +164,13 @@ export interface PreparedReport {
  * afresh, checks and plans the request and binds its model's values. Throws InvalidInput or
  * AccessDenied for a refused request.
  */
-export async function prepareReport(stores: { ch: Clickhouse; db: AppDatabase }, auth: ReportAuth, request: ReportRequest, now = Date.now()): Promise<PreparedReport> {
-  const range = resolveRange(request, now);
+export async function prepareReport(
+  stores: { ch: Clickhouse; db: AppDatabase },
+  auth: ReportAuth,
+  request: ReportRequest,
+  now = Date.now(),
+  range: Range = resolveRange(request, now),
+): Promise<PreparedReport> {
   const settings = await getSettings(stores.db, auth.workspaceId);
   const plan = planReport({ workspaceId: auth.workspaceId, visibility: auth.visibility, settings, range, request, nowMs: now });
   return { plan, settings, range, bound: await bindModel(stores, auth, plan, settings) };

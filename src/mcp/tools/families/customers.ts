@@ -26,11 +26,7 @@ export const customerTools = [
     async (ctx, input) => {
       const workspace = await findWorkspace(ctx.db, ctx.workspaceId);
       const range = toolRange(ctx, input);
-      const instant = (ms: number) => new Date(ms).toISOString();
-      const answer = await customerLtv(ctx, ctx, {
-        start_date: instant(range.startMs), end_date: instant(range.endMs), timezone: range.timeZone,
-        breakdown: input.breakdown, attribution_window: input.attribution_window,
-      }, ctx.now());
+      const answer = await customerLtv(ctx, ctx, { breakdown: input.breakdown, attribution_window: input.attribution_window }, ctx.now(), range);
       return {
         customers: {
           ...rangeOut(range), currency: workspace!.currency, breakdown: answer.breakdown, attribution_window: answer.attributionWindow,

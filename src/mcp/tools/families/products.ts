@@ -36,9 +36,8 @@ export const productTools = [
       const range = toolRange(ctx, { date_from, date_to, timezone });
       const result = await runProductSales(ctx, ctx, {
         ...rest,
-        start_date: date_from, end_date: date_to, timezone: range.timeZone,
         source: source && expandSourceGroups(source, ctx.visibility),
-      }, ctx.now());
+      }, ctx.now(), range);
       return {
         products: result.products,
         totals: result.totals,
