@@ -32,8 +32,8 @@ export function daysOfView(query: unknown, timeZone: string, now: number): Range
   return viewRange(parseWith(daysQuery, query, ['workspace']), timeZone, now);
 }
 
-/** The range's first and last calendar day (`rangeDays`), as the views name them. */
-export function viewDays(range: Range): { start_date: string; end_date: string } {
+/** The range's first and last calendar day (`rangeDays`) and its zone, as the views name them. */
+export function viewDays(range: Range): { start_date: string; end_date: string; timezone: string } {
   const { day_start, day_end } = rangeDays(range);
-  return { start_date: day_start, end_date: day_end };
+  return { start_date: day_start, end_date: day_end, timezone: range.timeZone };
 }

@@ -6,7 +6,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { NotFound } from '../kit/errors.ts';
-import { DAY_MS, formatDay } from '../kit/calendar/days.ts';
+import { DAY_MS } from '../kit/calendar/days.ts';
 import { UTC } from '../kit/calendar/zones.ts';
 import { rangePage } from '../kit/paging.ts';
 import { previousPeriod, type Range } from '../kit/calendar/range.ts';
@@ -59,9 +59,6 @@ function viewRequest(request: FastifyRequest, now = Date.now()): { access: Works
   const parsed = parseReportQuery(request.query, VIEW_PARAMS);
   return { access, query: parsed, range: viewRange(parsed, access.timeZone, now) };
 }
-
-/** The first and last calendar day of a range in its zone, as the views show them. */
-const calendarDays = (range: Range) => ({ start_date: formatDay(range.startMs, range.timeZone), end_date: formatDay(range.endMs, range.timeZone) });
 
 const instants = (range: Range) => ({ start_date: new Date(range.startMs).toISOString(), end_date: new Date(range.endMs).toISOString() });
 
@@ -161,7 +158,7 @@ export async function viewRoutes(app: FastifyInstance): Promise<void> {
     const access = workspaceAccess(request);
     const query = parseConversionsQuery(request.query, VIEW_PARAMS);
     const range = viewRange(query, access.timeZone, Date.now());
-    return { ...(await listConversionNames(app.stores, access, range)), range: calendarDays(range) };
+    return { ...(await listConversionNames(app.stores, access, range)), range: viewDays(range) };
   });
 
   /** One conversion's touchpoint path under the report's model, window and exclusions, campaigns, ad groups and ads named. */
@@ -231,7 +228,7 @@ export async function viewRoutes(app: FastifyInstance): Promise<void> {
     const range = viewRange(query, access.timeZone, Date.now());
     const { data, totals, conversionNames } = await reconcile(app.stores, access, range);
     return {
-      data, totals, range: calendarDays(range),
+      data, totals, range: viewDays(range),
       settings_applied: { conversion_names: conversionNames },
     };
   });

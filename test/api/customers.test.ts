@@ -241,7 +241,7 @@ describe('the dashboard\'s Customers view', () => {
     const http = await get(`start_date=${day(0)}&end_date=${day(7)}&timezone=${ZONE}&breakdown=first_source`);
     assert.deepEqual(body, {
       data: http.body.data, totals: http.body.totals, breakdown: 'first_source', attribution_window: 7, conversion_names: ['*'],
-      range: { start_date: day(0), end_date: day(7) },
+      range: { start_date: day(0), end_date: day(7), timezone: ZONE },
     });
   });
 
