@@ -9,7 +9,7 @@ export const exportTools = [
   readTool(
     'exports.get-link',
     'Download links',
-    '15-minute links to all rows of a kind, or the MMM CSV (default zone: the workspace\'s).',
+    '15-minute links to all rows of a kind, or the MMM CSV.',
     'No data itself: the links download the bulk exports of traffic, conversions and ad rows, or the marketing-mix-model file (docs/exports.md).',
     z.object({ kind: z.enum(EXPORT_KINDS).describe('What'), ...rangeArgs }).strict(),
     z.strictObject({ link: out.fields({ kind: out.str, ...out.range, expires_at: out.str, urls: z.record(out.str, out.str) }) }),

@@ -10,9 +10,9 @@ export const hourlyTools = [
   readTool(
     'hourly.get-data',
     'Activity by hour of day',
-    'Sessions, conversions, revenue and conversion rate per hour of day (0-23; default zone: the workspace\'s). ' +
+    'Sessions, conversions, revenue and conversion rate per hour of day (0-23). ' +
       'Basis: orders.',
-    'Sessions and conversions from traffic, by hour in the workspace time zone.',
+    'Sessions and conversions from traffic, by hour of the range\'s zone.',
     z.object(rangeArgs).strict(),
     z.strictObject({
       hourly: out.fields({ ...out.range, settings_applied: out.namesApplied, hours: out.list({ hour: out.num, sessions: out.num, conversions: out.num, revenue: out.num, cr: out.numOrNull }) }),

@@ -10,8 +10,7 @@ export const reconciliationTools = [
     'reconciliation.get-data',
     'Storelens vs shop',
     'Does Storelens agree with the shop? Per day, shop orders and revenue beside the report\'s, each difference named ' +
-      '(cancelled, test, unmatched, pixel-only, excluded, refunds); unexplained_revenue is 0 when they agree. ' +
-      'Default zone: the workspace\'s.',
+      '(cancelled, test, unmatched, pixel-only, excluded, refunds); unexplained_revenue is 0 when they agree.',
     'Orders and the pixel\'s purchases (traffic), beside the report under the workspace settings.',
     z.object(rangeArgs).strict(),
     z.strictObject({
