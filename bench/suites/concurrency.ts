@@ -21,7 +21,7 @@ import autocannon from 'autocannon';
 import { buildApp } from '../../src/server/app.ts';
 import { createRateLimits } from '../../src/http/rate-limit.ts';
 import { createLogger } from '../../src/log.ts';
-import { formatDay } from '../../src/kit/dates.ts';
+import { formatDay } from '../../src/kit/calendar/days.ts';
 import { ANALYTICS_DATABASE, QUERY_SETTINGS, type Clickhouse, type QueryParams } from '../../src/store/clickhouse.ts';
 import type { BenchEnv } from '../seed.ts';
 import { concurrentRate, round, type Rate } from '../measure.ts';

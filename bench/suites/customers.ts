@@ -10,7 +10,7 @@
 import { buildApp } from '../../src/server/app.ts';
 import { createRateLimits } from '../../src/http/rate-limit.ts';
 import { createLogger } from '../../src/log.ts';
-import { formatDay } from '../../src/kit/dates.ts';
+import { formatDay } from '../../src/kit/calendar/days.ts';
 import { bumpDataVersions } from '../../src/store/app/data-versions.ts';
 import type { BenchEnv } from '../seed.ts';
 import { measurePaired } from '../measure.ts';

@@ -19,7 +19,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/server/app.ts';
 import { createRateLimits } from '../../src/http/rate-limit.ts';
 import { createLogger } from '../../src/log.ts';
-import { formatDay } from '../../src/kit/dates.ts';
+import { formatDay } from '../../src/kit/calendar/days.ts';
 import { createUser, setMembership } from '../../src/store/app/users.ts';
 import { hashPassword } from '../../src/dashboard/passwords.ts';
 import { bumpDataVersions } from '../../src/store/app/data-versions.ts';

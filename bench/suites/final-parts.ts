@@ -16,7 +16,7 @@
 import { buildApp } from '../../src/server/app.ts';
 import { createRateLimits } from '../../src/http/rate-limit.ts';
 import { createLogger } from '../../src/log.ts';
-import { formatDay } from '../../src/kit/dates.ts';
+import { formatDay } from '../../src/kit/calendar/days.ts';
 import type { Clickhouse, QueryParams } from '../../src/store/clickhouse.ts';
 import type { BenchEnv } from '../seed.ts';
 import { quantile, round } from '../measure.ts';

@@ -16,7 +16,7 @@ import { buildApp } from '../../src/server/app.ts';
 import { createRateLimits } from '../../src/http/rate-limit.ts';
 import { createLogger } from '../../src/log.ts';
 import { loadConfig } from '../../src/config.ts';
-import { formatDay } from '../../src/kit/dates.ts';
+import { formatDay } from '../../src/kit/calendar/days.ts';
 import { findStoredTransactions } from '../../src/collect/queries/find-stored-transactions.ts';
 import type { BenchEnv } from '../seed.ts';
 import { quantile, round } from '../measure.ts';

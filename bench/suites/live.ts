@@ -20,7 +20,7 @@ import path from 'node:path';
 import { buildApp } from '../../src/server/app.ts';
 import { createRateLimits } from '../../src/http/rate-limit.ts';
 import { createLogger } from '../../src/log.ts';
-import { formatDay } from '../../src/kit/dates.ts';
+import { formatDay } from '../../src/kit/calendar/days.ts';
 import { openStores } from '../../src/store/index.ts';
 import type { Clickhouse } from '../../src/store/clickhouse.ts';
 import { seedDemoWorkspace } from '../../src/cli/start.ts';

@@ -19,11 +19,11 @@
 import { buildApp } from '../../src/server/app.ts';
 import { createRateLimits } from '../../src/http/rate-limit.ts';
 import { createLogger } from '../../src/log.ts';
-import { rangeDays, resolveRange } from '../../src/kit/range.ts';
-import { formatDay, formatTimestampMs } from '../../src/kit/dates.ts';
+import { rangeDays, resolveRange } from '../../src/kit/calendar/range.ts';
+import { formatDay, formatTimestampMs } from '../../src/kit/calendar/days.ts';
 import { reportingSourceSql } from '../../src/analytics/dimensions.ts';
 import type { Clickhouse } from '../../src/store/clickhouse.ts';
-import type { Range } from '../../src/kit/range.ts';
+import type { Range } from '../../src/kit/calendar/range.ts';
 import type { BenchEnv } from '../seed.ts';
 import { measureInTurn, measurePaired, round } from '../measure.ts';
 import { runFinalPartsBench } from './final-parts.ts';

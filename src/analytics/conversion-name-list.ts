@@ -5,7 +5,7 @@
 import type { Clickhouse } from '../store/clickhouse.ts';
 import type { AppDatabase } from '../store/app-db.ts';
 import { getSettings } from '../store/app/workspaces.ts';
-import type { Range } from '../kit/range.ts';
+import type { Range } from '../kit/calendar/range.ts';
 import { pixelScope, type Reader } from './query-scope.ts';
 import { countsName } from './conversion-names.ts';
 import { conversionNameCounts } from './queries/conversions/name-counts.ts';

@@ -6,13 +6,13 @@
  */
 import { AccessDenied } from '../kit/errors.ts';
 import { money } from '../kit/numbers.ts';
-import { monthsOf, rangeDays, type Range } from '../kit/range.ts';
+import { monthsOf, type Range } from '../kit/calendar/range.ts';
 import type { AppDatabase } from '../store/app-db.ts';
 import type { Clickhouse } from '../store/clickhouse.ts';
 import { listCreatorPrograms, type Commission } from '../store/app/creator-programs.ts';
 import { codesOf, listCreators, type Creator } from '../store/app/creators.ts';
 import { seesChannel, type Visibility } from './permissions.ts';
-import { runReport } from './report/run.ts';
+import { runReportIn } from './report/run.ts';
 import { creatorPerformance, type CreatorRow } from './queries/creators/creator-performance.ts';
 
 export const NO_CREATOR_ACCESS = 'You do not have access to creators: they need a key that reads the creator channel (read:creators or admin:admin)';
@@ -149,8 +149,7 @@ export async function creatorRevenueBasis(
   creators: CreatorInTraffic[],
   nowMs: number,
 ) {
-  const { day_start, day_end } = rangeDays(range);
-  const report = await runReport(stores, reader, { start_date: day_start, end_date: day_end, timezone: range.timeZone, source: ['creator'], metrics: ['revenue'] }, nowMs);
+  const report = await runReportIn(stores, reader, range, { source: ['creator'], metrics: ['revenue'] }, nowMs);
   const { attribution_model: model, attribution_window: window } = report.settings_applied;
   return {
     revenue: money(creators.reduce((sum, c) => sum + Math.round(c.revenue * 100), 0)),

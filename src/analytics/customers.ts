@@ -7,10 +7,10 @@
  */
 import type { Clickhouse } from '../store/clickhouse.ts';
 import type { AppDatabase } from '../store/app-db.ts';
-import { DAY_MS, formatDay } from '../kit/dates.ts';
+import { DAY_MS, formatDay } from '../kit/calendar/days.ts';
 import { oneOf } from '../kit/choices.ts';
 import { money, ratio } from '../kit/numbers.ts';
-import type { Range } from '../kit/range.ts';
+import type { Range } from '../kit/calendar/range.ts';
 import { prepareReport, type ReportAuth } from './report/run.ts';
 import {
   COHORT_BREAKDOWNS, LTV_DAYS, customerCohorts, type CohortBreakdown, type CohortGroup,
@@ -124,12 +124,13 @@ export async function customerLtv(
   auth: ReportAuth,
   request: CustomersRequest,
   now = Date.now(),
+  resolved?: Range,
 ): Promise<CustomersAnswer> {
   const breakdown = request.breakdown === undefined ? null : oneOf('breakdown', request.breakdown, COHORT_BREAKDOWNS);
   const { start_date, end_date, timezone, attribution_window } = request;
   const { plan, range } = await prepareReport(stores, auth, {
     start_date, end_date, timezone, attribution_window, attribution_model: 'first_click', metrics: ['revenue'],
-  }, now);
+  }, now, resolved);
   // The workspace's conversion_names, as the report counts them (every name by default).
   const countedNames = plan.conversionNames;
   const groups = await customerCohorts(stores.ch, { plan, breakdown, countedNames, nowMs: now });

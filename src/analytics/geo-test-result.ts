@@ -1,6 +1,6 @@
 import type { Clickhouse } from '../store/clickhouse.ts';
 import type { GeoTest } from '../store/app/geo-tests.ts';
-import { DAY_MS, dayOf, dayStart, formatDay } from '../kit/dates.ts';
+import { DAY_MS, dayOf, dayStart, formatDay } from '../kit/calendar/days.ts';
 import { differenceInDifferences } from './geo-lift.ts';
 import { geoTestDaily } from './queries/geo/geo-test-daily.ts';
 import { pixelScope, type Reader } from './query-scope.ts';

@@ -3,9 +3,9 @@
  * show them (docs/families.md, "Loyalty programs"), in the workspace currency. Orders carry no
  * channel, so a reader that does not see every channel gets no program figures.
  */
-import { parseBound } from '../kit/dates.ts';
+import { parseBound } from '../kit/calendar/days.ts';
 import { money, ratio } from '../kit/numbers.ts';
-import type { Range } from '../kit/range.ts';
+import type { Range } from '../kit/calendar/range.ts';
 import type { AppDatabase } from '../store/app-db.ts';
 import type { Clickhouse } from '../store/clickhouse.ts';
 import { listLoyaltyPrograms, type LoyaltyProgram } from '../store/app/loyalty-programs.ts';

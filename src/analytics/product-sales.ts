@@ -3,6 +3,7 @@ import type { AppDatabase } from '../store/app-db.ts';
 import { rangeInfo } from '../kit/paging.ts';
 import { prepareReport, settingsApplied, type ReportAuth, type ReportRequest, type SettingsApplied } from './report/run.ts';
 import { productSales } from './queries/products/product-sales.ts';
+import type { Range } from '../kit/calendar/range.ts';
 
 /** What products.get-sales and the dashboard's Products view ask: the report's scope and attribution, no metrics or breakdown. */
 export type ProductSalesRequest = Pick<ReportRequest,
@@ -50,8 +51,9 @@ export async function runProductSales(
   auth: ReportAuth,
   request: ProductSalesRequest,
   now = Date.now(),
+  range?: Range,
 ): Promise<ProductSalesResult> {
-  const prepared = await prepareReport(stores, auth, { ...request, breakdown: 'source' }, now);
+  const prepared = await prepareReport(stores, auth, { ...request, breakdown: 'source' }, now, range);
   const { plan, bound } = prepared;
   let sales = await productSales(stores.ch, plan, bound);
   // A page past the end has no row to carry the totals.

@@ -1,4 +1,4 @@
-import type { Range } from '../kit/range.ts';
+import type { Range } from '../kit/calendar/range.ts';
 import { AccessDenied } from '../kit/errors.ts';
 import { adsRefusal, pixelChannels, pixelRefusal, visibleAdChannels, type Visibility } from './permissions.ts';
 

@@ -8,12 +8,12 @@
 import type { Clickhouse } from '../store/clickhouse.ts';
 import type { AppDatabase } from '../store/app-db.ts';
 import { getSettings } from '../store/app/workspaces.ts';
-import { DAY_MS, dayOf, formatDay } from '../kit/dates.ts';
+import { DAY_MS, dayOf, formatDay } from '../kit/calendar/days.ts';
 import { InvalidInput } from '../kit/errors.ts';
-import type { Range } from '../kit/range.ts';
+import type { Range } from '../kit/calendar/range.ts';
 import { noEveryChannelAccess, requireEveryChannel } from './permissions.ts';
 import type { Reader } from './query-scope.ts';
-import { runReport } from './report/run.ts';
+import { runReportIn } from './report/run.ts';
 import { hasShares } from './attribution/index.ts';
 import { PURCHASE } from './conversion-names.ts';
 import { ensureExcludedList } from './queries/settings/excluded-transactions.ts';
@@ -98,7 +98,6 @@ function sum(rows: ReconciliationFigures[]): ReconciliationFigures {
 export async function reconcile(stores: { ch: Clickhouse; db: AppDatabase }, reader: Reader, range: Range, now = Date.now()): Promise<Reconciliation> {
   requireEveryChannel(reader.visibility, 'the reconciliation');
   const days = daysOf(range);
-  const instant = (ms: number) => new Date(ms).toISOString();
   const settings = await getSettings(stores.db, reader.workspaceId);
   await ensureExcludedList(stores.ch, reader.workspaceId, settings.excluded_transaction_ids);
   const [books, report] = await Promise.all([
@@ -108,8 +107,8 @@ export async function reconcile(stores: { ch: Clickhouse; db: AppDatabase }, rea
       netMerchandise: settings.net_merchandise_revenue,
       refundNetting: settings.refund_netting,
     }),
-    runReport(stores, reader, {
-      start_date: instant(range.startMs), end_date: instant(range.endMs), timezone: range.timeZone, interval: 'day', metrics: ['conversions', 'revenue'], limit: days.length,
+    runReportIn(stores, reader, range, {
+      interval: 'day', metrics: ['conversions', 'revenue'], limit: days.length,
       // Orders stand beside purchases alone, whatever names the workspace counts elsewhere.
       name: PURCHASE,
       // A day's row equals the day's totals under every model but an overlapping one, whose rows

@@ -1,5 +1,5 @@
 import type { QueryParams } from '../store/clickhouse.ts';
-import { formatTimestampMs } from '../kit/dates.ts';
+import { formatTimestampMs } from '../kit/calendar/days.ts';
 import type { Page } from '../kit/paging.ts';
 
 /**

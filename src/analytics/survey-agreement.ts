@@ -7,7 +7,7 @@
  */
 import { InvalidInput } from '../kit/errors.ts';
 import { money, ratio } from '../kit/numbers.ts';
-import type { Range } from '../kit/range.ts';
+import type { Range } from '../kit/calendar/range.ts';
 import type { Clickhouse } from '../store/clickhouse.ts';
 import type { AppDatabase } from '../store/app-db.ts';
 import type { Survey } from '../store/app/surveys.ts';

@@ -6,7 +6,7 @@
  * The row schemas (`row-schemas.ts`) are built from these fields.
  */
 import { z } from 'zod';
-import { parseBound } from '../kit/dates.ts';
+import { parseBound } from '../kit/calendar/days.ts';
 import { wellFormed } from '../kit/well-formed.ts';
 
 const TIMESTAMP_HINT = 'expected YYYY-MM-DD HH:MM:SS[.mmm] (UTC) or ISO 8601 with Z or an offset';

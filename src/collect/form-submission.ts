@@ -8,7 +8,7 @@
 import crypto from 'node:crypto';
 import { z } from 'zod';
 import { InvalidInput } from '../kit/errors.ts';
-import { parseBound } from '../kit/dates.ts';
+import { parseBound } from '../kit/calendar/days.ts';
 import { type Form, type FormField } from '../store/app/forms.ts';
 import { formatTimestamp } from './fields.ts';
 import { wellFormed } from '../kit/well-formed.ts';

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { visibilityOf, type Visibility } from '../analytics/permissions.ts';
 import { AccessDenied, InvalidInput } from '../kit/errors.ts';
-import { UTC, canonicalTimeZone } from '../kit/time-zone.ts';
+import { UTC, canonicalTimeZone } from '../kit/calendar/zones.ts';
 import type { Membership } from '../store/app/users.ts';
 
 export const NO_WORKSPACE_ACCESS = 'You do not have access to this workspace';

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { NotFound } from '../kit/errors.ts';
-import { UTC } from '../kit/time-zone.ts';
+import { UTC } from '../kit/calendar/zones.ts';
 import { rangePage } from '../kit/paging.ts';
 import { channelsOfAll } from '../analytics/sources.ts';
 import { seesChannel } from '../analytics/permissions.ts';

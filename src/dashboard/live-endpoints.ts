@@ -1,6 +1,6 @@
 /** The Live view's endpoint. */
 import type { FastifyInstance } from 'fastify';
-import { UTC } from '../kit/time-zone.ts';
+import { UTC } from '../kit/calendar/zones.ts';
 import { liveActivity } from '../analytics/queries/live/live-activity.ts';
 import { pixelScope } from '../analytics/query-scope.ts';
 import { workspaceAccess } from './access.ts';

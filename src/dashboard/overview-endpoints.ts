@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { runReport } from '../analytics/report/run.ts';
 import type { MetricName } from '../analytics/metrics.ts';
-import { previousPeriod } from './store-calendar.ts';
+import { previousPeriod } from '../kit/calendar/range.ts';
 import { intervalFor, viewRequest, instants } from './view-request.ts';
 
 const OVERVIEW_METRICS: MetricName[] = ['spend', 'revenue', 'roas', 'conversions', 'sessions', 'cr'];

@@ -7,13 +7,14 @@ import type { FastifyInstance } from 'fastify';
 import { NotFound } from '../kit/errors.ts';
 import { expandSourceGroups } from '../analytics/permissions.ts';
 import { visibleTo } from '../analytics/stored-channels.ts';
-import { runReport, type ReportRequest } from '../analytics/report/run.ts';
+import { runReportIn, type ReportRequest } from '../analytics/report/run.ts';
 import type { ToolObject } from '../store/app/tool-objects.ts';
 import { SAVED_REPORT_KIND, findSavedReport, listSavedReports, type SavedReport } from '../store/app/saved-reports.ts';
 import { parseReportQuery } from '../api/report/schema.ts';
 import { pathId, type IdRequest } from './path-id.ts';
 import { workspaceAccess, type WorkspaceAccess } from './access.ts';
 import { viewRange } from './store-calendar.ts';
+import type { Range } from '../kit/calendar/range.ts';
 
 const shown = (report: ToolObject<SavedReport>) => ({
   id: String(report.id),
@@ -43,15 +44,15 @@ async function requireSavedReport(app: FastifyInstance, access: WorkspaceAccess,
  * The report request of a saved report in the view: its metrics, breakdown, interval, sources
  * and attribution; the URL's dates, attribution switches and page take precedence, and without
  * dates in either the store's default days apply. Dates are the workspace's calendar days, as in
- * every view.
+ * every view, resolved here once: the range goes to the report beside the request.
  */
-function savedRequest(saved: SavedReport, url: ReportRequest, access: WorkspaceAccess, now: number): ReportRequest {
+function savedRequest(saved: SavedReport, url: ReportRequest, access: WorkspaceAccess, now: number): { request: ReportRequest; range: Range } {
   const filters = saved.filters ?? {};
   const urlDated = url.start_date !== undefined || url.end_date !== undefined;
   const dates = urlDated ? { start_date: url.start_date, end_date: url.end_date } : { start_date: filters.date_from, end_date: filters.date_to };
   const range = viewRange(dates, access.timeZone, now);
   const expand = (names: string[] | undefined) => names && expandSourceGroups(names, access.visibility);
-  return {
+  const request = {
     metrics: saved.metrics,
     breakdown: saved.breakdown,
     interval: saved.interval,
@@ -60,12 +61,10 @@ function savedRequest(saved: SavedReport, url: ReportRequest, access: WorkspaceA
     attribution_model: url.attribution_model ?? saved.attribution_model,
     attribution_window: url.attribution_window ?? saved.attribution_window,
     attribution_date: url.attribution_date ?? saved.attribution_date,
-    start_date: new Date(range.startMs).toISOString(),
-    end_date: new Date(range.endMs).toISOString(),
-    timezone: access.timeZone,
     limit: url.limit ?? 100,
     offset: url.offset ?? 0,
   };
+  return { request, range };
 }
 
 export async function savedReportRoutes(app: FastifyInstance): Promise<void> {
@@ -80,7 +79,8 @@ export async function savedReportRoutes(app: FastifyInstance): Promise<void> {
     const access = workspaceAccess(request);
     const url = parseReportQuery(request.query, ['workspace']);
     const saved = await requireSavedReport(app, access, idOf(request));
-    const result = await runReport(app.stores, access, savedRequest(saved.data, url, access, Date.now()));
+    const { request: asked, range } = savedRequest(saved.data, url, access, Date.now());
+    const result = await runReportIn(app.stores, access, range, asked);
     return { report: shown(saved), data: result.rows, totals: result.totals, pagination: result.pagination, settings_applied: result.settings_applied };
   });
 }

@@ -6,7 +6,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { InvalidInput } from '../kit/errors.ts';
-import { canonicalTimeZone, timeZoneMessage } from '../kit/time-zone.ts';
+import { canonicalTimeZone, timeZoneMessage } from '../kit/calendar/zones.ts';
 
 export async function setAsideSentZone(request: FastifyRequest): Promise<void> {
   const query = request.query as Record<string, unknown> | undefined;

@@ -4,9 +4,8 @@
  * the URL names no dates.
  */
 import { z } from 'zod';
-import { DAY_MS, DEFAULT_RANGE_DAYS, MINUTE_MS, dayOf, dayStart, formatDay } from '../kit/dates.ts';
-import { rangeDays, resolveRange, type Range } from '../kit/range.ts';
-import { instantOfWallClock, zoneOffset } from '../kit/time-zone.ts';
+import { DAY_MS, DEFAULT_RANGE_DAYS, dayOf, formatDay } from '../kit/calendar/days.ts';
+import { rangeDays, resolveRange, type Range } from '../kit/calendar/range.ts';
 import { DATE_ALIASES, dateShape, parseWith } from '../api/params.ts';
 
 /** The dates a view reads when the URL names none: the 7 complete days ending yesterday. */
@@ -33,35 +32,8 @@ export function daysOfView(query: unknown, timeZone: string, now: number): Range
   return viewRange(parseWith(daysQuery, query, ['workspace']), timeZone, now);
 }
 
-/** The range's first and last calendar day (`rangeDays`), as the views name them. */
-export function viewDays(range: Range): { start_date: string; end_date: string } {
+/** The range's first and last calendar day (`rangeDays`) and its zone, as the views name them. */
+export function viewDays(range: Range): { start_date: string; end_date: string; timezone: string } {
   const { day_start, day_end } = rangeDays(range);
-  return { start_date: day_start, end_date: day_end };
-}
-
-/**
- * The period the overview compares with: as many calendar days right before the range. A range
- * that runs past `now` (it holds today) is compared up to the same time of day, cut at the start
- * of the current minute: its first `minute - start` milliseconds with the previous period's. The
- * cut is whole minutes so that everyone who opens the overview within a minute asks the same
- * question, and one computation answers them all (the result cache keys on the range).
- */
-export function previousPeriod(range: Range, now: number): Range & { partial: boolean } {
-  const zone = range.timeZone;
-  const firstDay = dayOf(range.startMs, zone);
-  const partial = range.endMs > now;
-  const endMs = partial ? Math.max(Math.floor(now / MINUTE_MS) * MINUTE_MS - 1, range.startMs) : range.endMs;
-  if (dayStart(firstDay, zone) !== range.startMs) {
-    // A range of timestamps, not days: the same length right before it.
-    const length = endMs - range.startMs + 1;
-    return { startMs: range.startMs - length, endMs: range.startMs - 1, timeZone: zone, partial };
-  }
-  const days = Math.round((dayOf(range.endMs, zone) - firstDay) / DAY_MS) + 1;
-  const previousFirstDay = firstDay - days * DAY_MS;
-  const startMs = dayStart(previousFirstDay, zone);
-  if (!partial) return { startMs, endMs: range.startMs - 1, timeZone: zone, partial };
-  // The same time of day on the clock, not the same number of hours: a clock change in either
-  // period would otherwise move the cut by an hour.
-  const sinceFirstMidnight = endMs + zoneOffset(endMs, zone) - firstDay;
-  return { startMs, endMs: instantOfWallClock(previousFirstDay + sinceFirstMidnight, zone), timeZone: zone, partial };
+  return { start_date: day_start, end_date: day_end, timezone: range.timeZone };
 }

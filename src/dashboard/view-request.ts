@@ -4,8 +4,8 @@
  * through the same query layer as the API.
  */
 import type { FastifyRequest } from 'fastify';
-import { DAY_MS, formatDay } from '../kit/dates.ts';
-import type { Range } from '../kit/range.ts';
+import { DAY_MS, formatDay } from '../kit/calendar/days.ts';
+import type { Range } from '../kit/calendar/range.ts';
 import type { ReportRequest } from '../analytics/report/run.ts';
 import { parseReportQuery } from '../api/report/schema.ts';
 import { workspaceAccess, type WorkspaceAccess } from './access.ts';

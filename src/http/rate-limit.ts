@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import pino, { type Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { CheckResult } from '../kit/health-check.ts';
-import { DAY_MS, formatDay, startOfUtcDay } from '../kit/dates.ts';
+import { DAY_MS, formatDay, startOfUtcDay } from '../kit/calendar/days.ts';
 import { HttpError } from './errors.ts';
 import { connectRedis } from '../kit/redis-link.ts';
 

@@ -1,5 +1,5 @@
-import { formatTimestamp } from './dates.ts';
-import type { Range } from './range.ts';
+import { formatTimestamp } from './calendar/days.ts';
+import type { Range } from './calendar/range.ts';
 
 export const DEFAULT_LIMIT = 100;
 export const MAX_LIMIT = 500;

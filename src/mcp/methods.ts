@@ -14,6 +14,8 @@ import { TEXT_MAX, type ToolContext } from './tools/kit/tool.ts';
 import { workspacesListTool } from './tools/families/workspaces.ts';
 import { signDownload } from '../http/download-links.ts';
 import { keyLane, runInLimits } from '../http/request-chain.ts';
+import { getSettings } from '../store/app/workspaces.ts';
+import { UTC } from '../kit/calendar/zones.ts';
 import { APP_MIME_TYPE, APPS_EXTENSION } from './apps/index.ts';
 import { listResources, readResource } from './resources.ts';
 import { SERVER_INFO_KEY, STATELESS_VERSIONS, type Revision } from './revision.ts';
@@ -23,7 +25,7 @@ export const SERVER_INFO = { name: 'storelens', title: 'Storelens analytics', ve
 const INSTRUCTIONS =
   'Storelens marketing analytics for one or more online stores. Start with metadata.list_schema to see ' +
   'metrics, breakdowns and sources, then analytics.query for numbers that match the dashboard. Dates are ' +
-  'YYYY-MM-DD days of `timezone` (IANA name, default UTC; the store\'s is in metadata.list_schema): date_from the ' +
+  'YYYY-MM-DD days of `timezone` (IANA name, default the workspace\'s, named in metadata.list_schema): date_from the ' +
   'first, date_to the last, included; a range left out is the last 7 days up to today. limit and offset page a list. ' +
   `Text arguments take at most ${TEXT_MAX} characters unless their schema says otherwise. Attribution arguments left out (ignore_sources ` +
   'included) take the saved dashboard settings. A channel filter `meta` covers its family (facebook, instagram, ...). ' +
@@ -71,6 +73,7 @@ async function callTool(app: FastifyInstance, caller: Caller, connection: Connec
       visibility: scope.visibility,
       actor: caller.actor,
       now: Date.now,
+      timeZone: scope.workspaceId ? (await getSettings(app.stores.db, scope.workspaceId)).timezone : UTC,
       workspaces: caller.kind === 'oauth' ? caller.workspaces : [],
       signDownload: (kind, query) =>
         signDownload(app.stores.secrets, connection.baseUrl, { workspaceId: scope.workspaceId, keyId: scope.keyId, scopes: scope.scopes, kind, query }, Date.now()),

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { DAY_MS } from '../kit/dates.ts';
+import { DAY_MS } from '../kit/calendar/days.ts';
 import { deleteLeadsBefore } from '../store/app/tryon-jobs.ts';
 import { listExpiredSessions, listOrphanUploads, listSessionUploads, markSessionSwept, markUploadDeleted } from '../store/app/tryon-sessions.ts';
 import { ORPHAN_UPLOAD_MS, photoKey, type TryOnContext } from './context.ts';

@@ -3,8 +3,8 @@
  * time at or before now, as a key that names it. A due time is evaluated once (the key is claimed
  * in app state); one missed while no server ran is caught up once, when one runs again.
  */
-import { DAY_MS } from '../kit/dates.ts';
-import { localDay, zoneOffset } from '../kit/time-zone.ts';
+import { DAY_MS } from '../kit/calendar/days.ts';
+import { localDay, zoneOffset } from '../kit/calendar/zones.ts';
 import type { TriggerType } from '../store/app/workflows.ts';
 
 /** Schedules and ad fatigue run at this hour of the workspace's day. */

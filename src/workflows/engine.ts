@@ -8,7 +8,7 @@
  */
 import crypto from 'node:crypto';
 import type { WorkflowsConfig } from '../config.ts';
-import { DAY_MS } from '../kit/dates.ts';
+import { DAY_MS } from '../kit/calendar/days.ts';
 import { Conflict } from '../kit/errors.ts';
 import type { Stores } from '../store/index.ts';
 import { readDataVersion } from '../store/app/data-versions.ts';

@@ -14,10 +14,10 @@ import { runReport } from '../analytics/report/run.ts';
 import { newConversions } from '../analytics/queries/conversions/new-conversions.ts';
 import { dailyAdDelivery } from '../analytics/queries/ad-fatigue/daily-ad-delivery.ts';
 import { scoreAds } from '../analytics/ad-fatigue.ts';
-import { resolveRange } from '../kit/range.ts';
-import { DAY_MS } from '../kit/dates.ts';
+import { resolveRange } from '../kit/calendar/range.ts';
+import { DAY_MS } from '../kit/calendar/days.ts';
 import { money } from '../kit/numbers.ts';
-import { localDay } from '../kit/time-zone.ts';
+import { localDay } from '../kit/calendar/zones.ts';
 import { DEFAULT_FATIGUE_SCORE } from './definition.ts';
 
 export interface TriggerCheck {

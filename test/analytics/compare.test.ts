@@ -2,7 +2,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { bucketDates, comparisonBounds, relativeChange } from '../../src/analytics/report/compare.ts';
-import { resolveRange } from '../../src/kit/range.ts';
+import { resolveRange } from '../../src/kit/calendar/range.ts';
 
 const range = (start_date: string, end_date: string, timezone?: string) => resolveRange({ start_date, end_date, timezone });
 

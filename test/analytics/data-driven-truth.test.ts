@@ -16,7 +16,7 @@ import { bearer, toolOk } from '../mcp/rpc.ts';
 import { SCENARIOS, generate, meanAbsoluteError, randomExposure, trueShares, type Generated, type Scenario } from '../../bench/attribution/synthetic-journeys.ts';
 import { RANGE, channelShares, journeyRows } from '../../bench/suites/attribution-truth.ts';
 import { visitorPatterns } from '../../src/analytics/queries/attribution/visitor-patterns.ts';
-import { resolveRange } from '../../src/kit/range.ts';
+import { resolveRange } from '../../src/kit/calendar/range.ts';
 
 const RULES = ['last_click', 'first_click', 'linear', 'u_shaped', 'total_impact', 'any_click'];
 const QUERY = `start_date=${RANGE.start_date}&end_date=${RANGE.end_date}&attribution_window=7&breakdown=source`;

@@ -15,7 +15,7 @@ import { benchSizes, seedAnalytics } from '../../bench/seed.ts';
 import { benchExcludedIds } from '../../bench/suites/report.ts';
 import { updateSettings } from '../../src/store/app/workspaces.ts';
 import { ATTRIBUTION_MODELS } from '../../src/analytics/attribution/index.ts';
-import { formatDay } from '../../src/kit/dates.ts';
+import { formatDay } from '../../src/kit/calendar/days.ts';
 
 let t: TestApp;
 let shop: TestWorkspace;

@@ -6,7 +6,7 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseBound } from '../../src/kit/dates.ts';
+import { parseBound } from '../../src/kit/calendar/days.ts';
 import { planReport, type ReportRequest } from '../../src/analytics/report/plan.ts';
 import { DomainError } from '../../src/kit/errors.ts';
 import { buildReportSql } from '../../src/analytics/report/build-sql.ts';

@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestWorkspace, insertRows, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
 import { revokeApiKey } from '../../src/store/app/api-keys.ts';
-import { formatDay, formatTimestamp } from '../../src/kit/dates.ts';
+import { formatDay, formatTimestamp } from '../../src/kit/calendar/days.ts';
 import { DATA_ENDPOINTS } from '../../src/api/endpoints.ts';
 import { parameterNames } from '../../src/api/params.ts';
 

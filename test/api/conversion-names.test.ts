@@ -197,7 +197,7 @@ describe('conversion names in metadata.list_schema', () => {
     assert.equal(status, 200, JSON.stringify(body));
     assert.deepEqual(body.names.map((n: { name: string; conversions: number; counted: boolean }) => [n.name, n.conversions, n.counted]),
       [['lead', 2, true], ['purchase', 2, true], ['sign_up_newsletter', 1, true]]);
-    assert.deepEqual([body.conversion_names, body.range], [['*'], { start_date: DAY, end_date: DAY }]);
+    assert.deepEqual([body.conversion_names, body.range], [['*'], { start_date: DAY, end_date: DAY, timezone: 'UTC' }]);
   });
 });
 

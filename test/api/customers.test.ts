@@ -28,7 +28,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
 import { createTestWorkspace, injectGet, insertRows, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
-import { DAY_MS, formatTimestamp } from '../../src/kit/dates.ts';
+import { DAY_MS, formatTimestamp } from '../../src/kit/calendar/days.ts';
 import { updateSettings } from '../../src/store/app/workspaces.ts';
 import { callTool, toolOk } from '../mcp/rpc.ts';
 import { launchChromium } from '../support/chromium.ts';
@@ -241,7 +241,7 @@ describe('the dashboard\'s Customers view', () => {
     const http = await get(`start_date=${day(0)}&end_date=${day(7)}&timezone=${ZONE}&breakdown=first_source`);
     assert.deepEqual(body, {
       data: http.body.data, totals: http.body.totals, breakdown: 'first_source', attribution_window: 7, conversion_names: ['*'],
-      range: { start_date: day(0), end_date: day(7) },
+      range: { start_date: day(0), end_date: day(7), timezone: ZONE },
     });
   });
 

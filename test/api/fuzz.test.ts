@@ -19,7 +19,7 @@ import fc from 'fast-check';
 import { createTestWorkspace, insertRows, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
 import { DATA_API_PREFIX, DATA_ENDPOINTS } from '../../src/api/endpoints.ts';
 import { parameterNames } from '../../src/api/params.ts';
-import { formatDay, formatTimestamp } from '../../src/kit/dates.ts';
+import { formatDay, formatTimestamp } from '../../src/kit/calendar/days.ts';
 import { PROTOTYPE_NAMES } from '../mcp/arbitraries.ts';
 import { createUser, cli, signIn, type Signed } from '../dashboard/helpers.ts';
 import { DEFAULT_SETTINGS, SETTING_BOUNDS, settingChangesSchema } from '../../src/store/app/settings.ts';

@@ -173,7 +173,7 @@ describe('the dashboard\'s "Storelens vs shop" view', () => {
     const { status, body } = await ada.get(`/dashboard/api/reconciliation?workspace=${shop.id}&start_date=2026-05-10&end_date=2026-05-11`);
     assert.equal(status, 200, JSON.stringify(body));
     assert.deepEqual(body, {
-      data: [{ date: '2026-05-10', ...MAY_10 }, { date: '2026-05-11', ...MAY_11 }], totals: TOTALS, range: { start_date: '2026-05-10', end_date: '2026-05-11' },
+      data: [{ date: '2026-05-10', ...MAY_10 }, { date: '2026-05-11', ...MAY_11 }], totals: TOTALS, range: { start_date: '2026-05-10', end_date: '2026-05-11', timezone: ZONE },
       settings_applied: { conversion_names: ['purchase'] },
     });
     const mel = await signIn(t, 'mel@example.com');

@@ -18,7 +18,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestWorkspace, injectGet, insertRows, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
-import { formatTimestamp } from '../../src/kit/dates.ts';
+import { formatTimestamp } from '../../src/kit/calendar/days.ts';
 
 let t: TestApp;
 let shop: TestWorkspace;

@@ -71,7 +71,7 @@ test('loyalty: every member reads the programs and the repeat purchases on the w
   assert.equal(read.status, 200, JSON.stringify(read.body));
   const [program] = read.body.programs;
   assert.deepEqual(read.body.programs, [{ id: program.id, name: 'Points', points_per_unit: 2, start_date: day(-5), members: 2, points_earned: 140, revenue: 70.24 }]);
-  assert.deepEqual(read.body.range, { start_date: day(-5), end_date: day(-2) });
+  assert.deepEqual(read.body.range, { start_date: day(-5), end_date: day(-2), timezone: ZONE });
   assert.deepEqual(read.body.repeat, {
     customers: 2, repeat_customers: 1, repeat_rate: 0.5, revenue: 70.24, repeat_revenue_share: 0.7153,
     buckets: [{ orders: '1', customers: 1, revenue: 20 }, { orders: '2', customers: 1, revenue: 50.24 }],

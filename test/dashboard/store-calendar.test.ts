@@ -5,8 +5,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { previousPeriod } from '../../src/dashboard/store-calendar.ts';
-import { resolveRange } from '../../src/kit/range.ts';
+import { previousPeriod } from '../../src/kit/calendar/range.ts';
+import { resolveRange } from '../../src/kit/calendar/range.ts';
 
 const NEW_YORK = 'America/New_York';
 const iso = (ms: number) => new Date(ms).toISOString();

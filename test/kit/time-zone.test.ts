@@ -5,9 +5,9 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { defaultRange, parseBound } from '../../src/kit/dates.ts';
-import { resolveRange } from '../../src/kit/range.ts';
-import { canonicalTimeZone, localDay, timeZoneMessage, timeZoneName } from '../../src/kit/time-zone.ts';
+import { defaultRange, parseBound } from '../../src/kit/calendar/days.ts';
+import { resolveRange } from '../../src/kit/calendar/range.ts';
+import { canonicalTimeZone, localDay, timeZoneMessage, timeZoneName } from '../../src/kit/calendar/zones.ts';
 import { DomainError } from '../../src/kit/errors.ts';
 import { openTestClickhouse } from '../helper.ts';
 import type { Clickhouse } from '../../src/store/clickhouse.ts';

@@ -3,7 +3,7 @@
  * JSON Schema of tools/list): values the schema allows, and values nobody should send.
  */
 import fc from 'fast-check';
-import { formatDay } from '../../src/kit/dates.ts';
+import { formatDay } from '../../src/kit/calendar/days.ts';
 import { jsonSchemaOf } from '../../src/mcp/tools/index.ts';
 import type { ToolDefinition } from '../../src/mcp/tools/kit/tool.ts';
 

@@ -15,7 +15,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { createTestWorkspace, insertRows, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
 import { TOOLS, jsonSchemaOf } from '../../src/mcp/tools/index.ts';
-import { formatDay, formatTimestamp } from '../../src/kit/dates.ts';
+import { formatDay, formatTimestamp } from '../../src/kit/calendar/days.ts';
 import { PROTOTYPE_NAMES, garbage, hostileArgs, validArgs } from './arbitraries.ts';
 import { MAX_OBJECTS_PER_KIND } from '../../src/mcp/tools/kit/objects.ts';
 import { postMcp, toolOk } from './rpc.ts';

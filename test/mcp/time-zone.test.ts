@@ -94,7 +94,8 @@ describe('every tool that takes a date range', () => {
     assert.ok(RANGE_TOOLS.length >= 14, RANGE_TOOLS.join());
     for (const name of RANGE_TOOLS) {
       const schema = jsonSchemaOf(TOOLS.find((tool) => tool.name === name)!.input) as { properties: Record<string, unknown> };
-      assert.deepEqual(schema.properties.timezone, { type: 'string' }, name); // described once, in the instructions (DESCRIBED_ONCE)
+      // Described once, in the server's instructions, like the range it belongs to.
+      assert.deepEqual(schema.properties.timezone, { type: 'string' }, name);
     }
   });
 
@@ -130,8 +131,10 @@ describe('the report tools take filters.timezone', () => {
     assert.deepEqual(result.rows, api.json().data);
     assert.deepEqual(result.rows.map((r: { date: string; conversions: number }) => [r.date, r.conversions]), [['2026-03-08', 2], ['2026-03-10', 2], ['2026-03-11', 1]]);
     assert.equal(result.settings_applied.timezone, NY);
-    const utc = await ok('analytics.query', { metrics, filters: MARCH_10 });
+    const utc = await ok('analytics.query', { metrics, filters: { ...MARCH_10, timezone: 'UTC' } });
     assert.deepEqual([utc.totals.conversions, utc.settings_applied.timezone], [1, 'UTC']);
+    const workspace = await ok('analytics.query', { metrics, filters: MARCH_10 });
+    assert.deepEqual([workspace.totals.conversions, workspace.settings_applied.timezone], [2, NY]);
   });
 
   test('analytics.profit-summary and attribution.get-data read the same local range', async () => {
@@ -159,7 +162,7 @@ describe('local days in the tools', () => {
       return correlations.channels.find((c: { channel: string }) => c.channel === 'meta').series;
     };
     assert.deepEqual(await series(NY), [{ date: '2026-03-10', spend: 30, revenue: 80 }, { date: '2026-03-11', spend: 40, revenue: 0 }]);
-    assert.deepEqual(await series(), [{ date: '2026-03-10', spend: 30, revenue: 0 }, { date: '2026-03-11', spend: 40, revenue: 80 }]);
+    assert.deepEqual(await series('UTC'), [{ date: '2026-03-10', spend: 30, revenue: 0 }, { date: '2026-03-11', spend: 40, revenue: 80 }]);
   });
 
   test('hourly.get-data: hours of the zone asked for, the workspace\'s when none is', async () => {
@@ -177,7 +180,7 @@ describe('local days in the tools', () => {
       return assets.map((a: { asset_id: string; spend: number; conversions: number; revenue: number }) => [a.asset_id, a.spend, a.conversions, a.revenue]);
     };
     assert.deepEqual(await asset(NY), [['m1', 30, 1, 80]]);
-    assert.deepEqual(await asset(), [['m1', 30, 0, 0]]);
+    assert.deepEqual(await asset('UTC'), [['m1', 30, 0, 0]]);
   });
 
   test('geo-testing.get-candidates: days with orders are local days (8 March is one day in New York, two in UTC)', async () => {
@@ -186,7 +189,7 @@ describe('local days in the tools', () => {
       return geo_candidates.candidates.map((c: { country_code: string; days_with_orders: number }) => [c.country_code, c.days_with_orders]);
     };
     assert.deepEqual(await days(NY), [['US', 3]]);
-    assert.deepEqual(await days(), [['US', 4]]);
+    assert.deepEqual(await days('UTC'), [['US', 4]]);
   });
 
   test('weather.get-data: a day\'s weather meets the orders of that local day', async () => {
@@ -195,13 +198,13 @@ describe('local days in the tools', () => {
       return weather.days.map((d: { date: string; condition: string; conversions: number }) => [d.date, d.condition, d.conversions]);
     };
     assert.deepEqual(await days(NY), [['2026-03-10', 'clear', 2], ['2026-03-11', 'rain', 1]]);
-    assert.deepEqual(await days(), [['2026-03-10', 'clear', 1], ['2026-03-11', 'rain', 2]]);
+    assert.deepEqual(await days('UTC'), [['2026-03-10', 'clear', 1], ['2026-03-11', 'rain', 2]]);
   });
 
   test('attribution.explain: the evening order is found on its New York day only', async () => {
     const explained = await ok('attribution.explain', { transaction_id: 'E1', ...MARCH_10, timezone: NY });
     assert.deepEqual([explained.attribution.dt, explained.attribution.source, explained.attribution.revenue], ['2026-03-11 03:30:00', 'meta', 80]);
-    const utc = await callTool(t.app, ws.headers, 'attribution.explain', { transaction_id: 'E1', ...MARCH_10 });
+    const utc = await callTool(t.app, ws.headers, 'attribution.explain', { transaction_id: 'E1', ...MARCH_10, timezone: 'UTC' });
     assert.equal(utc.result?.structuredContent.error.code, 'not_found');
   });
 

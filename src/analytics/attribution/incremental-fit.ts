@@ -4,7 +4,7 @@ import { listLiftTests } from '../../store/app/lift-tests.ts';
 import { listGeoTests } from '../../store/app/geo-tests.ts';
 import { geoTestResult } from '../geo-test-result.ts';
 import { visibilityOf } from '../permissions.ts';
-import { parseBound } from '../../kit/dates.ts';
+import { parseBound } from '../../kit/calendar/days.ts';
 import { visitorPatterns, type PatternScope } from '../queries/attribution/visitor-patterns.ts';
 import { calibratedLift, fitIncremental, geoTestShare, type IncrementalFit, type VisitorPattern } from './incremental.ts';
 import { learningScope } from './learning-scope.ts';

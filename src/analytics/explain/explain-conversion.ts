@@ -1,10 +1,10 @@
 import type { Clickhouse } from '../../store/clickhouse.ts';
 import type { AppDatabase } from '../../store/app-db.ts';
 import { getSettings } from '../../store/app/workspaces.ts';
-import { DAY_MS, dayOf, formatDay, parseBound } from '../../kit/dates.ts';
+import { DAY_MS, dayOf, formatDay, parseBound } from '../../kit/calendar/days.ts';
 import { NotFound } from '../../kit/errors.ts';
-import { resolveRange, type Range } from '../../kit/range.ts';
-import { UTC } from '../../kit/time-zone.ts';
+import { resolveRange, type Range } from '../../kit/calendar/range.ts';
+import { UTC } from '../../kit/calendar/zones.ts';
 import { ATTRIBUTION_MODELS, MODELS, learnedChain, learnedIncremental, liftsAt, planAttribution, type ModelContext, type ModelName } from '../attribution/index.ts';
 import { pixelScope, type Reader } from '../query-scope.ts';
 import { seesChannel } from '../permissions.ts';

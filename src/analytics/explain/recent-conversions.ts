@@ -1,8 +1,8 @@
 import type { Clickhouse } from '../../store/clickhouse.ts';
 import type { AppDatabase } from '../../store/app-db.ts';
 import { getSettings } from '../../store/app/workspaces.ts';
-import { DAY_MS } from '../../kit/dates.ts';
-import { UTC } from '../../kit/time-zone.ts';
+import { DAY_MS } from '../../kit/calendar/days.ts';
+import { UTC } from '../../kit/calendar/zones.ts';
 import { planAttribution } from '../attribution/index.ts';
 import { pixelScope, type Reader } from '../query-scope.ts';
 import { listConversions } from '../queries/conversions/list-conversions.ts';

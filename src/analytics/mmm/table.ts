@@ -1,8 +1,8 @@
 import type { Clickhouse } from '../../store/clickhouse.ts';
 import type { AppDatabase } from '../../store/app-db.ts';
 import { getSettings } from '../../store/app/workspaces.ts';
-import { DAY_MS, formatDay } from '../../kit/dates.ts';
-import { resolveRange, type Range } from '../../kit/range.ts';
+import { DAY_MS, formatDay } from '../../kit/calendar/days.ts';
+import { resolveRange, type Range } from '../../kit/calendar/range.ts';
 import { runReport, type ReportAuth, type ReportRequest, type ReportRow } from '../report/run.ts';
 
 export const MMM_GRANULARITIES = ['day', 'week'] as const;

@@ -1,6 +1,6 @@
 import type { QueryParams } from '../../store/clickhouse.ts';
-import { DAY_MS } from '../../kit/dates.ts';
-import { rangeDays } from '../../kit/range.ts';
+import { DAY_MS } from '../../kit/calendar/days.ts';
+import { rangeDays } from '../../kit/calendar/range.ts';
 import { Conditions, LOCAL_DATE, timestampParam } from '../sql.ts';
 import { addCountedNames } from '../conversion-names.ts';
 import { SESSIONS_FINAL, landingField, sessionsStartedSql, type LandingColumn } from '../queries/sessions/session-sql.ts';

@@ -1,8 +1,8 @@
-import { DAY_MS, dayOf, dayStart, formatDay, formatTimestampMs } from '../../kit/dates.ts';
-import { resolveRange, type Range } from '../../kit/range.ts';
+import { DAY_MS, dayOf, dayStart, formatDay, formatTimestampMs } from '../../kit/calendar/days.ts';
+import { resolveRange, type Range } from '../../kit/calendar/range.ts';
 import { DIMENSIONS, type Breakdown, type Interval } from '../dimensions.ts';
 import { METRICS, type MetricName } from '../metrics.ts';
-import { runReport, type ReportAuth, type ReportResult, type ReportRow } from './run.ts';
+import { runReportIn, type ReportAuth, type ReportResult, type ReportRow } from './run.ts';
 import type { ReportRequest } from './plan.ts';
 import type { Clickhouse } from '../../store/clickhouse.ts';
 import type { AppDatabase } from '../../store/app-db.ts';
@@ -96,14 +96,14 @@ export async function runComparedReport(
   compareTo: Comparison,
   now = Date.now(),
 ): Promise<ComparedReport> {
-  const current = await runReport(stores, auth, request, now);
   const range = resolveRange(request, now);
-  const bounds = comparisonBounds(range, compareTo);
+  const current = await runReportIn(stores, auth, range, request, now);
+  const earlierRange = resolveRange({ ...comparisonBounds(range, compareTo), timezone: range.timeZone }, now);
   const metrics = Object.keys(current.totals);
   const keyNames = request.breakdown ? DIMENSIONS[request.breakdown as Breakdown].keys.map((k) => k.name) : [];
   const interval = request.interval as Interval | undefined;
   const ownBuckets = interval ? bucketDates(range, interval) : [];
-  const earlierBuckets = interval ? bucketDates(resolveRange({ ...bounds, timezone: range.timeZone }, now), interval) : [];
+  const earlierBuckets = interval ? bucketDates(earlierRange, interval) : [];
   /** The keys of a row's counterpart, or null when the earlier period has no such bucket. */
   const counterpart = (row: ReportRow): string[] | null => {
     const keys = keyNames.map((k) => String(row[k]));
@@ -113,9 +113,8 @@ export async function runComparedReport(
   };
   const paired = keyNames.length || interval ? current.rows.map(counterpart) : [];
   const wanted = paired.filter((keys): keys is string[] => keys !== null);
-  const earlier = await runReport(stores, auth, {
+  const earlier = await runReportIn(stores, auth, earlierRange, {
     ...request,
-    ...bounds,
     metrics,
     sort_by: undefined,
     offset: 0,

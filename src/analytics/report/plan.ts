@@ -1,4 +1,4 @@
-import type { Range } from '../../kit/range.ts';
+import type { Range } from '../../kit/calendar/range.ts';
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../../kit/paging.ts';
 import { AccessDenied, InvalidInput } from '../../kit/errors.ts';
 import { oneOf } from '../../kit/choices.ts';
@@ -7,7 +7,7 @@ import type { QueryScope } from '../query-scope.ts';
 import { NO_PROFIT_ACCESS, pixelChannels, pixelRefusal } from '../permissions.ts';
 import { PIXEL_SOURCES } from '../sources.ts';
 import type { SegmentRule } from '../segment-fields.ts';
-import { DAY_MS } from '../../kit/dates.ts';
+import { DAY_MS } from '../../kit/calendar/days.ts';
 import type { WorkspaceSettings } from '../../store/app/settings.ts';
 import { METRICS, METRIC_NAMES, DEFAULT_METRICS, type MetricName } from '../metrics.ts';
 import { BREAKDOWNS, DIMENSIONS, INTERVAL_NAMES, type Breakdown, type Interval } from '../dimensions.ts';

@@ -4,7 +4,7 @@ import type { AppDatabase } from '../../store/app-db.ts';
 import { getSettings } from '../../store/app/workspaces.ts';
 import type { Visibility } from '../permissions.ts';
 import { PIXEL_SOURCES, channelsOfAll } from '../sources.ts';
-import { resolveRange } from '../../kit/range.ts';
+import { resolveRange } from '../../kit/calendar/range.ts';
 import { rangeInfo } from '../../kit/paging.ts';
 import { DIMENSIONS } from '../dimensions.ts';
 import { MODELS, type ModelName } from '../attribution/index.ts';
@@ -14,7 +14,7 @@ import { ensureExcludedList, excludedListId } from '../queries/settings/excluded
 import { readDataVersion } from '../../store/app/data-versions.ts';
 import type { ResultCache } from '../../kit/result-cache.ts';
 import type { WorkspaceSettings } from '../../store/app/settings.ts';
-import type { Range } from '../../kit/range.ts';
+import type { Range } from '../../kit/calendar/range.ts';
 import { REPORT_PARTS, buildReportSql, expensesSql, partPositions, type ReportPart } from './build-sql.ts';
 
 export { type ReportRequest } from './plan.ts';
@@ -117,7 +117,20 @@ export async function runReport(
   request: ReportRequest,
   now = Date.now(),
 ): Promise<ReportResult> {
-  const range = resolveRange(request, now);
+  return runReportIn(stores, auth, resolveRange(request, now), request, now);
+}
+
+/**
+ * `runReport` over a range its caller resolved already (the dashboard's store calendar, a
+ * period before another): the request's own dates and zone are not read again.
+ */
+export async function runReportIn(
+  stores: { ch: Clickhouse; db: AppDatabase; results?: ResultCache },
+  auth: ReportAuth,
+  range: Range,
+  request: ReportRequest,
+  now = Date.now(),
+): Promise<ReportResult> {
   // Read before the settings and the rows: an answer kept under a version is never older than it.
   const version = stores.results ? await readDataVersion(stores.db, auth.workspaceId) : 0;
   const settings = await getSettings(stores.db, auth.workspaceId);
@@ -151,8 +164,13 @@ export interface PreparedReport {
  * afresh, checks and plans the request and binds its model's values. Throws InvalidInput or
  * AccessDenied for a refused request.
  */
-export async function prepareReport(stores: { ch: Clickhouse; db: AppDatabase }, auth: ReportAuth, request: ReportRequest, now = Date.now()): Promise<PreparedReport> {
-  const range = resolveRange(request, now);
+export async function prepareReport(
+  stores: { ch: Clickhouse; db: AppDatabase },
+  auth: ReportAuth,
+  request: ReportRequest,
+  now = Date.now(),
+  range: Range = resolveRange(request, now),
+): Promise<PreparedReport> {
   const settings = await getSettings(stores.db, auth.workspaceId);
   const plan = planReport({ workspaceId: auth.workspaceId, visibility: auth.visibility, settings, range, request, nowMs: now });
   return { plan, settings, range, bound: await bindModel(stores, auth, plan, settings) };

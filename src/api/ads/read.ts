@@ -1,4 +1,4 @@
-import { resolveRange } from '../../kit/range.ts';
+import { resolveRange } from '../../kit/calendar/range.ts';
 import { AD_PLATFORMS, channelsOfAll } from '../../analytics/sources.ts';
 import { visibleAdChannels, type Visibility } from '../../analytics/permissions.ts';
 import { assertAdsAccess, type QueryScope, type Reader } from '../../analytics/query-scope.ts';

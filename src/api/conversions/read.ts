@@ -1,4 +1,4 @@
-import { resolveRange } from '../../kit/range.ts';
+import { resolveRange } from '../../kit/calendar/range.ts';
 import { channelsOfAll } from '../../analytics/sources.ts';
 import { pixelScope, type QueryScope, type Reader } from '../../analytics/query-scope.ts';
 import type { ConversionFilters } from '../../analytics/queries/conversions/conversion-scope.ts';

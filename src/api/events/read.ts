@@ -1,4 +1,4 @@
-import { resolveRange } from '../../kit/range.ts';
+import { resolveRange } from '../../kit/calendar/range.ts';
 import { pixelScope, type QueryScope, type Reader } from '../../analytics/query-scope.ts';
 import type { EventFilters } from '../../analytics/queries/events/list-events.ts';
 import type { EventsFilterQuery } from './schema.ts';

@@ -1,4 +1,4 @@
-import type { Range } from '../../kit/range.ts';
+import type { Range } from '../../kit/calendar/range.ts';
 import type { QueryScope, Reader } from '../../analytics/query-scope.ts';
 import type { Statement } from '../../analytics/sql.ts';
 import { EXPORT_KINDS, type ExportFormat, type ExportKind } from '../../analytics/export/formats.ts';

@@ -4,7 +4,7 @@ import type { Clickhouse } from '../../store/clickhouse.ts';
 import type { AppDatabase } from '../../store/app-db.ts';
 import { AccessDenied } from '../../kit/errors.ts';
 import { csvText } from '../../kit/csv.ts';
-import { resolveRange, type Range } from '../../kit/range.ts';
+import { resolveRange, type Range } from '../../kit/calendar/range.ts';
 import { pixelRefusal } from '../../analytics/permissions.ts';
 import type { Reader } from '../../analytics/query-scope.ts';
 import { MMM_GEOS, MMM_GRANULARITIES, mmmTable, type MmmRequest } from '../../analytics/mmm/table.ts';

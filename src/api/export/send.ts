@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Clickhouse } from '../../store/clickhouse.ts';
-import { formatDay } from '../../kit/dates.ts';
-import type { Range } from '../../kit/range.ts';
+import { formatDay } from '../../kit/calendar/days.ts';
+import type { Range } from '../../kit/calendar/range.ts';
 import { ClientGone, sendStream } from '../../http/stream-reply.ts';
 import { FORMATS } from '../../analytics/export/formats.ts';
 import { streamRows } from '../../analytics/export/stream-rows.ts';

@@ -9,8 +9,8 @@ import { LTV_NAMES } from '../../analytics/customers.ts';
 import { DATA_API_PREFIX, DATA_ENDPOINTS } from '../endpoints.ts';
 import type { QuerySpec } from '../params.ts';
 import { BEARER_FORM } from '../../http/auth.ts';
-import { timeZoneMessage } from '../../kit/time-zone.ts';
-import { DATE_MESSAGE, boundMessage } from '../../kit/range.ts';
+import { timeZoneMessage } from '../../kit/calendar/zones.ts';
+import { DATE_MESSAGE, boundMessage } from '../../kit/calendar/range.ts';
 
 /**
  * The data API as an OpenAPI 3.1 document (served at /openapi.json; docs/api.md). Its paths are the

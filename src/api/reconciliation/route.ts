@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { dataRoute } from '../../http/data-route.ts';
-import { resolveRange } from '../../kit/range.ts';
+import { resolveRange } from '../../kit/calendar/range.ts';
 import { reconcile } from '../../analytics/reconciliation.ts';
 import { parseReconciliationQuery } from './schema.ts';
 

@@ -1,4 +1,4 @@
-import { resolveRange } from '../../kit/range.ts';
+import { resolveRange } from '../../kit/calendar/range.ts';
 import { pixelScope, type QueryScope, type Reader } from '../../analytics/query-scope.ts';
 import type { SessionFilters } from '../../analytics/queries/sessions/list-sessions.ts';
 import type { SessionsFilterQuery } from './schema.ts';

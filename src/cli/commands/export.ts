@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { formatTimestamp } from '../../kit/dates.ts';
+import { formatTimestamp } from '../../kit/calendar/days.ts';
 import { visibilityOf } from '../../analytics/permissions.ts';
 import { countRows } from '../../analytics/export/stream-rows.ts';
 import { ROW_EXPORTS, ROW_EXPORT_KINDS, type RowExportKind, type RowExportPlan } from '../../api/export/kinds.ts';

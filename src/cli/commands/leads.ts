@@ -1,4 +1,4 @@
-import { parseBound } from '../../kit/dates.ts';
+import { parseBound } from '../../kit/calendar/days.ts';
 import { listLeads } from '../../store/app/tryon-jobs.ts';
 import { listFormSubmissions } from '../../analytics/queries/forms/list-submissions.ts';
 import { CommandError, workspaceOption, type Command } from '../command.ts';

@@ -3,7 +3,7 @@ import { changeSettings } from '../../analytics/workspace-settings.ts';
 import { createApiKey, revokeApiKey } from '../../store/app/api-keys.ts';
 import { KNOWN_SCOPES, isValidScope } from '../../analytics/permissions.ts';
 import { parseSettingValue } from '../../store/app/settings.ts';
-import { canonicalTimeZone, timeZoneMessage } from '../../kit/time-zone.ts';
+import { canonicalTimeZone, timeZoneMessage } from '../../kit/calendar/zones.ts';
 import { CommandError, requireOption, workspaceOption, type Command, type CommandContext } from '../command.ts';
 
 const MAX_WORKSPACE_NAME_LENGTH = 200;

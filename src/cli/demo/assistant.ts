@@ -10,7 +10,8 @@ import type { Stores } from '../../store/index.ts';
 import { visibilityOf } from '../../analytics/permissions.ts';
 import { findTool } from '../../mcp/tools/index.ts';
 import type { ToolContext } from '../../mcp/tools/kit/tool.ts';
-import { formatDay } from '../../kit/dates.ts';
+import { formatDay } from '../../kit/calendar/days.ts';
+import { getSettings } from '../../store/app/workspaces.ts';
 import { CREATORS } from './catalog.ts';
 
 const DAY_MS = 86_400_000;
@@ -18,7 +19,7 @@ const ADMIN = ['admin:admin'];
 
 type Call = (name: string, args: Record<string, unknown>) => Promise<any>;
 
-function toolCaller(stores: Stores, workspaceId: number, nowMs: number): Call {
+function toolCaller(stores: Stores, workspaceId: number, timeZone: string, nowMs: number): Call {
   const ctx: ToolContext = {
     db: stores.db,
     ch: stores.ch,
@@ -28,6 +29,7 @@ function toolCaller(stores: Stores, workspaceId: number, nowMs: number): Call {
     visibility: visibilityOf(ADMIN),
     actor: 'demo',
     now: () => nowMs,
+    timeZone,
     workspaces: [],
     signDownload: () => {
       throw new Error('the demo signs no download links');
@@ -42,7 +44,7 @@ function toolCaller(stores: Stores, workspaceId: number, nowMs: number): Call {
 }
 
 export async function seedDemoAssistantWork(stores: Stores, workspaceId: number, nowMs: number): Promise<number> {
-  const call = toolCaller(stores, workspaceId, nowMs);
+  const call = toolCaller(stores, workspaceId, (await getSettings(stores.db, workspaceId)).timezone, nowMs);
   const range = { date_from: formatDay(nowMs - 6 * DAY_MS), date_to: formatDay(nowMs) };
   const { assets } = await call('library.get-assets', { ...range, sort_by: 'revenue', limit: 1 });
   if (assets[0]) await call('labels.label-asset', { asset_id: assets[0].asset_id, labels: ['best seller', 'product shot'] });

@@ -13,7 +13,7 @@ import { createLoyaltyProgram, parseLoyaltyProgram } from '../../store/app/loyal
 import { createForm, parseForm, publishForm } from '../../store/app/forms.ts';
 import { checkValues, formSubmissionBody, formSubmissionRow } from '../../collect/form-submission.ts';
 import { ruleProblem, type SegmentRule } from '../../analytics/segment-fields.ts';
-import { formatDay } from '../../kit/dates.ts';
+import { formatDay } from '../../kit/calendar/days.ts';
 
 const DAY_MS = 86_400_000;
 

@@ -9,7 +9,7 @@ import type { Stores } from '../../store/index.ts';
 import { publishSurvey } from '../../store/app/surveys.ts';
 import { listConversions } from '../../analytics/queries/conversions/list-conversions.ts';
 import { checkAnswers, surveyResponseBody, surveyResponseRow } from '../../collect/survey-answers.ts';
-import { UTC } from '../../kit/time-zone.ts';
+import { UTC } from '../../kit/calendar/zones.ts';
 
 const DAY_MS = 86_400_000;
 

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { InvalidInput } from '../../kit/errors.ts';
-import { DAY_MS, parseBound } from '../../kit/dates.ts';
+import { DAY_MS, parseBound } from '../../kit/calendar/days.ts';
 import type { AppDatabase } from '../app-db.ts';
 import { recordAudit } from './audit-log.ts';
 import { bumpDataVersions } from './data-versions.ts';

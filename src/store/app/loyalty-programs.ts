@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { InvalidInput } from '../../kit/errors.ts';
-import { parseBound } from '../../kit/dates.ts';
+import { parseBound } from '../../kit/calendar/days.ts';
 import type { AppDatabase } from '../app-db.ts';
 import { recordAudit } from './audit-log.ts';
 import { countObjects, createObject, listObjects, type ToolObject } from './tool-objects.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { timeZoneName } from '../../kit/time-zone.ts';
+import { timeZoneName } from '../../kit/calendar/zones.ts';
 import { CONVERSION_NAME_PATTERN } from '../../kit/conversion-name.ts';
 import { ATTRIBUTION_DATES, ATTRIBUTION_MODELS, ATTRIBUTION_WINDOWS } from '../../kit/vocabulary.ts';
 

@@ -1,5 +1,5 @@
 import type { Clickhouse } from '../../../store/clickhouse.ts';
-import { rangeDays } from '../../../kit/range.ts';
+import { rangeDays } from '../../../kit/calendar/range.ts';
 import type { QueryScope } from '../../query-scope.ts';
 
 export const QUERY_NAME = 'daily-ad-delivery';

@@ -1,4 +1,4 @@
-import { rangeDays } from '../../../kit/range.ts';
+import { rangeDays } from '../../../kit/calendar/range.ts';
 import { Conditions } from '../../sql.ts';
 import type { QueryScope } from '../../query-scope.ts';
 

@@ -1,6 +1,6 @@
 import type { Clickhouse } from '../../../store/clickhouse.ts';
-import type { Range } from '../../../kit/range.ts';
-import { DAY_MS } from '../../../kit/dates.ts';
+import type { Range } from '../../../kit/calendar/range.ts';
+import { DAY_MS } from '../../../kit/calendar/days.ts';
 import { timestampParam } from '../../sql.ts';
 import { ORGANIC_CHANNELS } from '../../sources.ts';
 import { reportingSourceSql } from '../../dimensions.ts';

@@ -1,5 +1,5 @@
 import type { Clickhouse, QueryParams } from '../../../store/clickhouse.ts';
-import { DAY_MS } from '../../../kit/dates.ts';
+import { DAY_MS } from '../../../kit/calendar/days.ts';
 import { timestampParam } from '../../sql.ts';
 import { reportingSourceSql } from '../../dimensions.ts';
 import { soldSql } from '../../sales.ts';

@@ -1,5 +1,5 @@
 import type { Clickhouse } from '../../../store/clickhouse.ts';
-import { DAY_MS } from '../../../kit/dates.ts';
+import { DAY_MS } from '../../../kit/calendar/days.ts';
 import { likePattern, timestampParam } from '../../sql.ts';
 import { ORGANIC_CHANNELS } from '../../sources.ts';
 import { reportingSourceSql } from '../../dimensions.ts';

@@ -1,5 +1,5 @@
 import type { Clickhouse, QueryParams } from '../../../store/clickhouse.ts';
-import { DAY_MS } from '../../../kit/dates.ts';
+import { DAY_MS } from '../../../kit/calendar/days.ts';
 import { timestampParam } from '../../sql.ts';
 import { SESSIONS_FINAL, landingField, sessionsStartedSql } from '../sessions/session-sql.ts';
 import { IDS_CTE, attributionColumns, conversionIdentitySql, sessionIdentitySql, touchSql, type AttributionPlan } from '../../attribution/index.ts';

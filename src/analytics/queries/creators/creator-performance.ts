@@ -1,5 +1,5 @@
 import type { Clickhouse } from '../../../store/clickhouse.ts';
-import type { Range } from '../../../kit/range.ts';
+import type { Range } from '../../../kit/calendar/range.ts';
 import { saleConversions } from '../conversions/conversion-scope.ts';
 import { SESSIONS_FINAL, landingField, sessionsStartedIn } from '../sessions/session-sql.ts';
 

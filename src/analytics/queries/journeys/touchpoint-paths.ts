@@ -1,5 +1,5 @@
 import type { Clickhouse } from '../../../store/clickhouse.ts';
-import { DAY_MS } from '../../../kit/dates.ts';
+import { DAY_MS } from '../../../kit/calendar/days.ts';
 import { Conditions, timestampParam } from '../../sql.ts';
 import type { QueryScope } from '../../query-scope.ts';
 import { soldSql } from '../../sales.ts';

@@ -1,5 +1,5 @@
 import type { Clickhouse } from '../../../store/clickhouse.ts';
-import type { Range } from '../../../kit/range.ts';
+import type { Range } from '../../../kit/calendar/range.ts';
 import { LOCAL_DATE, timestampParam } from '../../sql.ts';
 import { NO_SALE_ORDER, ORDER_IDS, SALE_ORDER } from '../../sales.ts';
 import { PURCHASE } from '../../conversion-names.ts';

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { Clickhouse } from '../../../store/clickhouse.ts';
-import { formatTimestamp } from '../../../kit/dates.ts';
+import { formatTimestamp } from '../../../kit/calendar/days.ts';
 
 /**
  * The workspace setting `excluded_transaction_ids` as the engine reads it: from the table

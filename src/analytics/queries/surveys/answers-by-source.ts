@@ -1,7 +1,7 @@
 import type { Clickhouse, QueryParams } from '../../../store/clickhouse.ts';
 import type { AppDatabase } from '../../../store/app-db.ts';
-import { DAY_MS } from '../../../kit/dates.ts';
-import type { Range } from '../../../kit/range.ts';
+import { DAY_MS } from '../../../kit/calendar/days.ts';
+import type { Range } from '../../../kit/calendar/range.ts';
 import { timestampParam } from '../../sql.ts';
 import { reportingSourceSql } from '../../dimensions.ts';
 import { SESSIONS_FINAL, landingField, sessionsStartedSql } from '../sessions/session-sql.ts';

@@ -1,5 +1,5 @@
 import type { QueryParams } from '../../../store/clickhouse.ts';
-import { DAY_MS } from '../../../kit/dates.ts';
+import { DAY_MS } from '../../../kit/calendar/days.ts';
 import { Conditions, timestampParam } from '../../sql.ts';
 import type { QueryScope } from '../../query-scope.ts';
 import { SESSIONS_FINAL, landingColumns, landingField, sessionsStartedIn, type LandingColumn } from '../sessions/session-sql.ts';

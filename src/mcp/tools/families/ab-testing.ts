@@ -19,7 +19,7 @@ export const abTestingTools = [
     z.object(rangeArgs).strict(),
     z.strictObject({ ...out.range, tests: out.list({ test_id: out.str, variants: out.strs, sessions: out.num, first_seen: out.str, last_seen: out.str }), note: out.str.optional() }),
     async (ctx, input) => {
-      const range = toolRange(input, ctx.now());
+      const range = toolRange(ctx, input);
       const rows = await variantPerformance(ctx.ch, pixelScope(ctx, range));
       const tests = new Map<string, { test_id: string; variants: string[]; sessions: number; first_seen: string; last_seen: string }>();
       for (const r of rows) {
@@ -57,7 +57,7 @@ export const abTestingTools = [
       }),
     }),
     async (ctx, input) => {
-      const range = toolRange(input, ctx.now());
+      const range = toolRange(ctx, input);
       const names = (await getSettings(ctx.db, ctx.workspaceId)).conversion_names;
       const rows = await variantPerformance(ctx.ch, pixelScope(ctx, range), { testId: input.test_id, names });
       if (rows.length === 0) throw new NotFound(`No sessions of test ${input.test_id} in the range`);

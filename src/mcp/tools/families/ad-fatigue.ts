@@ -30,7 +30,7 @@ export const adFatigueTools = [
       }),
     }),
     async (ctx, input) => {
-      const range = toolRange(input, ctx.now());
+      const range = toolRange(ctx, input);
       const ads = scoreAds(await dailyAdDelivery(ctx.ch, adScope(ctx, range)), input.min_days).slice(0, input.limit);
       return { ad_fatigue: { ...rangeOut(range), ads } };
     },

@@ -3,13 +3,14 @@ import { METRICS, METRIC_NAMES, type MetricName } from '../../../analytics/metri
 import { BREAKDOWNS, INTERVAL_NAMES } from '../../../analytics/dimensions.ts';
 import { PIXEL_SOURCES, SOURCE_GROUP_NAMES } from '../../../analytics/sources.ts';
 import { NO_PROFIT_ACCESS, expandSourceGroups } from '../../../analytics/permissions.ts';
-import { runReport, runReportModels, type ReportRequest, type ReportResult } from '../../../analytics/report/run.ts';
+import { runReport, runReportIn, runReportModels, type ReportRequest, type ReportResult } from '../../../analytics/report/run.ts';
+import type { Range } from '../../../kit/calendar/range.ts';
 import { COMPARISONS, runComparedReport } from '../../../analytics/report/compare.ts';
 import { SORT_ORDERS } from '../../../analytics/report/plan.ts';
 import { ATTRIBUTION_DATES, ATTRIBUTION_MODELS, ATTRIBUTION_WINDOWS, type ModelName } from '../../../analytics/attribution/index.ts';
 import { AccessDenied } from '../../../kit/errors.ts';
-import { readBound } from '../../../kit/dates.ts';
-import { boundMessage } from '../../../kit/range.ts';
+import { readBound } from '../../../kit/calendar/days.ts';
+import { boundMessage } from '../../../kit/calendar/range.ts';
 import { idArg, offsetArg, readTool, timezoneArg, type ToolContext } from '../kit/tool.ts';
 import { requireObject } from '../kit/objects.ts';
 import type { SegmentRule } from '../../../analytics/segment-fields.ts';
@@ -75,18 +76,19 @@ export function reportRequest(
   };
 }
 
-/** A request with its source groups expanded for the tool's key. */
+/** A request with its source groups expanded for the tool's key, in the workspace's zone unless it names one. */
 function expanded(ctx: ToolContext, request: ReportRequest): ReportRequest {
   const expand = (names: string[] | undefined) => names && expandSourceGroups(names, ctx.visibility);
-  return { ...request, source: expand(request.source), exclude_source: expand(request.exclude_source) };
+  return { ...request, timezone: request.timezone ?? ctx.timeZone, source: expand(request.source), exclude_source: expand(request.exclude_source) };
 }
 
 const stores = (ctx: ToolContext) => ({ ch: ctx.ch, db: ctx.db, results: ctx.results });
 const reader = (ctx: ToolContext) => ({ workspaceId: ctx.workspaceId, visibility: ctx.visibility });
 
-/** Runs the /v3/report engine for the tool's workspace. */
-export function report(ctx: ToolContext, request: ReportRequest): Promise<ReportResult> {
-  return runReport(stores(ctx), reader(ctx), expanded(ctx, request), ctx.now());
+/** Runs the /v3/report engine for the tool's workspace, over `range` when the tool resolved it already. */
+export function report(ctx: ToolContext, request: ReportRequest, range?: Range): Promise<ReportResult> {
+  const full = expanded(ctx, request);
+  return range ? runReportIn(stores(ctx), reader(ctx), range, full, ctx.now()) : runReport(stores(ctx), reader(ctx), full, ctx.now());
 }
 
 /** The /v3/report engine under each of `models`, in that order, from one statement (runReportModels). */

@@ -88,9 +88,10 @@ export const attributionTools = [
         incremental_revenue: z.record(out.str, out.num),
       }),
     }),
-    async (ctx, { date_from, date_to, ignore_sources, ...rest }) => ({
+    async (ctx, { date_from, date_to, timezone, ignore_sources, ...rest }) => ({
       attribution: await explainConversion({ ch: ctx.ch, db: ctx.db }, ctx, {
         ...rest,
+        timezone: timezone ?? ctx.timeZone,
         start_date: date_from,
         end_date: date_to,
         exclude_source: ignore_sources && expandSourceGroups(ignore_sources, ctx.visibility),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ATTRIBUTION_MODELS } from '../../../analytics/attribution/index.ts';
 import { rangeOut } from '../kit/range.ts';
+import type { Range } from '../../../kit/calendar/range.ts';
 import { fitPowerCurve, marginalReturn, variation, type PowerCurve } from '../kit/stats.ts';
 import { rangeArgs, readTool, type ToolContext } from '../kit/tool.ts';
 import { attributionOf, report } from './analytics.ts';
@@ -38,9 +39,9 @@ function confidence(days: number, spendVariation: number | null, curve: PowerCur
 }
 
 /** ROAS per source under every attribution model, from the report core. */
-async function roasByModel(ctx: ToolContext, request: { start_date?: string; end_date?: string; timezone: string }) {
+async function roasByModel(ctx: ToolContext, range: Range) {
   const runs = await Promise.all(ATTRIBUTION_MODELS.map((model) =>
-    report(ctx, { ...request, attribution_model: model, breakdown: 'source', metrics: ['spend', 'revenue'], limit: 500 })));
+    report(ctx, { attribution_model: model, breakdown: 'source', metrics: ['spend', 'revenue'], limit: 500 }, range)));
   const bySource = new Map<string, Record<string, number | null>>();
   runs.forEach((run, i) => {
     for (const row of run.rows) {
@@ -74,10 +75,9 @@ export const budgetTools = [
     }),
     async (ctx, input) => {
       const { range, days, series, result } = await dailySpendRevenue(ctx, input);
-      const request = { start_date: input.date_from, end_date: input.date_to, timezone: range.timeZone };
       const [models, buyers] = await Promise.all([
-        roasByModel(ctx, request),
-        report(ctx, { ...request, breakdown: 'source', metrics: ['conversions', 'new_customers'], limit: 500 }),
+        roasByModel(ctx, range),
+        report(ctx, { breakdown: 'source', metrics: ['conversions', 'new_customers'], limit: 500 }, range),
       ]);
       const half = Math.floor(days.length / 2);
       const spent = series.filter((s) => sum(s.spend) > 0);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { rangeDayList, rangeOut, ratio, toolRange } from '../kit/range.ts';
+import { rangeOut, ratio, toolRange } from '../kit/range.ts';
+import { dayList, type Range } from '../../../kit/calendar/range.ts';
 import { pearson } from '../kit/stats.ts';
 import { rangeArgs, readTool, type ToolContext } from '../kit/tool.ts';
 import { MAX_LIMIT } from '../../../kit/paging.ts';
@@ -11,23 +12,20 @@ import * as out from '../kit/outputs.ts';
 const NO_SPEND = new Set(['organic', 'unattributed']);
 
 /** Every row of a report, page after page (a day per source is one row). */
-export async function allRows(ctx: ToolContext, request: ReportRequest): Promise<ReportResult> {
-  const first = await report(ctx, { ...request, limit: MAX_LIMIT, offset: 0 });
+export async function allRows(ctx: ToolContext, request: ReportRequest, range?: Range): Promise<ReportResult> {
+  const first = await report(ctx, { ...request, limit: MAX_LIMIT, offset: 0 }, range);
   const rows = [...first.rows];
   for (let offset = MAX_LIMIT; offset < first.pagination.total_rows; offset += MAX_LIMIT) {
-    rows.push(...(await report(ctx, { ...request, limit: MAX_LIMIT, offset })).rows);
+    rows.push(...(await report(ctx, { ...request, limit: MAX_LIMIT, offset }, range)).rows);
   }
   return { ...first, rows };
 }
 
 /** Spend and revenue per reporting source and local day of the range, from the report core (day x source rows). */
 export async function dailySpendRevenue(ctx: ToolContext, input: { date_from?: string; date_to?: string; timezone?: string }, extra: Partial<ReportRequest> = {}) {
-  const range = toolRange(input, ctx.now());
-  const result = await allRows(ctx, {
-    start_date: input.date_from, end_date: input.date_to, timezone: range.timeZone,
-    breakdown: 'source', interval: 'day', metrics: ['spend', 'revenue'], ...extra,
-  });
-  const days = rangeDayList(range);
+  const range = toolRange(ctx, input);
+  const result = await allRows(ctx, { breakdown: 'source', interval: 'day', metrics: ['spend', 'revenue'], ...extra }, range);
+  const days = dayList(range);
   const bySource = new Map<string, Map<string, { spend: number; revenue: number }>>();
   for (const row of result.rows) {
     const source = String(row.source);

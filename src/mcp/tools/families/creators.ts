@@ -51,7 +51,7 @@ export const creatorTools = [
       revenue_basis: out.fields({ revenue: out.num, report_revenue: out.num, attribution: out.open, reason: out.str }),
     }),
     async (ctx, input) => {
-      const range = toolRange(input, ctx.now());
+      const range = toolRange(ctx, input);
       const creators = await creatorsInTraffic(ctx, ctx, range);
       return {
         ...rangeOut(range),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { findWorkspace, getSettings } from '../../../store/app/workspaces.ts';
+import { findWorkspace } from '../../../store/app/workspaces.ts';
 import { ATTRIBUTION_WINDOWS } from '../../../analytics/attribution/index.ts';
 import { COHORT_BREAKDOWNS, customerLtv } from '../../../analytics/customers.ts';
 import { rangeOut, toolRange } from '../kit/range.ts';
@@ -24,13 +24,9 @@ export const customerTools = [
       }),
     }),
     async (ctx, input) => {
-      const [settings, workspace] = await Promise.all([getSettings(ctx.db, ctx.workspaceId), findWorkspace(ctx.db, ctx.workspaceId)]);
-      const range = toolRange({ ...input, timezone: input.timezone ?? settings.timezone }, ctx.now());
-      const instant = (ms: number) => new Date(ms).toISOString();
-      const answer = await customerLtv(ctx, ctx, {
-        start_date: instant(range.startMs), end_date: instant(range.endMs), timezone: range.timeZone,
-        breakdown: input.breakdown, attribution_window: input.attribution_window,
-      }, ctx.now());
+      const workspace = await findWorkspace(ctx.db, ctx.workspaceId);
+      const range = toolRange(ctx, input);
+      const answer = await customerLtv(ctx, ctx, { breakdown: input.breakdown, attribution_window: input.attribution_window }, ctx.now(), range);
       return {
         customers: {
           ...rangeOut(range), currency: workspace!.currency, breakdown: answer.breakdown, attribution_window: answer.attributionWindow,

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { EXPORT_FORMATS, EXPORT_KINDS } from '../../../analytics/export/formats.ts';
 import { adScope, pixelScope } from '../../../analytics/query-scope.ts';
-import { getSettings } from '../../../store/app/workspaces.ts';
 import { rangeOut, toolRange } from '../kit/range.ts';
 import { rangeArgs, readTool } from '../kit/tool.ts';
 import * as out from '../kit/outputs.ts';
@@ -10,13 +9,12 @@ export const exportTools = [
   readTool(
     'exports.get-link',
     'Download links',
-    '15-minute links to all rows of a kind, or the MMM CSV (default zone: the workspace\'s).',
+    '15-minute links to all rows of a kind, or the MMM CSV.',
     'No data itself: the links download the bulk exports of traffic, conversions and ad rows, or the marketing-mix-model file (docs/exports.md).',
     z.object({ kind: z.enum(EXPORT_KINDS).describe('What'), ...rangeArgs }).strict(),
     z.strictObject({ link: out.fields({ kind: out.str, ...out.range, expires_at: out.str, urls: z.record(out.str, out.str) }) }),
     async (ctx, input) => {
-      const timezone = input.timezone ?? (await getSettings(ctx.db, ctx.workspaceId)).timezone;
-      const range = toolRange({ ...input, timezone }, ctx.now());
+      const range = toolRange(ctx, input);
       // A key that may not read this kind is refused now rather than when a link is opened.
       if (input.kind === 'ads') adScope(ctx, range);
       else pixelScope(ctx, range);

@@ -18,9 +18,8 @@ export const geoTestingTools = [
     z.object({ limit: limitArg, offset: offsetArg }).strict(),
     z.strictObject({ tests: out.storedList }),
     async (ctx, page) => {
-      const { timezone } = await getSettings(ctx.db, ctx.workspaceId);
       const tests = await listGeoTests(ctx.db, ctx.workspaceId, page);
-      return { tests: await Promise.all(tests.map(async (test) => ({ ...present(test), ...(await geoTestResult(ctx.ch, ctx, test.data, timezone, ctx.now())) }))) };
+      return { tests: await Promise.all(tests.map(async (test) => ({ ...present(test), ...(await geoTestResult(ctx.ch, ctx, test.data, ctx.timeZone, ctx.now())) }))) };
     },
   ),
   readTool(
@@ -43,7 +42,7 @@ export const geoTestingTools = [
       }),
     }),
     async (ctx, input) => {
-      const range = toolRange(input, ctx.now());
+      const range = toolRange(ctx, input);
       const names = (await getSettings(ctx.db, ctx.workspaceId)).conversion_names;
       const rows = await geoTestCandidates(ctx.ch, pixelScope(ctx, range), { level: input.level, days: range.days, names });
       const total = rows.reduce((a, r) => a + Number(r.revenue_cents), 0);

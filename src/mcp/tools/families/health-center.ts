@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DAY_MS, dayOf, formatDay } from '../../../kit/dates.ts';
+import { DAY_MS, dayOf, formatDay } from '../../../kit/calendar/days.ts';
 import { adFreshness } from '../../../analytics/queries/health/ad-freshness.ts';
 import { pixelHealth } from '../../../analytics/queries/health/pixel-health.ts';
 import { reconcile } from '../../../analytics/reconciliation.ts';
@@ -30,7 +30,7 @@ export const healthCenterTools = [
     async (ctx, input) => {
       requireAllChannels(ctx, 'the tracking health summary');
       const now = ctx.now();
-      const range = toolRange(input, now);
+      const range = toolRange(ctx, input);
       const scope = pixelScope(ctx, range);
       const [pixel, ads, books] = await Promise.all([pixelHealth(ctx.ch, scope, now), adFreshness(ctx.ch, scope), reconcile(ctx, ctx, range, now)]);
       const lastEventMs = pixel.last_event_at ? Date.parse(`${pixel.last_event_at.replace(' ', 'T')}Z`) : null;

@@ -10,16 +10,16 @@ export const hourlyTools = [
   readTool(
     'hourly.get-data',
     'Activity by hour of day',
-    'Sessions, conversions, revenue and conversion rate per hour of day (0-23; default zone: the workspace\'s). ' +
+    'Sessions, conversions, revenue and conversion rate per hour of day (0-23). ' +
       'Basis: orders.',
-    'Sessions and conversions from traffic, by hour in the workspace time zone.',
+    'Sessions and conversions from traffic, by hour of the range\'s zone.',
     z.object(rangeArgs).strict(),
     z.strictObject({
       hourly: out.fields({ ...out.range, settings_applied: out.namesApplied, hours: out.list({ hour: out.num, sessions: out.num, conversions: out.num, revenue: out.num, cr: out.numOrNull }) }),
     }),
     async (ctx, input) => {
       const settings = await getSettings(ctx.db, ctx.workspaceId);
-      const range = toolRange({ ...input, timezone: input.timezone ?? settings.timezone }, ctx.now());
+      const range = toolRange(ctx, input);
       const rows = await hourlyActivity(ctx.ch, pixelScope(ctx, range), settings.conversion_names);
       const byHour = new Map(rows.map((r) => [Number(r.hour), r]));
       const hours = Array.from({ length: 24 }, (_, hour) => {

@@ -30,7 +30,7 @@ export const journeyTools = [
       }),
     }),
     async (ctx, input) => {
-      const range = toolRange(input, ctx.now());
+      const range = toolRange(ctx, input);
       const scope = pixelScope(ctx, range);
       const settings = await getSettings(ctx.db, ctx.workspaceId);
       const { windowDays } = planAttribution(input, settings, ctx.visibility);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { adCreatives } from '../../../analytics/queries/library/ad-creatives.ts';
-import { DAY_MS } from '../../../kit/dates.ts';
-import { UTC } from '../../../kit/time-zone.ts';
+import { DAY_MS } from '../../../kit/calendar/days.ts';
+import { UTC } from '../../../kit/calendar/zones.ts';
 import { audit, checkRoomFor, present, listTool } from '../kit/objects.ts';
 import { CHANNELS } from '../../../analytics/stored-channels.ts';
 import { adScope } from '../../../analytics/query-scope.ts';

@@ -26,12 +26,11 @@ export async function labelsByAsset(ctx: ToolContext): Promise<Map<string, strin
  * An ad with credited conversions but no delivery in the range is listed too, its days null.
  */
 export async function topCreatives(ctx: ToolContext, input: { date_from?: string; date_to?: string; timezone?: string }, page: { rankBy: RankBy; limit: number; offset: number }) {
-  const range = toolRange(input, ctx.now());
+  const range = toolRange(ctx, input);
   const scope = adScope(ctx, range);
   const result = await report(ctx, {
-    start_date: input.date_from, end_date: input.date_to, timezone: range.timeZone,
     breakdown: 'ad', metrics: [...CREATIVE_METRICS], sort_by: page.rankBy, keyed_rows: true, limit: page.limit, offset: page.offset,
-  });
+  }, range);
   const delivery = new Map((await adCreatives(ctx.ch, scope, result.rows.map((r) => String(r.ad)))).map((d) => [d.ad_id, d]));
   const creatives = result.rows.map((row: ReportRow) => {
     const ads = delivery.get(String(row.ad));

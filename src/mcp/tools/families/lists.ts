@@ -7,7 +7,7 @@ import { readScopeOf } from '../../../analytics/permissions.ts';
 import { RANK_BY, topCreatives } from './library.ts';
 import { rangeOut, toolRange } from '../kit/range.ts';
 import { DAY, InvalidRequest, rangeArgs, idArg, limitArg, offsetArg, readTool, shortText, writeTool, type ToolContext } from '../kit/tool.ts';
-import { parseBound } from '../../../kit/dates.ts';
+import { parseBound } from '../../../kit/calendar/days.ts';
 import * as out from '../kit/outputs.ts';
 
 const LIST = LIST_KIND;

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { loyaltyPrograms, repeatPurchases } from '../../../analytics/loyalty.ts';
 import { present } from '../kit/objects.ts';
-import { getSettings } from '../../../store/app/workspaces.ts';
 import { rangeOut, toolRange } from '../kit/range.ts';
 import { requireAllChannels } from '../kit/scope.ts';
 import { limitArg, offsetArg, rangeArgs, readTool } from '../kit/tool.ts';
@@ -16,8 +15,7 @@ export const loyaltyTools = [
     z.object({ limit: limitArg, offset: offsetArg }).strict(),
     z.strictObject({ programs: out.storedList }),
     async (ctx, page) => {
-      const { timezone } = await getSettings(ctx.db, ctx.workspaceId);
-      const programs = await loyaltyPrograms(ctx, ctx, timezone, page);
+      const programs = await loyaltyPrograms(ctx, ctx, ctx.timeZone, page);
       return { programs: programs.map(({ program, ...figures }) => ({ ...present(program), ...figures })) };
     },
   ),
@@ -36,7 +34,7 @@ export const loyaltyTools = [
     }),
     async (ctx, input) => {
       requireAllChannels(ctx, 'order-level loyalty data');
-      const range = toolRange(input, ctx.now());
+      const range = toolRange(ctx, input);
       return { loyalty: { ...rangeOut(range), ...(await repeatPurchases(ctx.ch, ctx.workspaceId, range)) } };
     },
   ),

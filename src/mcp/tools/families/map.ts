@@ -24,7 +24,7 @@ export const mapTools = [
       map: out.fields({ ...out.range, level: out.str, settings_applied: out.namesApplied, places: out.list({ country_code: out.str, city: out.str, sessions: out.num, conversions: out.num, revenue: out.num, cr: out.numOrNull }) }),
     }),
     async (ctx, input) => {
-      const range = toolRange(input, ctx.now());
+      const range = toolRange(ctx, input);
       const names = (await getSettings(ctx.db, ctx.workspaceId)).conversion_names;
       const rows = await geoBreakdown(ctx.ch, pixelScope(ctx, range), { level: input.level, limit: input.limit, names });
       const places = rows.map((r) => ({

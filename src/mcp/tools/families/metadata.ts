@@ -42,7 +42,7 @@ export const metadataTools = [
     async (ctx, input) => {
       const workspace = await findWorkspace(ctx.db, ctx.workspaceId);
       const settings = await getSettings(ctx.db, ctx.workspaceId);
-      const range = toolRange({ ...input, timezone: input.timezone ?? settings.timezone }, ctx.now());
+      const range = toolRange(ctx, input);
       // A key that reads no traffic (ads only) sees no conversion, so no name.
       const listed = seesAnyPixelData(ctx.visibility) ? await listConversionNames(ctx, ctx, range) : { names: [], conversion_names: settings.conversion_names };
       return {

@@ -27,7 +27,7 @@ export const offerOpportunitiesTool = readTool(
     }),
   }),
   async (ctx, input) => {
-    const range = toolRange(input, ctx.now());
+    const range = toolRange(ctx, input);
     const scope = pixelScope(ctx, range);
     const names = (await getSettings(ctx.db, ctx.workspaceId)).conversion_names;
     const [carts, coupons] = await Promise.all([cartAbandonment(ctx.ch, scope, names), couponPerformance(ctx.ch, scope, { limit: 50, names })]);

@@ -33,12 +33,11 @@ export const productTools = [
       pagination: out.open,
     }),
     async (ctx, { date_from, date_to, timezone, source, ...rest }) => {
-      const range = toolRange({ date_from, date_to, timezone }, ctx.now());
+      const range = toolRange(ctx, { date_from, date_to, timezone });
       const result = await runProductSales(ctx, ctx, {
         ...rest,
-        start_date: date_from, end_date: date_to, timezone: range.timeZone,
         source: source && expandSourceGroups(source, ctx.visibility),
-      }, ctx.now());
+      }, ctx.now(), range);
       return {
         products: result.products,
         totals: result.totals,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { findWorkspace, getSettings } from '../../../store/app/workspaces.ts';
+import { findWorkspace } from '../../../store/app/workspaces.ts';
 import { reconcile } from '../../../analytics/reconciliation.ts';
 import { rangeOut, toolRange } from '../kit/range.ts';
 import { rangeArgs, readTool } from '../kit/tool.ts';
@@ -10,8 +10,7 @@ export const reconciliationTools = [
     'reconciliation.get-data',
     'Storelens vs shop',
     'Does Storelens agree with the shop? Per day, shop orders and revenue beside the report\'s, each difference named ' +
-      '(cancelled, test, unmatched, pixel-only, excluded, refunds); unexplained_revenue is 0 when they agree. ' +
-      'Default zone: the workspace\'s.',
+      '(cancelled, test, unmatched, pixel-only, excluded, refunds); unexplained_revenue is 0 when they agree.',
     'Orders and the pixel\'s purchases (traffic), beside the report under the workspace settings.',
     z.object(rangeArgs).strict(),
     z.strictObject({
@@ -20,8 +19,8 @@ export const reconciliationTools = [
       }),
     }),
     async (ctx, input) => {
-      const [settings, workspace] = await Promise.all([getSettings(ctx.db, ctx.workspaceId), findWorkspace(ctx.db, ctx.workspaceId)]);
-      const range = toolRange({ ...input, timezone: input.timezone ?? settings.timezone }, ctx.now());
+      const workspace = await findWorkspace(ctx.db, ctx.workspaceId);
+      const range = toolRange(ctx, input);
       const { data, totals, conversionNames } = await reconcile(ctx, ctx, range, ctx.now());
       return {
         reconciliation: { ...rangeOut(range), currency: workspace!.currency, days: data, totals, settings_applied: { conversion_names: conversionNames } },

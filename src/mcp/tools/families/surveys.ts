@@ -64,7 +64,7 @@ export const surveyTools = [
     }),
     async (ctx, input) => {
       const survey = await requireObject<SurveyData>(ctx, SURVEY_KIND, input.survey_id, 'Survey');
-      const { range } = pixelScope(ctx, toolRange(input, ctx.now()));
+      const { range } = pixelScope(ctx, toolRange(ctx, input));
       const settings = await getSettings(ctx.db, ctx.workspaceId);
       const attribution = planAttribution({}, settings, ctx.visibility);
       const agreement = await surveyAgreement(ctx, {

@@ -36,7 +36,7 @@ export const weatherTools = [
       }),
     }),
     async (ctx, input) => {
-      const range = toolRange(input, ctx.now());
+      const range = toolRange(ctx, input);
       const names = (await getSettings(ctx.db, ctx.workspaceId)).conversion_names;
       const rows = await weatherSales(ctx.ch, pixelScope(ctx, range), { countryCode: input.country_code, city: input.city, names });
       const days = rows.map((r) => ({

@@ -1,29 +1,15 @@
-import { DAY_MS, dayOf, defaultRange, formatDay } from '../../../kit/dates.ts';
-import { boundMs, rangeDays, type Range } from '../../../kit/range.ts';
-import { InvalidInput } from '../../../kit/errors.ts';
-import { UTC } from '../../../kit/time-zone.ts';
+import { dayList, rangeDays, resolveDayRange, type Range } from '../../../kit/calendar/range.ts';
+import type { ToolContext } from './tool.ts';
 
 export const MAX_RANGE_DAYS = 731;
 
 /**
- * `date_from`/`date_to` (whole calendar days of `timezone`, UTC when left out) to a range; a bound
- * left out takes the data API's default. `days` counts calendar days, whatever their length.
+ * `date_from`/`date_to` (whole calendar days of `timezone`, the workspace's when left out) to a
+ * range; a bound left out takes the data API's default. `days` counts calendar days, whatever their length.
  */
-export function toolRange(input: { date_from?: string; date_to?: string; timezone?: string }, nowMs: number): Range & { days: number } {
-  const timeZone = input.timezone ?? UTC;
-  const fallback = defaultRange(nowMs, timeZone);
-  const startMs = boundMs({ name: 'date_from', value: input.date_from, edge: 'start', fallbackMs: fallback.startMs }, 'day', timeZone);
-  const endMs = boundMs({ name: 'date_to', value: input.date_to, edge: 'end', fallbackMs: fallback.endMs }, 'day', timeZone);
-  if (startMs > endMs) throw new InvalidInput('date_from must not be after date_to');
-  const days = (dayOf(endMs, timeZone) - dayOf(startMs, timeZone)) / DAY_MS + 1;
-  if (days > MAX_RANGE_DAYS) throw new InvalidInput(`the range is limited to ${MAX_RANGE_DAYS} days`);
-  return { startMs, endMs, timeZone, days };
-}
-
-/** Every calendar day of the range, `YYYY-MM-DD`, in its zone. */
-export function rangeDayList(range: Range & { days: number }): string[] {
-  const first = dayOf(range.startMs, range.timeZone);
-  return Array.from({ length: range.days }, (_, i) => formatDay(first + i * DAY_MS));
+export function toolRange(ctx: Pick<ToolContext, 'now' | 'timeZone'>, input: { date_from?: string; date_to?: string; timezone?: string }): Range & { days: number } {
+  const bounds = { from: { name: 'date_from', value: input.date_from }, to: { name: 'date_to', value: input.date_to } };
+  return resolveDayRange(bounds, input.timezone ?? ctx.timeZone, MAX_RANGE_DAYS, ctx.now());
 }
 
 export function rangeOut(range: Range): { date_from: string; date_to: string; timezone: string } {

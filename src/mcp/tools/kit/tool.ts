@@ -4,8 +4,8 @@ import type { Clickhouse } from '../../../store/clickhouse.ts';
 import type { ResultCache } from '../../../kit/result-cache.ts';
 import type { AppDatabase } from '../../../store/app-db.ts';
 import { AccessDenied } from '../../../kit/errors.ts';
-import { boundMessage } from '../../../kit/range.ts';
-import { timeZoneName } from '../../../kit/time-zone.ts';
+import { boundMessage } from '../../../kit/calendar/range.ts';
+import { timeZoneName } from '../../../kit/calendar/zones.ts';
 
 /** Everything a tool may use: the caller's workspace, what it may see, and the stores. */
 export interface ToolContext {
@@ -19,6 +19,8 @@ export interface ToolContext {
   /** Who is acting, for the audit log (`key:<id>` or `oauth:<client>`). */
   actor: string;
   now: () => number;
+  /** The workspace's `timezone` setting, read once per call: the zone of every day a tool reads when the caller names none (UTC for a call on no workspace). */
+  timeZone: string;
   /** Workspaces of a multi-workspace (OAuth) connection; empty for an API-key connection. */
   workspaces: { id: number; name: string }[];
   /** A signed, expiring link to `/v3/export/<kind>?<query>` for this caller's key and permissions (docs/exports.md). */
@@ -116,7 +118,7 @@ export const dayArg = (name: string) => z.string().regex(DAY, { error: (issue) =
 /** A range left out is the last 7 days, today included; every result names the range it covers. */
 export const dateFromArg = dayArg('date_from').optional();
 export const dateToArg = dayArg('date_to').optional();
-/** The zone whose calendar days the range's days are, canonically spelled; left out: UTC. */
+/** The zone whose calendar days the range's days are, canonically spelled; left out: the workspace's (ToolContext.timeZone). */
 export const timezoneArg = timeZoneName.optional();
 /** A tool's date range: whole calendar days of `timezone`. */
 export const rangeArgs = { date_from: dateFromArg, date_to: dateToArg, timezone: timezoneArg };

@@ -2,7 +2,7 @@
  * Date handling for the data API: `YYYY-MM-DD` days (calendar days of a time zone, UTC unless
  * one is given) and `YYYY-MM-DD HH:MM:SS` timestamps (UTC unless they carry an offset).
  */
-import { UTC, localDay, startOfLocalDay } from './time-zone.ts';
+import { UTC, localDay, startOfLocalDay } from './zones.ts';
 
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})(\.\d{1,6})?(Z|[+-]\d{2}:?\d{2})?$/;

@@ -1,6 +1,6 @@
-import { dayStart, defaultRange, formatDay, readBound, SUPPORTED_YEARS, type BoundProblem } from './dates.ts';
-import { InvalidInput } from './errors.ts';
-import { UTC } from './time-zone.ts';
+import { DAY_MS, MINUTE_MS, dayOf, dayStart, defaultRange, formatDay, readBound, SUPPORTED_YEARS, type BoundProblem } from './days.ts';
+import { InvalidInput } from '../errors.ts';
+import { UTC, instantOfWallClock, zoneOffset } from './zones.ts';
 
 /** A span of time, both ends included, and the time zone whose calendar days it is read in. */
 export interface Range {
@@ -69,6 +69,32 @@ export function resolveRange(input: { start_date?: string; end_date?: string; ti
   return { startMs, endMs, timeZone };
 }
 
+/**
+ * A range of whole calendar days of `timeZone` (days only, no timestamps), the bounds named as the
+ * caller names them; a bound left out takes the default range's. At most `maxDays` days, counted
+ * as calendar days whatever their length.
+ */
+export function resolveDayRange(
+  bounds: { from: { name: string; value: string | undefined }; to: { name: string; value: string | undefined } },
+  timeZone: string,
+  maxDays: number,
+  now = Date.now(),
+): Range & { days: number } {
+  const fallback = defaultRange(now, timeZone);
+  const startMs = boundMs({ ...bounds.from, edge: 'start', fallbackMs: fallback.startMs }, 'day', timeZone);
+  const endMs = boundMs({ ...bounds.to, edge: 'end', fallbackMs: fallback.endMs }, 'day', timeZone);
+  if (startMs > endMs) throw new InvalidInput(`${bounds.from.name} must not be after ${bounds.to.name}`);
+  const days = (dayOf(endMs, timeZone) - dayOf(startMs, timeZone)) / DAY_MS + 1;
+  if (days > maxDays) throw new InvalidInput(`the range is limited to ${maxDays} days`);
+  return { startMs, endMs, timeZone, days };
+}
+
+/** Every calendar day of a day range, `YYYY-MM-DD`, in its zone. */
+export function dayList(range: Range & { days: number }): string[] {
+  const first = dayOf(range.startMs, range.timeZone);
+  return Array.from({ length: range.days }, (_, i) => formatDay(first + i * DAY_MS));
+}
+
 /** The range's first and last calendar day in its zone, `YYYY-MM-DD`: what `Date` columns (ads `dt`) are compared with. */
 export function rangeDays(range: Range): { day_start: string; day_end: string } {
   return { day_start: formatDay(range.startMs, range.timeZone), day_end: formatDay(range.endMs, range.timeZone) };
@@ -91,4 +117,31 @@ export function monthsOf(range: Range): { month: Range; inRange: Range }[] {
     cursor = nextMs;
   }
   return months;
+}
+
+/**
+ * The period a range is compared with (the dashboard's overview): as many calendar days right before it. A range
+ * that runs past `now` (it holds today) is compared up to the same time of day, cut at the start
+ * of the current minute: its first `minute - start` milliseconds with the previous period's. The
+ * cut is whole minutes so that everyone who opens the overview within a minute asks the same
+ * question, and one computation answers them all (the result cache keys on the range).
+ */
+export function previousPeriod(range: Range, now: number): Range & { partial: boolean } {
+  const zone = range.timeZone;
+  const firstDay = dayOf(range.startMs, zone);
+  const partial = range.endMs > now;
+  const endMs = partial ? Math.max(Math.floor(now / MINUTE_MS) * MINUTE_MS - 1, range.startMs) : range.endMs;
+  if (dayStart(firstDay, zone) !== range.startMs) {
+    // A range of timestamps, not days: the same length right before it.
+    const length = endMs - range.startMs + 1;
+    return { startMs: range.startMs - length, endMs: range.startMs - 1, timeZone: zone, partial };
+  }
+  const days = Math.round((dayOf(range.endMs, zone) - firstDay) / DAY_MS) + 1;
+  const previousFirstDay = firstDay - days * DAY_MS;
+  const startMs = dayStart(previousFirstDay, zone);
+  if (!partial) return { startMs, endMs: range.startMs - 1, timeZone: zone, partial };
+  // The same time of day on the clock, not the same number of hours: a clock change in either
+  // period would otherwise move the cut by an hour.
+  const sinceFirstMidnight = endMs + zoneOffset(endMs, zone) - firstDay;
+  return { startMs, endMs: instantOfWallClock(previousFirstDay + sinceFirstMidnight, zone), timeZone: zone, partial };
 }
