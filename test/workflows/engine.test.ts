@@ -158,7 +158,7 @@ describe('triggers', () => {
     const first = await engine().evaluateDue(at('2026-11-27T09:00:00Z'));
     assert.deepEqual(first.map((e) => [e.data.workflow_id, e.data.status]), [[String(metaRoas), 'fired'], [String(shopRoas), 'not_fired'], [String(mc1Roas), 'fired']]);
     assert.deepEqual(first[0]!.data.outcome!.values, {
-      metric: 'roas', value: 1.6, operator: 'below', threshold: 2, period: 'yesterday', start_date: '2026-11-26', end_date: '2026-11-26', source: 'meta', breached: true,
+      metric: 'roas', value: 1.6, operator: 'below', threshold: 2, period: 'yesterday', start_date: '2026-11-26', end_date: '2026-11-26', source: 'meta', breached: true, conversion_names: ['*'],
     });
     assert.equal(first[1]!.data.outcome!.values.value, 4);
     // The figure is the report's for that source and day.
