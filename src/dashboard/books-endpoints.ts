@@ -3,8 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { parseReconciliationQuery } from '../api/reconciliation/schema.ts';
 import { reconcile } from '../analytics/reconciliation.ts';
 import { workspaceAccess } from './access.ts';
-import { viewRange } from './store-calendar.ts';
-import { calendarDays, VIEW_PARAMS } from './view-request.ts';
+import { viewDays, viewRange } from './store-calendar.ts';
+import { VIEW_PARAMS } from './view-request.ts';
 
 export async function booksRoutes(app: FastifyInstance): Promise<void> {
   /** Storelens vs shop: the reconciliation of the range, on the workspace's calendar. */
@@ -14,7 +14,7 @@ export async function booksRoutes(app: FastifyInstance): Promise<void> {
     const range = viewRange(query, access.timeZone, Date.now());
     const { data, totals, conversionNames } = await reconcile(app.stores, access, range);
     return {
-      data, totals, range: calendarDays(range),
+      data, totals, range: viewDays(range),
       settings_applied: { conversion_names: conversionNames },
     };
   });

@@ -20,8 +20,8 @@ import { parseAttributionQuery } from '../api/attribution/schema.ts';
 import { idParam, pageOf, parseQuery, text } from '../api/params.ts';
 import { pixelScope } from '../analytics/query-scope.ts';
 import { workspaceAccess } from './access.ts';
-import { viewRange } from './store-calendar.ts';
-import { calendarDays, instants, VIEW_PARAMS } from './view-request.ts';
+import { viewDays, viewRange } from './store-calendar.ts';
+import { instants, VIEW_PARAMS } from './view-request.ts';
 
 const pathQuery = z.object({
   session_id: idParam('session_id').refine((v) => v !== undefined, { error: 'session_id must be numeric' }),
@@ -56,7 +56,7 @@ export async function conversionRoutes(app: FastifyInstance): Promise<void> {
     const access = workspaceAccess(request);
     const query = parseConversionsQuery(request.query, VIEW_PARAMS);
     const range = viewRange(query, access.timeZone, Date.now());
-    return { ...(await listConversionNames(app.stores, access, range)), range: calendarDays(range) };
+    return { ...(await listConversionNames(app.stores, access, range)), range: viewDays(range) };
   });
 
   /** One conversion's touchpoint path under the report's model, window and exclusions, campaigns, ad groups and ads named. */

@@ -4,7 +4,7 @@
  * through the same query layer as the API.
  */
 import type { FastifyRequest } from 'fastify';
-import { DAY_MS, formatDay } from '../kit/calendar/days.ts';
+import { DAY_MS } from '../kit/calendar/days.ts';
 import type { Range } from '../kit/calendar/range.ts';
 import type { ReportRequest } from '../analytics/report/run.ts';
 import { parseReportQuery } from '../api/report/schema.ts';
@@ -27,9 +27,6 @@ export function viewRequest(request: FastifyRequest, now = Date.now()): { access
   const query = { ...parsed, ...instants(range), timezone: access.timeZone };
   return { access, query, range };
 }
-
-/** The first and last calendar day of a range in its zone, as the views show them. */
-export const calendarDays = (range: Range) => ({ start_date: formatDay(range.startMs, range.timeZone), end_date: formatDay(range.endMs, range.timeZone) });
 
 export const instants = (range: Range) => ({ start_date: new Date(range.startMs).toISOString(), end_date: new Date(range.endMs).toISOString() });
 
