@@ -142,3 +142,32 @@ for (const size of WIDTHS) {
     await page.context().close();
   });
 }
+
+test('in the New York workspace the views show the API\'s numbers for New York\'s days', async () => {
+  const errors: string[] = [];
+  const page = await newPage(WIDTHS[0], errors);
+  await page.goto(`${base}/?workspace=${shop.id}`);
+  await page.getByLabel('Email').fill('ada@example.com');
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await settled(page);
+  // The view's "Last 7 days", asked of the API in the same zone (the dashboard's days, read independently).
+  const { start_date, end_date } = defaultDays('America/New_York', Date.now());
+  const api = async (query: string) => (await t.app.inject({
+    method: 'GET', url: `/v3/report?start_date=${start_date}&end_date=${end_date}&timezone=America/New_York&${query}`, headers: shop.headers,
+  })).json();
+  const money = (n: number) => new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(n);
+  const totals = (await api('metrics=revenue,conversions')).totals;
+  assert.ok(totals.revenue > 0, 'the demo has sales in these days');
+  assert.equal(await page.locator('.kpi[data-metric=revenue] .kpi-value').textContent(), money(totals.revenue));
+  assert.equal(await page.locator('.kpi[data-metric=conversions] .kpi-value').textContent(), new Intl.NumberFormat('en-US').format(totals.conversions));
+
+  await page.goto(`${base}/report?workspace=${shop.id}`);
+  await settled(page);
+  const bySource = (await api('breakdown=source&metrics=revenue')).data as { source: string; revenue: number }[];
+  const shown = await page.locator('tbody tr').evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('td')].map((c) => c.textContent)));
+  const revenueAt = (await page.locator('thead th').allTextContents()).findIndex((h) => h.startsWith('Revenue'));
+  assert.deepEqual(shown.map((cells) => [cells[0], cells[revenueAt]]), bySource.map((r) => [r.source, money(r.revenue)]));
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
