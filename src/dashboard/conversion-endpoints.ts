@@ -16,6 +16,7 @@ import { getSettings } from '../store/app/workspaces.ts';
 import { parseReportQuery } from '../api/report/schema.ts';
 import { parseConversionsQuery } from '../api/conversions/schema.ts';
 import { listConversionNames } from '../analytics/conversion-name-list.ts';
+import { countedNames } from '../analytics/conversion-names.ts';
 import { parseAttributionQuery } from '../api/attribution/schema.ts';
 import { idParam, pageOf, parseQuery, text } from '../api/params.ts';
 import { pixelScope } from '../analytics/query-scope.ts';
@@ -79,6 +80,7 @@ export async function conversionRoutes(app: FastifyInstance): Promise<void> {
     const bound = await MODELS[attribution.model].bind?.({
       ch: app.stores.ch, db: app.stores.db, scope: pixelScope(access, viewRange(query, access.timeZone, Date.now())), attribution,
       visibleChannels: access.visibility.channels && [...access.visibility.channels], excludedTransactions: settings.excluded_transaction_ids,
+      conversionNames: countedNames(settings),
     });
     const path = await conversionPath(app.stores.ch, {
       workspaceId: access.workspaceId,

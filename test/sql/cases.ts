@@ -454,7 +454,7 @@ export const SQL_CASES: Record<string, SqlCase[]> = {
       run: (ch, ctx) => answersBySource({ ch, db: ctx.db }, {
         workspaceId: ctx.workspaceId, surveyId: 3, question: 0, range: OCTOBER,
         attribution: { model: 'last_click', windowDays: 7, dateMode: 'conversion', excludedChannels: [], excludedSources: [] },
-        channels: null, excludedTransactions: [],
+        channels: null, excludedTransactions: [], conversionNames: ['*'],
       }),
     },
     {
@@ -462,7 +462,7 @@ export const SQL_CASES: Record<string, SqlCase[]> = {
       run: (ch, ctx) => answersBySource({ ch, db: ctx.db }, {
         workspaceId: ctx.workspaceId, surveyId: 3, question: 2, range: OCTOBER,
         attribution: { model: 'linear', windowDays: 28, dateMode: 'conversion', excludedChannels: ['email'], excludedSources: ['email'] },
-        channels: channelsOfAll(['meta', 'organic']), excludedTransactions: ['T-9'],
+        channels: channelsOfAll(['meta', 'organic']), excludedTransactions: ['T-9'], conversionNames: ['purchase'],
       }),
     },
   ],

@@ -16,8 +16,11 @@ export interface ModelContext {
   attribution: AttributionPlan;
   visibleChannels: readonly string[] | null;
   excludedTransactions: readonly string[];
-  /** Conversion name patterns (`*` wildcards) that make a buyer for a model that learns who bought; default every name. */
-  conversionNames?: readonly string[];
+  /**
+   * The counted conversion names (`*` wildcards; decisions 18.1): what makes a buyer for a model
+   * that learns who bought, the same names the report counts.
+   */
+  conversionNames: readonly string[];
 }
 
 /**

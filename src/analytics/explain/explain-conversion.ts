@@ -7,6 +7,7 @@ import { resolveRange, type Range } from '../../kit/calendar/range.ts';
 import { UTC } from '../../kit/calendar/zones.ts';
 import { ATTRIBUTION_MODELS, MODELS, learnedChain, learnedIncremental, liftsAt, planAttribution, type ModelContext, type ModelName } from '../attribution/index.ts';
 import { pixelScope, type Reader } from '../query-scope.ts';
+import { countedNames } from '../conversion-names.ts';
 import { seesChannel } from '../permissions.ts';
 import { ensureExcludedList } from '../queries/settings/excluded-transactions.ts';
 import { conversionCredits, type CreditedTouch } from '../queries/attribution/conversion-credits.ts';
@@ -93,6 +94,7 @@ export async function explainConversion(
   const visibleChannels = reader.visibility.channels && [...reader.visibility.channels];
   const ctx: ModelContext = {
     ch: stores.ch, db: stores.db, scope, attribution, visibleChannels, excludedTransactions: settings.excluded_transaction_ids,
+    conversionNames: countedNames(settings),
   };
   const bound = Object.assign({}, ...(await Promise.all(ATTRIBUTION_MODELS.map((m) => MODELS[m].bind?.(ctx)))));
   const [chain, incremental] = await Promise.all([learnedChain(ctx), learnedIncremental(ctx)]);

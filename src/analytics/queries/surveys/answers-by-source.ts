@@ -57,6 +57,8 @@ export async function answersBySource(
     attribution: AttributionPlan;
     channels: string[] | null;
     excludedTransactions: string[];
+    /** The counted conversion names a learned model learns buying from (decisions 18.1). */
+    conversionNames: string[];
   },
 ): Promise<{ rows: AnswerSourceRow[]; totals: AnswerTotal[] }> {
   const touch = touchSql({ ts: 'started', session_id: 'session_id', channel: 'channel', source: reportingSourceSql('channel') }, BASE_TOUCH_FIELDS);
@@ -137,6 +139,7 @@ SETTINGS output_format_json_quote_64bit_integers = 0`;
     attribution: p.attribution,
     visibleChannels: p.channels,
     excludedTransactions: p.excludedTransactions,
+    conversionNames: p.conversionNames,
   });
   type Raw = { answer: string; kind: 'credit' | 'answer'; source: string; orders: number; revenue: number; responses: number; matched: number };
   const raw = await stores.ch.query<Raw>(QUERY_NAME, sql, { ...params, ...bound });
