@@ -56,11 +56,30 @@ export function boundMs(
   return read.ms;
 }
 
+/** A range as a request names it: its bounds and zone as text, not yet resolved. */
+export interface RangeText {
+  start_date?: string;
+  end_date?: string;
+  timezone?: string;
+}
+
+/**
+ * A request that goes beside a resolved `Range`: it carries no text bounds, so nothing below the
+ * edge that resolved the range can resolve them again (differently).
+ */
+export type Undated<T> = Omit<T, keyof RangeText> & { [K in keyof RangeText]?: never };
+
+/** The request without its text bounds, for a callee given the range they resolved to. */
+export function undated<T extends RangeText>(request: T): Undated<T> {
+  const { start_date, end_date, timezone, ...rest } = request;
+  return rest as Undated<T>;
+}
+
 /**
  * Resolves the date range in `timezone` (a canonical zone name, UTC when left out): a bare day is
  * that zone's calendar day; a bound left out takes the default range's (`defaultRange`).
  */
-export function resolveRange(input: { start_date?: string; end_date?: string; timezone?: string }, now = Date.now()): Range {
+export function resolveRange(input: RangeText, now = Date.now()): Range {
   const timeZone = input.timezone ?? UTC;
   const fallback = defaultRange(now, timeZone);
   const startMs = boundMs({ name: 'start_date', value: input.start_date, edge: 'start', fallbackMs: fallback.startMs }, 'day or timestamp', timeZone, DATE_MESSAGE);
@@ -87,6 +106,11 @@ export function resolveDayRange(
   const days = (dayOf(endMs, timeZone) - dayOf(startMs, timeZone)) / DAY_MS + 1;
   if (days > maxDays) throw new InvalidInput(`the range is limited to ${maxDays} days`);
   return { startMs, endMs, timeZone, days };
+}
+
+/** The whole calendar days of `timeZone` from `first` through `last` (each given as midnight UTC of its date). */
+export function daysRange(first: number, last: number, timeZone: string): Range {
+  return { startMs: dayStart(first, timeZone), endMs: dayStart(last + DAY_MS, timeZone) - 1, timeZone };
 }
 
 /** Every calendar day of a day range, `YYYY-MM-DD`, in its zone. */
