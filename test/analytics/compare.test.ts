@@ -3,6 +3,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { bucketDates, comparisonRange, relativeChange } from '../../src/analytics/report/compare.ts';
 import { resolveRange } from '../../src/kit/calendar/range.ts';
+import type { DomainError } from '../../src/kit/errors.ts';
 
 const range = (start_date: string, end_date: string, timezone?: string) => resolveRange({ start_date, end_date, timezone });
 
@@ -26,6 +27,12 @@ describe('comparisonRange', () => {
     const hours = range('2026-05-10 08:00:00', '2026-05-10 11:59:59');
     assert.deepEqual(comparisonRange(hours, 'previous_period'), range('2026-05-10 04:00:00.999', '2026-05-10 07:59:59.999'));
     assert.deepEqual(comparisonRange(hours, 'previous_year'), range('2025-05-10 08:00:00.000', '2025-05-10 11:59:59.000'));
+  });
+
+  test('a period before 1970 is refused as its start_date would be: the stores hold no earlier day', () => {
+    assert.throws(() => comparisonRange(range('1970-03-01', '1970-03-31'), 'previous_year'),
+      (e: DomainError) => e.message === 'Invalid start_date or end_date parameter' && e.detail === 'start_date must be in the years 1970 to 2299 (got 1969-03-01)');
+    assert.deepEqual(comparisonRange(range('1970-01-08', '1970-01-14'), 'previous_period'), range('1970-01-01', '1970-01-07'));
   });
 });
 

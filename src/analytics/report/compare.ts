@@ -1,5 +1,5 @@
 import { DAY_MS, dayOf, dayStart, formatDay } from '../../kit/calendar/days.ts';
-import { daysRange, type Range, type Undated } from '../../kit/calendar/range.ts';
+import { daysRange, supportedPeriod, type Range, type Undated } from '../../kit/calendar/range.ts';
 import { DIMENSIONS, type Breakdown, type Interval } from '../dimensions.ts';
 import { METRICS, type MetricName } from '../metrics.ts';
 import { runReportIn, type ReportAuth, type ReportResult, type ReportRow } from './run.ts';
@@ -53,13 +53,13 @@ export function comparisonRange(range: Range, compareTo: Comparison): Range {
     const first = dayOf(range.startMs, range.timeZone);
     const last = dayOf(range.endMs, range.timeZone);
     const [from, to] = compareTo === 'previous_year' ? [yearEarlier(first), yearEarlier(last)] : [2 * first - last - DAY_MS, first - DAY_MS];
-    return daysRange(from, to, range.timeZone);
+    return supportedPeriod(daysRange(from, to, range.timeZone));
   }
   const [startMs, endMs] =
     compareTo === 'previous_year'
       ? [yearEarlier(range.startMs), yearEarlier(range.endMs)]
       : [2 * range.startMs - range.endMs - 1, range.startMs - 1];
-  return { startMs, endMs, timeZone: range.timeZone };
+  return supportedPeriod({ startMs, endMs, timeZone: range.timeZone });
 }
 
 /** The first day of each interval bucket the range touches, in order (weeks start on Monday). */
