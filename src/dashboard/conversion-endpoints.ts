@@ -20,9 +20,10 @@ import { countedNames } from '../analytics/conversion-names.ts';
 import { parseAttributionQuery } from '../api/attribution/schema.ts';
 import { idParam, pageOf, parseQuery, text } from '../api/params.ts';
 import { pixelScope } from '../analytics/query-scope.ts';
+import { undated } from '../kit/calendar/range.ts';
 import { workspaceAccess } from './access.ts';
 import { viewDays, viewRange } from './store-calendar.ts';
-import { instants, VIEW_PARAMS } from './view-request.ts';
+import { VIEW_PARAMS } from './view-request.ts';
 
 const pathQuery = z.object({
   session_id: idParam('session_id').refine((v) => v !== undefined, { error: 'session_id must be numeric' }),
@@ -108,7 +109,6 @@ export async function conversionRoutes(app: FastifyInstance): Promise<void> {
   app.get('/dashboard/api/conversions/why', async (request) => {
     const access = workspaceAccess(request);
     const query = parseAttributionQuery(request.query, VIEW_PARAMS);
-    const range = viewRange(query, access.timeZone, Date.now());
-    return explainConversion(app.stores, access, { ...query, ...instants(range), timezone: access.timeZone });
+    return explainConversion(app.stores, access, viewRange(query, access.timeZone, Date.now()), undated(query));
   });
 }
