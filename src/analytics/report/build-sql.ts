@@ -378,14 +378,16 @@ credits AS (
 }
 
 /**
- * One part source. Ads are summed per key inside their branch (their label is the newest name);
- * sessions and credits hand one row each to the outer GROUP BY, which costs ClickHouse less
- * analysis than a second aggregation per branch.
+ * One part source. Ads and sessions are summed per key inside their branch (the ads' label is the
+ * newest name), so a 90-day report hands the outer GROUP BY a row per key and day, not an array
+ * per session (docs/performance.md, "Pass 4"); credits hand one row each, which costs ClickHouse
+ * less analysis than a second aggregation per branch.
  */
 interface Branch {
   keys: string[];
   bucket: string | null;
-  label: string;
+  /** Its label, in a statement whose breakdown has one; null: ''. */
+  label: string | null;
   parts: Partial<Record<ArrayPart, string>>;
   from: string;
   grouped: boolean;
@@ -432,14 +434,17 @@ export function partPositions(plan: ReportPlan, model?: ModelName): { row: Recor
   return { row: positions((p) => p), total: positions((p) => (overlapping && order.includes(share(p)) ? share(p) : p)) };
 }
 
-/** One part source as a SELECT of keys, `label` and `p`, an array of its parts (zeros before them). */
-function branchSql(branch: Branch, keyNames: string[], order: ArrayPart[]): string {
+/**
+ * One part source as a SELECT of keys, `label` (when the breakdown has labels) and `p`, an array
+ * of its parts (zeros before them).
+ */
+function branchSql(branch: Branch, keyNames: string[], order: ArrayPart[], labelled: boolean): string {
   const last = Math.max(...order.map((p, i) => (branch.parts[p] ? i : -1)));
   const parts = order.slice(0, last + 1).map((p) => branch.parts[p] ?? ZERO);
   const cols = [
     ...branch.keys.map((k, i) => `${k} AS k_${keyNames[i]}`),
     ...(branch.bucket ? [`${branch.bucket} AS bucket`] : []),
-    `${branch.label} AS label`,
+    ...(labelled ? [`${branch.label ?? "''"} AS label`] : []),
     `[${parts.join(', ')}] AS p`,
   ];
   const group = [...keyNames.map((k) => `k_${k}`), ...(branch.bucket ? ['bucket'] : [])];
@@ -454,7 +459,7 @@ const asksIncremental = (plan: ReportPlan) =>
 /**
  * The three part sources (ads, sessions, credits) for the plan's breakdown and interval. With
  * `models` models the model number is the first key: credits carry theirs, ads and sessions
- * count under every model (sessions summed per key in their branch, not one row per session).
+ * count under every model.
  */
 function branches(plan: ReportPlan, dimension: Dimension | null, models: number | null): Branch[] {
   const bucket = (date: string) => (plan.interval ? INTERVALS[plan.interval](date) : null);
@@ -471,7 +476,7 @@ function branches(plan: ReportPlan, dimension: Dimension | null, models: number 
     out.push({
       keys: [...spread, ...(adsKeys as string[])],
       bucket: bucket('dt'),
-      label: dimension?.label ? `argMax(${dimension.label.ads}, dt)` : "''",
+      label: dimension?.label ? `argMax(${dimension.label.ads}, dt)` : null,
       parts: { spend: 'toFloat64(sum(spend))', impressions: 'toFloat64(sum(impressions))', clicks: 'toFloat64(sum(clicks))' },
       from: `FROM ads FINAL WHERE ${where.sql()}`,
       grouped: true,
@@ -486,12 +491,10 @@ function branches(plan: ReportPlan, dimension: Dimension | null, models: number 
     out.push({
       keys: [...spread, ...(sessionKeys as string[])],
       bucket: bucket(LOCAL_DATE('started')),
-      label: "''",
-      parts: models
-        ? { sessions: 'toFloat64(count())', add_to_carts: 'toFloat64(sum(add_to_carts))', checkouts: 'toFloat64(sum(checkouts))' }
-        : { sessions: '1.', add_to_carts: 'toFloat64(add_to_carts)', checkouts: 'toFloat64(checkouts)' },
+      label: null,
+      parts: { sessions: 'toFloat64(count())', add_to_carts: 'toFloat64(sum(add_to_carts))', checkouts: 'toFloat64(sum(checkouts))' },
       from: `FROM session_rows WHERE ${where.sql()}`,
-      grouped: models !== null,
+      grouped: true,
     });
   }
   const credit: Partial<Record<ArrayPart, string>> = {};
@@ -505,7 +508,7 @@ function branches(plan: ReportPlan, dimension: Dimension | null, models: number 
     credit.incremental_conversions = `weight * ${caused}`;
     credit.incremental_revenue = `weight * revenue * ${caused}`;
   }
-  out.push({ keys: [...(models ? ['model'] : []), ...keys.map((k) => k.credit)], bucket: bucket(LOCAL_DATE('credit_ts')), label: "''", parts: credit, from: 'FROM credits', grouped: false });
+  out.push({ keys: [...(models ? ['model'] : []), ...keys.map((k) => k.credit)], bucket: bucket(LOCAL_DATE('credit_ts')), label: null, parts: credit, from: 'FROM credits', grouped: false });
   return out;
 }
 
@@ -534,10 +537,11 @@ function rowOrder(plan: ReportPlan, keyCols: string[], bucketCol: string): strin
 
 /**
  * One query: the page of rows (`t_parts`) with the totals over all rows (`all_parts`, a window
- * sum computed before LIMIT) and the row count on every row. Outer aliases differ from inner
- * column names: with prefer_column_name_to_alias an alias equal to an input column would not be
- * seen. With row keys, the rows are picked one level up, after the window sums, so the totals
- * still cover the whole scope.
+ * sum computed before LIMIT; a report without breakdown and interval is one row, its own totals)
+ * and the row count on every row. Outer aliases differ from inner column names: with
+ * prefer_column_name_to_alias an alias equal to an input column would not be seen. With row keys,
+ * the rows are picked one level up, after the window sums, so the totals still cover the whole
+ * scope.
  */
 export function buildReportSql(plan: ReportPlan, options: { models?: readonly ModelName[] } = {}): ReportSql {
   const base = reportCtes(plan, options);
@@ -549,17 +553,21 @@ export function buildReportSql(plan: ReportPlan, options: { models?: readonly Mo
   const model = shape.models ? 'k_model' : null;
   const perModel = model ? `PARTITION BY ${model}` : '';
   const group = [...(model ? [model] : []), ...(plan.interval ? ['bucket'] : []), ...keyCols];
+  // Without keys the report is one row, which is its own total: no window sums, no order.
+  const single = group.length === 0;
+  const labelled = dimension?.label !== undefined;
   const expenses = plan.includeExpenses ? EXPENSES_SQL : ZERO;
   const parts = arrayParts(shape.shares);
-  const union = branches(plan, dimension, shape.models).map((b) => branchSql(b, [...(model ? ['model'] : []), ...keyNames], parts)).join('\n  UNION ALL\n  ');
+  const union = branches(plan, dimension, shape.models)
+    .map((b) => branchSql(b, [...(model ? ['model'] : []), ...keyNames], parts, labelled)).join('\n  UNION ALL\n  ');
   const columns = [
     ...(model ? [model] : []),
     ...keyCols,
     ...(plan.interval ? ['toString(bucket) AS date'] : []),
-    'max(label) AS label',
+    ...(labelled ? ['max(label) AS label'] : []),
     'sumForEach(p) AS t_parts',
-    `sumForEach(sumForEach(p)) OVER (${perModel}) AS all_parts`,
-    `count() OVER (${perModel}) AS total_rows`,
+    single ? 't_parts AS all_parts' : `sumForEach(sumForEach(p)) OVER (${perModel}) AS all_parts`,
+    single ? 'toUInt64(1) AS total_rows' : `count() OVER (${perModel}) AS total_rows`,
     `${expenses} AS all_expenses`,
   ];
   const rows = `SELECT ${columns.join(',\n  ')}
@@ -567,8 +575,8 @@ FROM (
   ${union}
 )
 ${group.length ? `GROUP BY ${group.join(', ')}` : ''}`;
-  const page = (bucketCol: string) => `ORDER BY ${[...(model ? [model] : []), ...rowOrder(plan, keyCols, bucketCol)].join(', ')}
-LIMIT {limit:UInt32} OFFSET {offset:UInt64}${model ? ` BY ${model}` : ''}`;
+  const order = (bucketCol: string) => (single ? '' : `ORDER BY ${[...(model ? [model] : []), ...rowOrder(plan, keyCols, bucketCol)].join(', ')}\n`);
+  const page = (bucketCol: string) => `${order(bucketCol)}LIMIT {limit:UInt32} OFFSET {offset:UInt64}${model ? ` BY ${model}` : ''}`;
   const params = { ...base.params, limit: plan.limit, offset: plan.offset };
   const picks = pickedRows(plan, keyCols);
   if (picks && model) throw new Error('a report of several models picks no rows');

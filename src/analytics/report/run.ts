@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { Clickhouse, QueryParams } from '../../store/clickhouse.ts';
 import type { AppDatabase } from '../../store/app-db.ts';
-import { getSettings } from '../../store/app/workspaces.ts';
+import { getSettings, getSettingsAndVersion } from '../../store/app/workspaces.ts';
 import type { Visibility } from '../permissions.ts';
 import { PIXEL_SOURCES, channelsOfAll } from '../sources.ts';
 import { resolveRange, undated, type Range, type Undated } from '../../kit/calendar/range.ts';
@@ -11,7 +11,6 @@ import { MODELS, type ModelName } from '../attribution/index.ts';
 import { METRICS, formatMetric, type MetricContext, type Parts } from '../metrics.ts';
 import { planReport, type ReportPlan, type ReportRequest } from './plan.ts';
 import { ensureExcludedList, excludedListId } from '../queries/settings/excluded-transactions.ts';
-import { readDataVersion } from '../../store/app/data-versions.ts';
 import type { ResultCache } from '../../kit/result-cache.ts';
 import type { WorkspaceSettings } from '../../store/app/settings.ts';
 import { REPORT_PARTS, buildReportSql, expensesSql, partPositions, type ReportPart } from './build-sql.ts';
@@ -131,9 +130,8 @@ export async function runReportIn(
   request: Undated<ReportRequest>,
   now = Date.now(),
 ): Promise<ReportResult> {
-  // Read before the settings and the rows: an answer kept under a version is never older than it.
-  const version = stores.results ? await readDataVersion(stores.db, auth.workspaceId) : 0;
-  const settings = await getSettings(stores.db, auth.workspaceId);
+  // The version of the settings' moment, read before the rows: an answer kept under it is never older than it.
+  const { settings, version } = await getSettingsAndVersion(stores.db, auth.workspaceId);
   const plan = planReport({ workspaceId: auth.workspaceId, visibility: auth.visibility, settings, range, request, nowMs: now });
   const compute = () => computeReport(stores, auth, plan, range, settings);
   return stores.results ? stores.results.get(cacheKey(version, auth, plan), compute) : compute();
@@ -297,8 +295,7 @@ export async function runReportModels(
   models: readonly ModelName[],
   now = Date.now(),
 ): Promise<ReportResult[]> {
-  const version = stores.results ? await readDataVersion(stores.db, auth.workspaceId) : 0;
-  const settings = await getSettings(stores.db, auth.workspaceId);
+  const { settings, version } = await getSettingsAndVersion(stores.db, auth.workspaceId);
   const plans = models.map((model) =>
     planReport({ workspaceId: auth.workspaceId, visibility: auth.visibility, settings, range, request: { ...request, attribution_model: model }, nowMs: now }));
   const compute = () => computeModels(stores, auth, plans, models, range, settings);

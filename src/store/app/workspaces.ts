@@ -69,10 +69,27 @@ export async function listWorkspaces(db: AppDatabase): Promise<Workspace[]> {
   return rows.map(toWorkspace);
 }
 
+const parseSettings = (stored: string): WorkspaceSettings => workspaceSettingsSchema.parse(JSON.parse(stored));
+
 export async function getSettings(db: AppDatabase, workspaceId: number): Promise<WorkspaceSettings> {
   const row = await db.selectFrom('workspaces').select('settings').where('id', '=', workspaceId).executeTakeFirst();
   if (!row) throw new Error(`Workspace ${workspaceId} not found`);
-  return workspaceSettingsSchema.parse(JSON.parse(row.settings));
+  return parseSettings(row.settings);
+}
+
+/**
+ * The settings and the data version (data-versions.ts) of one moment, in one read: what a report
+ * kept under that version is computed with (src/analytics/report/run.ts).
+ */
+export async function getSettingsAndVersion(db: AppDatabase, workspaceId: number): Promise<{ settings: WorkspaceSettings; version: number }> {
+  const row = await db
+    .selectFrom('workspaces')
+    .leftJoin('data_versions', 'data_versions.workspace_id', 'workspaces.id')
+    .select(['workspaces.settings', 'data_versions.version'])
+    .where('workspaces.id', '=', workspaceId)
+    .executeTakeFirst();
+  if (!row) throw new Error(`Workspace ${workspaceId} not found`);
+  return { settings: parseSettings(row.settings), version: Number(row.version ?? 0) };
 }
 
 /**

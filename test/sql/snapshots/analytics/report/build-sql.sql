@@ -66,24 +66,22 @@ credits AS (
   )
   ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
 )
-SELECT max(label) AS label,
-  sumForEach(p) AS t_parts,
-  sumForEach(sumForEach(p)) OVER () AS all_parts,
-  count() OVER () AS total_rows,
+SELECT sumForEach(p) AS t_parts,
+  t_parts AS all_parts,
+  toUInt64(1) AS total_rows,
   toFloat64(0) AS all_expenses
 FROM (
-  SELECT '' AS label, [toFloat64(sum(spend)), toFloat64(sum(impressions)), toFloat64(sum(clicks))] AS p
+  SELECT [toFloat64(sum(spend)), toFloat64(sum(impressions)), toFloat64(sum(clicks))] AS p
   FROM ads FINAL WHERE store_id = {store_id:UInt64}
   AND dt BETWEEN {day_start:Date} AND {day_end:Date}
   UNION ALL
-  SELECT '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), 1., toFloat64(add_to_carts), toFloat64(checkouts)] AS p
+  SELECT [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(count()), toFloat64(sum(add_to_carts)), toFloat64(sum(checkouts))] AS p
   FROM session_rows WHERE started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
   UNION ALL
-  SELECT '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds] AS p
+  SELECT [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds] AS p
   FROM credits
 )
 
-ORDER BY t_parts[8] DESC
 LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 ;
 
@@ -167,8 +165,9 @@ FROM (
   AND dt BETWEEN {day_start:Date} AND {day_end:Date}
   GROUP BY k_source, k_campaign, bucket
   UNION ALL
-  SELECT transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel) AS k_source, campaign AS k_campaign, toDate(started, {tz:String}) AS bucket, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), 1., toFloat64(add_to_carts), toFloat64(checkouts)] AS p
+  SELECT transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel) AS k_source, campaign AS k_campaign, toDate(started, {tz:String}) AS bucket, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(count()), toFloat64(sum(add_to_carts)), toFloat64(sum(checkouts))] AS p
   FROM session_rows WHERE started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
+  GROUP BY k_source, k_campaign, bucket
   UNION ALL
   SELECT touch.source AS k_source, touch.campaign AS k_campaign, toDate(credit_ts, {tz:String}) AS bucket, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds] AS p
   FROM credits
@@ -244,21 +243,21 @@ credits AS (
   ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(t -> 1. / length(touches), touches))) AS credit
 )
 SELECT k_source,
-  max(label) AS label,
   sumForEach(p) AS t_parts,
   sumForEach(sumForEach(p)) OVER () AS all_parts,
   count() OVER () AS total_rows,
   toFloat64(0) AS all_expenses
 FROM (
-  SELECT transform(source, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], source) AS k_source, '' AS label, [toFloat64(sum(spend)), toFloat64(sum(impressions)), toFloat64(sum(clicks))] AS p
+  SELECT transform(source, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], source) AS k_source, [toFloat64(sum(spend)), toFloat64(sum(impressions)), toFloat64(sum(clicks))] AS p
   FROM ads FINAL WHERE store_id = {store_id:UInt64}
   AND dt BETWEEN {day_start:Date} AND {day_end:Date}
   GROUP BY k_source
   UNION ALL
-  SELECT transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel) AS k_source, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), 1., toFloat64(add_to_carts), toFloat64(checkouts)] AS p
+  SELECT transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel) AS k_source, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(count()), toFloat64(sum(add_to_carts)), toFloat64(sum(checkouts))] AS p
   FROM session_rows WHERE started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
+  GROUP BY k_source
   UNION ALL
-  SELECT touch.source AS k_source, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds] AS p
+  SELECT touch.source AS k_source, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds] AS p
   FROM credits
 )
 GROUP BY k_source
@@ -333,21 +332,21 @@ credits AS (
   ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
 )
 SELECT toString(bucket) AS date,
-  max(label) AS label,
   sumForEach(p) AS t_parts,
   sumForEach(sumForEach(p)) OVER () AS all_parts,
   count() OVER () AS total_rows,
   toFloat64(0) AS all_expenses
 FROM (
-  SELECT toStartOfMonth(dt) AS bucket, '' AS label, [toFloat64(sum(spend)), toFloat64(sum(impressions)), toFloat64(sum(clicks))] AS p
+  SELECT toStartOfMonth(dt) AS bucket, [toFloat64(sum(spend)), toFloat64(sum(impressions)), toFloat64(sum(clicks))] AS p
   FROM ads FINAL WHERE store_id = {store_id:UInt64}
   AND dt BETWEEN {day_start:Date} AND {day_end:Date}
   GROUP BY bucket
   UNION ALL
-  SELECT toStartOfMonth(toDate(started, {tz:String})) AS bucket, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), 1., toFloat64(add_to_carts), toFloat64(checkouts)] AS p
+  SELECT toStartOfMonth(toDate(started, {tz:String})) AS bucket, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(count()), toFloat64(sum(add_to_carts)), toFloat64(sum(checkouts))] AS p
   FROM session_rows WHERE started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
+  GROUP BY bucket
   UNION ALL
-  SELECT toStartOfMonth(toDate(credit_ts, {tz:String})) AS bucket, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds] AS p
+  SELECT toStartOfMonth(toDate(credit_ts, {tz:String})) AS bucket, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds] AS p
   FROM credits
 )
 GROUP BY bucket
@@ -421,21 +420,21 @@ credits AS (
   ARRAY JOIN arrayFilter(c -> c.2 > 0 AND c.1.ts BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(i -> multiIf(length(touches) = 1, 1., length(touches) = 2, 0.5, i = 1 OR i = length(touches), 0.4, 0.2 / (length(touches) - 2)), arrayEnumerate(touches)))) AS credit
 )
 SELECT k_source,
-  max(label) AS label,
   sumForEach(p) AS t_parts,
   sumForEach(sumForEach(p)) OVER () AS all_parts,
   count() OVER () AS total_rows,
   toFloat64(0) AS all_expenses
 FROM (
-  SELECT transform(source, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], source) AS k_source, '' AS label, [toFloat64(sum(spend)), toFloat64(sum(impressions)), toFloat64(sum(clicks))] AS p
+  SELECT transform(source, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], source) AS k_source, [toFloat64(sum(spend)), toFloat64(sum(impressions)), toFloat64(sum(clicks))] AS p
   FROM ads FINAL WHERE store_id = {store_id:UInt64}
   AND dt BETWEEN {day_start:Date} AND {day_end:Date}
   GROUP BY k_source
   UNION ALL
-  SELECT transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel) AS k_source, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), 1., toFloat64(add_to_carts), toFloat64(checkouts)] AS p
+  SELECT transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel) AS k_source, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(count()), toFloat64(sum(add_to_carts)), toFloat64(sum(checkouts))] AS p
   FROM session_rows WHERE started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
+  GROUP BY k_source
   UNION ALL
-  SELECT touch.source AS k_source, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds] AS p
+  SELECT touch.source AS k_source, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds] AS p
   FROM credits
 )
 GROUP BY k_source
@@ -509,21 +508,21 @@ credits AS (
   ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(t -> if(arrayCount(x -> x.source NOT IN ('email', 'organic'), touches) = 0, 1. / length(touches), if(t.source NOT IN ('email', 'organic'), 1. / arrayCount(x -> x.source NOT IN ('email', 'organic'), touches), 0.)), touches))) AS credit
 )
 SELECT k_source,
-  max(label) AS label,
   sumForEach(p) AS t_parts,
   sumForEach(sumForEach(p)) OVER () AS all_parts,
   count() OVER () AS total_rows,
   toFloat64(0) AS all_expenses
 FROM (
-  SELECT transform(source, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], source) AS k_source, '' AS label, [toFloat64(sum(spend)), toFloat64(sum(impressions)), toFloat64(sum(clicks))] AS p
+  SELECT transform(source, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], source) AS k_source, [toFloat64(sum(spend)), toFloat64(sum(impressions)), toFloat64(sum(clicks))] AS p
   FROM ads FINAL WHERE store_id = {store_id:UInt64}
   AND dt BETWEEN {day_start:Date} AND {day_end:Date}
   GROUP BY k_source
   UNION ALL
-  SELECT transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel) AS k_source, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), 1., toFloat64(add_to_carts), toFloat64(checkouts)] AS p
+  SELECT transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel) AS k_source, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(count()), toFloat64(sum(add_to_carts)), toFloat64(sum(checkouts))] AS p
   FROM session_rows WHERE started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
+  GROUP BY k_source
   UNION ALL
-  SELECT touch.source AS k_source, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds] AS p
+  SELECT touch.source AS k_source, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds] AS p
   FROM credits
 )
 GROUP BY k_source
@@ -597,21 +596,21 @@ credits AS (
   ARRAY JOIN arrayMap((c, s) -> (c.1, c.2, c.2 * least(1., s) / s), arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayReverse(arrayMap(n -> if(n = 1, 1., 0.), arrayEnumerateUniq(arrayReverse(arrayMap(t -> t.source, touches))))))) AS kept, arrayWithConstant(length(kept), arraySum(k -> k.2, kept))) AS credit
 )
 SELECT k_source,
-  max(label) AS label,
   sumForEach(p) AS t_parts,
   sumForEach(sumForEach(p)) OVER () AS all_parts,
   count() OVER () AS total_rows,
   toFloat64(0) AS all_expenses
 FROM (
-  SELECT transform(source, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], source) AS k_source, '' AS label, [toFloat64(sum(spend)), toFloat64(sum(impressions)), toFloat64(sum(clicks))] AS p
+  SELECT transform(source, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], source) AS k_source, [toFloat64(sum(spend)), toFloat64(sum(impressions)), toFloat64(sum(clicks))] AS p
   FROM ads FINAL WHERE store_id = {store_id:UInt64}
   AND dt BETWEEN {day_start:Date} AND {day_end:Date}
   GROUP BY k_source
   UNION ALL
-  SELECT transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel) AS k_source, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), 1., toFloat64(add_to_carts), toFloat64(checkouts)] AS p
+  SELECT transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel) AS k_source, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(count()), toFloat64(sum(add_to_carts)), toFloat64(sum(checkouts))] AS p
   FROM session_rows WHERE started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
+  GROUP BY k_source
   UNION ALL
-  SELECT touch.source AS k_source, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds, toFloat64(0), toFloat64(0), share * 1., share * revenue, share * is_new, share * cogs, share * fees, share * shipping_costs, share * refunds] AS p
+  SELECT touch.source AS k_source, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds, toFloat64(0), toFloat64(0), share * 1., share * revenue, share * is_new, share * cogs, share * fees, share * shipping_costs, share * refunds] AS p
   FROM credits
 )
 GROUP BY k_source
@@ -746,8 +745,9 @@ FROM (
   AND dt BETWEEN {day_start:Date} AND {day_end:Date}
   GROUP BY k_source, k_campaign
   UNION ALL
-  SELECT transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel) AS k_source, campaign AS k_campaign, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), 1., toFloat64(add_to_carts), toFloat64(checkouts)] AS p
+  SELECT transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel) AS k_source, campaign AS k_campaign, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(count()), toFloat64(sum(add_to_carts)), toFloat64(sum(checkouts))] AS p
   FROM session_rows WHERE started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
+  GROUP BY k_source, k_campaign
   UNION ALL
   SELECT touch.source AS k_source, touch.campaign AS k_campaign, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds] AS p
   FROM credits
@@ -873,21 +873,21 @@ credits AS (
   ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(arrayPushBack(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')), arrayPushBack(if({dd_fallback:UInt8} = 1, arrayMap(dd_t -> 1. / length(touches), touches), arrayMap(dd_l -> if(({dd_baseline:Float64} + arraySum(arrayMap((dd_k, dd_n) -> if(dd_k != '' AND dd_n = 1, if(empty({dd_cal_sources:Array(String)}), {dd_lifts:Array(Float64)}[indexOf({dd_sources:Array(String)}, dd_k)], if(arrayFirstIndex((dd_cs, dd_ca, dd_cb) -> dd_cs = dd_k AND conv_dt BETWEEN dd_ca AND dd_cb, {dd_cal_sources:Array(String)}, {dd_cal_starts:Array(DateTime64(3, 'UTC'))}, {dd_cal_ends:Array(DateTime64(3, 'UTC'))}) > 0, {dd_cal_lifts:Array(Float64)}[arrayFirstIndex((dd_cs, dd_ca, dd_cb) -> dd_cs = dd_k AND conv_dt BETWEEN dd_ca AND dd_cb, {dd_cal_sources:Array(String)}, {dd_cal_starts:Array(DateTime64(3, 'UTC'))}, {dd_cal_ends:Array(DateTime64(3, 'UTC'))})], {dd_lifts:Array(Float64)}[indexOf({dd_sources:Array(String)}, dd_k)])), 0.), arrayMap(dd_t -> if((has({dd_sources:Array(String)}, dd_t.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, dd_t.channel))), dd_t.source, ''), touches), arrayReverse(arrayEnumerateUniq(arrayReverse(arrayMap(dd_t -> if((has({dd_sources:Array(String)}, dd_t.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, dd_t.channel))), dd_t.source, ''), touches))))))) > 0, dd_l / ({dd_baseline:Float64} + arraySum(arrayMap((dd_k, dd_n) -> if(dd_k != '' AND dd_n = 1, if(empty({dd_cal_sources:Array(String)}), {dd_lifts:Array(Float64)}[indexOf({dd_sources:Array(String)}, dd_k)], if(arrayFirstIndex((dd_cs, dd_ca, dd_cb) -> dd_cs = dd_k AND conv_dt BETWEEN dd_ca AND dd_cb, {dd_cal_sources:Array(String)}, {dd_cal_starts:Array(DateTime64(3, 'UTC'))}, {dd_cal_ends:Array(DateTime64(3, 'UTC'))}) > 0, {dd_cal_lifts:Array(Float64)}[arrayFirstIndex((dd_cs, dd_ca, dd_cb) -> dd_cs = dd_k AND conv_dt BETWEEN dd_ca AND dd_cb, {dd_cal_sources:Array(String)}, {dd_cal_starts:Array(DateTime64(3, 'UTC'))}, {dd_cal_ends:Array(DateTime64(3, 'UTC'))})], {dd_lifts:Array(Float64)}[indexOf({dd_sources:Array(String)}, dd_k)])), 0.), arrayMap(dd_t -> if((has({dd_sources:Array(String)}, dd_t.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, dd_t.channel))), dd_t.source, ''), touches), arrayReverse(arrayEnumerateUniq(arrayReverse(arrayMap(dd_t -> if((has({dd_sources:Array(String)}, dd_t.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, dd_t.channel))), dd_t.source, ''), touches))))))), 0.), arrayMap((dd_k, dd_n) -> if(dd_k != '' AND dd_n = 1, if(empty({dd_cal_sources:Array(String)}), {dd_lifts:Array(Float64)}[indexOf({dd_sources:Array(String)}, dd_k)], if(arrayFirstIndex((dd_cs, dd_ca, dd_cb) -> dd_cs = dd_k AND conv_dt BETWEEN dd_ca AND dd_cb, {dd_cal_sources:Array(String)}, {dd_cal_starts:Array(DateTime64(3, 'UTC'))}, {dd_cal_ends:Array(DateTime64(3, 'UTC'))}) > 0, {dd_cal_lifts:Array(Float64)}[arrayFirstIndex((dd_cs, dd_ca, dd_cb) -> dd_cs = dd_k AND conv_dt BETWEEN dd_ca AND dd_cb, {dd_cal_sources:Array(String)}, {dd_cal_starts:Array(DateTime64(3, 'UTC'))}, {dd_cal_ends:Array(DateTime64(3, 'UTC'))})], {dd_lifts:Array(Float64)}[indexOf({dd_sources:Array(String)}, dd_k)])), 0.), arrayMap(dd_t -> if((has({dd_sources:Array(String)}, dd_t.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, dd_t.channel))), dd_t.source, ''), touches), arrayReverse(arrayEnumerateUniq(arrayReverse(arrayMap(dd_t -> if((has({dd_sources:Array(String)}, dd_t.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, dd_t.channel))), dd_t.source, ''), touches))))))) AS kept_weights_data_driven, if(arraySum(kept_weights_data_driven) > 1. - 1e-9, 0., 1. - arraySum(kept_weights_data_driven))))) AS credit
 )
 SELECT k_source,
-  max(label) AS label,
   sumForEach(p) AS t_parts,
   sumForEach(sumForEach(p)) OVER () AS all_parts,
   count() OVER () AS total_rows,
   toFloat64(0) AS all_expenses
 FROM (
-  SELECT transform(source, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], source) AS k_source, '' AS label, [toFloat64(sum(spend)), toFloat64(sum(impressions)), toFloat64(sum(clicks))] AS p
+  SELECT transform(source, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], source) AS k_source, [toFloat64(sum(spend)), toFloat64(sum(impressions)), toFloat64(sum(clicks))] AS p
   FROM ads FINAL WHERE store_id = {store_id:UInt64}
   AND dt BETWEEN {day_start:Date} AND {day_end:Date}
   GROUP BY k_source
   UNION ALL
-  SELECT transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel) AS k_source, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), 1., toFloat64(add_to_carts), toFloat64(checkouts)] AS p
+  SELECT transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel) AS k_source, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(count()), toFloat64(sum(add_to_carts)), toFloat64(sum(checkouts))] AS p
   FROM session_rows WHERE started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
+  GROUP BY k_source
   UNION ALL
-  SELECT touch.source AS k_source, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds, weight * (touch.source NOT IN ('organic', 'unattributed')), weight * revenue * (touch.source NOT IN ('organic', 'unattributed'))] AS p
+  SELECT touch.source AS k_source, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds, weight * (touch.source NOT IN ('organic', 'unattributed')), weight * revenue * (touch.source NOT IN ('organic', 'unattributed'))] AS p
   FROM credits
 )
 GROUP BY k_source
@@ -979,10 +979,11 @@ FROM (
   AND adgroup_id = {adgroup:String}
   GROUP BY k_source, k_ad
   UNION ALL
-  SELECT transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel) AS k_source, ad AS k_ad, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), 1., toFloat64(add_to_carts), toFloat64(checkouts)] AS p
+  SELECT transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel) AS k_source, ad AS k_ad, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(count()), toFloat64(sum(add_to_carts)), toFloat64(sum(checkouts))] AS p
   FROM session_rows WHERE started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
   AND campaign = {campaign:String}
   AND adgroup = {adgroup:String}
+  GROUP BY k_source, k_ad
   UNION ALL
   SELECT touch.source AS k_source, touch.ad AS k_ad, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds] AS p
   FROM credits
@@ -1059,16 +1060,16 @@ credits AS (
 )
 SELECT k_utm_campaign,
   toString(bucket) AS date,
-  max(label) AS label,
   sumForEach(p) AS t_parts,
   sumForEach(sumForEach(p)) OVER () AS all_parts,
   count() OVER () AS total_rows,
   toFloat64(0) AS all_expenses
 FROM (
-  SELECT utm_campaign AS k_utm_campaign, toMonday(toDate(started, {tz:String})) AS bucket, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), 1., toFloat64(add_to_carts), toFloat64(checkouts)] AS p
+  SELECT utm_campaign AS k_utm_campaign, toMonday(toDate(started, {tz:String})) AS bucket, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(count()), toFloat64(sum(add_to_carts)), toFloat64(sum(checkouts))] AS p
   FROM session_rows WHERE started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
+  GROUP BY k_utm_campaign, bucket
   UNION ALL
-  SELECT touch.utm_campaign AS k_utm_campaign, toMonday(toDate(credit_ts, {tz:String})) AS bucket, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds] AS p
+  SELECT touch.utm_campaign AS k_utm_campaign, toMonday(toDate(credit_ts, {tz:String})) AS bucket, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds] AS p
   FROM credits
 )
 GROUP BY bucket, k_utm_campaign
@@ -1158,17 +1159,17 @@ credits AS (
   ARRAY JOIN arrayFilter(c -> c.2 > 0 AND c.1.channel IN {channels:Array(String)}, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
 )
 SELECT k_city,
-  max(label) AS label,
   sumForEach(p) AS t_parts,
   sumForEach(sumForEach(p)) OVER () AS all_parts,
   count() OVER () AS total_rows,
   toFloat64(0) AS all_expenses
 FROM (
-  SELECT city AS k_city, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), 1., toFloat64(add_to_carts), toFloat64(checkouts)] AS p
+  SELECT city AS k_city, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(count()), toFloat64(sum(add_to_carts)), toFloat64(sum(checkouts))] AS p
   FROM session_rows WHERE started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
   AND channel IN {channels:Array(String)}
+  GROUP BY k_city
   UNION ALL
-  SELECT city AS k_city, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds] AS p
+  SELECT city AS k_city, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds] AS p
   FROM credits
 )
 GROUP BY k_city
@@ -1256,25 +1257,23 @@ credits AS (
   )
   ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
 )
-SELECT max(label) AS label,
-  sumForEach(p) AS t_parts,
-  sumForEach(sumForEach(p)) OVER () AS all_parts,
-  count() OVER () AS total_rows,
+SELECT sumForEach(p) AS t_parts,
+  t_parts AS all_parts,
+  toUInt64(1) AS total_rows,
   (SELECT toFloat64(sum(amount)) FROM expenses WHERE store_id = {store_id:UInt64}
       AND dt BETWEEN {day_start:Date} AND {day_end:Date}) AS all_expenses
 FROM (
-  SELECT '' AS label, [toFloat64(sum(spend)), toFloat64(sum(impressions)), toFloat64(sum(clicks))] AS p
+  SELECT [toFloat64(sum(spend)), toFloat64(sum(impressions)), toFloat64(sum(clicks))] AS p
   FROM ads FINAL WHERE store_id = {store_id:UInt64}
   AND dt BETWEEN {day_start:Date} AND {day_end:Date}
   UNION ALL
-  SELECT '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), 1., toFloat64(add_to_carts), toFloat64(checkouts)] AS p
+  SELECT [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(count()), toFloat64(sum(add_to_carts)), toFloat64(sum(checkouts))] AS p
   FROM session_rows WHERE started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
   UNION ALL
-  SELECT '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds] AS p
+  SELECT [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds] AS p
   FROM credits
 )
 
-ORDER BY t_parts[8] DESC
 LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 ;
 -- report-expenses
@@ -1381,13 +1380,12 @@ credits AS (
   ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
 )
 SELECT k_coupon_code,
-  max(label) AS label,
   sumForEach(p) AS t_parts,
   sumForEach(sumForEach(p)) OVER () AS all_parts,
   count() OVER () AS total_rows,
   toFloat64(0) AS all_expenses
 FROM (
-  SELECT coupon_code AS k_coupon_code, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds] AS p
+  SELECT coupon_code AS k_coupon_code, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds] AS p
   FROM credits
 )
 GROUP BY k_coupon_code
@@ -1474,13 +1472,12 @@ credits AS (
   ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
 )
 SELECT k_coupon_code,
-  max(label) AS label,
   sumForEach(p) AS t_parts,
   sumForEach(sumForEach(p)) OVER () AS all_parts,
   count() OVER () AS total_rows,
   toFloat64(0) AS all_expenses
 FROM (
-  SELECT coupon_code AS k_coupon_code, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds] AS p
+  SELECT coupon_code AS k_coupon_code, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds] AS p
   FROM credits
 )
 GROUP BY k_coupon_code
@@ -1567,8 +1564,9 @@ FROM (
   AND dt BETWEEN {day_start:Date} AND {day_end:Date}
   GROUP BY k_source, k_ad
   UNION ALL
-  SELECT transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel) AS k_source, ad AS k_ad, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), 1., toFloat64(add_to_carts), toFloat64(checkouts)] AS p
+  SELECT transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel) AS k_source, ad AS k_ad, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(count()), toFloat64(sum(add_to_carts)), toFloat64(sum(checkouts))] AS p
   FROM session_rows WHERE started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
+  GROUP BY k_source, k_ad
   UNION ALL
   SELECT touch.source AS k_source, touch.ad AS k_ad, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds] AS p
   FROM credits
@@ -1661,22 +1659,21 @@ credits AS (
 )
 SELECT k_model,
   k_source,
-  max(label) AS label,
   sumForEach(p) AS t_parts,
   sumForEach(sumForEach(p)) OVER (PARTITION BY k_model) AS all_parts,
   count() OVER (PARTITION BY k_model) AS total_rows,
   toFloat64(0) AS all_expenses
 FROM (
-  SELECT arrayJoin(range(1, 9)) AS k_model, transform(source, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], source) AS k_source, '' AS label, [toFloat64(sum(spend)), toFloat64(sum(impressions)), toFloat64(sum(clicks))] AS p
+  SELECT arrayJoin(range(1, 9)) AS k_model, transform(source, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], source) AS k_source, [toFloat64(sum(spend)), toFloat64(sum(impressions)), toFloat64(sum(clicks))] AS p
   FROM ads FINAL WHERE store_id = {store_id:UInt64}
   AND dt BETWEEN {day_start:Date} AND {day_end:Date}
   GROUP BY k_model, k_source
   UNION ALL
-  SELECT arrayJoin(range(1, 9)) AS k_model, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel) AS k_source, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(count()), toFloat64(sum(add_to_carts)), toFloat64(sum(checkouts))] AS p
+  SELECT arrayJoin(range(1, 9)) AS k_model, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel) AS k_source, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(count()), toFloat64(sum(add_to_carts)), toFloat64(sum(checkouts))] AS p
   FROM session_rows WHERE started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
   GROUP BY k_model, k_source
   UNION ALL
-  SELECT model AS k_model, touch.source AS k_source, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds, toFloat64(0), toFloat64(0), share * 1., share * revenue, share * is_new, share * cogs, share * fees, share * shipping_costs, share * refunds] AS p
+  SELECT model AS k_model, touch.source AS k_source, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds, toFloat64(0), toFloat64(0), share * 1., share * revenue, share * is_new, share * cogs, share * fees, share * shipping_costs, share * refunds] AS p
   FROM credits
 )
 GROUP BY k_model, k_source
@@ -1779,9 +1776,10 @@ FROM (
   AND ad_id = {ad:String}
   GROUP BY k_source, k_campaign
   UNION ALL
-  SELECT transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel) AS k_source, campaign AS k_campaign, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), 1., toFloat64(add_to_carts), toFloat64(checkouts)] AS p
+  SELECT transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel) AS k_source, campaign AS k_campaign, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(count()), toFloat64(sum(add_to_carts)), toFloat64(sum(checkouts))] AS p
   FROM session_rows WHERE started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
   AND ad = {ad:String}
+  GROUP BY k_source, k_campaign
   UNION ALL
   SELECT touch.source AS k_source, touch.campaign AS k_campaign, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds] AS p
   FROM credits
@@ -1880,21 +1878,21 @@ credits AS (
   ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
 )
 SELECT k_source,
-  max(label) AS label,
   sumForEach(p) AS t_parts,
   sumForEach(sumForEach(p)) OVER () AS all_parts,
   count() OVER () AS total_rows,
   toFloat64(0) AS all_expenses
 FROM (
-  SELECT transform(source, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], source) AS k_source, '' AS label, [toFloat64(sum(spend)), toFloat64(sum(impressions)), toFloat64(sum(clicks))] AS p
+  SELECT transform(source, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], source) AS k_source, [toFloat64(sum(spend)), toFloat64(sum(impressions)), toFloat64(sum(clicks))] AS p
   FROM ads FINAL WHERE store_id = {store_id:UInt64}
   AND dt BETWEEN {day_start:Date} AND {day_end:Date}
   GROUP BY k_source
   UNION ALL
-  SELECT transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel) AS k_source, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), 1., toFloat64(add_to_carts), toFloat64(checkouts)] AS p
+  SELECT transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel) AS k_source, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(count()), toFloat64(sum(add_to_carts)), toFloat64(sum(checkouts))] AS p
   FROM session_rows WHERE started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
+  GROUP BY k_source
   UNION ALL
-  SELECT touch.source AS k_source, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds] AS p
+  SELECT touch.source AS k_source, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds] AS p
   FROM credits
 )
 GROUP BY k_source
@@ -1991,26 +1989,24 @@ credits AS (
   )
   ARRAY JOIN arrayFilter(c -> c.2 > 0 AND c.1.channel IN {channels:Array(String)}, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
 )
-SELECT max(label) AS label,
-  sumForEach(p) AS t_parts,
-  sumForEach(sumForEach(p)) OVER () AS all_parts,
-  count() OVER () AS total_rows,
+SELECT sumForEach(p) AS t_parts,
+  t_parts AS all_parts,
+  toUInt64(1) AS total_rows,
   toFloat64(0) AS all_expenses
 FROM (
-  SELECT '' AS label, [toFloat64(sum(spend)), toFloat64(sum(impressions)), toFloat64(sum(clicks))] AS p
+  SELECT [toFloat64(sum(spend)), toFloat64(sum(impressions)), toFloat64(sum(clicks))] AS p
   FROM ads FINAL WHERE store_id = {store_id:UInt64}
   AND dt BETWEEN {day_start:Date} AND {day_end:Date}
   AND source IN {channels:Array(String)}
   UNION ALL
-  SELECT '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), 1., toFloat64(add_to_carts), toFloat64(checkouts)] AS p
+  SELECT [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(count()), toFloat64(sum(add_to_carts)), toFloat64(sum(checkouts))] AS p
   FROM session_rows WHERE started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
   AND channel IN {channels:Array(String)}
   UNION ALL
-  SELECT '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds] AS p
+  SELECT [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds] AS p
   FROM credits
 )
 
-ORDER BY t_parts[8] DESC
 LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 ;
 
@@ -2085,21 +2081,21 @@ credits AS (
 SELECT * REPLACE (count() OVER () AS total_rows) FROM (
 SELECT k_source,
   toString(bucket) AS date,
-  max(label) AS label,
   sumForEach(p) AS t_parts,
   sumForEach(sumForEach(p)) OVER () AS all_parts,
   count() OVER () AS total_rows,
   toFloat64(0) AS all_expenses
 FROM (
-  SELECT transform(source, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], source) AS k_source, dt AS bucket, '' AS label, [toFloat64(sum(spend)), toFloat64(sum(impressions)), toFloat64(sum(clicks))] AS p
+  SELECT transform(source, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], source) AS k_source, dt AS bucket, [toFloat64(sum(spend)), toFloat64(sum(impressions)), toFloat64(sum(clicks))] AS p
   FROM ads FINAL WHERE store_id = {store_id:UInt64}
   AND dt BETWEEN {day_start:Date} AND {day_end:Date}
   GROUP BY k_source, bucket
   UNION ALL
-  SELECT transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel) AS k_source, toDate(started, {tz:String}) AS bucket, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), 1., toFloat64(add_to_carts), toFloat64(checkouts)] AS p
+  SELECT transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel) AS k_source, toDate(started, {tz:String}) AS bucket, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(count()), toFloat64(sum(add_to_carts)), toFloat64(sum(checkouts))] AS p
   FROM session_rows WHERE started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
+  GROUP BY k_source, bucket
   UNION ALL
-  SELECT touch.source AS k_source, toDate(credit_ts, {tz:String}) AS bucket, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds] AS p
+  SELECT touch.source AS k_source, toDate(credit_ts, {tz:String}) AS bucket, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds] AS p
   FROM credits
 )
 GROUP BY bucket, k_source
@@ -2175,21 +2171,21 @@ credits AS (
 )
 SELECT k_source,
   toString(bucket) AS date,
-  max(label) AS label,
   sumForEach(p) AS t_parts,
   sumForEach(sumForEach(p)) OVER () AS all_parts,
   count() OVER () AS total_rows,
   toFloat64(0) AS all_expenses
 FROM (
-  SELECT transform(source, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], source) AS k_source, dt AS bucket, '' AS label, [toFloat64(sum(spend)), toFloat64(sum(impressions)), toFloat64(sum(clicks))] AS p
+  SELECT transform(source, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], source) AS k_source, dt AS bucket, [toFloat64(sum(spend)), toFloat64(sum(impressions)), toFloat64(sum(clicks))] AS p
   FROM ads FINAL WHERE store_id = {store_id:UInt64}
   AND dt BETWEEN {day_start:Date} AND {day_end:Date}
   GROUP BY k_source, bucket
   UNION ALL
-  SELECT transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel) AS k_source, toDate(started, {tz:String}) AS bucket, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), 1., toFloat64(add_to_carts), toFloat64(checkouts)] AS p
+  SELECT transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel) AS k_source, toDate(started, {tz:String}) AS bucket, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(count()), toFloat64(sum(add_to_carts)), toFloat64(sum(checkouts))] AS p
   FROM session_rows WHERE started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
+  GROUP BY k_source, bucket
   UNION ALL
-  SELECT touch.source AS k_source, toDate(credit_ts, {tz:String}) AS bucket, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds] AS p
+  SELECT touch.source AS k_source, toDate(credit_ts, {tz:String}) AS bucket, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds] AS p
   FROM credits
 )
 GROUP BY bucket, k_source
@@ -2277,24 +2273,22 @@ credits AS (
   WHERE store_id = {store_id:UInt64} AND dt BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')} AND sale = 1
     AND transaction_id NOT IN (SELECT transaction_id FROM conversions WHERE store_id = {store_id:UInt64} AND transaction_id != '') AND order_name NOT IN (SELECT transaction_id FROM conversions WHERE store_id = {store_id:UInt64} AND transaction_id != '')
 )
-SELECT max(label) AS label,
-  sumForEach(p) AS t_parts,
-  sumForEach(sumForEach(p)) OVER () AS all_parts,
-  count() OVER () AS total_rows,
+SELECT sumForEach(p) AS t_parts,
+  t_parts AS all_parts,
+  toUInt64(1) AS total_rows,
   toFloat64(0) AS all_expenses
 FROM (
-  SELECT '' AS label, [toFloat64(sum(spend)), toFloat64(sum(impressions)), toFloat64(sum(clicks))] AS p
+  SELECT [toFloat64(sum(spend)), toFloat64(sum(impressions)), toFloat64(sum(clicks))] AS p
   FROM ads FINAL WHERE store_id = {store_id:UInt64}
   AND dt BETWEEN {day_start:Date} AND {day_end:Date}
   UNION ALL
-  SELECT '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), 1., toFloat64(add_to_carts), toFloat64(checkouts)] AS p
+  SELECT [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(count()), toFloat64(sum(add_to_carts)), toFloat64(sum(checkouts))] AS p
   FROM session_rows WHERE started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
   UNION ALL
-  SELECT '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds] AS p
+  SELECT [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds] AS p
   FROM credits
 )
 
-ORDER BY t_parts[8] DESC
 LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 ;
 
@@ -2388,23 +2382,21 @@ credits AS (
     AND transaction_id NOT IN (SELECT transaction_id FROM excluded_transactions WHERE store_id = {store_id:UInt64} AND list_id = {excluded_list:String}) AND order_name NOT IN (SELECT transaction_id FROM excluded_transactions WHERE store_id = {store_id:UInt64} AND list_id = {excluded_list:String})
     AND transaction_id NOT IN (SELECT transaction_id FROM conversions WHERE store_id = {store_id:UInt64} AND transaction_id != '') AND order_name NOT IN (SELECT transaction_id FROM conversions WHERE store_id = {store_id:UInt64} AND transaction_id != '')
 )
-SELECT max(label) AS label,
-  sumForEach(p) AS t_parts,
-  sumForEach(sumForEach(p)) OVER () AS all_parts,
-  count() OVER () AS total_rows,
+SELECT sumForEach(p) AS t_parts,
+  t_parts AS all_parts,
+  toUInt64(1) AS total_rows,
   toFloat64(0) AS all_expenses
 FROM (
-  SELECT '' AS label, [toFloat64(sum(spend)), toFloat64(sum(impressions)), toFloat64(sum(clicks))] AS p
+  SELECT [toFloat64(sum(spend)), toFloat64(sum(impressions)), toFloat64(sum(clicks))] AS p
   FROM ads FINAL WHERE store_id = {store_id:UInt64}
   AND dt BETWEEN {day_start:Date} AND {day_end:Date}
   UNION ALL
-  SELECT '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), 1., toFloat64(add_to_carts), toFloat64(checkouts)] AS p
+  SELECT [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(count()), toFloat64(sum(add_to_carts)), toFloat64(sum(checkouts))] AS p
   FROM session_rows WHERE started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
   UNION ALL
-  SELECT '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds] AS p
+  SELECT [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds] AS p
   FROM credits
 )
 
-ORDER BY t_parts[8] DESC
 LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 ;
