@@ -380,10 +380,17 @@ credits AS (
 /**
  * One part source. Ads are summed per key inside their branch (their label is the newest name);
  * sessions and credits hand one row each to the outer GROUP BY, which costs ClickHouse less
- * analysis than a second aggregation per branch.
+ * analysis than a second aggregation per branch. With several models every branch sums per key:
+ * eight models would multiply the rows handed up eightfold.
  */
 interface Branch {
   keys: string[];
+  /**
+   * Whether the first key is the model numbers that ads and sessions count under (everyModel):
+   * computed after the branch's grouping, so each key's sums are spread over the models, not each
+   * session before summing (an 8-model statement grouped 8 times the scan range's sessions).
+   */
+  spread: boolean;
   bucket: string | null;
   label: string;
   parts: Partial<Record<ArrayPart, string>>;
@@ -442,7 +449,7 @@ function branchSql(branch: Branch, keyNames: string[], order: ArrayPart[]): stri
     `${branch.label} AS label`,
     `[${parts.join(', ')}] AS p`,
   ];
-  const group = [...keyNames.map((k) => `k_${k}`), ...(branch.bucket ? ['bucket'] : [])];
+  const group = [...keyNames.slice(branch.spread ? 1 : 0).map((k) => `k_${k}`), ...(branch.bucket ? ['bucket'] : [])];
   return `SELECT ${cols.join(', ')}
   ${branch.from}${branch.grouped && group.length ? `\n  GROUP BY ${group.join(', ')}` : ''}`;
 }
@@ -454,7 +461,7 @@ const asksIncremental = (plan: ReportPlan) =>
 /**
  * The three part sources (ads, sessions, credits) for the plan's breakdown and interval. With
  * `models` models the model number is the first key: credits carry theirs, ads and sessions
- * count under every model (sessions summed per key in their branch, not one row per session).
+ * count under every model; each branch sums per key (Branch).
  */
 function branches(plan: ReportPlan, dimension: Dimension | null, models: number | null): Branch[] {
   const bucket = (date: string) => (plan.interval ? INTERVALS[plan.interval](date) : null);
@@ -470,6 +477,7 @@ function branches(plan: ReportPlan, dimension: Dimension | null, models: number 
     for (const drill of drillsOf(plan)) where.add(`${drill.ads} = {${drill.name}:String}`);
     out.push({
       keys: [...spread, ...(adsKeys as string[])],
+      spread: models !== null,
       bucket: bucket('dt'),
       label: dimension?.label ? `argMax(${dimension.label.ads}, dt)` : "''",
       parts: { spend: 'toFloat64(sum(spend))', impressions: 'toFloat64(sum(impressions))', clicks: 'toFloat64(sum(clicks))' },
@@ -485,6 +493,7 @@ function branches(plan: ReportPlan, dimension: Dimension | null, models: number 
     for (const drill of drillsOf(plan)) where.add(`${drill.session} = {${drill.name}:String}`);
     out.push({
       keys: [...spread, ...(sessionKeys as string[])],
+      spread: models !== null,
       bucket: bucket(LOCAL_DATE('started')),
       label: "''",
       parts: models
@@ -495,9 +504,10 @@ function branches(plan: ReportPlan, dimension: Dimension | null, models: number 
     });
   }
   const credit: Partial<Record<ArrayPart, string>> = {};
+  const sum = (value: string) => (models ? `sum(${value})` : value);
   for (const [part, column] of Object.entries(CREDIT_PARTS) as [CreditPart, string][]) {
-    credit[part] = `weight * ${column}`;
-    credit[`share_${part}`] = `share * ${column}`;
+    credit[part] = sum(`weight * ${column}`);
+    credit[`share_${part}`] = sum(`share * ${column}`);
   }
   if (models === null && MODELS[plan.attribution.model].remainder && asksIncremental(plan)) {
     // What a tracked channel caused: every credit but organic's (the baseline) and unattributed orders'.
@@ -505,7 +515,15 @@ function branches(plan: ReportPlan, dimension: Dimension | null, models: number 
     credit.incremental_conversions = `weight * ${caused}`;
     credit.incremental_revenue = `weight * revenue * ${caused}`;
   }
-  out.push({ keys: [...(models ? ['model'] : []), ...keys.map((k) => k.credit)], bucket: bucket(LOCAL_DATE('credit_ts')), label: "''", parts: credit, from: 'FROM credits', grouped: false });
+  out.push({
+    keys: [...(models ? ['model'] : []), ...keys.map((k) => k.credit)],
+    spread: false,
+    bucket: bucket(LOCAL_DATE('credit_ts')),
+    label: "''",
+    parts: credit,
+    from: 'FROM credits',
+    grouped: models !== null,
+  });
   return out;
 }
 
