@@ -244,9 +244,9 @@ function creditedSql(plan: ReportPlan, credits: string, model: ModelName = plan.
  * (touch, weight, share, model number), the number 1-based in `models` order, over the column
  * `touches` (creditedTouchesSql). The share is the weight under a model without overlapping credits.
  */
-function modelsCreditedSql(plan: ReportPlan, models: readonly ModelName[], fallback: string): string {
+function modelsCreditedSql(plan: ReportPlan, models: readonly ModelName[], fallback: string, bound: QueryParams): string {
   const each = models.map((model, i) => {
-    const credited = creditedSql(plan, modelCreditsSql(model, { touches: 'touches', convTs: 'conv_dt', fallback }), model);
+    const credited = creditedSql(plan, modelCreditsSql(model, { touches: 'touches', convTs: 'conv_dt', fallback, bound }), model);
     return `arrayMap(c -> (c.1, c.2, ${hasShares(model) ? 'c.3' : 'c.2'}, ${i + 1}), ${credited})`;
   });
   return `arrayConcat(${each.join(', ')})`;
@@ -303,11 +303,21 @@ const LINES_JOIN = `LEFT JOIN (
 const LINES_SQL = 'if(notEmpty(l.l_items), l.l_items, c.line_items)';
 
 /**
+ * How a report statement is built: with `models`, those models side by side; `bound`, the values
+ * the models bound (run.ts binds before building; none for models that bind nothing), so that their
+ * weights leave out what the values make idle (AttributionModel.weights).
+ */
+export interface ReportSqlOptions {
+  models?: readonly ModelName[];
+  bound?: QueryParams;
+}
+
+/**
  * The report's common table expressions, up to `credits`: one row per (conversion, credited
  * touch). With `lines`, each credit also carries its conversion's line items (`lines`), for the
  * product sales query.
  */
-export function reportCtes(plan: ReportPlan, options: { lines?: boolean; models?: readonly ModelName[] } = {}): { sql: string; params: QueryParams } {
+export function reportCtes(plan: ReportPlan, options: ReportSqlOptions & { lines?: boolean } = {}): { sql: string; params: QueryParams } {
   const lines = options.lines === true;
   const shape = creditShape(plan, options.models);
   const fields = touchFields(plan);
@@ -327,11 +337,12 @@ export function reportCtes(plan: ReportPlan, options: { lines?: boolean; models?
 
   const values = conversionValues(plan);
   const { touch, fallback } = touchExpressions(fields);
-  const attribution = attributionColumns(plan.attribution.model, { path: 'p.path', convTs: 'conv_dt', fallback });
+  const bound = options.bound ?? {};
+  const attribution = attributionColumns(plan.attribution.model, { path: 'p.path', convTs: 'conv_dt', fallback, bound });
   const creditTs = plan.attribution.dateMode === 'click' ? 'touch.ts' : 'conv_dt';
   const needsOwn = fields.some((f) => OWN_SESSION_FIELDS.includes(f));
   const unattributed = plan.includeUnattributed ? unattributedCreditsSql(plan, fields, lines, segment?.sql ?? null, shape) : '';
-  const credited = options.models ? modelsCreditedSql(plan, options.models, fallback) : creditedSql(plan, attribution.credits);
+  const credited = options.models ? modelsCreditedSql(plan, options.models, fallback, bound) : creditedSql(plan, attribution.credits);
 
   const sql = `
 WITH
@@ -557,7 +568,7 @@ function rowOrder(plan: ReportPlan, keyCols: string[], bucketCol: string): strin
  * seen. With row keys, the rows are picked one level up, after the window sums, so the totals
  * still cover the whole scope.
  */
-export function buildReportSql(plan: ReportPlan, options: { models?: readonly ModelName[] } = {}): ReportSql {
+export function buildReportSql(plan: ReportPlan, options: ReportSqlOptions = {}): ReportSql {
   const base = reportCtes(plan, options);
   const shape = creditShape(plan, options.models);
   const dimension: Dimension | null = plan.breakdown ? DIMENSIONS[plan.breakdown] : null;
