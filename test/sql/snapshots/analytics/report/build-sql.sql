@@ -1670,9 +1670,8 @@ FROM (
   FROM session_rows WHERE started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
   GROUP BY k_source
   UNION ALL
-  SELECT model AS k_model, touch.source AS k_source, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), sum(weight * 1.), sum(weight * revenue), sum(weight * is_new), sum(weight * cogs), sum(weight * fees), sum(weight * shipping_costs), sum(weight * refunds), toFloat64(0), toFloat64(0), sum(share * 1.), sum(share * revenue), sum(share * is_new), sum(share * cogs), sum(share * fees), sum(share * shipping_costs), sum(share * refunds)] AS p
+  SELECT model AS k_model, touch.source AS k_source, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds, toFloat64(0), toFloat64(0), share * 1., share * revenue, share * is_new, share * cogs, share * fees, share * shipping_costs, share * refunds] AS p
   FROM credits
-  GROUP BY k_model, k_source
 )
 GROUP BY k_model, k_source
 ORDER BY k_model, t_parts[8] DESC, k_source
