@@ -198,7 +198,7 @@ async function computeReport(
   settings: WorkspaceSettings,
 ): Promise<ReportResult> {
   const bound = await bindModel(stores, auth, plan, settings);
-  const built = buildReportSql(plan);
+  const built = buildReportSql(plan, { bound });
   const sql = built.sql;
   const params = { ...built.params, ...bound };
   const rawRows = await stores.ch.query<RawRow>(QUERY_NAME, sql, params);
@@ -206,7 +206,7 @@ async function computeReport(
   // row, need one row of the whole scope to read them.
   let totalsRow = rawRows[0];
   if (!totalsRow && (plan.offset > 0 || plan.rowKeys)) {
-    const whole = buildReportSql({ ...plan, rowKeys: null });
+    const whole = buildReportSql({ ...plan, rowKeys: null }, { bound });
     [totalsRow] = await stores.ch.query<RawRow>(QUERY_NAME, whole.sql, { ...whole.params, ...bound, offset: 0, limit: 1 });
   }
   if (!totalsRow && plan.includeExpenses) {
@@ -320,7 +320,7 @@ async function computeModels(
     Object.assign(bound, values);
     boundEach.push(values);
   }
-  const built = buildReportSql(plans[0]!, { models });
+  const built = buildReportSql(plans[0]!, { models, bound });
   const rawRows = await stores.ch.query<RawRow>(QUERY_NAME, built.sql, { ...built.params, ...bound });
   return Promise.all(plans.map((plan, i) => {
     const rows = rawRows.filter((r) => Number(r.k_model) === i + 1);

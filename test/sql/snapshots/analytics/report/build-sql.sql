@@ -64,7 +64,7 @@ credits AS (
     FROM paths AS p
     RIGHT JOIN conv AS c ON p.identity = c.identity
   )
-  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
+  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap((i, n) -> if(i = n, 1., 0.), arrayEnumerate(touches), arrayWithConstant(length(touches), length(touches))))) AS credit
 )
 SELECT sumForEach(p) AS t_parts,
   t_parts AS all_parts,
@@ -240,7 +240,7 @@ credits AS (
     FROM paths AS p
     RIGHT JOIN conv AS c ON p.identity = c.identity
   )
-  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(t -> 1. / length(touches), touches))) AS credit
+  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayWithConstant(length(touches), 1. / length(touches)))) AS credit
 )
 SELECT k_source,
   sumForEach(p) AS t_parts,
@@ -329,7 +329,7 @@ credits AS (
     FROM paths AS p
     RIGHT JOIN conv AS c ON p.identity = c.identity
   )
-  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
+  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap((i, n) -> if(i = n, 1., 0.), arrayEnumerate(touches), arrayWithConstant(length(touches), length(touches))))) AS credit
 )
 SELECT toString(bucket) AS date,
   sumForEach(p) AS t_parts,
@@ -417,7 +417,7 @@ credits AS (
     FROM paths AS p
     RIGHT JOIN conv AS c ON p.identity = c.identity
   )
-  ARRAY JOIN arrayFilter(c -> c.2 > 0 AND c.1.ts BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(i -> multiIf(length(touches) = 1, 1., length(touches) = 2, 0.5, i = 1 OR i = length(touches), 0.4, 0.2 / (length(touches) - 2)), arrayEnumerate(touches)))) AS credit
+  ARRAY JOIN arrayFilter(c -> c.2 > 0 AND c.1.ts BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap((i, n) -> multiIf(n = 1, 1., n = 2, 0.5, i = 1 OR i = n, 0.4, 0.2 / (n - 2)), arrayEnumerate(touches), arrayWithConstant(length(touches), length(touches))))) AS credit
 )
 SELECT k_source,
   sumForEach(p) AS t_parts,
@@ -505,7 +505,7 @@ credits AS (
     FROM paths AS p
     RIGHT JOIN conv AS c ON p.identity = c.identity
   )
-  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(t -> if(arrayCount(x -> x.source NOT IN ('email', 'organic'), touches) = 0, 1. / length(touches), if(t.source NOT IN ('email', 'organic'), 1. / arrayCount(x -> x.source NOT IN ('email', 'organic'), touches), 0.)), touches))) AS credit
+  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, if(arrayCount(x -> x.source NOT IN ('email', 'organic'), touches) = 0, arrayWithConstant(length(touches), 1. / length(touches)), arrayMap((t, o) -> if(t.source NOT IN ('email', 'organic'), 1. / o, 0.), touches, arrayWithConstant(length(touches), arrayCount(x -> x.source NOT IN ('email', 'organic'), touches)))))) AS credit
 )
 SELECT k_source,
   sumForEach(p) AS t_parts,
@@ -730,7 +730,7 @@ credits AS (
     FROM paths AS p
     RIGHT JOIN conv AS c ON p.identity = c.identity
   )
-  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic', ''), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String, campaign String)')], eligible) AS touches, if(empty(arrayDistinct(arrayFilter(mk_s -> mk_s != '', arrayMap(mk_t -> if((has({mk_sources:Array(String)}, mk_t.source) AND ({mk_restricted:UInt8} = 0 OR has({mk_channels:Array(String)}, mk_t.channel))), mk_t.source, ''), touches)))), arrayMap(mk_i -> if(mk_i = if(arrayLastIndex(mk_t -> mk_t.source = 'organic', touches) > 0, arrayLastIndex(mk_t -> mk_t.source = 'organic', touches), length(touches)), 1., 0.), arrayEnumerate(touches)), arrayMap((mk_k, mk_n) -> if(mk_k != '' AND mk_n = 1, if(arraySum(mk_s -> {mk_effects:Array(Float64)}[indexOf({mk_sources:Array(String)}, mk_s)], arrayDistinct(arrayFilter(mk_s -> mk_s != '', arrayMap(mk_t -> if((has({mk_sources:Array(String)}, mk_t.source) AND ({mk_restricted:UInt8} = 0 OR has({mk_channels:Array(String)}, mk_t.channel))), mk_t.source, ''), touches)))) > 0, {mk_effects:Array(Float64)}[indexOf({mk_sources:Array(String)}, mk_k)] / arraySum(mk_s -> {mk_effects:Array(Float64)}[indexOf({mk_sources:Array(String)}, mk_s)], arrayDistinct(arrayFilter(mk_s -> mk_s != '', arrayMap(mk_t -> if((has({mk_sources:Array(String)}, mk_t.source) AND ({mk_restricted:UInt8} = 0 OR has({mk_channels:Array(String)}, mk_t.channel))), mk_t.source, ''), touches)))), 1. / length(arrayDistinct(arrayFilter(mk_s -> mk_s != '', arrayMap(mk_t -> if((has({mk_sources:Array(String)}, mk_t.source) AND ({mk_restricted:UInt8} = 0 OR has({mk_channels:Array(String)}, mk_t.channel))), mk_t.source, ''), touches))))), 0.), arrayMap(mk_t -> if((has({mk_sources:Array(String)}, mk_t.source) AND ({mk_restricted:UInt8} = 0 OR has({mk_channels:Array(String)}, mk_t.channel))), mk_t.source, ''), touches), arrayReverse(arrayEnumerateUniq(arrayReverse(arrayMap(mk_t -> if((has({mk_sources:Array(String)}, mk_t.source) AND ({mk_restricted:UInt8} = 0 OR has({mk_channels:Array(String)}, mk_t.channel))), mk_t.source, ''), touches)))))))) AS credit
+  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic', ''), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String, campaign String)')], eligible) AS touches, arrayMap(mk_keys -> arrayMap(mk_chained -> if(empty(mk_chained), arrayMap((mk_i, mk_at) -> if(mk_i = mk_at, 1., 0.), arrayEnumerate(touches), arrayWithConstant(length(touches), arrayMap(mk_o -> if(mk_o > 0, mk_o, length(touches)), [arrayLastIndex(mk_t -> mk_t.source = 'organic', touches)])[1])), arrayMap((mk_k, mk_n, mk_total, mk_count) -> if(mk_k != '' AND mk_n = 1, if(mk_total > 0, {mk_effects:Array(Float64)}[indexOf({mk_sources:Array(String)}, mk_k)] / mk_total, 1. / mk_count), 0.), mk_keys, arrayReverse(arrayEnumerateUniq(arrayReverse(mk_keys))), arrayWithConstant(length(mk_keys), arraySum(mk_s -> {mk_effects:Array(Float64)}[indexOf({mk_sources:Array(String)}, mk_s)], mk_chained)), arrayWithConstant(length(mk_keys), length(mk_chained)))), [arrayDistinct(arrayFilter(mk_s -> mk_s != '', mk_keys))])[1], [arrayMap(mk_t -> if((has({mk_sources:Array(String)}, mk_t.source) AND ({mk_restricted:UInt8} = 0 OR has({mk_channels:Array(String)}, mk_t.channel))), mk_t.source, ''), touches)])[1])) AS credit
 )
 SELECT k_source,
   k_campaign,
@@ -870,7 +870,7 @@ credits AS (
     FROM paths AS p
     RIGHT JOIN conv AS c ON p.identity = c.identity
   )
-  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(arrayPushBack(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')), arrayPushBack(if({dd_fallback:UInt8} = 1, arrayMap(dd_t -> 1. / length(touches), touches), arrayMap(dd_l -> if(({dd_baseline:Float64} + arraySum(arrayMap((dd_k, dd_n) -> if(dd_k != '' AND dd_n = 1, if(empty({dd_cal_sources:Array(String)}), {dd_lifts:Array(Float64)}[indexOf({dd_sources:Array(String)}, dd_k)], if(arrayFirstIndex((dd_cs, dd_ca, dd_cb) -> dd_cs = dd_k AND conv_dt BETWEEN dd_ca AND dd_cb, {dd_cal_sources:Array(String)}, {dd_cal_starts:Array(DateTime64(3, 'UTC'))}, {dd_cal_ends:Array(DateTime64(3, 'UTC'))}) > 0, {dd_cal_lifts:Array(Float64)}[arrayFirstIndex((dd_cs, dd_ca, dd_cb) -> dd_cs = dd_k AND conv_dt BETWEEN dd_ca AND dd_cb, {dd_cal_sources:Array(String)}, {dd_cal_starts:Array(DateTime64(3, 'UTC'))}, {dd_cal_ends:Array(DateTime64(3, 'UTC'))})], {dd_lifts:Array(Float64)}[indexOf({dd_sources:Array(String)}, dd_k)])), 0.), arrayMap(dd_t -> if((has({dd_sources:Array(String)}, dd_t.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, dd_t.channel))), dd_t.source, ''), touches), arrayReverse(arrayEnumerateUniq(arrayReverse(arrayMap(dd_t -> if((has({dd_sources:Array(String)}, dd_t.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, dd_t.channel))), dd_t.source, ''), touches))))))) > 0, dd_l / ({dd_baseline:Float64} + arraySum(arrayMap((dd_k, dd_n) -> if(dd_k != '' AND dd_n = 1, if(empty({dd_cal_sources:Array(String)}), {dd_lifts:Array(Float64)}[indexOf({dd_sources:Array(String)}, dd_k)], if(arrayFirstIndex((dd_cs, dd_ca, dd_cb) -> dd_cs = dd_k AND conv_dt BETWEEN dd_ca AND dd_cb, {dd_cal_sources:Array(String)}, {dd_cal_starts:Array(DateTime64(3, 'UTC'))}, {dd_cal_ends:Array(DateTime64(3, 'UTC'))}) > 0, {dd_cal_lifts:Array(Float64)}[arrayFirstIndex((dd_cs, dd_ca, dd_cb) -> dd_cs = dd_k AND conv_dt BETWEEN dd_ca AND dd_cb, {dd_cal_sources:Array(String)}, {dd_cal_starts:Array(DateTime64(3, 'UTC'))}, {dd_cal_ends:Array(DateTime64(3, 'UTC'))})], {dd_lifts:Array(Float64)}[indexOf({dd_sources:Array(String)}, dd_k)])), 0.), arrayMap(dd_t -> if((has({dd_sources:Array(String)}, dd_t.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, dd_t.channel))), dd_t.source, ''), touches), arrayReverse(arrayEnumerateUniq(arrayReverse(arrayMap(dd_t -> if((has({dd_sources:Array(String)}, dd_t.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, dd_t.channel))), dd_t.source, ''), touches))))))), 0.), arrayMap((dd_k, dd_n) -> if(dd_k != '' AND dd_n = 1, if(empty({dd_cal_sources:Array(String)}), {dd_lifts:Array(Float64)}[indexOf({dd_sources:Array(String)}, dd_k)], if(arrayFirstIndex((dd_cs, dd_ca, dd_cb) -> dd_cs = dd_k AND conv_dt BETWEEN dd_ca AND dd_cb, {dd_cal_sources:Array(String)}, {dd_cal_starts:Array(DateTime64(3, 'UTC'))}, {dd_cal_ends:Array(DateTime64(3, 'UTC'))}) > 0, {dd_cal_lifts:Array(Float64)}[arrayFirstIndex((dd_cs, dd_ca, dd_cb) -> dd_cs = dd_k AND conv_dt BETWEEN dd_ca AND dd_cb, {dd_cal_sources:Array(String)}, {dd_cal_starts:Array(DateTime64(3, 'UTC'))}, {dd_cal_ends:Array(DateTime64(3, 'UTC'))})], {dd_lifts:Array(Float64)}[indexOf({dd_sources:Array(String)}, dd_k)])), 0.), arrayMap(dd_t -> if((has({dd_sources:Array(String)}, dd_t.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, dd_t.channel))), dd_t.source, ''), touches), arrayReverse(arrayEnumerateUniq(arrayReverse(arrayMap(dd_t -> if((has({dd_sources:Array(String)}, dd_t.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, dd_t.channel))), dd_t.source, ''), touches))))))) AS kept_weights_data_driven, if(arraySum(kept_weights_data_driven) > 1. - 1e-9, 0., 1. - arraySum(kept_weights_data_driven))))) AS credit
+  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(arrayPushBack(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')), arrayMap(kept_weights -> arrayPushBack(kept_weights, if(arraySum(kept_weights) > 1. - 1e-9, 0., 1. - arraySum(kept_weights))), [arrayWithConstant(length(touches), 1. / length(touches))])[1])) AS credit
 )
 SELECT k_source,
   sumForEach(p) AS t_parts,
@@ -962,7 +962,7 @@ credits AS (
     FROM paths AS p
     RIGHT JOIN conv AS c ON p.identity = c.identity
   )
-  ARRAY JOIN arrayFilter(c -> c.2 > 0 AND c.1.campaign = {campaign:String} AND c.1.adgroup = {adgroup:String}, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic', '', '', ''), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String, campaign String, adgroup String, ad String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
+  ARRAY JOIN arrayFilter(c -> c.2 > 0 AND c.1.campaign = {campaign:String} AND c.1.adgroup = {adgroup:String}, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic', '', '', ''), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String, campaign String, adgroup String, ad String)')], eligible) AS touches, arrayMap((i, n) -> if(i = n, 1., 0.), arrayEnumerate(touches), arrayWithConstant(length(touches), length(touches))))) AS credit
 )
 SELECT k_source,
   k_ad,
@@ -1056,7 +1056,7 @@ credits AS (
     FROM paths AS p
     RIGHT JOIN conv AS c ON p.identity = c.identity
   )
-  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic', own.utm_campaign), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String, utm_campaign String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
+  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic', own.utm_campaign), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String, utm_campaign String)')], eligible) AS touches, arrayMap((i, n) -> if(i = n, 1., 0.), arrayEnumerate(touches), arrayWithConstant(length(touches), length(touches))))) AS credit
 )
 SELECT k_utm_campaign,
   toString(bucket) AS date,
@@ -1156,7 +1156,7 @@ credits AS (
     FROM paths AS p
     RIGHT JOIN conv AS c ON p.identity = c.identity
   )
-  ARRAY JOIN arrayFilter(c -> c.2 > 0 AND c.1.channel IN {channels:Array(String)}, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
+  ARRAY JOIN arrayFilter(c -> c.2 > 0 AND c.1.channel IN {channels:Array(String)}, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap((i, n) -> if(i = n, 1., 0.), arrayEnumerate(touches), arrayWithConstant(length(touches), length(touches))))) AS credit
 )
 SELECT k_city,
   sumForEach(p) AS t_parts,
@@ -1255,7 +1255,7 @@ credits AS (
     FROM paths AS p
     RIGHT JOIN conv AS c ON p.identity = c.identity
   )
-  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
+  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap((i, n) -> if(i = n, 1., 0.), arrayEnumerate(touches), arrayWithConstant(length(touches), length(touches))))) AS credit
 )
 SELECT sumForEach(p) AS t_parts,
   t_parts AS all_parts,
@@ -1377,7 +1377,7 @@ credits AS (
     FROM paths AS p
     RIGHT JOIN conv AS c ON p.identity = c.identity
   )
-  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
+  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap((i, n) -> if(i = n, 1., 0.), arrayEnumerate(touches), arrayWithConstant(length(touches), length(touches))))) AS credit
 )
 SELECT k_coupon_code,
   sumForEach(p) AS t_parts,
@@ -1469,7 +1469,7 @@ credits AS (
     FROM paths AS p
     RIGHT JOIN conv AS c ON p.identity = c.identity
   )
-  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
+  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap((i, n) -> if(i = n, 1., 0.), arrayEnumerate(touches), arrayWithConstant(length(touches), length(touches))))) AS credit
 )
 SELECT k_coupon_code,
   sumForEach(p) AS t_parts,
@@ -1548,7 +1548,7 @@ credits AS (
     FROM paths AS p
     RIGHT JOIN conv AS c ON p.identity = c.identity
   )
-  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic', ''), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String, ad String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
+  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic', ''), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String, ad String)')], eligible) AS touches, arrayMap((i, n) -> if(i = n, 1., 0.), arrayEnumerate(touches), arrayWithConstant(length(touches), length(touches))))) AS credit
 )
 SELECT * REPLACE (count() OVER () AS total_rows) FROM (
 SELECT k_source,
@@ -1655,7 +1655,7 @@ credits AS (
     FROM paths AS p
     RIGHT JOIN conv AS c ON p.identity = c.identity
   )
-  ARRAY JOIN arrayConcat(arrayMap(c -> (c.1, c.2, c.2, 1), arrayFilter(c -> c.2 > 0, arrayZip(touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches))))), arrayMap(c -> (c.1, c.2, c.2, 2), arrayFilter(c -> c.2 > 0, arrayZip(touches, arrayMap(i -> if(i = 1, 1., 0.), arrayEnumerate(touches))))), arrayMap(c -> (c.1, c.2, c.2, 3), arrayFilter(c -> c.2 > 0, arrayZip(touches, arrayMap(t -> 1. / length(touches), touches)))), arrayMap(c -> (c.1, c.2, c.2, 4), arrayFilter(c -> c.2 > 0, arrayZip(touches, arrayMap(i -> multiIf(length(touches) = 1, 1., length(touches) = 2, 0.5, i = 1 OR i = length(touches), 0.4, 0.2 / (length(touches) - 2)), arrayEnumerate(touches))))), arrayMap(c -> (c.1, c.2, c.2, 5), arrayFilter(c -> c.2 > 0, arrayZip(touches, arrayMap(t -> if(arrayCount(x -> x.source NOT IN ('email', 'organic'), touches) = 0, 1. / length(touches), if(t.source NOT IN ('email', 'organic'), 1. / arrayCount(x -> x.source NOT IN ('email', 'organic'), touches), 0.)), touches)))), arrayMap(c -> (c.1, c.2, c.3, 6), arrayMap((c, s) -> (c.1, c.2, c.2 * least(1., s) / s), arrayFilter(c -> c.2 > 0, arrayZip(touches, arrayReverse(arrayMap(n -> if(n = 1, 1., 0.), arrayEnumerateUniq(arrayReverse(arrayMap(t -> t.source, touches))))))) AS kept, arrayWithConstant(length(kept), arraySum(k -> k.2, kept)))), arrayMap(c -> (c.1, c.2, c.2, 7), arrayFilter(c -> c.2 > 0, arrayZip(touches, if(empty(arrayDistinct(arrayFilter(mk_s -> mk_s != '', arrayMap(mk_t -> if((has({mk_sources:Array(String)}, mk_t.source) AND ({mk_restricted:UInt8} = 0 OR has({mk_channels:Array(String)}, mk_t.channel))), mk_t.source, ''), touches)))), arrayMap(mk_i -> if(mk_i = if(arrayLastIndex(mk_t -> mk_t.source = 'organic', touches) > 0, arrayLastIndex(mk_t -> mk_t.source = 'organic', touches), length(touches)), 1., 0.), arrayEnumerate(touches)), arrayMap((mk_k, mk_n) -> if(mk_k != '' AND mk_n = 1, if(arraySum(mk_s -> {mk_effects:Array(Float64)}[indexOf({mk_sources:Array(String)}, mk_s)], arrayDistinct(arrayFilter(mk_s -> mk_s != '', arrayMap(mk_t -> if((has({mk_sources:Array(String)}, mk_t.source) AND ({mk_restricted:UInt8} = 0 OR has({mk_channels:Array(String)}, mk_t.channel))), mk_t.source, ''), touches)))) > 0, {mk_effects:Array(Float64)}[indexOf({mk_sources:Array(String)}, mk_k)] / arraySum(mk_s -> {mk_effects:Array(Float64)}[indexOf({mk_sources:Array(String)}, mk_s)], arrayDistinct(arrayFilter(mk_s -> mk_s != '', arrayMap(mk_t -> if((has({mk_sources:Array(String)}, mk_t.source) AND ({mk_restricted:UInt8} = 0 OR has({mk_channels:Array(String)}, mk_t.channel))), mk_t.source, ''), touches)))), 1. / length(arrayDistinct(arrayFilter(mk_s -> mk_s != '', arrayMap(mk_t -> if((has({mk_sources:Array(String)}, mk_t.source) AND ({mk_restricted:UInt8} = 0 OR has({mk_channels:Array(String)}, mk_t.channel))), mk_t.source, ''), touches))))), 0.), arrayMap(mk_t -> if((has({mk_sources:Array(String)}, mk_t.source) AND ({mk_restricted:UInt8} = 0 OR has({mk_channels:Array(String)}, mk_t.channel))), mk_t.source, ''), touches), arrayReverse(arrayEnumerateUniq(arrayReverse(arrayMap(mk_t -> if((has({mk_sources:Array(String)}, mk_t.source) AND ({mk_restricted:UInt8} = 0 OR has({mk_channels:Array(String)}, mk_t.channel))), mk_t.source, ''), touches))))))))), arrayMap(c -> (c.1, c.2, c.2, 8), arrayFilter(c -> c.2 > 0, arrayZip(arrayPushBack(touches, CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')), arrayPushBack(if({dd_fallback:UInt8} = 1, arrayMap(dd_t -> 1. / length(touches), touches), arrayMap(dd_l -> if(({dd_baseline:Float64} + arraySum(arrayMap((dd_k, dd_n) -> if(dd_k != '' AND dd_n = 1, if(empty({dd_cal_sources:Array(String)}), {dd_lifts:Array(Float64)}[indexOf({dd_sources:Array(String)}, dd_k)], if(arrayFirstIndex((dd_cs, dd_ca, dd_cb) -> dd_cs = dd_k AND conv_dt BETWEEN dd_ca AND dd_cb, {dd_cal_sources:Array(String)}, {dd_cal_starts:Array(DateTime64(3, 'UTC'))}, {dd_cal_ends:Array(DateTime64(3, 'UTC'))}) > 0, {dd_cal_lifts:Array(Float64)}[arrayFirstIndex((dd_cs, dd_ca, dd_cb) -> dd_cs = dd_k AND conv_dt BETWEEN dd_ca AND dd_cb, {dd_cal_sources:Array(String)}, {dd_cal_starts:Array(DateTime64(3, 'UTC'))}, {dd_cal_ends:Array(DateTime64(3, 'UTC'))})], {dd_lifts:Array(Float64)}[indexOf({dd_sources:Array(String)}, dd_k)])), 0.), arrayMap(dd_t -> if((has({dd_sources:Array(String)}, dd_t.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, dd_t.channel))), dd_t.source, ''), touches), arrayReverse(arrayEnumerateUniq(arrayReverse(arrayMap(dd_t -> if((has({dd_sources:Array(String)}, dd_t.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, dd_t.channel))), dd_t.source, ''), touches))))))) > 0, dd_l / ({dd_baseline:Float64} + arraySum(arrayMap((dd_k, dd_n) -> if(dd_k != '' AND dd_n = 1, if(empty({dd_cal_sources:Array(String)}), {dd_lifts:Array(Float64)}[indexOf({dd_sources:Array(String)}, dd_k)], if(arrayFirstIndex((dd_cs, dd_ca, dd_cb) -> dd_cs = dd_k AND conv_dt BETWEEN dd_ca AND dd_cb, {dd_cal_sources:Array(String)}, {dd_cal_starts:Array(DateTime64(3, 'UTC'))}, {dd_cal_ends:Array(DateTime64(3, 'UTC'))}) > 0, {dd_cal_lifts:Array(Float64)}[arrayFirstIndex((dd_cs, dd_ca, dd_cb) -> dd_cs = dd_k AND conv_dt BETWEEN dd_ca AND dd_cb, {dd_cal_sources:Array(String)}, {dd_cal_starts:Array(DateTime64(3, 'UTC'))}, {dd_cal_ends:Array(DateTime64(3, 'UTC'))})], {dd_lifts:Array(Float64)}[indexOf({dd_sources:Array(String)}, dd_k)])), 0.), arrayMap(dd_t -> if((has({dd_sources:Array(String)}, dd_t.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, dd_t.channel))), dd_t.source, ''), touches), arrayReverse(arrayEnumerateUniq(arrayReverse(arrayMap(dd_t -> if((has({dd_sources:Array(String)}, dd_t.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, dd_t.channel))), dd_t.source, ''), touches))))))), 0.), arrayMap((dd_k, dd_n) -> if(dd_k != '' AND dd_n = 1, if(empty({dd_cal_sources:Array(String)}), {dd_lifts:Array(Float64)}[indexOf({dd_sources:Array(String)}, dd_k)], if(arrayFirstIndex((dd_cs, dd_ca, dd_cb) -> dd_cs = dd_k AND conv_dt BETWEEN dd_ca AND dd_cb, {dd_cal_sources:Array(String)}, {dd_cal_starts:Array(DateTime64(3, 'UTC'))}, {dd_cal_ends:Array(DateTime64(3, 'UTC'))}) > 0, {dd_cal_lifts:Array(Float64)}[arrayFirstIndex((dd_cs, dd_ca, dd_cb) -> dd_cs = dd_k AND conv_dt BETWEEN dd_ca AND dd_cb, {dd_cal_sources:Array(String)}, {dd_cal_starts:Array(DateTime64(3, 'UTC'))}, {dd_cal_ends:Array(DateTime64(3, 'UTC'))})], {dd_lifts:Array(Float64)}[indexOf({dd_sources:Array(String)}, dd_k)])), 0.), arrayMap(dd_t -> if((has({dd_sources:Array(String)}, dd_t.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, dd_t.channel))), dd_t.source, ''), touches), arrayReverse(arrayEnumerateUniq(arrayReverse(arrayMap(dd_t -> if((has({dd_sources:Array(String)}, dd_t.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, dd_t.channel))), dd_t.source, ''), touches))))))) AS kept_weights_data_driven, if(arraySum(kept_weights_data_driven) > 1. - 1e-9, 0., 1. - arraySum(kept_weights_data_driven))))))) AS credit
+  ARRAY JOIN arrayConcat(arrayMap(c -> (c.1, c.2, c.2, 1), arrayFilter(c -> c.2 > 0, arrayZip(touches, arrayMap((i, n) -> if(i = n, 1., 0.), arrayEnumerate(touches), arrayWithConstant(length(touches), length(touches)))))), arrayMap(c -> (c.1, c.2, c.2, 2), arrayFilter(c -> c.2 > 0, arrayZip(touches, arrayMap(i -> if(i = 1, 1., 0.), arrayEnumerate(touches))))), arrayMap(c -> (c.1, c.2, c.2, 3), arrayFilter(c -> c.2 > 0, arrayZip(touches, arrayWithConstant(length(touches), 1. / length(touches))))), arrayMap(c -> (c.1, c.2, c.2, 4), arrayFilter(c -> c.2 > 0, arrayZip(touches, arrayMap((i, n) -> multiIf(n = 1, 1., n = 2, 0.5, i = 1 OR i = n, 0.4, 0.2 / (n - 2)), arrayEnumerate(touches), arrayWithConstant(length(touches), length(touches)))))), arrayMap(c -> (c.1, c.2, c.2, 5), arrayFilter(c -> c.2 > 0, arrayZip(touches, if(arrayCount(x -> x.source NOT IN ('email', 'organic'), touches) = 0, arrayWithConstant(length(touches), 1. / length(touches)), arrayMap((t, o) -> if(t.source NOT IN ('email', 'organic'), 1. / o, 0.), touches, arrayWithConstant(length(touches), arrayCount(x -> x.source NOT IN ('email', 'organic'), touches))))))), arrayMap(c -> (c.1, c.2, c.3, 6), arrayMap((c, s) -> (c.1, c.2, c.2 * least(1., s) / s), arrayFilter(c -> c.2 > 0, arrayZip(touches, arrayReverse(arrayMap(n -> if(n = 1, 1., 0.), arrayEnumerateUniq(arrayReverse(arrayMap(t -> t.source, touches))))))) AS kept, arrayWithConstant(length(kept), arraySum(k -> k.2, kept)))), arrayMap(c -> (c.1, c.2, c.2, 7), arrayFilter(c -> c.2 > 0, arrayZip(touches, arrayMap(mk_keys -> arrayMap(mk_chained -> if(empty(mk_chained), arrayMap((mk_i, mk_at) -> if(mk_i = mk_at, 1., 0.), arrayEnumerate(touches), arrayWithConstant(length(touches), arrayMap(mk_o -> if(mk_o > 0, mk_o, length(touches)), [arrayLastIndex(mk_t -> mk_t.source = 'organic', touches)])[1])), arrayMap((mk_k, mk_n, mk_total, mk_count) -> if(mk_k != '' AND mk_n = 1, if(mk_total > 0, {mk_effects:Array(Float64)}[indexOf({mk_sources:Array(String)}, mk_k)] / mk_total, 1. / mk_count), 0.), mk_keys, arrayReverse(arrayEnumerateUniq(arrayReverse(mk_keys))), arrayWithConstant(length(mk_keys), arraySum(mk_s -> {mk_effects:Array(Float64)}[indexOf({mk_sources:Array(String)}, mk_s)], mk_chained)), arrayWithConstant(length(mk_keys), length(mk_chained)))), [arrayDistinct(arrayFilter(mk_s -> mk_s != '', mk_keys))])[1], [arrayMap(mk_t -> if((has({mk_sources:Array(String)}, mk_t.source) AND ({mk_restricted:UInt8} = 0 OR has({mk_channels:Array(String)}, mk_t.channel))), mk_t.source, ''), touches)])[1]))), arrayMap(c -> (c.1, c.2, c.2, 8), arrayFilter(c -> c.2 > 0, arrayZip(arrayPushBack(touches, CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')), arrayMap(kept_weights -> arrayPushBack(kept_weights, if(arraySum(kept_weights) > 1. - 1e-9, 0., 1. - arraySum(kept_weights))), [arrayWithConstant(length(touches), 1. / length(touches))])[1])))) AS credit
 )
 SELECT k_model,
   k_source,
@@ -1667,11 +1667,11 @@ FROM (
   SELECT arrayJoin(range(1, 9)) AS k_model, transform(source, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], source) AS k_source, [toFloat64(sum(spend)), toFloat64(sum(impressions)), toFloat64(sum(clicks))] AS p
   FROM ads FINAL WHERE store_id = {store_id:UInt64}
   AND dt BETWEEN {day_start:Date} AND {day_end:Date}
-  GROUP BY k_model, k_source
+  GROUP BY k_source
   UNION ALL
   SELECT arrayJoin(range(1, 9)) AS k_model, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel) AS k_source, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(count()), toFloat64(sum(add_to_carts)), toFloat64(sum(checkouts))] AS p
   FROM session_rows WHERE started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
-  GROUP BY k_model, k_source
+  GROUP BY k_source
   UNION ALL
   SELECT model AS k_model, touch.source AS k_source, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds, toFloat64(0), toFloat64(0), share * 1., share * revenue, share * is_new, share * cogs, share * fees, share * shipping_costs, share * refunds] AS p
   FROM credits
@@ -1760,7 +1760,7 @@ credits AS (
     FROM paths AS p
     RIGHT JOIN conv AS c ON p.identity = c.identity
   )
-  ARRAY JOIN arrayFilter(c -> c.2 > 0 AND c.1.ad = {ad:String}, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic', '', ''), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String, campaign String, ad String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
+  ARRAY JOIN arrayFilter(c -> c.2 > 0 AND c.1.ad = {ad:String}, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic', '', ''), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String, campaign String, ad String)')], eligible) AS touches, arrayMap((i, n) -> if(i = n, 1., 0.), arrayEnumerate(touches), arrayWithConstant(length(touches), length(touches))))) AS credit
 )
 SELECT k_source,
   k_campaign,
@@ -1875,7 +1875,7 @@ credits AS (
     FROM paths AS p
     RIGHT JOIN conv AS c ON p.identity = c.identity
   )
-  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
+  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap((i, n) -> if(i = n, 1., 0.), arrayEnumerate(touches), arrayWithConstant(length(touches), length(touches))))) AS credit
 )
 SELECT k_source,
   sumForEach(p) AS t_parts,
@@ -1987,7 +1987,7 @@ credits AS (
     FROM paths AS p
     RIGHT JOIN conv AS c ON p.identity = c.identity
   )
-  ARRAY JOIN arrayFilter(c -> c.2 > 0 AND c.1.channel IN {channels:Array(String)}, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
+  ARRAY JOIN arrayFilter(c -> c.2 > 0 AND c.1.channel IN {channels:Array(String)}, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap((i, n) -> if(i = n, 1., 0.), arrayEnumerate(touches), arrayWithConstant(length(touches), length(touches))))) AS credit
 )
 SELECT sumForEach(p) AS t_parts,
   t_parts AS all_parts,
@@ -2076,7 +2076,7 @@ credits AS (
     FROM paths AS p
     RIGHT JOIN conv AS c ON p.identity = c.identity
   )
-  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
+  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap((i, n) -> if(i = n, 1., 0.), arrayEnumerate(touches), arrayWithConstant(length(touches), length(touches))))) AS credit
 )
 SELECT * REPLACE (count() OVER () AS total_rows) FROM (
 SELECT k_source,
@@ -2167,7 +2167,7 @@ credits AS (
     FROM paths AS p
     RIGHT JOIN conv AS c ON p.identity = c.identity
   )
-  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
+  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap((i, n) -> if(i = n, 1., 0.), arrayEnumerate(touches), arrayWithConstant(length(touches), length(touches))))) AS credit
 )
 SELECT k_source,
   toString(bucket) AS date,
@@ -2259,7 +2259,7 @@ credits AS (
     FROM paths AS p
     RIGHT JOIN conv AS c ON p.identity = c.identity
   )
-  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
+  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap((i, n) -> if(i = n, 1., 0.), arrayEnumerate(touches), arrayWithConstant(length(touches), length(touches))))) AS credit
   UNION ALL
   SELECT CAST(tuple(dt, CAST(0 AS UInt64), 'unattributed', 'unattributed'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)') AS touch,
     1. AS weight, dt AS credit_ts,
@@ -2367,7 +2367,7 @@ credits AS (
     FROM paths AS p
     RIGHT JOIN conv AS c ON p.identity = c.identity
   )
-  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
+  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap((i, n) -> if(i = n, 1., 0.), arrayEnumerate(touches), arrayWithConstant(length(touches), length(touches))))) AS credit
   UNION ALL
   SELECT CAST(tuple(dt, CAST(0 AS UInt64), 'unattributed', 'unattributed'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)') AS touch,
     1. AS weight, dt AS credit_ts,
