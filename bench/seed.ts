@@ -79,12 +79,22 @@ export function benchSizes(
 }
 
 /**
+ * Session ids (BENCH_SESSION_IDS): by default the session's number, unrelated to its time, as the
+ * pixel's random ids are; `time` makes them grow with the session's start, as a pixel that put the
+ * seconds since 2026-01-01 above 22 random bits would (docs/performance.md, "Time-ordered session
+ * ids").
+ */
+const SESSION_ID = process.env.BENCH_SESSION_IDS === 'time'
+  ? `toUInt64(toUnixTimestamp(start_dt) - ${Date.UTC(2026, 0, 1) / 1000}) * ${2 ** 22} + cityHash64(s, 13) % ${2 ** 22} + 1`
+  : 's + 1';
+
+/**
  * Session attributes as SQL over a session number `s` (UInt64): every table derives the same
  * session from the same number, so conversions land in real sessions by their real visitors.
  */
 function sessionColumns(now: number) {
   return `
-    s, s + 1 AS session_id,
+    s, ${SESSION_ID} AS session_id,
     {stores:Array(UInt64)}[1 + s % length({stores:Array(UInt64)})] AS store_id,
     1 + cityHash64(s, 2) % greatest(1, intDiv({sessions:UInt64}, 2)) AS visitor_id,
     toDateTime64(${Math.floor(now / 1000)} - cityHash64(s, 1) % ({days:UInt32} * 86400), 3, 'UTC') AS start_dt,

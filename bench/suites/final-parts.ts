@@ -3,10 +3,12 @@
  * collector inserts it"), on the shared seeded data: the statement of one 90-day linear campaign
  * report (28-day window), recorded from a request, run straight on the engine against
  * - the tables as they are (merged after the default seed),
- * - copies of `sessions` and `visitor_customers` split into PARTS parts per partition by day of
- *   the month (the state collector flushes leave), merges stopped,
+ * - copies of `sessions` and `visitor_customers` split into PARTS parts per partition, merges
+ *   stopped: sessions by time as collector flushes write them (days 1-8, 9-16, 17-24 and 25-31 of
+ *   the month, by each row's start), buyer links by visitor id (random, so any split is alike),
  * - a copy of `sessions` with one part per month for everything older than two days and PARTS
- *   small parts for the last two days (the state analytics migration 0011 leaves),
+ *   small parts for the last two days, twelve hours each (the state analytics migration 0011
+ *   leaves),
  * - copies of every table the statement reads, each after `OPTIMIZE ... FINAL` (the merged state,
  *   as a baseline measured in the same run whatever state the seeded tables are in),
  * in turn, round after round, after checking that all four give the same rows. Prints medians
@@ -100,12 +102,13 @@ export async function runFinalPartsBench(env: BenchEnv, log: (line: string) => v
   const today = Date.now() - (Date.now() % DAY_MS);
   const url = `/v3/report?start_date=${formatDay(today - 89 * DAY_MS)}&end_date=${formatDay(today)}&breakdown=campaign&attribution_window=28&attribution_model=linear`;
   const report = await recordReport(env, url);
-  const byDay = (column: string) => Array.from({ length: PARTS }, (_, i) => `${column} % ${PARTS} = ${i}`);
-  await splitCopy(ch, 'sessions', 'bench_sessions_parts', byDay('toDayOfMonth(started)'));
-  await splitCopy(ch, 'visitor_customers', 'bench_visitor_customers_parts', byDay('visitor_id'));
+  const slices = (slice: string) => Array.from({ length: PARTS }, (_, i) => `${slice} = ${i}`);
+  await splitCopy(ch, 'sessions', 'bench_sessions_parts', slices(`intDiv(toDayOfMonth(started) - 1, ${Math.ceil(31 / PARTS)})`));
+  await splitCopy(ch, 'visitor_customers', 'bench_visitor_customers_parts', slices(`visitor_id % ${PARTS}`));
   await splitCopy(ch, 'sessions', 'bench_sessions_tail', [
     'started < {recent:DateTime}',
-    ...byDay('session_id').map((c) => `started >= {recent:DateTime} AND ${c}`),
+    ...slices(`least(intDiv(toUnixTimestamp(started) - toUnixTimestamp({recent:DateTime}), ${(2 * 86_400) / PARTS}), ${PARTS - 1})`)
+      .map((c) => `started >= {recent:DateTime} AND ${c}`),
   ], { recent: Math.floor(Date.now() / 1000) - 2 * 86_400 });
   for (const table of READ_TABLES) {
     await ch.exec(`DROP TABLE IF EXISTS bench_merged_${table} SYNC`);

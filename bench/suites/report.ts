@@ -19,7 +19,7 @@
 import { buildApp } from '../../src/server/app.ts';
 import { createRateLimits } from '../../src/http/rate-limit.ts';
 import { createLogger } from '../../src/log.ts';
-import { rangeDays, resolveRange } from '../../src/kit/calendar/range.ts';
+import { rangeDays, resolveRange, undated } from '../../src/kit/calendar/range.ts';
 import { formatDay, formatTimestampMs } from '../../src/kit/calendar/days.ts';
 import { reportingSourceSql } from '../../src/analytics/dimensions.ts';
 import type { Clickhouse } from '../../src/store/clickhouse.ts';
@@ -299,7 +299,7 @@ async function measureModels(env: BenchEnv, request: ReportRequest) {
   const auth = { workspaceId: ws.id, visibility: visibilityOf(['admin:admin']) };
   return measureInTurn({
     'one model (last_click)': () => runReport(env.stores, auth, { ...request, attribution_model: 'last_click' }),
-    'every model, one statement': () => runReportModels(env.stores, auth, request, ATTRIBUTION_MODELS),
+    'every model, one statement': () => runReportModels(env.stores, auth, resolveRange(request), undated(request), ATTRIBUTION_MODELS),
     'every model, one run each (at once)': () =>
       Promise.all(ATTRIBUTION_MODELS.map((model) => runReport(env.stores, auth, { ...request, attribution_model: model }))),
   }, { iterations: ITERATIONS, warmup: WARMUP });

@@ -18,11 +18,8 @@ import {
 
 export { COHORT_BREAKDOWNS, LTV_DAYS, type CohortBreakdown };
 
-/** What every surface asks: the range and its zone, the breakdown, the first-click window. */
+/** What every surface asks beside the range: the breakdown, the first-click window. */
 export interface CustomersRequest {
-  start_date?: string;
-  end_date?: string;
-  timezone?: string;
   breakdown?: string;
   attribution_window?: number;
 }
@@ -44,7 +41,6 @@ export type CustomersTotals = { customers: number; returning_customers: number; 
 export interface CustomersAnswer {
   data: CustomersRow[];
   totals: CustomersTotals;
-  range: Range;
   breakdown: CohortBreakdown | null;
   attributionWindow: number;
   /** The conversion-name patterns whose orders counted. */
@@ -116,21 +112,20 @@ const EMPTY: CohortGroup = {
 
 /**
  * The customers of a range for a reader: its rows (one per breakdown value; without breakdown one
- * row, the whole cohort) and totals. Throws InvalidInput for a bad breakdown, window or range and
+ * row, the whole cohort) and totals. Throws InvalidInput for a bad breakdown or window and
  * AccessDenied for a key that sees no channel.
  */
 export async function customerLtv(
   stores: { ch: Clickhouse; db: AppDatabase },
   auth: ReportAuth,
+  range: Range,
   request: CustomersRequest,
   now = Date.now(),
-  resolved?: Range,
 ): Promise<CustomersAnswer> {
   const breakdown = request.breakdown === undefined ? null : oneOf('breakdown', request.breakdown, COHORT_BREAKDOWNS);
-  const { start_date, end_date, timezone, attribution_window } = request;
-  const { plan, range } = await prepareReport(stores, auth, {
-    start_date, end_date, timezone, attribution_window, attribution_model: 'first_click', metrics: ['revenue'],
-  }, now, resolved);
+  const { plan } = await prepareReport(stores, auth, range, {
+    attribution_window: request.attribution_window, attribution_model: 'first_click', metrics: ['revenue'],
+  }, now);
   // The workspace's conversion_names, as the report counts them (every name by default).
   const countedNames = plan.conversionNames;
   const groups = await customerCohorts(stores.ch, { plan, breakdown, countedNames, nowMs: now });
@@ -146,7 +141,6 @@ export async function customerLtv(
       revenue: money(groups.reduce((total, g) => total + g.range_cents, 0)),
       ...metrics,
     },
-    range,
     breakdown,
     attributionWindow: plan.attribution.windowDays,
     countedNames,

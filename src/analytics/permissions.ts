@@ -1,6 +1,7 @@
 import { AccessDenied } from '../kit/errors.ts';
 import type { ReadScope } from '../store/app/tool-objects.ts';
-import { PIXEL_SOURCES, channelsOf, channelsOfAll, NON_AD_SOURCES, sourceGroupMembers } from './sources.ts';
+import { KEY_SCOPE_SOURCES } from '../kit/vocabulary.ts';
+import { channelsOf, channelsOfAll, NON_AD_SOURCES, sourceGroupMembers } from './sources.ts';
 
 /**
  * Keys, scopes and what they allow (docs/api.md, "Keys and permissions"). Every access check of
@@ -27,16 +28,10 @@ export const NO_PROFIT_ACCESS = 'You do not have access to profit metrics';
 export const NO_WRITE_ACCESS = 'Writing needs a key with the write:drafts or admin:admin scope';
 export const NO_AUDIT_ACCESS = 'The audit log needs a key with the admin:admin scope';
 
-/** Every scope a key may hold, with the raw channels each adds (none for the last three). */
-const SCOPE_CHANNELS: ReadonlyMap<string, readonly string[]> = new Map<string, readonly string[]>([
-  ...PIXEL_SOURCES.map((source): [string, readonly string[]] => [`read:${source}`, channelsOf(source)]),
-  ['read:creators', channelsOf('creator')],
-  ['read:profit', []],
-  ['write:drafts', []],
-  ['admin:admin', []],
-]);
-
-export const KNOWN_SCOPES: readonly string[] = [...SCOPE_CHANNELS.keys()];
+/** Every scope a key may hold (KEY_SCOPES), with the raw channels it adds. */
+const SCOPE_CHANNELS: ReadonlyMap<string, readonly string[]> = new Map(
+  KEY_SCOPE_SOURCES.map(([scope, source]): [string, readonly string[]] => [scope, source === null ? [] : channelsOf(source)]),
+);
 
 export function isValidScope(scope: string): boolean {
   return SCOPE_CHANNELS.has(scope);

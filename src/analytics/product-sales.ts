@@ -5,9 +5,9 @@ import { prepareReport, settingsApplied, type ReportAuth, type ReportRequest, ty
 import { productSales } from './queries/products/product-sales.ts';
 import type { Range } from '../kit/calendar/range.ts';
 
-/** What products.get-sales and the dashboard's Products view ask: the report's scope and attribution, no metrics or breakdown. */
+/** What products.get-sales and the dashboard's Products view ask beside the range: the report's scope and attribution, no metrics or breakdown. */
 export type ProductSalesRequest = Pick<ReportRequest,
-  'start_date' | 'end_date' | 'timezone' | 'source' | 'exclude_source' | 'campaign' | 'attribution_model' | 'attribution_window' | 'attribution_date' | 'limit' | 'offset'>;
+  'source' | 'exclude_source' | 'campaign' | 'attribution_model' | 'attribution_window' | 'attribution_date' | 'limit' | 'offset'>;
 
 export interface SourceSalesOut {
   source: string;
@@ -49,11 +49,11 @@ const figures = (units: number, cents: number, orders: number) => ({ units: roun
 export async function runProductSales(
   stores: { ch: Clickhouse; db: AppDatabase },
   auth: ReportAuth,
+  range: Range,
   request: ProductSalesRequest,
   now = Date.now(),
-  range?: Range,
 ): Promise<ProductSalesResult> {
-  const prepared = await prepareReport(stores, auth, { ...request, breakdown: 'source' }, now, range);
+  const prepared = await prepareReport(stores, auth, range, { ...request, breakdown: 'source' }, now);
   const { plan, bound } = prepared;
   let sales = await productSales(stores.ch, plan, bound);
   // A page past the end has no row to carry the totals.

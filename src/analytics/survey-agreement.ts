@@ -61,6 +61,8 @@ export async function surveyAgreement(
      * every channel gets no counts of the answers (order-level data of the whole store). */
     visibility: Visibility;
     excludedTransactions: string[];
+    /** The counted conversion names (the report's): what a learned model learns buying from. */
+    conversionNames: string[];
   },
 ): Promise<SurveyAgreement> {
   const question = groupedQuestion(p.survey, p.question);
@@ -72,6 +74,7 @@ export async function surveyAgreement(
     attribution: p.attribution,
     channels: pixelChannels(p.visibility, undefined),
     excludedTransactions: p.excludedTransactions,
+    conversionNames: p.conversionNames,
   });
   const wholeStore = seesOutput(p.visibility, ORDER_LEVEL);
   const matched = new Map(totals.map((t) => [t.answer, t.matched]));

@@ -16,12 +16,14 @@ import { getSettings } from '../store/app/workspaces.ts';
 import { parseReportQuery } from '../api/report/schema.ts';
 import { parseConversionsQuery } from '../api/conversions/schema.ts';
 import { listConversionNames } from '../analytics/conversion-name-list.ts';
+import { countedNames } from '../analytics/conversion-names.ts';
 import { parseAttributionQuery } from '../api/attribution/schema.ts';
 import { idParam, pageOf, parseQuery, text } from '../api/params.ts';
 import { pixelScope } from '../analytics/query-scope.ts';
+import { undated } from '../kit/calendar/range.ts';
 import { workspaceAccess } from './access.ts';
 import { viewDays, viewRange } from './store-calendar.ts';
-import { instants, VIEW_PARAMS } from './view-request.ts';
+import { VIEW_PARAMS } from './view-request.ts';
 
 const pathQuery = z.object({
   session_id: idParam('session_id').refine((v) => v !== undefined, { error: 'session_id must be numeric' }),
@@ -79,6 +81,7 @@ export async function conversionRoutes(app: FastifyInstance): Promise<void> {
     const bound = await MODELS[attribution.model].bind?.({
       ch: app.stores.ch, db: app.stores.db, scope: pixelScope(access, viewRange(query, access.timeZone, Date.now())), attribution,
       visibleChannels: access.visibility.channels && [...access.visibility.channels], excludedTransactions: settings.excluded_transaction_ids,
+      conversionNames: countedNames(settings),
     });
     const path = await conversionPath(app.stores.ch, {
       workspaceId: access.workspaceId,
@@ -106,7 +109,6 @@ export async function conversionRoutes(app: FastifyInstance): Promise<void> {
   app.get('/dashboard/api/conversions/why', async (request) => {
     const access = workspaceAccess(request);
     const query = parseAttributionQuery(request.query, VIEW_PARAMS);
-    const range = viewRange(query, access.timeZone, Date.now());
-    return explainConversion(app.stores, access, { ...query, ...instants(range), timezone: access.timeZone });
+    return explainConversion(app.stores, access, viewRange(query, access.timeZone, Date.now()), undated(query));
   });
 }

@@ -1,9 +1,9 @@
 /** The Overview view's endpoint. */
 import type { FastifyInstance } from 'fastify';
-import { runReport } from '../analytics/report/run.ts';
+import { runReportIn } from '../analytics/report/run.ts';
 import type { MetricName } from '../analytics/metrics.ts';
 import { previousPeriod } from '../kit/calendar/range.ts';
-import { intervalFor, viewRequest, instants } from './view-request.ts';
+import { intervalFor, viewRequest } from './view-request.ts';
 
 const OVERVIEW_METRICS: MetricName[] = ['spend', 'revenue', 'roas', 'conversions', 'sessions', 'cr'];
 
@@ -18,12 +18,12 @@ export async function overviewRoutes(app: FastifyInstance): Promise<void> {
     const metrics = [...OVERVIEW_METRICS, ...(access.visibility.profit ? (['net_profit'] as MetricName[]) : [])];
     const interval = query.interval ?? intervalFor(range.startMs, range.endMs);
     const base = { ...query, metrics, breakdown: undefined, offset: 0 };
-    const before = previousPeriod(range, now);
+    const { partial, ...before } = previousPeriod(range, now);
     const [current, previous] = await Promise.all([
-      runReport(app.stores, access, { ...base, interval, limit: 500 }),
-      runReport(app.stores, access, { ...base, ...instants(before), interval: undefined, limit: 1 }),
+      runReportIn(app.stores, access, range, { ...base, interval, limit: 500 }, now),
+      runReportIn(app.stores, access, before, { ...base, interval: undefined, limit: 1 }, now),
     ]);
-    const comparable = (m: MetricName) => !before.partial || !BY_WHOLE_DAY.has(m);
+    const comparable = (m: MetricName) => !partial || !BY_WHOLE_DAY.has(m);
     return {
       interval,
       metrics,
@@ -32,7 +32,7 @@ export async function overviewRoutes(app: FastifyInstance): Promise<void> {
       series: current.rows,
       range: { start_date: current.pagination.start_date, end_date: current.pagination.end_date },
       previous_range: { start_date: previous.pagination.start_date, end_date: previous.pagination.end_date },
-      partial: before.partial,
+      partial,
       settings_applied: current.settings_applied,
     };
   });

@@ -1,6 +1,6 @@
 /** The Profit view's endpoint. */
 import type { FastifyInstance } from 'fastify';
-import { runReport } from '../analytics/report/run.ts';
+import { runReportIn } from '../analytics/report/run.ts';
 import type { MetricName } from '../analytics/metrics.ts';
 import { intervalFor, viewRequest } from './view-request.ts';
 
@@ -16,8 +16,8 @@ export async function profitRoutes(app: FastifyInstance): Promise<void> {
     const interval = query.interval ?? intervalFor(range.startMs, range.endMs);
     const base = { ...query, metrics: PROFIT_METRICS, offset: 0, limit: 500 };
     const [bySource, overTime] = await Promise.all([
-      runReport(app.stores, access, { ...base, breakdown: 'source', interval: undefined }),
-      runReport(app.stores, access, { ...base, breakdown: undefined, interval }),
+      runReportIn(app.stores, access, range, { ...base, breakdown: 'source', interval: undefined }),
+      runReportIn(app.stores, access, range, { ...base, breakdown: undefined, interval }),
     ]);
     return { interval, metrics: PROFIT_METRICS, totals: bySource.totals, by_source: bySource.rows, series: overTime.rows, settings_applied: bySource.settings_applied };
   });

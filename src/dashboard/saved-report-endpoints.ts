@@ -14,7 +14,7 @@ import { parseReportQuery } from '../api/report/schema.ts';
 import { pathId, type IdRequest } from './path-id.ts';
 import { workspaceAccess, type WorkspaceAccess } from './access.ts';
 import { viewRange } from './store-calendar.ts';
-import type { Range } from '../kit/calendar/range.ts';
+import type { Range, Undated } from '../kit/calendar/range.ts';
 
 const shown = (report: ToolObject<SavedReport>) => ({
   id: String(report.id),
@@ -46,7 +46,7 @@ async function requireSavedReport(app: FastifyInstance, access: WorkspaceAccess,
  * dates in either the store's default days apply. Dates are the workspace's calendar days, as in
  * every view, resolved here once: the range goes to the report beside the request.
  */
-function savedRequest(saved: SavedReport, url: ReportRequest, access: WorkspaceAccess, now: number): { request: ReportRequest; range: Range } {
+function savedRequest(saved: SavedReport, url: ReportRequest, access: WorkspaceAccess, now: number): { request: Undated<ReportRequest>; range: Range } {
   const filters = saved.filters ?? {};
   const urlDated = url.start_date !== undefined || url.end_date !== undefined;
   const dates = urlDated ? { start_date: url.start_date, end_date: url.end_date } : { start_date: filters.date_from, end_date: filters.date_to };

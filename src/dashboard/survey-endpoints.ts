@@ -21,6 +21,7 @@ import { slicePage } from '../kit/paging.ts';
 import { pathId, type IdRequest } from './path-id.ts';
 import { viewRange } from './store-calendar.ts';
 import { requireOwner, workspaceAccess } from './access.ts';
+import { countedNames } from '../analytics/conversion-names.ts';
 
 const idOf = (request: IdRequest) => pathId(request, 'Survey');
 
@@ -72,6 +73,7 @@ export async function surveyRoutes(app: FastifyInstance): Promise<void> {
       attribution,
       visibility: access.visibility,
       excludedTransactions: settings.excluded_transaction_ids,
+      conversionNames: countedNames(settings),
     });
     return {
       ...agreement,

@@ -5,7 +5,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { DAY_MS } from '../kit/calendar/days.ts';
-import type { Range } from '../kit/calendar/range.ts';
+import { undated, type Range, type Undated } from '../kit/calendar/range.ts';
 import type { ReportRequest } from '../analytics/report/run.ts';
 import { parseReportQuery } from '../api/report/schema.ts';
 import { workspaceAccess, type WorkspaceAccess } from './access.ts';
@@ -18,17 +18,15 @@ export function intervalFor(startMs: number, endMs: number): 'day' | 'week' | 'm
   return days <= 731 ? 'week' : 'month';
 }
 
-/** A view's report request: the data API's parameters, the range resolved once on the workspace's calendar. */
-export function viewRequest(request: FastifyRequest, now = Date.now()): { access: WorkspaceAccess; query: ReportRequest; range: Range } {
+/**
+ * A view's report request: the range resolved once on the workspace's calendar, and the data
+ * API's other parameters, which go to the report beside it.
+ */
+export function viewRequest(request: FastifyRequest, now = Date.now()): { access: WorkspaceAccess; query: Undated<ReportRequest>; range: Range } {
   const access = workspaceAccess(request);
   const parsed = parseReportQuery(request.query, VIEW_PARAMS);
-  const range = viewRange(parsed, access.timeZone, now);
-  // The resolved bounds go on as instants, so the report reads exactly this range.
-  const query = { ...parsed, ...instants(range), timezone: access.timeZone };
-  return { access, query, range };
+  return { access, query: undated(parsed), range: viewRange(parsed, access.timeZone, now) };
 }
-
-export const instants = (range: Range) => ({ start_date: new Date(range.startMs).toISOString(), end_date: new Date(range.endMs).toISOString() });
 
 /** What every view endpoint reads beside the data API's parameters. */
 export const VIEW_PARAMS = ['workspace'];

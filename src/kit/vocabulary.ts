@@ -1,9 +1,9 @@
 /**
  * The names every surface shares: attribution models, windows and dates, report breakdowns and
- * report metrics with their properties, the sources a filter names and their groups. The server
- * validates against these lists and the browser bundles (the dashboard, the MCP apps) offer them,
- * so both import them from here and no list is ever copied. This module imports nothing, so
- * esbuild bundles it into the browser as it is.
+ * report metrics with their properties, the sources a filter names and their groups, the scopes
+ * of API keys. The server validates against these lists and the browser bundles (the dashboard,
+ * the MCP apps) offer them, so both import them from here and no list is ever copied. This module
+ * imports nothing, so esbuild bundles it into the browser as it is.
  */
 
 /** Attribution models, in the order refusals list them. */
@@ -189,3 +189,18 @@ export const SOURCE_GROUPS = {
   paid: ['meta', 'google', 'tiktok', 'pinterest', 'snapchat', 'microsoft', 'openai', 'outbrain', 'taboola', 'whatsapp'],
 } as const satisfies Record<string, readonly (typeof BASE_SOURCES)[number][]>;
 
+/**
+ * The scopes an API key may hold (docs/api.md, "Keys and permissions"), in the order refusals list
+ * them, each with the source whose channels it opens: `read:<source>` for every pixel source and
+ * `read:creators` for the creator channel; `read:profit`, `write:drafts` and `admin:admin` open
+ * none (what they allow instead is src/analytics/permissions.ts).
+ */
+export const KEY_SCOPE_SOURCES: readonly (readonly [string, (typeof PIXEL_SOURCES)[number] | null])[] = [
+  ...PIXEL_SOURCES.map((source) => [`read:${source}`, source] as const),
+  ['read:creators', 'creator'],
+  ['read:profit', null],
+  ['write:drafts', null],
+  ['admin:admin', null],
+];
+
+export const KEY_SCOPES: readonly string[] = KEY_SCOPE_SOURCES.map(([scope]) => scope);

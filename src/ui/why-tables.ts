@@ -1,19 +1,10 @@
 import { html } from 'htm/preact';
 import { Table, type Column, type Row } from './table.ts';
 import { label } from './format.ts';
+import type { ConversionExplanation } from '../analytics/explain/explain-conversion.ts';
 
-/** /v3/attribution's answer for one order, of which attribution.explain's result is a superset. */
-export interface WhyAnswer {
-  source: string;
-  credit: Record<string, Record<string, number>>;
-  removal_effects: Record<string, number>;
-  paths: { converting: number; non_converting: number };
-  lifts: Record<string, number>;
-  calibrated_sources: string[];
-  baseline: number;
-  fit: { visitors: number; buyers: number; method: string };
-  incremental_revenue: Record<string, number>;
-}
+/** What the tables read of /v3/attribution's answer for one order (attribution.explain's result holds it too). */
+export type WhyAnswer = Omit<ConversionExplanation, 'transaction_id' | 'dt' | 'revenue' | 'touchpoints'>;
 
 /** The panel's tables and note for an answer; `downloads` adds their CSV buttons. */
 export function WhyTables({ answer: d, downloads }: { answer: WhyAnswer; downloads: boolean }) {

@@ -10,14 +10,13 @@ import type { Stores } from '../store/index.ts';
 import type { ThresholdPeriod, WorkflowData, WorkflowTrigger } from '../store/app/workflows.ts';
 import { requireEveryChannel, visibleAdChannels, type Visibility } from '../analytics/permissions.ts';
 import { getSettings } from '../store/app/workspaces.ts';
-import { runReport } from '../analytics/report/run.ts';
+import { runReportIn } from '../analytics/report/run.ts';
 import { newConversions } from '../analytics/queries/conversions/new-conversions.ts';
 import { dailyAdDelivery } from '../analytics/queries/ad-fatigue/daily-ad-delivery.ts';
 import { scoreAds } from '../analytics/ad-fatigue.ts';
-import { resolveRange } from '../kit/calendar/range.ts';
-import { DAY_MS } from '../kit/calendar/days.ts';
+import { daysRange, rangeDays, type Range } from '../kit/calendar/range.ts';
+import { DAY_MS, dayOf } from '../kit/calendar/days.ts';
 import { money } from '../kit/numbers.ts';
-import { localDay } from '../kit/calendar/zones.ts';
 import { DEFAULT_FATIGUE_SCORE } from './definition.ts';
 
 export interface TriggerCheck {
@@ -54,24 +53,16 @@ const FATIGUE_MIN_DAYS = 6;
 const FATIGUE_WINDOW_DAYS = 14;
 const FATIGUE_ADS_SHOWN = 10;
 
-const yesterday = (nowMs: number, zone: string) => localDay(Date.parse(`${localDay(nowMs, zone)}T00:00:00Z`) - DAY_MS, 'UTC');
-const daysBefore = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) - n * DAY_MS).toISOString().slice(0, 10);
-
-/** The calendar days a threshold period covers at `nowMs` in `zone`. */
-export function periodDays(period: ThresholdPeriod, nowMs: number, zone: string): { start: string; end: string } {
+/** The calendar days of `zone` a threshold period covers at `nowMs`. */
+export function periodRange(period: ThresholdPeriod, nowMs: number, zone: string): Range {
+  const today = dayOf(nowMs, zone);
   switch (period) {
-    case 'today': {
-      const today = localDay(nowMs, zone);
-      return { start: today, end: today };
-    }
-    case 'yesterday': {
-      const day = yesterday(nowMs, zone);
-      return { start: day, end: day };
-    }
-    case 'last_7_days': {
-      const end = yesterday(nowMs, zone);
-      return { start: daysBefore(end, 6), end };
-    }
+    case 'today':
+      return daysRange(today, today, zone);
+    case 'yesterday':
+      return daysRange(today - DAY_MS, today - DAY_MS, zone);
+    case 'last_7_days':
+      return daysRange(today - 7 * DAY_MS, today - DAY_MS, zone);
   }
 }
 
@@ -85,11 +76,13 @@ const alreadyAlerted = (input: TriggerInput, start: string, end: string) =>
 
 async function metricThreshold(input: TriggerInput): Promise<TriggerCheck> {
   const { metric, operator, value: threshold, source, campaign, period = 'yesterday' } = input.workflow.trigger as Required<Pick<WorkflowTrigger, 'metric' | 'operator' | 'value'>> & WorkflowTrigger;
-  const { start, end } = periodDays(period, input.nowMs, input.timeZone);
-  const report = await runReport(
+  const range = periodRange(period, input.nowMs, input.timeZone);
+  const { day_start: start, day_end: end } = rangeDays(range);
+  const report = await runReportIn(
     input.stores,
     { workspaceId: input.workspaceId, visibility: input.visibility },
-    { start_date: start, end_date: end, timezone: input.timeZone, metrics: [metric], ...(source ? { source: [source] } : {}), ...(campaign ? { campaign } : {}) },
+    range,
+    { metrics: [metric], ...(source ? { source: [source] } : {}), ...(campaign ? { campaign } : {}) },
     input.nowMs,
   );
   const value = report.totals[metric] ?? null;
@@ -118,9 +111,9 @@ async function newConversion(input: TriggerInput): Promise<TriggerCheck> {
 
 async function adFatigue(input: TriggerInput): Promise<TriggerCheck> {
   const threshold = input.workflow.trigger.value ?? DEFAULT_FATIGUE_SCORE;
-  const end = yesterday(input.nowMs, input.timeZone);
-  const start = daysBefore(end, FATIGUE_WINDOW_DAYS - 1);
-  const range = resolveRange({ start_date: start, end_date: end, timezone: input.timeZone }, input.nowMs);
+  const today = dayOf(input.nowMs, input.timeZone);
+  const range = daysRange(today - FATIGUE_WINDOW_DAYS * DAY_MS, today - DAY_MS, input.timeZone);
+  const { day_start: start, day_end: end } = rangeDays(range);
   const scored = scoreAds(await dailyAdDelivery(input.stores.ch, { workspaceId: input.workspaceId, range, channels: visibleAdChannels(input.visibility) }), FATIGUE_MIN_DAYS);
   const fatigued = scored.filter((ad) => ad.score !== null && ad.score >= threshold);
   const ads = fatigued.slice(0, FATIGUE_ADS_SHOWN).map(({ source, ad_id, ad_name, score }) => ({ source, ad_id, ad_name, score }));

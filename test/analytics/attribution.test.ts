@@ -73,7 +73,8 @@ async function attribute(
   const pathSql = `arrayMap(x -> ${touchSql({ ts: 'x.1', session_id: 'x.2', channel: 'x.3', source: reportingSourceSql('x.3') })},
     arrayZip({ts:Array(DateTime64(3, 'UTC'))}, {sid:Array(UInt64)}, {channel:Array(String)}))`;
   const fallback = touchSql({ ts: 'conv_ts', channel: "''", source: "'organic'" });
-  const { eligible, credits } = attributionColumns(model, { path: 'path', convTs: 'conv_ts', fallback });
+  const bound = { ...chainParams(options.chain ?? EVEN_CHAIN), ...liftParams(options.fit ?? EVEN_LIFTS) };
+  const { eligible, credits } = attributionColumns(model, { path: 'path', convTs: 'conv_ts', fallback, bound });
   // An organic touch with no weight is no credit (the report keeps credits above 0): data_driven's empty remainder.
   const sql = `SELECT arrayMap(c -> (c.1.session_id, c.1.source, round(c.2, 4)), arrayFilter(c -> c.1.session_id != 0 OR c.2 > 0, ${credits})) AS out
     FROM (SELECT ${pathSql} AS path, {conv:DateTime64(3, 'UTC')} AS conv_ts, ${eligible} AS eligible)`;
@@ -84,8 +85,7 @@ async function attribute(
     conv: options.conv ?? CONV,
     window_days: options.window ?? 7,
     excluded_channels: options.excluded ?? [],
-    ...chainParams(options.chain ?? EVEN_CHAIN),
-    ...liftParams(options.fit ?? EVEN_LIFTS),
+    ...bound,
   });
   return rows[0]!.out.map(([sid, source, weight]) => [Number(sid), source, weight]);
 }

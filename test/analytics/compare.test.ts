@@ -1,31 +1,38 @@
 /** The comparison period and the buckets it pairs (src/analytics/report/compare.ts). */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { bucketDates, comparisonBounds, relativeChange } from '../../src/analytics/report/compare.ts';
+import { bucketDates, comparisonRange, relativeChange } from '../../src/analytics/report/compare.ts';
 import { resolveRange } from '../../src/kit/calendar/range.ts';
+import type { DomainError } from '../../src/kit/errors.ts';
 
 const range = (start_date: string, end_date: string, timezone?: string) => resolveRange({ start_date, end_date, timezone });
 
-describe('comparisonBounds', () => {
+describe('comparisonRange', () => {
   test('previous_period is as many calendar days right before', () => {
-    assert.deepEqual(comparisonBounds(range('2026-03-01', '2026-03-31'), 'previous_period'), { start_date: '2026-01-29', end_date: '2026-02-28' });
-    assert.deepEqual(comparisonBounds(range('2026-11-16', '2026-11-16'), 'previous_period'), { start_date: '2026-11-15', end_date: '2026-11-15' });
+    assert.deepEqual(comparisonRange(range('2026-03-01', '2026-03-31'), 'previous_period'), range('2026-01-29', '2026-02-28'));
+    assert.deepEqual(comparisonRange(range('2026-11-16', '2026-11-16'), 'previous_period'), range('2026-11-15', '2026-11-15'));
   });
 
   test('in a zone it counts local days, whatever their length (New York leaves summer time on 1 November 2026)', () => {
     const week = range('2026-11-02', '2026-11-08', 'America/New_York');
-    assert.deepEqual(comparisonBounds(week, 'previous_period'), { start_date: '2026-10-26', end_date: '2026-11-01' });
+    assert.deepEqual(comparisonRange(week, 'previous_period'), range('2026-10-26', '2026-11-01', 'America/New_York'));
   });
 
   test('previous_year is the same days a year before; 29 February becomes the 28th', () => {
-    assert.deepEqual(comparisonBounds(range('2028-02-01', '2028-02-29'), 'previous_year'), { start_date: '2027-02-01', end_date: '2027-02-28' });
-    assert.deepEqual(comparisonBounds(range('2026-12-25', '2027-01-03', 'Europe/Berlin'), 'previous_year'), { start_date: '2025-12-25', end_date: '2026-01-03' });
+    assert.deepEqual(comparisonRange(range('2028-02-01', '2028-02-29'), 'previous_year'), range('2027-02-01', '2027-02-28'));
+    assert.deepEqual(comparisonRange(range('2026-12-25', '2027-01-03', 'Europe/Berlin'), 'previous_year'), range('2025-12-25', '2026-01-03', 'Europe/Berlin'));
   });
 
   test('a range given as timestamps shifts by its own length, both ends included, or by a year', () => {
     const hours = range('2026-05-10 08:00:00', '2026-05-10 11:59:59');
-    assert.deepEqual(comparisonBounds(hours, 'previous_period'), { start_date: '2026-05-10 04:00:00.999', end_date: '2026-05-10 07:59:59.999' });
-    assert.deepEqual(comparisonBounds(hours, 'previous_year'), { start_date: '2025-05-10 08:00:00.000', end_date: '2025-05-10 11:59:59.000' });
+    assert.deepEqual(comparisonRange(hours, 'previous_period'), range('2026-05-10 04:00:00.999', '2026-05-10 07:59:59.999'));
+    assert.deepEqual(comparisonRange(hours, 'previous_year'), range('2025-05-10 08:00:00.000', '2025-05-10 11:59:59.000'));
+  });
+
+  test('a period before 1970 is refused as its start_date would be: the stores hold no earlier day', () => {
+    assert.throws(() => comparisonRange(range('1970-03-01', '1970-03-31'), 'previous_year'),
+      (e: DomainError) => e.message === 'Invalid start_date or end_date parameter' && e.detail === 'start_date must be in the years 1970 to 2299 (got 1969-03-01)');
+    assert.deepEqual(comparisonRange(range('1970-01-08', '1970-01-14'), 'previous_period'), range('1970-01-01', '1970-01-07'));
   });
 });
 

@@ -17,6 +17,7 @@ import { SCENARIOS, generate, meanAbsoluteError, randomExposure, trueShares, typ
 import { RANGE, channelShares, journeyRows } from '../../bench/suites/attribution-truth.ts';
 import { visitorPatterns } from '../../src/analytics/queries/attribution/visitor-patterns.ts';
 import { resolveRange } from '../../src/kit/calendar/range.ts';
+import { channelsOfAll } from '../../src/analytics/sources.ts';
 
 const RULES = ['last_click', 'first_click', 'linear', 'u_shaped', 'total_impact', 'any_click'];
 const QUERY = `start_date=${RANGE.start_date}&end_date=${RANGE.end_date}&attribution_window=7&breakdown=source`;
@@ -201,5 +202,47 @@ describe('who counts as a buyer', () => {
     assert.deepEqual(await buyers(['*']), { google: [2, 2], '(none)': [1, 1], meta: [1, 0] });
     assert.deepEqual(await buyers(['purchase']), { google: [2, 1], '(none)': [1, 0], meta: [1, 0] });
     assert.deepEqual(await buyers(['lead', 'sign_up*']), { google: [2, 1], '(none)': [1, 1], meta: [1, 0] });
+  });
+});
+
+describe('whose touchpoints make a pattern', () => {
+  test('visitors sharing a customer id are one, a conversion counts for its own customer id first, channels the app does not name are sources too', async () => {
+    const shop = await createTestWorkspace(t.stores, 'identities');
+    const visit = (session: number, visitor: number, day: string, channel: string, customer = '') =>
+      ({ store_id: shop.id, dt: `${day} 10:00:00`, name: 'pageview', session_id: session, visitor_id: visitor, pathname: '/', adv_source: channel, customer_id: customer });
+    const buy = (visitor: number, day: string, customer = '') =>
+      ({ store_id: shop.id, dt: `${day} 11:00:00`, name: 'purchase', session_id: visitor * 10, visitor_id: visitor, customer_id: customer, transaction_id: `P${visitor}`, transaction_gross_revenue: 1000, transaction_currency: 'USD' });
+    await insertRows(t.stores, 'events', [
+      // ann: visitors 1 and 2 (google; facebook and instagram, both meta), visitor 2 buys.
+      visit(11, 1, '2026-01-02', 'google', 'ann'), visit(21, 2, '2026-01-03', 'facebook', 'ann'), visit(22, 2, '2026-01-04', 'instagram', 'ann'),
+      // Visitor 3: influencer (creator), a channel the app does not name, and an untagged session.
+      visit(31, 3, '2026-01-02', 'influencer'), visit(32, 3, '2026-01-03', 'podcast'), visit(33, 3, '2026-01-04', ''),
+      // Visitor 5's only session is before the scan range; visitor 6's bing session is in the window before the range.
+      visit(51, 5, '2025-12-20', 'tiktok'), visit(61, 6, '2025-12-28', 'bing'),
+      // bob (visitor 7) reads an email; the purchase below names ann, so it is ann's.
+      visit(71, 7, '2026-01-06', 'email', 'bob'),
+      visit(81, 8, '2026-01-02', 'podcast'), visit(82, 8, '2026-01-03', 'google'),
+      // cy: visitors 9 and 10 heard of the shop on the radio and a podcast.
+      visit(91, 9, '2026-01-02', 'radio', 'cy'), visit(101, 10, '2026-01-03', 'podcast', 'cy'), visit(102, 10, '2026-01-04', 'podcast', 'cy'),
+      visit(111, 11, '2026-01-02', ''),
+    ]);
+    // Visitor 4 buys without any session.
+    await insertRows(t.stores, 'conversions', [buy(2, '2026-01-05'), buy(4, '2026-01-05'), buy(7, '2026-01-07', 'ann'), buy(11, '2026-01-02')]);
+    const patterns = async (visibleChannels: string[] | null, excludedChannels: string[]) => {
+      const found = await visitorPatterns(t.stores.ch, {
+        workspaceId: shop.id, range: resolveRange({ start_date: '2026-01-01', end_date: '2026-01-10' }, Date.now()), visibleChannels,
+        excludedTransactions: [], conversionNames: ['*'], attribution: { windowDays: 7, dateMode: 'conversion', excludedChannels },
+      });
+      return Object.fromEntries(found.map((p) => [p.sources.join('+') || '(none)', [p.visitors, p.buyers]]));
+    };
+    assert.deepEqual(await patterns(null, []), {
+      'google+meta': [1, 1], 'creator+podcast': [1, 0], '(none)': [2, 2], microsoft: [1, 0], email: [1, 0], 'google+podcast': [1, 0], 'podcast+radio': [1, 0],
+    });
+    assert.deepEqual(await patterns(null, ['podcast', 'google']), {
+      meta: [1, 1], creator: [1, 0], '(none)': [3, 2], microsoft: [1, 0], email: [1, 0], radio: [1, 0],
+    });
+    // A key that sees meta and organic: every visitor still counts, with the touchpoints it sees.
+    assert.deepEqual(await patterns(channelsOfAll(['meta', 'organic']), []), { meta: [1, 1], '(none)': [7, 2] });
+    assert.deepEqual(await patterns(['radio', 'google'], []), { google: [2, 1], radio: [1, 0], '(none)': [5, 2] });
   });
 });

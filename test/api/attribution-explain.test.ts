@@ -20,6 +20,7 @@ import assert from 'node:assert/strict';
 import { createTestWorkspace, injectGet, insertRows, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
 import { purchase as shopPurchase, seedMarkovShop } from '../fixtures/markov-shop.ts';
 import { bearer, callTool, toolOk } from '../mcp/rpc.ts';
+import { updateSettings } from '../../src/store/app/workspaces.ts';
 
 let t: TestApp;
 let shop: TestWorkspace;
@@ -139,6 +140,21 @@ describe('GET /v3/attribution', () => {
   test('a key without read:organic does not find an organic order', async () => {
     const key = await shop.keyHeaders(['read:google']);
     assert.deepEqual(await explain(`transaction_id=T3&${RANGE}`, key), { status: 404, body: { message: 'Not found' } });
+  });
+
+  test("data_driven learns buying from the counted names only: a lead is not a buyer when the workspace counts purchases", async () => {
+    const leads = await createTestWorkspace(t.stores);
+    await seedMarkovShop(t.stores, leads.id);
+    // Visitor 2, who never bought, leaves a lead after its facebook visit.
+    await insertRows(t.stores, 'conversions', [{ ...shopPurchase(leads.id, 'L1', '2026-03-04 09:10:00', 21, 2, 0), name: 'lead' }]);
+    const fitOf = async (names: string[]) => {
+      await updateSettings(t.stores.db, leads.id, { conversion_names: names });
+      const { status, body } = await explain(`transaction_id=T1&${RANGE}`, leads.headers);
+      assert.equal(status, 200, JSON.stringify(body));
+      return (body as { data: { fit: unknown } }).data.fit;
+    };
+    assert.deepEqual(await fitOf(['purchase']), { visitors: 4, buyers: 3, method: 'linear_fallback' });
+    assert.deepEqual(await fitOf(['*']), { visitors: 4, buyers: 4, method: 'linear_fallback' });
   });
 
   test('404 for an unknown id, one outside the range, and a cancelled order', async () => {

@@ -34,6 +34,7 @@ import { callTool, toolOk } from '../mcp/rpc.ts';
 import { launchChromium } from '../support/chromium.ts';
 import { visibilityOf } from '../../src/analytics/permissions.ts';
 import { prepareReport } from '../../src/analytics/report/run.ts';
+import { resolveRange } from '../../src/kit/calendar/range.ts';
 import { customerCohorts } from '../../src/analytics/queries/customers/customer-cohorts.ts';
 import { createUser, signIn, signedInPage } from '../dashboard/helpers.ts';
 
@@ -290,7 +291,7 @@ describe('the counted conversion names (the query\'s parameter)', () => {
       conversion(2, 'order_paid', at(2, 9), 2_000), conversion(3, 'orderXpaid', at(2, 9), 3_000),
     ]);
     const { plan } = await prepareReport(t.stores, { workspaceId: names.id, visibility: visibilityOf(['admin:admin']) },
-      { start_date: day(0), end_date: day(9), attribution_model: 'first_click' });
+      resolveRange({ start_date: day(0), end_date: day(9) }), { attribution_model: 'first_click' });
     const cohort = async (countedNames: string[]) => {
       const [group] = await customerCohorts(t.stores.ch, { plan, breakdown: null, countedNames, nowMs: Date.now() });
       return [group!.customers, group!.repeaters, group!.range_cents];

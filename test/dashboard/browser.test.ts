@@ -12,7 +12,7 @@ import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../support/chromium.ts';
 import { createTestWorkspace, insertRows, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
 import { seedDemo } from '../../src/cli/demo/seed.ts';
-import { createUser, signedInPage } from './helpers.ts';
+import { cli, createUser, signedInPage } from './helpers.ts';
 import { eventually } from '../collect/helpers.ts';
 import { toolOk } from '../mcp/rpc.ts';
 import { SCENARIOS, generate } from '../../bench/attribution/synthetic-journeys.ts';
@@ -187,9 +187,14 @@ test('an owner enters a lift test in the settings and sees it listed', async () 
   await page.context().close();
 });
 
-test('an owner creates and revokes a key; the revoked key then gets 401 from the API', async () => {
+test('an owner creates a key from exactly the scopes the server accepts and revokes it; the revoked key then gets 401 from the API', async () => {
   const page = await signedIn('ada@example.com', `/settings?workspace=${shop.id}`);
   await page.getByRole('checkbox', { name: 'read:meta' }).check();
+  // The form offers exactly the scopes `key create` accepts, in the order its refusal lists them.
+  const offered = await page.locator('fieldset', { hasText: 'Scopes of a new key' }).getByRole('checkbox').evaluateAll((boxes) => boxes.map((b) => (b as HTMLInputElement).name));
+  assert.deepEqual(await cli(t, ['key', 'create', '--workspace', String(shop.id), '--scopes', 'read:everything']), {
+    error: { message: `Unknown scopes: read:everything. Known scopes: ${offered.join(', ')}` },
+  });
   await page.getByRole('button', { name: 'Create key' }).click();
   const apiKey = await page.getByLabel('API key', { exact: true }).inputValue();
   const secret = await page.getByLabel('Client secret').inputValue();

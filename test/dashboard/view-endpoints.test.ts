@@ -12,6 +12,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestWorkspace, insertRows, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
 import { seedDemo } from '../../src/cli/demo/seed.ts';
+import { updateSettings } from '../../src/store/app/workspaces.ts';
 import { createUser, signIn, type Signed } from './helpers.ts';
 
 let t: TestApp;
@@ -136,6 +137,28 @@ test('the overview is two report runs: the range by day and the days of the same
   assert.deepEqual(overview.body.previous_range, { start_date: previous.body.pagination.start_date, end_date: previous.body.pagination.end_date });
   const long = await as.owen!.get(`/dashboard/api/overview?workspace=${shop.id}&start_date=2026-01-01&end_date=2026-06-30`);
   assert.equal(long.body.interval, 'week');
+});
+
+test('a view reads the range it resolved, not its text again: 1 January 1970 of a zone ahead of UTC begins before 1970 in UTC', async () => {
+  const tokyo = await createTestWorkspace(t.stores, 'Tokyo');
+  await updateSettings(t.stores.db, tokyo.id, { timezone: 'Asia/Tokyo' });
+  await createUser(t, 'owen@example.com', tokyo.id);
+  // 09:00 on 1970-01-01 in Tokyo (UTC+9), whose day began at 1969-12-31 15:00 UTC.
+  await insertRows(t.stores, 'conversions', [
+    { store_id: tokyo.id, dt: '1970-01-01 00:00:00', name: 'purchase', session_id: 1, visitor_id: 1, transaction_id: 'K1', transaction_gross_revenue: 5000, transaction_currency: 'USD' },
+  ]);
+  const day = 'start_date=1970-01-01&end_date=1970-01-01';
+  const viaApi = await api(`/v3/report?${day}&timezone=Asia/Tokyo&breakdown=source`, tokyo.headers);
+  const viaDashboard = await as.owen!.get(`/dashboard/api/report?workspace=${tokyo.id}&${day}&breakdown=source`);
+  assert.equal(viaDashboard.status, 200, JSON.stringify(viaDashboard.body));
+  const { data, totals, pagination, settings_applied } = viaDashboard.body;
+  assert.deepEqual({ data, totals, pagination, settings_applied }, viaApi.body);
+  assert.deepEqual([pagination.start_date, totals.revenue], ['1969-12-31 15:00:00', 50]);
+  // The day before it is no day a bound may name: the overview refuses to compare with it rather
+  // than read another period's rows.
+  assert.deepEqual(await as.owen!.get(`/dashboard/api/overview?workspace=${tokyo.id}&${day}`), {
+    status: 400, body: { message: 'Invalid start_date or end_date parameter', detail: 'start_date must be in the years 1970 to 2299 (got 1969-12-31)' },
+  });
 });
 
 test('the model comparison holds each model\'s /v3/report rows; profit holds the report by source and over time', async () => {

@@ -13,6 +13,7 @@ import { visibilityOf } from '../../src/analytics/permissions.ts';
 import { prepareReport, runReport, runReportModels } from '../../src/analytics/report/run.ts';
 import { updateSettings } from '../../src/store/app/workspaces.ts';
 import type { ReportRequest } from '../../src/analytics/report/plan.ts';
+import { resolveRange, type Range, type Undated } from '../../src/kit/calendar/range.ts';
 import { variantPerformance } from '../../src/analytics/queries/ab-testing/variant-performance.ts';
 import { dailyAdDelivery } from '../../src/analytics/queries/ad-fatigue/daily-ad-delivery.ts';
 import { adConditions } from '../../src/analytics/queries/ads/ads-scope.ts';
@@ -109,31 +110,31 @@ const report = (name: string, request: ReportRequest, auth = ADMIN, rows?: Recor
   run: (ch, ctx) => runReport({ ch, db: ctx.db }, { workspaceId: ctx.workspaceId, ...auth }, { start_date: '2026-10-01', end_date: '2026-10-31', ...request }, NOW),
 });
 
-const reportModels = (name: string, request: ReportRequest, models: readonly ModelName[]): QueryCase => ({
+const reportModels = (name: string, request: Undated<ReportRequest>, models: readonly ModelName[]): QueryCase => ({
   name,
-  run: (ch, ctx) => runReportModels({ ch, db: ctx.db }, { workspaceId: ctx.workspaceId, ...ADMIN }, { start_date: '2026-10-01', end_date: '2026-10-31', ...request }, models, NOW),
+  run: (ch, ctx) => runReportModels({ ch, db: ctx.db }, { workspaceId: ctx.workspaceId, ...ADMIN }, OCTOBER, request, models, NOW),
 });
 
 const products = (name: string, request: ProductSalesRequest, auth = ADMIN): QueryCase => ({
   name,
-  run: (ch, ctx) => runProductSales({ ch, db: ctx.db }, { workspaceId: ctx.workspaceId, ...auth }, { start_date: '2026-10-01', end_date: '2026-10-31', ...request }, NOW),
+  run: (ch, ctx) => runProductSales({ ch, db: ctx.db }, { workspaceId: ctx.workspaceId, ...auth }, OCTOBER, request, NOW),
 });
 
-const customers = (name: string, request: CustomersRequest, auth = ADMIN): QueryCase => ({
+const customers = (name: string, request: CustomersRequest, auth = ADMIN, range: Range = OCTOBER): QueryCase => ({
   name,
-  run: (ch, ctx) => customerLtv({ ch, db: ctx.db }, { workspaceId: ctx.workspaceId, ...auth }, { start_date: '2026-10-01', end_date: '2026-10-31', ...request }, NOW),
+  run: (ch, ctx) => customerLtv({ ch, db: ctx.db }, { workspaceId: ctx.workspaceId, ...auth }, range, request, NOW),
 });
 
 export const SQL_CASES: Record<string, SqlCase[]> = {
   'analytics/queries/customers/customer-cohorts.ts': [
     customers('whole workspace, no breakdown', {}),
     customers('by first campaign, a key that sees some channels, 28-day window', { breakdown: 'first_campaign', attribution_window: 28 }, META_WITH_PROFIT),
-    customers('by cohort month in New York time', { breakdown: 'cohort_month', timezone: 'America/New_York' }),
+    customers('by cohort month in New York time', { breakdown: 'cohort_month' }, ADMIN,
+      resolveRange({ start_date: '2026-10-01', end_date: '2026-10-31', timezone: 'America/New_York' }, NOW)),
     {
       name: 'counted names purchase and order_*',
       run: async (ch, ctx) => {
-        const { plan } = await prepareReport({ ch, db: ctx.db }, { workspaceId: ctx.workspaceId, ...ADMIN },
-          { start_date: '2026-10-01', end_date: '2026-10-31', attribution_model: 'first_click' }, NOW);
+        const { plan } = await prepareReport({ ch, db: ctx.db }, { workspaceId: ctx.workspaceId, ...ADMIN }, OCTOBER, { attribution_model: 'first_click' }, NOW);
         return customerCohorts(ch, { plan, breakdown: 'first_source', countedNames: ['purchase', 'order_*'], nowMs: NOW });
       },
     },
@@ -454,7 +455,7 @@ export const SQL_CASES: Record<string, SqlCase[]> = {
       run: (ch, ctx) => answersBySource({ ch, db: ctx.db }, {
         workspaceId: ctx.workspaceId, surveyId: 3, question: 0, range: OCTOBER,
         attribution: { model: 'last_click', windowDays: 7, dateMode: 'conversion', excludedChannels: [], excludedSources: [] },
-        channels: null, excludedTransactions: [],
+        channels: null, excludedTransactions: [], conversionNames: ['*'],
       }),
     },
     {
@@ -462,7 +463,7 @@ export const SQL_CASES: Record<string, SqlCase[]> = {
       run: (ch, ctx) => answersBySource({ ch, db: ctx.db }, {
         workspaceId: ctx.workspaceId, surveyId: 3, question: 2, range: OCTOBER,
         attribution: { model: 'linear', windowDays: 28, dateMode: 'conversion', excludedChannels: ['email'], excludedSources: ['email'] },
-        channels: channelsOfAll(['meta', 'organic']), excludedTransactions: ['T-9'],
+        channels: channelsOfAll(['meta', 'organic']), excludedTransactions: ['T-9'], conversionNames: ['purchase'],
       }),
     },
   ],

@@ -25,10 +25,11 @@ import { createLogger } from '../../src/log.ts';
 import { updateSettings } from '../../src/store/app/workspaces.ts';
 import { bumpDataVersions } from '../../src/store/app/data-versions.ts';
 import { ensureWebhookSecret } from '../../src/store/app/webhooks.ts';
-import { listWorkflows, storedOut } from '../../src/store/app/workflows.ts';
+import { listWorkflows, storedOut, type ThresholdPeriod } from '../../src/store/app/workflows.ts';
 import { createWorkflowEngine } from '../../src/workflows/engine.ts';
 import { disableWorkflow, enableWorkflow } from '../../src/workflows/manage.ts';
-import { periodDays } from '../../src/workflows/triggers.ts';
+import { periodRange } from '../../src/workflows/triggers.ts';
+import { rangeDays } from '../../src/kit/calendar/range.ts';
 
 const config: WorkflowsConfig = { ...loadConfig({}).workflows, checkMs: 0, webhookRetryMs: 1000, webhookAllowPrivate: true };
 let t: TestApp;
@@ -196,11 +197,12 @@ describe('triggers', () => {
 
   test('periods: today is the calendar day so far, last_7_days the seven complete days before it', () => {
     const now = at('2026-11-28T03:00:00Z');
-    assert.deepEqual(periodDays('today', now, 'UTC'), { start: '2026-11-28', end: '2026-11-28' });
-    assert.deepEqual(periodDays('yesterday', now, 'UTC'), { start: '2026-11-27', end: '2026-11-27' });
-    assert.deepEqual(periodDays('last_7_days', now, 'UTC'), { start: '2026-11-21', end: '2026-11-27' });
+    const days = (period: ThresholdPeriod, zone: string) => rangeDays(periodRange(period, now, zone));
+    assert.deepEqual(days('today', 'UTC'), { day_start: '2026-11-28', day_end: '2026-11-28' });
+    assert.deepEqual(days('yesterday', 'UTC'), { day_start: '2026-11-27', day_end: '2026-11-27' });
+    assert.deepEqual(days('last_7_days', 'UTC'), { day_start: '2026-11-21', day_end: '2026-11-27' });
     // 22:00 on 2026-11-27 in New York.
-    assert.deepEqual(periodDays('today', now, 'America/New_York'), { start: '2026-11-27', end: '2026-11-27' });
+    assert.deepEqual(days('today', 'America/New_York'), { day_start: '2026-11-27', day_end: '2026-11-27' });
   });
 
   test('ad fatigue fires on the ads scoring at least the threshold over the last 14 complete days', async () => {

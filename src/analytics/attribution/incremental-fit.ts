@@ -61,9 +61,6 @@ export function liftsAt(learned: LearnedIncremental, atMs: number): { lifts: Map
   return { lifts, calibrated };
 }
 
-/** Conversions of every name make a buyer until the workspace names the counted ones. */
-const EVERY_NAME = ['*'] as const;
-
 /**
  * The fit of the request's scope and the workspace's experiments that apply to it: lift tests, and
  * finished geo tests that name a source (their relative lift as a share through `geoTestShare`). A
@@ -73,7 +70,7 @@ const EVERY_NAME = ['*'] as const;
  * request.
  */
 export async function learnedIncremental(ctx: ModelContext): Promise<LearnedIncremental> {
-  const names = [...(ctx.conversionNames ?? EVERY_NAME)].sort();
+  const names = [...ctx.conversionNames].sort();
   const { scope, key } = await learningScope(ctx, [names]);
   const learned = (await fits.fetch(key, { context: { ch: ctx.ch, scope: { ...scope, conversionNames: names } } }))!;
   const zone = ctx.scope.range.timeZone;

@@ -15,8 +15,9 @@ import { lastClick } from './last-click.ts';
 import { linear } from './linear.ts';
 import { totalImpact } from './total-impact.ts';
 import { uShaped } from './u-shaped.ts';
-import type { AttributionModel } from './model.ts';
+import { letSql, type AttributionModel } from './model.ts';
 import type { ModelName } from '../../kit/vocabulary.ts';
+import type { QueryParams } from '../../store/clickhouse.ts';
 
 export { BASE_TOUCH_FIELDS, TOUCH_FIELDS, touchSql, touchType, type TouchField } from './touchpoint.ts';
 export { ATTRIBUTION_DATES, ATTRIBUTION_MODELS, ATTRIBUTION_WINDOWS, type AttributionDate, type AttributionWindow, type ModelName } from '../../kit/vocabulary.ts';
@@ -60,10 +61,10 @@ export interface AttributionColumns {
  * analysis time, and a column is cheaper to reference than an alias, which is analysed again at
  * every use (`touches` is an alias, but a cheap one over the column `eligible`). The query binds
  * `window_days` and `excluded_channels` (raw channels removed from every path before the model),
- * and whatever the model's `bind` returns.
+ * and whatever the model's `bind` returned, `bound` (AttributionModel.weights).
  */
-export function attributionColumns(model: ModelName, input: { path: string; convTs: string; fallback: string }): AttributionColumns {
-  const { path, convTs, fallback } = input;
+export function attributionColumns(model: ModelName, input: { path: string; convTs: string; fallback: string; bound: QueryParams }): AttributionColumns {
+  const { path, convTs, fallback, bound } = input;
   const keep = [
     `t.channel != ''`,
     `t.ts <= ${convTs}`,
@@ -72,7 +73,7 @@ export function attributionColumns(model: ModelName, input: { path: string; conv
   ].join(' AND ');
   return {
     eligible: `arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> ${keep}, ${path}))`,
-    credits: modelCreditsSql(model, { touches: 'touches', definedAs: `${creditedTouchesSql(fallback)} AS touches`, convTs, fallback }),
+    credits: modelCreditsSql(model, { touches: 'touches', definedAs: `${creditedTouchesSql(fallback)} AS touches`, convTs, fallback, bound }),
   };
 }
 
@@ -85,14 +86,13 @@ export const creditedTouchesSql = (fallback: string): string => `if(empty(eligib
  * touches are analysed once, not per model), or the alias `definedAs` gives them in place. Under a
  * model with a remainder the organic touch `fallback` follows with what the weights leave of 1.
  */
-export function modelCreditsSql(model: ModelName, input: { touches: string; definedAs?: string; convTs: string; fallback: string }): string {
-  const { touches, definedAs = touches, convTs, fallback } = input;
-  const weights = MODELS[model].weights(touches, convTs);
+export function modelCreditsSql(model: ModelName, input: { touches: string; definedAs?: string; convTs: string; fallback: string; bound: QueryParams }): string {
+  const { touches, definedAs = touches, convTs, fallback, bound } = input;
+  const weights = MODELS[model].weights(touches, convTs, bound);
   if (!MODELS[model].remainder) return `arrayZip(${definedAs}, ${weights})`;
   // What the weights leave of 1, to the organic touch; a rounding crumb is no credit.
-  const kept = `kept_weights_${model}`;
-  const rest = `if(arraySum(${kept}) > 1. - 1e-9, 0., 1. - arraySum(${kept}))`;
-  return `arrayZip(arrayPushBack(${definedAs}, ${fallback}), arrayPushBack(${weights} AS ${kept}, ${rest}))`;
+  const rest = 'if(arraySum(kept_weights) > 1. - 1e-9, 0., 1. - arraySum(kept_weights))';
+  return `arrayZip(arrayPushBack(${definedAs}, ${fallback}), ${letSql('kept_weights', weights, `arrayPushBack(kept_weights, ${rest})`)})`;
 }
 
 /**

@@ -1,8 +1,8 @@
-import type { AttributionModel } from './model.ts';
+import { perElement, type AttributionModel } from './model.ts';
 
 /** Every touchpoint gets an equal share: 1/n. */
 export const linear: AttributionModel = {
   name: 'linear',
   summary: 'every eligible touchpoint gets 1/n',
-  weights: (path) => `arrayMap(t -> 1. / length(${path}), ${path})`,
+  weights: (path) => perElement(path, `1. / length(${path})`),
 };

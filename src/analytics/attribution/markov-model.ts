@@ -1,4 +1,4 @@
-import type { AttributionModel } from './model.ts';
+import { letSql, perElement, type AttributionModel } from './model.ts';
 import { learnedChain } from './chain.ts';
 
 const SOURCES = '{mk_sources:Array(String)}';
@@ -22,14 +22,14 @@ export const markov: AttributionModel = {
   summary: "each platform's share in proportion to its removal effect in a Markov chain of the scope's journeys",
   weights: (path) => {
     const keys = `arrayMap(mk_t -> if(${inChain('mk_t')}, mk_t.source, ''), ${path})`;
-    const lastOfSource = `arrayReverse(arrayEnumerateUniq(arrayReverse(${keys})))`;
-    const chained = `arrayDistinct(arrayFilter(mk_s -> mk_s != '', ${keys}))`;
-    const total = `arraySum(mk_s -> ${effect('mk_s')}, ${chained})`;
-    const share = `if(${total} > 0, ${effect('mk_k')} / ${total}, 1. / length(${chained}))`;
-    const learned = `arrayMap((mk_k, mk_n) -> if(mk_k != '' AND mk_n = 1, ${share}, 0.), ${keys}, ${lastOfSource})`;
-    const lastOrganic = `arrayLastIndex(mk_t -> mk_t.source = 'organic', ${path})`;
-    const fallback = `arrayMap(mk_i -> if(mk_i = if(${lastOrganic} > 0, ${lastOrganic}, length(${path})), 1., 0.), arrayEnumerate(${path}))`;
-    return `if(empty(${chained}), ${fallback}, ${learned})`;
+    const lastOfSource = `arrayReverse(arrayEnumerateUniq(arrayReverse(mk_keys)))`;
+    const chained = `arrayDistinct(arrayFilter(mk_s -> mk_s != '', mk_keys))`;
+    const total = `arraySum(mk_s -> ${effect('mk_s')}, mk_chained)`;
+    const share = `if(mk_total > 0, ${effect('mk_k')} / mk_total, 1. / mk_count)`;
+    const learned = `arrayMap((mk_k, mk_n, mk_total, mk_count) -> if(mk_k != '' AND mk_n = 1, ${share}, 0.), mk_keys, ${lastOfSource}, ${perElement('mk_keys', total)}, ${perElement('mk_keys', 'length(mk_chained)')})`;
+    const lastOrganic = letSql('mk_o', `arrayLastIndex(mk_t -> mk_t.source = 'organic', ${path})`, `if(mk_o > 0, mk_o, length(${path}))`);
+    const fallback = `arrayMap((mk_i, mk_at) -> if(mk_i = mk_at, 1., 0.), arrayEnumerate(${path}), ${perElement(path, lastOrganic)})`;
+    return letSql('mk_keys', keys, letSql('mk_chained', chained, `if(empty(mk_chained), ${fallback}, ${learned})`));
   },
   bind: async (ctx) => {
     const chain = await learnedChain(ctx);

@@ -16,20 +16,44 @@ export interface ModelContext {
   attribution: AttributionPlan;
   visibleChannels: readonly string[] | null;
   excludedTransactions: readonly string[];
-  /** Conversion name patterns (`*` wildcards) that make a buyer for a model that learns who bought; default every name. */
-  conversionNames?: readonly string[];
+  /**
+   * The counted conversion names (`*` wildcards; decisions 18.1): what makes a buyer for a model
+   * that learns who bought, the same names the report counts.
+   */
+  conversionNames: readonly string[];
 }
+
+/**
+ * `value`, an expression of the conversion (the path's length, a sum over it), once per element of
+ * `array`: a lambda takes it as an argument. ClickHouse evaluates a lambda's body per element, with
+ * every column it reads copied per element, so an expression over the path written inside the
+ * body would copy the path and compute again for every touch: a cost that grows with the square of
+ * the path's length, which the report pays per conversion and per model.
+ */
+export const perElement = (array: string, value: string): string => `arrayWithConstant(length(${array}), ${value})`;
+
+/**
+ * `body` with the lambda argument `name` standing for `value`, which ClickHouse then analyses once:
+ * an expression written again, or an alias, is analysed again at every use, and a learned model's
+ * arrays used three or four times made most of the 8-model statement's analysis. The lambda runs
+ * over a one-element array, once per conversion.
+ */
+export const letSql = (name: string, value: string, body: string): string => `arrayMap(${name} -> ${body}, [${value}])[1]`;
 
 /**
  * An attribution model, declared in one file of this folder. `weights(path)` is a ClickHouse
  * expression over a non-empty, time-ordered `Array(Touch)` named `path` that returns
  * `Array(Float64)` of the same length: the share of the conversion each touchpoint gets. `convTs`
- * is the conversion's time, readable where `path` is.
+ * is the conversion's time, readable where `path` is. No lambda in it reads the path but through its
+ * arguments (perElement). `bound` holds the values `bind` returned (empty for a model that binds
+ * nothing; a statement is built after binding): the expression leaves out what they make idle
+ * (data_driven's lift-test lookup when no test applies), which ClickHouse would otherwise analyse,
+ * at some cost, before folding it away.
  */
 export interface AttributionModel {
   name: ModelName;
   summary: string;
-  weights(path: string, convTs: string): string;
+  weights(path: string, convTs: string, bound: QueryParams): string;
   /**
    * A conversion's weights may sum to less than 1: the rest goes to organic ("not caused by a
    * tracked channel"), through the conversion's organic touch (attributionColumns).

@@ -1,4 +1,4 @@
-import type { AttributionModel } from './model.ts';
+import { perElement, type AttributionModel } from './model.ts';
 import { LOW_INTENT_SOURCES } from './touchpoint.ts';
 
 const LOW = `(${LOW_INTENT_SOURCES.map((s) => `'${s}'`).join(', ')})`;
@@ -12,6 +12,6 @@ export const totalImpact: AttributionModel = {
   summary: 'linear, but email and organic touches get nothing when another channel is in the path',
   weights: (path) => {
     const others = `arrayCount(x -> x.source NOT IN ${LOW}, ${path})`;
-    return `arrayMap(t -> if(${others} = 0, 1. / length(${path}), if(t.source NOT IN ${LOW}, 1. / ${others}, 0.)), ${path})`;
+    return `if(${others} = 0, ${perElement(path, `1. / length(${path})`)}, arrayMap((t, o) -> if(t.source NOT IN ${LOW}, 1. / o, 0.), ${path}, ${perElement(path, others)}))`;
   },
 };

@@ -3,10 +3,11 @@ import type { AppDatabase } from '../../store/app-db.ts';
 import { getSettings } from '../../store/app/workspaces.ts';
 import { DAY_MS, dayOf, formatDay, parseBound } from '../../kit/calendar/days.ts';
 import { NotFound } from '../../kit/errors.ts';
-import { resolveRange, type Range } from '../../kit/calendar/range.ts';
+import { resolveRange, type Range, type RangeText } from '../../kit/calendar/range.ts';
 import { UTC } from '../../kit/calendar/zones.ts';
 import { ATTRIBUTION_MODELS, MODELS, learnedChain, learnedIncremental, liftsAt, planAttribution, type ModelContext, type ModelName } from '../attribution/index.ts';
 import { pixelScope, type Reader } from '../query-scope.ts';
+import { countedNames } from '../conversion-names.ts';
 import { seesChannel } from '../permissions.ts';
 import { ensureExcludedList } from '../queries/settings/excluded-transactions.ts';
 import { conversionCredits, type CreditedTouch } from '../queries/attribution/conversion-credits.ts';
@@ -19,11 +20,9 @@ export const EXPLAIN_RANGE_DAYS = 90;
 const PLACES = 4;
 const round = (v: number) => Math.round(v * 10 ** PLACES) / 10 ** PLACES;
 
+/** What every surface asks beside the range. */
 export interface ExplainRequest {
   transaction_id: string;
-  start_date?: string;
-  end_date?: string;
-  timezone?: string;
   attribution_window?: number;
   attribution_date?: string;
   exclude_source?: string[];
@@ -51,10 +50,11 @@ export interface ConversionExplanation {
   incremental_revenue: Record<string, number>;
 }
 
-function explainRange(request: ExplainRequest, now: number): Range {
-  const zone = request.timezone ?? UTC;
-  const start = request.start_date ?? formatDay(dayOf(now, zone) - EXPLAIN_RANGE_DAYS * DAY_MS);
-  return resolveRange({ ...request, start_date: start }, now);
+/** The range a conversion is looked for in, from a request's dates: without start_date, from `EXPLAIN_RANGE_DAYS` days before today. */
+export function explainRange(dates: RangeText, now = Date.now()): Range {
+  const zone = dates.timezone ?? UTC;
+  const start = dates.start_date ?? formatDay(dayOf(now, zone) - EXPLAIN_RANGE_DAYS * DAY_MS);
+  return resolveRange({ ...dates, start_date: start }, now);
 }
 
 /**
@@ -82,10 +82,9 @@ function sharesBySource(model: ModelName, sources: readonly string[], weights: r
 export async function explainConversion(
   stores: { ch: Clickhouse; db: AppDatabase },
   reader: Reader,
+  range: Range,
   request: ExplainRequest,
-  now = Date.now(),
 ): Promise<ConversionExplanation> {
-  const range = explainRange(request, now);
   const scope = pixelScope(reader, range);
   const settings = await getSettings(stores.db, reader.workspaceId);
   const attribution = planAttribution(request, settings, reader.visibility);
@@ -93,6 +92,7 @@ export async function explainConversion(
   const visibleChannels = reader.visibility.channels && [...reader.visibility.channels];
   const ctx: ModelContext = {
     ch: stores.ch, db: stores.db, scope, attribution, visibleChannels, excludedTransactions: settings.excluded_transaction_ids,
+    conversionNames: countedNames(settings),
   };
   const bound = Object.assign({}, ...(await Promise.all(ATTRIBUTION_MODELS.map((m) => MODELS[m].bind?.(ctx)))));
   const [chain, incremental] = await Promise.all([learnedChain(ctx), learnedIncremental(ctx)]);

@@ -2,19 +2,16 @@ import type { Clickhouse } from '../../store/clickhouse.ts';
 import type { AppDatabase } from '../../store/app-db.ts';
 import { getSettings } from '../../store/app/workspaces.ts';
 import { DAY_MS, formatDay } from '../../kit/calendar/days.ts';
-import { resolveRange, type Range } from '../../kit/calendar/range.ts';
-import { runReport, type ReportAuth, type ReportRequest, type ReportRow } from '../report/run.ts';
+import type { Range, Undated } from '../../kit/calendar/range.ts';
+import { runReportIn, type ReportAuth, type ReportRequest, type ReportRow } from '../report/run.ts';
 
 export const MMM_GRANULARITIES = ['day', 'week'] as const;
 export type MmmGranularity = (typeof MMM_GRANULARITIES)[number];
 export const MMM_GEOS = ['city'] as const;
 export type MmmGeo = (typeof MMM_GEOS)[number];
 
+/** What the table is asked for beside its range. */
 export interface MmmRequest {
-  start_date?: string;
-  end_date?: string;
-  /** The zone whose calendar days the dates are (canonical IANA name); UTC when left out. */
-  timezone?: string;
   granularity: MmmGranularity;
   /** One row per date and geo instead of one per date. */
   geo: MmmGeo | null;
@@ -22,18 +19,23 @@ export interface MmmRequest {
 
 /** The marketing-mix-model input: a header and one record per date (and geo), every date of the range. */
 export interface MmmTable {
-  range: Range;
   columns: string[];
   records: (string | number)[][];
 }
 
 const PAGE = 500;
 
-/** Every row of a report, page after page. */
-async function reportRows(stores: { ch: Clickhouse; db: AppDatabase }, auth: ReportAuth, request: ReportRequest, now: number): Promise<ReportRow[]> {
+/** Every row of a report over the range, page after page. */
+async function reportRows(
+  stores: { ch: Clickhouse; db: AppDatabase },
+  auth: ReportAuth,
+  range: Range,
+  request: Undated<ReportRequest>,
+  now: number,
+): Promise<ReportRow[]> {
   const rows: ReportRow[] = [];
   for (let offset = 0; ; offset += PAGE) {
-    const page = await runReport(stores, auth, { ...request, limit: PAGE, offset }, now);
+    const page = await runReportIn(stores, auth, range, { ...request, limit: PAGE, offset }, now);
     rows.push(...page.rows);
     if (!page.pagination.has_more) return rows;
   }
@@ -73,18 +75,23 @@ interface Media {
  * the date's figures times the city's share of the range's conversions, a share that does not
  * change from day to day (the stand-in for population that geo models ask for).
  */
-export async function mmmTable(stores: { ch: Clickhouse; db: AppDatabase }, auth: ReportAuth, request: MmmRequest, now = Date.now()): Promise<MmmTable> {
-  const range = resolveRange(request, now);
+export async function mmmTable(
+  stores: { ch: Clickhouse; db: AppDatabase },
+  auth: ReportAuth,
+  range: Range,
+  request: MmmRequest,
+  now = Date.now(),
+): Promise<MmmTable> {
   const settings = await getSettings(stores.db, auth.workspaceId);
   const dates = buckets(range, request.granularity);
-  const base: ReportRequest = { start_date: request.start_date, end_date: request.end_date, timezone: request.timezone, interval: request.granularity };
-  const kpi: ReportRequest = {
+  const base: Undated<ReportRequest> = { interval: request.granularity };
+  const kpi: Undated<ReportRequest> = {
     ...base,
     metrics: ['revenue', 'conversions', 'sessions'],
     ...(settings.attribution_model === 'any_click' ? { attribution_model: 'last_click' } : {}),
   };
 
-  const mediaRows = await reportRows(stores, auth, { ...base, breakdown: 'source', metrics: ['spend', 'impressions', 'clicks'] }, now);
+  const mediaRows = await reportRows(stores, auth, range, { ...base, breakdown: 'source', metrics: ['spend', 'impressions', 'clicks'] }, now);
   const media = new Map<string, Media>();
   const spentBy = new Map<string, number>();
   for (const row of mediaRows) {
@@ -101,9 +108,8 @@ export async function mmmTable(stores: { ch: Clickhouse; db: AppDatabase }, auth
     });
 
   if (!request.geo) {
-    const kpis = new Map((await reportRows(stores, auth, kpi, now)).map((row) => [String(row.date), row]));
+    const kpis = new Map((await reportRows(stores, auth, range, kpi, now)).map((row) => [String(row.date), row]));
     return {
-      range,
       columns: ['date', 'revenue', 'conversions', 'sessions', ...mediaColumns],
       records: dates.map((date) => {
         const row = kpis.get(date);
@@ -112,14 +118,13 @@ export async function mmmTable(stores: { ch: Clickhouse; db: AppDatabase }, auth
     };
   }
 
-  const geoRows = await reportRows(stores, auth, { ...kpi, breakdown: request.geo }, now);
+  const geoRows = await reportRows(stores, auth, range, { ...kpi, breakdown: request.geo }, now);
   const byDateGeo = new Map(geoRows.map((row) => [`${row.date}|${row[request.geo!]}`, row]));
   const conversionsBy = new Map<string, number>();
   for (const row of geoRows) conversionsBy.set(String(row[request.geo]), (conversionsBy.get(String(row[request.geo])) ?? 0) + num(row.conversions));
   const geos = [...conversionsBy.keys()].sort();
   const allConversions = [...conversionsBy.values()].reduce((a, b) => a + b, 0);
   return {
-    range,
     columns: ['date', 'geo', 'revenue', 'conversions', 'sessions', ...mediaColumns],
     records: dates.flatMap((date) =>
       geos.map((geo) => {

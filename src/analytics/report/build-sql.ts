@@ -244,9 +244,9 @@ function creditedSql(plan: ReportPlan, credits: string, model: ModelName = plan.
  * (touch, weight, share, model number), the number 1-based in `models` order, over the column
  * `touches` (creditedTouchesSql). The share is the weight under a model without overlapping credits.
  */
-function modelsCreditedSql(plan: ReportPlan, models: readonly ModelName[], fallback: string): string {
+function modelsCreditedSql(plan: ReportPlan, models: readonly ModelName[], fallback: string, bound: QueryParams): string {
   const each = models.map((model, i) => {
-    const credited = creditedSql(plan, modelCreditsSql(model, { touches: 'touches', convTs: 'conv_dt', fallback }), model);
+    const credited = creditedSql(plan, modelCreditsSql(model, { touches: 'touches', convTs: 'conv_dt', fallback, bound }), model);
     return `arrayMap(c -> (c.1, c.2, ${hasShares(model) ? 'c.3' : 'c.2'}, ${i + 1}), ${credited})`;
   });
   return `arrayConcat(${each.join(', ')})`;
@@ -303,11 +303,21 @@ const LINES_JOIN = `LEFT JOIN (
 const LINES_SQL = 'if(notEmpty(l.l_items), l.l_items, c.line_items)';
 
 /**
+ * How a report statement is built: with `models`, those models side by side; `bound`, the values
+ * the models bound (run.ts binds before building; none for models that bind nothing), so that their
+ * weights leave out what the values make idle (AttributionModel.weights).
+ */
+export interface ReportSqlOptions {
+  models?: readonly ModelName[];
+  bound?: QueryParams;
+}
+
+/**
  * The report's common table expressions, up to `credits`: one row per (conversion, credited
  * touch). With `lines`, each credit also carries its conversion's line items (`lines`), for the
  * product sales query.
  */
-export function reportCtes(plan: ReportPlan, options: { lines?: boolean; models?: readonly ModelName[] } = {}): { sql: string; params: QueryParams } {
+export function reportCtes(plan: ReportPlan, options: ReportSqlOptions & { lines?: boolean } = {}): { sql: string; params: QueryParams } {
   const lines = options.lines === true;
   const shape = creditShape(plan, options.models);
   const fields = touchFields(plan);
@@ -327,11 +337,12 @@ export function reportCtes(plan: ReportPlan, options: { lines?: boolean; models?
 
   const values = conversionValues(plan);
   const { touch, fallback } = touchExpressions(fields);
-  const attribution = attributionColumns(plan.attribution.model, { path: 'p.path', convTs: 'conv_dt', fallback });
+  const bound = options.bound ?? {};
+  const attribution = attributionColumns(plan.attribution.model, { path: 'p.path', convTs: 'conv_dt', fallback, bound });
   const creditTs = plan.attribution.dateMode === 'click' ? 'touch.ts' : 'conv_dt';
   const needsOwn = fields.some((f) => OWN_SESSION_FIELDS.includes(f));
   const unattributed = plan.includeUnattributed ? unattributedCreditsSql(plan, fields, lines, segment?.sql ?? null, shape) : '';
-  const credited = options.models ? modelsCreditedSql(plan, options.models, fallback) : creditedSql(plan, attribution.credits);
+  const credited = options.models ? modelsCreditedSql(plan, options.models, fallback, bound) : creditedSql(plan, attribution.credits);
 
   const sql = `
 WITH
@@ -381,10 +392,17 @@ credits AS (
  * One part source. Ads and sessions are summed per key inside their branch (the ads' label is the
  * newest name), so a 90-day report hands the outer GROUP BY a row per key and day, not an array
  * per session (docs/performance.md, "Pass 4"); credits hand one row each, which costs ClickHouse
- * less analysis than a second aggregation per branch.
+ * less analysis than a second aggregation per branch (with eight models too: summing the credits
+ * per key in their branch saved as much work as it added analysis, measured).
  */
 interface Branch {
   keys: string[];
+  /**
+   * Whether the first key is the model numbers that ads and sessions count under (everyModel):
+   * computed after the branch's grouping, so each key's sums are spread over the models, not each
+   * session before summing (an 8-model statement grouped 8 times the scan range's sessions).
+   */
+  spread: boolean;
   bucket: string | null;
   /** Its label, in a statement whose breakdown has one; null: ''. */
   label: string | null;
@@ -447,7 +465,7 @@ function branchSql(branch: Branch, keyNames: string[], order: ArrayPart[], label
     ...(labelled ? [`${branch.label ?? "''"} AS label`] : []),
     `[${parts.join(', ')}] AS p`,
   ];
-  const group = [...keyNames.map((k) => `k_${k}`), ...(branch.bucket ? ['bucket'] : [])];
+  const group = [...keyNames.slice(branch.spread ? 1 : 0).map((k) => `k_${k}`), ...(branch.bucket ? ['bucket'] : [])];
   return `SELECT ${cols.join(', ')}
   ${branch.from}${branch.grouped && group.length ? `\n  GROUP BY ${group.join(', ')}` : ''}`;
 }
@@ -459,7 +477,7 @@ const asksIncremental = (plan: ReportPlan) =>
 /**
  * The three part sources (ads, sessions, credits) for the plan's breakdown and interval. With
  * `models` models the model number is the first key: credits carry theirs, ads and sessions
- * count under every model.
+ * count under every model (summed per key in their branch, then spread over the models).
  */
 function branches(plan: ReportPlan, dimension: Dimension | null, models: number | null): Branch[] {
   const bucket = (date: string) => (plan.interval ? INTERVALS[plan.interval](date) : null);
@@ -475,6 +493,7 @@ function branches(plan: ReportPlan, dimension: Dimension | null, models: number 
     for (const drill of drillsOf(plan)) where.add(`${drill.ads} = {${drill.name}:String}`);
     out.push({
       keys: [...spread, ...(adsKeys as string[])],
+      spread: models !== null,
       bucket: bucket('dt'),
       label: dimension?.label ? `argMax(${dimension.label.ads}, dt)` : null,
       parts: { spend: 'toFloat64(sum(spend))', impressions: 'toFloat64(sum(impressions))', clicks: 'toFloat64(sum(clicks))' },
@@ -490,6 +509,7 @@ function branches(plan: ReportPlan, dimension: Dimension | null, models: number 
     for (const drill of drillsOf(plan)) where.add(`${drill.session} = {${drill.name}:String}`);
     out.push({
       keys: [...spread, ...(sessionKeys as string[])],
+      spread: models !== null,
       bucket: bucket(LOCAL_DATE('started')),
       label: null,
       parts: { sessions: 'toFloat64(count())', add_to_carts: 'toFloat64(sum(add_to_carts))', checkouts: 'toFloat64(sum(checkouts))' },
@@ -508,7 +528,7 @@ function branches(plan: ReportPlan, dimension: Dimension | null, models: number 
     credit.incremental_conversions = `weight * ${caused}`;
     credit.incremental_revenue = `weight * revenue * ${caused}`;
   }
-  out.push({ keys: [...(models ? ['model'] : []), ...keys.map((k) => k.credit)], bucket: bucket(LOCAL_DATE('credit_ts')), label: null, parts: credit, from: 'FROM credits', grouped: false });
+  out.push({ keys: [...(models ? ['model'] : []), ...keys.map((k) => k.credit)], spread: false, bucket: bucket(LOCAL_DATE('credit_ts')), label: null, parts: credit, from: 'FROM credits', grouped: false });
   return out;
 }
 
@@ -543,7 +563,7 @@ function rowOrder(plan: ReportPlan, keyCols: string[], bucketCol: string): strin
  * the rows are picked one level up, after the window sums, so the totals still cover the whole
  * scope.
  */
-export function buildReportSql(plan: ReportPlan, options: { models?: readonly ModelName[] } = {}): ReportSql {
+export function buildReportSql(plan: ReportPlan, options: ReportSqlOptions = {}): ReportSql {
   const base = reportCtes(plan, options);
   const shape = creditShape(plan, options.models);
   const dimension: Dimension | null = plan.breakdown ? DIMENSIONS[plan.breakdown] : null;

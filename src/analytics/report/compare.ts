@@ -1,5 +1,5 @@
-import { DAY_MS, dayOf, dayStart, formatDay, formatTimestampMs } from '../../kit/calendar/days.ts';
-import { resolveRange, type Range } from '../../kit/calendar/range.ts';
+import { DAY_MS, dayOf, dayStart, formatDay } from '../../kit/calendar/days.ts';
+import { daysRange, supportedPeriod, type Range, type Undated } from '../../kit/calendar/range.ts';
 import { DIMENSIONS, type Breakdown, type Interval } from '../dimensions.ts';
 import { METRICS, type MetricName } from '../metrics.ts';
 import { runReportIn, type ReportAuth, type ReportResult, type ReportRow } from './run.ts';
@@ -44,22 +44,22 @@ function yearEarlier(dayMs: number): number {
 }
 
 /**
- * The earlier period as the report's two bounds. previous_period: the same number of calendar days
+ * The earlier period, in the range's zone. previous_period: the same number of calendar days
  * right before (the same length right before, for a range given as timestamps); previous_year: the
  * same calendar days (timestamps) a year earlier.
  */
-export function comparisonBounds(range: Range, compareTo: Comparison): { start_date: string; end_date: string } {
+export function comparisonRange(range: Range, compareTo: Comparison): Range {
   if (wholeDays(range)) {
     const first = dayOf(range.startMs, range.timeZone);
     const last = dayOf(range.endMs, range.timeZone);
     const [from, to] = compareTo === 'previous_year' ? [yearEarlier(first), yearEarlier(last)] : [2 * first - last - DAY_MS, first - DAY_MS];
-    return { start_date: formatDay(from), end_date: formatDay(to) };
+    return supportedPeriod(daysRange(from, to, range.timeZone));
   }
-  const [from, to] =
+  const [startMs, endMs] =
     compareTo === 'previous_year'
       ? [yearEarlier(range.startMs), yearEarlier(range.endMs)]
       : [2 * range.startMs - range.endMs - 1, range.startMs - 1];
-  return { start_date: formatTimestampMs(from), end_date: formatTimestampMs(to) };
+  return supportedPeriod({ startMs, endMs, timeZone: range.timeZone });
 }
 
 /** The first day of each interval bucket the range touches, in order (weeks start on Monday). */
@@ -85,20 +85,20 @@ const changes = (current: Metrics, previous: Metrics): Metrics =>
   Object.fromEntries(Object.keys(previous).map((m) => [m, relativeChange(current[m] ?? null, previous[m] ?? null)]));
 
 /**
- * Runs the report and the same report over the comparison period. Rows pair by their breakdown
- * keys and, with an interval, by position: the n-th day (week, month) of the range with the n-th
- * of the earlier period. A row with no counterpart compares with an empty one (sums 0, ratios null).
+ * Runs the report over the range and the same report over the comparison period. Rows pair by
+ * their breakdown keys and, with an interval, by position: the n-th day (week, month) of the range
+ * with the n-th of the earlier period. A row with no counterpart compares with an empty one (sums 0, ratios null).
  */
 export async function runComparedReport(
   stores: { ch: Clickhouse; db: AppDatabase },
   auth: ReportAuth,
-  request: ReportRequest,
+  range: Range,
+  request: Undated<ReportRequest>,
   compareTo: Comparison,
   now = Date.now(),
 ): Promise<ComparedReport> {
-  const range = resolveRange(request, now);
   const current = await runReportIn(stores, auth, range, request, now);
-  const earlierRange = resolveRange({ ...comparisonBounds(range, compareTo), timezone: range.timeZone }, now);
+  const earlierRange = comparisonRange(range, compareTo);
   const metrics = Object.keys(current.totals);
   const keyNames = request.breakdown ? DIMENSIONS[request.breakdown as Breakdown].keys.map((k) => k.name) : [];
   const interval = request.interval as Interval | undefined;

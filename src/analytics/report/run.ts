@@ -4,7 +4,7 @@ import type { AppDatabase } from '../../store/app-db.ts';
 import { getSettings, getSettingsAndVersion } from '../../store/app/workspaces.ts';
 import type { Visibility } from '../permissions.ts';
 import { PIXEL_SOURCES, channelsOfAll } from '../sources.ts';
-import { resolveRange } from '../../kit/calendar/range.ts';
+import { resolveRange, undated, type Range, type Undated } from '../../kit/calendar/range.ts';
 import { rangeInfo } from '../../kit/paging.ts';
 import { DIMENSIONS } from '../dimensions.ts';
 import { MODELS, type ModelName } from '../attribution/index.ts';
@@ -13,7 +13,6 @@ import { planReport, type ReportPlan, type ReportRequest } from './plan.ts';
 import { ensureExcludedList, excludedListId } from '../queries/settings/excluded-transactions.ts';
 import type { ResultCache } from '../../kit/result-cache.ts';
 import type { WorkspaceSettings } from '../../store/app/settings.ts';
-import type { Range } from '../../kit/calendar/range.ts';
 import { REPORT_PARTS, buildReportSql, expensesSql, partPositions, type ReportPart } from './build-sql.ts';
 
 export { type ReportRequest } from './plan.ts';
@@ -109,6 +108,7 @@ function metricsOf(plan: ReportPlan, parts: Parts, ctx: MetricContext & { increm
  * settings afresh, checks and plans the request, runs the rows and totals queries in ClickHouse
  * and shapes them. Throws InvalidInput or AccessDenied for a refused request. With `results` the
  * answer is kept under the workspace's data version (docs/architecture.md, "Result cache").
+ * This form resolves the request's own dates (the data API's edge); `runReportIn` takes a range.
  */
 export async function runReport(
   stores: { ch: Clickhouse; db: AppDatabase; results?: ResultCache },
@@ -116,18 +116,18 @@ export async function runReport(
   request: ReportRequest,
   now = Date.now(),
 ): Promise<ReportResult> {
-  return runReportIn(stores, auth, resolveRange(request, now), request, now);
+  return runReportIn(stores, auth, resolveRange(request, now), undated(request), now);
 }
 
 /**
  * `runReport` over a range its caller resolved already (the dashboard's store calendar, a
- * period before another): the request's own dates and zone are not read again.
+ * period before another); the request carries no dates to resolve again.
  */
 export async function runReportIn(
   stores: { ch: Clickhouse; db: AppDatabase; results?: ResultCache },
   auth: ReportAuth,
   range: Range,
-  request: ReportRequest,
+  request: Undated<ReportRequest>,
   now = Date.now(),
 ): Promise<ReportResult> {
   // The version of the settings' moment, read before the rows: an answer kept under it is never older than it.
@@ -159,15 +159,15 @@ export interface PreparedReport {
 
 /**
  * For queries beside the report on its credits (product sales): reads the workspace settings
- * afresh, checks and plans the request and binds its model's values. Throws InvalidInput or
- * AccessDenied for a refused request.
+ * afresh, checks and plans the request over the range and binds its model's values. Throws
+ * InvalidInput or AccessDenied for a refused request.
  */
 export async function prepareReport(
   stores: { ch: Clickhouse; db: AppDatabase },
   auth: ReportAuth,
-  request: ReportRequest,
+  range: Range,
+  request: Undated<ReportRequest>,
   now = Date.now(),
-  range: Range = resolveRange(request, now),
 ): Promise<PreparedReport> {
   const settings = await getSettings(stores.db, auth.workspaceId);
   const plan = planReport({ workspaceId: auth.workspaceId, visibility: auth.visibility, settings, range, request, nowMs: now });
@@ -198,7 +198,7 @@ async function computeReport(
   settings: WorkspaceSettings,
 ): Promise<ReportResult> {
   const bound = await bindModel(stores, auth, plan, settings);
-  const built = buildReportSql(plan);
+  const built = buildReportSql(plan, { bound });
   const sql = built.sql;
   const params = { ...built.params, ...bound };
   const rawRows = await stores.ch.query<RawRow>(QUERY_NAME, sql, params);
@@ -206,7 +206,7 @@ async function computeReport(
   // row, need one row of the whole scope to read them.
   let totalsRow = rawRows[0];
   if (!totalsRow && (plan.offset > 0 || plan.rowKeys)) {
-    const whole = buildReportSql({ ...plan, rowKeys: null });
+    const whole = buildReportSql({ ...plan, rowKeys: null }, { bound });
     [totalsRow] = await stores.ch.query<RawRow>(QUERY_NAME, whole.sql, { ...whole.params, ...bound, offset: 0, limit: 1 });
   }
   if (!totalsRow && plan.includeExpenses) {
@@ -283,18 +283,18 @@ export function settingsApplied({ plan, settings, range, bound }: PreparedReport
 }
 
 /**
- * The same report under each of `models`, in that order: what running it once per model answers,
- * computed in one statement, so the sessions, buyer links, paths and conversions are read once
- * and only the models' weights are computed per model. Every model binds its values first.
+ * The same report over `range` under each of `models`, in that order: what running it once per
+ * model answers, computed in one statement, so the sessions, buyer links, paths and conversions
+ * are read once and only the models' weights are computed per model. Every model binds its values first.
  */
 export async function runReportModels(
   stores: { ch: Clickhouse; db: AppDatabase; results?: ResultCache },
   auth: ReportAuth,
-  request: ReportRequest,
+  range: Range,
+  request: Undated<ReportRequest>,
   models: readonly ModelName[],
   now = Date.now(),
 ): Promise<ReportResult[]> {
-  const range = resolveRange(request, now);
   const { settings, version } = await getSettingsAndVersion(stores.db, auth.workspaceId);
   const plans = models.map((model) =>
     planReport({ workspaceId: auth.workspaceId, visibility: auth.visibility, settings, range, request: { ...request, attribution_model: model }, nowMs: now }));
@@ -320,7 +320,7 @@ async function computeModels(
     Object.assign(bound, values);
     boundEach.push(values);
   }
-  const built = buildReportSql(plans[0]!, { models });
+  const built = buildReportSql(plans[0]!, { models, bound });
   const rawRows = await stores.ch.query<RawRow>(QUERY_NAME, built.sql, { ...built.params, ...bound });
   return Promise.all(plans.map((plan, i) => {
     const rows = rawRows.filter((r) => Number(r.k_model) === i + 1);

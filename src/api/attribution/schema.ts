@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { PIXEL_SOURCES } from '../../analytics/sources.ts';
 import { ATTRIBUTION_DATES } from '../../analytics/attribution/index.ts';
 import type { ExplainRequest } from '../../analytics/explain/explain-conversion.ts';
+import type { RangeText } from '../../kit/calendar/range.ts';
 import { DATE_ALIASES, choice, parseWith, sourceListParam, zonedDateShape, type QuerySpec } from '../params.ts';
 import { windowParam } from '../report/schema.ts';
 
@@ -24,4 +25,4 @@ export const attributionQuery: QuerySpec<typeof attributionQuerySchema> = {
   lists: ['exclude_source', 'exclude_sources'],
 };
 
-export const parseAttributionQuery = (raw: unknown, alsoKnown?: readonly string[]): ExplainRequest => parseWith(attributionQuery, raw, alsoKnown);
+export const parseAttributionQuery = (raw: unknown, alsoKnown?: readonly string[]): ExplainRequest & RangeText => parseWith(attributionQuery, raw, alsoKnown);

@@ -4,7 +4,7 @@ import type { Clickhouse } from '../../store/clickhouse.ts';
 import type { AppDatabase } from '../../store/app-db.ts';
 import { AccessDenied } from '../../kit/errors.ts';
 import { csvText } from '../../kit/csv.ts';
-import { resolveRange, type Range } from '../../kit/calendar/range.ts';
+import { resolveRange, type Range, type RangeText } from '../../kit/calendar/range.ts';
 import { pixelRefusal } from '../../analytics/permissions.ts';
 import type { Reader } from '../../analytics/query-scope.ts';
 import { MMM_GEOS, MMM_GRANULARITIES, mmmTable, type MmmRequest } from '../../analytics/mmm/table.ts';
@@ -19,7 +19,7 @@ export const mmmQuerySchema = z.object({
 
 export const mmmQuery: QuerySpec<typeof mmmQuerySchema> = { schema: mmmQuerySchema, aliases: { ...DATE_ALIASES } };
 
-export const parseMmmQuery = (raw: unknown, alsoKnown: readonly string[] = []): MmmRequest => parseWith(mmmQuery, raw, alsoKnown);
+export const parseMmmQuery = (raw: unknown, alsoKnown: readonly string[] = []): MmmRequest & RangeText => parseWith(mmmQuery, raw, alsoKnown);
 
 /** A checked MMM request: its parameters and range (400s) and the reader's access to pixel data (403), before any query. */
 export interface MmmPlan {
@@ -39,10 +39,10 @@ export function planMmm(reader: Reader, raw: unknown, alsoKnown: readonly string
 
 /** The MMM file as a CSV answer (small: one record per date, made whole before it is sent). */
 export async function sendMmm(stores: { ch: Clickhouse; db: AppDatabase }, plan: MmmPlan, reply: FastifyReply): Promise<string> {
-  const table = await mmmTable(stores, plan.reader, plan.request);
+  const table = await mmmTable(stores, plan.reader, plan.range, plan.request);
   reply
     .header('content-type', 'text/csv; charset=utf-8; header=present')
-    .header('content-disposition', `attachment; filename="${downloadName('mmm', table.range, 'csv')}"`)
+    .header('content-disposition', `attachment; filename="${downloadName('mmm', plan.range, 'csv')}"`)
     .header('cache-control', 'no-store');
   return csvText([table.columns, ...table.records]);
 }

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { formatTimestamp } from '../../kit/calendar/days.ts';
+import { resolveRange } from '../../kit/calendar/range.ts';
 import { visibilityOf } from '../../analytics/permissions.ts';
 import { countRows } from '../../analytics/export/stream-rows.ts';
 import { ROW_EXPORTS, ROW_EXPORT_KINDS, type RowExportKind, type RowExportPlan } from '../../api/export/kinds.ts';
@@ -39,7 +40,9 @@ async function exportMmm(ctx: CommandContext, args: CommandArgs, workspaceId: nu
   const format = textOption(args, 'format') ?? 'csv';
   if (format !== 'csv') throw new CommandError('--kind mmm is a CSV file: leave out --format or give --format csv');
   const query = { ...request, ...queryOf(args, { granularity: 'granularity', geo: 'geo' }) };
-  const table = await mmmTable(ctx.stores, { workspaceId, visibility: ADMIN }, parseMmmQuery(query));
+  const asked = parseMmmQuery(query);
+  const range = resolveRange(asked);
+  const table = await mmmTable(ctx.stores, { workspaceId, visibility: ADMIN }, range, asked);
   const text = csvText([table.columns, ...table.records]);
   fs.writeFileSync(file, text, { mode: 0o600 });
   return {
@@ -48,8 +51,8 @@ async function exportMmm(ctx: CommandContext, args: CommandArgs, workspaceId: nu
     file,
     rows: table.records.length,
     bytes: Buffer.byteLength(text),
-    start_date: formatTimestamp(table.range.startMs),
-    end_date: formatTimestamp(table.range.endMs),
+    start_date: formatTimestamp(range.startMs),
+    end_date: formatTimestamp(range.endMs),
   };
 }
 

@@ -1,7 +1,8 @@
 import { createWorkspace, findWorkspace } from '../../store/app/workspaces.ts';
 import { changeSettings } from '../../analytics/workspace-settings.ts';
 import { createApiKey, revokeApiKey } from '../../store/app/api-keys.ts';
-import { KNOWN_SCOPES, isValidScope } from '../../analytics/permissions.ts';
+import { isValidScope } from '../../analytics/permissions.ts';
+import { KEY_SCOPES } from '../../kit/vocabulary.ts';
 import { parseSettingValue } from '../../store/app/settings.ts';
 import { canonicalTimeZone, timeZoneMessage } from '../../kit/calendar/zones.ts';
 import { CommandError, requireOption, workspaceOption, type Command, type CommandContext } from '../command.ts';
@@ -33,7 +34,7 @@ export const createKeyCommand: Command = async (ctx, args) => {
   const scopes = [...new Set(requireOption(args, 'scopes').split(',').map((s) => s.trim()).filter(Boolean))];
   if (scopes.length === 0) throw new CommandError('--scopes names no scope');
   const unknown = scopes.filter((s) => !isValidScope(s));
-  if (unknown.length) throw new CommandError(`Unknown scopes: ${unknown.join(', ')}. Known scopes: ${KNOWN_SCOPES.join(', ')}`);
+  if (unknown.length) throw new CommandError(`Unknown scopes: ${unknown.join(', ')}. Known scopes: ${KEY_SCOPES.join(', ')}`);
   return createApiKey(ctx.stores.db, workspaceId, scopes);
 };
 

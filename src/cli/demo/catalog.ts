@@ -2,6 +2,7 @@
  * The made-up shop behind the demo: its products, where its visitors come from, and the ad
  * accounts whose campaign/ad-group/ad ids the tagged sessions carry.
  */
+import type { AdHierarchy } from '../../analytics/queries/ads/list-ads.ts';
 
 export const DEMO_HOSTNAME = 'demo-store.example';
 
@@ -74,15 +75,8 @@ export const DEVICES: [string, number][] = [
 /** Ad platforms as the `source` of ads rows; `bing` is the legacy spelling some accounts still report. */
 export type AdSource = 'meta' | 'google' | 'tiktok' | 'microsoft' | 'bing';
 
-export interface DemoAd {
+export interface DemoAd extends AdHierarchy {
   source: AdSource;
-  adaccount_id: string;
-  campaign_id: string;
-  campaign_name: string;
-  adgroup_id: string;
-  adgroup_name: string;
-  ad_id: string;
-  ad_name: string;
   /** Performance-max style campaigns also carry their asset group (the same id as the ad group here). */
   asset_group_id: string;
   /** Search keyword for utm_term, when the platform is a search engine. */

@@ -6,7 +6,7 @@ import { UTC, localDay, startOfLocalDay } from './zones.ts';
 
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})(\.\d{1,6})?(Z|[+-]\d{2}:?\d{2})?$/;
-const MIN_YEAR = 1970;
+export const MIN_YEAR = 1970;
 const MAX_YEAR = 2299;
 export const DAY_MS = 86_400_000;
 export const MINUTE_MS = 60_000;

@@ -1,4 +1,4 @@
-import { DAY_MS, MINUTE_MS, dayOf, dayStart, defaultRange, formatDay, readBound, SUPPORTED_YEARS, type BoundProblem } from './days.ts';
+import { DAY_MS, MINUTE_MS, MIN_YEAR, dayOf, dayStart, defaultRange, formatDay, readBound, SUPPORTED_YEARS, type BoundProblem } from './days.ts';
 import { InvalidInput } from '../errors.ts';
 import { UTC, instantOfWallClock, zoneOffset } from './zones.ts';
 
@@ -56,11 +56,30 @@ export function boundMs(
   return read.ms;
 }
 
+/** A range as a request names it: its bounds and zone as text, not yet resolved. */
+export interface RangeText {
+  start_date?: string;
+  end_date?: string;
+  timezone?: string;
+}
+
+/**
+ * A request that goes beside a resolved `Range`: it carries no text bounds, so nothing below the
+ * edge that resolved the range can resolve them again (differently).
+ */
+export type Undated<T> = Omit<T, keyof RangeText> & { [K in keyof RangeText]?: never };
+
+/** The request without its text bounds, for a callee given the range they resolved to. */
+export function undated<T extends RangeText>(request: T): Undated<T> {
+  const { start_date, end_date, timezone, ...rest } = request;
+  return rest as Undated<T>;
+}
+
 /**
  * Resolves the date range in `timezone` (a canonical zone name, UTC when left out): a bare day is
  * that zone's calendar day; a bound left out takes the default range's (`defaultRange`).
  */
-export function resolveRange(input: { start_date?: string; end_date?: string; timezone?: string }, now = Date.now()): Range {
+export function resolveRange(input: RangeText, now = Date.now()): Range {
   const timeZone = input.timezone ?? UTC;
   const fallback = defaultRange(now, timeZone);
   const startMs = boundMs({ name: 'start_date', value: input.start_date, edge: 'start', fallbackMs: fallback.startMs }, 'day or timestamp', timeZone, DATE_MESSAGE);
@@ -87,6 +106,11 @@ export function resolveDayRange(
   const days = (dayOf(endMs, timeZone) - dayOf(startMs, timeZone)) / DAY_MS + 1;
   if (days > maxDays) throw new InvalidInput(`the range is limited to ${maxDays} days`);
   return { startMs, endMs, timeZone, days };
+}
+
+/** The whole calendar days of `timeZone` from `first` through `last` (each given as midnight UTC of its date). */
+export function daysRange(first: number, last: number, timeZone: string): Range {
+  return { startMs: dayStart(first, timeZone), endMs: dayStart(last + DAY_MS, timeZone) - 1, timeZone };
 }
 
 /** Every calendar day of a day range, `YYYY-MM-DD`, in its zone. */
@@ -120,6 +144,17 @@ export function monthsOf(range: Range): { month: Range; inRange: Range }[] {
 }
 
 /**
+ * A period derived from a request's range (the one before it, a year before), refused as its
+ * start_date would be when it begins before the years a bound may name: the stores hold no earlier
+ * day, and ClickHouse reads an earlier `Date` as 1970-01-01, so its numbers would be another period's.
+ */
+export function supportedPeriod<R extends Range>(period: R): R {
+  const first = formatDay(period.startMs, period.timeZone);
+  if (Number(first.slice(0, 4)) < MIN_YEAR) throw new InvalidInput(DATE_MESSAGE, boundMessage('start_date', first, 'years', 'day or timestamp'));
+  return period;
+}
+
+/**
  * The period a range is compared with (the dashboard's overview): as many calendar days right before it. A range
  * that runs past `now` (it holds today) is compared up to the same time of day, cut at the start
  * of the current minute: its first `minute - start` milliseconds with the previous period's. The
@@ -134,14 +169,14 @@ export function previousPeriod(range: Range, now: number): Range & { partial: bo
   if (dayStart(firstDay, zone) !== range.startMs) {
     // A range of timestamps, not days: the same length right before it.
     const length = endMs - range.startMs + 1;
-    return { startMs: range.startMs - length, endMs: range.startMs - 1, timeZone: zone, partial };
+    return supportedPeriod({ startMs: range.startMs - length, endMs: range.startMs - 1, timeZone: zone, partial });
   }
   const days = Math.round((dayOf(range.endMs, zone) - firstDay) / DAY_MS) + 1;
   const previousFirstDay = firstDay - days * DAY_MS;
   const startMs = dayStart(previousFirstDay, zone);
-  if (!partial) return { startMs, endMs: range.startMs - 1, timeZone: zone, partial };
+  if (!partial) return supportedPeriod({ startMs, endMs: range.startMs - 1, timeZone: zone, partial });
   // The same time of day on the clock, not the same number of hours: a clock change in either
   // period would otherwise move the cut by an hour.
   const sinceFirstMidnight = endMs + zoneOffset(endMs, zone) - firstDay;
-  return { startMs, endMs: instantOfWallClock(previousFirstDay + sinceFirstMidnight, zone), timeZone: zone, partial };
+  return supportedPeriod({ startMs, endMs: instantOfWallClock(previousFirstDay + sinceFirstMidnight, zone), timeZone: zone, partial });
 }

@@ -1,4 +1,6 @@
+import type { Selectable } from 'kysely';
 import type { AppDatabase } from '../app-db.ts';
+import type { ToolObjectTable } from './schema.ts';
 
 /**
  * Objects the tool endpoint creates: notes, lists and their columns and items, creators,
@@ -33,21 +35,10 @@ export interface ReadScope {
  */
 export const MAX_OBJECTS_PER_KIND = 10_000;
 
-export type ToolObjectRow = {
-  id: number;
-  parent_id: number | null;
-  unique_key: string | null;
-  data: string;
-  read_scope: string | null;
-  created_at: string;
-  updated_at: string;
-};
-
 export const OBJECT_COLUMNS = ['id', 'parent_id', 'unique_key', 'data', 'read_scope', 'created_at', 'updated_at'] as const;
-const COLUMNS = OBJECT_COLUMNS;
 
 /** A row of `tool_objects` (its OBJECT_COLUMNS) as the object it stores. */
-export function toObject<T>(row: ToolObjectRow): ToolObject<T> {
+export function toObject<T>(row: Pick<Selectable<ToolObjectTable>, (typeof OBJECT_COLUMNS)[number]>): ToolObject<T> {
   return {
     id: Number(row.id),
     parentId: row.parent_id === null ? null : Number(row.parent_id),
@@ -79,7 +70,7 @@ export async function createObject<T extends object>(
       created_at: now,
       updated_at: now,
     })
-    .returning(COLUMNS)
+    .returning(OBJECT_COLUMNS)
     .executeTakeFirstOrThrow();
   return toObject<T>(row);
 }
@@ -90,7 +81,7 @@ async function findOne<T>(
   kind: string,
   match: { id: number } | { uniqueKey: string },
 ): Promise<ToolObject<T> | undefined> {
-  let query = db.selectFrom('tool_objects').select(COLUMNS).where('workspace_id', '=', workspaceId).where('kind', '=', kind);
+  let query = db.selectFrom('tool_objects').select(OBJECT_COLUMNS).where('workspace_id', '=', workspaceId).where('kind', '=', kind);
   query = 'id' in match ? query.where('id', '=', match.id) : query.where('unique_key', '=', match.uniqueKey);
   const row = await query.executeTakeFirst();
   return row && toObject<T>(row);
@@ -112,7 +103,7 @@ export async function listObjects<T = Record<string, unknown>>(
 ): Promise<ToolObject<T>[]> {
   let query = db
     .selectFrom('tool_objects')
-    .select(COLUMNS)
+    .select(OBJECT_COLUMNS)
     .where('workspace_id', '=', workspaceId)
     .where('kind', '=', kind);
   if (options.parentId !== undefined) query = query.where('parent_id', '=', options.parentId);

@@ -10,18 +10,22 @@ export interface ListAdsParams extends AdFilters {
   page: Page;
 }
 
-/** An ad row as it goes on the wire: integers as strings, dt as `YYYY-MM-DD`. */
-export interface AdRow {
-  store_id: string;
-  dt: string;
+/** The account, campaign, ad group and ad an ads row is about, with their names, as the ads table keeps them. */
+export interface AdHierarchy {
   adaccount_id: string;
-  source: string;
   campaign_id: string;
   campaign_name: string;
   adgroup_id: string;
   adgroup_name: string;
   ad_id: string;
   ad_name: string;
+}
+
+/** An ad row as it goes on the wire: integers as strings, dt as `YYYY-MM-DD`. */
+export interface AdRow extends AdHierarchy {
+  store_id: string;
+  dt: string;
+  source: string;
   spend: string;
   impressions: string;
   clicks: string;

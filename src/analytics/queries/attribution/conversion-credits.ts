@@ -65,8 +65,8 @@ export async function conversionCredits(ch: Clickhouse, r: CreditsRequest): Prom
   });
   const fallback = touchSql({ ts: 'conv_dt', session_id: 'session_id', channel: "''", source: "'organic'" });
   const visiblePath = `arrayFilter(v -> {restricted:UInt8} = 0 OR has({visible_channels:Array(String)}, v.channel), b.path)`;
-  const all = attributionColumns(r.attribution.model, { path: 'b.path', convTs: 'c.conv_dt', fallback });
-  const seen = attributionColumns(r.attribution.model, { path: visiblePath, convTs: 'c.conv_dt', fallback });
+  const all = attributionColumns(r.attribution.model, { path: 'b.path', convTs: 'c.conv_dt', fallback, bound: r.bound });
+  const seen = attributionColumns(r.attribution.model, { path: visiblePath, convTs: 'c.conv_dt', fallback, bound: r.bound });
   const excluded = r.excludedTransactions.length ? `\n    AND c.transaction_id NOT IN ${EXCLUDED_TRANSACTIONS_SQL}` : '';
   const sql = `
 WITH
@@ -94,7 +94,7 @@ buyer AS (
 )
 SELECT toString(toDateTime(conv_dt, 'UTC')) AS dt, toString(cents) AS revenue_cents, length(in_window) AS touches_in_window,
   arrayMap(t -> (toString(t.session_id), toString(toDateTime(t.ts, 'UTC')), t.source, t.channel, t.campaign, t.adgroup, t.ad), eligible) AS touchpoints,
-  [${r.models.map((m) => MODELS[m].weights('touches', 'conv_dt')).join(', ')}] AS weights
+  [${r.models.map((m) => MODELS[m].weights('touches', 'conv_dt', r.bound)).join(', ')}] AS weights
 FROM (
   SELECT c.conv_dt AS conv_dt, c.session_id AS session_id, c.cents AS cents,
     ${all.eligible} AS in_window, ${seen.eligible} AS eligible, if(empty(eligible), [${fallback}], eligible) AS touches

@@ -57,7 +57,7 @@ export async function conversionPath(
     campaign: 'campaign', adgroup: 'adgroup', ad: 'ad', utm_campaign: 'utm_campaign',
   });
   const fallback = touchSql({ ts: 'conv_dt', session_id: 'session_id', channel: "''", source: "'organic'" });
-  const attribution = attributionColumns(p.attribution.model, { path: 'path', convTs: 'conv_dt', fallback });
+  const attribution = attributionColumns(p.attribution.model, { path: 'path', convTs: 'conv_dt', fallback, bound: p.bound ?? {} });
   const sql = `
 WITH
 ${IDS_CTE},

@@ -76,7 +76,7 @@ export function customerCohortsSql(r: CohortRequest): { sql: string; params: Que
     ts: 'started', session_id: 'session_id', channel: 'channel', source: reportingSourceSql('channel'), campaign: 'campaign',
   }, FIELDS);
   const fallback = touchSql({ ts: 'b.first_dt', session_id: 'b.first_session', channel: "''", source: "'organic'" }, FIELDS);
-  const attribution = attributionColumns('first_click', { path: 'p.path', convTs: 'b.first_dt', fallback: 'fallback' });
+  const attribution = attributionColumns('first_click', { path: 'p.path', convTs: 'b.first_dt', fallback: 'fallback', bound: {} });
   // A returning customer's first touch matters only to a key that may not see it.
   const touched = restricted ? '' : ` WHERE first_dt >= {start:${TS}}`;
   const scanStart = restricted

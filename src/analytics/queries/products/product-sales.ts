@@ -46,7 +46,7 @@ interface RawRow extends Omit<ProductSalesRow, 'units' | 'cents' | 'orders'> {
  * share (any_click credits several sources fully; the product still sold once).
  */
 export async function productSales(ch: Clickhouse, plan: ReportPlan, bound: QueryParams | undefined): Promise<ProductSales> {
-  const base = reportCtes(plan, { lines: true });
+  const base = reportCtes(plan, { lines: true, bound });
   const share = hasShares(plan.attribution.model) ? 'share' : 'weight';
   const productKey = 'l.product_id, l.variant_id, l.sku, l.title';
   const sql = `${base.sql},

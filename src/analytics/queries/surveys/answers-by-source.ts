@@ -57,11 +57,22 @@ export async function answersBySource(
     attribution: AttributionPlan;
     channels: string[] | null;
     excludedTransactions: string[];
+    /** The counted conversion names a learned model learns buying from (decisions 18.1). */
+    conversionNames: string[];
   },
 ): Promise<{ rows: AnswerSourceRow[]; totals: AnswerTotal[] }> {
   const touch = touchSql({ ts: 'started', session_id: 'session_id', channel: 'channel', source: reportingSourceSql('channel') }, BASE_TOUCH_FIELDS);
   const fallback = touchSql({ ts: 'conv_dt', session_id: 'session_id', channel: "''", source: "'organic'" }, BASE_TOUCH_FIELDS);
-  const attribution = attributionColumns(p.attribution.model, { path: 'p.path', convTs: 'conv_dt', fallback });
+  // A model learned from the data (data_driven) binds what it learned for the reader's channels.
+  const bound = await MODELS[p.attribution.model].bind?.({
+    ...stores,
+    scope: { workspaceId: p.workspaceId, range: p.range, channels: p.channels },
+    attribution: p.attribution,
+    visibleChannels: p.channels,
+    excludedTransactions: p.excludedTransactions,
+    conversionNames: p.conversionNames,
+  });
+  const attribution = attributionColumns(p.attribution.model, { path: 'p.path', convTs: 'conv_dt', fallback, bound: bound ?? {} });
   const visible = p.channels === null ? '' : ' AND c.1.channel IN {channels:Array(String)}';
   const sql = `
 WITH
@@ -130,14 +141,6 @@ SETTINGS output_format_json_quote_64bit_integers = 0`;
     excluded_tx: p.excludedTransactions,
     ...(p.channels === null ? {} : { channels: p.channels }),
   };
-  // A model learned from the data (data_driven) binds what it learned for the reader's channels.
-  const bound = await MODELS[p.attribution.model].bind?.({
-    ...stores,
-    scope: { workspaceId: p.workspaceId, range: p.range, channels: p.channels },
-    attribution: p.attribution,
-    visibleChannels: p.channels,
-    excludedTransactions: p.excludedTransactions,
-  });
   type Raw = { answer: string; kind: 'credit' | 'answer'; source: string; orders: number; revenue: number; responses: number; matched: number };
   const raw = await stores.ch.query<Raw>(QUERY_NAME, sql, { ...params, ...bound });
   return {

@@ -10,6 +10,7 @@ import { useData } from '../data.ts';
 import { DATES, MODELS, SOURCES, WINDOWS, dateLabel } from '../filters.ts';
 import { Table, type Column, type Row } from '../../../ui/table.ts';
 import { label } from '../../../ui/format.ts';
+import { KEY_SCOPES } from '../../../kit/vocabulary.ts';
 import { Status } from './common.ts';
 import { LiftTests } from './lift-tests.ts';
 
@@ -111,8 +112,6 @@ function TimeZone({ workspace, zone, onSaved }: { workspace: string; zone: strin
     <button type="submit">Save time zone</button>
   </form>`;
 }
-
-const KEY_SCOPES = ['admin:admin', 'read:profit', ...SOURCES.map((s) => `read:${s === 'creator' ? 'creators' : s}`)];
 
 function ApiKeys({ workspace }: { workspace: string }) {
   const answer = useData<{ keys: Row[] }>('keys', { workspace });

@@ -3,14 +3,13 @@ import { METRICS, METRIC_NAMES, type MetricName } from '../../../analytics/metri
 import { BREAKDOWNS, INTERVAL_NAMES } from '../../../analytics/dimensions.ts';
 import { PIXEL_SOURCES, SOURCE_GROUP_NAMES } from '../../../analytics/sources.ts';
 import { NO_PROFIT_ACCESS, expandSourceGroups } from '../../../analytics/permissions.ts';
-import { runReport, runReportIn, runReportModels, type ReportRequest, type ReportResult } from '../../../analytics/report/run.ts';
-import type { Range } from '../../../kit/calendar/range.ts';
+import { runReportIn, runReportModels, type ReportRequest, type ReportResult } from '../../../analytics/report/run.ts';
 import { COMPARISONS, runComparedReport } from '../../../analytics/report/compare.ts';
 import { SORT_ORDERS } from '../../../analytics/report/plan.ts';
 import { ATTRIBUTION_DATES, ATTRIBUTION_MODELS, ATTRIBUTION_WINDOWS, type ModelName } from '../../../analytics/attribution/index.ts';
 import { AccessDenied } from '../../../kit/errors.ts';
 import { readBound } from '../../../kit/calendar/days.ts';
-import { boundMessage } from '../../../kit/calendar/range.ts';
+import { boundMessage, resolveRange, undated, type Range } from '../../../kit/calendar/range.ts';
 import { idArg, offsetArg, readTool, timezoneArg, type ToolContext } from '../kit/tool.ts';
 import { requireObject } from '../kit/objects.ts';
 import type { SegmentRule } from '../../../analytics/segment-fields.ts';
@@ -88,12 +87,13 @@ const reader = (ctx: ToolContext) => ({ workspaceId: ctx.workspaceId, visibility
 /** Runs the /v3/report engine for the tool's workspace, over `range` when the tool resolved it already. */
 export function report(ctx: ToolContext, request: ReportRequest, range?: Range): Promise<ReportResult> {
   const full = expanded(ctx, request);
-  return range ? runReportIn(stores(ctx), reader(ctx), range, full, ctx.now()) : runReport(stores(ctx), reader(ctx), full, ctx.now());
+  return runReportIn(stores(ctx), reader(ctx), range ?? resolveRange(full, ctx.now()), undated(full), ctx.now());
 }
 
 /** The /v3/report engine under each of `models`, in that order, from one statement (runReportModels). */
 export function reportModels(ctx: ToolContext, request: ReportRequest, models: readonly ModelName[]): Promise<ReportResult[]> {
-  return runReportModels(stores(ctx), reader(ctx), expanded(ctx, request), models, ctx.now());
+  const full = expanded(ctx, request);
+  return runReportModels(stores(ctx), reader(ctx), resolveRange(full, ctx.now()), undated(full), models, ctx.now());
 }
 
 /** The attribution a result's numbers stand on, as every tool that credits conversions says it. */
@@ -158,9 +158,10 @@ export const analyticsTools = [
       const { conversion_name, campaign, adgroup, ad, segment_id, ...shared } = filters ?? {};
       const segment = await segmentFilter(ctx, segment_id);
       const request = expanded(ctx, { ...reportRequest(shared, rest), name: conversion_name, campaign, adgroup, ad, segment_rules: segment?.rules });
+      const range = resolveRange(request, ctx.now());
       const result = compare_to
-        ? await runComparedReport(stores(ctx), reader(ctx), request, compare_to, ctx.now())
-        : await runReport(stores(ctx), reader(ctx), request, ctx.now());
+        ? await runComparedReport(stores(ctx), reader(ctx), range, undated(request), compare_to, ctx.now())
+        : await runReportIn(stores(ctx), reader(ctx), range, undated(request), ctx.now());
       return {
         rows: result.rows,
         totals: result.totals,

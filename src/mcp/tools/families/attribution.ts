@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ATTRIBUTION_MODELS } from '../../../analytics/attribution/index.ts';
 import { expandSourceGroups } from '../../../analytics/permissions.ts';
-import { explainConversion } from '../../../analytics/explain/explain-conversion.ts';
+import { explainConversion, explainRange } from '../../../analytics/explain/explain-conversion.ts';
 import { attributionArgs, report, reportFilters, reportModels, reportRequest } from './analytics.ts';
 import { dateFromArg, dateToArg, readTool, timezoneArg } from '../kit/tool.ts';
 import * as out from '../kit/outputs.ts';
@@ -88,14 +88,10 @@ export const attributionTools = [
         incremental_revenue: z.record(out.str, out.num),
       }),
     }),
-    async (ctx, { date_from, date_to, timezone, ignore_sources, ...rest }) => ({
-      attribution: await explainConversion({ ch: ctx.ch, db: ctx.db }, ctx, {
-        ...rest,
-        timezone: timezone ?? ctx.timeZone,
-        start_date: date_from,
-        end_date: date_to,
-        exclude_source: ignore_sources && expandSourceGroups(ignore_sources, ctx.visibility),
-      }, ctx.now()),
-    }),
+    async (ctx, { date_from, date_to, timezone, ignore_sources, ...rest }) => {
+      const request = { ...rest, exclude_source: ignore_sources && expandSourceGroups(ignore_sources, ctx.visibility) };
+      const range = explainRange({ start_date: date_from, end_date: date_to, timezone: timezone ?? ctx.timeZone }, ctx.now());
+      return { attribution: await explainConversion({ ch: ctx.ch, db: ctx.db }, ctx, range, request) };
+    },
   ),
 ];

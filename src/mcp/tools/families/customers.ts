@@ -26,7 +26,7 @@ export const customerTools = [
     async (ctx, input) => {
       const workspace = await findWorkspace(ctx.db, ctx.workspaceId);
       const range = toolRange(ctx, input);
-      const answer = await customerLtv(ctx, ctx, { breakdown: input.breakdown, attribution_window: input.attribution_window }, ctx.now(), range);
+      const answer = await customerLtv(ctx, ctx, range, { breakdown: input.breakdown, attribution_window: input.attribution_window }, ctx.now());
       return {
         customers: {
           ...rangeOut(range), currency: workspace!.currency, breakdown: answer.breakdown, attribution_window: answer.attributionWindow,

@@ -34,10 +34,10 @@ export const productTools = [
     }),
     async (ctx, { date_from, date_to, timezone, source, ...rest }) => {
       const range = toolRange(ctx, { date_from, date_to, timezone });
-      const result = await runProductSales(ctx, ctx, {
+      const result = await runProductSales(ctx, ctx, range, {
         ...rest,
         source: source && expandSourceGroups(source, ctx.visibility),
-      }, ctx.now(), range);
+      }, ctx.now());
       return {
         products: result.products,
         totals: result.totals,

@@ -11,6 +11,7 @@ import { rangeOut, toolRange } from '../kit/range.ts';
 import { idArg, limitArg, offsetArg, rangeArgs, readTool, shortText, writeTool } from '../kit/tool.ts';
 import * as out from '../kit/outputs.ts';
 import { ORDER_LEVEL, requireOutput, seesOutput } from '../../../analytics/permissions.ts';
+import { countedNames } from '../../../analytics/conversion-names.ts';
 
 export const surveyTools = [
   readTool(
@@ -75,6 +76,7 @@ export const surveyTools = [
         attribution,
         visibility: ctx.visibility,
         excludedTransactions: settings.excluded_transaction_ids,
+        conversionNames: countedNames(settings),
       });
       return {
         agreement: {

@@ -64,7 +64,7 @@ credits AS (
     FROM paths AS p
     RIGHT JOIN conv AS c ON p.identity = c.identity
   )
-  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
+  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap((i, n) -> if(i = n, 1., 0.), arrayEnumerate(touches), arrayWithConstant(length(touches), length(touches))))) AS credit
 )
 SELECT sumForEach(p) AS t_parts,
   t_parts AS all_parts,
@@ -240,7 +240,7 @@ credits AS (
     FROM paths AS p
     RIGHT JOIN conv AS c ON p.identity = c.identity
   )
-  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(t -> 1. / length(touches), touches))) AS credit
+  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayWithConstant(length(touches), 1. / length(touches)))) AS credit
 )
 SELECT k_source,
   sumForEach(p) AS t_parts,
@@ -329,7 +329,7 @@ credits AS (
     FROM paths AS p
     RIGHT JOIN conv AS c ON p.identity = c.identity
   )
-  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
+  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap((i, n) -> if(i = n, 1., 0.), arrayEnumerate(touches), arrayWithConstant(length(touches), length(touches))))) AS credit
 )
 SELECT toString(bucket) AS date,
   sumForEach(p) AS t_parts,
@@ -417,7 +417,7 @@ credits AS (
     FROM paths AS p
     RIGHT JOIN conv AS c ON p.identity = c.identity
   )
-  ARRAY JOIN arrayFilter(c -> c.2 > 0 AND c.1.ts BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(i -> multiIf(length(touches) = 1, 1., length(touches) = 2, 0.5, i = 1 OR i = length(touches), 0.4, 0.2 / (length(touches) - 2)), arrayEnumerate(touches)))) AS credit
+  ARRAY JOIN arrayFilter(c -> c.2 > 0 AND c.1.ts BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap((i, n) -> multiIf(n = 1, 1., n = 2, 0.5, i = 1 OR i = n, 0.4, 0.2 / (n - 2)), arrayEnumerate(touches), arrayWithConstant(length(touches), length(touches))))) AS credit
 )
 SELECT k_source,
   sumForEach(p) AS t_parts,
@@ -505,7 +505,7 @@ credits AS (
     FROM paths AS p
     RIGHT JOIN conv AS c ON p.identity = c.identity
   )
-  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(t -> if(arrayCount(x -> x.source NOT IN ('email', 'organic'), touches) = 0, 1. / length(touches), if(t.source NOT IN ('email', 'organic'), 1. / arrayCount(x -> x.source NOT IN ('email', 'organic'), touches), 0.)), touches))) AS credit
+  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, if(arrayCount(x -> x.source NOT IN ('email', 'organic'), touches) = 0, arrayWithConstant(length(touches), 1. / length(touches)), arrayMap((t, o) -> if(t.source NOT IN ('email', 'organic'), 1. / o, 0.), touches, arrayWithConstant(length(touches), arrayCount(x -> x.source NOT IN ('email', 'organic'), touches)))))) AS credit
 )
 SELECT k_source,
   sumForEach(p) AS t_parts,
@@ -730,7 +730,7 @@ credits AS (
     FROM paths AS p
     RIGHT JOIN conv AS c ON p.identity = c.identity
   )
-  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic', ''), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String, campaign String)')], eligible) AS touches, if(empty(arrayDistinct(arrayFilter(mk_s -> mk_s != '', arrayMap(mk_t -> if((has({mk_sources:Array(String)}, mk_t.source) AND ({mk_restricted:UInt8} = 0 OR has({mk_channels:Array(String)}, mk_t.channel))), mk_t.source, ''), touches)))), arrayMap(mk_i -> if(mk_i = if(arrayLastIndex(mk_t -> mk_t.source = 'organic', touches) > 0, arrayLastIndex(mk_t -> mk_t.source = 'organic', touches), length(touches)), 1., 0.), arrayEnumerate(touches)), arrayMap((mk_k, mk_n) -> if(mk_k != '' AND mk_n = 1, if(arraySum(mk_s -> {mk_effects:Array(Float64)}[indexOf({mk_sources:Array(String)}, mk_s)], arrayDistinct(arrayFilter(mk_s -> mk_s != '', arrayMap(mk_t -> if((has({mk_sources:Array(String)}, mk_t.source) AND ({mk_restricted:UInt8} = 0 OR has({mk_channels:Array(String)}, mk_t.channel))), mk_t.source, ''), touches)))) > 0, {mk_effects:Array(Float64)}[indexOf({mk_sources:Array(String)}, mk_k)] / arraySum(mk_s -> {mk_effects:Array(Float64)}[indexOf({mk_sources:Array(String)}, mk_s)], arrayDistinct(arrayFilter(mk_s -> mk_s != '', arrayMap(mk_t -> if((has({mk_sources:Array(String)}, mk_t.source) AND ({mk_restricted:UInt8} = 0 OR has({mk_channels:Array(String)}, mk_t.channel))), mk_t.source, ''), touches)))), 1. / length(arrayDistinct(arrayFilter(mk_s -> mk_s != '', arrayMap(mk_t -> if((has({mk_sources:Array(String)}, mk_t.source) AND ({mk_restricted:UInt8} = 0 OR has({mk_channels:Array(String)}, mk_t.channel))), mk_t.source, ''), touches))))), 0.), arrayMap(mk_t -> if((has({mk_sources:Array(String)}, mk_t.source) AND ({mk_restricted:UInt8} = 0 OR has({mk_channels:Array(String)}, mk_t.channel))), mk_t.source, ''), touches), arrayReverse(arrayEnumerateUniq(arrayReverse(arrayMap(mk_t -> if((has({mk_sources:Array(String)}, mk_t.source) AND ({mk_restricted:UInt8} = 0 OR has({mk_channels:Array(String)}, mk_t.channel))), mk_t.source, ''), touches)))))))) AS credit
+  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic', ''), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String, campaign String)')], eligible) AS touches, arrayMap(mk_keys -> arrayMap(mk_chained -> if(empty(mk_chained), arrayMap((mk_i, mk_at) -> if(mk_i = mk_at, 1., 0.), arrayEnumerate(touches), arrayWithConstant(length(touches), arrayMap(mk_o -> if(mk_o > 0, mk_o, length(touches)), [arrayLastIndex(mk_t -> mk_t.source = 'organic', touches)])[1])), arrayMap((mk_k, mk_n, mk_total, mk_count) -> if(mk_k != '' AND mk_n = 1, if(mk_total > 0, {mk_effects:Array(Float64)}[indexOf({mk_sources:Array(String)}, mk_k)] / mk_total, 1. / mk_count), 0.), mk_keys, arrayReverse(arrayEnumerateUniq(arrayReverse(mk_keys))), arrayWithConstant(length(mk_keys), arraySum(mk_s -> {mk_effects:Array(Float64)}[indexOf({mk_sources:Array(String)}, mk_s)], mk_chained)), arrayWithConstant(length(mk_keys), length(mk_chained)))), [arrayDistinct(arrayFilter(mk_s -> mk_s != '', mk_keys))])[1], [arrayMap(mk_t -> if((has({mk_sources:Array(String)}, mk_t.source) AND ({mk_restricted:UInt8} = 0 OR has({mk_channels:Array(String)}, mk_t.channel))), mk_t.source, ''), touches)])[1])) AS credit
 )
 SELECT k_source,
   k_campaign,
@@ -764,33 +764,39 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 --   left_out = ["", "organic"]
 --   scan_end = "2026-10-31 23:59:59.999"
 --   scan_start = "2026-09-24 00:00:00.000"
+--   sources = ["meta", "google", "tiktok", "pinterest", "snapchat", "microsoft", "openai", "outbrain", "taboola", "whatsapp", "email", "creator"]
 --   store_id = 1
+--   touch_bits = [1, 1, 1, 1, 1, 1, 2, 4, 8, 16, 32, 32, 64, 128, 256, 512, 1024, 2048, 2048]
+--   touch_channels = ["meta", "facebook", "instagram", "messenger", "audience_network", "threads", "google", "tiktok", "pinterest", "snapchat", "microsoft", "bing", "openai", "outbrain", "taboola", "whatsapp", "email", "creator", "influencer"]
 WITH
 ids AS (
   SELECT visitor_id AS id_visitor, customer_id AS customer FROM visitor_customers FINAL WHERE store_id = {store_id:UInt64}
-)
-SELECT arraySort(seen) AS sources, count() AS visitors, countIf(bought = 1) AS buyers
-FROM (
-  SELECT identity, groupUniqArrayIf(source, source != '') AS seen, max(bought) AS bought
+),
+visitors AS (
+  SELECT visitor_id, '' AS customer_id, groupBitOr(bit) AS mask, groupArrayIf(channel, other) AS others, toUInt8(0) AS bought
   FROM (
-    SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, if(s.touch, transform(s.channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], s.channel), '') AS source, toUInt8(0) AS bought
-    FROM (
-      SELECT tupleElement(landing, 'visitor_id') AS visitor_id, tupleElement(landing, 'adv_source') AS channel,
-        tupleElement(landing, 'adv_source') NOT IN {left_out:Array(String)} AS touch
-      FROM sessions FINAL
-      WHERE store_id = {store_id:UInt64} AND month BETWEEN toStartOfMonth({scan_start:DateTime64(3, 'UTC')}) AND toStartOfMonth({scan_end:DateTime64(3, 'UTC')})
+    SELECT tupleElement(landing, 'visitor_id') AS visitor_id, tupleElement(landing, 'adv_source') AS channel,
+      transform(channel, {touch_channels:Array(String)}, {touch_bits:Array(UInt64)}, toUInt64(0)) AS bit,
+      bit = 0 AND channel NOT IN {left_out:Array(String)} AS other
+    FROM sessions FINAL
+    WHERE store_id = {store_id:UInt64} AND month BETWEEN toStartOfMonth({scan_start:DateTime64(3, 'UTC')}) AND toStartOfMonth({scan_end:DateTime64(3, 'UTC')})
     AND started BETWEEN {scan_start:DateTime64(3, 'UTC')} AND {scan_end:DateTime64(3, 'UTC')}
-    ) AS s
-    LEFT JOIN ids ON ids.id_visitor = s.visitor_id
-    UNION ALL
-    SELECT multiIf(c.customer_id != '', concat('c:', c.customer_id), if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(c.visitor_id)))) AS identity, '' AS source, toUInt8(1) AS bought
-    FROM conversions AS c
-    LEFT JOIN ids ON ids.id_visitor = c.visitor_id
-    WHERE c.store_id = {store_id:UInt64} AND c.dt BETWEEN {conv_start:DateTime64(3, 'UTC')} AND {conv_end:DateTime64(3, 'UTC')} AND c.transaction_id NOT IN (SELECT arrayJoin(arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name]))) FROM orders FINAL WHERE store_id = {store_id:UInt64} AND sale = 0)
   )
+  GROUP BY visitor_id
+  UNION ALL
+  SELECT c.visitor_id, c.customer_id, toUInt64(0), [], toUInt8(1)
+  FROM conversions AS c
+  WHERE c.store_id = {store_id:UInt64} AND c.dt BETWEEN {conv_start:DateTime64(3, 'UTC')} AND {conv_end:DateTime64(3, 'UTC')} AND c.transaction_id NOT IN (SELECT arrayJoin(arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name]))) FROM orders FINAL WHERE store_id = {store_id:UInt64} AND sale = 0)
+)
+SELECT arraySort(arrayConcat(arrayFilter((s, i) -> bitTest(mask, i), {sources:Array(String)}, range(length({sources:Array(String)}))), others)) AS sources,
+  count() AS visitors, countIf(bought = 1) AS buyers
+FROM (
+  SELECT multiIf(v.customer_id != '', concat('c:', v.customer_id), if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(v.visitor_id)))) AS identity, groupBitOr(v.mask) AS mask, arraySort(arrayDistinct(groupArrayArray(v.others))) AS others, max(v.bought) AS bought
+  FROM visitors AS v
+  LEFT JOIN ids ON ids.id_visitor = v.visitor_id
   GROUP BY identity
 )
-GROUP BY sources
+GROUP BY mask, others
 ;
 -- report
 --   conv_end = "2026-10-31 23:59:59.999"
@@ -864,7 +870,7 @@ credits AS (
     FROM paths AS p
     RIGHT JOIN conv AS c ON p.identity = c.identity
   )
-  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(arrayPushBack(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')), arrayPushBack(if({dd_fallback:UInt8} = 1, arrayMap(dd_t -> 1. / length(touches), touches), arrayMap(dd_l -> if(({dd_baseline:Float64} + arraySum(arrayMap((dd_k, dd_n) -> if(dd_k != '' AND dd_n = 1, if(empty({dd_cal_sources:Array(String)}), {dd_lifts:Array(Float64)}[indexOf({dd_sources:Array(String)}, dd_k)], if(arrayFirstIndex((dd_cs, dd_ca, dd_cb) -> dd_cs = dd_k AND conv_dt BETWEEN dd_ca AND dd_cb, {dd_cal_sources:Array(String)}, {dd_cal_starts:Array(DateTime64(3, 'UTC'))}, {dd_cal_ends:Array(DateTime64(3, 'UTC'))}) > 0, {dd_cal_lifts:Array(Float64)}[arrayFirstIndex((dd_cs, dd_ca, dd_cb) -> dd_cs = dd_k AND conv_dt BETWEEN dd_ca AND dd_cb, {dd_cal_sources:Array(String)}, {dd_cal_starts:Array(DateTime64(3, 'UTC'))}, {dd_cal_ends:Array(DateTime64(3, 'UTC'))})], {dd_lifts:Array(Float64)}[indexOf({dd_sources:Array(String)}, dd_k)])), 0.), arrayMap(dd_t -> if((has({dd_sources:Array(String)}, dd_t.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, dd_t.channel))), dd_t.source, ''), touches), arrayReverse(arrayEnumerateUniq(arrayReverse(arrayMap(dd_t -> if((has({dd_sources:Array(String)}, dd_t.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, dd_t.channel))), dd_t.source, ''), touches))))))) > 0, dd_l / ({dd_baseline:Float64} + arraySum(arrayMap((dd_k, dd_n) -> if(dd_k != '' AND dd_n = 1, if(empty({dd_cal_sources:Array(String)}), {dd_lifts:Array(Float64)}[indexOf({dd_sources:Array(String)}, dd_k)], if(arrayFirstIndex((dd_cs, dd_ca, dd_cb) -> dd_cs = dd_k AND conv_dt BETWEEN dd_ca AND dd_cb, {dd_cal_sources:Array(String)}, {dd_cal_starts:Array(DateTime64(3, 'UTC'))}, {dd_cal_ends:Array(DateTime64(3, 'UTC'))}) > 0, {dd_cal_lifts:Array(Float64)}[arrayFirstIndex((dd_cs, dd_ca, dd_cb) -> dd_cs = dd_k AND conv_dt BETWEEN dd_ca AND dd_cb, {dd_cal_sources:Array(String)}, {dd_cal_starts:Array(DateTime64(3, 'UTC'))}, {dd_cal_ends:Array(DateTime64(3, 'UTC'))})], {dd_lifts:Array(Float64)}[indexOf({dd_sources:Array(String)}, dd_k)])), 0.), arrayMap(dd_t -> if((has({dd_sources:Array(String)}, dd_t.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, dd_t.channel))), dd_t.source, ''), touches), arrayReverse(arrayEnumerateUniq(arrayReverse(arrayMap(dd_t -> if((has({dd_sources:Array(String)}, dd_t.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, dd_t.channel))), dd_t.source, ''), touches))))))), 0.), arrayMap((dd_k, dd_n) -> if(dd_k != '' AND dd_n = 1, if(empty({dd_cal_sources:Array(String)}), {dd_lifts:Array(Float64)}[indexOf({dd_sources:Array(String)}, dd_k)], if(arrayFirstIndex((dd_cs, dd_ca, dd_cb) -> dd_cs = dd_k AND conv_dt BETWEEN dd_ca AND dd_cb, {dd_cal_sources:Array(String)}, {dd_cal_starts:Array(DateTime64(3, 'UTC'))}, {dd_cal_ends:Array(DateTime64(3, 'UTC'))}) > 0, {dd_cal_lifts:Array(Float64)}[arrayFirstIndex((dd_cs, dd_ca, dd_cb) -> dd_cs = dd_k AND conv_dt BETWEEN dd_ca AND dd_cb, {dd_cal_sources:Array(String)}, {dd_cal_starts:Array(DateTime64(3, 'UTC'))}, {dd_cal_ends:Array(DateTime64(3, 'UTC'))})], {dd_lifts:Array(Float64)}[indexOf({dd_sources:Array(String)}, dd_k)])), 0.), arrayMap(dd_t -> if((has({dd_sources:Array(String)}, dd_t.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, dd_t.channel))), dd_t.source, ''), touches), arrayReverse(arrayEnumerateUniq(arrayReverse(arrayMap(dd_t -> if((has({dd_sources:Array(String)}, dd_t.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, dd_t.channel))), dd_t.source, ''), touches))))))) AS kept_weights_data_driven, if(arraySum(kept_weights_data_driven) > 1. - 1e-9, 0., 1. - arraySum(kept_weights_data_driven))))) AS credit
+  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(arrayPushBack(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')), arrayMap(kept_weights -> arrayPushBack(kept_weights, if(arraySum(kept_weights) > 1. - 1e-9, 0., 1. - arraySum(kept_weights))), [arrayWithConstant(length(touches), 1. / length(touches))])[1])) AS credit
 )
 SELECT k_source,
   sumForEach(p) AS t_parts,
@@ -956,7 +962,7 @@ credits AS (
     FROM paths AS p
     RIGHT JOIN conv AS c ON p.identity = c.identity
   )
-  ARRAY JOIN arrayFilter(c -> c.2 > 0 AND c.1.campaign = {campaign:String} AND c.1.adgroup = {adgroup:String}, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic', '', '', ''), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String, campaign String, adgroup String, ad String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
+  ARRAY JOIN arrayFilter(c -> c.2 > 0 AND c.1.campaign = {campaign:String} AND c.1.adgroup = {adgroup:String}, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic', '', '', ''), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String, campaign String, adgroup String, ad String)')], eligible) AS touches, arrayMap((i, n) -> if(i = n, 1., 0.), arrayEnumerate(touches), arrayWithConstant(length(touches), length(touches))))) AS credit
 )
 SELECT k_source,
   k_ad,
@@ -1050,7 +1056,7 @@ credits AS (
     FROM paths AS p
     RIGHT JOIN conv AS c ON p.identity = c.identity
   )
-  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic', own.utm_campaign), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String, utm_campaign String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
+  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic', own.utm_campaign), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String, utm_campaign String)')], eligible) AS touches, arrayMap((i, n) -> if(i = n, 1., 0.), arrayEnumerate(touches), arrayWithConstant(length(touches), length(touches))))) AS credit
 )
 SELECT k_utm_campaign,
   toString(bucket) AS date,
@@ -1150,7 +1156,7 @@ credits AS (
     FROM paths AS p
     RIGHT JOIN conv AS c ON p.identity = c.identity
   )
-  ARRAY JOIN arrayFilter(c -> c.2 > 0 AND c.1.channel IN {channels:Array(String)}, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
+  ARRAY JOIN arrayFilter(c -> c.2 > 0 AND c.1.channel IN {channels:Array(String)}, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap((i, n) -> if(i = n, 1., 0.), arrayEnumerate(touches), arrayWithConstant(length(touches), length(touches))))) AS credit
 )
 SELECT k_city,
   sumForEach(p) AS t_parts,
@@ -1249,7 +1255,7 @@ credits AS (
     FROM paths AS p
     RIGHT JOIN conv AS c ON p.identity = c.identity
   )
-  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
+  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap((i, n) -> if(i = n, 1., 0.), arrayEnumerate(touches), arrayWithConstant(length(touches), length(touches))))) AS credit
 )
 SELECT sumForEach(p) AS t_parts,
   t_parts AS all_parts,
@@ -1371,7 +1377,7 @@ credits AS (
     FROM paths AS p
     RIGHT JOIN conv AS c ON p.identity = c.identity
   )
-  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
+  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap((i, n) -> if(i = n, 1., 0.), arrayEnumerate(touches), arrayWithConstant(length(touches), length(touches))))) AS credit
 )
 SELECT k_coupon_code,
   sumForEach(p) AS t_parts,
@@ -1463,7 +1469,7 @@ credits AS (
     FROM paths AS p
     RIGHT JOIN conv AS c ON p.identity = c.identity
   )
-  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
+  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap((i, n) -> if(i = n, 1., 0.), arrayEnumerate(touches), arrayWithConstant(length(touches), length(touches))))) AS credit
 )
 SELECT k_coupon_code,
   sumForEach(p) AS t_parts,
@@ -1542,7 +1548,7 @@ credits AS (
     FROM paths AS p
     RIGHT JOIN conv AS c ON p.identity = c.identity
   )
-  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic', ''), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String, ad String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
+  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic', ''), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String, ad String)')], eligible) AS touches, arrayMap((i, n) -> if(i = n, 1., 0.), arrayEnumerate(touches), arrayWithConstant(length(touches), length(touches))))) AS credit
 )
 SELECT * REPLACE (count() OVER () AS total_rows) FROM (
 SELECT k_source,
@@ -1649,7 +1655,7 @@ credits AS (
     FROM paths AS p
     RIGHT JOIN conv AS c ON p.identity = c.identity
   )
-  ARRAY JOIN arrayConcat(arrayMap(c -> (c.1, c.2, c.2, 1), arrayFilter(c -> c.2 > 0, arrayZip(touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches))))), arrayMap(c -> (c.1, c.2, c.2, 2), arrayFilter(c -> c.2 > 0, arrayZip(touches, arrayMap(i -> if(i = 1, 1., 0.), arrayEnumerate(touches))))), arrayMap(c -> (c.1, c.2, c.2, 3), arrayFilter(c -> c.2 > 0, arrayZip(touches, arrayMap(t -> 1. / length(touches), touches)))), arrayMap(c -> (c.1, c.2, c.2, 4), arrayFilter(c -> c.2 > 0, arrayZip(touches, arrayMap(i -> multiIf(length(touches) = 1, 1., length(touches) = 2, 0.5, i = 1 OR i = length(touches), 0.4, 0.2 / (length(touches) - 2)), arrayEnumerate(touches))))), arrayMap(c -> (c.1, c.2, c.2, 5), arrayFilter(c -> c.2 > 0, arrayZip(touches, arrayMap(t -> if(arrayCount(x -> x.source NOT IN ('email', 'organic'), touches) = 0, 1. / length(touches), if(t.source NOT IN ('email', 'organic'), 1. / arrayCount(x -> x.source NOT IN ('email', 'organic'), touches), 0.)), touches)))), arrayMap(c -> (c.1, c.2, c.3, 6), arrayMap((c, s) -> (c.1, c.2, c.2 * least(1., s) / s), arrayFilter(c -> c.2 > 0, arrayZip(touches, arrayReverse(arrayMap(n -> if(n = 1, 1., 0.), arrayEnumerateUniq(arrayReverse(arrayMap(t -> t.source, touches))))))) AS kept, arrayWithConstant(length(kept), arraySum(k -> k.2, kept)))), arrayMap(c -> (c.1, c.2, c.2, 7), arrayFilter(c -> c.2 > 0, arrayZip(touches, if(empty(arrayDistinct(arrayFilter(mk_s -> mk_s != '', arrayMap(mk_t -> if((has({mk_sources:Array(String)}, mk_t.source) AND ({mk_restricted:UInt8} = 0 OR has({mk_channels:Array(String)}, mk_t.channel))), mk_t.source, ''), touches)))), arrayMap(mk_i -> if(mk_i = if(arrayLastIndex(mk_t -> mk_t.source = 'organic', touches) > 0, arrayLastIndex(mk_t -> mk_t.source = 'organic', touches), length(touches)), 1., 0.), arrayEnumerate(touches)), arrayMap((mk_k, mk_n) -> if(mk_k != '' AND mk_n = 1, if(arraySum(mk_s -> {mk_effects:Array(Float64)}[indexOf({mk_sources:Array(String)}, mk_s)], arrayDistinct(arrayFilter(mk_s -> mk_s != '', arrayMap(mk_t -> if((has({mk_sources:Array(String)}, mk_t.source) AND ({mk_restricted:UInt8} = 0 OR has({mk_channels:Array(String)}, mk_t.channel))), mk_t.source, ''), touches)))) > 0, {mk_effects:Array(Float64)}[indexOf({mk_sources:Array(String)}, mk_k)] / arraySum(mk_s -> {mk_effects:Array(Float64)}[indexOf({mk_sources:Array(String)}, mk_s)], arrayDistinct(arrayFilter(mk_s -> mk_s != '', arrayMap(mk_t -> if((has({mk_sources:Array(String)}, mk_t.source) AND ({mk_restricted:UInt8} = 0 OR has({mk_channels:Array(String)}, mk_t.channel))), mk_t.source, ''), touches)))), 1. / length(arrayDistinct(arrayFilter(mk_s -> mk_s != '', arrayMap(mk_t -> if((has({mk_sources:Array(String)}, mk_t.source) AND ({mk_restricted:UInt8} = 0 OR has({mk_channels:Array(String)}, mk_t.channel))), mk_t.source, ''), touches))))), 0.), arrayMap(mk_t -> if((has({mk_sources:Array(String)}, mk_t.source) AND ({mk_restricted:UInt8} = 0 OR has({mk_channels:Array(String)}, mk_t.channel))), mk_t.source, ''), touches), arrayReverse(arrayEnumerateUniq(arrayReverse(arrayMap(mk_t -> if((has({mk_sources:Array(String)}, mk_t.source) AND ({mk_restricted:UInt8} = 0 OR has({mk_channels:Array(String)}, mk_t.channel))), mk_t.source, ''), touches))))))))), arrayMap(c -> (c.1, c.2, c.2, 8), arrayFilter(c -> c.2 > 0, arrayZip(arrayPushBack(touches, CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')), arrayPushBack(if({dd_fallback:UInt8} = 1, arrayMap(dd_t -> 1. / length(touches), touches), arrayMap(dd_l -> if(({dd_baseline:Float64} + arraySum(arrayMap((dd_k, dd_n) -> if(dd_k != '' AND dd_n = 1, if(empty({dd_cal_sources:Array(String)}), {dd_lifts:Array(Float64)}[indexOf({dd_sources:Array(String)}, dd_k)], if(arrayFirstIndex((dd_cs, dd_ca, dd_cb) -> dd_cs = dd_k AND conv_dt BETWEEN dd_ca AND dd_cb, {dd_cal_sources:Array(String)}, {dd_cal_starts:Array(DateTime64(3, 'UTC'))}, {dd_cal_ends:Array(DateTime64(3, 'UTC'))}) > 0, {dd_cal_lifts:Array(Float64)}[arrayFirstIndex((dd_cs, dd_ca, dd_cb) -> dd_cs = dd_k AND conv_dt BETWEEN dd_ca AND dd_cb, {dd_cal_sources:Array(String)}, {dd_cal_starts:Array(DateTime64(3, 'UTC'))}, {dd_cal_ends:Array(DateTime64(3, 'UTC'))})], {dd_lifts:Array(Float64)}[indexOf({dd_sources:Array(String)}, dd_k)])), 0.), arrayMap(dd_t -> if((has({dd_sources:Array(String)}, dd_t.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, dd_t.channel))), dd_t.source, ''), touches), arrayReverse(arrayEnumerateUniq(arrayReverse(arrayMap(dd_t -> if((has({dd_sources:Array(String)}, dd_t.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, dd_t.channel))), dd_t.source, ''), touches))))))) > 0, dd_l / ({dd_baseline:Float64} + arraySum(arrayMap((dd_k, dd_n) -> if(dd_k != '' AND dd_n = 1, if(empty({dd_cal_sources:Array(String)}), {dd_lifts:Array(Float64)}[indexOf({dd_sources:Array(String)}, dd_k)], if(arrayFirstIndex((dd_cs, dd_ca, dd_cb) -> dd_cs = dd_k AND conv_dt BETWEEN dd_ca AND dd_cb, {dd_cal_sources:Array(String)}, {dd_cal_starts:Array(DateTime64(3, 'UTC'))}, {dd_cal_ends:Array(DateTime64(3, 'UTC'))}) > 0, {dd_cal_lifts:Array(Float64)}[arrayFirstIndex((dd_cs, dd_ca, dd_cb) -> dd_cs = dd_k AND conv_dt BETWEEN dd_ca AND dd_cb, {dd_cal_sources:Array(String)}, {dd_cal_starts:Array(DateTime64(3, 'UTC'))}, {dd_cal_ends:Array(DateTime64(3, 'UTC'))})], {dd_lifts:Array(Float64)}[indexOf({dd_sources:Array(String)}, dd_k)])), 0.), arrayMap(dd_t -> if((has({dd_sources:Array(String)}, dd_t.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, dd_t.channel))), dd_t.source, ''), touches), arrayReverse(arrayEnumerateUniq(arrayReverse(arrayMap(dd_t -> if((has({dd_sources:Array(String)}, dd_t.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, dd_t.channel))), dd_t.source, ''), touches))))))), 0.), arrayMap((dd_k, dd_n) -> if(dd_k != '' AND dd_n = 1, if(empty({dd_cal_sources:Array(String)}), {dd_lifts:Array(Float64)}[indexOf({dd_sources:Array(String)}, dd_k)], if(arrayFirstIndex((dd_cs, dd_ca, dd_cb) -> dd_cs = dd_k AND conv_dt BETWEEN dd_ca AND dd_cb, {dd_cal_sources:Array(String)}, {dd_cal_starts:Array(DateTime64(3, 'UTC'))}, {dd_cal_ends:Array(DateTime64(3, 'UTC'))}) > 0, {dd_cal_lifts:Array(Float64)}[arrayFirstIndex((dd_cs, dd_ca, dd_cb) -> dd_cs = dd_k AND conv_dt BETWEEN dd_ca AND dd_cb, {dd_cal_sources:Array(String)}, {dd_cal_starts:Array(DateTime64(3, 'UTC'))}, {dd_cal_ends:Array(DateTime64(3, 'UTC'))})], {dd_lifts:Array(Float64)}[indexOf({dd_sources:Array(String)}, dd_k)])), 0.), arrayMap(dd_t -> if((has({dd_sources:Array(String)}, dd_t.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, dd_t.channel))), dd_t.source, ''), touches), arrayReverse(arrayEnumerateUniq(arrayReverse(arrayMap(dd_t -> if((has({dd_sources:Array(String)}, dd_t.source) AND ({dd_restricted:UInt8} = 0 OR has({dd_channels:Array(String)}, dd_t.channel))), dd_t.source, ''), touches))))))) AS kept_weights_data_driven, if(arraySum(kept_weights_data_driven) > 1. - 1e-9, 0., 1. - arraySum(kept_weights_data_driven))))))) AS credit
+  ARRAY JOIN arrayConcat(arrayMap(c -> (c.1, c.2, c.2, 1), arrayFilter(c -> c.2 > 0, arrayZip(touches, arrayMap((i, n) -> if(i = n, 1., 0.), arrayEnumerate(touches), arrayWithConstant(length(touches), length(touches)))))), arrayMap(c -> (c.1, c.2, c.2, 2), arrayFilter(c -> c.2 > 0, arrayZip(touches, arrayMap(i -> if(i = 1, 1., 0.), arrayEnumerate(touches))))), arrayMap(c -> (c.1, c.2, c.2, 3), arrayFilter(c -> c.2 > 0, arrayZip(touches, arrayWithConstant(length(touches), 1. / length(touches))))), arrayMap(c -> (c.1, c.2, c.2, 4), arrayFilter(c -> c.2 > 0, arrayZip(touches, arrayMap((i, n) -> multiIf(n = 1, 1., n = 2, 0.5, i = 1 OR i = n, 0.4, 0.2 / (n - 2)), arrayEnumerate(touches), arrayWithConstant(length(touches), length(touches)))))), arrayMap(c -> (c.1, c.2, c.2, 5), arrayFilter(c -> c.2 > 0, arrayZip(touches, if(arrayCount(x -> x.source NOT IN ('email', 'organic'), touches) = 0, arrayWithConstant(length(touches), 1. / length(touches)), arrayMap((t, o) -> if(t.source NOT IN ('email', 'organic'), 1. / o, 0.), touches, arrayWithConstant(length(touches), arrayCount(x -> x.source NOT IN ('email', 'organic'), touches))))))), arrayMap(c -> (c.1, c.2, c.3, 6), arrayMap((c, s) -> (c.1, c.2, c.2 * least(1., s) / s), arrayFilter(c -> c.2 > 0, arrayZip(touches, arrayReverse(arrayMap(n -> if(n = 1, 1., 0.), arrayEnumerateUniq(arrayReverse(arrayMap(t -> t.source, touches))))))) AS kept, arrayWithConstant(length(kept), arraySum(k -> k.2, kept)))), arrayMap(c -> (c.1, c.2, c.2, 7), arrayFilter(c -> c.2 > 0, arrayZip(touches, arrayMap(mk_keys -> arrayMap(mk_chained -> if(empty(mk_chained), arrayMap((mk_i, mk_at) -> if(mk_i = mk_at, 1., 0.), arrayEnumerate(touches), arrayWithConstant(length(touches), arrayMap(mk_o -> if(mk_o > 0, mk_o, length(touches)), [arrayLastIndex(mk_t -> mk_t.source = 'organic', touches)])[1])), arrayMap((mk_k, mk_n, mk_total, mk_count) -> if(mk_k != '' AND mk_n = 1, if(mk_total > 0, {mk_effects:Array(Float64)}[indexOf({mk_sources:Array(String)}, mk_k)] / mk_total, 1. / mk_count), 0.), mk_keys, arrayReverse(arrayEnumerateUniq(arrayReverse(mk_keys))), arrayWithConstant(length(mk_keys), arraySum(mk_s -> {mk_effects:Array(Float64)}[indexOf({mk_sources:Array(String)}, mk_s)], mk_chained)), arrayWithConstant(length(mk_keys), length(mk_chained)))), [arrayDistinct(arrayFilter(mk_s -> mk_s != '', mk_keys))])[1], [arrayMap(mk_t -> if((has({mk_sources:Array(String)}, mk_t.source) AND ({mk_restricted:UInt8} = 0 OR has({mk_channels:Array(String)}, mk_t.channel))), mk_t.source, ''), touches)])[1]))), arrayMap(c -> (c.1, c.2, c.2, 8), arrayFilter(c -> c.2 > 0, arrayZip(arrayPushBack(touches, CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')), arrayMap(kept_weights -> arrayPushBack(kept_weights, if(arraySum(kept_weights) > 1. - 1e-9, 0., 1. - arraySum(kept_weights))), [arrayWithConstant(length(touches), 1. / length(touches))])[1])))) AS credit
 )
 SELECT k_model,
   k_source,
@@ -1661,11 +1667,11 @@ FROM (
   SELECT arrayJoin(range(1, 9)) AS k_model, transform(source, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], source) AS k_source, [toFloat64(sum(spend)), toFloat64(sum(impressions)), toFloat64(sum(clicks))] AS p
   FROM ads FINAL WHERE store_id = {store_id:UInt64}
   AND dt BETWEEN {day_start:Date} AND {day_end:Date}
-  GROUP BY k_model, k_source
+  GROUP BY k_source
   UNION ALL
   SELECT arrayJoin(range(1, 9)) AS k_model, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel) AS k_source, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(count()), toFloat64(sum(add_to_carts)), toFloat64(sum(checkouts))] AS p
   FROM session_rows WHERE started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
-  GROUP BY k_model, k_source
+  GROUP BY k_source
   UNION ALL
   SELECT model AS k_model, touch.source AS k_source, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds, toFloat64(0), toFloat64(0), share * 1., share * revenue, share * is_new, share * cogs, share * fees, share * shipping_costs, share * refunds] AS p
   FROM credits
@@ -1754,7 +1760,7 @@ credits AS (
     FROM paths AS p
     RIGHT JOIN conv AS c ON p.identity = c.identity
   )
-  ARRAY JOIN arrayFilter(c -> c.2 > 0 AND c.1.ad = {ad:String}, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic', '', ''), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String, campaign String, ad String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
+  ARRAY JOIN arrayFilter(c -> c.2 > 0 AND c.1.ad = {ad:String}, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic', '', ''), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String, campaign String, ad String)')], eligible) AS touches, arrayMap((i, n) -> if(i = n, 1., 0.), arrayEnumerate(touches), arrayWithConstant(length(touches), length(touches))))) AS credit
 )
 SELECT k_source,
   k_campaign,
@@ -1869,7 +1875,7 @@ credits AS (
     FROM paths AS p
     RIGHT JOIN conv AS c ON p.identity = c.identity
   )
-  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
+  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap((i, n) -> if(i = n, 1., 0.), arrayEnumerate(touches), arrayWithConstant(length(touches), length(touches))))) AS credit
 )
 SELECT k_source,
   sumForEach(p) AS t_parts,
@@ -1981,7 +1987,7 @@ credits AS (
     FROM paths AS p
     RIGHT JOIN conv AS c ON p.identity = c.identity
   )
-  ARRAY JOIN arrayFilter(c -> c.2 > 0 AND c.1.channel IN {channels:Array(String)}, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
+  ARRAY JOIN arrayFilter(c -> c.2 > 0 AND c.1.channel IN {channels:Array(String)}, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap((i, n) -> if(i = n, 1., 0.), arrayEnumerate(touches), arrayWithConstant(length(touches), length(touches))))) AS credit
 )
 SELECT sumForEach(p) AS t_parts,
   t_parts AS all_parts,
@@ -2070,7 +2076,7 @@ credits AS (
     FROM paths AS p
     RIGHT JOIN conv AS c ON p.identity = c.identity
   )
-  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
+  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap((i, n) -> if(i = n, 1., 0.), arrayEnumerate(touches), arrayWithConstant(length(touches), length(touches))))) AS credit
 )
 SELECT * REPLACE (count() OVER () AS total_rows) FROM (
 SELECT k_source,
@@ -2161,7 +2167,7 @@ credits AS (
     FROM paths AS p
     RIGHT JOIN conv AS c ON p.identity = c.identity
   )
-  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
+  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap((i, n) -> if(i = n, 1., 0.), arrayEnumerate(touches), arrayWithConstant(length(touches), length(touches))))) AS credit
 )
 SELECT k_source,
   toString(bucket) AS date,
@@ -2253,7 +2259,7 @@ credits AS (
     FROM paths AS p
     RIGHT JOIN conv AS c ON p.identity = c.identity
   )
-  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
+  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap((i, n) -> if(i = n, 1., 0.), arrayEnumerate(touches), arrayWithConstant(length(touches), length(touches))))) AS credit
   UNION ALL
   SELECT CAST(tuple(dt, CAST(0 AS UInt64), 'unattributed', 'unattributed'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)') AS touch,
     1. AS weight, dt AS credit_ts,
@@ -2361,7 +2367,7 @@ credits AS (
     FROM paths AS p
     RIGHT JOIN conv AS c ON p.identity = c.identity
   )
-  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
+  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap((i, n) -> if(i = n, 1., 0.), arrayEnumerate(touches), arrayWithConstant(length(touches), length(touches))))) AS credit
   UNION ALL
   SELECT CAST(tuple(dt, CAST(0 AS UInt64), 'unattributed', 'unattributed'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)') AS touch,
     1. AS weight, dt AS credit_ts,

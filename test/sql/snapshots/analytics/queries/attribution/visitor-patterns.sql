@@ -8,33 +8,39 @@
 --   left_out = ["", "organic"]
 --   scan_end = "2026-10-31 23:59:59.999"
 --   scan_start = "2026-09-24 00:00:00.000"
+--   sources = ["meta", "google", "tiktok", "pinterest", "snapchat", "microsoft", "openai", "outbrain", "taboola", "whatsapp", "email", "creator"]
 --   store_id = 1
+--   touch_bits = [1, 1, 1, 1, 1, 1, 2, 4, 8, 16, 32, 32, 64, 128, 256, 512, 1024, 2048, 2048]
+--   touch_channels = ["meta", "facebook", "instagram", "messenger", "audience_network", "threads", "google", "tiktok", "pinterest", "snapchat", "microsoft", "bing", "openai", "outbrain", "taboola", "whatsapp", "email", "creator", "influencer"]
 WITH
 ids AS (
   SELECT visitor_id AS id_visitor, customer_id AS customer FROM visitor_customers FINAL WHERE store_id = {store_id:UInt64}
-)
-SELECT arraySort(seen) AS sources, count() AS visitors, countIf(bought = 1) AS buyers
-FROM (
-  SELECT identity, groupUniqArrayIf(source, source != '') AS seen, max(bought) AS bought
+),
+visitors AS (
+  SELECT visitor_id, '' AS customer_id, groupBitOr(bit) AS mask, groupArrayIf(channel, other) AS others, toUInt8(0) AS bought
   FROM (
-    SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, if(s.touch, transform(s.channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], s.channel), '') AS source, toUInt8(0) AS bought
-    FROM (
-      SELECT tupleElement(landing, 'visitor_id') AS visitor_id, tupleElement(landing, 'adv_source') AS channel,
-        tupleElement(landing, 'adv_source') NOT IN {left_out:Array(String)} AS touch
-      FROM sessions FINAL
-      WHERE store_id = {store_id:UInt64} AND month BETWEEN toStartOfMonth({scan_start:DateTime64(3, 'UTC')}) AND toStartOfMonth({scan_end:DateTime64(3, 'UTC')})
+    SELECT tupleElement(landing, 'visitor_id') AS visitor_id, tupleElement(landing, 'adv_source') AS channel,
+      transform(channel, {touch_channels:Array(String)}, {touch_bits:Array(UInt64)}, toUInt64(0)) AS bit,
+      bit = 0 AND channel NOT IN {left_out:Array(String)} AS other
+    FROM sessions FINAL
+    WHERE store_id = {store_id:UInt64} AND month BETWEEN toStartOfMonth({scan_start:DateTime64(3, 'UTC')}) AND toStartOfMonth({scan_end:DateTime64(3, 'UTC')})
     AND started BETWEEN {scan_start:DateTime64(3, 'UTC')} AND {scan_end:DateTime64(3, 'UTC')}
-    ) AS s
-    LEFT JOIN ids ON ids.id_visitor = s.visitor_id
-    UNION ALL
-    SELECT multiIf(c.customer_id != '', concat('c:', c.customer_id), if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(c.visitor_id)))) AS identity, '' AS source, toUInt8(1) AS bought
-    FROM conversions AS c
-    LEFT JOIN ids ON ids.id_visitor = c.visitor_id
-    WHERE c.store_id = {store_id:UInt64} AND c.dt BETWEEN {conv_start:DateTime64(3, 'UTC')} AND {conv_end:DateTime64(3, 'UTC')} AND c.transaction_id NOT IN (SELECT arrayJoin(arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name]))) FROM orders FINAL WHERE store_id = {store_id:UInt64} AND sale = 0)
   )
+  GROUP BY visitor_id
+  UNION ALL
+  SELECT c.visitor_id, c.customer_id, toUInt64(0), [], toUInt8(1)
+  FROM conversions AS c
+  WHERE c.store_id = {store_id:UInt64} AND c.dt BETWEEN {conv_start:DateTime64(3, 'UTC')} AND {conv_end:DateTime64(3, 'UTC')} AND c.transaction_id NOT IN (SELECT arrayJoin(arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name]))) FROM orders FINAL WHERE store_id = {store_id:UInt64} AND sale = 0)
+)
+SELECT arraySort(arrayConcat(arrayFilter((s, i) -> bitTest(mask, i), {sources:Array(String)}, range(length({sources:Array(String)}))), others)) AS sources,
+  count() AS visitors, countIf(bought = 1) AS buyers
+FROM (
+  SELECT multiIf(v.customer_id != '', concat('c:', v.customer_id), if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(v.visitor_id)))) AS identity, groupBitOr(v.mask) AS mask, arraySort(arrayDistinct(groupArrayArray(v.others))) AS others, max(v.bought) AS bought
+  FROM visitors AS v
+  LEFT JOIN ids ON ids.id_visitor = v.visitor_id
   GROUP BY identity
 )
-GROUP BY sources
+GROUP BY mask, others
 ;
 
 -- case: a key that sees Meta and organic, purchases and sign_up*, click dates over 28 days, email and two transactions left out
@@ -47,34 +53,40 @@ GROUP BY sources
 --   names = ["purchase"]
 --   scan_end = "2026-11-28 23:59:59.999"
 --   scan_start = "2026-09-03 00:00:00.000"
+--   sources = ["meta"]
 --   store_id = 1
+--   touch_bits = [1, 1, 1, 1, 1, 1]
+--   touch_channels = ["meta", "facebook", "instagram", "messenger", "audience_network", "threads"]
 --   visible_channels = ["meta", "facebook", "instagram", "messenger", "audience_network", "threads", "", "organic"]
 WITH
 ids AS (
   SELECT visitor_id AS id_visitor, customer_id AS customer FROM visitor_customers FINAL WHERE store_id = {store_id:UInt64}
-)
-SELECT arraySort(seen) AS sources, count() AS visitors, countIf(bought = 1) AS buyers
-FROM (
-  SELECT identity, groupUniqArrayIf(source, source != '') AS seen, max(bought) AS bought
+),
+visitors AS (
+  SELECT visitor_id, '' AS customer_id, groupBitOr(bit) AS mask, groupArrayIf(channel, other) AS others, toUInt8(0) AS bought
   FROM (
-    SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, if(s.touch, transform(s.channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], s.channel), '') AS source, toUInt8(0) AS bought
-    FROM (
-      SELECT tupleElement(landing, 'visitor_id') AS visitor_id, tupleElement(landing, 'adv_source') AS channel,
-        tupleElement(landing, 'adv_source') NOT IN {left_out:Array(String)} AND tupleElement(landing, 'adv_source') IN {visible_channels:Array(String)} AS touch
-      FROM sessions FINAL
-      WHERE store_id = {store_id:UInt64} AND month BETWEEN toStartOfMonth({scan_start:DateTime64(3, 'UTC')}) AND toStartOfMonth({scan_end:DateTime64(3, 'UTC')})
+    SELECT tupleElement(landing, 'visitor_id') AS visitor_id, tupleElement(landing, 'adv_source') AS channel,
+      transform(channel, {touch_channels:Array(String)}, {touch_bits:Array(UInt64)}, toUInt64(0)) AS bit,
+      bit = 0 AND channel NOT IN {left_out:Array(String)} AND channel IN {visible_channels:Array(String)} AS other
+    FROM sessions FINAL
+    WHERE store_id = {store_id:UInt64} AND month BETWEEN toStartOfMonth({scan_start:DateTime64(3, 'UTC')}) AND toStartOfMonth({scan_end:DateTime64(3, 'UTC')})
     AND started BETWEEN {scan_start:DateTime64(3, 'UTC')} AND {scan_end:DateTime64(3, 'UTC')}
-    ) AS s
-    LEFT JOIN ids ON ids.id_visitor = s.visitor_id
-    UNION ALL
-    SELECT multiIf(c.customer_id != '', concat('c:', c.customer_id), if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(c.visitor_id)))) AS identity, '' AS source, toUInt8(1) AS bought
-    FROM conversions AS c
-    LEFT JOIN ids ON ids.id_visitor = c.visitor_id
-    WHERE c.store_id = {store_id:UInt64} AND c.dt BETWEEN {conv_start:DateTime64(3, 'UTC')} AND {conv_end:DateTime64(3, 'UTC')} AND c.transaction_id NOT IN (SELECT arrayJoin(arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name]))) FROM orders FINAL WHERE store_id = {store_id:UInt64} AND sale = 0)
+  )
+  GROUP BY visitor_id
+  UNION ALL
+  SELECT c.visitor_id, c.customer_id, toUInt64(0), [], toUInt8(1)
+  FROM conversions AS c
+  WHERE c.store_id = {store_id:UInt64} AND c.dt BETWEEN {conv_start:DateTime64(3, 'UTC')} AND {conv_end:DateTime64(3, 'UTC')} AND c.transaction_id NOT IN (SELECT arrayJoin(arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name]))) FROM orders FINAL WHERE store_id = {store_id:UInt64} AND sale = 0)
     AND c.transaction_id NOT IN (SELECT transaction_id FROM excluded_transactions WHERE store_id = {store_id:UInt64} AND list_id = {excluded_list:String})
     AND (c.name IN {names:Array(String)} OR arrayExists(p -> c.name LIKE p, {name_likes:Array(String)}))
-  )
+)
+SELECT arraySort(arrayConcat(arrayFilter((s, i) -> bitTest(mask, i), {sources:Array(String)}, range(length({sources:Array(String)}))), others)) AS sources,
+  count() AS visitors, countIf(bought = 1) AS buyers
+FROM (
+  SELECT multiIf(v.customer_id != '', concat('c:', v.customer_id), if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(v.visitor_id)))) AS identity, groupBitOr(v.mask) AS mask, arraySort(arrayDistinct(groupArrayArray(v.others))) AS others, max(v.bought) AS bought
+  FROM visitors AS v
+  LEFT JOIN ids ON ids.id_visitor = v.visitor_id
   GROUP BY identity
 )
-GROUP BY sources
+GROUP BY mask, others
 ;

@@ -41,7 +41,7 @@ buyer AS (
 SELECT toString(toDateTime(conv_dt, 'UTC')) AS dt,
   arrayMap(t -> (toString(toDateTime(t.ts, 'UTC')), toString(t.session_id), t.channel, t.source, t.campaign, t.adgroup, t.ad, t.utm_campaign),
     arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> t.ts <= conv_dt, path))) AS sessions_in_window,
-  arrayMap(c -> (toString(c.1.session_id), c.1.channel, c.2), arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic', '', '', '', '', '', '', '', '', '', ''), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String, campaign String, adgroup String, ad String, utm_source String, utm_campaign String, utm_medium String, utm_term String, utm_content String, referrer String, landing_page String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credits
+  arrayMap(c -> (toString(c.1.session_id), c.1.channel, c.2), arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic', '', '', '', '', '', '', '', '', '', ''), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String, campaign String, adgroup String, ad String, utm_source String, utm_campaign String, utm_medium String, utm_term String, utm_content String, referrer String, landing_page String)')], eligible) AS touches, arrayMap((i, n) -> if(i = n, 1., 0.), arrayEnumerate(touches), arrayWithConstant(length(touches), length(touches))))) AS credits
 FROM (
   SELECT c.conv_dt AS conv_dt, c.session_id AS session_id, b.path AS path, arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> t.channel != '' AND t.ts <= conv_dt AND t.ts >= conv_dt - toIntervalDay({window_days:UInt16}) AND t.channel NOT IN {excluded_channels:Array(String)}, path)) AS eligible
   FROM conv AS c CROSS JOIN buyer AS b
@@ -88,7 +88,7 @@ buyer AS (
 SELECT toString(toDateTime(conv_dt, 'UTC')) AS dt,
   arrayMap(t -> (toString(toDateTime(t.ts, 'UTC')), toString(t.session_id), t.channel, t.source, t.campaign, t.adgroup, t.ad, t.utm_campaign),
     arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> t.ts <= conv_dt, path))) AS sessions_in_window,
-  arrayMap(c -> (toString(c.1.session_id), c.1.channel, c.2), arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic', '', '', '', '', '', '', '', '', '', ''), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String, campaign String, adgroup String, ad String, utm_source String, utm_campaign String, utm_medium String, utm_term String, utm_content String, referrer String, landing_page String)')], eligible) AS touches, arrayMap(t -> 1. / length(touches), touches))) AS credits
+  arrayMap(c -> (toString(c.1.session_id), c.1.channel, c.2), arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic', '', '', '', '', '', '', '', '', '', ''), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String, campaign String, adgroup String, ad String, utm_source String, utm_campaign String, utm_medium String, utm_term String, utm_content String, referrer String, landing_page String)')], eligible) AS touches, arrayWithConstant(length(touches), 1. / length(touches)))) AS credits
 FROM (
   SELECT c.conv_dt AS conv_dt, c.session_id AS session_id, b.path AS path, arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> t.channel != '' AND t.ts <= conv_dt AND t.ts >= conv_dt - toIntervalDay({window_days:UInt16}) AND t.channel NOT IN {excluded_channels:Array(String)}, path)) AS eligible
   FROM conv AS c CROSS JOIN buyer AS b

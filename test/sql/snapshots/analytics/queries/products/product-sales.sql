@@ -70,7 +70,7 @@ credits AS (
     FROM paths AS p
     RIGHT JOIN conv AS c ON p.identity = c.identity
   )
-  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
+  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap((i, n) -> if(i = n, 1., 0.), arrayEnumerate(touches), arrayWithConstant(length(touches), length(touches))))) AS credit
 ),
 sold_lines AS (
   SELECT touch.source AS source, weight, weight AS capped,
@@ -269,7 +269,7 @@ credits AS (
     FROM paths AS p
     RIGHT JOIN conv AS c ON p.identity = c.identity
   )
-  ARRAY JOIN arrayFilter(c -> c.2 > 0 AND c.1.channel IN {channels:Array(String)} AND c.1.campaign = {campaign:String}, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic', ''), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String, campaign String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
+  ARRAY JOIN arrayFilter(c -> c.2 > 0 AND c.1.channel IN {channels:Array(String)} AND c.1.campaign = {campaign:String}, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic', ''), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String, campaign String)')], eligible) AS touches, arrayMap((i, n) -> if(i = n, 1., 0.), arrayEnumerate(touches), arrayWithConstant(length(touches), length(touches))))) AS credit
 ),
 sold_lines AS (
   SELECT touch.source AS source, weight, weight AS capped,
@@ -367,7 +367,7 @@ credits AS (
     FROM paths AS p
     RIGHT JOIN conv AS c ON p.identity = c.identity
   )
-  ARRAY JOIN arrayFilter(c -> c.2 > 0 AND c.1.channel IN {channels:Array(String)} AND c.1.campaign = {campaign:String}, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic', ''), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String, campaign String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
+  ARRAY JOIN arrayFilter(c -> c.2 > 0 AND c.1.channel IN {channels:Array(String)} AND c.1.campaign = {campaign:String}, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic', ''), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String, campaign String)')], eligible) AS touches, arrayMap((i, n) -> if(i = n, 1., 0.), arrayEnumerate(touches), arrayWithConstant(length(touches), length(touches))))) AS credit
 ),
 sold_lines AS (
   SELECT touch.source AS source, weight, weight AS capped,
@@ -465,7 +465,7 @@ credits AS (
     FROM paths AS p
     RIGHT JOIN conv AS c ON p.identity = c.identity
   )
-  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
+  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap((i, n) -> if(i = n, 1., 0.), arrayEnumerate(touches), arrayWithConstant(length(touches), length(touches))))) AS credit
   UNION ALL
   SELECT CAST(tuple(dt, CAST(0 AS UInt64), 'unattributed', 'unattributed'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)') AS touch,
     1. AS weight, dt AS credit_ts,

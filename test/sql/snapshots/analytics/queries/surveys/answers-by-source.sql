@@ -57,7 +57,7 @@ credits AS (
     FROM conv AS c
     LEFT JOIN paths AS p ON p.identity = c.identity
   )
-  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(i -> if(i = length(touches), 1., 0.), arrayEnumerate(touches)))) AS credit
+  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap((i, n) -> if(i = n, 1., 0.), arrayEnumerate(touches), arrayWithConstant(length(touches), length(touches))))) AS credit
 )
 SELECT * FROM (
   SELECT a.answer AS answer, 'credit' AS kind, cr.source AS source, sum(cr.weight) AS orders, sum(cr.weight * cr.revenue) AS revenue,
@@ -131,7 +131,7 @@ credits AS (
     FROM conv AS c
     LEFT JOIN paths AS p ON p.identity = c.identity
   )
-  ARRAY JOIN arrayFilter(c -> c.2 > 0 AND c.1.channel IN {channels:Array(String)}, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap(t -> 1. / length(touches), touches))) AS credit
+  ARRAY JOIN arrayFilter(c -> c.2 > 0 AND c.1.channel IN {channels:Array(String)}, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayWithConstant(length(touches), 1. / length(touches)))) AS credit
 )
 SELECT * FROM (
   SELECT a.answer AS answer, 'credit' AS kind, cr.source AS source, sum(cr.weight) AS orders, sum(cr.weight * cr.revenue) AS revenue,
