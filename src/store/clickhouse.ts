@@ -109,7 +109,7 @@ export const QUERY_SETTINGS = {
   prefer_column_name_to_alias: 1,
   optimize_syntax_fuse_functions: 0,
   do_not_merge_across_partitions_select_final: 1,
-  max_partitions_per_insert_block: 0,
+  max_partitions_per_insert_block: '0',
 } as const;
 
 /**

@@ -79,3 +79,11 @@ test('a flush of two workspaces writes a part per workspace, and the view still 
     [2, 23, 1, '/late'],
   ]);
 });
+
+test('one insert may reach more than a hundred partitions: a bulk load of ten years of one workspace', async () => {
+  const months = Array.from({ length: 120 }, (_, i) => new Date(Date.UTC(2010, i, 15)).toISOString().slice(0, 10));
+  await ch.insertNdjson('events', months.map((day, i) => event(3, String(1000 + i), `${day} 12:00:00`, 'pageview', '/')).join('\n'));
+  const [row] = await ch.query<{ partitions: number; sessions: number }>('test-bulk', `
+    SELECT toUInt32(uniqExact(month)) AS partitions, toUInt32(count()) AS sessions FROM sessions FINAL WHERE store_id = 3`);
+  assert.deepEqual(row, { partitions: 120, sessions: 120 });
+});
