@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 export interface BrowserBundle {
@@ -26,4 +27,31 @@ export async function bundleBrowserCode(entries: { script: string; stylesheet: s
   });
   const file = (ext: string) => result.outputFiles.find((f) => f.path.endsWith(ext))!.text;
   return { js: file('.js'), css: file('.css') };
+}
+
+const scripts = new Map<string, Promise<string>>();
+const REPO = fileURLToPath(new URL('../..', import.meta.url));
+
+/**
+ * A script that shops' pages run (the pixel, its widgets, the try-on tracking module, the Shopify
+ * custom pixel) with the modules it imports, as one classic ES2017 script that adds no globals,
+ * bundled once per process. Unminified, it names its modules by their path in the repository.
+ */
+export function bundleShopScript(file: URL, options: { minify: boolean }): Promise<string> {
+  const key = `${options.minify} ${file.href}`;
+  let code = scripts.get(key);
+  if (!code) {
+    code = build({
+      entryPoints: [fileURLToPath(file)],
+      absWorkingDir: REPO,
+      bundle: true,
+      minify: options.minify,
+      format: 'iife',
+      target: 'es2017',
+      write: false,
+      logLevel: 'silent',
+    }).then((result) => result.outputFiles[0]!.text);
+    scripts.set(key, code);
+  }
+  return code;
 }

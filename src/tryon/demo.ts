@@ -3,7 +3,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { contentSecurityPolicy } from '../http/security-headers.ts';
 import type { TryOnContext } from './context.ts';
 
-export const clientAsset = (name: string) => fs.readFileSync(new URL(`./client/${name}`, import.meta.url), 'utf8');
+const clientAsset = (name: string) => fs.readFileSync(new URL(`./client/${name}`, import.meta.url), 'utf8');
 
 /**
  * The demo storefront at /demo/storefront. It shares its origin with the OAuth consent page,

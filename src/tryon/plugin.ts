@@ -1,10 +1,11 @@
 import fp from 'fastify-plugin';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { createTryOnContext, type TryOnContext } from './context.ts';
-import { clientAsset, demoStorefrontRoutes } from './demo.ts';
+import { demoStorefrontRoutes } from './demo.ts';
 import { TryOnError, type TryOnErrorCode } from './errors.ts';
 import { pathOf } from '../http/errors.ts';
 import { preflightRoute, type CorsRule } from '../http/cors.ts';
+import { bundleShopScript } from '../kit/browser-bundle.ts';
 import { Unavailable } from '../kit/errors.ts';
 import { tryOnApiRoutes } from './routes.ts';
 import { tryOnStorageRoutes } from './storage-routes.ts';
@@ -67,7 +68,6 @@ export const tryOnPlugin = fp(async (app: FastifyInstance) => {
     await worker.stop();
   });
 
-  const tracking = clientAsset('tracking.js');
   await app.register(
     async (api) => {
       api.setErrorHandler((error, request, reply) => {
@@ -79,7 +79,10 @@ export const tryOnPlugin = fp(async (app: FastifyInstance) => {
       api.setNotFoundHandler((_request, reply) => sendTryOnError(reply, 'not_found', 'Not found', 404));
       preflightRoute(api, '/*', PREFLIGHT);
       api.get('/tracking.js', async (_request, reply) =>
-        reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=300').send(tracking),
+        reply
+          .type('text/javascript; charset=utf-8')
+          .header('cache-control', 'public, max-age=300')
+          .send(await bundleShopScript(new URL('./client/tracking.js', import.meta.url), { minify: true })),
       );
       await api.register(tryOnApiRoutes, { ctx: context, worker });
       await api.register(tryOnStorageRoutes, { ctx: context });

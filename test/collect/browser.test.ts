@@ -17,7 +17,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from '../support/chromium.ts';
 import { createTestWorkspace, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
-import { eventually, todayRange } from './helpers.ts';
+import { eventually, sessionMinute, todayRange } from './helpers.ts';
 import { toolOk } from '../mcp/rpc.ts';
 import { runCommand } from '../../src/cli/run-command.ts';
 import { createLogger } from '../../src/log.ts';
@@ -29,6 +29,8 @@ let browser: Browser;
 let shopUrl: string;
 let renewalShop: TestWorkspace;
 let renewalUrl: string;
+let clockShop: TestWorkspace;
+let clockUrl: string;
 let surveyShop: TestWorkspace;
 let surveyUrl: string;
 let surveyId: string;
@@ -75,6 +77,8 @@ before(async () => {
   shopUrl = await startShop(collector, shop.pixelId);
   renewalShop = await createTestWorkspace(t.stores, 'Renewal shop');
   renewalUrl = await startShop(collector, renewalShop.pixelId);
+  clockShop = await createTestWorkspace(t.stores, 'Clock shop');
+  clockUrl = await startShop(collector, clockShop.pixelId);
   collectorUrl = collector;
   surveyShop = await createTestWorkspace(t.stores, 'Survey shop');
   surveyUrl = await startShop(collector, surveyShop.pixelId);
@@ -191,6 +195,44 @@ test('the pixel starts a new session on a different campaign click and after 30 
       ["pageview /product '' ''", "view_content /product '' ''"],
     ],
   );
+});
+
+test('a session id is the minute the session began above random bits, so later sessions have larger ids, stored whole', async () => {
+  const minute = 60_000;
+  const start = Date.parse('2026-11-29T10:00:30Z');
+  const context = await browser.newContext();
+  const tab = await context.newPage();
+  const visit = async (path: string, clock: number) => {
+    await tab.clock.setFixedTime(clock);
+    await tab.goto(`${clockUrl}${path}`);
+    await tab.waitForFunction(() => (window as unknown as { __storelensLoaded?: boolean }).__storelensLoaded === true);
+    return tab.evaluate(() => JSON.parse(localStorage.getItem('_sl')!).s as string);
+  };
+  const first = await visit('/', start);
+  assert.equal(sessionMinute(first), Math.floor(start / minute));
+  const later = await visit('/product', start + 45 * minute);
+  assert.equal(sessionMinute(later), Math.floor(start / minute) + 45);
+  assert.ok(BigInt(later) > BigInt(first), `${later} after ${first}`);
+  // A session stored before ids grew with time goes on until it is idle for 30 minutes.
+  const stored = '4503599627370001';
+  await tab.evaluate((id) => localStorage.setItem('_sl', JSON.stringify({ ...JSON.parse(localStorage.getItem('_sl')!), s: id })), stored);
+  assert.equal(await visit('/', start + 50 * minute), stored);
+  await context.close();
+  // A clock past 2097, where the minutes outgrow their 26 bits, still gives an id the collector takes.
+  const future = await browser.newContext();
+  const page = await future.newPage();
+  await page.clock.setFixedTime(Date.parse('2101-01-01T00:00:00Z'));
+  await page.goto(`${clockUrl}/`);
+  await page.waitForFunction(() => (window as unknown as { __storelensLoaded?: boolean }).__storelensLoaded === true);
+  const held = await page.evaluate(() => JSON.parse(localStorage.getItem('_sl')!).s as string);
+  assert.equal(sessionMinute(held), 2 ** 26 - 1);
+  await future.close();
+
+  // Each arrives as one session under its id, also found by it: ids above 2^53 lose no digit.
+  for (const [id, events] of [[first, '1'], [later, '2'], [stored, '1'], [held, '1']]) {
+    const rows = await eventually(() => get(`/v3/sessions?${todayRange()}&session_id=${id}`, clockShop.headers), (r) => r.length === 1 && r[0].events === events);
+    assert.deepEqual(rows.map((r: Record<string, string>) => [r.session_id, r.events]), [[id, events]]);
+  }
 });
 
 /** Styles and focus as the page sees them: the shop's own elements, and the widget's inside its shadow root. */

@@ -1,4 +1,5 @@
 /** Shared by the collection tests: payloads, wire timestamps and waiting for the batch writer. */
+import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /** `YYYY-MM-DD HH:MM:SS` UTC, the wire form of a timestamp. */
@@ -10,6 +11,17 @@ export function wireTime(ms: number): string {
 export function todayRange(now = Date.now()): string {
   const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
   return `start_date=${day(now - 86_400_000)}&end_date=${day(now)}`;
+}
+
+/**
+ * The minute since the Unix epoch in which a browser script began the session `id`
+ * (docs/collection.md section 1): the id's bits above its 38 random ones. Fails unless the id is
+ * the digits of a positive 64-bit integer, as the collector takes it.
+ */
+export function sessionMinute(id: unknown): number {
+  assert.ok(typeof id === 'string' && /^[1-9]\d{0,19}$/.test(id), `not the digits of a positive integer: ${id}`);
+  assert.ok(BigInt(id) < 2n ** 64n, `${id} is over 64 bits`);
+  return Number(BigInt(id) >> 38n);
 }
 
 /**

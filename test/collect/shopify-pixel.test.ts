@@ -6,7 +6,8 @@
  * backed by the page's localStorage), loads the code from
  * `GET /integrations/shopify/pixel.js?pixel_id=...`, and then publishes Shopify's standard events
  * in the documented shapes: `page_viewed` on a landing from a Google ad, `product_added_to_cart`,
- * `checkout_started`, `checkout_completed` for order 5940139491001 of 122.00 USD.
+ * `checkout_started`, `checkout_completed` for order 5940139491001 of 122.00 USD. The page at
+ * /clock loads the code of a second workspace, for events on browser clocks set by the test.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,10 +16,11 @@ import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from '../support/chromium.ts';
 import { createTestWorkspace, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
-import { eventually, todayRange } from './helpers.ts';
+import { eventually, sessionMinute, todayRange } from './helpers.ts';
 
 let t: TestApp;
 let shop: TestWorkspace;
+let clockShop: TestWorkspace;
 let collector: string;
 let server: http.Server;
 let pageUrl: string;
@@ -55,11 +57,13 @@ window.emit = function (name, href, referrer, data) {
 before(async () => {
   t = await startTestApp({ collect: { flushMs: 20, maxRows: 5000, perClientPerMinute: 0, perPixelPerSecond: 0 } });
   shop = await createTestWorkspace(t.stores, 'Shopify shop');
+  clockShop = await createTestWorkspace(t.stores, 'Shopify clock shop');
   collector = await t.app.listen({ port: 0, host: '127.0.0.1' });
-  server = http.createServer((_request, response) => {
+  server = http.createServer((request, response) => {
+    const pixelId = request.url === '/clock' ? clockShop.pixelId : shop.pixelId;
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     response.end(`<!doctype html><html><head><title>Sandbox</title><script>${SANDBOX}</script>
-<script src="${collector}/integrations/shopify/pixel.js?pixel_id=${shop.pixelId}"></script></head><body>sandbox</body></html>`);
+<script src="${collector}/integrations/shopify/pixel.js?pixel_id=${pixelId}"></script></head><body>sandbox</body></html>`);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   pageUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
@@ -72,8 +76,8 @@ after(async () => {
   await t.close();
 });
 
-async function get(path: string) {
-  const response = await t.app.inject({ method: 'GET', url: path, headers: shop.headers });
+async function get(path: string, headers = shop.headers) {
+  const response = await t.app.inject({ method: 'GET', url: path, headers });
   assert.equal(response.statusCode, 200, response.body);
   return response.json().data;
 }
@@ -148,4 +152,27 @@ test("Shopify's customer events arrive as events and a purchase conversion in on
     ],
   }]);
   await context.close();
+});
+
+test('a new session id is the minute of the event that began it above random bits; later sessions have larger ids, stored whole', async () => {
+  const context = await browser.newContext();
+  const tab = await context.newPage();
+  await tab.goto(`${pageUrl}clock`);
+  const view = async (clock: number) => {
+    await tab.clock.setFixedTime(clock);
+    const sent = tab.waitForRequest((request) => request.url().endsWith('/collect'));
+    await tab.evaluate(() => (window as unknown as { emit: (name: string, href: string, referrer: string, data: unknown) => void }).emit('page_viewed', 'https://northwind.example/', '', {}));
+    await sent;
+    return tab.evaluate(() => JSON.parse(localStorage.getItem('_sl')!).s as string);
+  };
+  const start = Date.parse('2026-11-29T10:00:30Z');
+  const first = await view(start);
+  const later = await view(start + 45 * 60_000);
+  assert.deepEqual([sessionMinute(first), sessionMinute(later)], [Math.floor(start / 60_000), Math.floor(start / 60_000) + 45]);
+  assert.ok(BigInt(later) > BigInt(first), `${later} after ${first}`);
+  await context.close();
+  for (const id of [first, later]) {
+    const rows = await eventually(() => get(`/v3/sessions?${todayRange()}&session_id=${id}`, clockShop.headers), (r) => r.length === 1);
+    assert.deepEqual(rows.map((r: Record<string, string>) => [r.session_id, r.session_entry_page]), [[id, '/']]);
+  }
 });

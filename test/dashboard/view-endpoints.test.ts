@@ -3,7 +3,8 @@
  * Fixtures: workspace "shop" with 5 days of the demo shop (every channel, ads, orders, expenses);
  * workspace "paths" by hand: visitors 3 and 4 share customer bob, s31 2026-02-27 12:00 tiktok
  * (visitor 3, campaign tt1, which the ad rows name "Spring on TikTok" in their newer import) and s41
- * 2026-03-05 12:00 untagged (visitor 4), purchase T3 2026-03-05 12:05 in s41, 200.00; workspace
+ * 2026-03-05 12:00 untagged (visitor 4; its id, S41, above 2^53 as the pixel makes them: the
+ * session's minute above random bits), purchase T3 2026-03-05 12:05 in s41, 200.00; workspace
  * "other" with a purchase OTHER-1 that no shop user may ever see.
  * Personas: owen (owner of shop and paths), vic (viewer of shop), mia (viewer of shop with
  * read:meta), pia (viewer of shop with read:profit), oz (owner of other only).
@@ -25,6 +26,7 @@ const today = new Date().toISOString().slice(0, 10);
 const fourDaysAgo = new Date(Date.now() - 4 * 86_400_000).toISOString().slice(0, 10);
 const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
 const RANGE = `start_date=${fourDaysAgo}&end_date=${today}`;
+const S41 = '8121322736241868841';
 
 before(async () => {
   t = await startTestApp();
@@ -32,15 +34,15 @@ before(async () => {
   paths = await createTestWorkspace(t.stores, 'Paths');
   other = await createTestWorkspace(t.stores, 'Other');
   await seedDemo(t.stores.ch, { workspaceId: shop.id, days: 5, sessionsPerDay: 300 });
-  const ev = (session: number, visitor: number, dt: string, extra: object) =>
+  const ev = (session: number | string, visitor: number, dt: string, extra: object) =>
     ({ store_id: paths.id, dt, name: 'pageview', session_id: session, visitor_id: visitor, pathname: '/', ...extra });
   await insertRows(t.stores, 'events', [
     ev(31, 3, '2026-02-27 12:00:00', { adv_source: 'tiktok', adv_campaign_id: 'tt1', customer_id: 'bob' }),
-    ev(41, 4, '2026-03-05 12:00:00', { customer_id: 'bob' }),
+    ev(S41, 4, '2026-03-05 12:00:00', { customer_id: 'bob' }),
     { ...ev(91, 9, `${today} 00:00:01`, {}), store_id: other.id },
   ]);
   await insertRows(t.stores, 'conversions', [
-    { store_id: paths.id, dt: '2026-03-05 12:05:00', name: 'purchase', session_id: 41, visitor_id: 4, customer_id: 'bob', transaction_id: 'T3', transaction_gross_revenue: 20000, transaction_currency: 'USD' },
+    { store_id: paths.id, dt: '2026-03-05 12:05:00', name: 'purchase', session_id: S41, visitor_id: 4, customer_id: 'bob', transaction_id: 'T3', transaction_gross_revenue: 20000, transaction_currency: 'USD' },
     { store_id: other.id, dt: `${today} 00:00:02`, name: 'purchase', session_id: 91, visitor_id: 9, transaction_id: 'OTHER-1', transaction_gross_revenue: 99999, transaction_currency: 'USD' },
   ]);
   // The campaign's name as the ad rows carry it; the newer import's name wins.
@@ -182,14 +184,14 @@ test('conversions are /v3/conversions rows, newest first; the path shows why a c
   assert.deepEqual(rows.body.data, viaApi.body.data.reverse().slice(2, 7), 'the same rows, newest first');
   assert.equal(rows.body.pagination.next_offset, 7);
 
-  const path = (q: string) => as.owen!.get(`/dashboard/api/conversions/path?workspace=${paths.id}&session_id=41&dt=2026-03-05%2012:05:00&name=purchase&transaction_id=T3${q}`);
+  const path = (q: string) => as.owen!.get(`/dashboard/api/conversions/path?workspace=${paths.id}&session_id=${S41}&dt=2026-03-05%2012:05:00&name=purchase&transaction_id=T3${q}`);
   const lastClick = await path('');
   assert.equal(lastClick.status, 200, JSON.stringify(lastClick.body));
   assert.deepEqual(lastClick.body, {
     dt: '2026-03-05 12:05:00',
     touches: [
       { started: '2026-02-27 12:00:00', session_id: '31', channel: 'tiktok', source: 'tiktok', campaign: 'tt1', adgroup: '', ad: '', utm_campaign: '', weight: 1, campaign_name: 'Spring on TikTok', adgroup_name: '', ad_name: '' },
-      { started: '2026-03-05 12:00:00', session_id: '41', channel: '', source: 'organic', campaign: '', adgroup: '', ad: '', utm_campaign: '', weight: null, campaign_name: '', adgroup_name: '', ad_name: '' },
+      { started: '2026-03-05 12:00:00', session_id: S41, channel: '', source: 'organic', campaign: '', adgroup: '', ad: '', utm_campaign: '', weight: null, campaign_name: '', adgroup_name: '', ad_name: '' },
     ],
     organic_weight: 0,
     attribution_model: 'last_click',
@@ -209,7 +211,7 @@ test('conversions are /v3/conversions rows, newest first; the path shows why a c
     assert.deepEqual([learned.body.touches.map((x: { weight: number | null }) => x.weight), learned.body.attribution_model], [[1, null], model]);
   }
   assert.deepEqual((await path('&attribution_model=nope')).body, { message: 'Invalid attribution_model: nope. Accepted values: last_click, first_click, linear, u_shaped, total_impact, any_click, markov, data_driven' });
-  const missing = await as.owen!.get(`/dashboard/api/conversions/path?workspace=${paths.id}&session_id=41&dt=2026-03-05%2012:05:01&name=purchase&transaction_id=T3`);
+  const missing = await as.owen!.get(`/dashboard/api/conversions/path?workspace=${paths.id}&session_id=${S41}&dt=2026-03-05%2012:05:01&name=purchase&transaction_id=T3`);
   assert.deepEqual(missing, { status: 404, body: { message: 'Conversion not found' } });
   const foreign = await as.owen!.get(`/dashboard/api/conversions/path?workspace=${shop.id}&session_id=91&dt=${today}%2000:00:02&name=purchase&transaction_id=OTHER-1`);
   assert.deepEqual(foreign, { status: 404, body: { message: 'Conversion not found' } });

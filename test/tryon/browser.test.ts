@@ -6,7 +6,8 @@
  * Chromium drives the demo storefront page, once as a shop without the Storelens pixel
  * (tracking.js posts to /collect itself), once with it, and once with a foreign `api` parameter
  * (evil.example, also mapped to 127.0.0.1, so a request there would succeed if the page made
- * one). A screenshot of the result is kept under test-artifacts/.
+ * one). A second workspace's pixel id serves tracking.js on browser clocks set by the test. A
+ * screenshot of the result is kept under test-artifacts/.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -18,6 +19,7 @@ import { launchChromium } from '../support/chromium.ts';
 import { loadConfig } from '../../src/config.ts';
 import { upsertStorefront } from '../../src/store/app/tryon-storefronts.ts';
 import { createTestWorkspace, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
+import { eventually, sessionMinute } from '../collect/helpers.ts';
 import { personJpeg, setUpShop } from './fixtures.ts';
 
 let t: TestApp;
@@ -151,6 +153,30 @@ test('the demo storefront loads nothing from the origin named in an api paramete
   assert.ok(requested.some((url) => url.endsWith('/try-on/v1/tracking.js')));
   assert.ok(requested.some((url) => url.endsWith('/pixel.js')));
   await context.close();
+});
+
+test('without the pixel, tracking.js begins each session with an id of its minute, later sessions larger, stored whole', async () => {
+  const clockShop = await createTestWorkspace(t.stores, 'Clock shop');
+  const context = await browser.newContext({ userAgent: USER_AGENT });
+  const page = await context.newPage();
+  const open = async (clock: number) => {
+    await page.clock.setFixedTime(clock);
+    const sent = page.waitForRequest((request) => request.url().endsWith('/collect'));
+    await page.goto(`http://localhost:${port}/demo/storefront?${new URLSearchParams({ product: 'tee', pixel: clockShop.pixelId })}`);
+    await sent;
+    return page.evaluate(() => JSON.parse(localStorage.getItem('_sl_tryon')!).s as string);
+  };
+  const start = Date.parse('2026-11-29T10:00:30Z');
+  const first = await open(start);
+  const later = await open(start + 45 * 60_000);
+  assert.deepEqual([sessionMinute(first), sessionMinute(later)], [Math.floor(start / 60_000), Math.floor(start / 60_000) + 45]);
+  assert.ok(BigInt(later) > BigInt(first), `${later} after ${first}`);
+  await context.close();
+  for (const id of [first, later]) {
+    const read = async () => (await t.app.inject({ method: 'GET', url: `/v3/events?name=tryon_opened&session_id=${id}`, headers: clockShop.headers })).json().data;
+    const rows = await eventually(read, (r) => r.length === 1);
+    assert.deepEqual(rows.map((e: { name: string; session_id: string }) => [e.name, e.session_id]), [['tryon_opened', id]]);
+  }
 });
 
 /** Console reports of Content-Security-Policy violations on this page. */

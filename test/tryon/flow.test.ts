@@ -243,7 +243,7 @@ describe('browser surface', () => {
     const response = await t.app.inject({ method: 'GET', url: '/try-on/v1/tracking.js' });
     assert.equal(response.statusCode, 200);
     assert.match(String(response.headers['content-type']), /^text\/javascript/);
-    for (const name of ['tryon_opened', 'tryon_uploaded', 'tryon_generated', 'tryon_failed', 'tryon_lead']) assert.ok(response.body.includes(`'${name}'`));
+    for (const name of ['tryon_opened', 'tryon_uploaded', 'tryon_generated', 'tryon_failed', 'tryon_lead']) assert.ok(response.body.includes(`"${name}"`));
     assert.equal(/session_token|x-try-on-session/i.test(response.body.replace(/\/\*[\s\S]*?\*\//g, '')), false);
   });
 

@@ -1,4 +1,7 @@
-// Storelens pixel (docs/collection.md section 1). Plain ES2017, no dependencies; served minified.
+// Storelens pixel (docs/collection.md section 1). Plain ES2017, no dependencies but its ids; served
+// bundled and minified.
+import { randomId, sessionId } from './ids.js';
+
 (function (w, d) {
   var script = d.currentScript || d.querySelector('script[data-pixel-id]');
   if (!script || w.__storelensLoaded) return;
@@ -47,12 +50,6 @@
     }
     return out;
   }
-  // A random positive integer below 2^52: exact as a JS number, fits UInt64.
-  function randomId() {
-    var a = new Uint32Array(2);
-    crypto.getRandomValues(a);
-    return String((a[0] & 0xfffff) * 4294967296 + a[1] + 1);
-  }
   // The campaign parameters of the current URL, in a stable order ('' when there are none).
   function campaignOf(search) {
     var params = new URLSearchParams(search), parts = [];
@@ -67,7 +64,7 @@
     var state = load(), now = Date.now(), campaign = campaignOf(location.search);
     if (!state.v) state.v = randomId();
     if (!state.s || now - (state.t || 0) > IDLE_MS || (campaign && campaign !== state.c)) {
-      state.s = randomId();
+      state.s = sessionId(now);
       state.e = location.href;
       state.r = externalReferrer();
       state.c = campaign;

@@ -2,6 +2,8 @@
 // Paste into Shopify admin > Settings > Customer events > Add custom pixel. It forwards Shopify's
 // customer events to the Storelens collector with the same visitor and session as the Storelens
 // theme pixel (both keep them under the `_sl` key of the shop's localStorage).
+import { randomId, sessionId } from '../pixel/ids.js';
+
 (function () {
   var PIXEL_ID = __PIXEL_ID__;
   var ENDPOINT = __COLLECT_URL__;
@@ -12,12 +14,6 @@
   try { timezone = Intl.DateTimeFormat().resolvedOptions().timeZone || ''; } catch (e) {}
   var signedIn = (init && init.data && init.data.customer && init.data.customer.id) || '';
 
-  // A random positive integer below 2^52: exact as a JS number, fits UInt64.
-  function randomId() {
-    var a = new Uint32Array(2);
-    crypto.getRandomValues(a);
-    return String((a[0] & 0xfffff) * 4294967296 + a[1] + 1);
-  }
   function campaignOf(search) {
     var params = new URLSearchParams(search || ''), parts = [];
     params.forEach(function (value, name) { if (CAMPAIGN.test(name)) parts.push(name + '=' + value); });
@@ -31,7 +27,7 @@
     var campaign = campaignOf(location.search);
     if (!state.v) state.v = randomId();
     if (!state.s || now - (state.t || 0) > IDLE_MS || (campaign && campaign !== state.c)) {
-      state.s = randomId();
+      state.s = sessionId(now);
       state.e = location.href;
       state.r = externalReferrer(referrer, location.hostname);
       state.c = campaign;

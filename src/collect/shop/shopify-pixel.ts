@@ -1,13 +1,12 @@
-import fs from 'node:fs';
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
+import { bundleShopScript } from '../../kit/browser-bundle.ts';
 import { InvalidInput, NotFound } from '../../kit/errors.ts';
 import { findWorkspaceByPixelId } from '../../store/app/workspaces.ts';
 
-const template = fs.readFileSync(new URL('./shopify-pixel.js', import.meta.url), 'utf8');
-
-/** The custom pixel code for one workspace, ready to paste into Shopify's Customer events. */
-export function shopifyPixelCode(pixelId: string, collectUrl: string): string {
+/** The custom pixel code for one workspace, ready to paste into Shopify's Customer events: readable, so unminified. */
+async function shopifyPixelCode(pixelId: string, collectUrl: string): Promise<string> {
+  const template = await bundleShopScript(new URL('./shopify-pixel.js', import.meta.url), { minify: false });
   return template.replace('__PIXEL_ID__', JSON.stringify(pixelId)).replace('__COLLECT_URL__', JSON.stringify(collectUrl));
 }
 
@@ -24,6 +23,6 @@ export const shopifyPixelRoute: FastifyPluginAsync = async (app) => {
     return reply
       .type('text/javascript; charset=utf-8')
       .header('cache-control', 'no-store')
-      .send(shopifyPixelCode(workspace.pixelId, `${base}/collect`));
+      .send(await shopifyPixelCode(workspace.pixelId, `${base}/collect`));
   });
 };

@@ -7,6 +7,8 @@
  * otherwise they are posted to /collect with this script's pixel id. Only a fixed list of
  * properties is passed on, so a session token or an e-mail can never leave through here.
  */
+import { randomId, sessionId } from '../../collect/pixel/ids.js';
+
 (function () {
   'use strict';
   var EVENTS = ['tryon_opened', 'tryon_uploaded', 'tryon_generated', 'tryon_failed', 'tryon_lead'];
@@ -17,18 +19,12 @@
   var pixelId = script ? script.getAttribute('data-pixel-id') : null;
   var collectUrl = script ? new URL('/collect', script.src).href : null;
 
-  function randomId() {
-    var words = new Uint32Array(2);
-    crypto.getRandomValues(words);
-    return String((words[0] % 0x100000) * 0x100000000 + words[1] + 1);
-  }
-
   function identity(now) {
     var state = null;
     try { state = JSON.parse(localStorage.getItem(STORAGE_KEY) || 'null'); } catch (e) { state = null; }
     if (!state || !state.v) state = { v: randomId() };
     if (!state.s || !state.t || now - state.t > SESSION_IDLE_MS) {
-      state.s = randomId();
+      state.s = sessionId(now);
       state.e = location.href;
       state.r = document.referrer && new URL(document.referrer).host !== location.host ? document.referrer : '';
     }
