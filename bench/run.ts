@@ -10,7 +10,7 @@ import { benchSizes, folded, openBenchEnv, partCounts } from './seed.ts';
 const USAGE = `npm run bench [-- suite ...]   (no suite: every suite)
 suites: ${SUITES.map((s) => s.name).join(', ')}
 sizes and rounds (environment): BENCH_EVENTS, BENCH_WORKSPACES, BENCH_MERGED=0 (collector-like
-parts), BENCH_SESSION_IDS=time (session ids that grow with time), BENCH_ITERATIONS, BENCH_SECONDS,
+parts), BENCH_SESSION_IDS=random (session ids unrelated to time, as the pixel made them before 2026-11), BENCH_ITERATIONS, BENCH_SECONDS,
 BENCH_ROUNDS, BENCH_SETTLE_SECONDS; REDIS_URL adds
 the dashboard's two processes sharing answers; docs/performance.md says what each suite measures
 and what its baseline is.`;

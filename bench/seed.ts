@@ -79,14 +79,14 @@ export function benchSizes(
 }
 
 /**
- * Session ids (BENCH_SESSION_IDS): by default the session's number, unrelated to its time, as the
- * pixel's random ids are; `time` makes them grow with the session's start, as a pixel that put the
- * seconds since 2026-01-01 above 22 random bits would (docs/performance.md, "Time-ordered session
- * ids").
+ * Session ids (BENCH_SESSION_IDS): by default as the pixel makes them, the minute the session
+ * started above 38 random bits, so they grow with time (docs/collection.md section 2); `random`
+ * numbers sessions in an order unrelated to their time, as the pixel's ids were until 2026-11
+ * (docs/performance.md, "Time-ordered session ids").
  */
-const SESSION_ID = process.env.BENCH_SESSION_IDS === 'time'
-  ? `toUInt64(toUnixTimestamp(start_dt) - ${Date.UTC(2026, 0, 1) / 1000}) * ${2 ** 22} + cityHash64(s, 13) % ${2 ** 22} + 1`
-  : 's + 1';
+const SESSION_ID = process.env.BENCH_SESSION_IDS === 'random'
+  ? 's + 1'
+  : `bitShiftLeft(toUInt64(intDiv(toUnixTimestamp(start_dt), 60)), 38) + cityHash64(s, 13) % ${2 ** 38}`;
 
 /**
  * Session attributes as SQL over a session number `s` (UInt64): every table derives the same

@@ -75,25 +75,31 @@ const normalized = (rows: unknown[]) =>
   rows.map((r) => JSON.stringify(r, (_, v) => (typeof v === 'number' ? Number(v.toPrecision(9)) : v))).sort().join('\n');
 
 /**
- * What a scheduled merge of the recent partitions would write: each month partition of the copy in
- * PARTS parts (the newest first, the one a running store keeps adding to) merged into one with
- * `OPTIMIZE ... PARTITION ... FINAL`, timed, beside its rows.
+ * What a scheduled merge of the recent partitions would write: each month of the copy, every
+ * workspace's partition of it in PARTS parts (the newest month first, the one a running store keeps
+ * adding to), merged into one part per partition with `OPTIMIZE ... PARTITION ... FINAL`, timed,
+ * beside its rows.
  */
 async function logMergeCost(ch: Clickhouse, log: (line: string) => void) {
-  const partitions = await ch.query<{ partition_id: string; parts: string; rows: string }>('bench-final', `SELECT partition_id,
-    count() AS parts, sum(rows) AS rows FROM system.parts WHERE database = currentDatabase() AND table = 'bench_sessions_parts' AND active
-    GROUP BY partition_id ORDER BY partition_id DESC`);
-  log('');
-  log(`| merging a month of bench_sessions_parts (${PARTS} parts, every workspace) | rows | ms | µs per row |`);
-  log('|---|---|---|---|');
+  const partitions = await ch.query<{ partition_id: string; month: string; rows: string }>('bench-final', `SELECT partition_id,
+    toString(any(min_date)) AS month, sum(rows) AS rows FROM system.parts
+    WHERE database = currentDatabase() AND table = 'bench_sessions_parts' AND active
+    GROUP BY partition_id ORDER BY month DESC, partition_id`);
+  const months = new Map<string, { partitions: number; rows: number; ms: number }>();
   await ch.exec('SYSTEM START MERGES bench_sessions_parts');
   for (const p of partitions) {
-    // Partition ids of a month key are digits (the engine's own names, never input).
-    if (!/^\d+$/.test(p.partition_id)) throw new Error(`unexpected partition id ${p.partition_id}`);
+    // Partition ids of a (workspace, month) key are the engine's own names, never input.
+    if (!/^\d+-\d+$/.test(p.partition_id)) throw new Error(`unexpected partition id ${p.partition_id}`);
     const started = performance.now();
     await ch.exec(`OPTIMIZE TABLE bench_sessions_parts PARTITION ID '${p.partition_id}' FINAL`);
-    const ms = performance.now() - started;
-    log(`| ${p.partition_id} (${p.parts} parts) | ${p.rows} | ${round(ms)} | ${round((ms * 1000) / Math.max(1, Number(p.rows)), 2)} |`);
+    const month = months.get(p.month) ?? { partitions: 0, rows: 0, ms: 0 };
+    months.set(p.month, { partitions: month.partitions + 1, rows: month.rows + Number(p.rows), ms: month.ms + performance.now() - started });
+  }
+  log('');
+  log(`| merging a month of bench_sessions_parts (${PARTS} parts per workspace) | workspaces | rows | ms | µs per row |`);
+  log('|---|---|---|---|---|');
+  for (const [month, m] of months) {
+    log(`| ${month.slice(0, 7)} | ${m.partitions} | ${m.rows} | ${round(m.ms)} | ${round((m.ms * 1000) / Math.max(1, m.rows), 2)} |`);
   }
 }
 

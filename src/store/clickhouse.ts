@@ -99,11 +99,17 @@ export const ANALYTICS_DATABASE = 'storelens';
  *   tables have one partition; a month of sessions merged into one part is then read without any
  *   merging (about 16 ms instead of 40 ms for a workspace's 90 days in the report benchmark).
  *   A new partitioned ReplacingMergeTree must keep each key in one partition too.
+ * - max_partitions_per_insert_block off: `sessions` is partitioned by workspace and month
+ *   (analytics migration 0022), so one insert of events may feed a part to every workspace's
+ *   month; a flush from 60 busy workspaces at a month's end, or a bulk load of a few years, passes
+ *   the default limit of 100. The limit guards against a partition key of unbounded values; ours
+ *   is bounded by workspaces times months.
  */
 export const QUERY_SETTINGS = {
   prefer_column_name_to_alias: 1,
   optimize_syntax_fuse_functions: 0,
   do_not_merge_across_partitions_select_final: 1,
+  max_partitions_per_insert_block: '0',
 } as const;
 
 /**

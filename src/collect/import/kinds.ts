@@ -41,8 +41,11 @@ export interface FoldedTable {
   partitionOf?: (row: Record<string, unknown>) => string;
 }
 
-/** `sessions` is partitioned by the UTC month of its events; a table row's `dt` is 'YYYY-MM-DD hh:mm:ss...' in UTC. */
-const sessionMonth = (row: Record<string, unknown>) => `${String(row.dt).slice(0, 7)}-01`;
+/**
+ * `sessions` is partitioned by workspace and the UTC month of its events; a table row's `dt` is
+ * 'YYYY-MM-DD hh:mm:ss...' in UTC.
+ */
+const sessionPartition = (row: Record<string, unknown>) => `(${String(row.store_id)},'${String(row.dt).slice(0, 7)}-01')`;
 const BUYER_LINKS: FoldedTable = { table: 'visitor_customers' };
 
 /** Keeps each entry's `toRow` typed by its own schema. */
@@ -57,7 +60,7 @@ export const importKinds: ImportKind[] = [
     schema: eventRow,
     toRow: (row, t) => ({ store_id: t.workspaceId, ...row }),
     appendOnly: true,
-    foldedInto: [{ table: 'sessions', partitionOf: sessionMonth }, BUYER_LINKS],
+    foldedInto: [{ table: 'sessions', partitionOf: sessionPartition }, BUYER_LINKS],
   }),
   defineKind({
     kind: 'conversions',

@@ -29,7 +29,7 @@ export class TouchedPartitions {
 }
 
 /** The same partition ids system.parts listed, back in a statement: only these characters are taken. */
-const PARTITION_ID = /^[0-9a-z_]+$/;
+const PARTITION_ID = /^[0-9a-z_-]+$/;
 
 /**
  * Runs `OPTIMIZE TABLE t PARTITION ID p FINAL` for each touched partition that is in more than

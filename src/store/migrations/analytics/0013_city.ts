@@ -29,9 +29,12 @@ const LANDING_TUPLES: LandingTuple[] = [
   ['landing_context', CONTEXT_WITH_CITY, tupleType(CONTEXT_WITH_CITY)],
 ];
 
+/** The view that turns inserted events into partial session rows, as this migration left it. */
+export const SESSIONS_VIEW = `CREATE MATERIALIZED VIEW sessions_mv TO sessions AS ${sessionsOfEvents(LANDING_TUPLES)}`;
+
 export const statements = [
   `ALTER TABLE events ADD COLUMN IF NOT EXISTS city String DEFAULT '' AFTER country_code`,
   'DROP VIEW IF EXISTS sessions_mv',
   `ALTER TABLE sessions MODIFY COLUMN landing_context SimpleAggregateFunction(min, ${tupleType(CONTEXT_WITH_CITY)}) SETTINGS mutations_sync = 2`,
-  `CREATE MATERIALIZED VIEW sessions_mv TO sessions AS ${sessionsOfEvents(LANDING_TUPLES)}`,
+  SESSIONS_VIEW,
 ];

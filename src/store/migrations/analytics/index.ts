@@ -10,6 +10,7 @@ import * as city from './0013_city.ts';
 import * as surveyResponses from './0015_survey_responses.ts';
 import * as formSubmissions from './0016_form_submissions.ts';
 import * as excludedTransactions from './0021_excluded_transactions.ts';
+import * as sessionsByStore from './0022_sessions_by_store.ts';
 
 export interface AnalyticsMigration {
   id: number;
@@ -31,4 +32,5 @@ export const analyticsMigrations: AnalyticsMigration[] = [
   { id: 15, name: 'survey_responses', statements: surveyResponses.statements },
   { id: 16, name: 'form_submissions', statements: formSubmissions.statements },
   { id: 21, name: 'excluded_transactions', statements: excludedTransactions.statements },
+  { id: 22, name: 'sessions_by_store', statements: sessionsByStore.statements },
 ];
