@@ -8,6 +8,7 @@ import { loadConfig, type Config } from '../src/config.ts';
 import { createLogger } from '../src/log.ts';
 import { openStores, type Stores } from '../src/store/index.ts';
 import { openClickhouse, type Clickhouse } from '../src/store/clickhouse.ts';
+import { analyticsMigrations } from '../src/store/migrations/analytics/index.ts';
 import { buildApp } from '../src/server/app.ts';
 import { runCommand } from '../src/cli/run-command.ts';
 import { createRateLimits } from '../src/http/rate-limit.ts';
@@ -65,6 +66,15 @@ export async function startTestApp(overrides: Partial<Config> = {}): Promise<Tes
 export const serverTransport = () => process.env.STORELENS_TEST_TRANSPORT === 'server';
 
 /** The analytics store alone (migrations not applied), on the transport of this run. */
+/** Applies and records the analytics migrations before `id`, as a store built before it would be. */
+export async function migrateAnalyticsBefore(ch: Clickhouse, id: number): Promise<void> {
+  await ch.exec('CREATE TABLE IF NOT EXISTS schema_migrations (id UInt32, name String, applied_at DateTime DEFAULT now()) ENGINE = MergeTree ORDER BY id');
+  for (const migration of analyticsMigrations.filter((m) => m.id < id)) {
+    for (const statement of migration.statements) await ch.exec(statement);
+    await ch.exec('INSERT INTO schema_migrations (id, name) VALUES ({id:UInt32}, {name:String})', { id: migration.id, name: migration.name });
+  }
+}
+
 export async function openTestClickhouse(): Promise<{ ch: Clickhouse; close(): Promise<void> }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'storelens-ch-'));
   const standin = serverTransport() ? await startClickhouseStandin() : null;

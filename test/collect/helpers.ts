@@ -24,6 +24,12 @@ export function sessionMinute(id: unknown): number {
   return Number(BigInt(id) >> 38n);
 }
 
+/** Two sessions begun `minutes` apart from `start`: each id holds its own start minute, the later one is larger. */
+export function assertTimeOrderedSessions(first: string, later: string, start: number, minutes: number): void {
+  assert.deepEqual([sessionMinute(first), sessionMinute(later)], [Math.floor(start / 60_000), Math.floor(start / 60_000) + minutes]);
+  assert.ok(BigInt(later) > BigInt(first), `${later} after ${first}`);
+}
+
 /**
  * Polls until `check` returns a value (rows reach ClickHouse on the writer's next flush, a few
  * tens of milliseconds in these tests); fails with the last value after `timeoutMs`.

@@ -6,8 +6,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { migrateAnalytics } from '../../src/store/analytics-schema.ts';
-import { analyticsMigrations } from '../../src/store/migrations/analytics/index.ts';
-import { openTestClickhouse } from '../helper.ts';
+import { migrateAnalyticsBefore, openTestClickhouse } from '../helper.ts';
 import type { Clickhouse } from '../../src/store/clickhouse.ts';
 
 let store: Awaited<ReturnType<typeof openTestClickhouse>>;
@@ -16,11 +15,7 @@ let ch: Clickhouse;
 before(async () => {
   store = await openTestClickhouse();
   ch = store.ch;
-  await ch.exec('CREATE TABLE IF NOT EXISTS schema_migrations (id UInt32, name String, applied_at DateTime DEFAULT now()) ENGINE = MergeTree ORDER BY id');
-  for (const migration of analyticsMigrations.filter((m) => m.id < 12)) {
-    for (const statement of migration.statements) await ch.exec(statement);
-    await ch.exec('INSERT INTO schema_migrations (id, name) VALUES ({id:UInt32}, {name:String})', { id: migration.id, name: migration.name });
-  }
+  await migrateAnalyticsBefore(ch, 12);
   const order = (id: string, cancelled: number, version: number) =>
     JSON.stringify({ store_id: 1, transaction_id: id, dt: '2026-05-04 10:00:00', currency: 'USD', gross_revenue: 1000, cancelled, version });
   // Two inserts: two parts, each rewritten by the migration.

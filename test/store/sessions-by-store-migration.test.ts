@@ -7,8 +7,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { migrateAnalytics } from '../../src/store/analytics-schema.ts';
-import { analyticsMigrations } from '../../src/store/migrations/analytics/index.ts';
-import { openTestClickhouse } from '../helper.ts';
+import { migrateAnalyticsBefore, openTestClickhouse } from '../helper.ts';
 import type { Clickhouse } from '../../src/store/clickhouse.ts';
 
 let store: Awaited<ReturnType<typeof openTestClickhouse>>;
@@ -28,11 +27,7 @@ const partitions = () => ch.query<{ partition: string; parts: number }>('test-pa
 before(async () => {
   store = await openTestClickhouse();
   ch = store.ch;
-  await ch.exec('CREATE TABLE IF NOT EXISTS schema_migrations (id UInt32, name String, applied_at DateTime DEFAULT now()) ENGINE = MergeTree ORDER BY id');
-  for (const migration of analyticsMigrations.filter((m) => m.id < 22)) {
-    for (const statement of migration.statements) await ch.exec(statement);
-    await ch.exec('INSERT INTO schema_migrations (id, name) VALUES ({id:UInt32}, {name:String})', { id: migration.id, name: migration.name });
-  }
+  await migrateAnalyticsBefore(ch, 22);
   // Two flushes: one session of workspace 1 spread over both (two partial rows), a session of
   // workspace 2 in May and one in June.
   await ch.insertNdjson('events', [
