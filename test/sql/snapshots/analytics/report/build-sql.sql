@@ -8,7 +8,6 @@
 --   day_end = "2026-10-31"
 --   day_start = "2026-10-01"
 --   end = "2026-10-31 23:59:59.999"
---   excluded_channels = []
 --   fee_fixed = 0
 --   fee_percent = 0
 --   limit = 100
@@ -16,55 +15,31 @@
 --   offset = 0
 --   platform_revenue = 0
 --   refund_netting = 0
---   scan_end = "2026-10-31 23:59:59.999"
---   scan_start = "2026-09-24 00:00:00.000"
 --   start = "2026-10-01 00:00:00.000"
 --   store_id = 1
---   window_days = 7
 WITH
 session_rows AS (
-  SELECT session_id, started,
-    tupleElement(landing, 'visitor_id') AS visitor_id, tupleElement(landing, 'adv_source') AS channel,
+  SELECT started,
+    tupleElement(landing, 'adv_source') AS channel,
     add_to_carts, initiated_checkouts AS checkouts
   FROM sessions FINAL
-  WHERE store_id = {store_id:UInt64} AND month BETWEEN toStartOfMonth({scan_start:DateTime64(3, 'UTC')}) AND toStartOfMonth({scan_end:DateTime64(3, 'UTC')})
-    AND started BETWEEN {scan_start:DateTime64(3, 'UTC')} AND {scan_end:DateTime64(3, 'UTC')}
-),
-ids AS (
-  SELECT visitor_id AS id_visitor, customer_id AS customer FROM visitor_customers FINAL WHERE store_id = {store_id:UInt64}
+  WHERE store_id = {store_id:UInt64} AND month BETWEEN toStartOfMonth({start:DateTime64(3, 'UTC')}) AND toStartOfMonth({end:DateTime64(3, 'UTC')})
+    AND started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
 ),
 conv AS (
-  SELECT c.dt AS conv_dt, c.session_id AS session_id,
-    multiIf(c.customer_id != '', concat('c:', c.customer_id), if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(c.visitor_id)))) AS identity,
+  SELECT c.dt AS conv_dt,
     toFloat64(c.transaction_gross_revenue) AS revenue, toFloat64(c.is_new_customer) AS is_new,
     toFloat64(0) AS cogs, toFloat64(0) AS fees, toFloat64(0) AS shipping_costs, toFloat64(0) AS refunds,
     c.transaction_city AS city, c.coupon_code AS coupon_code
   FROM conversions AS c
-  LEFT JOIN ids ON ids.id_visitor = c.visitor_id
   
   WHERE c.store_id = {store_id:UInt64}
   AND c.dt BETWEEN {conv_start:DateTime64(3, 'UTC')} AND {conv_end:DateTime64(3, 'UTC')}
   AND c.transaction_id NOT IN (SELECT arrayJoin(arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name]))) FROM orders FINAL WHERE store_id = {store_id:UInt64} AND sale = 0)
 ),
-paths AS (
-  SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel)), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')) AS path
-  FROM session_rows AS s
-  LEFT JOIN ids ON ids.id_visitor = s.visitor_id
-  WHERE s.channel != ''
-  GROUP BY identity
-),
 credits AS (
-  SELECT credit.1 AS touch, credit.2 AS weight, conv_dt AS credit_ts,
-    revenue, is_new, cogs, fees, shipping_costs, refunds, city, coupon_code
-  FROM (
-    SELECT c.conv_dt AS conv_dt, c.session_id AS session_id,
-      c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
-      c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,
-      arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> t.channel != '' AND t.ts <= conv_dt AND t.ts >= conv_dt - toIntervalDay({window_days:UInt16}) AND t.channel NOT IN {excluded_channels:Array(String)}, p.path)) AS eligible
-    FROM paths AS p
-    RIGHT JOIN conv AS c ON p.identity = c.identity
-  )
-  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap((i, n) -> if(i = n, 1., 0.), arrayEnumerate(touches), arrayWithConstant(length(touches), length(touches))))) AS credit
+  SELECT 1. AS weight, conv_dt AS credit_ts, revenue, is_new, cogs, fees, shipping_costs, refunds, city, coupon_code
+  FROM conv
 )
 SELECT sumForEach(p) AS t_parts,
   t_parts AS all_parts,
@@ -272,7 +247,6 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 --   day_end = "2026-10-31"
 --   day_start = "2026-10-01"
 --   end = "2026-11-01 03:59:59.999"
---   excluded_channels = []
 --   fee_fixed = 0
 --   fee_percent = 0
 --   limit = 100
@@ -280,56 +254,32 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 --   offset = 0
 --   platform_revenue = 0
 --   refund_netting = 0
---   scan_end = "2026-11-01 03:59:59.999"
---   scan_start = "2026-09-24 04:00:00.000"
 --   start = "2026-10-01 04:00:00.000"
 --   store_id = 1
 --   tz = "America/New_York"
---   window_days = 7
 WITH
 session_rows AS (
-  SELECT session_id, started,
-    tupleElement(landing, 'visitor_id') AS visitor_id, tupleElement(landing, 'adv_source') AS channel,
+  SELECT started,
+    tupleElement(landing, 'adv_source') AS channel,
     add_to_carts, initiated_checkouts AS checkouts
   FROM sessions FINAL
-  WHERE store_id = {store_id:UInt64} AND month BETWEEN toStartOfMonth({scan_start:DateTime64(3, 'UTC')}) AND toStartOfMonth({scan_end:DateTime64(3, 'UTC')})
-    AND started BETWEEN {scan_start:DateTime64(3, 'UTC')} AND {scan_end:DateTime64(3, 'UTC')}
-),
-ids AS (
-  SELECT visitor_id AS id_visitor, customer_id AS customer FROM visitor_customers FINAL WHERE store_id = {store_id:UInt64}
+  WHERE store_id = {store_id:UInt64} AND month BETWEEN toStartOfMonth({start:DateTime64(3, 'UTC')}) AND toStartOfMonth({end:DateTime64(3, 'UTC')})
+    AND started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
 ),
 conv AS (
-  SELECT c.dt AS conv_dt, c.session_id AS session_id,
-    multiIf(c.customer_id != '', concat('c:', c.customer_id), if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(c.visitor_id)))) AS identity,
+  SELECT c.dt AS conv_dt,
     toFloat64(c.transaction_gross_revenue) AS revenue, toFloat64(c.is_new_customer) AS is_new,
     toFloat64(0) AS cogs, toFloat64(0) AS fees, toFloat64(0) AS shipping_costs, toFloat64(0) AS refunds,
     c.transaction_city AS city, c.coupon_code AS coupon_code
   FROM conversions AS c
-  LEFT JOIN ids ON ids.id_visitor = c.visitor_id
   
   WHERE c.store_id = {store_id:UInt64}
   AND c.dt BETWEEN {conv_start:DateTime64(3, 'UTC')} AND {conv_end:DateTime64(3, 'UTC')}
   AND c.transaction_id NOT IN (SELECT arrayJoin(arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name]))) FROM orders FINAL WHERE store_id = {store_id:UInt64} AND sale = 0)
 ),
-paths AS (
-  SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel)), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')) AS path
-  FROM session_rows AS s
-  LEFT JOIN ids ON ids.id_visitor = s.visitor_id
-  WHERE s.channel != ''
-  GROUP BY identity
-),
 credits AS (
-  SELECT credit.1 AS touch, credit.2 AS weight, conv_dt AS credit_ts,
-    revenue, is_new, cogs, fees, shipping_costs, refunds, city, coupon_code
-  FROM (
-    SELECT c.conv_dt AS conv_dt, c.session_id AS session_id,
-      c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
-      c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,
-      arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> t.channel != '' AND t.ts <= conv_dt AND t.ts >= conv_dt - toIntervalDay({window_days:UInt16}) AND t.channel NOT IN {excluded_channels:Array(String)}, p.path)) AS eligible
-    FROM paths AS p
-    RIGHT JOIN conv AS c ON p.identity = c.identity
-  )
-  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap((i, n) -> if(i = n, 1., 0.), arrayEnumerate(touches), arrayWithConstant(length(touches), length(touches))))) AS credit
+  SELECT 1. AS weight, conv_dt AS credit_ts, revenue, is_new, cogs, fees, shipping_costs, refunds, city, coupon_code
+  FROM conv
 )
 SELECT toString(bucket) AS date,
   sumForEach(p) AS t_parts,
@@ -1184,7 +1134,6 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 --   day_end = "2026-10-31"
 --   day_start = "2026-10-01"
 --   end = "2026-10-31 23:59:59.999"
---   excluded_channels = []
 --   fee_fixed = 0
 --   fee_percent = 0
 --   limit = 100
@@ -1192,26 +1141,19 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 --   offset = 0
 --   platform_revenue = 0
 --   refund_netting = 0
---   scan_end = "2026-10-31 23:59:59.999"
---   scan_start = "2026-09-24 00:00:00.000"
 --   start = "2026-10-01 00:00:00.000"
 --   store_id = 1
---   window_days = 7
 WITH
 session_rows AS (
-  SELECT session_id, started,
-    tupleElement(landing, 'visitor_id') AS visitor_id, tupleElement(landing, 'adv_source') AS channel,
+  SELECT started,
+    tupleElement(landing, 'adv_source') AS channel,
     add_to_carts, initiated_checkouts AS checkouts
   FROM sessions FINAL
-  WHERE store_id = {store_id:UInt64} AND month BETWEEN toStartOfMonth({scan_start:DateTime64(3, 'UTC')}) AND toStartOfMonth({scan_end:DateTime64(3, 'UTC')})
-    AND started BETWEEN {scan_start:DateTime64(3, 'UTC')} AND {scan_end:DateTime64(3, 'UTC')}
-),
-ids AS (
-  SELECT visitor_id AS id_visitor, customer_id AS customer FROM visitor_customers FINAL WHERE store_id = {store_id:UInt64}
+  WHERE store_id = {store_id:UInt64} AND month BETWEEN toStartOfMonth({start:DateTime64(3, 'UTC')}) AND toStartOfMonth({end:DateTime64(3, 'UTC')})
+    AND started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
 ),
 conv AS (
-  SELECT c.dt AS conv_dt, c.session_id AS session_id,
-    multiIf(c.customer_id != '', concat('c:', c.customer_id), if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(c.visitor_id)))) AS identity,
+  SELECT c.dt AS conv_dt,
     toFloat64((if({platform_revenue:UInt8} AND o.o_tx != '', o.o_gross, c.transaction_gross_revenue)
       - if({net_merchandise:UInt8} AND o.o_tx != '', o.o_tax + o.o_shipping, 0)
       - if({refund_netting:UInt8} AND o.o_tx != '', o.o_refunds, 0))) AS revenue,
@@ -1223,7 +1165,6 @@ conv AS (
     if(c.transaction_city != '', c.transaction_city, o.o_city) AS city,
     if(c.coupon_code != '', c.coupon_code, o.o_coupon) AS coupon_code
   FROM conversions AS c
-  LEFT JOIN ids ON ids.id_visitor = c.visitor_id
   LEFT JOIN (
     SELECT o_tx, gross_revenue AS o_gross, tax AS o_tax, shipping AS o_shipping,
       arraySum(r -> r.amount, refunds) AS o_refunds, cogs AS o_cogs, shipping_cost AS o_shipping_cost,
@@ -1237,25 +1178,9 @@ conv AS (
   AND c.dt BETWEEN {conv_start:DateTime64(3, 'UTC')} AND {conv_end:DateTime64(3, 'UTC')}
   AND c.transaction_id NOT IN (SELECT arrayJoin(arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name]))) FROM orders FINAL WHERE store_id = {store_id:UInt64} AND sale = 0)
 ),
-paths AS (
-  SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel)), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')) AS path
-  FROM session_rows AS s
-  LEFT JOIN ids ON ids.id_visitor = s.visitor_id
-  WHERE s.channel != ''
-  GROUP BY identity
-),
 credits AS (
-  SELECT credit.1 AS touch, credit.2 AS weight, conv_dt AS credit_ts,
-    revenue, is_new, cogs, fees, shipping_costs, refunds, city, coupon_code
-  FROM (
-    SELECT c.conv_dt AS conv_dt, c.session_id AS session_id,
-      c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
-      c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,
-      arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> t.channel != '' AND t.ts <= conv_dt AND t.ts >= conv_dt - toIntervalDay({window_days:UInt16}) AND t.channel NOT IN {excluded_channels:Array(String)}, p.path)) AS eligible
-    FROM paths AS p
-    RIGHT JOIN conv AS c ON p.identity = c.identity
-  )
-  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap((i, n) -> if(i = n, 1., 0.), arrayEnumerate(touches), arrayWithConstant(length(touches), length(touches))))) AS credit
+  SELECT 1. AS weight, conv_dt AS credit_ts, revenue, is_new, cogs, fees, shipping_costs, refunds, city, coupon_code
+  FROM conv
 )
 SELECT sumForEach(p) AS t_parts,
   t_parts AS all_parts,
@@ -1282,7 +1207,6 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 --   day_end = "2026-10-31"
 --   day_start = "2026-10-01"
 --   end = "2026-10-31 23:59:59.999"
---   excluded_channels = []
 --   fee_fixed = 0
 --   fee_percent = 0
 --   limit = 100
@@ -1290,11 +1214,8 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 --   offset = 0
 --   platform_revenue = 0
 --   refund_netting = 0
---   scan_end = "2026-10-31 23:59:59.999"
---   scan_start = "2026-09-24 00:00:00.000"
 --   start = "2026-10-01 00:00:00.000"
 --   store_id = 1
---   window_days = 7
 SELECT (SELECT toFloat64(sum(amount)) FROM expenses WHERE store_id = {store_id:UInt64}
       AND dt BETWEEN {day_start:Date} AND {day_end:Date}) AS all_expenses
 ;
@@ -1306,7 +1227,6 @@ SELECT (SELECT toFloat64(sum(amount)) FROM expenses WHERE store_id = {store_id:U
 --   day_end = "2026-10-31"
 --   day_start = "2026-10-01"
 --   end = "2026-10-31 23:59:59.999"
---   excluded_channels = []
 --   fee_fixed = 0
 --   fee_percent = 0
 --   limit = 10
@@ -1314,26 +1234,19 @@ SELECT (SELECT toFloat64(sum(amount)) FROM expenses WHERE store_id = {store_id:U
 --   offset = 40
 --   platform_revenue = 0
 --   refund_netting = 0
---   scan_end = "2026-10-31 23:59:59.999"
---   scan_start = "2026-09-24 00:00:00.000"
 --   start = "2026-10-01 00:00:00.000"
 --   store_id = 1
---   window_days = 7
 WITH
 session_rows AS (
-  SELECT session_id, started,
-    tupleElement(landing, 'visitor_id') AS visitor_id, tupleElement(landing, 'adv_source') AS channel,
+  SELECT started,
+    tupleElement(landing, 'adv_source') AS channel,
     add_to_carts, initiated_checkouts AS checkouts
   FROM sessions FINAL
-  WHERE store_id = {store_id:UInt64} AND month BETWEEN toStartOfMonth({scan_start:DateTime64(3, 'UTC')}) AND toStartOfMonth({scan_end:DateTime64(3, 'UTC')})
-    AND started BETWEEN {scan_start:DateTime64(3, 'UTC')} AND {scan_end:DateTime64(3, 'UTC')}
-),
-ids AS (
-  SELECT visitor_id AS id_visitor, customer_id AS customer FROM visitor_customers FINAL WHERE store_id = {store_id:UInt64}
+  WHERE store_id = {store_id:UInt64} AND month BETWEEN toStartOfMonth({start:DateTime64(3, 'UTC')}) AND toStartOfMonth({end:DateTime64(3, 'UTC')})
+    AND started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
 ),
 conv AS (
-  SELECT c.dt AS conv_dt, c.session_id AS session_id,
-    multiIf(c.customer_id != '', concat('c:', c.customer_id), if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(c.visitor_id)))) AS identity,
+  SELECT c.dt AS conv_dt,
     toFloat64((if({platform_revenue:UInt8} AND o.o_tx != '', o.o_gross, c.transaction_gross_revenue)
       - if({net_merchandise:UInt8} AND o.o_tx != '', o.o_tax + o.o_shipping, 0)
       - if({refund_netting:UInt8} AND o.o_tx != '', o.o_refunds, 0))) AS revenue,
@@ -1345,7 +1258,6 @@ conv AS (
     if(c.transaction_city != '', c.transaction_city, o.o_city) AS city,
     if(c.coupon_code != '', c.coupon_code, o.o_coupon) AS coupon_code
   FROM conversions AS c
-  LEFT JOIN ids ON ids.id_visitor = c.visitor_id
   LEFT JOIN (
     SELECT o_tx, gross_revenue AS o_gross, tax AS o_tax, shipping AS o_shipping,
       arraySum(r -> r.amount, refunds) AS o_refunds, cogs AS o_cogs, shipping_cost AS o_shipping_cost,
@@ -1359,25 +1271,9 @@ conv AS (
   AND c.dt BETWEEN {conv_start:DateTime64(3, 'UTC')} AND {conv_end:DateTime64(3, 'UTC')}
   AND c.transaction_id NOT IN (SELECT arrayJoin(arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name]))) FROM orders FINAL WHERE store_id = {store_id:UInt64} AND sale = 0)
 ),
-paths AS (
-  SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel)), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')) AS path
-  FROM session_rows AS s
-  LEFT JOIN ids ON ids.id_visitor = s.visitor_id
-  WHERE s.channel != ''
-  GROUP BY identity
-),
 credits AS (
-  SELECT credit.1 AS touch, credit.2 AS weight, conv_dt AS credit_ts,
-    revenue, is_new, cogs, fees, shipping_costs, refunds, city, coupon_code
-  FROM (
-    SELECT c.conv_dt AS conv_dt, c.session_id AS session_id,
-      c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
-      c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,
-      arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> t.channel != '' AND t.ts <= conv_dt AND t.ts >= conv_dt - toIntervalDay({window_days:UInt16}) AND t.channel NOT IN {excluded_channels:Array(String)}, p.path)) AS eligible
-    FROM paths AS p
-    RIGHT JOIN conv AS c ON p.identity = c.identity
-  )
-  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap((i, n) -> if(i = n, 1., 0.), arrayEnumerate(touches), arrayWithConstant(length(touches), length(touches))))) AS credit
+  SELECT 1. AS weight, conv_dt AS credit_ts, revenue, is_new, cogs, fees, shipping_costs, refunds, city, coupon_code
+  FROM conv
 )
 SELECT k_coupon_code,
   sumForEach(p) AS t_parts,
@@ -1398,7 +1294,6 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 --   day_end = "2026-10-31"
 --   day_start = "2026-10-01"
 --   end = "2026-10-31 23:59:59.999"
---   excluded_channels = []
 --   fee_fixed = 0
 --   fee_percent = 0
 --   limit = 1
@@ -1406,26 +1301,19 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 --   offset = 0
 --   platform_revenue = 0
 --   refund_netting = 0
---   scan_end = "2026-10-31 23:59:59.999"
---   scan_start = "2026-09-24 00:00:00.000"
 --   start = "2026-10-01 00:00:00.000"
 --   store_id = 1
---   window_days = 7
 WITH
 session_rows AS (
-  SELECT session_id, started,
-    tupleElement(landing, 'visitor_id') AS visitor_id, tupleElement(landing, 'adv_source') AS channel,
+  SELECT started,
+    tupleElement(landing, 'adv_source') AS channel,
     add_to_carts, initiated_checkouts AS checkouts
   FROM sessions FINAL
-  WHERE store_id = {store_id:UInt64} AND month BETWEEN toStartOfMonth({scan_start:DateTime64(3, 'UTC')}) AND toStartOfMonth({scan_end:DateTime64(3, 'UTC')})
-    AND started BETWEEN {scan_start:DateTime64(3, 'UTC')} AND {scan_end:DateTime64(3, 'UTC')}
-),
-ids AS (
-  SELECT visitor_id AS id_visitor, customer_id AS customer FROM visitor_customers FINAL WHERE store_id = {store_id:UInt64}
+  WHERE store_id = {store_id:UInt64} AND month BETWEEN toStartOfMonth({start:DateTime64(3, 'UTC')}) AND toStartOfMonth({end:DateTime64(3, 'UTC')})
+    AND started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
 ),
 conv AS (
-  SELECT c.dt AS conv_dt, c.session_id AS session_id,
-    multiIf(c.customer_id != '', concat('c:', c.customer_id), if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(c.visitor_id)))) AS identity,
+  SELECT c.dt AS conv_dt,
     toFloat64((if({platform_revenue:UInt8} AND o.o_tx != '', o.o_gross, c.transaction_gross_revenue)
       - if({net_merchandise:UInt8} AND o.o_tx != '', o.o_tax + o.o_shipping, 0)
       - if({refund_netting:UInt8} AND o.o_tx != '', o.o_refunds, 0))) AS revenue,
@@ -1437,7 +1325,6 @@ conv AS (
     if(c.transaction_city != '', c.transaction_city, o.o_city) AS city,
     if(c.coupon_code != '', c.coupon_code, o.o_coupon) AS coupon_code
   FROM conversions AS c
-  LEFT JOIN ids ON ids.id_visitor = c.visitor_id
   LEFT JOIN (
     SELECT o_tx, gross_revenue AS o_gross, tax AS o_tax, shipping AS o_shipping,
       arraySum(r -> r.amount, refunds) AS o_refunds, cogs AS o_cogs, shipping_cost AS o_shipping_cost,
@@ -1451,25 +1338,9 @@ conv AS (
   AND c.dt BETWEEN {conv_start:DateTime64(3, 'UTC')} AND {conv_end:DateTime64(3, 'UTC')}
   AND c.transaction_id NOT IN (SELECT arrayJoin(arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name]))) FROM orders FINAL WHERE store_id = {store_id:UInt64} AND sale = 0)
 ),
-paths AS (
-  SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel)), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')) AS path
-  FROM session_rows AS s
-  LEFT JOIN ids ON ids.id_visitor = s.visitor_id
-  WHERE s.channel != ''
-  GROUP BY identity
-),
 credits AS (
-  SELECT credit.1 AS touch, credit.2 AS weight, conv_dt AS credit_ts,
-    revenue, is_new, cogs, fees, shipping_costs, refunds, city, coupon_code
-  FROM (
-    SELECT c.conv_dt AS conv_dt, c.session_id AS session_id,
-      c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
-      c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,
-      arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> t.channel != '' AND t.ts <= conv_dt AND t.ts >= conv_dt - toIntervalDay({window_days:UInt16}) AND t.channel NOT IN {excluded_channels:Array(String)}, p.path)) AS eligible
-    FROM paths AS p
-    RIGHT JOIN conv AS c ON p.identity = c.identity
-  )
-  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap((i, n) -> if(i = n, 1., 0.), arrayEnumerate(touches), arrayWithConstant(length(touches), length(touches))))) AS credit
+  SELECT 1. AS weight, conv_dt AS credit_ts, revenue, is_new, cogs, fees, shipping_costs, refunds, city, coupon_code
+  FROM conv
 )
 SELECT k_coupon_code,
   sumForEach(p) AS t_parts,
@@ -2202,7 +2073,6 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 --   day_end = "2026-10-31"
 --   day_start = "2026-10-01"
 --   end = "2026-10-31 23:59:59.999"
---   excluded_channels = []
 --   fee_fixed = 0
 --   fee_percent = 0
 --   limit = 100
@@ -2210,59 +2080,34 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 --   offset = 0
 --   platform_revenue = 0
 --   refund_netting = 0
---   scan_end = "2026-10-31 23:59:59.999"
---   scan_start = "2026-09-24 00:00:00.000"
 --   start = "2026-10-01 00:00:00.000"
 --   store_id = 1
---   window_days = 7
 WITH
 session_rows AS (
-  SELECT session_id, started,
-    tupleElement(landing, 'visitor_id') AS visitor_id, tupleElement(landing, 'adv_source') AS channel,
+  SELECT started,
+    tupleElement(landing, 'adv_source') AS channel,
     add_to_carts, initiated_checkouts AS checkouts
   FROM sessions FINAL
-  WHERE store_id = {store_id:UInt64} AND month BETWEEN toStartOfMonth({scan_start:DateTime64(3, 'UTC')}) AND toStartOfMonth({scan_end:DateTime64(3, 'UTC')})
-    AND started BETWEEN {scan_start:DateTime64(3, 'UTC')} AND {scan_end:DateTime64(3, 'UTC')}
-),
-ids AS (
-  SELECT visitor_id AS id_visitor, customer_id AS customer FROM visitor_customers FINAL WHERE store_id = {store_id:UInt64}
+  WHERE store_id = {store_id:UInt64} AND month BETWEEN toStartOfMonth({start:DateTime64(3, 'UTC')}) AND toStartOfMonth({end:DateTime64(3, 'UTC')})
+    AND started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
 ),
 conv AS (
-  SELECT c.dt AS conv_dt, c.session_id AS session_id,
-    multiIf(c.customer_id != '', concat('c:', c.customer_id), if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(c.visitor_id)))) AS identity,
+  SELECT c.dt AS conv_dt,
     toFloat64(c.transaction_gross_revenue) AS revenue, toFloat64(c.is_new_customer) AS is_new,
     toFloat64(0) AS cogs, toFloat64(0) AS fees, toFloat64(0) AS shipping_costs, toFloat64(0) AS refunds,
     c.transaction_city AS city, c.coupon_code AS coupon_code
   FROM conversions AS c
-  LEFT JOIN ids ON ids.id_visitor = c.visitor_id
   
   WHERE c.store_id = {store_id:UInt64}
   AND c.dt BETWEEN {conv_start:DateTime64(3, 'UTC')} AND {conv_end:DateTime64(3, 'UTC')}
   AND c.transaction_id NOT IN (SELECT arrayJoin(arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name]))) FROM orders FINAL WHERE store_id = {store_id:UInt64} AND sale = 0)
   AND (c.name IN {counted_names:Array(String)} OR arrayExists(p -> c.name LIKE p, {counted_patterns:Array(String)}))
 ),
-paths AS (
-  SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel)), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')) AS path
-  FROM session_rows AS s
-  LEFT JOIN ids ON ids.id_visitor = s.visitor_id
-  WHERE s.channel != ''
-  GROUP BY identity
-),
 credits AS (
-  SELECT credit.1 AS touch, credit.2 AS weight, conv_dt AS credit_ts,
-    revenue, is_new, cogs, fees, shipping_costs, refunds, city, coupon_code
-  FROM (
-    SELECT c.conv_dt AS conv_dt, c.session_id AS session_id,
-      c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
-      c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,
-      arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> t.channel != '' AND t.ts <= conv_dt AND t.ts >= conv_dt - toIntervalDay({window_days:UInt16}) AND t.channel NOT IN {excluded_channels:Array(String)}, p.path)) AS eligible
-    FROM paths AS p
-    RIGHT JOIN conv AS c ON p.identity = c.identity
-  )
-  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap((i, n) -> if(i = n, 1., 0.), arrayEnumerate(touches), arrayWithConstant(length(touches), length(touches))))) AS credit
+  SELECT 1. AS weight, conv_dt AS credit_ts, revenue, is_new, cogs, fees, shipping_costs, refunds, city, coupon_code
+  FROM conv
   UNION ALL
-  SELECT CAST(tuple(dt, CAST(0 AS UInt64), 'unattributed', 'unattributed'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)') AS touch,
-    1. AS weight, dt AS credit_ts,
+  SELECT 1. AS weight, dt AS credit_ts,
     toFloat64(gross_revenue - if({net_merchandise:UInt8}, tax + shipping, 0)
       - if({refund_netting:UInt8}, arraySum(r -> r.amount, refunds), 0)) AS revenue,
     toFloat64(is_new_customer) AS is_new, toFloat64(cogs) AS cogs,
@@ -2309,7 +2154,6 @@ LIMIT 1
 --   day_end = "2026-10-31"
 --   day_start = "2026-10-01"
 --   end = "2026-10-31 23:59:59.999"
---   excluded_channels = []
 --   excluded_list = "db909e6c40cc0d7bf0eb7edc806c0481"
 --   fee_fixed = 0
 --   fee_percent = 0
@@ -2318,59 +2162,34 @@ LIMIT 1
 --   offset = 0
 --   platform_revenue = 0
 --   refund_netting = 0
---   scan_end = "2026-10-31 23:59:59.999"
---   scan_start = "2026-09-24 00:00:00.000"
 --   start = "2026-10-01 00:00:00.000"
 --   store_id = 1
---   window_days = 7
 WITH
 session_rows AS (
-  SELECT session_id, started,
-    tupleElement(landing, 'visitor_id') AS visitor_id, tupleElement(landing, 'adv_source') AS channel,
+  SELECT started,
+    tupleElement(landing, 'adv_source') AS channel,
     add_to_carts, initiated_checkouts AS checkouts
   FROM sessions FINAL
-  WHERE store_id = {store_id:UInt64} AND month BETWEEN toStartOfMonth({scan_start:DateTime64(3, 'UTC')}) AND toStartOfMonth({scan_end:DateTime64(3, 'UTC')})
-    AND started BETWEEN {scan_start:DateTime64(3, 'UTC')} AND {scan_end:DateTime64(3, 'UTC')}
-),
-ids AS (
-  SELECT visitor_id AS id_visitor, customer_id AS customer FROM visitor_customers FINAL WHERE store_id = {store_id:UInt64}
+  WHERE store_id = {store_id:UInt64} AND month BETWEEN toStartOfMonth({start:DateTime64(3, 'UTC')}) AND toStartOfMonth({end:DateTime64(3, 'UTC')})
+    AND started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
 ),
 conv AS (
-  SELECT c.dt AS conv_dt, c.session_id AS session_id,
-    multiIf(c.customer_id != '', concat('c:', c.customer_id), if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(c.visitor_id)))) AS identity,
+  SELECT c.dt AS conv_dt,
     toFloat64(c.transaction_gross_revenue) AS revenue, toFloat64(c.is_new_customer) AS is_new,
     toFloat64(0) AS cogs, toFloat64(0) AS fees, toFloat64(0) AS shipping_costs, toFloat64(0) AS refunds,
     c.transaction_city AS city, c.coupon_code AS coupon_code
   FROM conversions AS c
-  LEFT JOIN ids ON ids.id_visitor = c.visitor_id
   
   WHERE c.store_id = {store_id:UInt64}
   AND c.dt BETWEEN {conv_start:DateTime64(3, 'UTC')} AND {conv_end:DateTime64(3, 'UTC')}
   AND c.transaction_id NOT IN (SELECT arrayJoin(arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name]))) FROM orders FINAL WHERE store_id = {store_id:UInt64} AND sale = 0)
   AND c.transaction_id NOT IN (SELECT transaction_id FROM excluded_transactions WHERE store_id = {store_id:UInt64} AND list_id = {excluded_list:String})
 ),
-paths AS (
-  SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel)), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')) AS path
-  FROM session_rows AS s
-  LEFT JOIN ids ON ids.id_visitor = s.visitor_id
-  WHERE s.channel != ''
-  GROUP BY identity
-),
 credits AS (
-  SELECT credit.1 AS touch, credit.2 AS weight, conv_dt AS credit_ts,
-    revenue, is_new, cogs, fees, shipping_costs, refunds, city, coupon_code
-  FROM (
-    SELECT c.conv_dt AS conv_dt, c.session_id AS session_id,
-      c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
-      c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,
-      arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> t.channel != '' AND t.ts <= conv_dt AND t.ts >= conv_dt - toIntervalDay({window_days:UInt16}) AND t.channel NOT IN {excluded_channels:Array(String)}, p.path)) AS eligible
-    FROM paths AS p
-    RIGHT JOIN conv AS c ON p.identity = c.identity
-  )
-  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap((i, n) -> if(i = n, 1., 0.), arrayEnumerate(touches), arrayWithConstant(length(touches), length(touches))))) AS credit
+  SELECT 1. AS weight, conv_dt AS credit_ts, revenue, is_new, cogs, fees, shipping_costs, refunds, city, coupon_code
+  FROM conv
   UNION ALL
-  SELECT CAST(tuple(dt, CAST(0 AS UInt64), 'unattributed', 'unattributed'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)') AS touch,
-    1. AS weight, dt AS credit_ts,
+  SELECT 1. AS weight, dt AS credit_ts,
     toFloat64(gross_revenue - if({net_merchandise:UInt8}, tax + shipping, 0)
       - if({refund_netting:UInt8}, arraySum(r -> r.amount, refunds), 0)) AS revenue,
     toFloat64(is_new_customer) AS is_new, toFloat64(cogs) AS cogs,
