@@ -3,6 +3,7 @@
 
 -- case: whole workspace, default metrics and settings
 -- report
+-- setting optimize_move_to_prewhere = 0
 --   conv_end = "2026-10-31 23:59:59.999"
 --   conv_start = "2026-10-01 00:00:00.000"
 --   day_end = "2026-10-31"
@@ -62,6 +63,7 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 
 -- case: by campaign per day, first click over 28 days
 -- report
+-- setting optimize_move_to_prewhere = 0
 --   conv_end = "2026-10-31 23:59:59.999"
 --   conv_start = "2026-10-01 00:00:00.000"
 --   day_end = "2026-10-31"
@@ -154,6 +156,7 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 
 -- case: by source, linear
 -- report
+-- setting optimize_move_to_prewhere = 0
 --   conv_end = "2026-10-31 23:59:59.999"
 --   conv_start = "2026-10-01 00:00:00.000"
 --   day_end = "2026-10-31"
@@ -242,6 +245,7 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 
 -- case: per month in New York time
 -- report
+-- setting optimize_move_to_prewhere = 0
 --   conv_end = "2026-11-01 03:59:59.999"
 --   conv_start = "2026-10-01 04:00:00.000"
 --   day_end = "2026-10-31"
@@ -306,6 +310,7 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 
 -- case: by source, u-shaped, by click date
 -- report
+-- setting optimize_move_to_prewhere = 0
 --   conv_end = "2026-11-07 23:59:59.999"
 --   conv_start = "2026-10-01 00:00:00.000"
 --   day_end = "2026-10-31"
@@ -394,6 +399,7 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 
 -- case: by source, total impact
 -- report
+-- setting optimize_move_to_prewhere = 0
 --   conv_end = "2026-10-31 23:59:59.999"
 --   conv_start = "2026-10-01 00:00:00.000"
 --   day_end = "2026-10-31"
@@ -482,6 +488,7 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 
 -- case: by source, any click
 -- report
+-- setting optimize_move_to_prewhere = 0
 --   conv_end = "2026-10-31 23:59:59.999"
 --   conv_start = "2026-10-01 00:00:00.000"
 --   day_end = "2026-10-31"
@@ -615,6 +622,7 @@ ARRAY JOIN arrayZip(arrayPushFront(journey.1, ''), arrayPushBack(journey.1, ''))
 GROUP BY from_state, to_state, converted
 ;
 -- report
+-- setting optimize_move_to_prewhere = 0
 --   conv_end = "2026-10-31 23:59:59.999"
 --   conv_start = "2026-10-01 00:00:00.000"
 --   day_end = "2026-10-31"
@@ -749,6 +757,7 @@ FROM (
 GROUP BY mask, others
 ;
 -- report
+-- setting optimize_move_to_prewhere = 0
 --   conv_end = "2026-10-31 23:59:59.999"
 --   conv_start = "2026-10-01 00:00:00.000"
 --   day_end = "2026-10-31"
@@ -847,6 +856,7 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 
 -- case: by ad within one campaign and ad group, wildcard conversion name
 -- report
+-- setting optimize_move_to_prewhere = 0
 --   adgroup = "3401"
 --   campaign = "1201"
 --   conv_end = "2026-10-31 23:59:59.999"
@@ -945,6 +955,7 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 
 -- case: by UTM campaign per week, email excluded from paths
 -- report
+-- setting optimize_move_to_prewhere = 0
 --   conv_end = "2026-10-31 23:59:59.999"
 --   conv_start = "2026-10-01 00:00:00.000"
 --   day_end = "2026-10-31"
@@ -1029,6 +1040,7 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 
 -- case: by city, a restricted key filtered to Meta
 -- report
+-- setting optimize_move_to_prewhere = 0
 --   channels = ["meta", "facebook", "instagram", "messenger", "audience_network", "threads"]
 --   conv_end = "2026-10-31 23:59:59.999"
 --   conv_start = "2026-10-01 00:00:00.000"
@@ -1129,6 +1141,7 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 
 -- case: profit metrics over the whole workspace (an empty result reads the expenses alone)
 -- report
+-- setting optimize_move_to_prewhere = 0
 --   conv_end = "2026-10-31 23:59:59.999"
 --   conv_start = "2026-10-01 00:00:00.000"
 --   day_end = "2026-10-31"
@@ -1222,6 +1235,7 @@ SELECT (SELECT toFloat64(sum(amount)) FROM expenses WHERE store_id = {store_id:U
 
 -- case: a page past the end reads the totals again
 -- report
+-- setting optimize_move_to_prewhere = 0
 --   conv_end = "2026-10-31 23:59:59.999"
 --   conv_start = "2026-10-01 00:00:00.000"
 --   day_end = "2026-10-31"
@@ -1289,6 +1303,7 @@ ORDER BY t_parts[8] DESC, k_coupon_code
 LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 ;
 -- report
+-- setting optimize_move_to_prewhere = 0
 --   conv_end = "2026-10-31 23:59:59.999"
 --   conv_start = "2026-10-01 00:00:00.000"
 --   day_end = "2026-10-31"
@@ -1358,6 +1373,7 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 
 -- case: by ad, the ads alone, by ROAS ascending (the creative library)
 -- report
+-- setting optimize_move_to_prewhere = 0
 --   conv_end = "2026-10-31 23:59:59.999"
 --   conv_start = "2026-10-01 00:00:00.000"
 --   day_end = "2026-10-31"
@@ -1451,6 +1467,7 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 
 -- case: every model side by side by source, in one statement
 -- report
+-- setting optimize_move_to_prewhere = 0
 --   conv_end = "2026-10-31 23:59:59.999"
 --   conv_start = "2026-10-01 00:00:00.000"
 --   day_end = "2026-10-31"
@@ -1554,6 +1571,7 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64} BY k_model
 
 -- case: by net profit, an ad drilled to
 -- report
+-- setting optimize_move_to_prewhere = 0
 --   ad = "5601"
 --   conv_end = "2026-10-31 23:59:59.999"
 --   conv_start = "2026-10-01 00:00:00.000"
@@ -1662,6 +1680,7 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 
 -- case: the conversions and unattributed orders of a segment's customers, by source
 -- report
+-- setting optimize_move_to_prewhere = 0
 --   conv_end = "2026-10-31 23:59:59.999"
 --   conv_start = "2026-10-01 00:00:00.000"
 --   day_end = "2026-10-31"
@@ -1773,6 +1792,7 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 
 -- case: a segment on landing channels for a restricted key: only the channels it sees
 -- report
+-- setting optimize_move_to_prewhere = 0
 --   channels = ["meta", "facebook", "instagram", "messenger", "audience_network", "threads", "google", "", "organic"]
 --   conv_end = "2026-10-31 23:59:59.999"
 --   conv_start = "2026-10-01 00:00:00.000"
@@ -1883,6 +1903,7 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 
 -- case: the earlier rows a comparison pairs, by source per day
 -- report
+-- setting optimize_move_to_prewhere = 0
 --   conv_end = "2026-10-31 23:59:59.999"
 --   conv_start = "2026-10-01 00:00:00.000"
 --   day_end = "2026-10-31"
@@ -1976,6 +1997,7 @@ ORDER BY date, t_parts[8] DESC, k_source
 LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 ;
 -- report
+-- setting optimize_move_to_prewhere = 0
 --   conv_end = "2026-10-31 23:59:59.999"
 --   conv_start = "2026-10-01 00:00:00.000"
 --   day_end = "2026-10-31"
@@ -2066,6 +2088,7 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 
 -- case: the workspace counts purchases and every sign_up* name, unattributed orders included
 -- report
+-- setting optimize_move_to_prewhere = 0
 --   conv_end = "2026-10-31 23:59:59.999"
 --   conv_start = "2026-10-01 00:00:00.000"
 --   counted_names = ["purchase"]
@@ -2149,6 +2172,7 @@ ORDER BY saved_at DESC
 LIMIT 1
 ;
 -- report
+-- setting optimize_move_to_prewhere = 0
 --   conv_end = "2026-10-31 23:59:59.999"
 --   conv_start = "2026-10-01 00:00:00.000"
 --   day_end = "2026-10-31"
