@@ -33,6 +33,8 @@ import { segmentCustomersSql } from '../queries/segments/segment-members.ts';
  *                 `paths RIGHT JOIN conv`, so the engine builds its hash table from the few
  *                 conversions and streams the many paths past it (`conv LEFT JOIN paths` hashed
  *                 the paths: up to twice the time, docs/performance.md)
+ * A report that reads nothing of the touch a single-touch model credits (the default report;
+ * wholeConversions) has neither `ids` nor `paths`: its credits are the conversions themselves.
  * Row parts come from three sources, united and summed per key: ads (spend, impressions, clicks),
  * sessions, credits.
  */
