@@ -583,7 +583,7 @@ export interface ReportSql {
  * builds a PREWHERE's sets one after the other while it plans, before anything runs. In the WHERE
  * they are built as the statement runs; the rows read are the same (the dates and the store bound
  * the read through the sorting key), and planning takes 3.5 ms less in every report (docs/performance.md,
- * "Pass 5": 1-4 ms of wall time, and at most a tenth more bytes when the counted names match no conversion).
+ * "Pass 5": up to 4 ms of wall time, and at most a tenth more bytes when the counted names match no conversion).
  */
 const REPORT_SETTINGS = { optimize_move_to_prewhere: 0 } as const;
 
