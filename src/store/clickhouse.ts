@@ -24,6 +24,11 @@ export interface QueryOptions {
    * duplicate check, the health probe). Never for a query a client can make heavy.
    */
   urgent?: boolean;
+  /**
+   * Engine settings of this statement alone: fixed names and values, never a client's, and none
+   * that every read has (QUERY_SETTINGS, the thread budget, the time limit; those stay the reads').
+   */
+  settings?: Readonly<Record<string, string | number>>;
 }
 
 /** A long read streamed in an output format of the engine (`Clickhouse.stream`). */
@@ -252,8 +257,8 @@ async function openChdb(options: ClickhouseOptions, logger: Logger): Promise<Cli
   // engine"); the pool's own queue then stays short.
   const reads = new FairQueue(chdbSessions, os.availableParallelism());
   // A per-query SETTINGS clause: as a session setting it would also bind migrations and seeding.
-  const readSettings = (threads: number) =>
-    settingsClause({ max_threads: threads, ...(timeoutMs > 0 ? { max_execution_time: timeoutMs / 1000 } : {}) });
+  const readSettings = (threads: number, settings: QueryOptions['settings']) =>
+    settingsClause({ ...settings, max_threads: threads, ...(timeoutMs > 0 ? { max_execution_time: timeoutMs / 1000 } : {}) });
   const streams = new FairQueue(options.streamSlots ?? 1);
   // chDB streams Parquet as one file per chunk, which do not make one file together; the engine
   // writes the whole file here instead, and it is read back in chunks (then deleted).
@@ -277,7 +282,7 @@ async function openChdb(options: ClickhouseOptions, logger: Logger): Promise<Cli
       const result = await reads.run(async (threads) => {
         const started = performance.now();
         try {
-          const answer = await run(sql + readSettings(threads), params);
+          const answer = await run(sql + readSettings(threads, options.settings), params);
           logger.debug({ query: name, ms: Math.round(performance.now() - started) }, 'clickhouse query');
           return answer;
         } catch (error) {
@@ -344,7 +349,7 @@ async function openServer(options: ClickhouseOptions & { url: string }, logger: 
   const streams = new FairQueue(options.streamSlots ?? 1);
   return {
     kind: 'server',
-    async query<T>(name: string, sql: string, params: QueryParams = {}) {
+    async query<T>(name: string, sql: string, params: QueryParams = {}, options: QueryOptions = {}) {
       const started = performance.now();
       let rows: T[];
       try {
@@ -352,7 +357,7 @@ async function openServer(options: ClickhouseOptions & { url: string }, logger: 
           query: sql,
           query_params: params,
           format: 'JSONEachRow',
-          clickhouse_settings: readSettings,
+          clickhouse_settings: { ...options.settings, ...readSettings },
         });
         rows = await result.json<T>();
       } catch (error) {

@@ -135,16 +135,27 @@ describe('the report SQL', () => {
 
   test('one statement of five CTEs; ads, sessions and credits as three branches', () => {
     // Eleven selects, one of them the ids of the orders that are no sale (src/analytics/sales.ts).
-    for (const request of [{}, { breakdown: 'campaign' }, { attribution_model: 'any_click', breakdown: 'source', interval: 'week' }] as ReportRequest[]) {
+    for (const request of [{ breakdown: 'campaign' }, { attribution_model: 'linear' }, { attribution_model: 'any_click', breakdown: 'source', interval: 'week' }] as ReportRequest[]) {
       assert.deepEqual(shape(request).shape, { selects: 11, deepest: 2, ctes: CTES }, JSON.stringify(request));
     }
   });
 
+  test('a single-touch model whose touches nothing reads credits the conversions themselves, without paths', () => {
+    for (const request of [{}, { interval: 'day' }, { attribution_model: 'first_click', breakdown: 'city' }] as ReportRequest[]) {
+      assert.deepEqual(shape(request).shape, { selects: 8, deepest: 2, ctes: ['session_rows', 'conv', 'credits'] }, JSON.stringify(request));
+    }
+    // Click dates, a source filter, a drill-down or a key of the touch read the touch credited.
+    for (const request of [{ attribution_date: 'click' }, { source: ['meta'] }, { campaign: 'c1', breakdown: 'source' }, { breakdown: 'utm_source' }] as ReportRequest[]) {
+      assert.deepEqual(shape(request).shape.ctes, CTES, JSON.stringify(request));
+    }
+  });
+
   test('profit metrics add the platform orders join; unattributed orders add one branch', () => {
-    assert.deepEqual(shape({ metrics: ['net_profit'] }).shape, { selects: 13, deepest: 2, ctes: CTES });
+    const bySource = { breakdown: 'source' };
+    assert.deepEqual(shape({ ...bySource, metrics: ['net_profit'] }).shape, { selects: 13, deepest: 2, ctes: CTES });
     // The branch, and the pixel's transaction ids read once per order identifier (id and name).
-    assert.deepEqual(shape({}, { include_unattributed: true }).shape, { selects: 14, deepest: 2, ctes: CTES });
-    assert.deepEqual(shape({ metrics: ['net_profit'] }, { new_customer_correction: true }).shape, { selects: 16, deepest: 3, ctes: CTES });
+    assert.deepEqual(shape(bySource, { include_unattributed: true }).shape, { selects: 14, deepest: 2, ctes: CTES });
+    assert.deepEqual(shape({ ...bySource, metrics: ['net_profit'] }, { new_customer_correction: true }).shape, { selects: 16, deepest: 3, ctes: CTES });
   });
 
   test('no value is written into the SQL text: the store, the dates and the settings are bound', () => {

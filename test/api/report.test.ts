@@ -487,4 +487,18 @@ describe('GET /v3/report: workspace settings (re-read at every request)', () => 
       ['meta', 300], ['organic', 210], ['unattributed', 70], ['google', 65], ['creator', 0],
     ]);
   });
+
+  test('a single-touch model books each conversion whole when nothing reads its touch: the totals of its rows by source', async () => {
+    // Without a key of the touch credited the statement credits the conversions themselves, without
+    // paths (build-sql.ts, wholeConversions); here with every setting of the tests above applied.
+    const metrics = 'metrics=revenue,conversions,new_customers,sessions,cogs,payment_fees,refunds';
+    for (const model of ['first_click', 'last_click']) {
+      const bySource = await get(`${RANGE}&attribution_model=${model}&breakdown=source&${metrics}`);
+      assert.equal(bySource.body.totals.revenue, 645, model);
+      for (const shape of ['', '&interval=day', '&breakdown=city']) {
+        const { body } = await get(`${RANGE}&attribution_model=${model}&${metrics}${shape}`);
+        assert.deepEqual(body.totals, bySource.body.totals, `${model}${shape}`);
+      }
+    }
+  });
 });

@@ -1,14 +1,15 @@
-import type { Clickhouse, QueryParams } from '../../src/store/clickhouse.ts';
+import type { Clickhouse, QueryOptions, QueryParams } from '../../src/store/clickhouse.ts';
 
 /** One statement a query function sent, as the analytics store would have received it. */
 export interface Statement {
   name: string;
   sql: string;
   params: QueryParams;
+  settings?: QueryOptions['settings'];
 }
 
 /**
- * An analytics store that runs nothing: it keeps each read's name, SQL and parameters and answers
+ * An analytics store that runs nothing: it keeps each read's name, SQL, parameters and settings and answers
  * with no rows (or with `rows` when a query function needs one to go on); a stream sends no chunk. Writes are refused, so a
  * query function that writes shows here rather than passing silently.
  */
@@ -20,8 +21,8 @@ export function recordingClickhouse(rows: Record<string, unknown>[] = []): Click
   return {
     kind: 'chdb',
     statements,
-    async query<T>(name: string, sql: string, params: QueryParams = {}) {
-      statements.push({ name, sql, params });
+    async query<T>(name: string, sql: string, params: QueryParams = {}, options: QueryOptions = {}) {
+      statements.push({ name, sql, params, ...(options.settings ? { settings: options.settings } : {}) });
       return rows as T[];
     },
     async stream(name: string, sql: string, params: QueryParams) {

@@ -45,9 +45,10 @@ function literal(value: ParamValue): string {
   return String(value);
 }
 
-function renderStatement({ name, sql, params }: Statement): string {
+function renderStatement({ name, sql, params, settings }: Statement): string {
   const bound = Object.keys(params).sort().map((key) => `--   ${key} = ${literal(params[key]!)}`);
-  return [`-- ${name}`, ...bound, sql.trim(), ';'].join('\n');
+  const set = Object.entries(settings ?? {}).map(([key, value]) => `-- setting ${key} = ${value}`);
+  return [`-- ${name}`, ...set, ...bound, sql.trim(), ';'].join('\n');
 }
 
 async function render(file: string, cases: SqlCase[], ctx: CaseContext): Promise<string> {

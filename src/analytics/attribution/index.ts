@@ -98,11 +98,13 @@ export function modelCreditsSql(model: ModelName, input: { touches: string; defi
 /**
  * `credits` (an `Array(Tuple(Touch, Float64))`) as the report books them. Under an overlapping
  * model each credit gets a third member, its share: the weight scaled so that a conversion's
- * shares sum to at most 1, which the totals sum instead of the weights.
+ * shares sum to at most 1, which the totals sum instead of the weights. Computed on whole arrays
+ * (no lambda per credit) over `credits` analysed once (letSql): as an alias used three times, the
+ * model's expression was analysed three times, 2-3 ms of an any_click statement (docs/performance.md, "Pass 5").
  */
 export function bookedCredits(model: ModelName, credits: string): string {
   if (!MODELS[model].overlapping) return credits;
-  return `arrayMap((c, s) -> (c.1, c.2, c.2 * least(1., s) / s), ${credits} AS kept, arrayWithConstant(length(kept), arraySum(k -> k.2, kept)))`;
+  return letSql('kept', credits, 'arrayZip(kept.1, kept.2, kept.2 * least(1., arraySum(kept.2)) / arraySum(kept.2))');
 }
 
 /** Whether the report's credits carry a share beside the weight (bookedCredits). */

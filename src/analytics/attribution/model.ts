@@ -55,6 +55,11 @@ export interface AttributionModel {
   summary: string;
   weights(path: string, convTs: string, bound: QueryParams): string;
   /**
+   * One touch of every path gets 100 % and the others nothing: each conversion books exactly one
+   * credit of weight 1, so figures that do not ask which touch got it are the conversions' own.
+   */
+  single?: true;
+  /**
    * A conversion's weights may sum to less than 1: the rest goes to organic ("not caused by a
    * tracked channel"), through the conversion's organic touch (attributionColumns).
    */

@@ -33,6 +33,8 @@ import { segmentCustomersSql } from '../queries/segments/segment-members.ts';
  *                 `paths RIGHT JOIN conv`, so the engine builds its hash table from the few
  *                 conversions and streams the many paths past it (`conv LEFT JOIN paths` hashed
  *                 the paths: up to twice the time, docs/performance.md)
+ * A report that reads nothing of the touch a single-touch model credits (the default report;
+ * wholeConversions) has neither `ids` nor `paths`: its credits are the conversions themselves.
  * Row parts come from three sources, united and summed per key: ads (spend, impressions, clicks),
  * sessions, credits.
  */
@@ -48,13 +50,13 @@ const SESSION_COLUMNS = {
 } as const;
 
 /**
- * The landing fields this report needs: the buyer's visitor, the channel and the touch fields.
- * Every column left out saves analysis time (`session_rows` is analysed once per reference).
+ * The landing fields this report needs: the buyer's visitor (for `paths`), the channel and the
+ * touch fields. Every column left out saves analysis time (`session_rows` is analysed once per reference).
  */
-function sessionColumns(fields: readonly TouchField[], plan: ReportPlan): string[] {
+function sessionColumns(fields: readonly TouchField[], plan: ReportPlan, paths: boolean): string[] {
   const landing = plan.breakdown ? (DIMENSIONS[plan.breakdown] as Dimension).landing : undefined;
   return Object.entries(SESSION_COLUMNS)
-    .filter(([, name]) => name === 'visitor_id' || name === 'channel' || fields.includes(name as TouchField))
+    .filter(([, name]) => (name === 'visitor_id' && paths) || name === 'channel' || fields.includes(name as TouchField))
     .map(([column, name]) => `${landingField(column as LandingColumn)} AS ${name}`)
     .concat(landing ? [`${landingField(landing)} AS ${landing}`] : []);
 }
@@ -100,8 +102,11 @@ const DRILLS = NAMED_BREAKDOWNS.map((name) => {
 
 const drillsOf = (plan: ReportPlan) => DRILLS.filter((d) => plan[d.name] !== null);
 
-/** Every value the report binds: the scope, the scan bounds and the workspace settings. */
-export function reportParams(plan: ReportPlan): QueryParams {
+/**
+ * Every value the report binds: the scope, the scan bounds and the workspace settings; without
+ * `paths` (wholeConversions), none of what only the buyers' paths read.
+ */
+export function reportParams(plan: ReportPlan, paths = true): QueryParams {
   const s = plan.settings;
   const b = scanBounds(plan);
   return {
@@ -110,12 +115,14 @@ export function reportParams(plan: ReportPlan): QueryParams {
     end: timestampParam(plan.range.endMs),
     ...rangeDays(plan.range),
     ...(plan.interval ? { tz: plan.range.timeZone } : {}),
-    scan_start: timestampParam(b.scanStart),
-    scan_end: timestampParam(b.scanEnd),
+    ...(paths ? {
+      scan_start: timestampParam(b.scanStart),
+      scan_end: timestampParam(b.scanEnd),
+      window_days: plan.attribution.windowDays,
+      excluded_channels: plan.attribution.excludedChannels,
+    } : {}),
     conv_start: timestampParam(b.convStart),
     conv_end: timestampParam(b.convEnd),
-    window_days: plan.attribution.windowDays,
-    excluded_channels: plan.attribution.excludedChannels,
     ...(excludesTransactions(plan) ? { excluded_list: excludedListId(s.excluded_transaction_ids) } : {}),
     platform_revenue: s.platform_revenue === 'platform' ? 1 : 0,
     net_merchandise: s.net_merchandise_revenue ? 1 : 0,
@@ -271,13 +278,14 @@ const PIXEL_TRANSACTIONS = `SELECT transaction_id FROM conversions WHERE store_i
 
 /**
  * Platform orders that are sales with no pixel conversion (by id or by name), as credits of their
- * own `unattributed` touch.
+ * own `unattributed` touch (`fields` null: credits without a touch, wholeConversions).
  */
-function unattributedCreditsSql(plan: ReportPlan, fields: readonly TouchField[], lines: boolean, segment: string | null, shape: CreditShape): string {
+function unattributedCreditsSql(plan: ReportPlan, fields: readonly TouchField[] | null, lines: boolean, segment: string | null, shape: CreditShape): string {
+  const touch = fields ? `${touchSql({ ts: 'dt', channel: "'unattributed'", source: "'unattributed'" }, fields)} AS touch,
+    ` : '';
   return `
   UNION ALL
-  SELECT ${touchSql({ ts: 'dt', channel: "'unattributed'", source: "'unattributed'" }, fields)} AS touch,
-    1. AS weight,${shape.shares ? ' 1. AS share,' : ''}${shape.models ? ` ${everyModel(shape.models)} AS model,` : ''} dt AS credit_ts,
+  SELECT ${touch}1. AS weight,${shape.shares ? ' 1. AS share,' : ''}${shape.models ? ` ${everyModel(shape.models)} AS model,` : ''} dt AS credit_ts,
     toFloat64(gross_revenue - if({net_merchandise:UInt8}, tax + shipping, 0)
       - if({refund_netting:UInt8}, arraySum(r -> r.amount, refunds), 0)) AS revenue,
     toFloat64(is_new_customer) AS is_new, toFloat64(cogs) AS cogs,
@@ -313,15 +321,30 @@ export interface ReportSqlOptions {
 }
 
 /**
+ * Whether the report's credits can be its conversions themselves: each conversion books exactly
+ * one credit of weight 1 on its own date (a model that gives one touch 100 %, conversion dates) and
+ * the statement reads nothing of the touch credited (no key from it, no channel restriction, no
+ * drill-down, one model). Then the statement builds no buyer paths, which are most of its planning
+ * and work, and sums the same values (1. * x is x): the default report (docs/performance.md,
+ * "Pass 5").
+ */
+function wholeConversions(plan: ReportPlan, options: ReportSqlOptions): boolean {
+  const keys = plan.breakdown ? DIMENSIONS[plan.breakdown].keys : [];
+  return options.models === undefined && MODELS[plan.attribution.model].single === true && plan.attribution.dateMode === 'conversion'
+    && plan.channels === null && drillsOf(plan).length === 0 && keys.every((k) => !k.credit.startsWith('touch.'));
+}
+
+/**
  * The report's common table expressions, up to `credits`: one row per (conversion, credited
  * touch). With `lines`, each credit also carries its conversion's line items (`lines`), for the
- * product sales query.
+ * product sales query. With `whole` (wholeConversions), one row per conversion without a touch.
  */
-export function reportCtes(plan: ReportPlan, options: ReportSqlOptions & { lines?: boolean } = {}): { sql: string; params: QueryParams } {
+export function reportCtes(plan: ReportPlan, options: ReportSqlOptions & { lines?: boolean; whole?: boolean } = {}): { sql: string; params: QueryParams } {
   const lines = options.lines === true;
+  const whole = options.whole === true;
   const shape = creditShape(plan, options.models);
   const fields = touchFields(plan);
-  const params = reportParams(plan);
+  const params = reportParams(plan, !whole);
   const convWhere = new Conditions()
     .add('c.store_id = {store_id:UInt64}')
     .add(`c.dt BETWEEN {conv_start:${TS}} AND {conv_end:${TS}}`)
@@ -336,34 +359,45 @@ export function reportCtes(plan: ReportPlan, options: ReportSqlOptions & { lines
   for (const drill of drillsOf(plan)) params[drill.name] = plan[drill.name]!;
 
   const values = conversionValues(plan);
+  const unattributed = plan.includeUnattributed ? unattributedCreditsSql(plan, whole ? null : fields, lines, segment?.sql ?? null, shape) : '';
+  // Without paths, sessions are read for the range alone and buyers are looked up only for a segment.
+  const ids = !whole || segment !== null;
+  const scan = whole ? ['start', 'end'] : ['scan_start', 'scan_end'];
+
+  const ctes = `
+WITH
+session_rows AS (
+  SELECT ${whole ? '' : 'session_id, '}started,
+    ${sessionColumns(fields, plan, !whole).join(', ')},
+    add_to_carts, initiated_checkouts AS checkouts
+  FROM ${SESSIONS_FINAL}
+  WHERE ${sessionsStartedSql(`{${scan[0]}:${TS}}`, `{${scan[1]}:${TS}}`)}
+),${ids ? `\n${IDS_CTE},` : ''}
+conv AS (
+  SELECT c.dt AS conv_dt,${whole ? '' : ` c.session_id AS session_id,
+    ${conversionIdentitySql('c')} AS identity,`}
+    ${values.columns}${lines ? `,
+    ${LINES_SQL} AS lines` : ''}
+  FROM conversions AS c${ids ? '\n  LEFT JOIN ids ON ids.id_visitor = c.visitor_id' : ''}
+  ${values.joins}${lines ? `\n  ${LINES_JOIN}` : ''}
+  WHERE ${convWhere.sql()}
+),`;
+  const creditColumns = `revenue, is_new, cogs, fees, shipping_costs, refunds, city, coupon_code${lines ? ', lines' : ''}`;
+  if (whole) {
+    return { sql: `${ctes}
+credits AS (
+  SELECT 1. AS weight, conv_dt AS credit_ts, ${creditColumns}
+  FROM conv${unattributed}
+)`, params };
+  }
+
   const { touch, fallback } = touchExpressions(fields);
   const bound = options.bound ?? {};
   const attribution = attributionColumns(plan.attribution.model, { path: 'p.path', convTs: 'conv_dt', fallback, bound });
   const creditTs = plan.attribution.dateMode === 'click' ? 'touch.ts' : 'conv_dt';
   const needsOwn = fields.some((f) => OWN_SESSION_FIELDS.includes(f));
-  const unattributed = plan.includeUnattributed ? unattributedCreditsSql(plan, fields, lines, segment?.sql ?? null, shape) : '';
   const credited = options.models ? modelsCreditedSql(plan, options.models, fallback, bound) : creditedSql(plan, attribution.credits);
-
-  const sql = `
-WITH
-session_rows AS (
-  SELECT session_id, started,
-    ${sessionColumns(fields, plan).join(', ')},
-    add_to_carts, initiated_checkouts AS checkouts
-  FROM ${SESSIONS_FINAL}
-  WHERE ${sessionsStartedSql(`{scan_start:${TS}}`, `{scan_end:${TS}}`)}
-),
-${IDS_CTE},
-conv AS (
-  SELECT c.dt AS conv_dt, c.session_id AS session_id,
-    ${conversionIdentitySql('c')} AS identity,
-    ${values.columns}${lines ? `,
-    ${LINES_SQL} AS lines` : ''}
-  FROM conversions AS c
-  LEFT JOIN ids ON ids.id_visitor = c.visitor_id
-  ${values.joins}${lines ? `\n  ${LINES_JOIN}` : ''}
-  WHERE ${convWhere.sql()}
-),
+  const sql = `${ctes}
 paths AS (
   SELECT ${sessionIdentitySql('s.visitor_id')} AS identity, groupArray(${touch}) AS path
   FROM session_rows AS s
@@ -373,7 +407,7 @@ paths AS (
 ),
 credits AS (
   SELECT credit.1 AS touch, credit.2 AS weight,${shape.shares ? ' credit.3 AS share,' : ''}${shape.models ? ' credit.4 AS model,' : ''} ${creditTs} AS credit_ts,
-    revenue, is_new, cogs, fees, shipping_costs, refunds, city, coupon_code${lines ? ', lines' : ''}
+    ${creditColumns}
   FROM (
     SELECT c.conv_dt AS conv_dt, c.session_id AS session_id,
       c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
@@ -539,7 +573,19 @@ const EXPENSES_SQL = `(SELECT toFloat64(sum(amount)) FROM expenses WHERE store_i
 export interface ReportSql {
   sql: string;
   params: QueryParams;
+  /** The engine settings to run it with (Clickhouse.query's `settings`). */
+  settings: typeof REPORT_SETTINGS;
 }
+
+/**
+ * optimize_move_to_prewhere off: the engine would move the conditions on `conversions` (store,
+ * dates, names and the sets of orders that are no sale and of excluded ids) to a PREWHERE, and it
+ * builds a PREWHERE's sets one after the other while it plans, before anything runs. In the WHERE
+ * they are built as the statement runs; the rows read are the same (the dates and the store bound
+ * the read through the sorting key), and planning takes 3.5 ms less in every report (docs/performance.md,
+ * "Pass 5": up to 4 ms of wall time, and at most a tenth more bytes when the counted names match no conversion).
+ */
+const REPORT_SETTINGS = { optimize_move_to_prewhere: 0 } as const;
 
 /** A part of a row as SQL over `t_parts` (custom expenses are a total only: 0 on rows). */
 const rowPartSql = (part: keyof Parts): string => (part === 'expenses' ? ZERO : `t_parts[${REPORT_PARTS.indexOf(part) + 1}]`);
@@ -564,7 +610,7 @@ function rowOrder(plan: ReportPlan, keyCols: string[], bucketCol: string): strin
  * scope.
  */
 export function buildReportSql(plan: ReportPlan, options: ReportSqlOptions = {}): ReportSql {
-  const base = reportCtes(plan, options);
+  const base = reportCtes(plan, { ...options, whole: wholeConversions(plan, options) });
   const shape = creditShape(plan, options.models);
   const dimension: Dimension | null = plan.breakdown ? DIMENSIONS[plan.breakdown] : null;
   const keyNames = (dimension?.keys ?? []).map((k) => k.name);
@@ -600,14 +646,14 @@ ${group.length ? `GROUP BY ${group.join(', ')}` : ''}`;
   const params = { ...base.params, limit: plan.limit, offset: plan.offset };
   const picks = pickedRows(plan, keyCols);
   if (picks && model) throw new Error('a report of several models picks no rows');
-  if (!picks) return { sql: `${base.sql}\n${rows}\n${page('bucket')}`, params };
+  if (!picks) return { sql: `${base.sql}\n${rows}\n${page('bucket')}`, params, settings: REPORT_SETTINGS };
   const sql = `${base.sql}
 SELECT * REPLACE (count() OVER () AS total_rows) FROM (
 ${rows}
 )
 WHERE ${picks.where}
 ${page('date')}`;
-  return { sql, params: { ...params, ...picks.params } };
+  return { sql, params: { ...params, ...picks.params }, settings: REPORT_SETTINGS };
 }
 
 /**

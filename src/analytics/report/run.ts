@@ -199,15 +199,14 @@ async function computeReport(
 ): Promise<ReportResult> {
   const bound = await bindModel(stores, auth, plan, settings);
   const built = buildReportSql(plan, { bound });
-  const sql = built.sql;
   const params = { ...built.params, ...bound };
-  const rawRows = await stores.ch.query<RawRow>(QUERY_NAME, sql, params);
+  const rawRows = await stores.ch.query<RawRow>(QUERY_NAME, built.sql, params, { settings: built.settings });
   // Totals and the row count ride on every row; a page past the end, or row keys that pick no
   // row, need one row of the whole scope to read them.
   let totalsRow = rawRows[0];
   if (!totalsRow && (plan.offset > 0 || plan.rowKeys)) {
     const whole = buildReportSql({ ...plan, rowKeys: null }, { bound });
-    [totalsRow] = await stores.ch.query<RawRow>(QUERY_NAME, whole.sql, { ...whole.params, ...bound, offset: 0, limit: 1 });
+    [totalsRow] = await stores.ch.query<RawRow>(QUERY_NAME, whole.sql, { ...whole.params, ...bound, offset: 0, limit: 1 }, { settings: whole.settings });
   }
   if (!totalsRow && plan.includeExpenses) {
     [totalsRow] = await stores.ch.query<RawRow>(`${QUERY_NAME}-expenses`, expensesSql(), params);
@@ -321,7 +320,7 @@ async function computeModels(
     boundEach.push(values);
   }
   const built = buildReportSql(plans[0]!, { models, bound });
-  const rawRows = await stores.ch.query<RawRow>(QUERY_NAME, built.sql, { ...built.params, ...bound });
+  const rawRows = await stores.ch.query<RawRow>(QUERY_NAME, built.sql, { ...built.params, ...bound }, { settings: built.settings });
   return Promise.all(plans.map((plan, i) => {
     const rows = rawRows.filter((r) => Number(r.k_model) === i + 1);
     // A model without a row on a page past the end, or with expenses to total, is answered alone,

@@ -3,12 +3,12 @@
 
 -- case: whole workspace, default metrics and settings
 -- report
+-- setting optimize_move_to_prewhere = 0
 --   conv_end = "2026-10-31 23:59:59.999"
 --   conv_start = "2026-10-01 00:00:00.000"
 --   day_end = "2026-10-31"
 --   day_start = "2026-10-01"
 --   end = "2026-10-31 23:59:59.999"
---   excluded_channels = []
 --   fee_fixed = 0
 --   fee_percent = 0
 --   limit = 100
@@ -16,55 +16,31 @@
 --   offset = 0
 --   platform_revenue = 0
 --   refund_netting = 0
---   scan_end = "2026-10-31 23:59:59.999"
---   scan_start = "2026-09-24 00:00:00.000"
 --   start = "2026-10-01 00:00:00.000"
 --   store_id = 1
---   window_days = 7
 WITH
 session_rows AS (
-  SELECT session_id, started,
-    tupleElement(landing, 'visitor_id') AS visitor_id, tupleElement(landing, 'adv_source') AS channel,
+  SELECT started,
+    tupleElement(landing, 'adv_source') AS channel,
     add_to_carts, initiated_checkouts AS checkouts
   FROM sessions FINAL
-  WHERE store_id = {store_id:UInt64} AND month BETWEEN toStartOfMonth({scan_start:DateTime64(3, 'UTC')}) AND toStartOfMonth({scan_end:DateTime64(3, 'UTC')})
-    AND started BETWEEN {scan_start:DateTime64(3, 'UTC')} AND {scan_end:DateTime64(3, 'UTC')}
-),
-ids AS (
-  SELECT visitor_id AS id_visitor, customer_id AS customer FROM visitor_customers FINAL WHERE store_id = {store_id:UInt64}
+  WHERE store_id = {store_id:UInt64} AND month BETWEEN toStartOfMonth({start:DateTime64(3, 'UTC')}) AND toStartOfMonth({end:DateTime64(3, 'UTC')})
+    AND started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
 ),
 conv AS (
-  SELECT c.dt AS conv_dt, c.session_id AS session_id,
-    multiIf(c.customer_id != '', concat('c:', c.customer_id), if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(c.visitor_id)))) AS identity,
+  SELECT c.dt AS conv_dt,
     toFloat64(c.transaction_gross_revenue) AS revenue, toFloat64(c.is_new_customer) AS is_new,
     toFloat64(0) AS cogs, toFloat64(0) AS fees, toFloat64(0) AS shipping_costs, toFloat64(0) AS refunds,
     c.transaction_city AS city, c.coupon_code AS coupon_code
   FROM conversions AS c
-  LEFT JOIN ids ON ids.id_visitor = c.visitor_id
   
   WHERE c.store_id = {store_id:UInt64}
   AND c.dt BETWEEN {conv_start:DateTime64(3, 'UTC')} AND {conv_end:DateTime64(3, 'UTC')}
   AND c.transaction_id NOT IN (SELECT arrayJoin(arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name]))) FROM orders FINAL WHERE store_id = {store_id:UInt64} AND sale = 0)
 ),
-paths AS (
-  SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel)), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')) AS path
-  FROM session_rows AS s
-  LEFT JOIN ids ON ids.id_visitor = s.visitor_id
-  WHERE s.channel != ''
-  GROUP BY identity
-),
 credits AS (
-  SELECT credit.1 AS touch, credit.2 AS weight, conv_dt AS credit_ts,
-    revenue, is_new, cogs, fees, shipping_costs, refunds, city, coupon_code
-  FROM (
-    SELECT c.conv_dt AS conv_dt, c.session_id AS session_id,
-      c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
-      c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,
-      arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> t.channel != '' AND t.ts <= conv_dt AND t.ts >= conv_dt - toIntervalDay({window_days:UInt16}) AND t.channel NOT IN {excluded_channels:Array(String)}, p.path)) AS eligible
-    FROM paths AS p
-    RIGHT JOIN conv AS c ON p.identity = c.identity
-  )
-  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap((i, n) -> if(i = n, 1., 0.), arrayEnumerate(touches), arrayWithConstant(length(touches), length(touches))))) AS credit
+  SELECT 1. AS weight, conv_dt AS credit_ts, revenue, is_new, cogs, fees, shipping_costs, refunds, city, coupon_code
+  FROM conv
 )
 SELECT sumForEach(p) AS t_parts,
   t_parts AS all_parts,
@@ -87,6 +63,7 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 
 -- case: by campaign per day, first click over 28 days
 -- report
+-- setting optimize_move_to_prewhere = 0
 --   conv_end = "2026-10-31 23:59:59.999"
 --   conv_start = "2026-10-01 00:00:00.000"
 --   day_end = "2026-10-31"
@@ -179,6 +156,7 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 
 -- case: by source, linear
 -- report
+-- setting optimize_move_to_prewhere = 0
 --   conv_end = "2026-10-31 23:59:59.999"
 --   conv_start = "2026-10-01 00:00:00.000"
 --   day_end = "2026-10-31"
@@ -267,12 +245,12 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 
 -- case: per month in New York time
 -- report
+-- setting optimize_move_to_prewhere = 0
 --   conv_end = "2026-11-01 03:59:59.999"
 --   conv_start = "2026-10-01 04:00:00.000"
 --   day_end = "2026-10-31"
 --   day_start = "2026-10-01"
 --   end = "2026-11-01 03:59:59.999"
---   excluded_channels = []
 --   fee_fixed = 0
 --   fee_percent = 0
 --   limit = 100
@@ -280,56 +258,32 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 --   offset = 0
 --   platform_revenue = 0
 --   refund_netting = 0
---   scan_end = "2026-11-01 03:59:59.999"
---   scan_start = "2026-09-24 04:00:00.000"
 --   start = "2026-10-01 04:00:00.000"
 --   store_id = 1
 --   tz = "America/New_York"
---   window_days = 7
 WITH
 session_rows AS (
-  SELECT session_id, started,
-    tupleElement(landing, 'visitor_id') AS visitor_id, tupleElement(landing, 'adv_source') AS channel,
+  SELECT started,
+    tupleElement(landing, 'adv_source') AS channel,
     add_to_carts, initiated_checkouts AS checkouts
   FROM sessions FINAL
-  WHERE store_id = {store_id:UInt64} AND month BETWEEN toStartOfMonth({scan_start:DateTime64(3, 'UTC')}) AND toStartOfMonth({scan_end:DateTime64(3, 'UTC')})
-    AND started BETWEEN {scan_start:DateTime64(3, 'UTC')} AND {scan_end:DateTime64(3, 'UTC')}
-),
-ids AS (
-  SELECT visitor_id AS id_visitor, customer_id AS customer FROM visitor_customers FINAL WHERE store_id = {store_id:UInt64}
+  WHERE store_id = {store_id:UInt64} AND month BETWEEN toStartOfMonth({start:DateTime64(3, 'UTC')}) AND toStartOfMonth({end:DateTime64(3, 'UTC')})
+    AND started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
 ),
 conv AS (
-  SELECT c.dt AS conv_dt, c.session_id AS session_id,
-    multiIf(c.customer_id != '', concat('c:', c.customer_id), if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(c.visitor_id)))) AS identity,
+  SELECT c.dt AS conv_dt,
     toFloat64(c.transaction_gross_revenue) AS revenue, toFloat64(c.is_new_customer) AS is_new,
     toFloat64(0) AS cogs, toFloat64(0) AS fees, toFloat64(0) AS shipping_costs, toFloat64(0) AS refunds,
     c.transaction_city AS city, c.coupon_code AS coupon_code
   FROM conversions AS c
-  LEFT JOIN ids ON ids.id_visitor = c.visitor_id
   
   WHERE c.store_id = {store_id:UInt64}
   AND c.dt BETWEEN {conv_start:DateTime64(3, 'UTC')} AND {conv_end:DateTime64(3, 'UTC')}
   AND c.transaction_id NOT IN (SELECT arrayJoin(arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name]))) FROM orders FINAL WHERE store_id = {store_id:UInt64} AND sale = 0)
 ),
-paths AS (
-  SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel)), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')) AS path
-  FROM session_rows AS s
-  LEFT JOIN ids ON ids.id_visitor = s.visitor_id
-  WHERE s.channel != ''
-  GROUP BY identity
-),
 credits AS (
-  SELECT credit.1 AS touch, credit.2 AS weight, conv_dt AS credit_ts,
-    revenue, is_new, cogs, fees, shipping_costs, refunds, city, coupon_code
-  FROM (
-    SELECT c.conv_dt AS conv_dt, c.session_id AS session_id,
-      c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
-      c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,
-      arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> t.channel != '' AND t.ts <= conv_dt AND t.ts >= conv_dt - toIntervalDay({window_days:UInt16}) AND t.channel NOT IN {excluded_channels:Array(String)}, p.path)) AS eligible
-    FROM paths AS p
-    RIGHT JOIN conv AS c ON p.identity = c.identity
-  )
-  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap((i, n) -> if(i = n, 1., 0.), arrayEnumerate(touches), arrayWithConstant(length(touches), length(touches))))) AS credit
+  SELECT 1. AS weight, conv_dt AS credit_ts, revenue, is_new, cogs, fees, shipping_costs, refunds, city, coupon_code
+  FROM conv
 )
 SELECT toString(bucket) AS date,
   sumForEach(p) AS t_parts,
@@ -356,6 +310,7 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 
 -- case: by source, u-shaped, by click date
 -- report
+-- setting optimize_move_to_prewhere = 0
 --   conv_end = "2026-11-07 23:59:59.999"
 --   conv_start = "2026-10-01 00:00:00.000"
 --   day_end = "2026-10-31"
@@ -444,6 +399,7 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 
 -- case: by source, total impact
 -- report
+-- setting optimize_move_to_prewhere = 0
 --   conv_end = "2026-10-31 23:59:59.999"
 --   conv_start = "2026-10-01 00:00:00.000"
 --   day_end = "2026-10-31"
@@ -532,6 +488,7 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 
 -- case: by source, any click
 -- report
+-- setting optimize_move_to_prewhere = 0
 --   conv_end = "2026-10-31 23:59:59.999"
 --   conv_start = "2026-10-01 00:00:00.000"
 --   day_end = "2026-10-31"
@@ -593,7 +550,7 @@ credits AS (
     FROM paths AS p
     RIGHT JOIN conv AS c ON p.identity = c.identity
   )
-  ARRAY JOIN arrayMap((c, s) -> (c.1, c.2, c.2 * least(1., s) / s), arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayReverse(arrayMap(n -> if(n = 1, 1., 0.), arrayEnumerateUniq(arrayReverse(arrayMap(t -> t.source, touches))))))) AS kept, arrayWithConstant(length(kept), arraySum(k -> k.2, kept))) AS credit
+  ARRAY JOIN arrayMap(kept -> arrayZip(kept.1, kept.2, kept.2 * least(1., arraySum(kept.2)) / arraySum(kept.2)), [arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayReverse(intDiv(1, arrayEnumerateUniq(arrayReverse(tupleElement(touches, 'source')))) * 1.)))])[1] AS credit
 )
 SELECT k_source,
   sumForEach(p) AS t_parts,
@@ -665,6 +622,7 @@ ARRAY JOIN arrayZip(arrayPushFront(journey.1, ''), arrayPushBack(journey.1, ''))
 GROUP BY from_state, to_state, converted
 ;
 -- report
+-- setting optimize_move_to_prewhere = 0
 --   conv_end = "2026-10-31 23:59:59.999"
 --   conv_start = "2026-10-01 00:00:00.000"
 --   day_end = "2026-10-31"
@@ -799,6 +757,7 @@ FROM (
 GROUP BY mask, others
 ;
 -- report
+-- setting optimize_move_to_prewhere = 0
 --   conv_end = "2026-10-31 23:59:59.999"
 --   conv_start = "2026-10-01 00:00:00.000"
 --   day_end = "2026-10-31"
@@ -897,6 +856,7 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 
 -- case: by ad within one campaign and ad group, wildcard conversion name
 -- report
+-- setting optimize_move_to_prewhere = 0
 --   adgroup = "3401"
 --   campaign = "1201"
 --   conv_end = "2026-10-31 23:59:59.999"
@@ -995,6 +955,7 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 
 -- case: by UTM campaign per week, email excluded from paths
 -- report
+-- setting optimize_move_to_prewhere = 0
 --   conv_end = "2026-10-31 23:59:59.999"
 --   conv_start = "2026-10-01 00:00:00.000"
 --   day_end = "2026-10-31"
@@ -1079,6 +1040,7 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 
 -- case: by city, a restricted key filtered to Meta
 -- report
+-- setting optimize_move_to_prewhere = 0
 --   channels = ["meta", "facebook", "instagram", "messenger", "audience_network", "threads"]
 --   conv_end = "2026-10-31 23:59:59.999"
 --   conv_start = "2026-10-01 00:00:00.000"
@@ -1179,12 +1141,12 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 
 -- case: profit metrics over the whole workspace (an empty result reads the expenses alone)
 -- report
+-- setting optimize_move_to_prewhere = 0
 --   conv_end = "2026-10-31 23:59:59.999"
 --   conv_start = "2026-10-01 00:00:00.000"
 --   day_end = "2026-10-31"
 --   day_start = "2026-10-01"
 --   end = "2026-10-31 23:59:59.999"
---   excluded_channels = []
 --   fee_fixed = 0
 --   fee_percent = 0
 --   limit = 100
@@ -1192,26 +1154,19 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 --   offset = 0
 --   platform_revenue = 0
 --   refund_netting = 0
---   scan_end = "2026-10-31 23:59:59.999"
---   scan_start = "2026-09-24 00:00:00.000"
 --   start = "2026-10-01 00:00:00.000"
 --   store_id = 1
---   window_days = 7
 WITH
 session_rows AS (
-  SELECT session_id, started,
-    tupleElement(landing, 'visitor_id') AS visitor_id, tupleElement(landing, 'adv_source') AS channel,
+  SELECT started,
+    tupleElement(landing, 'adv_source') AS channel,
     add_to_carts, initiated_checkouts AS checkouts
   FROM sessions FINAL
-  WHERE store_id = {store_id:UInt64} AND month BETWEEN toStartOfMonth({scan_start:DateTime64(3, 'UTC')}) AND toStartOfMonth({scan_end:DateTime64(3, 'UTC')})
-    AND started BETWEEN {scan_start:DateTime64(3, 'UTC')} AND {scan_end:DateTime64(3, 'UTC')}
-),
-ids AS (
-  SELECT visitor_id AS id_visitor, customer_id AS customer FROM visitor_customers FINAL WHERE store_id = {store_id:UInt64}
+  WHERE store_id = {store_id:UInt64} AND month BETWEEN toStartOfMonth({start:DateTime64(3, 'UTC')}) AND toStartOfMonth({end:DateTime64(3, 'UTC')})
+    AND started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
 ),
 conv AS (
-  SELECT c.dt AS conv_dt, c.session_id AS session_id,
-    multiIf(c.customer_id != '', concat('c:', c.customer_id), if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(c.visitor_id)))) AS identity,
+  SELECT c.dt AS conv_dt,
     toFloat64((if({platform_revenue:UInt8} AND o.o_tx != '', o.o_gross, c.transaction_gross_revenue)
       - if({net_merchandise:UInt8} AND o.o_tx != '', o.o_tax + o.o_shipping, 0)
       - if({refund_netting:UInt8} AND o.o_tx != '', o.o_refunds, 0))) AS revenue,
@@ -1223,7 +1178,6 @@ conv AS (
     if(c.transaction_city != '', c.transaction_city, o.o_city) AS city,
     if(c.coupon_code != '', c.coupon_code, o.o_coupon) AS coupon_code
   FROM conversions AS c
-  LEFT JOIN ids ON ids.id_visitor = c.visitor_id
   LEFT JOIN (
     SELECT o_tx, gross_revenue AS o_gross, tax AS o_tax, shipping AS o_shipping,
       arraySum(r -> r.amount, refunds) AS o_refunds, cogs AS o_cogs, shipping_cost AS o_shipping_cost,
@@ -1237,25 +1191,9 @@ conv AS (
   AND c.dt BETWEEN {conv_start:DateTime64(3, 'UTC')} AND {conv_end:DateTime64(3, 'UTC')}
   AND c.transaction_id NOT IN (SELECT arrayJoin(arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name]))) FROM orders FINAL WHERE store_id = {store_id:UInt64} AND sale = 0)
 ),
-paths AS (
-  SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel)), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')) AS path
-  FROM session_rows AS s
-  LEFT JOIN ids ON ids.id_visitor = s.visitor_id
-  WHERE s.channel != ''
-  GROUP BY identity
-),
 credits AS (
-  SELECT credit.1 AS touch, credit.2 AS weight, conv_dt AS credit_ts,
-    revenue, is_new, cogs, fees, shipping_costs, refunds, city, coupon_code
-  FROM (
-    SELECT c.conv_dt AS conv_dt, c.session_id AS session_id,
-      c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
-      c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,
-      arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> t.channel != '' AND t.ts <= conv_dt AND t.ts >= conv_dt - toIntervalDay({window_days:UInt16}) AND t.channel NOT IN {excluded_channels:Array(String)}, p.path)) AS eligible
-    FROM paths AS p
-    RIGHT JOIN conv AS c ON p.identity = c.identity
-  )
-  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap((i, n) -> if(i = n, 1., 0.), arrayEnumerate(touches), arrayWithConstant(length(touches), length(touches))))) AS credit
+  SELECT 1. AS weight, conv_dt AS credit_ts, revenue, is_new, cogs, fees, shipping_costs, refunds, city, coupon_code
+  FROM conv
 )
 SELECT sumForEach(p) AS t_parts,
   t_parts AS all_parts,
@@ -1282,7 +1220,6 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 --   day_end = "2026-10-31"
 --   day_start = "2026-10-01"
 --   end = "2026-10-31 23:59:59.999"
---   excluded_channels = []
 --   fee_fixed = 0
 --   fee_percent = 0
 --   limit = 100
@@ -1290,23 +1227,20 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 --   offset = 0
 --   platform_revenue = 0
 --   refund_netting = 0
---   scan_end = "2026-10-31 23:59:59.999"
---   scan_start = "2026-09-24 00:00:00.000"
 --   start = "2026-10-01 00:00:00.000"
 --   store_id = 1
---   window_days = 7
 SELECT (SELECT toFloat64(sum(amount)) FROM expenses WHERE store_id = {store_id:UInt64}
       AND dt BETWEEN {day_start:Date} AND {day_end:Date}) AS all_expenses
 ;
 
 -- case: a page past the end reads the totals again
 -- report
+-- setting optimize_move_to_prewhere = 0
 --   conv_end = "2026-10-31 23:59:59.999"
 --   conv_start = "2026-10-01 00:00:00.000"
 --   day_end = "2026-10-31"
 --   day_start = "2026-10-01"
 --   end = "2026-10-31 23:59:59.999"
---   excluded_channels = []
 --   fee_fixed = 0
 --   fee_percent = 0
 --   limit = 10
@@ -1314,26 +1248,19 @@ SELECT (SELECT toFloat64(sum(amount)) FROM expenses WHERE store_id = {store_id:U
 --   offset = 40
 --   platform_revenue = 0
 --   refund_netting = 0
---   scan_end = "2026-10-31 23:59:59.999"
---   scan_start = "2026-09-24 00:00:00.000"
 --   start = "2026-10-01 00:00:00.000"
 --   store_id = 1
---   window_days = 7
 WITH
 session_rows AS (
-  SELECT session_id, started,
-    tupleElement(landing, 'visitor_id') AS visitor_id, tupleElement(landing, 'adv_source') AS channel,
+  SELECT started,
+    tupleElement(landing, 'adv_source') AS channel,
     add_to_carts, initiated_checkouts AS checkouts
   FROM sessions FINAL
-  WHERE store_id = {store_id:UInt64} AND month BETWEEN toStartOfMonth({scan_start:DateTime64(3, 'UTC')}) AND toStartOfMonth({scan_end:DateTime64(3, 'UTC')})
-    AND started BETWEEN {scan_start:DateTime64(3, 'UTC')} AND {scan_end:DateTime64(3, 'UTC')}
-),
-ids AS (
-  SELECT visitor_id AS id_visitor, customer_id AS customer FROM visitor_customers FINAL WHERE store_id = {store_id:UInt64}
+  WHERE store_id = {store_id:UInt64} AND month BETWEEN toStartOfMonth({start:DateTime64(3, 'UTC')}) AND toStartOfMonth({end:DateTime64(3, 'UTC')})
+    AND started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
 ),
 conv AS (
-  SELECT c.dt AS conv_dt, c.session_id AS session_id,
-    multiIf(c.customer_id != '', concat('c:', c.customer_id), if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(c.visitor_id)))) AS identity,
+  SELECT c.dt AS conv_dt,
     toFloat64((if({platform_revenue:UInt8} AND o.o_tx != '', o.o_gross, c.transaction_gross_revenue)
       - if({net_merchandise:UInt8} AND o.o_tx != '', o.o_tax + o.o_shipping, 0)
       - if({refund_netting:UInt8} AND o.o_tx != '', o.o_refunds, 0))) AS revenue,
@@ -1345,7 +1272,6 @@ conv AS (
     if(c.transaction_city != '', c.transaction_city, o.o_city) AS city,
     if(c.coupon_code != '', c.coupon_code, o.o_coupon) AS coupon_code
   FROM conversions AS c
-  LEFT JOIN ids ON ids.id_visitor = c.visitor_id
   LEFT JOIN (
     SELECT o_tx, gross_revenue AS o_gross, tax AS o_tax, shipping AS o_shipping,
       arraySum(r -> r.amount, refunds) AS o_refunds, cogs AS o_cogs, shipping_cost AS o_shipping_cost,
@@ -1359,25 +1285,9 @@ conv AS (
   AND c.dt BETWEEN {conv_start:DateTime64(3, 'UTC')} AND {conv_end:DateTime64(3, 'UTC')}
   AND c.transaction_id NOT IN (SELECT arrayJoin(arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name]))) FROM orders FINAL WHERE store_id = {store_id:UInt64} AND sale = 0)
 ),
-paths AS (
-  SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel)), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')) AS path
-  FROM session_rows AS s
-  LEFT JOIN ids ON ids.id_visitor = s.visitor_id
-  WHERE s.channel != ''
-  GROUP BY identity
-),
 credits AS (
-  SELECT credit.1 AS touch, credit.2 AS weight, conv_dt AS credit_ts,
-    revenue, is_new, cogs, fees, shipping_costs, refunds, city, coupon_code
-  FROM (
-    SELECT c.conv_dt AS conv_dt, c.session_id AS session_id,
-      c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
-      c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,
-      arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> t.channel != '' AND t.ts <= conv_dt AND t.ts >= conv_dt - toIntervalDay({window_days:UInt16}) AND t.channel NOT IN {excluded_channels:Array(String)}, p.path)) AS eligible
-    FROM paths AS p
-    RIGHT JOIN conv AS c ON p.identity = c.identity
-  )
-  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap((i, n) -> if(i = n, 1., 0.), arrayEnumerate(touches), arrayWithConstant(length(touches), length(touches))))) AS credit
+  SELECT 1. AS weight, conv_dt AS credit_ts, revenue, is_new, cogs, fees, shipping_costs, refunds, city, coupon_code
+  FROM conv
 )
 SELECT k_coupon_code,
   sumForEach(p) AS t_parts,
@@ -1393,12 +1303,12 @@ ORDER BY t_parts[8] DESC, k_coupon_code
 LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 ;
 -- report
+-- setting optimize_move_to_prewhere = 0
 --   conv_end = "2026-10-31 23:59:59.999"
 --   conv_start = "2026-10-01 00:00:00.000"
 --   day_end = "2026-10-31"
 --   day_start = "2026-10-01"
 --   end = "2026-10-31 23:59:59.999"
---   excluded_channels = []
 --   fee_fixed = 0
 --   fee_percent = 0
 --   limit = 1
@@ -1406,26 +1316,19 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 --   offset = 0
 --   platform_revenue = 0
 --   refund_netting = 0
---   scan_end = "2026-10-31 23:59:59.999"
---   scan_start = "2026-09-24 00:00:00.000"
 --   start = "2026-10-01 00:00:00.000"
 --   store_id = 1
---   window_days = 7
 WITH
 session_rows AS (
-  SELECT session_id, started,
-    tupleElement(landing, 'visitor_id') AS visitor_id, tupleElement(landing, 'adv_source') AS channel,
+  SELECT started,
+    tupleElement(landing, 'adv_source') AS channel,
     add_to_carts, initiated_checkouts AS checkouts
   FROM sessions FINAL
-  WHERE store_id = {store_id:UInt64} AND month BETWEEN toStartOfMonth({scan_start:DateTime64(3, 'UTC')}) AND toStartOfMonth({scan_end:DateTime64(3, 'UTC')})
-    AND started BETWEEN {scan_start:DateTime64(3, 'UTC')} AND {scan_end:DateTime64(3, 'UTC')}
-),
-ids AS (
-  SELECT visitor_id AS id_visitor, customer_id AS customer FROM visitor_customers FINAL WHERE store_id = {store_id:UInt64}
+  WHERE store_id = {store_id:UInt64} AND month BETWEEN toStartOfMonth({start:DateTime64(3, 'UTC')}) AND toStartOfMonth({end:DateTime64(3, 'UTC')})
+    AND started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
 ),
 conv AS (
-  SELECT c.dt AS conv_dt, c.session_id AS session_id,
-    multiIf(c.customer_id != '', concat('c:', c.customer_id), if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(c.visitor_id)))) AS identity,
+  SELECT c.dt AS conv_dt,
     toFloat64((if({platform_revenue:UInt8} AND o.o_tx != '', o.o_gross, c.transaction_gross_revenue)
       - if({net_merchandise:UInt8} AND o.o_tx != '', o.o_tax + o.o_shipping, 0)
       - if({refund_netting:UInt8} AND o.o_tx != '', o.o_refunds, 0))) AS revenue,
@@ -1437,7 +1340,6 @@ conv AS (
     if(c.transaction_city != '', c.transaction_city, o.o_city) AS city,
     if(c.coupon_code != '', c.coupon_code, o.o_coupon) AS coupon_code
   FROM conversions AS c
-  LEFT JOIN ids ON ids.id_visitor = c.visitor_id
   LEFT JOIN (
     SELECT o_tx, gross_revenue AS o_gross, tax AS o_tax, shipping AS o_shipping,
       arraySum(r -> r.amount, refunds) AS o_refunds, cogs AS o_cogs, shipping_cost AS o_shipping_cost,
@@ -1451,25 +1353,9 @@ conv AS (
   AND c.dt BETWEEN {conv_start:DateTime64(3, 'UTC')} AND {conv_end:DateTime64(3, 'UTC')}
   AND c.transaction_id NOT IN (SELECT arrayJoin(arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name]))) FROM orders FINAL WHERE store_id = {store_id:UInt64} AND sale = 0)
 ),
-paths AS (
-  SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel)), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')) AS path
-  FROM session_rows AS s
-  LEFT JOIN ids ON ids.id_visitor = s.visitor_id
-  WHERE s.channel != ''
-  GROUP BY identity
-),
 credits AS (
-  SELECT credit.1 AS touch, credit.2 AS weight, conv_dt AS credit_ts,
-    revenue, is_new, cogs, fees, shipping_costs, refunds, city, coupon_code
-  FROM (
-    SELECT c.conv_dt AS conv_dt, c.session_id AS session_id,
-      c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
-      c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,
-      arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> t.channel != '' AND t.ts <= conv_dt AND t.ts >= conv_dt - toIntervalDay({window_days:UInt16}) AND t.channel NOT IN {excluded_channels:Array(String)}, p.path)) AS eligible
-    FROM paths AS p
-    RIGHT JOIN conv AS c ON p.identity = c.identity
-  )
-  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap((i, n) -> if(i = n, 1., 0.), arrayEnumerate(touches), arrayWithConstant(length(touches), length(touches))))) AS credit
+  SELECT 1. AS weight, conv_dt AS credit_ts, revenue, is_new, cogs, fees, shipping_costs, refunds, city, coupon_code
+  FROM conv
 )
 SELECT k_coupon_code,
   sumForEach(p) AS t_parts,
@@ -1487,6 +1373,7 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 
 -- case: by ad, the ads alone, by ROAS ascending (the creative library)
 -- report
+-- setting optimize_move_to_prewhere = 0
 --   conv_end = "2026-10-31 23:59:59.999"
 --   conv_start = "2026-10-01 00:00:00.000"
 --   day_end = "2026-10-31"
@@ -1580,6 +1467,7 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 
 -- case: every model side by side by source, in one statement
 -- report
+-- setting optimize_move_to_prewhere = 0
 --   conv_end = "2026-10-31 23:59:59.999"
 --   conv_start = "2026-10-01 00:00:00.000"
 --   day_end = "2026-10-31"
@@ -1655,7 +1543,7 @@ credits AS (
     FROM paths AS p
     RIGHT JOIN conv AS c ON p.identity = c.identity
   )
-  ARRAY JOIN arrayConcat(arrayMap(c -> (c.1, c.2, c.2, 1), arrayFilter(c -> c.2 > 0, arrayZip(touches, arrayMap((i, n) -> if(i = n, 1., 0.), arrayEnumerate(touches), arrayWithConstant(length(touches), length(touches)))))), arrayMap(c -> (c.1, c.2, c.2, 2), arrayFilter(c -> c.2 > 0, arrayZip(touches, arrayMap(i -> if(i = 1, 1., 0.), arrayEnumerate(touches))))), arrayMap(c -> (c.1, c.2, c.2, 3), arrayFilter(c -> c.2 > 0, arrayZip(touches, arrayWithConstant(length(touches), 1. / length(touches))))), arrayMap(c -> (c.1, c.2, c.2, 4), arrayFilter(c -> c.2 > 0, arrayZip(touches, arrayMap((i, n) -> multiIf(n = 1, 1., n = 2, 0.5, i = 1 OR i = n, 0.4, 0.2 / (n - 2)), arrayEnumerate(touches), arrayWithConstant(length(touches), length(touches)))))), arrayMap(c -> (c.1, c.2, c.2, 5), arrayFilter(c -> c.2 > 0, arrayZip(touches, if(arrayCount(x -> x.source NOT IN ('email', 'organic'), touches) = 0, arrayWithConstant(length(touches), 1. / length(touches)), arrayMap((t, o) -> if(t.source NOT IN ('email', 'organic'), 1. / o, 0.), touches, arrayWithConstant(length(touches), arrayCount(x -> x.source NOT IN ('email', 'organic'), touches))))))), arrayMap(c -> (c.1, c.2, c.3, 6), arrayMap((c, s) -> (c.1, c.2, c.2 * least(1., s) / s), arrayFilter(c -> c.2 > 0, arrayZip(touches, arrayReverse(arrayMap(n -> if(n = 1, 1., 0.), arrayEnumerateUniq(arrayReverse(arrayMap(t -> t.source, touches))))))) AS kept, arrayWithConstant(length(kept), arraySum(k -> k.2, kept)))), arrayMap(c -> (c.1, c.2, c.2, 7), arrayFilter(c -> c.2 > 0, arrayZip(touches, arrayMap(mk_keys -> arrayMap(mk_chained -> if(empty(mk_chained), arrayMap((mk_i, mk_at) -> if(mk_i = mk_at, 1., 0.), arrayEnumerate(touches), arrayWithConstant(length(touches), arrayMap(mk_o -> if(mk_o > 0, mk_o, length(touches)), [arrayLastIndex(mk_t -> mk_t.source = 'organic', touches)])[1])), arrayMap((mk_k, mk_n, mk_total, mk_count) -> if(mk_k != '' AND mk_n = 1, if(mk_total > 0, {mk_effects:Array(Float64)}[indexOf({mk_sources:Array(String)}, mk_k)] / mk_total, 1. / mk_count), 0.), mk_keys, arrayReverse(arrayEnumerateUniq(arrayReverse(mk_keys))), arrayWithConstant(length(mk_keys), arraySum(mk_s -> {mk_effects:Array(Float64)}[indexOf({mk_sources:Array(String)}, mk_s)], mk_chained)), arrayWithConstant(length(mk_keys), length(mk_chained)))), [arrayDistinct(arrayFilter(mk_s -> mk_s != '', mk_keys))])[1], [arrayMap(mk_t -> if((has({mk_sources:Array(String)}, mk_t.source) AND ({mk_restricted:UInt8} = 0 OR has({mk_channels:Array(String)}, mk_t.channel))), mk_t.source, ''), touches)])[1]))), arrayMap(c -> (c.1, c.2, c.2, 8), arrayFilter(c -> c.2 > 0, arrayZip(arrayPushBack(touches, CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')), arrayMap(kept_weights -> arrayPushBack(kept_weights, if(arraySum(kept_weights) > 1. - 1e-9, 0., 1. - arraySum(kept_weights))), [arrayWithConstant(length(touches), 1. / length(touches))])[1])))) AS credit
+  ARRAY JOIN arrayConcat(arrayMap(c -> (c.1, c.2, c.2, 1), arrayFilter(c -> c.2 > 0, arrayZip(touches, arrayMap((i, n) -> if(i = n, 1., 0.), arrayEnumerate(touches), arrayWithConstant(length(touches), length(touches)))))), arrayMap(c -> (c.1, c.2, c.2, 2), arrayFilter(c -> c.2 > 0, arrayZip(touches, arrayMap(i -> if(i = 1, 1., 0.), arrayEnumerate(touches))))), arrayMap(c -> (c.1, c.2, c.2, 3), arrayFilter(c -> c.2 > 0, arrayZip(touches, arrayWithConstant(length(touches), 1. / length(touches))))), arrayMap(c -> (c.1, c.2, c.2, 4), arrayFilter(c -> c.2 > 0, arrayZip(touches, arrayMap((i, n) -> multiIf(n = 1, 1., n = 2, 0.5, i = 1 OR i = n, 0.4, 0.2 / (n - 2)), arrayEnumerate(touches), arrayWithConstant(length(touches), length(touches)))))), arrayMap(c -> (c.1, c.2, c.2, 5), arrayFilter(c -> c.2 > 0, arrayZip(touches, if(arrayCount(x -> x.source NOT IN ('email', 'organic'), touches) = 0, arrayWithConstant(length(touches), 1. / length(touches)), arrayMap((t, o) -> if(t.source NOT IN ('email', 'organic'), 1. / o, 0.), touches, arrayWithConstant(length(touches), arrayCount(x -> x.source NOT IN ('email', 'organic'), touches))))))), arrayMap(c -> (c.1, c.2, c.3, 6), arrayMap(kept -> arrayZip(kept.1, kept.2, kept.2 * least(1., arraySum(kept.2)) / arraySum(kept.2)), [arrayFilter(c -> c.2 > 0, arrayZip(touches, arrayReverse(intDiv(1, arrayEnumerateUniq(arrayReverse(tupleElement(touches, 'source')))) * 1.)))])[1]), arrayMap(c -> (c.1, c.2, c.2, 7), arrayFilter(c -> c.2 > 0, arrayZip(touches, arrayMap(mk_keys -> arrayMap(mk_chained -> if(empty(mk_chained), arrayMap((mk_i, mk_at) -> if(mk_i = mk_at, 1., 0.), arrayEnumerate(touches), arrayWithConstant(length(touches), arrayMap(mk_o -> if(mk_o > 0, mk_o, length(touches)), [arrayLastIndex(mk_t -> mk_t.source = 'organic', touches)])[1])), arrayMap((mk_k, mk_n, mk_total, mk_count) -> if(mk_k != '' AND mk_n = 1, if(mk_total > 0, {mk_effects:Array(Float64)}[indexOf({mk_sources:Array(String)}, mk_k)] / mk_total, 1. / mk_count), 0.), mk_keys, arrayReverse(arrayEnumerateUniq(arrayReverse(mk_keys))), arrayWithConstant(length(mk_keys), arraySum(mk_s -> {mk_effects:Array(Float64)}[indexOf({mk_sources:Array(String)}, mk_s)], mk_chained)), arrayWithConstant(length(mk_keys), length(mk_chained)))), [arrayDistinct(arrayFilter(mk_s -> mk_s != '', mk_keys))])[1], [arrayMap(mk_t -> if((has({mk_sources:Array(String)}, mk_t.source) AND ({mk_restricted:UInt8} = 0 OR has({mk_channels:Array(String)}, mk_t.channel))), mk_t.source, ''), touches)])[1]))), arrayMap(c -> (c.1, c.2, c.2, 8), arrayFilter(c -> c.2 > 0, arrayZip(arrayPushBack(touches, CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')), arrayMap(kept_weights -> arrayPushBack(kept_weights, if(arraySum(kept_weights) > 1. - 1e-9, 0., 1. - arraySum(kept_weights))), [arrayWithConstant(length(touches), 1. / length(touches))])[1])))) AS credit
 )
 SELECT k_model,
   k_source,
@@ -1683,6 +1571,7 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64} BY k_model
 
 -- case: by net profit, an ad drilled to
 -- report
+-- setting optimize_move_to_prewhere = 0
 --   ad = "5601"
 --   conv_end = "2026-10-31 23:59:59.999"
 --   conv_start = "2026-10-01 00:00:00.000"
@@ -1791,6 +1680,7 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 
 -- case: the conversions and unattributed orders of a segment's customers, by source
 -- report
+-- setting optimize_move_to_prewhere = 0
 --   conv_end = "2026-10-31 23:59:59.999"
 --   conv_start = "2026-10-01 00:00:00.000"
 --   day_end = "2026-10-31"
@@ -1902,6 +1792,7 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 
 -- case: a segment on landing channels for a restricted key: only the channels it sees
 -- report
+-- setting optimize_move_to_prewhere = 0
 --   channels = ["meta", "facebook", "instagram", "messenger", "audience_network", "threads", "google", "", "organic"]
 --   conv_end = "2026-10-31 23:59:59.999"
 --   conv_start = "2026-10-01 00:00:00.000"
@@ -2012,6 +1903,7 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 
 -- case: the earlier rows a comparison pairs, by source per day
 -- report
+-- setting optimize_move_to_prewhere = 0
 --   conv_end = "2026-10-31 23:59:59.999"
 --   conv_start = "2026-10-01 00:00:00.000"
 --   day_end = "2026-10-31"
@@ -2105,6 +1997,7 @@ ORDER BY date, t_parts[8] DESC, k_source
 LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 ;
 -- report
+-- setting optimize_move_to_prewhere = 0
 --   conv_end = "2026-10-31 23:59:59.999"
 --   conv_start = "2026-10-01 00:00:00.000"
 --   day_end = "2026-10-31"
@@ -2195,6 +2088,7 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 
 -- case: the workspace counts purchases and every sign_up* name, unattributed orders included
 -- report
+-- setting optimize_move_to_prewhere = 0
 --   conv_end = "2026-10-31 23:59:59.999"
 --   conv_start = "2026-10-01 00:00:00.000"
 --   counted_names = ["purchase"]
@@ -2202,7 +2096,6 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 --   day_end = "2026-10-31"
 --   day_start = "2026-10-01"
 --   end = "2026-10-31 23:59:59.999"
---   excluded_channels = []
 --   fee_fixed = 0
 --   fee_percent = 0
 --   limit = 100
@@ -2210,59 +2103,34 @@ LIMIT {limit:UInt32} OFFSET {offset:UInt64}
 --   offset = 0
 --   platform_revenue = 0
 --   refund_netting = 0
---   scan_end = "2026-10-31 23:59:59.999"
---   scan_start = "2026-09-24 00:00:00.000"
 --   start = "2026-10-01 00:00:00.000"
 --   store_id = 1
---   window_days = 7
 WITH
 session_rows AS (
-  SELECT session_id, started,
-    tupleElement(landing, 'visitor_id') AS visitor_id, tupleElement(landing, 'adv_source') AS channel,
+  SELECT started,
+    tupleElement(landing, 'adv_source') AS channel,
     add_to_carts, initiated_checkouts AS checkouts
   FROM sessions FINAL
-  WHERE store_id = {store_id:UInt64} AND month BETWEEN toStartOfMonth({scan_start:DateTime64(3, 'UTC')}) AND toStartOfMonth({scan_end:DateTime64(3, 'UTC')})
-    AND started BETWEEN {scan_start:DateTime64(3, 'UTC')} AND {scan_end:DateTime64(3, 'UTC')}
-),
-ids AS (
-  SELECT visitor_id AS id_visitor, customer_id AS customer FROM visitor_customers FINAL WHERE store_id = {store_id:UInt64}
+  WHERE store_id = {store_id:UInt64} AND month BETWEEN toStartOfMonth({start:DateTime64(3, 'UTC')}) AND toStartOfMonth({end:DateTime64(3, 'UTC')})
+    AND started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
 ),
 conv AS (
-  SELECT c.dt AS conv_dt, c.session_id AS session_id,
-    multiIf(c.customer_id != '', concat('c:', c.customer_id), if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(c.visitor_id)))) AS identity,
+  SELECT c.dt AS conv_dt,
     toFloat64(c.transaction_gross_revenue) AS revenue, toFloat64(c.is_new_customer) AS is_new,
     toFloat64(0) AS cogs, toFloat64(0) AS fees, toFloat64(0) AS shipping_costs, toFloat64(0) AS refunds,
     c.transaction_city AS city, c.coupon_code AS coupon_code
   FROM conversions AS c
-  LEFT JOIN ids ON ids.id_visitor = c.visitor_id
   
   WHERE c.store_id = {store_id:UInt64}
   AND c.dt BETWEEN {conv_start:DateTime64(3, 'UTC')} AND {conv_end:DateTime64(3, 'UTC')}
   AND c.transaction_id NOT IN (SELECT arrayJoin(arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name]))) FROM orders FINAL WHERE store_id = {store_id:UInt64} AND sale = 0)
   AND (c.name IN {counted_names:Array(String)} OR arrayExists(p -> c.name LIKE p, {counted_patterns:Array(String)}))
 ),
-paths AS (
-  SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel)), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')) AS path
-  FROM session_rows AS s
-  LEFT JOIN ids ON ids.id_visitor = s.visitor_id
-  WHERE s.channel != ''
-  GROUP BY identity
-),
 credits AS (
-  SELECT credit.1 AS touch, credit.2 AS weight, conv_dt AS credit_ts,
-    revenue, is_new, cogs, fees, shipping_costs, refunds, city, coupon_code
-  FROM (
-    SELECT c.conv_dt AS conv_dt, c.session_id AS session_id,
-      c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
-      c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,
-      arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> t.channel != '' AND t.ts <= conv_dt AND t.ts >= conv_dt - toIntervalDay({window_days:UInt16}) AND t.channel NOT IN {excluded_channels:Array(String)}, p.path)) AS eligible
-    FROM paths AS p
-    RIGHT JOIN conv AS c ON p.identity = c.identity
-  )
-  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap((i, n) -> if(i = n, 1., 0.), arrayEnumerate(touches), arrayWithConstant(length(touches), length(touches))))) AS credit
+  SELECT 1. AS weight, conv_dt AS credit_ts, revenue, is_new, cogs, fees, shipping_costs, refunds, city, coupon_code
+  FROM conv
   UNION ALL
-  SELECT CAST(tuple(dt, CAST(0 AS UInt64), 'unattributed', 'unattributed'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)') AS touch,
-    1. AS weight, dt AS credit_ts,
+  SELECT 1. AS weight, dt AS credit_ts,
     toFloat64(gross_revenue - if({net_merchandise:UInt8}, tax + shipping, 0)
       - if({refund_netting:UInt8}, arraySum(r -> r.amount, refunds), 0)) AS revenue,
     toFloat64(is_new_customer) AS is_new, toFloat64(cogs) AS cogs,
@@ -2304,12 +2172,12 @@ ORDER BY saved_at DESC
 LIMIT 1
 ;
 -- report
+-- setting optimize_move_to_prewhere = 0
 --   conv_end = "2026-10-31 23:59:59.999"
 --   conv_start = "2026-10-01 00:00:00.000"
 --   day_end = "2026-10-31"
 --   day_start = "2026-10-01"
 --   end = "2026-10-31 23:59:59.999"
---   excluded_channels = []
 --   excluded_list = "db909e6c40cc0d7bf0eb7edc806c0481"
 --   fee_fixed = 0
 --   fee_percent = 0
@@ -2318,59 +2186,34 @@ LIMIT 1
 --   offset = 0
 --   platform_revenue = 0
 --   refund_netting = 0
---   scan_end = "2026-10-31 23:59:59.999"
---   scan_start = "2026-09-24 00:00:00.000"
 --   start = "2026-10-01 00:00:00.000"
 --   store_id = 1
---   window_days = 7
 WITH
 session_rows AS (
-  SELECT session_id, started,
-    tupleElement(landing, 'visitor_id') AS visitor_id, tupleElement(landing, 'adv_source') AS channel,
+  SELECT started,
+    tupleElement(landing, 'adv_source') AS channel,
     add_to_carts, initiated_checkouts AS checkouts
   FROM sessions FINAL
-  WHERE store_id = {store_id:UInt64} AND month BETWEEN toStartOfMonth({scan_start:DateTime64(3, 'UTC')}) AND toStartOfMonth({scan_end:DateTime64(3, 'UTC')})
-    AND started BETWEEN {scan_start:DateTime64(3, 'UTC')} AND {scan_end:DateTime64(3, 'UTC')}
-),
-ids AS (
-  SELECT visitor_id AS id_visitor, customer_id AS customer FROM visitor_customers FINAL WHERE store_id = {store_id:UInt64}
+  WHERE store_id = {store_id:UInt64} AND month BETWEEN toStartOfMonth({start:DateTime64(3, 'UTC')}) AND toStartOfMonth({end:DateTime64(3, 'UTC')})
+    AND started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
 ),
 conv AS (
-  SELECT c.dt AS conv_dt, c.session_id AS session_id,
-    multiIf(c.customer_id != '', concat('c:', c.customer_id), if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(c.visitor_id)))) AS identity,
+  SELECT c.dt AS conv_dt,
     toFloat64(c.transaction_gross_revenue) AS revenue, toFloat64(c.is_new_customer) AS is_new,
     toFloat64(0) AS cogs, toFloat64(0) AS fees, toFloat64(0) AS shipping_costs, toFloat64(0) AS refunds,
     c.transaction_city AS city, c.coupon_code AS coupon_code
   FROM conversions AS c
-  LEFT JOIN ids ON ids.id_visitor = c.visitor_id
   
   WHERE c.store_id = {store_id:UInt64}
   AND c.dt BETWEEN {conv_start:DateTime64(3, 'UTC')} AND {conv_end:DateTime64(3, 'UTC')}
   AND c.transaction_id NOT IN (SELECT arrayJoin(arrayFilter(id -> id != '', arrayDistinct([transaction_id, order_name]))) FROM orders FINAL WHERE store_id = {store_id:UInt64} AND sale = 0)
   AND c.transaction_id NOT IN (SELECT transaction_id FROM excluded_transactions WHERE store_id = {store_id:UInt64} AND list_id = {excluded_list:String})
 ),
-paths AS (
-  SELECT if(ids.customer != '', concat('c:', ids.customer), concat('v:', toString(s.visitor_id))) AS identity, groupArray(CAST(tuple(started, session_id, channel, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel)), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')) AS path
-  FROM session_rows AS s
-  LEFT JOIN ids ON ids.id_visitor = s.visitor_id
-  WHERE s.channel != ''
-  GROUP BY identity
-),
 credits AS (
-  SELECT credit.1 AS touch, credit.2 AS weight, conv_dt AS credit_ts,
-    revenue, is_new, cogs, fees, shipping_costs, refunds, city, coupon_code
-  FROM (
-    SELECT c.conv_dt AS conv_dt, c.session_id AS session_id,
-      c.revenue AS revenue, c.is_new AS is_new, c.cogs AS cogs, c.fees AS fees,
-      c.shipping_costs AS shipping_costs, c.refunds AS refunds, c.city AS city, c.coupon_code AS coupon_code,
-      arraySort(t -> (t.ts, t.session_id), arrayFilter(t -> t.channel != '' AND t.ts <= conv_dt AND t.ts >= conv_dt - toIntervalDay({window_days:UInt16}) AND t.channel NOT IN {excluded_channels:Array(String)}, p.path)) AS eligible
-    FROM paths AS p
-    RIGHT JOIN conv AS c ON p.identity = c.identity
-  )
-  ARRAY JOIN arrayFilter(c -> c.2 > 0, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayMap((i, n) -> if(i = n, 1., 0.), arrayEnumerate(touches), arrayWithConstant(length(touches), length(touches))))) AS credit
+  SELECT 1. AS weight, conv_dt AS credit_ts, revenue, is_new, cogs, fees, shipping_costs, refunds, city, coupon_code
+  FROM conv
   UNION ALL
-  SELECT CAST(tuple(dt, CAST(0 AS UInt64), 'unattributed', 'unattributed'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)') AS touch,
-    1. AS weight, dt AS credit_ts,
+  SELECT 1. AS weight, dt AS credit_ts,
     toFloat64(gross_revenue - if({net_merchandise:UInt8}, tax + shipping, 0)
       - if({refund_netting:UInt8}, arraySum(r -> r.amount, refunds), 0)) AS revenue,
     toFloat64(is_new_customer) AS is_new, toFloat64(cogs) AS cogs,

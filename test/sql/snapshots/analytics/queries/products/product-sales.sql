@@ -169,7 +169,7 @@ credits AS (
     FROM paths AS p
     RIGHT JOIN conv AS c ON p.identity = c.identity
   )
-  ARRAY JOIN arrayMap((c, s) -> (c.1, c.2, c.2 * least(1., s) / s), arrayFilter(c -> c.2 > 0 AND c.1.channel IN {channels:Array(String)}, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayReverse(arrayMap(n -> if(n = 1, 1., 0.), arrayEnumerateUniq(arrayReverse(arrayMap(t -> t.source, touches))))))) AS kept, arrayWithConstant(length(kept), arraySum(k -> k.2, kept))) AS credit
+  ARRAY JOIN arrayMap(kept -> arrayZip(kept.1, kept.2, kept.2 * least(1., arraySum(kept.2)) / arraySum(kept.2)), [arrayFilter(c -> c.2 > 0 AND c.1.channel IN {channels:Array(String)}, arrayZip(if(empty(eligible), [CAST(tuple(conv_dt, session_id, '', 'organic'), 'Tuple(ts DateTime64(3, \'UTC\'), session_id UInt64, channel String, source String)')], eligible) AS touches, arrayReverse(intDiv(1, arrayEnumerateUniq(arrayReverse(tupleElement(touches, 'source')))) * 1.)))])[1] AS credit
 ),
 sold_lines AS (
   SELECT touch.source AS source, weight, share AS capped,
