@@ -61,10 +61,15 @@ const EQUAL_RULES = `
       WHERE store_id = {store_id:UInt64} AND status != 'sale')
     AND c.transaction_id NOT IN {excluded:Array(String)}`;
 
+/** Whether a case reads the clicked touch: its campaign, or its date under click dates. */
+const touchRead = (b: Baseline) => b.campaign || b.click;
+
 /**
  * The hand-written comparison: last click per conversion with argMaxIf over the buyer's tagged
  * sessions, plus ads and sessions, in one query. Output columns: src, camp, date, spend, revenue
- * (cents), conversions, sessions.
+ * (cents), conversions, sessions. A case that reads nothing of the clicked touch (no campaign key,
+ * conversion dates) counts each conversion on its own date, as one would write it by hand: last
+ * click credits every conversion once, so no touch needs finding.
  */
 export function baselineSql(b: Baseline, rules: BaselineRules = 'equal'): string {
   const keys = [...(b.campaign ? ['src', 'camp'] : []), ...(b.day ? ['date'] : [])];
@@ -76,15 +81,8 @@ export function baselineSql(b: Baseline, rules: BaselineRules = 'equal'): string
   const comma = keys.length ? ',' : '';
   const inWindow = `t.ident != '' AND t.started <= cv.dt AND t.started >= cv.dt - toIntervalDay(${b.windowDays})`;
   const creditDate = b.click ? 'if(n = 0, dt, lt.3)' : 'dt';
-  return `
-WITH
-sess AS (
-  SELECT session_id, started, tupleElement(landing, 'visitor_id') AS vis, tupleElement(landing, 'adv_source') AS ch,
-    tupleElement(landing, 'adv_campaign_id') AS cp
-  FROM sessions FINAL
-  WHERE store_id = {store_id:UInt64} AND month BETWEEN toStartOfMonth({scan_start:${TS}}) AND toStartOfMonth({scan_end:${TS}})
-    AND started BETWEEN {scan_start:${TS}} AND {scan_end:${TS}}
-),
+  // The buyer's touches and each conversion's last one in the window.
+  const paths = `
 idmap AS (
   SELECT visitor_id AS vis, customer_id AS cust FROM visitor_customers FINAL WHERE store_id = {store_id:UInt64}
 ),
@@ -104,12 +102,25 @@ last AS (
     argMaxIf((t.ch, t.cp, t.started), (t.started, t.session_id), ${inWindow}) AS lt
   FROM cv LEFT JOIN touch AS t ON t.ident = cv.ident
   GROUP BY cv.k
-)
-SELECT ${keys.join(', ')}${comma} sum(spend) AS spend, sum(revenue) AS revenue, sum(conversions) AS conversions, sum(sessions) AS sessions
-FROM (
+)`;
+  const conversionRows = touchRead(b) ? `
   SELECT ${sel(`if(n = 0, 'organic', ${reportingSourceSql('lt.1')})`, "if(n = 0, '', lt.2)", local(creditDate))}${comma}
     0 AS spend, sum(rev) AS revenue, count() AS conversions, 0 AS sessions
-  FROM last WHERE ${creditDate} BETWEEN {start:${TS}} AND {end:${TS}} ${group}
+  FROM last WHERE ${creditDate} BETWEEN {start:${TS}} AND {end:${TS}} ${group}` : `
+  SELECT ${sel('', '', local('c.dt'))}${comma} 0 AS spend, sum(c.transaction_gross_revenue) AS revenue, count() AS conversions, 0 AS sessions
+  FROM conversions AS c
+  WHERE c.store_id = {store_id:UInt64} AND c.dt BETWEEN {start:${TS}} AND {end:${TS}}${rules === 'equal' ? EQUAL_RULES : ''} ${group}`;
+  return `
+WITH
+sess AS (
+  SELECT session_id, started, tupleElement(landing, 'visitor_id') AS vis, tupleElement(landing, 'adv_source') AS ch,
+    tupleElement(landing, 'adv_campaign_id') AS cp
+  FROM sessions FINAL
+  WHERE store_id = {store_id:UInt64} AND month BETWEEN toStartOfMonth({scan_start:${TS}}) AND toStartOfMonth({scan_end:${TS}})
+    AND started BETWEEN {scan_start:${TS}} AND {scan_end:${TS}}
+)${touchRead(b) ? `,${paths}` : ''}
+SELECT ${keys.join(', ')}${comma} sum(spend) AS spend, sum(revenue) AS revenue, sum(conversions) AS conversions, sum(sessions) AS sessions
+FROM (${conversionRows}
   UNION ALL
   SELECT ${sel(reportingSourceSql('source'), 'campaign_id', 'dt')}${comma} sum(spend), 0, 0, 0
   FROM ads FINAL WHERE store_id = {store_id:UInt64} AND dt BETWEEN {day_start:Date} AND {day_end:Date} ${group}
@@ -121,7 +132,7 @@ ${group}`;
 }
 
 export function baselineParams(workspaceId: number, range: Range, b: Baseline, excluded: readonly string[] = []) {
-  const window = b.windowDays * DAY_MS;
+  const window = touchRead(b) ? b.windowDays * DAY_MS : 0;
   return {
     store_id: workspaceId,
     start: formatTimestampMs(range.startMs),
