@@ -35,10 +35,11 @@ const REPO = fileURLToPath(new URL('../..', import.meta.url));
 /**
  * A script that shops' pages run (the pixel, its widgets, the try-on tracking module, the Shopify
  * custom pixel) with the modules it imports, as one classic ES2017 script that adds no globals,
- * bundled once per process. Unminified, it names its modules by their path in the repository.
+ * bundled once per process and set of options. Unminified, it names its modules by their
+ * path in the repository; a `banner` goes first.
  */
-export function bundleShopScript(file: URL, options: { minify: boolean }): Promise<string> {
-  const key = `${options.minify} ${file.href}`;
+export function bundleShopScript(file: URL, options: { minify: boolean; banner?: string }): Promise<string> {
+  const key = JSON.stringify([file.href, options.minify, options.banner ?? '']);
   let code = scripts.get(key);
   if (!code) {
     code = build({
@@ -46,6 +47,7 @@ export function bundleShopScript(file: URL, options: { minify: boolean }): Promi
       absWorkingDir: REPO,
       bundle: true,
       minify: options.minify,
+      ...(options.banner ? { banner: { js: options.banner } } : {}),
       format: 'iife',
       target: 'es2017',
       write: false,

@@ -86,6 +86,10 @@ test('serves the custom pixel code with the pixel id and collector filled in; an
   const response = await t.app.inject({ method: 'GET', url: `/integrations/shopify/pixel.js?pixel_id=${shop.pixelId}`, headers: { host: 'analytics.example.com' } });
   assert.equal(response.statusCode, 200);
   assert.match(response.headers['content-type'] as string, /^text\/javascript/);
+  // What to do with it comes first: the code is pasted by hand.
+  assert.match(response.body.split('\n').slice(0, 3).join(' '), /Paste into Shopify admin > Settings > Customer events > Add custom pixel/);
+  // What to do with it comes first: the code is pasted by hand.
+  assert.match(response.body.slice(0, 300), /Paste into Shopify admin > Settings > Customer events > Add custom pixel/);
   assert.ok(response.body.includes(`var PIXEL_ID = ${JSON.stringify(shop.pixelId)};`));
   assert.ok(response.body.includes('var ENDPOINT = "http://analytics.example.com/collect";'));
   const unknown = await t.app.inject({ method: 'GET', url: '/integrations/shopify/pixel.js?pixel_id=px_nope' });

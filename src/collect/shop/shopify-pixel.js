@@ -1,7 +1,7 @@
-// Storelens custom pixel for Shopify (docs/integrations.md, "Shopify checkout tracking").
-// Paste into Shopify admin > Settings > Customer events > Add custom pixel. It forwards Shopify's
-// customer events to the Storelens collector with the same visitor and session as the Storelens
-// theme pixel (both keep them under the `_sl` key of the shop's localStorage).
+// Storelens custom pixel for Shopify (docs/integrations.md, "Shopify checkout tracking"), served by
+// shopify-pixel.ts with its paste instructions on top. It forwards Shopify's customer events to the
+// Storelens collector with the same visitor and session as the Storelens theme pixel (both keep
+// them under the `_sl` key of the shop's localStorage).
 import { randomId, sessionId } from '../pixel/ids.js';
 
 (function () {

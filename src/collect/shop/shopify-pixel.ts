@@ -4,9 +4,14 @@ import { bundleShopScript } from '../../kit/browser-bundle.ts';
 import { InvalidInput, NotFound } from '../../kit/errors.ts';
 import { findWorkspaceByPixelId } from '../../store/app/workspaces.ts';
 
+/** What the pasted code says of itself (bundling keeps no ordinary comment). */
+const PASTE_INSTRUCTIONS = `// Storelens custom pixel for Shopify.
+// Paste into Shopify admin > Settings > Customer events > Add custom pixel. It forwards Shopify's
+// customer events to Storelens with the same visitor and session as the Storelens theme pixel.`;
+
 /** The custom pixel code for one workspace, ready to paste into Shopify's Customer events: readable, so unminified. */
 async function shopifyPixelCode(pixelId: string, collectUrl: string): Promise<string> {
-  const template = await bundleShopScript(new URL('./shopify-pixel.js', import.meta.url), { minify: false });
+  const template = await bundleShopScript(new URL('./shopify-pixel.js', import.meta.url), { minify: false, banner: PASTE_INSTRUCTIONS });
   return template.replace('__PIXEL_ID__', JSON.stringify(pixelId)).replace('__COLLECT_URL__', JSON.stringify(collectUrl));
 }
 
