@@ -24,6 +24,7 @@ import assert from 'node:assert/strict';
 import { createTestWorkspace, injectGet, insertRows, startTestApp, type TestApp, type TestWorkspace } from '../helper.ts';
 import { updateSettings } from '../../src/store/app/workspaces.ts';
 import { runReport } from '../../src/analytics/report/run.ts';
+import { METRIC_NAMES } from '../../src/analytics/metrics.ts';
 import { visibilityOf } from '../../src/analytics/permissions.ts';
 import { bearer, toolOk } from '../mcp/rpc.ts';
 
@@ -372,6 +373,22 @@ describe('GET /v3/report: profit', () => {
     const creator = body.data.find((r: Row) => r.source === 'creator');
     assert.equal(creator.gross_margin, null);
     assert.equal(creator.net_roas, null);
+  });
+});
+
+describe('GET /v3/report: each metric on its own', () => {
+  // The statement sums only the parts its metrics read; a metric asked alone must not lose one.
+  test('a metric asked alone has its value among every metric, per row and in the totals, under each model', async () => {
+    for (const model of ['last_click', 'any_click', 'linear', 'data_driven']) {
+      const query = `${RANGE}&breakdown=source&attribution_model=${model}&limit=500&metrics=`;
+      const all = (await get(`${query}${METRIC_NAMES.join(',')}`)).body;
+      assert.ok(all.data.length >= 4, JSON.stringify(all));
+      for (const metric of METRIC_NAMES) {
+        const alone = (await get(`${query}${metric}`)).body;
+        assert.deepEqual(alone.totals, { [metric]: all.totals[metric] }, `${model}: ${metric} in the totals`);
+        assert.deepEqual(pick(alone.data, ['source', metric]), pick(all.data, ['source', metric]), `${model}: ${metric} per row`);
+      }
+    }
   });
 });
 

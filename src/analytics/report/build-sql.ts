@@ -504,9 +504,30 @@ function branchSql(branch: Branch, keyNames: string[], order: ArrayPart[], label
   ${branch.from}${branch.grouped && group.length ? `\n  GROUP BY ${group.join(', ')}` : ''}`;
 }
 
-/** Whether the plan shows or sorts by a metric of what channels caused (only then are those parts summed). */
-const asksIncremental = (plan: ReportPlan) =>
-  [...plan.metrics, ...(plan.sort ? [plan.sort.metric] : [])].some((m) => 'incremental' in METRICS[m]);
+/**
+ * The parts the plan's metrics and sort read (their formulas in metrics.ts), and revenue, the
+ * default order. Only these are summed; the others stay zero at their places in the parts arrays,
+ * so a report of the default metrics reads no impressions, carts or costs it would not show
+ * (docs/performance.md, "Only the parts a report shows").
+ */
+function partsRead(plan: ReportPlan): Set<ReportPart> {
+  const read = new Set<ReportPart>(['revenue']);
+  for (const metric of [...plan.metrics, ...(plan.sort ? [plan.sort.metric] : [])]) {
+    const formula: { sum: readonly string[]; per?: readonly string[] } = METRICS[metric];
+    for (const term of [...formula.sum, ...(formula.per ?? [])]) {
+      const part = term.replace(/^-/, '') as ReportPart;
+      if (REPORT_PARTS.includes(part)) read.add(part);
+    }
+  }
+  return read;
+}
+
+/** A branch's parts that `read` holds (a share with its part), and always its first, so that the branch still yields its rows. */
+function onlyRead(parts: Partial<Record<ArrayPart, string>>, read: Set<ReportPart>): Partial<Record<ArrayPart, string>> {
+  return Object.fromEntries(
+    Object.entries(parts).filter(([part], i) => i === 0 || read.has(part.replace(/^share_/, '') as ReportPart)),
+  );
+}
 
 /**
  * The three part sources (ads, sessions, credits) for the plan's breakdown and interval. With
@@ -515,6 +536,7 @@ const asksIncremental = (plan: ReportPlan) =>
  */
 function branches(plan: ReportPlan, dimension: Dimension | null, models: number | null): Branch[] {
   const bucket = (date: string) => (plan.interval ? INTERVALS[plan.interval](date) : null);
+  const read = partsRead(plan);
   const keys = dimension?.keys ?? [];
   const spread = models ? [everyModel(models)] : [];
   const out: Branch[] = [];
@@ -530,7 +552,7 @@ function branches(plan: ReportPlan, dimension: Dimension | null, models: number 
       spread: models !== null,
       bucket: bucket('dt'),
       label: dimension?.label ? `argMax(${dimension.label.ads}, dt)` : null,
-      parts: { spend: 'toFloat64(sum(spend))', impressions: 'toFloat64(sum(impressions))', clicks: 'toFloat64(sum(clicks))' },
+      parts: onlyRead({ spend: 'toFloat64(sum(spend))', impressions: 'toFloat64(sum(impressions))', clicks: 'toFloat64(sum(clicks))' }, read),
       from: `FROM ads FINAL WHERE ${where.sql()}`,
       grouped: true,
     });
@@ -546,7 +568,7 @@ function branches(plan: ReportPlan, dimension: Dimension | null, models: number 
       spread: models !== null,
       bucket: bucket(LOCAL_DATE('started')),
       label: null,
-      parts: { sessions: 'toFloat64(count())', add_to_carts: 'toFloat64(sum(add_to_carts))', checkouts: 'toFloat64(sum(checkouts))' },
+      parts: onlyRead({ sessions: 'toFloat64(count())', add_to_carts: 'toFloat64(sum(add_to_carts))', checkouts: 'toFloat64(sum(checkouts))' }, read),
       from: `FROM session_rows WHERE ${where.sql()}`,
       grouped: true,
     });
@@ -556,13 +578,13 @@ function branches(plan: ReportPlan, dimension: Dimension | null, models: number 
     credit[part] = `weight * ${column}`;
     credit[`share_${part}`] = `share * ${column}`;
   }
-  if (models === null && MODELS[plan.attribution.model].remainder && asksIncremental(plan)) {
+  if (models === null && MODELS[plan.attribution.model].remainder && (read.has('incremental_conversions') || read.has('incremental_revenue'))) {
     // What a tracked channel caused: every credit but organic's (the baseline) and unattributed orders'.
     const caused = `(touch.source NOT IN ('organic', 'unattributed'))`;
     credit.incremental_conversions = `weight * ${caused}`;
     credit.incremental_revenue = `weight * revenue * ${caused}`;
   }
-  out.push({ keys: [...(models ? ['model'] : []), ...keys.map((k) => k.credit)], spread: false, bucket: bucket(LOCAL_DATE('credit_ts')), label: null, parts: credit, from: 'FROM credits', grouped: false });
+  out.push({ keys: [...(models ? ['model'] : []), ...keys.map((k) => k.credit)], spread: false, bucket: bucket(LOCAL_DATE('credit_ts')), label: null, parts: onlyRead(credit, read), from: 'FROM credits', grouped: false });
   return out;
 }
 

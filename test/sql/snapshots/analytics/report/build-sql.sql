@@ -47,14 +47,14 @@ SELECT sumForEach(p) AS t_parts,
   toUInt64(1) AS total_rows,
   toFloat64(0) AS all_expenses
 FROM (
-  SELECT [toFloat64(sum(spend)), toFloat64(sum(impressions)), toFloat64(sum(clicks))] AS p
+  SELECT [toFloat64(sum(spend))] AS p
   FROM ads FINAL WHERE store_id = {store_id:UInt64}
   AND dt BETWEEN {day_start:Date} AND {day_end:Date}
   UNION ALL
-  SELECT [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(count()), toFloat64(sum(add_to_carts)), toFloat64(sum(checkouts))] AS p
+  SELECT [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(count())] AS p
   FROM session_rows WHERE started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
   UNION ALL
-  SELECT [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds] AS p
+  SELECT [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue] AS p
   FROM credits
 )
 
@@ -137,16 +137,16 @@ SELECT k_source,
   count() OVER () AS total_rows,
   toFloat64(0) AS all_expenses
 FROM (
-  SELECT transform(source, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], source) AS k_source, campaign_id AS k_campaign, dt AS bucket, argMax(campaign_name, dt) AS label, [toFloat64(sum(spend)), toFloat64(sum(impressions)), toFloat64(sum(clicks))] AS p
+  SELECT transform(source, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], source) AS k_source, campaign_id AS k_campaign, dt AS bucket, argMax(campaign_name, dt) AS label, [toFloat64(sum(spend))] AS p
   FROM ads FINAL WHERE store_id = {store_id:UInt64}
   AND dt BETWEEN {day_start:Date} AND {day_end:Date}
   GROUP BY k_source, k_campaign, bucket
   UNION ALL
-  SELECT transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel) AS k_source, campaign AS k_campaign, toDate(started, {tz:String}) AS bucket, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(count()), toFloat64(sum(add_to_carts)), toFloat64(sum(checkouts))] AS p
+  SELECT transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel) AS k_source, campaign AS k_campaign, toDate(started, {tz:String}) AS bucket, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(count())] AS p
   FROM session_rows WHERE started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
   GROUP BY k_source, k_campaign, bucket
   UNION ALL
-  SELECT touch.source AS k_source, touch.campaign AS k_campaign, toDate(credit_ts, {tz:String}) AS bucket, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds] AS p
+  SELECT touch.source AS k_source, touch.campaign AS k_campaign, toDate(credit_ts, {tz:String}) AS bucket, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue] AS p
   FROM credits
 )
 GROUP BY bucket, k_source, k_campaign
@@ -226,16 +226,16 @@ SELECT k_source,
   count() OVER () AS total_rows,
   toFloat64(0) AS all_expenses
 FROM (
-  SELECT transform(source, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], source) AS k_source, [toFloat64(sum(spend)), toFloat64(sum(impressions)), toFloat64(sum(clicks))] AS p
+  SELECT transform(source, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], source) AS k_source, [toFloat64(sum(spend))] AS p
   FROM ads FINAL WHERE store_id = {store_id:UInt64}
   AND dt BETWEEN {day_start:Date} AND {day_end:Date}
   GROUP BY k_source
   UNION ALL
-  SELECT transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel) AS k_source, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(count()), toFloat64(sum(add_to_carts)), toFloat64(sum(checkouts))] AS p
+  SELECT transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel) AS k_source, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(count())] AS p
   FROM session_rows WHERE started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
   GROUP BY k_source
   UNION ALL
-  SELECT touch.source AS k_source, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds] AS p
+  SELECT touch.source AS k_source, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue] AS p
   FROM credits
 )
 GROUP BY k_source
@@ -291,16 +291,16 @@ SELECT toString(bucket) AS date,
   count() OVER () AS total_rows,
   toFloat64(0) AS all_expenses
 FROM (
-  SELECT toStartOfMonth(dt) AS bucket, [toFloat64(sum(spend)), toFloat64(sum(impressions)), toFloat64(sum(clicks))] AS p
+  SELECT toStartOfMonth(dt) AS bucket, [toFloat64(sum(spend))] AS p
   FROM ads FINAL WHERE store_id = {store_id:UInt64}
   AND dt BETWEEN {day_start:Date} AND {day_end:Date}
   GROUP BY bucket
   UNION ALL
-  SELECT toStartOfMonth(toDate(started, {tz:String})) AS bucket, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(count()), toFloat64(sum(add_to_carts)), toFloat64(sum(checkouts))] AS p
+  SELECT toStartOfMonth(toDate(started, {tz:String})) AS bucket, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(count())] AS p
   FROM session_rows WHERE started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
   GROUP BY bucket
   UNION ALL
-  SELECT toStartOfMonth(toDate(credit_ts, {tz:String})) AS bucket, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds] AS p
+  SELECT toStartOfMonth(toDate(credit_ts, {tz:String})) AS bucket, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue] AS p
   FROM credits
 )
 GROUP BY bucket
@@ -380,16 +380,16 @@ SELECT k_source,
   count() OVER () AS total_rows,
   toFloat64(0) AS all_expenses
 FROM (
-  SELECT transform(source, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], source) AS k_source, [toFloat64(sum(spend)), toFloat64(sum(impressions)), toFloat64(sum(clicks))] AS p
+  SELECT transform(source, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], source) AS k_source, [toFloat64(sum(spend))] AS p
   FROM ads FINAL WHERE store_id = {store_id:UInt64}
   AND dt BETWEEN {day_start:Date} AND {day_end:Date}
   GROUP BY k_source
   UNION ALL
-  SELECT transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel) AS k_source, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(count()), toFloat64(sum(add_to_carts)), toFloat64(sum(checkouts))] AS p
+  SELECT transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel) AS k_source, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(count())] AS p
   FROM session_rows WHERE started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
   GROUP BY k_source
   UNION ALL
-  SELECT touch.source AS k_source, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds] AS p
+  SELECT touch.source AS k_source, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue] AS p
   FROM credits
 )
 GROUP BY k_source
@@ -469,16 +469,16 @@ SELECT k_source,
   count() OVER () AS total_rows,
   toFloat64(0) AS all_expenses
 FROM (
-  SELECT transform(source, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], source) AS k_source, [toFloat64(sum(spend)), toFloat64(sum(impressions)), toFloat64(sum(clicks))] AS p
+  SELECT transform(source, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], source) AS k_source, [toFloat64(sum(spend))] AS p
   FROM ads FINAL WHERE store_id = {store_id:UInt64}
   AND dt BETWEEN {day_start:Date} AND {day_end:Date}
   GROUP BY k_source
   UNION ALL
-  SELECT transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel) AS k_source, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(count()), toFloat64(sum(add_to_carts)), toFloat64(sum(checkouts))] AS p
+  SELECT transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel) AS k_source, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(count())] AS p
   FROM session_rows WHERE started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
   GROUP BY k_source
   UNION ALL
-  SELECT touch.source AS k_source, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds] AS p
+  SELECT touch.source AS k_source, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue] AS p
   FROM credits
 )
 GROUP BY k_source
@@ -558,16 +558,16 @@ SELECT k_source,
   count() OVER () AS total_rows,
   toFloat64(0) AS all_expenses
 FROM (
-  SELECT transform(source, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], source) AS k_source, [toFloat64(sum(spend)), toFloat64(sum(impressions)), toFloat64(sum(clicks))] AS p
+  SELECT transform(source, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], source) AS k_source, [toFloat64(sum(spend))] AS p
   FROM ads FINAL WHERE store_id = {store_id:UInt64}
   AND dt BETWEEN {day_start:Date} AND {day_end:Date}
   GROUP BY k_source
   UNION ALL
-  SELECT transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel) AS k_source, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(count()), toFloat64(sum(add_to_carts)), toFloat64(sum(checkouts))] AS p
+  SELECT transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel) AS k_source, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(count())] AS p
   FROM session_rows WHERE started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
   GROUP BY k_source
   UNION ALL
-  SELECT touch.source AS k_source, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds, toFloat64(0), toFloat64(0), share * 1., share * revenue, share * is_new, share * cogs, share * fees, share * shipping_costs, share * refunds] AS p
+  SELECT touch.source AS k_source, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), share * 1., share * revenue] AS p
   FROM credits
 )
 GROUP BY k_source
@@ -698,16 +698,16 @@ SELECT k_source,
   count() OVER () AS total_rows,
   toFloat64(0) AS all_expenses
 FROM (
-  SELECT transform(source, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], source) AS k_source, campaign_id AS k_campaign, argMax(campaign_name, dt) AS label, [toFloat64(sum(spend)), toFloat64(sum(impressions)), toFloat64(sum(clicks))] AS p
+  SELECT transform(source, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], source) AS k_source, campaign_id AS k_campaign, argMax(campaign_name, dt) AS label, [toFloat64(sum(spend))] AS p
   FROM ads FINAL WHERE store_id = {store_id:UInt64}
   AND dt BETWEEN {day_start:Date} AND {day_end:Date}
   GROUP BY k_source, k_campaign
   UNION ALL
-  SELECT transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel) AS k_source, campaign AS k_campaign, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(count()), toFloat64(sum(add_to_carts)), toFloat64(sum(checkouts))] AS p
+  SELECT transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel) AS k_source, campaign AS k_campaign, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(count())] AS p
   FROM session_rows WHERE started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
   GROUP BY k_source, k_campaign
   UNION ALL
-  SELECT touch.source AS k_source, touch.campaign AS k_campaign, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds] AS p
+  SELECT touch.source AS k_source, touch.campaign AS k_campaign, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue] AS p
   FROM credits
 )
 GROUP BY k_source, k_campaign
@@ -837,16 +837,16 @@ SELECT k_source,
   count() OVER () AS total_rows,
   toFloat64(0) AS all_expenses
 FROM (
-  SELECT transform(source, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], source) AS k_source, [toFloat64(sum(spend)), toFloat64(sum(impressions)), toFloat64(sum(clicks))] AS p
+  SELECT transform(source, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], source) AS k_source, [toFloat64(sum(spend))] AS p
   FROM ads FINAL WHERE store_id = {store_id:UInt64}
   AND dt BETWEEN {day_start:Date} AND {day_end:Date}
   GROUP BY k_source
   UNION ALL
-  SELECT transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel) AS k_source, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(count()), toFloat64(sum(add_to_carts)), toFloat64(sum(checkouts))] AS p
+  SELECT transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel) AS k_source, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(count())] AS p
   FROM session_rows WHERE started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
   GROUP BY k_source
   UNION ALL
-  SELECT touch.source AS k_source, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds, weight * (touch.source NOT IN ('organic', 'unattributed')), weight * revenue * (touch.source NOT IN ('organic', 'unattributed'))] AS p
+  SELECT touch.source AS k_source, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * (touch.source NOT IN ('organic', 'unattributed')), weight * revenue * (touch.source NOT IN ('organic', 'unattributed'))] AS p
   FROM credits
 )
 GROUP BY k_source
@@ -932,20 +932,20 @@ SELECT k_source,
   count() OVER () AS total_rows,
   toFloat64(0) AS all_expenses
 FROM (
-  SELECT transform(source, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], source) AS k_source, ad_id AS k_ad, argMax(ad_name, dt) AS label, [toFloat64(sum(spend)), toFloat64(sum(impressions)), toFloat64(sum(clicks))] AS p
+  SELECT transform(source, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], source) AS k_source, ad_id AS k_ad, argMax(ad_name, dt) AS label, [toFloat64(sum(spend))] AS p
   FROM ads FINAL WHERE store_id = {store_id:UInt64}
   AND dt BETWEEN {day_start:Date} AND {day_end:Date}
   AND campaign_id = {campaign:String}
   AND adgroup_id = {adgroup:String}
   GROUP BY k_source, k_ad
   UNION ALL
-  SELECT transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel) AS k_source, ad AS k_ad, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(count()), toFloat64(sum(add_to_carts)), toFloat64(sum(checkouts))] AS p
+  SELECT transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel) AS k_source, ad AS k_ad, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(count())] AS p
   FROM session_rows WHERE started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
   AND campaign = {campaign:String}
   AND adgroup = {adgroup:String}
   GROUP BY k_source, k_ad
   UNION ALL
-  SELECT touch.source AS k_source, touch.ad AS k_ad, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds] AS p
+  SELECT touch.source AS k_source, touch.ad AS k_ad, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue] AS p
   FROM credits
 )
 GROUP BY k_source, k_ad
@@ -1026,11 +1026,11 @@ SELECT k_utm_campaign,
   count() OVER () AS total_rows,
   toFloat64(0) AS all_expenses
 FROM (
-  SELECT utm_campaign AS k_utm_campaign, toMonday(toDate(started, {tz:String})) AS bucket, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(count()), toFloat64(sum(add_to_carts)), toFloat64(sum(checkouts))] AS p
+  SELECT utm_campaign AS k_utm_campaign, toMonday(toDate(started, {tz:String})) AS bucket, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(count())] AS p
   FROM session_rows WHERE started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
   GROUP BY k_utm_campaign, bucket
   UNION ALL
-  SELECT touch.utm_campaign AS k_utm_campaign, toMonday(toDate(credit_ts, {tz:String})) AS bucket, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds] AS p
+  SELECT touch.utm_campaign AS k_utm_campaign, toMonday(toDate(credit_ts, {tz:String})) AS bucket, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue] AS p
   FROM credits
 )
 GROUP BY bucket, k_utm_campaign
@@ -1126,12 +1126,12 @@ SELECT k_city,
   count() OVER () AS total_rows,
   toFloat64(0) AS all_expenses
 FROM (
-  SELECT city AS k_city, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(count()), toFloat64(sum(add_to_carts)), toFloat64(sum(checkouts))] AS p
+  SELECT city AS k_city, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(count())] AS p
   FROM session_rows WHERE started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
   AND channel IN {channels:Array(String)}
   GROUP BY k_city
   UNION ALL
-  SELECT city AS k_city, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds] AS p
+  SELECT city AS k_city, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue] AS p
   FROM credits
 )
 GROUP BY k_city
@@ -1201,14 +1201,14 @@ SELECT sumForEach(p) AS t_parts,
   (SELECT toFloat64(sum(amount)) FROM expenses WHERE store_id = {store_id:UInt64}
       AND dt BETWEEN {day_start:Date} AND {day_end:Date}) AS all_expenses
 FROM (
-  SELECT [toFloat64(sum(spend)), toFloat64(sum(impressions)), toFloat64(sum(clicks))] AS p
+  SELECT [toFloat64(sum(spend))] AS p
   FROM ads FINAL WHERE store_id = {store_id:UInt64}
   AND dt BETWEEN {day_start:Date} AND {day_end:Date}
   UNION ALL
-  SELECT [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(count()), toFloat64(sum(add_to_carts)), toFloat64(sum(checkouts))] AS p
+  SELECT [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(count())] AS p
   FROM session_rows WHERE started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
   UNION ALL
-  SELECT [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds] AS p
+  SELECT [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, toFloat64(0), weight * cogs, weight * fees, weight * shipping_costs, weight * refunds] AS p
   FROM credits
 )
 
@@ -1295,7 +1295,7 @@ SELECT k_coupon_code,
   count() OVER () AS total_rows,
   toFloat64(0) AS all_expenses
 FROM (
-  SELECT coupon_code AS k_coupon_code, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds] AS p
+  SELECT coupon_code AS k_coupon_code, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue] AS p
   FROM credits
 )
 GROUP BY k_coupon_code
@@ -1363,7 +1363,7 @@ SELECT k_coupon_code,
   count() OVER () AS total_rows,
   toFloat64(0) AS all_expenses
 FROM (
-  SELECT coupon_code AS k_coupon_code, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds] AS p
+  SELECT coupon_code AS k_coupon_code, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue] AS p
   FROM credits
 )
 GROUP BY k_coupon_code
@@ -1446,16 +1446,16 @@ SELECT k_source,
   count() OVER () AS total_rows,
   toFloat64(0) AS all_expenses
 FROM (
-  SELECT transform(source, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], source) AS k_source, ad_id AS k_ad, argMax(ad_name, dt) AS label, [toFloat64(sum(spend)), toFloat64(sum(impressions)), toFloat64(sum(clicks))] AS p
+  SELECT transform(source, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], source) AS k_source, ad_id AS k_ad, argMax(ad_name, dt) AS label, [toFloat64(sum(spend))] AS p
   FROM ads FINAL WHERE store_id = {store_id:UInt64}
   AND dt BETWEEN {day_start:Date} AND {day_end:Date}
   GROUP BY k_source, k_ad
   UNION ALL
-  SELECT transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel) AS k_source, ad AS k_ad, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(count()), toFloat64(sum(add_to_carts)), toFloat64(sum(checkouts))] AS p
+  SELECT transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel) AS k_source, ad AS k_ad, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(count())] AS p
   FROM session_rows WHERE started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
   GROUP BY k_source, k_ad
   UNION ALL
-  SELECT touch.source AS k_source, touch.ad AS k_ad, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds] AS p
+  SELECT touch.source AS k_source, touch.ad AS k_ad, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue] AS p
   FROM credits
 )
 GROUP BY k_source, k_ad
@@ -1552,16 +1552,16 @@ SELECT k_model,
   count() OVER (PARTITION BY k_model) AS total_rows,
   toFloat64(0) AS all_expenses
 FROM (
-  SELECT arrayJoin(range(1, 9)) AS k_model, transform(source, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], source) AS k_source, [toFloat64(sum(spend)), toFloat64(sum(impressions)), toFloat64(sum(clicks))] AS p
+  SELECT arrayJoin(range(1, 9)) AS k_model, transform(source, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], source) AS k_source, [toFloat64(sum(spend))] AS p
   FROM ads FINAL WHERE store_id = {store_id:UInt64}
   AND dt BETWEEN {day_start:Date} AND {day_end:Date}
   GROUP BY k_source
   UNION ALL
-  SELECT arrayJoin(range(1, 9)) AS k_model, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel) AS k_source, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(count()), toFloat64(sum(add_to_carts)), toFloat64(sum(checkouts))] AS p
+  SELECT arrayJoin(range(1, 9)) AS k_model, transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel) AS k_source, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(count())] AS p
   FROM session_rows WHERE started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
   GROUP BY k_source
   UNION ALL
-  SELECT model AS k_model, touch.source AS k_source, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds, toFloat64(0), toFloat64(0), share * 1., share * revenue, share * is_new, share * cogs, share * fees, share * shipping_costs, share * refunds] AS p
+  SELECT model AS k_model, touch.source AS k_source, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), share * 1., share * revenue] AS p
   FROM credits
 )
 GROUP BY k_model, k_source
@@ -1659,18 +1659,18 @@ SELECT k_source,
   count() OVER () AS total_rows,
   toFloat64(0) AS all_expenses
 FROM (
-  SELECT transform(source, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], source) AS k_source, campaign_id AS k_campaign, argMax(campaign_name, dt) AS label, [toFloat64(sum(spend)), toFloat64(sum(impressions)), toFloat64(sum(clicks))] AS p
+  SELECT transform(source, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], source) AS k_source, campaign_id AS k_campaign, argMax(campaign_name, dt) AS label, [toFloat64(sum(spend))] AS p
   FROM ads FINAL WHERE store_id = {store_id:UInt64}
   AND dt BETWEEN {day_start:Date} AND {day_end:Date}
   AND ad_id = {ad:String}
   GROUP BY k_source, k_campaign
   UNION ALL
-  SELECT transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel) AS k_source, campaign AS k_campaign, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(count()), toFloat64(sum(add_to_carts)), toFloat64(sum(checkouts))] AS p
+  SELECT transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel) AS k_source, campaign AS k_campaign, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(count())] AS p
   FROM session_rows WHERE started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
   AND ad = {ad:String}
   GROUP BY k_source, k_campaign
   UNION ALL
-  SELECT touch.source AS k_source, touch.campaign AS k_campaign, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds] AS p
+  SELECT touch.source AS k_source, touch.campaign AS k_campaign, '' AS label, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, toFloat64(0), weight * cogs, weight * fees, weight * shipping_costs, weight * refunds] AS p
   FROM credits
 )
 GROUP BY k_source, k_campaign
@@ -1773,16 +1773,16 @@ SELECT k_source,
   count() OVER () AS total_rows,
   toFloat64(0) AS all_expenses
 FROM (
-  SELECT transform(source, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], source) AS k_source, [toFloat64(sum(spend)), toFloat64(sum(impressions)), toFloat64(sum(clicks))] AS p
+  SELECT transform(source, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], source) AS k_source, [toFloat64(sum(spend))] AS p
   FROM ads FINAL WHERE store_id = {store_id:UInt64}
   AND dt BETWEEN {day_start:Date} AND {day_end:Date}
   GROUP BY k_source
   UNION ALL
-  SELECT transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel) AS k_source, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(count()), toFloat64(sum(add_to_carts)), toFloat64(sum(checkouts))] AS p
+  SELECT transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel) AS k_source, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(count())] AS p
   FROM session_rows WHERE started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
   GROUP BY k_source
   UNION ALL
-  SELECT touch.source AS k_source, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds] AS p
+  SELECT touch.source AS k_source, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue] AS p
   FROM credits
 )
 GROUP BY k_source
@@ -1885,16 +1885,16 @@ SELECT sumForEach(p) AS t_parts,
   toUInt64(1) AS total_rows,
   toFloat64(0) AS all_expenses
 FROM (
-  SELECT [toFloat64(sum(spend)), toFloat64(sum(impressions)), toFloat64(sum(clicks))] AS p
+  SELECT [toFloat64(sum(spend))] AS p
   FROM ads FINAL WHERE store_id = {store_id:UInt64}
   AND dt BETWEEN {day_start:Date} AND {day_end:Date}
   AND source IN {channels:Array(String)}
   UNION ALL
-  SELECT [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(count()), toFloat64(sum(add_to_carts)), toFloat64(sum(checkouts))] AS p
+  SELECT [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(count())] AS p
   FROM session_rows WHERE started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
   AND channel IN {channels:Array(String)}
   UNION ALL
-  SELECT [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds] AS p
+  SELECT [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue] AS p
   FROM credits
 )
 
@@ -1978,16 +1978,16 @@ SELECT k_source,
   count() OVER () AS total_rows,
   toFloat64(0) AS all_expenses
 FROM (
-  SELECT transform(source, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], source) AS k_source, dt AS bucket, [toFloat64(sum(spend)), toFloat64(sum(impressions)), toFloat64(sum(clicks))] AS p
+  SELECT transform(source, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], source) AS k_source, dt AS bucket, [toFloat64(sum(spend))] AS p
   FROM ads FINAL WHERE store_id = {store_id:UInt64}
   AND dt BETWEEN {day_start:Date} AND {day_end:Date}
   GROUP BY k_source, bucket
   UNION ALL
-  SELECT transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel) AS k_source, toDate(started, {tz:String}) AS bucket, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(count()), toFloat64(sum(add_to_carts)), toFloat64(sum(checkouts))] AS p
+  SELECT transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel) AS k_source, toDate(started, {tz:String}) AS bucket, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(count())] AS p
   FROM session_rows WHERE started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
   GROUP BY k_source, bucket
   UNION ALL
-  SELECT touch.source AS k_source, toDate(credit_ts, {tz:String}) AS bucket, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds] AS p
+  SELECT touch.source AS k_source, toDate(credit_ts, {tz:String}) AS bucket, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue] AS p
   FROM credits
 )
 GROUP BY bucket, k_source
@@ -2069,16 +2069,16 @@ SELECT k_source,
   count() OVER () AS total_rows,
   toFloat64(0) AS all_expenses
 FROM (
-  SELECT transform(source, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], source) AS k_source, dt AS bucket, [toFloat64(sum(spend)), toFloat64(sum(impressions)), toFloat64(sum(clicks))] AS p
+  SELECT transform(source, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], source) AS k_source, dt AS bucket, [toFloat64(sum(spend))] AS p
   FROM ads FINAL WHERE store_id = {store_id:UInt64}
   AND dt BETWEEN {day_start:Date} AND {day_end:Date}
   GROUP BY k_source, bucket
   UNION ALL
-  SELECT transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel) AS k_source, toDate(started, {tz:String}) AS bucket, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(count()), toFloat64(sum(add_to_carts)), toFloat64(sum(checkouts))] AS p
+  SELECT transform(channel, ['meta', 'facebook', 'instagram', 'messenger', 'audience_network', 'threads', 'bing', 'influencer', '', 'organic'], ['meta', 'meta', 'meta', 'meta', 'meta', 'meta', 'microsoft', 'creator', 'organic', 'organic'], channel) AS k_source, toDate(started, {tz:String}) AS bucket, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(count())] AS p
   FROM session_rows WHERE started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
   GROUP BY k_source, bucket
   UNION ALL
-  SELECT touch.source AS k_source, toDate(credit_ts, {tz:String}) AS bucket, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds] AS p
+  SELECT touch.source AS k_source, toDate(credit_ts, {tz:String}) AS bucket, [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue] AS p
   FROM credits
 )
 GROUP BY bucket, k_source
@@ -2146,14 +2146,14 @@ SELECT sumForEach(p) AS t_parts,
   toUInt64(1) AS total_rows,
   toFloat64(0) AS all_expenses
 FROM (
-  SELECT [toFloat64(sum(spend)), toFloat64(sum(impressions)), toFloat64(sum(clicks))] AS p
+  SELECT [toFloat64(sum(spend))] AS p
   FROM ads FINAL WHERE store_id = {store_id:UInt64}
   AND dt BETWEEN {day_start:Date} AND {day_end:Date}
   UNION ALL
-  SELECT [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(count()), toFloat64(sum(add_to_carts)), toFloat64(sum(checkouts))] AS p
+  SELECT [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(count())] AS p
   FROM session_rows WHERE started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
   UNION ALL
-  SELECT [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds] AS p
+  SELECT [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue] AS p
   FROM credits
 )
 
@@ -2230,14 +2230,14 @@ SELECT sumForEach(p) AS t_parts,
   toUInt64(1) AS total_rows,
   toFloat64(0) AS all_expenses
 FROM (
-  SELECT [toFloat64(sum(spend)), toFloat64(sum(impressions)), toFloat64(sum(clicks))] AS p
+  SELECT [toFloat64(sum(spend))] AS p
   FROM ads FINAL WHERE store_id = {store_id:UInt64}
   AND dt BETWEEN {day_start:Date} AND {day_end:Date}
   UNION ALL
-  SELECT [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(count()), toFloat64(sum(add_to_carts)), toFloat64(sum(checkouts))] AS p
+  SELECT [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(count())] AS p
   FROM session_rows WHERE started BETWEEN {start:DateTime64(3, 'UTC')} AND {end:DateTime64(3, 'UTC')}
   UNION ALL
-  SELECT [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue, weight * is_new, weight * cogs, weight * fees, weight * shipping_costs, weight * refunds] AS p
+  SELECT [toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), toFloat64(0), weight * 1., weight * revenue] AS p
   FROM credits
 )
 
