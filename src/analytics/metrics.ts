@@ -93,11 +93,18 @@ export const METRICS = Object.fromEntries(METRIC_NAMES.map((name) => [name, { ..
 export { METRIC_NAMES, type MetricKind, type MetricName };
 export const DEFAULT_METRICS: MetricName[] = ['spend', 'revenue', 'roas', 'conversions', 'sessions'];
 
+/** A term of a sum as `[part, sign]`. */
+const termOf = (term: Sum[number]): [Part, 1 | -1] => (term.startsWith('-') ? [term.slice(1) as Part, -1] : [term as Part, 1]);
+
 /** The terms of a sum as `[part, sign]`, leaving out subtracted refunds when revenue is already net of them. */
 function sumTerms(sum: Sum, ctx: MetricContext): [Part, 1 | -1][] {
-  return sum
-    .map((term): [Part, 1 | -1] => (term.startsWith('-') ? [term.slice(1) as Part, -1] : [term as Part, 1]))
-    .filter(([part, sign]) => !(part === 'refunds' && sign === -1 && ctx.refundsNetted));
+  return sum.map(termOf).filter(([part, sign]) => !(part === 'refunds' && sign === -1 && ctx.refundsNetted));
+}
+
+/** Every part a metric's formula reads, divisor included. */
+export function metricParts(name: MetricName): Part[] {
+  const metric: Metric = METRICS[name];
+  return [...metric.sum, ...(metric.per ?? [])].map((term) => termOf(term)[0]);
 }
 
 function sumOf(sum: Sum, parts: Parts, ctx: MetricContext): number | null {

@@ -11,7 +11,7 @@ import {
 } from '../attribution/index.ts';
 import { DIMENSIONS, INTERVALS, reportingSourceSql, type Dimension } from '../dimensions.ts';
 import type { ReportPlan } from './plan.ts';
-import { METRICS, metricSql, type Parts } from '../metrics.ts';
+import { METRICS, metricParts, metricSql, type Parts } from '../metrics.ts';
 import { EXCLUDED_TRANSACTIONS_SQL, excludedListId } from '../queries/settings/excluded-transactions.ts';
 import { ORDER_IDS, SALE_ORDER, soldSql } from '../sales.ts';
 import { NAMED_BREAKDOWNS, ORDER_KEYED_BREAKDOWNS } from '../../kit/vocabulary.ts';
@@ -513,11 +513,7 @@ function branchSql(branch: Branch, keyNames: string[], order: ArrayPart[], label
 function partsRead(plan: ReportPlan): Set<ReportPart> {
   const read = new Set<ReportPart>(['revenue']);
   for (const metric of [...plan.metrics, ...(plan.sort ? [plan.sort.metric] : [])]) {
-    const formula: { sum: readonly string[]; per?: readonly string[] } = METRICS[metric];
-    for (const term of [...formula.sum, ...(formula.per ?? [])]) {
-      const part = term.replace(/^-/, '') as ReportPart;
-      if (REPORT_PARTS.includes(part)) read.add(part);
-    }
+    for (const part of metricParts(metric)) if (part !== 'expenses') read.add(part);
   }
   return read;
 }
